@@ -1,0 +1,230 @@
+/*
+ * keel.h — the one public header of the keel kernel.
+ *
+ * keel is a naval wargame rules kernel: hex, sea-box and sea-zone geometry,
+ * boards, dice, and the state of units and their damage. This header is the
+ * whole C API; if it is not here, it is not API. Nothing here needs lua.h.
+ *
+ * Conventions (after H3 and SQLite):
+ *   - every fallible call returns a keel_status; results go through
+ *     out-parameters; keel_status_str() names a status;
+ *   - a hex is a plain 64-bit integer (packed axial q, r), never a pointer;
+ *   - a keel_max_*_size() function tells a caller how much to allocate.
+ */
+#ifndef KEEL_H
+#define KEEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define KEEL_API __attribute__((visibility("default")))
+#else
+#define KEEL_API
+#endif
+
+/* ==== status ============================================================ */
+
+typedef enum keel_status {
+  KEEL_OK = 0,
+  KEEL_E_NOMEM,        /* out of memory */
+  KEEL_E_ARG,          /* an argument is out of its domain */
+  KEEL_E_RANGE,        /* a coordinate or count is outside what keel can hold */
+  KEEL_E_LABEL,        /* a printed label is malformed */
+  KEEL_E_SECTION,      /* a map section is unknown */
+  KEEL_E_NOT_ADJACENT, /* two hexes that must share a side do not */
+  KEEL_E_OFF_BOARD,    /* a hex is not on the board */
+  KEEL_E_NOT_FOUND,    /* a named thing (area, place, unit) does not exist */
+  KEEL_E_DUPLICATE,    /* a name or id is defined twice */
+  KEEL_E_PARSE,        /* a text (map, table, dice, save) does not parse */
+  KEEL_E_IO,           /* a file could not be read or written */
+  KEEL_E_VERSION,      /* a file is from an incompatible version */
+  KEEL_E_CHECKSUM,     /* a file is damaged */
+  KEEL_E_CAPACITY,     /* a capacity or limit is exceeded */
+  KEEL_E_STATE,        /* the call is not valid in the current state */
+  KEEL_E_LIMIT,        /* a CPU, memory or instruction limit was reached */
+  KEEL_STATUS_COUNT
+} keel_status;
+
+/* A short English phrase for a status ("hexes are not adjacent"). */
+KEEL_API const char *keel_status_str(keel_status status);
+
+/* The kernel's version, "MAJOR.MINOR.PATCH". */
+KEEL_API const char *keel_version(void);
+
+/* ==== hex geometry (kernel/hex.c) ======================================= */
+
+/* A hex: axial (q, r) packed in 64 bits; s = -q - r. Coordinates lie in
+ * [-KEEL_HEX_COORD_MAX, KEEL_HEX_COORD_MAX]. */
+typedef int64_t keel_hex;
+/* A hexside: the side between two adjacent hexes, one id from either hex. */
+typedef int64_t keel_side;
+
+#define KEEL_HEX_COORD_MAX ((1 << 29) - 1)
+
+/* Directions, numbered as in Red Blob Games' guide, counter-clockwise from
+ * +q: 0 (+1, 0), 1 (+1,-1), 2 (0,-1), 3 (-1, 0), 4 (-1,+1), 5 (0,+1). */
+#define KEEL_DIRECTIONS 6
+
+KEEL_API int keel_hex_is_valid_qr(int64_t q, int64_t r);
+KEEL_API keel_status keel_hex_from_qr(int64_t q, int64_t r, keel_hex *out);
+KEEL_API keel_status keel_hex_from_qrs(int64_t q, int64_t r, int64_t s, keel_hex *out);
+KEEL_API int64_t keel_hex_q(keel_hex h);
+KEEL_API int64_t keel_hex_r(keel_hex h);
+KEEL_API int64_t keel_hex_s(keel_hex h);
+KEEL_API int keel_hex_is_valid(keel_hex h);
+
+/* Arithmetic; results outside the coordinate range give KEEL_E_RANGE. */
+KEEL_API keel_status keel_hex_add(keel_hex a, keel_hex b, keel_hex *out);
+KEEL_API keel_status keel_hex_subtract(keel_hex a, keel_hex b, keel_hex *out);
+KEEL_API keel_status keel_hex_scale(keel_hex a, int64_t k, keel_hex *out);
+KEEL_API keel_status keel_hex_neighbor(keel_hex h, int dir, keel_hex *out);
+KEEL_API keel_status keel_hex_diagonal_neighbor(keel_hex h, int dir, keel_hex *out);
+KEEL_API void keel_hex_direction_qr(int dir, int *dq, int *dr);
+KEEL_API void keel_hex_diagonal_qr(int dir, int *dq, int *dr);
+/* The direction from a to an adjacent b, or -1 when they are not adjacent. */
+KEEL_API int keel_hex_direction_to(keel_hex a, keel_hex b);
+KEEL_API int64_t keel_hex_distance(keel_hex a, keel_hex b);
+/* Rotation by 60 degree steps about a center (positive = left, counter-clockwise). */
+KEEL_API keel_status keel_hex_rotate(keel_hex h, keel_hex center, int steps, keel_hex *out);
+/* Nearest hex to fractional cube coordinates (ties go to the s, then r
+ * component being recomputed, as in Red Blob's hex_round). */
+KEEL_API keel_status keel_hex_round(double q, double r, double s, keel_hex *out);
+
+/* Line from a to b inclusive: distance+1 hexes. Ties are broken by nudging
+ * both ends by (+1e-6, +1e-6, -2e-6), so a line is the same on every run. */
+KEEL_API size_t keel_max_line_size(keel_hex a, keel_hex b);
+KEEL_API keel_status keel_hex_line(keel_hex a, keel_hex b, keel_hex *out, size_t cap, size_t *n);
+/* Ring of radius k (6k hexes, 1 for k = 0), starting at center + k*dir4 and
+ * walking directions 0..5; spiral = center, ring 1, ring 2, ... */
+KEEL_API size_t keel_max_ring_size(int64_t radius);
+KEEL_API size_t keel_max_disk_size(int64_t radius);
+KEEL_API keel_status keel_hex_ring(keel_hex center, int64_t radius, keel_hex *out, size_t cap, size_t *n);
+KEEL_API keel_status keel_hex_spiral(keel_hex center, int64_t radius, keel_hex *out, size_t cap, size_t *n);
+
+/* Hexsides. The canonical id belongs to the hex from which the side lies in
+ * direction 0, 1 or 2. */
+KEEL_API keel_status keel_side_of(keel_hex h, int dir, keel_side *out);
+KEEL_API keel_status keel_side_between(keel_hex a, keel_hex b, keel_side *out);
+KEEL_API void keel_side_hexes(keel_side side, keel_hex *a, keel_hex *b);
+/* Direction of the side as seen from its first hex (0, 1 or 2). */
+KEEL_API int keel_side_direction(keel_side side);
+KEEL_API int keel_side_is_valid(keel_side side);
+
+/* Offset and doubled coordinates. */
+typedef enum keel_offset {
+  KEEL_ODD_Q, KEEL_EVEN_Q, KEEL_ODD_R, KEEL_EVEN_R
+} keel_offset;
+KEEL_API void keel_hex_to_offset(keel_hex h, keel_offset conv, int64_t *col, int64_t *row);
+KEEL_API keel_status keel_offset_to_hex(keel_offset conv, int64_t col, int64_t row, keel_hex *out);
+typedef enum keel_doubled { KEEL_DOUBLED_Q, KEEL_DOUBLED_R } keel_doubled;
+KEEL_API void keel_hex_to_doubled(keel_hex h, keel_doubled conv, int64_t *col, int64_t *row);
+KEEL_API keel_status keel_doubled_to_hex(keel_doubled conv, int64_t col, int64_t row, keel_hex *out);
+
+/* Pixel layout for drawing. */
+typedef struct keel_layout {
+  int pointy;               /* 0: flat-top, 1: pointy-top */
+  double size_x, size_y;    /* hex size (center to corner) */
+  double origin_x, origin_y;
+} keel_layout;
+KEEL_API void keel_hex_to_pixel(const keel_layout *l, keel_hex h, double *x, double *y);
+KEEL_API void keel_pixel_to_frac(const keel_layout *l, double x, double y,
+                                 double *q, double *r, double *s);
+KEEL_API void keel_hex_corner(const keel_layout *l, keel_hex h, int corner, double *x, double *y);
+
+/* ==== sea boxes (kernel/hex.c) =========================================== */
+
+/* An overlay of large hexes of the given radius (2: 19 hexes, 5 across)
+ * whose box (0,0) is centred on `origin`. A box is packed like a hex, in the
+ * overlay's own axial coordinates, so box adjacency is hex adjacency. */
+typedef struct keel_boxgrid { int64_t radius; keel_hex origin; } keel_boxgrid;
+typedef int64_t keel_box;
+KEEL_API keel_status keel_box_of(const keel_boxgrid *g, keel_hex h, keel_box *out);
+KEEL_API keel_status keel_box_center(const keel_boxgrid *g, keel_box b, keel_hex *out);
+KEEL_API keel_status keel_box_hexes(const keel_boxgrid *g, keel_box b, keel_hex *out, size_t cap, size_t *n);
+KEEL_API int64_t keel_box_distance(keel_box a, keel_box b);
+
+/* ==== grids: printed labels and map sections (kernel/grid.c) ============= */
+
+/* How a map prints its hex numbers: XXYY column-row with `digits` digits
+ * each, starting at first_col / first_row. Flat-top maps number columns
+ * along q (odd-q or even-q shift); pointy-top maps number rows along r. */
+typedef struct keel_numbering {
+  int pointy;         /* 0: flat-top, columns are vertical */
+  int shift_even;     /* 0: odd columns/rows shifted (odd-q/odd-r), 1: even */
+  int digits;         /* digits per coordinate, 1..4 (2 gives "2407") */
+  int first_col, first_row;
+} keel_numbering;
+
+typedef struct keel_grid keel_grid;   /* opaque: numbering + named sections */
+
+#define KEEL_SECTION_NAME_MAX 15
+#define KEEL_LABEL_MAX 64
+
+KEEL_API keel_status keel_grid_new(const keel_numbering *n, keel_grid **out);
+KEEL_API void keel_grid_free(keel_grid *g);
+/* Add a section, placed so that its first column/row lies at offset
+ * (col, row) of the global grid. The first section added is the default
+ * for labels without a prefix. Section names: 1..15 of [A-Za-z0-9_-]. */
+KEEL_API keel_status keel_grid_add_section(keel_grid *g, const char *name,
+                                           int64_t col, int64_t row,
+                                           int64_t cols, int64_t rows);
+KEEL_API size_t keel_grid_section_count(const keel_grid *g);
+KEEL_API const char *keel_grid_section_name(const keel_grid *g, size_t i);
+KEEL_API const keel_numbering *keel_grid_numbering(const keel_grid *g);
+/* Parse "15B:2407" or "2407"; on failure *err_at is the byte offset of the
+ * first character that does not fit. */
+KEEL_API keel_status keel_grid_parse(const keel_grid *g, const char *label,
+                                     keel_hex *out, size_t *err_at);
+/* Print a hex as its label; the section is the first (in order added)
+ * whose extent holds it, or KEEL_E_OFF_BOARD. */
+KEEL_API keel_status keel_grid_format(const keel_grid *g, keel_hex h,
+                                      char *buf, size_t cap);
+/* "33:1223/1224" (second label may carry its own prefix). */
+KEEL_API keel_status keel_grid_parse_side(const keel_grid *g, const char *label,
+                                          keel_side *out, size_t *err_at);
+KEEL_API keel_status keel_grid_format_side(const keel_grid *g, keel_side s,
+                                           char *buf, size_t cap);
+/* Which section holds the hex (index), or KEEL_E_OFF_BOARD. */
+KEEL_API keel_status keel_grid_section_of(const keel_grid *g, keel_hex h, size_t *index);
+
+/* ==== areas: sea zones as sets of hexes and as a graph (kernel/area.c) ==== */
+
+typedef struct keel_areas keel_areas;  /* opaque */
+KEEL_API keel_status keel_areas_new(keel_areas **out);
+KEEL_API void keel_areas_free(keel_areas *a);
+KEEL_API keel_status keel_area_add(keel_areas *a, const char *name, size_t *index);
+KEEL_API keel_status keel_area_find(const keel_areas *a, const char *name, size_t *index);
+KEEL_API size_t keel_area_count(const keel_areas *a);
+KEEL_API const char *keel_area_name(const keel_areas *a, size_t index);
+/* A hex belongs to at most one area. */
+KEEL_API keel_status keel_area_add_hex(keel_areas *a, size_t index, keel_hex h);
+KEEL_API keel_status keel_area_of(const keel_areas *a, keel_hex h, size_t *index);
+KEEL_API size_t keel_area_hex_count(const keel_areas *a, size_t index);
+/* Hexes of an area in ascending hex id order. */
+KEEL_API keel_status keel_area_hexes(const keel_areas *a, size_t index,
+                                     keel_hex *out, size_t cap, size_t *n);
+KEEL_API keel_status keel_area_connect(keel_areas *a, size_t i, size_t j);
+/* Connect every pair of areas that have two adjacent hexes. */
+KEEL_API keel_status keel_area_connect_by_hexes(keel_areas *a);
+KEEL_API int keel_area_adjacent(const keel_areas *a, size_t i, size_t j);
+/* Neighbours in ascending index order. */
+KEEL_API size_t keel_area_neighbor_count(const keel_areas *a, size_t i);
+KEEL_API size_t keel_area_neighbor(const keel_areas *a, size_t i, size_t k);
+/* Graph distance in steps (breadth first), -1 when unreachable. */
+KEEL_API int64_t keel_area_distance(const keel_areas *a, size_t from, size_t to);
+
+/* ==== boards (kernel/board.c) ============================================= */
+
+/* ==== dice (kernel/dice.c) =============================================== */
+
+/* ==== game state (kernel/state.c) ======================================== */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KEEL_H */

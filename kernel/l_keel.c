@@ -1,0 +1,101 @@
+/*
+ * l_keel.c — luaopen_keel: the `keel` module table, its versions, the
+ * location of keel's Lua scripts, and the per-area bindings under it
+ * (keel.hex, keel.grid, ...), one per kernel/l_*.c file (build/modules.h).
+ */
+#define _GNU_SOURCE
+#include "l_util.h"
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int luaopen_keel(lua_State *L);
+
+static int is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The scripts folder: $KEEL_SCRIPTS, else ../scripts beside the binary or
+ * shared object that holds this code (a build tree), else the installed one. */
+static void push_script_dir(lua_State *L) {
+  const char *env = getenv("KEEL_SCRIPTS");
+  if (env && *env) { lua_pushstring(L, env); return; }
+  Dl_info info;
+  char path[PATH_MAX];
+  if (dladdr((void *)luaopen_keel, &info) && info.dli_fname &&
+      realpath(info.dli_fname, path)) {
+    char *slash = strrchr(path, '/');
+    if (slash) {
+      *slash = '\0';
+      luaL_Buffer b;
+      luaL_buffinit(L, &b);
+      luaL_addstring(&b, path);
+      luaL_addstring(&b, "/../scripts");
+      luaL_pushresult(&b);
+      char probe[PATH_MAX + 16];
+      snprintf(probe, sizeof probe, "%s/keel", lua_tostring(L, -1));
+      if (is_dir(probe) && realpath(lua_tostring(L, -1), path)) {
+        lua_pop(L, 1);
+        lua_pushstring(L, path);
+        return;
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_pushstring(L, KEEL_SHAREDIR "/scripts");
+}
+
+/* Prepend "<dir>/?.lua" to package.path once, so require "keel.x" finds
+ * scripts/keel/x.lua. */
+static void add_package_path(lua_State *L, int dir) {
+  lua_getglobal(L, "package");
+  if (!lua_istable(L, -1)) { lua_pop(L, 1); return; }
+  lua_getfield(L, -1, "path");
+  const char *old = lua_tostring(L, -1);
+  lua_pushfstring(L, "%s/?.lua;", lua_tostring(L, dir));
+  if (!old || !strstr(old, lua_tostring(L, -1))) {
+    lua_pushstring(L, old ? old : "");
+    lua_concat(L, 2);
+    lua_setfield(L, -3, "path");
+    lua_pop(L, 2);
+  } else {
+    lua_pop(L, 3);
+  }
+}
+
+static void push_lpeg_version(lua_State *L) {
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "lpeg");
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    lua_pushliteral(L, "unavailable");
+    return;
+  }
+  lua_getfield(L, -1, "version");
+  if (lua_isfunction(L, -1)) lua_call(L, 0, 1);   /* LPeg 1.0: a function */
+  lua_remove(L, -2);
+}
+
+/* require "keel" -> the module table  [-0, +1, e] */
+KEEL_API int luaopen_keel(lua_State *L) {
+  lua_newtable(L);
+  int mod = lua_gettop(L);
+  lua_pushstring(L, keel_version());
+  lua_setfield(L, mod, "version");
+  lua_pushliteral(L, LUA_RELEASE);
+  lua_setfield(L, mod, "lua_version");
+  push_lpeg_version(L);
+  lua_setfield(L, mod, "lpeg_version");
+  push_script_dir(L);
+  add_package_path(L, lua_gettop(L));
+  lua_setfield(L, mod, "script_dir");
+#define KEEL_MODULE(name) \
+  keel_lua_open_##name(L); \
+  lua_setfield(L, mod, #name);
+#include "modules.h"
+#undef KEEL_MODULE
+  return 1;
+}

@@ -1,0 +1,67 @@
+/* l_util.c — helpers shared by the Lua bindings; see l_util.h. */
+#include "l_util.h"
+
+keel_hex keel_lua_checkhex(lua_State *L, int arg) {
+  int isnum = 0;
+  lua_Integer h = lua_tointegerx(L, arg, &isnum);
+  if (!isnum) luaL_typeerror(L, arg, "hex (integer)");
+  if (!keel_hex_is_valid((keel_hex)h))
+    luaL_argerror(L, arg, "not a valid hex (use keel.hex.from_qr)");
+  return (keel_hex)h;
+}
+
+keel_side keel_lua_checkside(lua_State *L, int arg) {
+  int isnum = 0;
+  lua_Integer s = lua_tointegerx(L, arg, &isnum);
+  if (!isnum) luaL_typeerror(L, arg, "hexside (integer)");
+  if (!keel_side_is_valid((keel_side)s))
+    luaL_argerror(L, arg, "not a valid hexside (use keel.hex.side_between)");
+  return (keel_side)s;
+}
+
+int keel_lua_fail(lua_State *L, keel_status st, const char *what) {
+  return luaL_error(L, "%s: %s", what, keel_status_str(st));
+}
+
+int keel_lua_nilerr(lua_State *L, keel_status st, const char *what) {
+  lua_pushnil(L);
+  lua_pushfstring(L, "%s: %s", what, keel_status_str(st));
+  return 2;
+}
+
+void keel_lua_pushhexes(lua_State *L, const keel_hex *hexes, size_t n) {
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushinteger(L, (lua_Integer)hexes[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+}
+
+keel_hex *keel_lua_checkhexes(lua_State *L, int arg, size_t *n) {
+  luaL_checktype(L, arg, LUA_TTABLE);
+  size_t len = (size_t)luaL_len(L, arg);
+  keel_hex *buf = lua_newuserdatauv(L, (len ? len : 1) * sizeof *buf, 0);
+  for (size_t i = 0; i < len; i++) {
+    lua_geti(L, arg, (lua_Integer)i + 1);
+    int isnum = 0;
+    lua_Integer h = lua_tointegerx(L, -1, &isnum);
+    if (!isnum || !keel_hex_is_valid((keel_hex)h))
+      luaL_error(L, "bad argument #%d (hex expected at index %d)", arg, (int)i + 1);
+    buf[i] = (keel_hex)h;
+    lua_pop(L, 1);
+  }
+  *n = len;
+  return buf;
+}
+
+lua_Integer keel_lua_optfield_int(lua_State *L, int idx, const char *k, lua_Integer def) {
+  lua_getfield(L, idx, k);
+  lua_Integer v = def;
+  if (!lua_isnil(L, -1)) {
+    int isnum = 0;
+    v = lua_tointegerx(L, -1, &isnum);
+    if (!isnum) luaL_error(L, "field '%s': integer expected, got %s", k, luaL_typename(L, -1));
+  }
+  lua_pop(L, 1);
+  return v;
+}

@@ -1,0 +1,106 @@
+--- keel.cli — the `keel` command line: dispatch to scripts/keel/cli/<command>.lua.
+--
+-- Each command module returns { summary = "...", usage = "...", help = "...",
+-- run = function(args) -> exit status }. Usage errors exit with status 2 and
+-- a one-line message.
+local M = {}
+
+--- Commands in the order `keel help` lists them.
+M.commands = { "run", "version", "help" }
+
+local function known(name)
+  for _, c in ipairs(M.commands) do if c == name then return true end end
+  return false
+end
+
+--- Load the module of a command, or nil when there is none.
+---@param name string
+function M.command(name)
+  if not known(name) then return nil end
+  return require("keel.cli." .. name)
+end
+
+--- Raise a usage error: main() prints it on one line and exits with 2.
+---@param msg string
+function M.usage_error(msg)
+  error({ usage = msg }, 0)
+end
+
+local function report(err)
+  if type(err) == "table" and err.usage then
+    io.stderr:write("keel: ", err.usage, "\n")
+    return 2
+  end
+  io.stderr:write("keel: ", tostring(err), "\n")
+  return 1
+end
+
+---@param argv table argv[0] is the program, argv[1..] the arguments
+---@return integer status
+function M.main(argv)
+  local args = {}
+  for i = 1, #argv do args[i] = argv[i] end
+  local name = table.remove(args, 1)
+  if name == nil then
+    io.stderr:write("keel: no command given; try 'keel help'\n")
+    return 2
+  end
+  if name == "--help" or name == "-h" then name = "help" end
+  if name == "--version" then name = "version" end
+  local cmd = M.command(name)
+  if not cmd then
+    io.stderr:write(("keel: unknown command '%s'; try 'keel help'\n"):format(name))
+    return 2
+  end
+  local ok, status = xpcall(cmd.run, function(e)
+    if type(e) == "table" then return e end
+    if os.getenv("KEEL_TRACEBACK") then return debug.traceback(tostring(e), 2) end
+    return tostring(e)
+  end, args)
+  if not ok then return report(status) end
+  return status or 0
+end
+
+--- Split leading options from positional arguments.
+-- spec maps option names to "flag" or "value" (or "list" to repeat).
+---@param args string[]
+---@param spec table<string, string>
+---@return table opts, string[] rest
+function M.parse_options(args, spec)
+  local opts, rest = {}, {}
+  local i = 1
+  while i <= #args do
+    local a = args[i]
+    if a == "--" then
+      for j = i + 1, #args do rest[#rest + 1] = args[j] end
+      break
+    elseif a:sub(1, 1) == "-" and #a > 1 and not tonumber(a) then
+      local name, inline = a:match("^%-%-?([^=]+)=(.*)$")
+      name = name or a:match("^%-%-?(.+)$")
+      local kind = spec[name]
+      if not kind then M.usage_error(("unknown option '%s'"):format(a)) end
+      if kind == "flag" then
+        opts[name] = true
+      else
+        local v = inline
+        if v == nil then
+          i = i + 1
+          v = args[i]
+          if v == nil then M.usage_error(("option '%s' needs a value"):format(a)) end
+        end
+        if kind == "list" then
+          opts[name] = opts[name] or {}
+          table.insert(opts[name], v)
+        else
+          opts[name] = v
+        end
+      end
+    else
+      rest[#rest + 1] = a
+    end
+    i = i + 1
+  end
+  return opts, rest
+end
+
+return M

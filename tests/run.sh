@@ -1,0 +1,51 @@
+#!/bin/sh
+# tests/run.sh — run every test runner (C unit tests, Lua tests, the C host,
+# then the same under the ASan/UBSan build), add up their closing lines
+# "N passed, N failed", and end with the total. Exit 1 on any failure.
+#   KEEL_ONLY=c|lua   run one kind only (release build)
+cd "$(dirname "$0")/.." || exit 1
+total_pass=0
+total_fail=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+suite() {   # suite NAME COMMAND...
+  name=$1; shift
+  "$@" >"$log" 2>&1
+  rc=$?
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+  p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
+  f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
+  [ -n "$line" ] || { p=0; f=0; }
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # crashed or no summary
+  if [ "$f" -ne 0 ]; then
+    echo "--- $name: $f failed (exit $rc)"
+    grep -v -E '^ok ' "$log" | tail -n 60
+  fi
+  printf '%-34s %5d ok %3d failing\n' "$name" "$p" "$f"
+  total_pass=$((total_pass + p))
+  total_fail=$((total_fail + f))
+}
+
+lua_tests=$(ls tests/lua/*_test.lua 2>/dev/null | sort)
+
+run_kind() {   # run_kind LABEL BUILD_DIR KEEL_BIN
+  label=$1; dir=$2; keel=$3
+  if [ "${KEEL_ONLY:-c}" = c ]; then
+    for t in $(ls "$dir"/tests/test_* 2>/dev/null | sort); do
+      suite "$label c/$(basename "$t")" "$t"
+    done
+  fi
+  if [ "${KEEL_ONLY:-lua}" = lua ] && [ -n "$lua_tests" ]; then
+    suite "$label lua" "$keel" run tests/lua/run.lua $lua_tests
+  fi
+}
+
+run_kind rel build/rel bin/keel
+if [ -z "${KEEL_ONLY:-}" ]; then
+  [ -x build/rel/tests/host ] && suite "rel c/host (pkg-config)" build/rel/tests/host
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+    run_kind asan build/asan build/asan/keel
+fi
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
