@@ -224,6 +224,38 @@ KEEL_API int64_t keel_area_distance(const keel_areas *a, size_t from, size_t to)
 
 /* ==== game state (kernel/state.c) ======================================== */
 
+/* ==== sandbox: memory and CPU limits for scripts (kernel/sandbox.c) ====== */
+
+/* A memory account for keel_sandbox_alloc: bytes in use, the limit (0: no
+ * limit), the highest use seen and how many requests were refused. */
+typedef struct keel_memlimit {
+  size_t used, limit, peak;
+  size_t refusals;
+} keel_memlimit;
+
+/* An allocator with the shape of lua_Alloc: ud is a keel_memlimit. A request
+ * that would take `used` over `limit` returns NULL (Lua then raises "not
+ * enough memory"); shrinking and freeing always succeed. */
+KEEL_API void *keel_sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+
+/* The CPU limit of an action. keel_watchdog_start costs a clock read and a
+ * few stores while the action stays within its limit; when the limit passes,
+ * a POSIX timer signal (SIGRTMIN + KEEL_WATCHDOG_SIGNAL_OFFSET, sent to the
+ * thread that started it) calls fire(ud) from the signal handler, so `fire`
+ * must be async-signal-safe (lua_sethook is). Start, stop and free a
+ * watchdog on the thread that runs the action. */
+#define KEEL_WATCHDOG_SIGNAL_OFFSET 6
+typedef struct keel_watchdog keel_watchdog;   /* opaque */
+typedef void (*keel_watchdog_fn)(void *ud);
+KEEL_API keel_status keel_watchdog_new(keel_watchdog_fn fire, void *ud, keel_watchdog **out);
+KEEL_API void keel_watchdog_free(keel_watchdog *w);
+/* Watch an action that may run for limit_ns nanoseconds of wall time. */
+KEEL_API keel_status keel_watchdog_start(keel_watchdog *w, uint64_t limit_ns);
+KEEL_API void keel_watchdog_stop(keel_watchdog *w);
+/* 1 when the action started last went over its limit. */
+KEEL_API int keel_watchdog_fired(const keel_watchdog *w);
+KEEL_API int keel_watchdog_active(const keel_watchdog *w);
+
 #ifdef __cplusplus
 }
 #endif
