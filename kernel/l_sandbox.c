@@ -470,6 +470,36 @@ static int resume_tracked(lua_State *L, keel_guard *b, lua_State *co, int narg) 
   return -1;
 }
 
+/* Close a coroutine's to-be-closed variables: their __close runs in co. */
+static int reset_tracked(keel_guard *b, lua_State *co) {
+  lua_State *prev = b->current;
+  b->current = co;
+  if (b->stop) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
+  else if (b->depth > 0 && b->budget > 0) lua_sethook(co, hook, LUA_MASKCOUNT, b->hook_count);
+  int st = lua_resetthread(co);
+  b->current = prev;
+  return st;
+}
+
+/* coroutine.close(co) -> true | false, err  [-1, +?, e] */
+static int co_close(lua_State *L) {
+  lua_State *co = lua_tothread(L, 1);
+  luaL_argexpected(L, co != NULL, 1, "coroutine");
+  keel_guard *b = upbox(L);
+  int st = lua_status(co);
+  if (co == L || (st == LUA_OK && lua_getstack(co, 0, &(lua_Debug){0})))
+    return luaL_error(L, "cannot close a %s coroutine", co == L ? "running" : "normal");
+  st = reset_tracked(b, co);   /* dead with an error: gives that error */
+  if (b->stop) keel_sandbox_raise_stop(L, b);
+  if (st == LUA_OK) {
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  lua_pushboolean(L, 0);
+  lua_xmove(co, L, 1);
+  return 2;
+}
+
 /* coroutine.resume(co, ...) -> true, ... | false, err  [-(n+1), +?, e] */
 static int co_resume(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
@@ -491,7 +521,7 @@ static int co_wrapped(lua_State *L) {
   if (r >= 0) return r;
   int st = lua_status(co);
   if (st != LUA_OK && st != LUA_YIELD) {   /* an error in the coroutine */
-    st = lua_resetthread(co);              /* close its to-be-closed variables */
+    st = reset_tracked(upbox(L), co);      /* close its to-be-closed variables */
     lua_xmove(co, L, 1);
   }
   if (st != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
@@ -518,7 +548,7 @@ static void push_coroutine_lib(lua_State *L, keel_guard *b) {
   lua_newtable(L);
   luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
   static const char *const keep[] = {
-    "create", "yield", "status", "running", "isyieldable", "close", NULL
+    "create", "yield", "status", "running", "isyieldable", NULL
   };
   for (int i = 0; keep[i]; i++) {
     lua_getfield(L, -1, keep[i]);
@@ -531,6 +561,9 @@ static void push_coroutine_lib(lua_State *L, keel_guard *b) {
   lua_pushlightuserdata(L, b);
   lua_pushcclosure(L, co_wrap, 1);
   lua_setfield(L, -2, "wrap");
+  lua_pushlightuserdata(L, b);
+  lua_pushcclosure(L, co_close, 1);
+  lua_setfield(L, -2, "close");
 }
 
 /* ---- child states ---------------------------------------------------------- */

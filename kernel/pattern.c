@@ -64,6 +64,7 @@ static int match_class(int c, int cl) {
     case 'u': res = isupper(c); break;
     case 'w': res = isalnum(c); break;
     case 'x': res = isxdigit(c); break;
+    case 'z': res = (c == 0); break;   /* deprecated, still in 5.4 */
     default: return cl == c;
   }
   res = res != 0;

@@ -1,0 +1,286 @@
+--- keel.sandbox (Lua side): the environments rule and scenario scripts run in.
+--
+-- An environment is built from an allow-list, never by removing things from
+-- _G. Each script gets a table of its own; the libraries in it (string,
+-- table, math, utf8, coroutine, keel) are read-only proxies shared by every
+-- script, so no script can change another's globals or the builtins.
+--
+--   local sandbox = require "keel.sandbox"
+--   local env = sandbox.env { name = "rules/damage.lua", extra = { rule = rule } }
+--   local chunk = assert(sandbox.loadfile("scripts/toy27/damage.lua", env))
+--
+-- Names that are left out on purpose (io, os, debug, package, require,
+-- dofile, loadfile, collectgarbage, string.dump, math.random) raise an error
+-- that says why when a script touches them. The limits (CPU, instruction
+-- budget, memory, string sizes, pattern complexity) are the C side:
+-- keel.sandbox.limits / protect (kernel/l_sandbox.c).
+local keel = require "keel"
+
+local C = keel.sandbox
+local strlib = keel.strlib
+
+local M = {}
+
+local real_load, real_type, real_error = load, type, error
+local real_setmetatable, real_rawset, real_rawget = setmetatable, rawset, rawget
+local real_select, real_tostring = select, strlib.tostring
+local io_write = io.write
+
+-- Kernel code (scripts/keel/) may finish its cleanup after a stop; script
+-- code may not run at all until the action has unwound.
+C.trust("@" .. keel.script_dir .. "/keel/")
+strlib.lock()
+
+--- Why each left-out global is left out.
+M.forbidden = {
+  io = "io is not available in keel scripts: rules do not read or write files",
+  os = "os is not available in keel scripts: rules must not depend on the clock or the system",
+  debug = "debug is not available in keel scripts: it reaches into other scripts and the kernel",
+  package = "package is not available in keel scripts: a rule family lists its files in its manifest",
+  require = "require is not available in keel scripts: a rule family lists its files in its manifest",
+  dofile = "dofile is not available in keel scripts: rule files are loaded by the kernel",
+  loadfile = "loadfile is not available in keel scripts: rule files are loaded by the kernel",
+  collectgarbage = "collectgarbage is not available in keel scripts: memory is the kernel's business",
+  loadstring = "loadstring is not available in keel scripts: use load (text chunks only)",
+  setfenv = "setfenv does not exist in Lua 5.4, and environments are fixed in keel scripts",
+  getfenv = "getfenv does not exist in Lua 5.4, and environments are fixed in keel scripts",
+  module = "module does not exist in Lua 5.4",
+  newproxy = "newproxy is not available in keel scripts",
+}
+
+local function refuse(msg)
+  return function() real_error(msg, 2) end
+end
+
+local DICE = "roll the kernel's dice instead (ctx:roll(\"1d6\") in a rule): " ..
+             "every roll is journaled with the rule that asked for it"
+
+--- Read-only proxies, one per real table, shared by every script.
+local proxies = real_setmetatable({}, { __mode = "k" })
+local protected = real_setmetatable({}, { __mode = "k" })
+
+---@param t table the real table
+---@param name string how error messages name it ("string", "keel.hex")
+---@return table proxy
+local function readonly(t, name)
+  local p = proxies[t]
+  if p then return p end
+  p = {}
+  local mt = {
+    __index = function(_, k)
+      local v = t[k]
+      if real_type(v) == "table" then return readonly(v, name .. "." .. real_tostring(k)) end
+      return v
+    end,
+    __newindex = function(_, k)
+      real_error(("%s is read-only: scripts cannot change %s.%s"):format(name, name,
+        real_tostring(k)), 2)
+    end,
+    __pairs = function()
+      return function(_, k)
+        local nk, nv = next(t, k)
+        if real_type(nv) == "table" then nv = readonly(nv, name .. "." .. real_tostring(nk)) end
+        return nk, nv
+      end, p, nil
+    end,
+    __len = function() return #t end,
+    __metatable = name .. " is read-only",
+    __tostring = function() return name .. " (read-only)" end,
+  }
+  real_setmetatable(p, mt)
+  proxies[t] = p
+  protected[p] = name
+  return p
+end
+M.readonly = readonly
+
+--- Is t one of the shared read-only tables?
+function M.is_protected(t) return protected[t] ~= nil end
+
+local function copy(t, drop)
+  local out = {}
+  for k, v in pairs(t) do
+    if not (drop and drop[k]) then out[k] = v end
+  end
+  return out
+end
+
+-- the libraries, as scripts see them
+local lib_string = copy(strlib.string)
+lib_string.dump = refuse("string.dump is not available in keel scripts: " ..
+                         "binary chunks cannot be loaded anyway")
+local lib_math = copy(math, { random = true, randomseed = true })
+lib_math.random = refuse("math.random is not available in keel scripts: " .. DICE)
+lib_math.randomseed = refuse("math.randomseed is not available in keel scripts: " .. DICE)
+local lib_table = copy(table)
+local lib_utf8 = copy(utf8)
+local lib_coroutine = copy(C.coroutine)
+
+--- The parts of the keel module scripts may use (pure functions, no files).
+M.api_modules = { "hex", "grid", "seaboxes", "areas" }
+
+local function keel_api()
+  local api = { version = keel.version }
+  for _, name in ipairs(M.api_modules) do
+    if keel[name] ~= nil then api[name] = keel[name] end
+  end
+  return api
+end
+
+local function safe_setmetatable(t, mt)
+  if real_type(t) ~= "table" then
+    real_error(("bad argument #1 to 'setmetatable' (table expected, got %s)"):format(real_type(t)), 2)
+  end
+  if protected[t] then
+    real_error(("setmetatable: %s is read-only"):format(protected[t]), 2)
+  end
+  if real_type(mt) == "table" and real_rawget(mt, "__gc") ~= nil then
+    real_error("setmetatable: __gc is not allowed in keel scripts " ..
+               "(finalizers run outside the limits of an action)", 2)
+  end
+  return real_setmetatable(t, mt)
+end
+
+-- An error raised by the stop hook calls message handlers with hooks off;
+-- so once an action is stopping, a script's handler is not called at all.
+local stopping, real_xpcall = C.stopping, xpcall
+local function safe_xpcall(f, handler, ...)
+  if real_type(handler) ~= "function" then
+    real_error(("bad argument #2 to 'xpcall' (function expected, got %s)"):format(real_type(handler)), 2)
+  end
+  return real_xpcall(f, function(e)
+    if stopping() then return e end
+    return handler(e)
+  end, ...)
+end
+
+local function safe_rawset(t, k, v)
+  if protected[t] then
+    real_error(("rawset: %s is read-only"):format(protected[t]), 2)
+  end
+  return real_rawset(t, k, v)
+end
+
+--- Turn a script's chunk name into one that can never pass for a file of
+--- the kernel (a '=' name is shown as is and is never trusted).
+local function load_name(chunkname, chunk)
+  if chunkname == nil then
+    local first = real_type(chunk) == "string" and chunk:match("^[^\n]*") or "?"
+    return "=[load] " .. first:sub(1, 40)
+  end
+  return "=[load] " .. real_tostring(chunkname):gsub("^[@=]", ""):sub(1, 60)
+end
+
+local function make_load(env)
+  return function(chunk, chunkname, mode, fenv)
+    if real_type(chunk) == "function" then   -- a reader: gather the pieces
+      local parts, n = {}, 0
+      while true do
+        local piece = chunk()
+        if piece == nil or piece == "" then break end
+        if real_type(piece) ~= "string" then
+          real_error("load: the reader function must return strings", 2)
+        end
+        parts[#parts + 1] = piece
+        n = n + #piece
+        if n > 16 * 1024 * 1024 then real_error("load: chunk too large", 2) end
+      end
+      chunk = table.concat(parts)
+    elseif real_type(chunk) ~= "string" then
+      real_error("load: a string of Lua source expected", 2)
+    end
+    if chunk:byte(1) == 27 then
+      return nil, "load: binary chunks are not allowed in keel scripts (text only)"
+    end
+    if mode ~= nil and mode ~= "t" then
+      return nil, "load: only text chunks are allowed in keel scripts (mode must be 't')"
+    end
+    if fenv == nil then fenv = env end
+    return real_load(chunk, load_name(chunkname, chunk), "t", fenv)
+  end
+end
+
+local function default_print(...)
+  local n = real_select("#", ...)
+  local parts = {}
+  for i = 1, n do parts[i] = real_tostring((real_select(i, ...))) end
+  io_write(table.concat(parts, "\t"), "\n")
+end
+
+-- Globals every script shares: builtins that cannot reach outside.
+local shared = {
+  assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
+  pcall = pcall, select = select, tonumber = tonumber, type = type,
+  xpcall = safe_xpcall, rawequal = rawequal, rawlen = rawlen, rawget = rawget,
+  getmetatable = getmetatable, warn = nil,
+  tostring = real_tostring,
+  setmetatable = safe_setmetatable,
+  rawset = safe_rawset,
+  _VERSION = _VERSION,
+  string = readonly(lib_string, "string"),
+  table = readonly(lib_table, "table"),
+  math = readonly(lib_math, "math"),
+  utf8 = readonly(lib_utf8, "utf8"),
+  coroutine = readonly(lib_coroutine, "coroutine"),
+}
+
+local env_mt = {
+  __index = function(_, k)
+    local why = M.forbidden[k]
+    if why then real_error(why, 2) end
+    return nil
+  end,
+  __metatable = "the environment of a keel script is locked",
+}
+
+--- A fresh environment for one script.
+---@param opts? {extra?: table, print?: fun(...), keel?: table}
+---@return table env
+function M.env(opts)
+  opts = opts or {}
+  local env = {}
+  for k, v in pairs(shared) do env[k] = v end
+  env.keel = readonly(opts.keel or keel_api(), "keel")
+  env.print = opts.print or default_print
+  env.load = make_load(env)
+  env._G = env
+  if opts.extra then
+    for k, v in pairs(opts.extra) do env[k] = v end
+  end
+  return real_setmetatable(env, env_mt)
+end
+
+--- Load a text chunk into an environment (nil, message on a syntax error).
+---@param text string
+---@param chunkname string "@path" for files
+---@param env table
+---@return function|nil, string|nil
+function M.load(text, chunkname, env)
+  if text:byte(1) == 27 then
+    return nil, (chunkname:gsub("^[@=]", "")) .. ": binary chunks are not allowed in keel scripts"
+  end
+  return real_load(text, chunkname, "t", env)
+end
+
+--- Read and load a script file into an environment.
+---@param path string
+---@param env table
+---@return function|nil, string|nil
+function M.loadfile(path, env)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local text = f:read("a")
+  f:close()
+  return M.load(text, "@" .. path, env)
+end
+
+-- The C side, so that one require gives the whole sandbox.
+M.protect = C.protect
+M.xprotect = C.xprotect
+M.limits = C.limits
+M.usage = C.usage
+M.stopping = C.stopping
+M.new = C.new
+M.tostring = real_tostring
+
+return M

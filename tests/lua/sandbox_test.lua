@@ -1,0 +1,416 @@
+-- tests/lua/sandbox_test.lua — escape attempts and limits of the script
+-- sandbox (scripts/keel/sandbox.lua, kernel/l_sandbox.c, kernel/l_strlib.c).
+-- Every attempt must be refused with a message that says why; every limit
+-- must stop the action, roll its changes back, and survive the script's pcall.
+local t = require "keel.testing"
+local keel = require "keel"
+local sandbox = require "keel.sandbox"
+
+--- Run source text as a script in a fresh environment, as one action.
+local function run(src, opts)
+  local env = sandbox.env(opts)
+  local fn, err = sandbox.load(src, "=[test]", env)
+  if not fn then return false, err, "syntax" end
+  return sandbox.protect(fn)
+end
+
+--- The script must fail and its error must mention `want`.
+local function refused(src, want, opts)
+  local ok, err = run(src, opts)
+  t.ok(not ok, "expected the script to be refused: " .. src)
+  t.ok(tostring(err):find(want, 1, true), ("error %q does not mention %q"):format(tostring(err), want))
+  return err
+end
+
+local function with_limits(l, fn)
+  local before = sandbox.limits(l)
+  local ok, err = pcall(fn)
+  sandbox.limits { cpu = before.cpu, budget = before.budget, string = before.string,
+                   pattern_steps = before.pattern_steps, pattern_per_byte = before.pattern_per_byte }
+  if not ok then error(err, 0) end
+end
+
+-- ---- globals left out ------------------------------------------------------
+
+for _, name in ipairs { "io", "os", "debug", "package", "require", "dofile",
+                        "loadfile", "collectgarbage" } do
+  t.test("sandbox-escape: " .. name .. " is not in a script's environment", function()
+    refused("return " .. name, name .. " is not available in keel scripts")
+    refused("local x = " .. name .. ".x", "not available")
+  end)
+end
+
+t.test("sandbox-escape: string.dump is refused", function()
+  refused("return string.dump(function() end)", "string.dump is not available")
+  refused("return ('').dump(print)", "attempt to call a nil value")
+end)
+
+t.test("sandbox-escape: math.random and randomseed point to the dice", function()
+  refused("return math.random(6)", "roll the kernel's dice")
+  refused("math.randomseed(1)", "math.randomseed is not available")
+end)
+
+-- ---- load ------------------------------------------------------------------
+
+t.test("sandbox-escape: load refuses binary chunks", function()
+  local ok, v = run([[
+    local f, err = load("\27Lua\84\0\25\147\13\10\26\10\4\8\8\120\86")
+    return f, err]])
+  t.ok(ok)
+  t.eq(v, nil)
+  refused([[assert(load("\27LuaT\0"))]], "binary chunks are not allowed")
+  refused([[assert(load("return 1", "x", "b"))]], "only text chunks")
+  refused([[
+    local parts = { "\27Lua", "T" }
+    local i = 0
+    assert(load(function() i = i + 1; return parts[i] end))]], "binary chunks are not allowed")
+end)
+
+t.test("sandbox-escape: load runs in the script's own environment", function()
+  refused([[return load("return io")()]], "io is not available")
+  local ok, v = run([[load("x = 41")(); return x + 1]])
+  t.ok(ok)
+  t.eq(v, 42)
+end)
+
+t.test("sandbox-escape: a loaded chunk cannot pass for kernel code", function()
+  -- a chunk named like a kernel file must still be stopped at once
+  with_limits({ cpu = 0.05 }, function()
+    local fake = "@" .. keel.script_dir .. "/keel/rules.lua"
+    local err = refused(("load('while true do end', %q)()"):format(fake), "CPU limit exceeded")
+    t.ok(err:find("[load]", 1, true), err)
+  end)
+end)
+
+t.test("sandbox-escape: a script file that is bytecode is refused", function()
+  local fn, err = sandbox.load(string.dump(function() end), "@evil.luac", sandbox.env())
+  t.eq(fn, nil)
+  t.ok(err:find("binary chunks are not allowed", 1, true), err)
+end)
+
+-- ---- metatables and shared tables -------------------------------------------
+
+t.test("sandbox-escape: the string metatable is locked", function()
+  local ok, mt = run([[return getmetatable("")]])
+  t.ok(ok)
+  t.eq(type(mt), "string")
+  t.ok(mt:find("locked", 1, true))
+  refused([[getmetatable("").__index.rep = nil]], "attempt to index a nil value")
+  refused([[setmetatable("", {})]], "bad argument #1 to 'setmetatable' (table expected, got string)")
+  -- methods on strings use the bounded library
+  refused([[return ("x"):rep(1e9)]], "over the sandbox's limit")
+end)
+
+t.test("sandbox-escape: shared library tables are read-only", function()
+  refused([[string.rep = function() return "pwned" end]], "string is read-only")
+  refused([[table.insert = nil]], "table is read-only")
+  refused([[math.pi = 3]], "math is read-only")
+  refused([[rawset(string, "rep", print)]], "rawset: string is read-only")
+  refused([[setmetatable(string, nil)]], "setmetatable: string is read-only")
+  refused([[setmetatable(math, {})]], "math is read-only")
+  refused([[table.insert(coroutine, 1)]], "coroutine is read-only")
+  refused([[keel.hex.distance = nil]], "keel.hex is read-only")
+  refused([[keel.version = "0"]], "keel is read-only")
+  -- and nothing changed for the next script
+  local ok, v = run([[return ("ab"):rep(2) .. string.rep("c", 2) .. #table.pack(1, 2)]])
+  t.ok(ok)
+  t.eq(v, "ababcc2")
+  t.eq(type(getmetatable(sandbox.env().string)), "string")
+end)
+
+t.test("sandbox-escape: pairs over a shared table sees the library, read-only", function()
+  local ok, n = run([[
+    local n = 0
+    for k, v in pairs(math) do n = n + 1 end
+    return n]])
+  t.ok(ok)
+  t.ok(n > 20)
+  refused([[for k, v in pairs(keel) do if type(v) == "table" then v.x = 1 end end]], "read-only")
+end)
+
+t.test("sandbox-escape: __gc finalizers are refused", function()
+  refused([[setmetatable({}, { __gc = function() while true do end end })]],
+          "__gc is not allowed")
+end)
+
+-- ---- environments ------------------------------------------------------------
+
+t.test("sandbox-escape: each script has its own globals", function()
+  local a, b = sandbox.env(), sandbox.env()
+  assert(sandbox.load([[x = 1; tostring = nil; print = nil; _G.pairs = nil]], "=a", a))()
+  local fn = assert(sandbox.load([[return x, type(tostring), type(print), type(pairs)]], "=b", b))
+  t.eq({ fn() }, { nil, "function", "function", "function" })
+  t.eq(a.x, 1)
+  t.eq(rawget(_G, "x"), nil)
+end)
+
+t.test("sandbox-escape: _ENV tricks stay inside the script", function()
+  refused([[setmetatable(_ENV, { __index = function() end })]], "cannot change a protected metatable")
+  refused([[local _ENV = { }; return io.open]], "attempt to index a nil value")
+  refused([[_ENV = nil; x = 1]], "attempt to index a nil value")
+  local ok, v = run([[
+    local function f() local _ENV = { y = 2 }; return y end
+    return f()]])
+  t.ok(ok)
+  t.eq(v, 2)
+  -- the host's globals are not reachable through _G, _ENV or load
+  refused([[return _G.io]], "io is not available")
+  refused([[return _ENV.os.time()]], "os is not available")
+  t.eq(getmetatable(sandbox.env()), "the environment of a keel script is locked")
+end)
+
+-- ---- addresses ---------------------------------------------------------------
+
+t.test("sandbox-escape: tostring gives stable ids, never addresses", function()
+  local ok, a, b, c, d, e = run([[
+    local t = {}
+    return tostring(t), tostring(t), tostring(print), tostring(coroutine.create(print)),
+           string.format("%s|%s", t, 1)]])
+  t.ok(ok)
+  t.ok(a:match("^table: #%d+$"), a)
+  t.eq(a, b)
+  t.ok(c:match("^function: #%d+$"), c)
+  t.ok(d:match("^thread: #%d+$"), d)
+  t.eq(e, a .. "|1")
+  for _, s in ipairs { a, c, d, e } do t.ok(not s:find("0x"), s) end
+  refused([[return string.format("%p", {})]], "'%p' is not available")
+  local out = {}
+  local ok2 = run([[print({}, 1, nil)]], { print = function(...)
+    for i = 1, select("#", ...) do out[#out + 1] = sandbox.tostring((select(i, ...))) end
+  end })
+  t.ok(ok2)
+  t.ok(out[1]:match("^table: #%d+$"), out[1])
+end)
+
+-- ---- CPU limit -----------------------------------------------------------------
+
+t.test("sandbox-limit: the CPU watchdog stops a runaway loop", function()
+  with_limits({ cpu = 0.05 }, function()
+    local err, kind = select(2, run([[while true do end]]))
+    t.eq(kind, "cpu")
+    t.ok(err:find("CPU limit exceeded", 1, true), err)
+    t.ok(err:find("[test]:1:", 1, true), err)   -- where it was stopped
+  end)
+end)
+
+t.test("sandbox-limit: pcall cannot swallow the CPU stop", function()
+  with_limits({ cpu = 0.05 }, function()
+    local _, _, kind = run([[
+      while true do pcall(function() while true do end end) end]])
+    t.eq(kind, "cpu")
+    -- a swallowed stop in tail position still fails the action
+    _, _, kind = run([[return pcall(function() while true do end end)]])
+    t.eq(kind, "cpu")
+    _, _, kind = run([[
+      local ok = xpcall(function() while true do end end, function(e) return e end)
+      if not ok then return "carried on" end]])
+    t.eq(kind, "cpu")
+    -- error handlers cannot run script code after the stop either
+    _, _, kind = run([[
+      while true do xpcall(function() while true do end end, function() while true do end end) end]])
+    t.eq(kind, "cpu")
+  end)
+end)
+
+t.test("sandbox-limit: coroutine tricks do not escape the CPU stop", function()
+  with_limits({ cpu = 0.05 }, function()
+    -- a loop inside a coroutine
+    t.eq(select(3, run([[coroutine.wrap(function() while true do end end)()]])), "cpu")
+    -- pcall wrapped in a coroutine, in a loop
+    t.eq(select(3, run([[
+      while true do
+        local co = coroutine.wrap(pcall)
+        co(function() while true do end end)
+      end]])), "cpu")
+    -- yielding back and forth forever across the stop
+    t.eq(select(3, run([[
+      local co = coroutine.wrap(function() while true do coroutine.yield() end end)
+      while true do pcall(co) end]])), "cpu")
+    -- resume swallowing errors in a loop
+    t.eq(select(3, run([[
+      while true do
+        local co = coroutine.create(function() while true do end end)
+        coroutine.resume(co)
+      end]])), "cpu")
+  end)
+end)
+
+t.test("sandbox-limit: a coroutine made before the action is stopped when resumed", function()
+  local env = sandbox.env()
+  local make = assert(sandbox.load([[
+    spin = coroutine.create(function() while true do coroutine.yield() end end)]], "=[make]", env))
+  make()
+  local use = assert(sandbox.load([[while true do coroutine.resume(spin) end]], "=[use]", env))
+  with_limits({ cpu = 0.05 }, function()
+    t.eq(select(3, sandbox.protect(use)), "cpu")
+  end)
+end)
+
+t.test("sandbox-limit: the next action after a stop runs normally", function()
+  with_limits({ cpu = 0.05 }, function()
+    t.eq(select(3, run([[while true do end]])), "cpu")
+    local ok, v = run([[local s = 0 for i = 1, 1000 do s = s + i end return s]])
+    t.ok(ok)
+    t.eq(v, 500500)
+  end)
+end)
+
+t.test("sandbox-limit: changes made before a CPU stop roll back", function()
+  -- a stand-in for the game's transaction: kernel code that snapshots and restores
+  local state = { hits = 0 }
+  local env = sandbox.env { extra = { hit = function() state.hits = state.hits + 1 end } }
+  local fn = assert(sandbox.load([[for i = 1, 3 do hit() end while true do end]], "=[r]", env))
+  with_limits({ cpu = 0.05 }, function()
+    local before = state.hits
+    local ok, _, kind = sandbox.protect(fn)
+    if not ok then state.hits = before end   -- what game:transaction does
+    t.eq(kind, "cpu")
+    t.eq(state.hits, 0)
+  end)
+end)
+
+-- ---- instruction budget ---------------------------------------------------------
+
+t.test("sandbox-limit: the instruction budget stops at the same place every time", function()
+  with_limits({ budget = 20000 }, function()
+    local src = [[local n = 0 while true do n = n + 1; count = n end]]
+    local env1, env2 = sandbox.env(), sandbox.env()
+    local f1 = assert(sandbox.load(src, "=[b]", env1))
+    local f2 = assert(sandbox.load(src, "=[b]", env2))
+    local _, err, kind = sandbox.protect(f1)
+    t.eq(kind, "budget")
+    t.ok(err:find("instruction budget exceeded", 1, true), err)
+    local used1 = sandbox.usage().instructions
+    sandbox.protect(f2)
+    t.eq(env1.count, env2.count)          -- stopped after the same work
+    t.eq(sandbox.usage().instructions, used1)
+    t.ok(env1.count > 1000)
+    -- within budget, all is well; pcall cannot swallow the stop
+    local ok, v = run([[local s = 0 for i = 1, 100 do s = s + i end return s]])
+    t.ok(ok)
+    t.eq(v, 5050)
+    t.eq(select(3, run([[while true do pcall(function() while true do end end) end]])), "budget")
+    -- fresh coroutines do not get a fresh budget
+    t.eq(select(3, run([[
+      while true do coroutine.wrap(function() for i = 1, 500 do end end)() end]])), "budget")
+  end)
+end)
+
+-- ---- long single C calls -----------------------------------------------------------
+
+t.test("sandbox-limit: string.rep is bounded", function()
+  refused([[return string.rep("x", 1e9)]], "over the sandbox's limit")
+  refused([[return string.rep("ab", 1e7, ",")]], "over the sandbox's limit")
+  local ok, v = run([[return #string.rep("ab", 1000, ",")]])
+  t.ok(ok)
+  t.eq(v, 2999)
+  with_limits({ string = 100 }, function()
+    refused([[return string.rep("x", 101)]], "limit of 100 bytes")
+    refused([[return (string.rep("x", 60):gsub("x", "yy"))]], "string.gsub: the result would be over")
+  end)
+end)
+
+t.test("sandbox-limit: pathological patterns stop with a clear error", function()
+  refused([[return string.find(string.rep("a", 5000), ".-.-.-.-.-b")]], "string pattern too complex")
+  refused([[return string.match(string.rep("a", 3000), "(a*)*b")]], "too complex")
+  refused([[for w in string.gmatch(string.rep("a", 3000), "a-a-a-a-b") do end]], "too complex")
+  refused([[return string.gsub(string.rep("a", 3000), "a-a-a-a-b", "")]], "too complex")
+  refused([[return ("x"):rep(3000):find(".-.-.-y")]], "too complex")
+  -- ordinary linear work on a long subject is fine
+  local ok, n = run([[
+    local s = string.rep("word ", 100000)
+    local n = 0
+    for w in s:gmatch("%a+") do n = n + 1 end
+    return n]])
+  t.ok(ok)
+  t.eq(n, 100000)
+end)
+
+t.test("sandbox-limit: the CPU watchdog also stops a long pattern", function()
+  with_limits({ cpu = 0.05, pattern_steps = 1e12 }, function()
+    local _, err, kind = run([[return string.find(string.rep("a", 5000), ".-.-.-.-.-b")]])
+    t.eq(kind, "cpu")
+    t.ok(err:find("CPU limit exceeded", 1, true), err)
+  end)
+end)
+
+-- ---- memory ----------------------------------------------------------------------
+
+t.test("sandbox-limit: memory limit in a child state; the state is rebuilt", function()
+  local box = sandbox.new { memory = 8 * 1024 * 1024 }
+  t.ok(box:eval([[sandbox = require "keel.sandbox"; data = { kept = true }; return true]]))
+  -- a script that grabs memory, behind pcall: still fails as "memory"
+  local ok, res, err, kind = box:eval([[
+    local env = sandbox.env()
+    local f = assert(sandbox.load("local t = {} pcall(function() for i = 1, 1e9 do t[i] = {} end end) return 'ok'", "=[m]", env))
+    return sandbox.protect(f)]])
+  t.ok(ok)
+  t.eq(res, false)
+  t.eq(kind, "memory")
+  t.ok(err:find("memory limit exceeded", 1, true), err)
+  -- after an out-of-memory error the state was discarded and rebuilt
+  t.eq(box:usage().rebuilds, 1)
+  t.eq(select(2, box:eval([[return data]])), nil)
+  t.eq(select(2, box:eval([[return 6 * 7]])), 42)
+  t.ok(box:usage().memory < 8 * 1024 * 1024)
+  -- an OOM at top level (no protect) rebuilds too
+  local ok2, err2, kind2 = box:eval([[local s = {} for i = 1, 1e9 do s[i] = i end]])
+  t.eq(ok2, false)
+  t.eq(kind2, "memory")
+  t.ok(err2:find("memory limit exceeded", 1, true), err2)
+  t.eq(box:usage().rebuilds, 2)
+  box:close()
+  t.raises(function() box:eval("return 1") end, "the sandbox is closed")
+end)
+
+t.test("sandbox-limit: a memory limit needs a state of keel's own", function()
+  t.raises(function() sandbox.limits { memory = 1024 } end, "needs a state made by keel.sandbox.new")
+  t.raises(function() sandbox.new { memory = 1000 } end, "cannot make a sandbox")
+end)
+
+t.test("sandbox: values cross into and out of a child state", function()
+  local box <close> = sandbox.new()
+  local ok, v = box:eval([[local t = ... ; return { n = t.n * 2, s = t.s:upper(), list = { 1, 2, t.list[3] } }]],
+    "=[x]", { n = 21, s = "ab", list = { 0, 0, 9 } })
+  t.ok(ok)
+  t.eq(v, { n = 42, s = "AB", list = { 1, 2, 9 } })
+  t.raises(function() assert(box:eval("return 1", "=[x]", print)) end, "cannot pass argument 1")
+  local ok2, err = box:call("keel.sandbox", "nope")
+  t.eq(ok2, false)
+  t.ok(err:find("keel.sandbox.nope is not a function", 1, true), err)
+end)
+
+t.test("sandbox: limits cannot change during an action", function()
+  local ok, err = sandbox.protect(function() sandbox.limits { cpu = 1 } end)
+  t.eq(ok, false)
+  t.ok(tostring(err):find("cannot change during an action", 1, true))
+end)
+
+t.test("sandbox-limit: __close handlers cannot outlive the stop", function()
+  with_limits({ cpu = 0.05 }, function()
+    -- a to-be-closed variable whose __close loops, closed by unwinding
+    t.eq(select(3, run([[
+      local x <close> = setmetatable({}, { __close = function() while true do end end })
+      while true do end]])), "cpu")
+    -- ... and closed through coroutine.close from another thread
+    t.eq(select(3, run([[
+      while true do
+        local co = coroutine.create(function()
+          local x <close> = setmetatable({}, { __close = function() while true do end end })
+          coroutine.yield()
+        end)
+        coroutine.resume(co)
+        coroutine.close(co)
+      end]])), "cpu")
+  end)
+end)
+
+t.test("sandbox-limit: an error object with a looping __tostring does not hang the kernel", function()
+  with_limits({ cpu = 0.05 }, function()
+    local ok, err, kind = run([[
+      error(setmetatable({}, { __tostring = function() while true do end end }))]])
+    t.eq(ok, false)
+    t.eq(kind, "error")
+    t.eq(type(err), "table")   -- the kernel never calls its __tostring
+  end)
+end)
