@@ -220,6 +220,165 @@ KEEL_API int64_t keel_area_distance(const keel_areas *a, size_t from, size_t to)
 
 /* ==== boards (kernel/board.c) ============================================= */
 
+/* A board: the map a rule system plays on. It owns a grid (printed labels and
+ * map sections), a sea-box overlay and the sea zones (keel_areas), and holds
+ * per-hex data in flat arrays over the bounding offset rectangle of its
+ * sections (struct of arrays, one dense index per hex).
+ *
+ * Life cycle: keel_board_new, add sections, set data (terrain, sides, ports,
+ * ...), keel_board_finish (derives unset hexside classes and coasts, links
+ * the sea zones), then query. Only the owner of a hex changes after finish. */
+typedef struct keel_board keel_board;   /* opaque */
+
+typedef enum keel_terrain {
+  KEEL_TERRAIN_NONE = 0,     /* not on the board */
+  KEEL_TERRAIN_SEA,          /* all-sea */
+  KEEL_TERRAIN_COASTAL,      /* land and sea */
+  KEEL_TERRAIN_LAND,         /* all-land */
+  KEEL_TERRAIN_RESTRICTED,   /* restricted waters */
+  KEEL_TERRAIN_LAKE,
+  KEEL_TERRAIN_COUNT
+} keel_terrain;
+/* "all-sea", "coastal", "all-land", "restricted", "lake" ("none" for 0). */
+KEEL_API const char *keel_terrain_name(keel_terrain t);
+KEEL_API keel_status keel_terrain_from_name(const char *name, keel_terrain *out);
+
+/* A hexside's features, one 16-bit word: a water class (2 bits), a riverine
+ * kind (3 bits), three flags, and a name (bits 8..15, 0: none). */
+#define KEEL_SIDE_WATER_MASK     0x0003u
+#define KEEL_SIDE_ALL_WATER      0x0001u
+#define KEEL_SIDE_PARTIAL_WATER  0x0002u
+#define KEEL_SIDE_ALL_LAND       0x0003u
+#define KEEL_SIDE_RIVERINE_MASK  0x001cu
+#define KEEL_SIDE_RIVER          0x0004u
+#define KEEL_SIDE_MAJOR_RIVER    0x0008u
+#define KEEL_SIDE_GREAT_RIVER    0x000cu
+#define KEEL_SIDE_CANAL          0x0010u
+#define KEEL_SIDE_LAKE           0x0014u
+#define KEEL_SIDE_NARROW_STRAIT  0x0020u
+#define KEEL_SIDE_ESTUARY        0x0040u
+#define KEEL_SIDE_PROHIBITED     0x0080u
+#define KEEL_SIDE_NAME_SHIFT     8
+#define KEEL_SIDE_NAME_MAX       255
+
+/* Coast (water body) ids per hex direction: 0 no water on that side, else
+ * 1..KEEL_COAST_MAX. A water route entering a hex by a side of coast c may
+ * leave only by sides of coast c (27.B.5). */
+#define KEEL_COAST_MAX 15
+
+typedef enum keel_port_size {
+  KEEL_PORT_MINOR = 1, KEEL_PORT_STANDARD = 2, KEEL_PORT_MAJOR = 3, KEEL_PORT_GREAT = 4
+} keel_port_size;
+#define KEEL_PORT_INLAND 0x1u
+typedef struct keel_port {
+  keel_hex hex;
+  int size;          /* keel_port_size */
+  int capacity;      /* -1: not given */
+  unsigned flags;    /* KEEL_PORT_INLAND */
+} keel_port;
+
+/* One step of a water route: across `side` (direction `dir` from the hex
+ * left) into `to`, arriving on coast `coast` of `to`. */
+typedef struct keel_water_step {
+  keel_hex to;
+  keel_side side;
+  int dir;
+  int coast;
+} keel_water_step;
+
+KEEL_API keel_status keel_board_new(const keel_numbering *n, keel_board **out);
+KEEL_API void keel_board_free(keel_board *b);
+/* Sections must have a size (cols, rows > 0); add them all before any data. */
+KEEL_API keel_status keel_board_add_section(keel_board *b, const char *name, int64_t col,
+                                            int64_t row, int64_t cols, int64_t rows);
+KEEL_API const keel_grid *keel_board_grid(const keel_board *b);
+
+/* -- building (before keel_board_finish; KEEL_E_STATE after) -- */
+KEEL_API keel_status keel_board_set_default_terrain(keel_board *b, keel_terrain t);
+/* A hex's terrain may be set once (KEEL_E_DUPLICATE). */
+KEEL_API keel_status keel_board_set_terrain(keel_board *b, keel_hex h, keel_terrain t);
+/* Side features: flags add up; a second, different water class, riverine
+ * kind or name is KEEL_E_DUPLICATE. Both hexes must be on the board. */
+KEEL_API keel_status keel_board_add_side(keel_board *b, keel_side s, unsigned features);
+/* A name for side features (canal "Suez"): id 1..KEEL_SIDE_NAME_MAX. */
+KEEL_API keel_status keel_board_side_name_id(keel_board *b, const char *name, int *id);
+KEEL_API const char *keel_board_side_name(const keel_board *b, int id);
+/* Explicit coasts of a hex, one id per direction 0..5 (0..KEEL_COAST_MAX). */
+KEEL_API keel_status keel_board_set_coasts(keel_board *b, keel_hex h, const int coasts[6]);
+KEEL_API keel_status keel_board_add_port(keel_board *b, const keel_port *p);
+KEEL_API keel_status keel_board_add_place(keel_board *b, const char *name, keel_hex h);
+KEEL_API keel_status keel_board_set_cd(keel_board *b, keel_hex h, int level);   /* 0..255 */
+KEEL_API keel_status keel_board_set_seaboxes(keel_board *b, const keel_boxgrid *g);
+/* Sea zones: index 0.. in the board's keel_areas. */
+KEEL_API keel_status keel_board_add_zone(keel_board *b, const char *name, size_t *index);
+KEEL_API keel_status keel_board_set_zone(keel_board *b, keel_hex h, size_t index);
+/* Free-form tags: interned names, id 1..65535. */
+KEEL_API keel_status keel_board_tag_id(keel_board *b, const char *name, int *id);
+KEEL_API keel_status keel_board_add_tag(keel_board *b, keel_hex h, int id);
+/* Moving across `crossing` passes through the narrow strait `strait` (32.A.5). */
+KEEL_API keel_status keel_board_add_strait_passage(keel_board *b, keel_side crossing,
+                                                   keel_side strait);
+KEEL_API keel_status keel_board_finish(keel_board *b);
+KEEL_API int keel_board_is_finished(const keel_board *b);
+
+/* -- owners: players/sides that own hexes (id 1..255, 0: nobody) -- */
+KEEL_API keel_status keel_board_add_owner(keel_board *b, const char *name, int *id);
+KEEL_API keel_status keel_board_owner_find(const keel_board *b, const char *name, int *id);
+KEEL_API const char *keel_board_owner_name(const keel_board *b, int id);
+KEEL_API int keel_board_owner_count(const keel_board *b);
+/* Allowed before and after finish (a later issue journals it). */
+KEEL_API keel_status keel_board_set_owner(keel_board *b, keel_hex h, int id);
+KEEL_API keel_status keel_board_owner(const keel_board *b, keel_hex h, int *id);
+
+/* -- queries (after finish; KEEL_E_STATE before) -- */
+KEEL_API int keel_board_contains(const keel_board *b, keel_hex h);
+KEEL_API keel_status keel_board_terrain(const keel_board *b, keel_hex h, keel_terrain *out);
+/* Features of a side between two on-board hexes, derived classes included. */
+KEEL_API keel_status keel_board_side(const keel_board *b, keel_side s, unsigned *features);
+KEEL_API keel_status keel_board_coast(const keel_board *b, keel_hex h, int dir, int *coast);
+/* KEEL_E_NOT_FOUND when the hex has no port. */
+KEEL_API keel_status keel_board_port(const keel_board *b, keel_hex h, keel_port *out);
+KEEL_API size_t keel_board_port_count(const keel_board *b);
+KEEL_API keel_status keel_board_port_at(const keel_board *b, size_t i, keel_port *out);
+KEEL_API keel_status keel_board_place(const keel_board *b, const char *name, keel_hex *out);
+/* The first place (by name) at a hex. */
+KEEL_API keel_status keel_board_place_name(const keel_board *b, keel_hex h, const char **name);
+KEEL_API size_t keel_board_place_count(const keel_board *b);
+KEEL_API keel_status keel_board_place_at(const keel_board *b, size_t i, const char **name,
+                                         keel_hex *h);
+KEEL_API keel_status keel_board_cd(const keel_board *b, keel_hex h, int *level);
+/* KEEL_E_NOT_FOUND when the board has no sea boxes. */
+KEEL_API keel_status keel_board_seaboxes(const keel_board *b, keel_boxgrid *out);
+KEEL_API keel_status keel_board_box(const keel_board *b, keel_hex h, keel_box *out);
+KEEL_API keel_status keel_board_zone(const keel_board *b, keel_hex h, size_t *index);
+KEEL_API const keel_areas *keel_board_areas(const keel_board *b);
+KEEL_API keel_status keel_board_tag_find(const keel_board *b, const char *name, int *id);
+KEEL_API const char *keel_board_tag_name(const keel_board *b, int id);
+KEEL_API int keel_board_has_tag(const keel_board *b, keel_hex h, int id);
+/* Tags of a hex in ascending id order; hexes with a tag in index order. */
+KEEL_API keel_status keel_board_tags(const keel_board *b, keel_hex h, int *out, size_t cap,
+                                     size_t *n);
+KEEL_API keel_status keel_board_tagged(const keel_board *b, int id, keel_hex *out, size_t cap,
+                                       size_t *n);
+/* Water-route neighbours (27.B.5): across all-water or partial-water, not
+ * prohibited sides, from coast `coast` of h (0: any coast), in direction
+ * order. At most 6. */
+KEEL_API keel_status keel_board_water_neighbors(const keel_board *b, keel_hex h, int coast,
+                                                keel_water_step out[6], size_t *n);
+/* Riverine sides (river, major/great river, canal, lake) that share an end
+ * with side s, in a defined order. At most 4. */
+KEEL_API keel_status keel_board_riverine_neighbors(const keel_board *b, keel_side s,
+                                                   keel_side out[4], size_t *n);
+KEEL_API keel_status keel_board_strait_passage(const keel_board *b, keel_side crossing,
+                                               keel_side *strait);
+/* Cells of the dense index: index order is row-major over the bounding
+ * offset rectangle; KEEL_E_OFF_BOARD for a cell that is not on the board. */
+KEEL_API size_t keel_board_cell_count(const keel_board *b);
+KEEL_API keel_status keel_board_cell_hex(const keel_board *b, size_t i, keel_hex *out);
+KEEL_API size_t keel_board_hex_count(const keel_board *b);
+/* Bytes of board data (arrays, tables, strings), for the bytes/hex figure. */
+KEEL_API size_t keel_board_memory(const keel_board *b);
+
 /* ==== dice (kernel/dice.c) =============================================== */
 
 /* ==== game state (kernel/state.c) ======================================== */
