@@ -90,7 +90,7 @@ local function grid_block()
     Ct((blank + (-block_end * grid_row)) ^ 0) *
     expect(block_end, "a grid row or '}' closing the grid")
 end
-local legend_entry = Ct(Cp() * C(row_sym) * sp1 * (arg(str) + arg(word))) * eol
+local legend_entry = sp * Ct(Cp() * C(row_sym) * sp1 * (arg(str) + arg(word))) * eol
 local legend_block = sp * expect(P"{", "'{' opening the legend") * eol *
   Ct((blank + (-block_end * legend_entry)) ^ 0) *
   expect(block_end, "a legend entry 'SYMBOL VALUE' or '}' closing the legend")

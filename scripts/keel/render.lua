@@ -167,7 +167,7 @@ function M.layers.zones(ctx)
   for _, s in ipairs(board_sides(ctx)) do
     local a, o = hex.side_hexes(s)
     local za, zo = b:zone(a), b:zone(o)
-    if za ~= zo and (za or zo) then ctx:line(s, "") end
+    if za and zo and za ~= zo then ctx:line(s, "") end
   end
   -- a name at the first hex of each zone
   local seen = {}
