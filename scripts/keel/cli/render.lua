@@ -38,7 +38,7 @@ function M.run(args)
     return 1
   end
   local svg = require("keel.render").svg(board, { size = size, layers = layers,
-    legend = not opts["no-legend"] and nil or false, title = meta and meta.name })
+    legend = not opts["no-legend"], title = meta and meta.name })
   board:close()
   local out = opts.o or opts.output
   if not out or out == "-" then
