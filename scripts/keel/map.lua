@@ -40,6 +40,8 @@ local function set_of(list)
   return s
 end
 local TERRAIN_SET, FEATURE_SET, PORT_SET = set_of(M.TERRAINS), set_of(M.FEATURES), set_of(M.PORT_SIZES)
+local WATER_CLASS = set_of { "all-water", "partial-water", "all-land" }
+local RIVERINE = set_of { "river", "major-river", "great-river", "canal", "lake" }
 
 ---------------------------------------------------------------------------
 -- grammar (compiled once, when the module loads)
@@ -63,8 +65,8 @@ local wordend = -namechar
 local int = C(P"-" ^ -1 * R"09" ^ 1) / tonumber
 local word = C(namechar ^ 1)
 local str = P'"' * C((1 - S'"\n') ^ 0) * expect(P'"', 'a closing \'"\'')
-local label = C((namechar ^ 1 * ":") ^ -1 * R"09" ^ 1)
-local side_label = C((namechar ^ 1 * ":") ^ -1 * R"09" ^ 1 * "/" * (namechar ^ 1 * ":") ^ -1 * R"09" ^ 1)
+local label = C((namechar ^ 1 * ":") ^ -1 * namechar ^ 1)   -- checked by the grid
+local side_label = C((namechar ^ 1 * ":") ^ -1 * namechar ^ 1 * "/" * (namechar ^ 1 * ":") ^ -1 * namechar ^ 1)
 -- a hex item: a label, or a rectangle "SEC:CCRR..CCRR"
 local hexitem = Ct(Cp() * label * (P".." * C(R"09" ^ 1)) ^ -1)
 local hexlist = Ct(hexitem * (sp1 * hexitem) ^ 0)
@@ -78,8 +80,8 @@ local function stmt(name, body)
 end
 
 local hexes_opt = Ct(Cp() * (C(kw"flat" + kw"pointy" + kw"odd" + kw"even") +
-  C(kw"digits") * sp1 * expect(int, "a number of digits") +
-  C(kw"first") * sp1 * expect(int, "the first column number") * sp1 *
+  C(kw"digits") * sp * expect(int, "a number of digits") +
+  C(kw"first") * sp * expect(int, "the first column number") * sp *
     expect(int, "the first row number")))
 
 local row_sym = R"!~" - S"#{}"
@@ -100,49 +102,49 @@ local dirgroup = Ct(arg(word) * (sp1 * arg(word)) ^ 0)
 local statements = {
   stmt("map", sp1 * Cg(expect(str, "the map's name in quotes"), "name")),
   stmt("hexes", Cg(Ct((sp1 * hexes_opt) ^ 1), "opts")),
-  stmt("section", sp1 * Cg(arg(expect(word, "a section name")), "name") * sp1 *
-    expect(kw"at", "'at'") * sp1 * Cg(arg(expect(int, "a column offset")), "col") * sp1 *
-    Cg(arg(expect(int, "a row offset")), "row") * sp1 * expect(kw"size", "'size'") * sp1 *
-    Cg(arg(expect(int, "a number of columns")), "cols") * sp1 *
+  stmt("section", sp * Cg(arg(expect(word, "a section name")), "name") * sp *
+    expect(kw"at", "'at'") * sp * Cg(arg(expect(int, "a column offset")), "col") * sp *
+    Cg(arg(expect(int, "a row offset")), "row") * sp * expect(kw"size", "'size'") * sp *
+    Cg(arg(expect(int, "a number of columns")), "cols") * sp *
     Cg(arg(expect(int, "a number of rows")), "rows")),
-  stmt("default", sp1 * Cg(arg(expect(word, "a terrain")), "terrain")),
-  stmt("legend", sp1 * Cg(arg(expect(C(kw"terrain" + kw"zone" + kw"owner"),
+  stmt("default", sp * Cg(arg(expect(word, "a terrain")), "terrain")),
+  stmt("legend", sp * Cg(arg(expect(C(kw"terrain" + kw"zone" + kw"owner"),
     "terrain, zone or owner")), "layer") * Cg(legend_block, "entries")),
-  stmt("terrain", sp1 * expect(kw"at", "'at'") * sp1 * Cg(arg(expect(label, "a hex label")), "at") *
+  stmt("terrain", sp * expect(kw"at", "'at'") * sp * Cg(arg(expect(label, "a hex label")), "at") *
     Cg(grid_block(), "rows")),
-  stmt("zones", sp1 * expect(kw"at", "'at'") * sp1 * Cg(arg(expect(label, "a hex label")), "at") *
+  stmt("zones", sp * expect(kw"at", "'at'") * sp * Cg(arg(expect(label, "a hex label")), "at") *
     Cg(grid_block(), "rows")),
-  stmt("owners", sp1 * expect(kw"at", "'at'") * sp1 * Cg(arg(expect(label, "a hex label")), "at") *
+  stmt("owners", sp * expect(kw"at", "'at'") * sp * Cg(arg(expect(label, "a hex label")), "at") *
     Cg(grid_block(), "rows")),
-  stmt("hex", sp1 * Cg(arg(expect(label, "a hex label")), "hex") * sp1 *
+  stmt("hex", sp * Cg(arg(expect(label, "a hex label")), "hex") * sp *
     Cg(arg(expect(word, "a terrain")), "terrain")),
   stmt("side", sp1 * Cg(Ct(arg(expect(side_label, "a hexside label like 33:1223/1224")) *
     (sp1 * arg(side_label)) ^ 0), "sides") * sp1 *
     Cg(Ct(arg(expect(word, "a hexside feature")) * (sp1 * arg(word)) ^ 0), "features") *
     (sp1 * Cg(arg(str), "name")) ^ -1),
-  stmt("strait", sp1 * Cg(arg(expect(side_label, "a hexside label")), "side") *
+  stmt("strait", sp * Cg(arg(expect(side_label, "a hexside label")), "side") *
     (sp1 * kw"through" * sp1 * Cg(Ct(arg(expect(side_label, "a hexside label")) *
       (sp1 * arg(side_label)) ^ 0), "through")) ^ -1),
-  stmt("coasts", sp1 * Cg(arg(expect(label, "a hex label")), "hex") * sp1 *
+  stmt("coasts", sp * Cg(arg(expect(label, "a hex label")), "hex") * sp1 *
     Cg(Ct(expect(dirgroup, "compass directions") *
       (sp * "/" * sp * expect(dirgroup, "compass directions")) ^ 0), "groups")),
-  stmt("port", sp1 * Cg(arg(expect(label, "a hex label")), "hex") * sp1 *
+  stmt("port", sp * Cg(arg(expect(label, "a hex label")), "hex") * sp *
     Cg(arg(expect(word, "a port size")), "size") *
     (sp1 * (Cg(Cc(true) * kw"inland", "inland") +
-      kw"capacity" * sp1 * Cg(arg(expect(int, "a capacity")), "capacity") +
+      kw"capacity" * sp * Cg(arg(expect(int, "a capacity")), "capacity") +
       Cg(arg(str), "name"))) ^ 0),
-  stmt("place", sp1 * Cg(arg(expect(str, "a place name in quotes")), "name") * sp *
+  stmt("place", sp * Cg(arg(expect(str, "a place name in quotes")), "name") * sp *
     (P"=" * sp) ^ -1 * Cg(arg(expect(label, "a hex label")), "hex")),
-  stmt("owner", sp1 * Cg(arg(expect(word + str, "an owner name")), "name") *
+  stmt("owner", sp * Cg(arg(expect(word + str, "an owner name")), "name") *
     (sp1 * Cg(hexlist, "hexes")) ^ -1),
-  stmt("zone", sp1 * Cg(arg(expect(str + word, "a zone name")), "name") *
+  stmt("zone", sp * Cg(arg(expect(str + word, "a zone name")), "name") *
     (sp1 * Cg(hexlist, "hexes")) ^ -1),
-  stmt("seaboxes", sp1 * expect(kw"radius", "'radius'") * sp1 *
-    Cg(arg(expect(int, "a radius")), "radius") * sp1 * expect(kw"origin", "'origin'") * sp1 *
+  stmt("seaboxes", sp * expect(kw"radius", "'radius'") * sp *
+    Cg(arg(expect(int, "a radius")), "radius") * sp * expect(kw"origin", "'origin'") * sp *
     Cg(arg(expect(label, "a hex label")), "origin")),
-  stmt("cd", sp1 * Cg(arg(expect(label, "a hex label")), "hex") * sp1 *
+  stmt("cd", sp * Cg(arg(expect(label, "a hex label")), "hex") * sp *
     Cg(arg(expect(int, "a coast-defence level")), "level")),
-  stmt("tag", sp1 * Cg(arg(expect(word + str, "a tag name")), "name") * sp1 *
+  stmt("tag", sp * Cg(arg(expect(word + str, "a tag name")), "name") * sp1 *
     Cg(expect(hexlist, "hex labels"), "hexes")),
 }
 
@@ -532,8 +534,8 @@ function handlers.side(self, s)
         "unknown hexside feature", "'" .. show(f[2]) .. "'")
     end
     local bit = SIDE[f[2]]
-    local mask = bit <= 3 and 3 or (bit <= 0x1c and 0x1c or bit)
-    if word & mask ~= 0 and mask ~= bit then
+    local mask = WATER_CLASS[f[2]] and 3 or (RIVERINE[f[2]] and 0x1c or 0)
+    if mask ~= 0 and word & mask ~= 0 and word & mask ~= bit then
       self:fail(f[1], "one water class and one riverine kind per hexside", "conflicting features", "'" .. f[2] .. "'")
     end
     word = word | bit
