@@ -556,15 +556,15 @@ keel_status keel_board_finish(keel_board *b) {
     }
     b->coast[i] = w;
   }
-  qsort(b->ports, b->nports, sizeof *b->ports, cmp_port);
-  qsort(b->tagv, b->ntags, sizeof *b->tagv, cmp_tag);
+  if (b->nports) qsort(b->ports, b->nports, sizeof *b->ports, cmp_port);
+  if (b->ntags) qsort(b->tagv, b->ntags, sizeof *b->tagv, cmp_tag);
   size_t k = 0;   /* drop repeated (hex, tag) pairs */
   for (size_t i = 0; i < b->ntags; i++)
     if (k == 0 || b->tagv[k - 1].cell != b->tagv[i].cell || b->tagv[k - 1].tag != b->tagv[i].tag)
       b->tagv[k++] = b->tagv[i];
   b->ntags = k;
-  qsort(b->places, b->nplaces, sizeof *b->places, cmp_place);
-  qsort(b->pass, b->npass, sizeof *b->pass, cmp_pass);
+  if (b->nplaces) qsort(b->places, b->nplaces, sizeof *b->places, cmp_place);
+  if (b->npass) qsort(b->pass, b->npass, sizeof *b->pass, cmp_pass);
   return keel_area_connect_by_hexes(b->areas);
 }
 
@@ -602,6 +602,7 @@ keel_status keel_board_port(const keel_board *b, keel_hex h, keel_port *out) {
   keel_status st = query_cell(b, h, &i);
   if (st != KEEL_OK) return st;
   if (!(b->flags[i] & F_PORT)) return KEEL_E_NOT_FOUND;
+  if (!b->nports) return KEEL_E_NOT_FOUND;
   keel_port key = { h, 0, 0, 0 };
   const keel_port *p = bsearch(&key, b->ports, b->nports, sizeof *b->ports, cmp_port);
   if (!p) return KEEL_E_NOT_FOUND;
@@ -620,6 +621,7 @@ keel_status keel_board_port_at(const keel_board *b, size_t i, keel_port *out) {
 keel_status keel_board_place(const keel_board *b, const char *name, keel_hex *out) {
   if (!b->finished) return KEEL_E_STATE;
   if (!name) return KEEL_E_ARG;
+  if (!b->nplaces) return KEEL_E_NOT_FOUND;
   place key = { (char *)name, 0 };
   const place *p = bsearch(&key, b->places, b->nplaces, sizeof *b->places, cmp_place);
   if (!p) return KEEL_E_NOT_FOUND;
@@ -785,6 +787,7 @@ keel_status keel_board_strait_passage(const keel_board *b, keel_side crossing, k
   keel_status st = side_slot(b, crossing, &slot);
   if (st != KEEL_OK) return st;
   if (b->side[slot] & KEEL_SIDE_NARROW_STRAIT) { *strait = crossing; return KEEL_OK; }
+  if (!b->npass) return KEEL_E_NOT_FOUND;
   passage key = { crossing, 0 };
   const passage *p = bsearch(&key, b->pass, b->npass, sizeof *b->pass, cmp_pass);
   if (!p) return KEEL_E_NOT_FOUND;
