@@ -222,6 +222,79 @@ KEEL_API int64_t keel_area_distance(const keel_areas *a, size_t from, size_t to)
 
 /* ==== dice (kernel/dice.c) =============================================== */
 
+/* Generators. splitmix64 (advance *x, return the next output), 64-bit
+ * FNV-1a of a byte string, and xoshiro256** (Blackman and Vigna). */
+typedef struct keel_rng { uint64_t s[4]; } keel_rng;
+KEEL_API uint64_t keel_splitmix64_next(uint64_t *x);
+KEEL_API uint64_t keel_fnv1a64(const char *s, size_t len);
+/* State = the first four splitmix64 outputs from `seed`. */
+KEEL_API void keel_rng_seed(keel_rng *r, uint64_t seed);
+KEEL_API uint64_t keel_rng_next(keel_rng *r);
+/* Uniform in 0..n-1 (0 for n <= 1), unbiased: outputs below 2^64 mod n are
+ * rejected and drawn again. */
+KEEL_API uint64_t keel_rng_below(keel_rng *r, uint64_t n);
+/* An all-zero state is the one state xoshiro256** cannot leave. */
+KEEL_API int keel_rng_is_valid(const keel_rng *r);
+
+/* A set of named streams (dice for one game). A stream is created on first
+ * use; its generator is keel_rng_seed(seed ^ keel_fnv1a64(name)), so rolls
+ * made on one stream never shift another. Each stream counts its rolls.
+ * Forced faces (a FIFO queue shared by all streams) replace the faces of the
+ * next dice rolled, without advancing any generator. */
+typedef struct keel_dice keel_dice;   /* opaque */
+
+#define KEEL_DICE_NAME_MAX 63      /* stream names: 1..63 of 0x21..0x7e */
+#define KEEL_DICE_MAX_COUNT 100    /* dice per roll */
+#define KEEL_DICE_MAX_SIDES 1000   /* faces per die */
+#define KEEL_DICE_FORCED_MAX 256   /* queued forced faces */
+
+KEEL_API keel_status keel_dice_new(uint64_t seed, keel_dice **out);
+KEEL_API void keel_dice_free(keel_dice *d);
+KEEL_API uint64_t keel_dice_seed(const keel_dice *d);
+KEEL_API int keel_dice_name_is_valid(const char *name);
+/* The fresh generator of stream `name` under `seed`. */
+KEEL_API void keel_dice_stream_rng(uint64_t seed, const char *name, keel_rng *out);
+/* Index of stream `name`, created if new (find: KEEL_E_NOT_FOUND if new).
+ * Indices are in creation order and stay valid until keel_dice_load. */
+KEEL_API keel_status keel_dice_stream(keel_dice *d, const char *name, size_t *index);
+KEEL_API keel_status keel_dice_find(const keel_dice *d, const char *name, size_t *index);
+KEEL_API size_t keel_dice_stream_count(const keel_dice *d);
+KEEL_API const char *keel_dice_stream_name(const keel_dice *d, size_t i);
+/* Exact state of one stream: generator words and roll count. */
+KEEL_API keel_status keel_dice_get_state(const keel_dice *d, size_t i, keel_rng *rng, uint64_t *rolls);
+KEEL_API keel_status keel_dice_set_state(keel_dice *d, size_t i, const keel_rng *rng, uint64_t rolls);
+
+/* One roll of `count` dice of `sides` faces on a stream: faces[0..count-1],
+ * *forced = 1 when any face came from the forced queue, *index = the
+ * stream's roll number (1, 2, ...). A queued forced face larger than
+ * `sides` gives KEEL_E_RANGE and changes nothing. */
+KEEL_API keel_status keel_dice_roll(keel_dice *d, size_t stream, int count, int sides,
+                                    int *faces, int *forced, uint64_t *index);
+/* One uniform integer in 1..n as one roll (forced queue applies). */
+KEEL_API keel_status keel_dice_range(keel_dice *d, size_t stream, uint64_t n,
+                                     uint64_t *out, int *forced, uint64_t *index);
+/* Queue forced faces (each >= 1); KEEL_E_CAPACITY past KEEL_DICE_FORCED_MAX. */
+KEEL_API keel_status keel_dice_force(keel_dice *d, const int64_t *faces, size_t n);
+KEEL_API size_t keel_dice_forced_count(const keel_dice *d);
+KEEL_API void keel_dice_clear_forced(keel_dice *d);
+/* Bulk Monte Carlo: roll count d sides `nrolls` times on a stream and count
+ * each sum in counts[sum - count] (cap >= count * (sides - 1) + 1). Ignores
+ * the forced queue; advances the stream and adds nrolls to its roll count. */
+KEEL_API keel_status keel_dice_histogram(keel_dice *d, size_t stream, int count, int sides,
+                                         uint64_t nrolls, uint64_t *counts, size_t cap);
+
+/* Text form of the whole state (not the forced queue), one stream a line in
+ * name order:
+ *   keel-dice 1
+ *   seed 000000000000002a
+ *   stream NAME ROLLS S0 S1 S2 S3      (ROLLS decimal; S0..S3 16 hex digits)
+ * Load replaces the seed and all streams, or on failure changes nothing and
+ * sets *err_line (1-based) and *why (a static English phrase). */
+KEEL_API size_t keel_max_dice_save_size(const keel_dice *d);
+KEEL_API keel_status keel_dice_save(const keel_dice *d, char *buf, size_t cap, size_t *len);
+KEEL_API keel_status keel_dice_load(keel_dice *d, const char *text, size_t len,
+                                    size_t *err_line, const char **why);
+
 /* ==== game state (kernel/state.c) ======================================== */
 
 #ifdef __cplusplus
