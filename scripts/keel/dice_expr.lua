@@ -40,7 +40,10 @@ function M.is_perror(e) return type(e) == "table" and getmetatable(e) == perror_
 --- A pattern that raises "expected <what>" at the current position.
 ---@param what string
 function M.expect(what)
-  return Cmt(P(0), function(_, i) M.perror(i, what) end)
+  -- the trailing P(1) is never reached (the function raises); it tells
+  -- LPeg that the pattern cannot match the empty string, so it may sit
+  -- inside loops
+  return Cmt(P(0), function(_, i) M.perror(i, what) end) * P(1)
 end
 local expect = M.expect
 
