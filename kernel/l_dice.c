@@ -33,7 +33,7 @@ static ldice *check_dice(lua_State *L, int arg) {
 typedef struct pexpr { int count, sides; lua_Integer mod; } pexpr;
 
 /* Parse `expr` (stack index) through the cache; pushes the canonical text. */
-static pexpr parse_expr(lua_State *L, int arg, const char *fname) {
+static pexpr parse_expr(lua_State *L, int arg) {
   pexpr e;
   luaL_checkstring(L, arg);
   lua_getfield(L, SHARED, "cache");
@@ -54,7 +54,7 @@ static pexpr parse_expr(lua_State *L, int arg, const char *fname) {
     lua_pushvalue(L, arg);
     lua_call(L, 1, 2);
     if (lua_isnil(L, -2))
-      luaL_error(L, "bad argument #%d to '%s' (%s)", arg, fname, lua_tostring(L, -1));
+      luaL_argerror(L, arg, lua_tostring(L, -1));
     lua_pop(L, 1);
     /* cache {count, sides, modifier, text} */
     lua_createtable(L, 4, 0);
@@ -97,24 +97,24 @@ typedef struct ropts { const char *stream; int rule, reason; } ropts;
 
 /* Read opts {stream=, rule=, reason=} at `arg` (optional). rule/reason are
  * stack indices of the values (or 0). Unknown keys raise. */
-static ropts check_opts(lua_State *L, int arg, const char *fname) {
+static ropts check_opts(lua_State *L, int arg) {
   ropts o = { DEFAULT_STREAM, 0, 0 };
   if (lua_isnoneornil(L, arg)) return o;
   luaL_checktype(L, arg, LUA_TTABLE);
   if (lua_getfield(L, arg, "stream") != LUA_TNIL) {
     if (lua_type(L, -1) != LUA_TSTRING || !keel_dice_name_is_valid(lua_tostring(L, -1)))
-      luaL_error(L, "bad argument #%d to '%s' (opts.stream: a name of 1 to %d printable "
-                 "characters without spaces expected)", arg, fname, KEEL_DICE_NAME_MAX);
+      luaL_argerror(L, arg, lua_pushfstring(L, "opts.stream: a name of 1 to %d printable "
+                    "characters without spaces expected", KEEL_DICE_NAME_MAX));
     o.stream = lua_tostring(L, -1);   /* kept alive: it stays on the stack */
   }
   if (lua_getfield(L, arg, "rule") != LUA_TNIL) {
     if (lua_type(L, -1) != LUA_TSTRING)
-      luaL_error(L, "bad argument #%d to '%s' (opts.rule: string expected)", arg, fname);
+      luaL_argerror(L, arg, "opts.rule: string expected");
     o.rule = lua_gettop(L);
   }
   if (lua_getfield(L, arg, "reason") != LUA_TNIL) {
     if (lua_type(L, -1) != LUA_TSTRING)
-      luaL_error(L, "bad argument #%d to '%s' (opts.reason: string expected)", arg, fname);
+      luaL_argerror(L, arg, "opts.reason: string expected");
     o.reason = lua_gettop(L);
   }
   lua_pushnil(L);
@@ -122,8 +122,8 @@ static ropts check_opts(lua_State *L, int arg, const char *fname) {
     lua_pop(L, 1);
     const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
     if (!k || (strcmp(k, "stream") && strcmp(k, "rule") && strcmp(k, "reason")))
-      luaL_error(L, "bad argument #%d to '%s' (unknown option '%s'; expected stream, "
-                 "rule, reason)", arg, fname, k ? k : luaL_typename(L, -1));
+      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option '%s'; expected stream, rule, reason",
+                                            k ? k : luaL_typename(L, -1)));
   }
   return o;
 }
@@ -181,9 +181,9 @@ static int fail_forced(lua_State *L, const char *fname, const char *what) {
 static int l_roll(lua_State *L) {
   ldice *u = check_dice(L, 1);
   lua_settop(L, 3);
-  pexpr e = parse_expr(L, 2, "roll");
+  pexpr e = parse_expr(L, 2);
   int text = lua_gettop(L);
-  ropts o = check_opts(L, 3, "roll");
+  ropts o = check_opts(L, 3);
   size_t si = stream_index(L, u, o.stream);
   int faces[KEEL_DICE_MAX_COUNT], forced = 0;
   uint64_t index = 0;
@@ -204,7 +204,7 @@ static int l_range(lua_State *L) {
   lua_settop(L, 3);
   lua_Integer n = luaL_checkinteger(L, 2);
   luaL_argcheck(L, n >= 1, 2, "n >= 1 expected");
-  ropts o = check_opts(L, 3, "range");
+  ropts o = check_opts(L, 3);
   size_t si = stream_index(L, u, o.stream);
   uint64_t v = 0, index = 0;
   int forced = 0;
@@ -276,7 +276,8 @@ static int l_force(lua_State *L) {
       f = lua_tointegerx(L, (int)i + 2, &isnum);
     }
     if (!isnum || f < 1)
-      return luaL_error(L, "bad argument to 'force' (face #%d: integer >= 1 expected)", (int)i + 1);
+      return luaL_argerror(L, from_table ? 2 : (int)i + 2,
+                           lua_pushfstring(L, "face #%d: integer >= 1 expected", (int)i + 1));
     faces[n++] = f;
   }
   keel_status st = keel_dice_force(u->d, faces, n);
@@ -303,10 +304,10 @@ static int l_clear_forced(lua_State *L) {
 static int l_histogram(lua_State *L) {
   ldice *u = check_dice(L, 1);
   lua_settop(L, 4);
-  pexpr e = parse_expr(L, 2, "histogram");
+  pexpr e = parse_expr(L, 2);
   lua_Integer n = luaL_checkinteger(L, 3);
   luaL_argcheck(L, n >= 0, 3, "n >= 0 expected");
-  ropts o = check_opts(L, 4, "histogram");
+  ropts o = check_opts(L, 4);
   size_t si = stream_index(L, u, o.stream);
   size_t cap = (size_t)e.count * (size_t)(e.sides - 1) + 1;
   uint64_t *counts = lua_newuserdatauv(L, cap * sizeof *counts, 0);
