@@ -58,7 +58,7 @@ local nl = P"\r"^-1 * P"\n"
 local digits = R"09"^1
 local ident = (R("az", "AZ") + "_") * (R("az", "AZ", "09") + "_")^0
 local unicode_frac = P"½" * Cc(1) * Cc(2) + P"¼" * Cc(1) * Cc(4) + P"¾" * Cc(3) * Cc(4)
-local fraction = (digits / tonumber * sp^0 * "/" * sp^0 * digits / tonumber) + unicode_frac
+local fraction = ((digits / tonumber) * sp^0 * "/" * sp^0 * (digits / tonumber)) + unicode_frac
 local cell_end = #(sp + nlc + "|" + -P(1))
 
 local mp_cell = C(S"+-" * sp^0 * digits * sp^0 * "MP") * cell_end / function(text)
@@ -134,15 +134,15 @@ local keyed_row = item("keyed_row", Cg(key, "key") *
   (sp^1 * Cg(C((1 - S"|\r\n")^1) / trim, "label"))^-1 * sp^0 *
   (P"|" + expect"'|' between the row's label and its cells (or, in a dice table, a die range)") * sp^0 *
   (cells + expect(what_cell)) * eol)
-local row_line = #(S"-" ^ -1 * R"09") * range_row + #(ident) * keyed_row +
+local row_line = sp^0 * #(S"-" ^ -1 * R"09") * range_row + sp^0 * #(ident) * keyed_row +
   expect"a row: a die range and its result(s) (`4-6  F*`), or `name  label | cells`"
 
 local amount = Cg(C(S"+-"), "sign") * sp^0 * (Cg(digits / tonumber, "amount") + Cg(C"#", "amount"))
-local modifier_line = item("modifier", (amount + expect"a modifier amount such as +2, -1 or +#") *
+local modifier_line = sp^0 * item("modifier", (amount + expect"a modifier amount such as +2, -1 or +#") *
   sp^1 * (Cg(name, "name") + expect"a modifier name (letters, digits, _) followed by ':'") *
   (P":" + expect"':' after the modifier name") * sp^0 * Cg(rest, "text") * eol)
 
-local legend_line = item("legend", Cg(C((1 - S":\r\n")^1) / trim, "key") *
+local legend_line = sp^0 * item("legend", Cg(C((1 - S":\r\n")^1) / trim, "key") *
   (P":" + expect"':' after the result code (as in `D: Disaster ...`)") * sp^0 *
   Cg(rest, "text") * eol)
 
@@ -602,6 +602,23 @@ function Table:describe(c)
   local key = type(c) == "table" and (c.code or (c.kind == "mp" and "+ # MP")
     or (c.kind == "scatter" and "# S")) or c
   return key and self.legend[key] or nil
+end
+
+--- The product of multiplier cells (x 1/2, x3/4, x5) as a reduced
+--- fraction {num=, den=}.
+---@param cells table[]
+---@return table
+function M.product(cells)
+  local num, den = 1, 1
+  for i, c in ipairs(cells) do
+    if type(c) ~= "table" or c.kind ~= "multiply" then
+      error(("tables.product: cell #%d is not a multiplier (x N or x N/M)"):format(i), 2)
+    end
+    num, den = num * c.num, den * c.den
+  end
+  local a, b = num, den
+  while b ~= 0 do a, b = b, a % b end
+  return { num = num // a, den = den // a }
 end
 
 --- A one-line narration of a resolution record.
