@@ -298,7 +298,22 @@ local function build(items, fail)
       end
     end
     t.sorted = order
+    -- a dense index from each roll between the finite ends to its row
+    local first, last = order[1], order[#order]
+    local minv = first.range.lo == -huge and first.range.hi or first.range.lo
+    local maxv = last.range.hi == huge and last.range.lo or last.range.hi
+    if maxv - minv <= 100000 then
+      local by_roll = {}
+      for _, row in ipairs(order) do
+        local a = row.range.lo < minv and minv or row.range.lo
+        local b = row.range.hi > maxv and maxv or row.range.hi
+        for v = a, b do by_roll[v] = row end
+      end
+      t.by_roll, t.min_roll, t.max_roll = by_roll, minv, maxv
+    end
   end
+  t.modifier_names = {}
+  for _, m in ipairs(t.modifiers) do t.modifier_names[m.name] = true end
   if #t.legend_order > 0 then   -- every code used in the rows is described
     for _, row in ipairs(t.rows) do
       for _, c in ipairs(row.cells) do
@@ -459,8 +474,7 @@ end
 ---@param bindings table<string, any>
 ---@return table
 function Table:bind(bindings)
-  local known = {}
-  for _, m in ipairs(self.modifiers) do known[m.name] = true end
+  local known = self.modifier_names
   local bad = {}
   for k in pairs(bindings) do if not known[k] then bad[#bad + 1] = tostring(k) end end
   if #bad > 0 then
@@ -504,12 +518,14 @@ end
 ---@return integer total, table[] applied {name=, amount=, text=}
 function Table:modifiers_for(ctx)
   if type(ctx) == "table" then
-    local known, bad = {}, {}
-    for _, m in ipairs(self.modifiers) do known[m.name] = true end
+    local known, bad = self.modifier_names, nil
     for k, v in pairs(ctx) do
-      if type(v) == "boolean" and not known[k] then bad[#bad + 1] = tostring(k) end
+      if type(v) == "boolean" and not known[k] then
+        bad = bad or {}
+        bad[#bad + 1] = tostring(k)
+      end
     end
-    if #bad > 0 then
+    if bad then
       sort(bad)
       error(("table %s has no modifier named %s"):format(self.name, concat(bad, ", ")), 2)
     end
@@ -529,7 +545,18 @@ end
 ---@param roll integer
 ---@return table row, boolean clamped
 function Table:row_for(roll)
-  local src = self:rows_table()
+  local src = self.rows_from and self:rows_table() or self
+  local by_roll = src.by_roll
+  if by_roll then
+    local row = by_roll[roll]
+    if row then return row, false end
+    if roll < src.min_roll then
+      row = src.sorted[1]
+      return row, row.range.lo ~= -huge
+    end
+    row = src.sorted[#src.sorted]
+    return row, row.range.hi ~= huge
+  end
   local rows = src.sorted
   if not rows then error(("table %s is not a dice table"):format(self.name), 2) end
   if roll < rows[1].range.lo then return rows[1], true end
@@ -568,6 +595,7 @@ end
 ---@param roll integer
 function Table:lookup(roll)
   local row, clamped = self:row_for(roll)
+  if #row.cells == 1 and not self.rows_from then return row.cells[1], row, clamped end
   return result_of(self:rows_table(), row), row, clamped
 end
 
