@@ -184,7 +184,8 @@ KEEL_API keel_status keel_grid_parse(const keel_grid *g, const char *label,
  * whose extent holds it, or KEEL_E_OFF_BOARD. */
 KEEL_API keel_status keel_grid_format(const keel_grid *g, keel_hex h,
                                       char *buf, size_t cap);
-/* "33:1223/1224" (second label may carry its own prefix). */
+/* "33:1223/1224" (second label may carry its own prefix); printed with the
+ * lower column (then row) first. */
 KEEL_API keel_status keel_grid_parse_side(const keel_grid *g, const char *label,
                                           keel_side *out, size_t *err_at);
 KEEL_API keel_status keel_grid_format_side(const keel_grid *g, keel_side s,

@@ -44,7 +44,7 @@ run_kind() {   # run_kind LABEL BUILD_DIR KEEL_BIN
 run_kind rel build/rel bin/keel
 if [ -z "${KEEL_ONLY:-}" ]; then
   [ -x build/rel/tests/host ] && suite "rel c/host (pkg-config)" build/rel/tests/host
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+  KEEL_SCRIPTS="$(pwd)/scripts" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
     run_kind asan build/asan build/asan/keel
 fi
 echo "$total_pass passed, $total_fail failed"
