@@ -253,6 +253,8 @@ KEEL_API keel_status keel_costmap_set_coast(keel_costmap *m, keel_hex h, int dir
 KEEL_API keel_status keel_reach_new(const keel_costmap *m, keel_hex start, int start_coast,
                                     uint32_t budget, keel_reach **out);
 KEEL_API void keel_reach_free(keel_reach *r);
+/* Memory a reach set holds (for a host's garbage collector). */
+KEEL_API size_t keel_reach_bytes(const keel_reach *r);
 /* Number of hexes reached (start included) and the i-th, in the order
  * they were settled (cost, then discovery). */
 KEEL_API size_t keel_reach_count(const keel_reach *r);
