@@ -184,7 +184,8 @@ KEEL_API keel_status keel_grid_parse(const keel_grid *g, const char *label,
  * whose extent holds it, or KEEL_E_OFF_BOARD. */
 KEEL_API keel_status keel_grid_format(const keel_grid *g, keel_hex h,
                                       char *buf, size_t cap);
-/* "33:1223/1224" (second label may carry its own prefix). */
+/* "33:1223/1224" (second label may carry its own prefix); printed with the
+ * lower column (then row) first. */
 KEEL_API keel_status keel_grid_parse_side(const keel_grid *g, const char *label,
                                           keel_side *out, size_t *err_at);
 KEEL_API keel_status keel_grid_format_side(const keel_grid *g, keel_side s,
@@ -217,6 +218,52 @@ KEEL_API size_t keel_area_neighbor_count(const keel_areas *a, size_t i);
 KEEL_API size_t keel_area_neighbor(const keel_areas *a, size_t i, size_t k);
 /* Graph distance in steps (breadth first), -1 when unreachable. */
 KEEL_API int64_t keel_area_distance(const keel_areas *a, size_t from, size_t to);
+
+/* ==== routes: reach sets and paths over MP costs (kernel/route.c) ========= */
+
+/* A cost map: what it costs a kind of group to enter each hex and cross
+ * each hexside, over an axial box of hexes (q0..q0+width-1, r0..r0+height-1).
+ * Rules fill it from a board and a movement profile; the search reads only
+ * flat arrays. Costs are MPs (0..KEEL_COST_MAX); KEEL_COST_BLOCKED forbids.
+ * Coasts: each hexside of a hex may carry a water-body number 1..3 (0: any);
+ * a group that entered a hex across a side of coast k leaves it only across
+ * sides of coast k or 0 (27.B.5: two coasts separated by land). */
+#define KEEL_COST_BLOCKED 0xffffu
+#define KEEL_COST_MAX 0xfff0u
+#define KEEL_COASTS 4
+typedef struct keel_costmap keel_costmap;
+typedef struct keel_reach keel_reach;
+
+KEEL_API keel_status keel_costmap_new(int64_t q0, int64_t r0, int64_t width, int64_t height,
+                                      keel_costmap **out);
+KEEL_API void keel_costmap_free(keel_costmap *m);
+KEEL_API int keel_costmap_contains(const keel_costmap *m, keel_hex h);
+/* Every hex of the box gets `enter`, every side `cross`; coasts cleared. */
+KEEL_API void keel_costmap_fill(keel_costmap *m, uint16_t enter, uint16_t cross);
+KEEL_API keel_status keel_costmap_set_enter(keel_costmap *m, keel_hex h, uint16_t cost);
+KEEL_API keel_status keel_costmap_get_enter(const keel_costmap *m, keel_hex h, uint16_t *cost);
+KEEL_API keel_status keel_costmap_set_cross(keel_costmap *m, keel_side s, uint16_t cost);
+KEEL_API keel_status keel_costmap_get_cross(const keel_costmap *m, keel_side s, uint16_t *cost);
+KEEL_API keel_status keel_costmap_set_coast(keel_costmap *m, keel_hex h, int dir, int coast);
+
+/* Cheapest costs from `start` (entered on coast `start_coast`, 0: any)
+ * within `budget` MPs: Dial's bucket queue. Moving from a to b costs
+ * cross(side) + enter(b). Equal costs keep the predecessor with the lower
+ * hex id, so results are the same on every run. */
+KEEL_API keel_status keel_reach_new(const keel_costmap *m, keel_hex start, int start_coast,
+                                    uint32_t budget, keel_reach **out);
+KEEL_API void keel_reach_free(keel_reach *r);
+/* Memory a reach set holds (for a host's garbage collector). */
+KEEL_API size_t keel_reach_bytes(const keel_reach *r);
+/* Number of hexes reached (start included) and the i-th, in the order
+ * they were settled (cost, then discovery). */
+KEEL_API size_t keel_reach_count(const keel_reach *r);
+KEEL_API keel_hex keel_reach_hex(const keel_reach *r, size_t i);
+/* Cost to reach a hex (over all coasts), or KEEL_E_NOT_FOUND. */
+KEEL_API keel_status keel_reach_cost(const keel_reach *r, keel_hex h, uint32_t *cost);
+/* Path from the start to h inclusive; *n is the number of hexes. */
+KEEL_API keel_status keel_reach_path(const keel_reach *r, keel_hex h, keel_hex *out,
+                                     size_t cap, size_t *n);
 
 /* ==== boards (kernel/board.c) ============================================= */
 
