@@ -9,7 +9,7 @@
 -- same grammar for embedding in other LPeg grammars (keel.tables): it
 -- captures one expression table, or raises a position error (see M.perror).
 local lpeg = require "lpeg"
-local P, R, S, C, Cc, Cp, Cmt, Ct = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Cc, lpeg.Cp, lpeg.Cmt, lpeg.Ct
+local P, R, S, C, Cc, Cp, Cmt = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Cc, lpeg.Cp, lpeg.Cmt
 local error, tonumber, type, setmetatable = error, tonumber, type, setmetatable
 
 local M = {}

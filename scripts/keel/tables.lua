@@ -25,7 +25,7 @@ local dice_expr = require "keel.dice_expr"
 
 local P, R, S, C, Cc, Cp, Ct, Cg, Cmt = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Cc, lpeg.Cp, lpeg.Ct,
   lpeg.Cg, lpeg.Cmt
-local expect, perror, pmessage = dice_expr.expect, dice_expr.perror, dice_expr.pmessage
+local expect, pmessage = dice_expr.expect, dice_expr.pmessage
 local error, type, tonumber, tostring, ipairs, pairs, setmetatable, pcall =
   error, type, tonumber, tostring, ipairs, pairs, setmetatable, pcall
 local math_type, huge = math.type, math.huge
@@ -66,7 +66,7 @@ local mp_cell = C(S"+-" * sp^0 * digits * sp^0 * "MP") * cell_end / function(tex
   n = tonumber(n)
   return cell("mp", text, { mp = sign == "-" and -n or n })
 end
-scatter_cell = Cmt(C(fraction * sp^0 * "S" * cell_end), function(_, i, text)
+local scatter_cell = Cmt(C(fraction * sp^0 * "S" * cell_end), function(_, i, text)
   local num, den = lpeg.match(fraction, text)
   if den == 0 then pmessage(i - #text, "a fraction with denominator 0") end
   return i, cell("scatter", text, { num = num, den = den })
@@ -116,7 +116,7 @@ local function item(kind, body)
   return Ct(Cg(Cc(kind), "kind") * Cg(Cp(), "pos") * body)
 end
 
-local name = C(ident)
+local name_p = C(ident)
 local sint = C(P"-"^-1 * digits) / tonumber
 
 -- die ranges: `3 or less`, `14+`, `14 or more`, `4-6`, `-3--1`, `6`
@@ -127,19 +127,19 @@ local range = Cg(Cp(), "range_pos") * Cg(
   + sint / function(n) return { lo = n, hi = n } end, "range")
 
 local what_cell = "a result such as D, F*, NE, +3 MP, 1/6 S, x5, 15 or -"
-local cells = Cg(Ct(cellp * (sp^1 * #(1 - nlc - "|") * (cellp + expect(what_cell)))^0), "cells")
-local range_row = item("range_row", range * sp^1 * (cells + expect(what_cell)) * eol)
-local key = C(ident * P"*"^-1)
-local keyed_row = item("keyed_row", Cg(key, "key") *
+local cells_p = Cg(Ct(cellp * (sp^1 * #(1 - nlc - "|") * (cellp + expect(what_cell)))^0), "cells")
+local range_row = item("range_row", range * sp^1 * (cells_p + expect(what_cell)) * eol)
+local key_p = C(ident * P"*"^-1)
+local keyed_row = item("keyed_row", Cg(key_p, "key") *
   (sp^1 * Cg(C((1 - S"|\r\n")^1) / trim, "label"))^-1 * sp^0 *
   (P"|" + expect"'|' between the row's label and its cells (or, in a dice table, a die range)") * sp^0 *
-  (cells + expect(what_cell)) * eol)
+  (cells_p + expect(what_cell)) * eol)
 local row_line = sp^0 * #(S"-" ^ -1 * R"09") * range_row + sp^0 * #(ident) * keyed_row +
   expect"a row: a die range and its result(s) (`4-6  F*`), or `name  label | cells`"
 
 local amount = Cg(C(S"+-"), "sign") * sp^0 * (Cg(digits / tonumber, "amount") + Cg(C"#", "amount"))
 local modifier_line = sp^0 * item("modifier", (amount + expect"a modifier amount such as +2, -1 or +#") *
-  sp^1 * (Cg(name, "name") + expect"a modifier name (letters, digits, _) followed by ':'") *
+  sp^1 * (Cg(name_p, "name") + expect"a modifier name (letters, digits, _) followed by ':'") *
   (P":" + expect"':' after the modifier name") * sp^0 * Cg(rest, "text") * eol)
 
 local legend_line = sp^0 * item("legend", Cg(C((1 - S":\r\n")^1) / trim, "key") *
@@ -160,12 +160,12 @@ local header = sp^0 * (
   + item("columns", P"columns" * Cg(Ct((sp^1 * C((R("az", "AZ", "09") + S"_/*+-")^1))^1)
       + expect"column names after 'columns'", "value") * eol)
   + section(item("rows", P"rows" * (sp^1 * "from" * sp^1 *
-      (Cg(name, "from") + expect"a table name after 'rows from'"))^-1 * eol), row_line)
+      (Cg(name_p, "from") + expect"a table name after 'rows from'"))^-1 * eol), row_line)
   + section(item("modifiers", P"modifiers" * (sp^1 * (1 - nlc)^0)^-1 * nl), modifier_line)
   + section(item("results", P"results" * sp^0 * nl), legend_line))
 
 local table_block = Ct(sp^0 * item("table", P"table" * sp^1 *
-  (Cg(name, "value") + expect"a table name (letters, digits, _)") * eol) *
+  (Cg(name_p, "value") + expect"a table name (letters, digits, _)") * eol) *
   (skip + header)^0)
 
 local file_grammar = Ct(skip^0 * table_block^0) *

@@ -1,5 +1,6 @@
 -- tests/lua/tables_test.lua — keel.tables: the format, the transcribed Rule
 -- 32/37 tables against the rule texts, modifiers, and malformed tables.
+-- luacheck: no max line length (printed rule texts are quoted whole)
 local t = require "keel.testing"
 local keel = require "keel"
 local tables = require "keel.tables"
@@ -103,6 +104,7 @@ t.test("32.B-search-6: rolls beyond the ends clamp to the first/last row", funct
   local e, erow, eclamped = nt.amphibious_landing_effects:lookup(9)
   t.eq({ e.Unit.code, erow.index, eclamped }, { "NE", 1, true })
   r, row, clamped = s:lookup(14)
+  t.eq(row.index, 5)
   t.eq({ tostring(r), clamped }, { "S*", false })
   t.eq(tostring((s:lookup(3))), "D")
   t.eq(tostring((s:lookup(4))), "F*")
