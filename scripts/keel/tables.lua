@@ -396,6 +396,16 @@ local registry = {}
 --- Families whose `<family>/tables.lua` registers tables, searched by get().
 M.families = { "navgroup", "ocs" }
 
+-- require "<family>.tables"; a family without one is skipped, but a
+-- family whose tables do not load (a malformed .tbl) is an error.
+local function load_family_module(fam)
+  local modname = fam .. ".tables"
+  local ok, err = pcall(require, modname)
+  if not ok and not tostring(err):find("module '" .. modname .. "' not found", 1, true) then
+    error(err, 0)
+  end
+end
+
 --- Register a table under its name. A second table of the same name is an
 --- error unless opts.replace (a scenario supplying its own SUCCESS TABLE).
 ---@param t table
@@ -416,15 +426,15 @@ end
 function M.get(name)
   if registry[name] then return registry[name] end
   for _, fam in ipairs(M.families) do
-    local ok = pcall(require, fam .. ".tables")
-    if ok and registry[name] then return registry[name] end
+    load_family_module(fam)
+    if registry[name] then return registry[name] end
   end
   return nil, ("no table named '%s' is registered"):format(name)
 end
 
 --- Names of the registered tables, sorted.
 function M.names()
-  for _, fam in ipairs(M.families) do pcall(require, fam .. ".tables") end
+  for _, fam in ipairs(M.families) do load_family_module(fam) end
   local out = {}
   for k in pairs(registry) do out[#out + 1] = k end
   sort(out)
