@@ -78,8 +78,7 @@ local before = collectgarbage("count")
 local ref = lua_board(assert(map.parse(text, "bench.map")))
 collectgarbage("collect")
 local ref_bytes = (collectgarbage("count") - before) * 1024
-local _ = ref
-ref = nil
+assert(next(ref.terrain))
 
 print(("board 256x256: %d hexes, map text %d bytes"):format(st.hexes, #text))
 print(("%-44s keel %8.1f B | lua tables %8.1f B | ratio %.2fx"):format("bytes per hex:",

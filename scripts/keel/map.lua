@@ -7,6 +7,7 @@
 --
 -- Errors read "file:line:col: found X, expected Y" (with the problem first
 -- when it is not plain syntax). See doc/map-format.md.
+-- luacheck: max line length 130
 local lpeg = require "lpeg"
 local keel = require "keel"
 
@@ -527,7 +528,7 @@ function Builder:side_name(a)
 end
 
 function handlers.side(self, s)
-  local word, name = 0, nil
+  local bits = 0
   for _, f in ipairs(s.features) do
     if not FEATURE_SET[f[2]] then
       self:fail(f[1], "a hexside feature (one of " .. concat(M.FEATURES, ", ") .. ")",
@@ -535,15 +536,15 @@ function handlers.side(self, s)
     end
     local bit = SIDE[f[2]]
     local mask = WATER_CLASS[f[2]] and 3 or (RIVERINE[f[2]] and 0x1c or 0)
-    if mask ~= 0 and word & mask ~= 0 and word & mask ~= bit then
+    if mask ~= 0 and bits & mask ~= 0 and bits & mask ~= bit then
       self:fail(f[1], "one water class and one riverine kind per hexside", "conflicting features", "'" .. f[2] .. "'")
     end
-    word = word | bit
+    bits = bits | bit
   end
-  if s.name then name = self:side_name(s.name) word = word | (name << SIDE.name_shift) end
+  if s.name then bits = bits | (self:side_name(s.name) << SIDE.name_shift) end
   for _, a in ipairs(s.sides) do
     local side = self:side(a)
-    local ok, why = self.board:add_side(side, word)
+    local ok, why = self.board:add_side(side, bits)
     if not ok then
       local p = phrase(why)
       if p:find("defined twice", 1, true) then

@@ -8,6 +8,7 @@
 -- elements with ctx:add(...); ctx gives the board, the pixel layout and
 -- helpers (center, corners, side_points, esc). Later issues add units and
 -- movement overlays as layers of their own.
+-- luacheck: max line length 200
 local keel = require "keel"
 
 local hex = keel.hex

@@ -1,6 +1,7 @@
 -- tests/lua/map_errors_test.lua — malformed maps: each gives
 -- "file:line:col: ... found X, expected Y", none crashes or hangs, and none
 -- builds a board.
+-- luacheck: max line length 170
 local t = require "keel.testing"
 local map = require "keel.map"
 

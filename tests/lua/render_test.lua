@@ -1,5 +1,6 @@
 -- tests/lua/render_test.lua — every sample map renders to well-formed SVG;
 -- one picture is loaded in headless Chromium and must not be blank.
+-- luacheck: max line length 170
 local t = require "keel.testing"
 local map = require "keel.map"
 local render = require "keel.render"
