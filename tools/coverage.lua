@@ -1,6 +1,7 @@
 -- tools/coverage.lua — write doc/coverage.md: every rule id of the rule
 -- texts, where code names it (scripts/) and which tests cite it (test names
--- that begin with the id, as "32.A.5-1: ..." or "27.B.5-route: ...").
+-- that begin with the id, as "32.A.5-1: ..." or "27.B.5-route: ..."). Rule code is
+-- what lies in scripts/<family>/; scripts/keel/ is the kernel's own Lua side.
 --   bin/keel run tools/coverage.lua [RULES_DIR [OUT]]     (make coverage)
 local rules_dir = arg[1] or "../shared/rules"
 local out_path = arg[2] or "doc/coverage.md"
@@ -56,7 +57,7 @@ local families = {
 }
 
 -- ---- where code and tests name them ---------------------------------------------
-local code_files = lines_of("find scripts -type f \\( -name '*.lua' -o -name '*.tbl' \\) ! -path 'scripts/keel/meta/*'")
+local code_files = lines_of("find scripts -type f \\( -name '*.lua' -o -name '*.tbl' \\) ! -path 'scripts/keel/*'")
 local code_text = {}
 for _, f in ipairs(code_files) do code_text[f] = read(f) or "" end
 local test_names = {}
