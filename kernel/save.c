@@ -86,7 +86,7 @@ keel_status keel_state_save_text(const keel_state *st, const char *const *mk, co
                                  size_t nmeta, char **out, size_t *len) {
   if (!st || !out || !len || (nmeta && (!mk || !mv))) return KEEL_E_ARG;
   buf b = { 0 };
-  int ok = keel__json_raw(&b, MAGIC "1\n", sizeof(MAGIC));
+  int ok = keel__json_raw(&b, MAGIC "1\n", sizeof(MAGIC "1\n") - 1);
   for (size_t i = 0; ok && i < nmeta; i++)
     ok = keel__json_raw(&b, "meta ", 5) && keel__json_str(&b, mk[i], strlen(mk[i])) &&
          keel__json_raw(&b, " ", 1) && keel__json_str(&b, mv[i], strlen(mv[i])) && keel__json_raw(&b, "\n", 1);

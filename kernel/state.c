@@ -1104,6 +1104,8 @@ keel_status keel_state_rollback(keel_state *st, const keel_mark *m) {
   return KEEL_OK;
 }
 
+#define RAWB(s) keel__json_raw(&b, s, sizeof(s) - 1)
+
 static keel_status journal_line(keel_state *st, buf *line) {
   if (!st->journal_on) return KEEL_OK;
   if (!keel__buf_reserve(&st->journal, line->n + 1)) return KEEL_E_NOMEM;
@@ -1118,13 +1120,13 @@ keel_status keel_state_action_begin(keel_state *st, const char *name, const char
   if (!name) return KEEL_E_ARG;
   if (!grow((void **)&st->actions, sizeof *st->actions, &st->capactions, st->nactions + 1)) return KEEL_E_NOMEM;
   buf b = { 0 };
-  int ok = keel__json_raw(&b, "{\"ev\":\"action\",\"action\":", 25) &&
+  int ok = RAWB("{\"ev\":\"action\",\"action\":") &&
            keel__json_int(&b, st->action_seq + 1) &&
-           keel__json_raw(&b, ",\"name\":", 8) && keel__json_str(&b, name, strlen(name)) &&
-           keel__json_raw(&b, ",\"rule\":", 8) && keel__json_atom(&b, st, keel_state_rule(st)) &&
-           keel__json_raw(&b, ",\"order\":", 9) &&
-           (order_json ? keel__json_raw(&b, order_json, strlen(order_json)) : keel__json_raw(&b, "null", 4)) &&
-           keel__json_raw(&b, "}", 1);
+           RAWB(",\"name\":") && keel__json_str(&b, name, strlen(name)) &&
+           RAWB(",\"rule\":") && keel__json_atom(&b, st, keel_state_rule(st)) &&
+           RAWB(",\"order\":") &&
+           (order_json ? keel__json_raw(&b, order_json, strlen(order_json)) : RAWB("null")) &&
+           RAWB("}");
   keel_status s = ok ? journal_line(st, &b) : KEEL_E_NOMEM;
   free(b.p);
   if (s != KEEL_OK) return s;
@@ -1138,9 +1140,9 @@ keel_status keel_state_action_begin(keel_state *st, const char *name, const char
 keel_status keel_state_action_end(keel_state *st) {
   if (!st->in_action || st->depth != 1) return KEEL_E_STATE;
   buf b = { 0 };
-  int ok = keel__json_raw(&b, "{\"ev\":\"end\",\"action\":", 22) && keel__json_int(&b, st->action_seq) &&
-           keel__json_raw(&b, ",\"hash\":", 8) && keel__json_hash(&b, st->hash) &&
-           keel__json_raw(&b, "}", 1);
+  int ok = RAWB("{\"ev\":\"end\",\"action\":") && keel__json_int(&b, st->action_seq) &&
+           RAWB(",\"hash\":") && keel__json_hash(&b, st->hash) &&
+           RAWB("}");
   keel_status s = ok ? journal_line(st, &b) : KEEL_E_NOMEM;
   free(b.p);
   if (s != KEEL_OK) return s;
@@ -1158,12 +1160,12 @@ int64_t keel_state_action_number(const keel_state *st) { return st->action_seq; 
 
 static keel_status undo_redo_line(keel_state *st, const char *ev, size_t n, const int64_t *numbers) {
   buf b = { 0 };
-  int ok = keel__json_raw(&b, "{\"ev\":\"", 7) && keel__json_raw(&b, ev, strlen(ev)) &&
-           keel__json_raw(&b, "\",\"n\":", 6) && keel__json_int(&b, (int64_t)n) &&
-           keel__json_raw(&b, ",\"actions\":[", 12);
+  int ok = RAWB("{\"ev\":\"") && keel__json_raw(&b, ev, strlen(ev)) &&
+           RAWB("\",\"n\":") && keel__json_int(&b, (int64_t)n) &&
+           RAWB(",\"actions\":[");
   for (size_t i = 0; ok && i < n; i++)
-    ok = (i == 0 || keel__json_raw(&b, ",", 1)) && keel__json_int(&b, numbers[i]);
-  ok = ok && keel__json_raw(&b, "],\"hash\":", 9) && keel__json_hash(&b, st->hash) && keel__json_raw(&b, "}", 1);
+    ok = (i == 0 || RAWB(",")) && keel__json_int(&b, numbers[i]);
+  ok = ok && RAWB("],\"hash\":") && keel__json_hash(&b, st->hash) && RAWB("}");
   keel_status s = ok ? journal_line(st, &b) : KEEL_E_NOMEM;
   free(b.p);
   return s;
