@@ -594,7 +594,10 @@ keel_status keel__state_push(keel_state *st, op *o) {
     if (s != KEEL_OK) { st->journal.n = jmark; return s; }
   }
   keel__apply(st, o, 1);
-  if (st->depth > 0) st->ops[st->nops++] = *o;
+  if (st->depth > 0) {
+    st->ops[st->nops++] = *o;
+    if (!st->in_action) st->loose = 1;
+  }
   else end_history(st);
   return KEEL_OK;
 }
@@ -1081,6 +1084,7 @@ keel_status keel_state_begin(keel_state *st, keel_mark *m) {
   m->depth = st->depth;
   m->in_action = st->in_action;
   m->rules = st->nrules;
+  m->loose = st->loose;
   st->depth++;
   return KEEL_OK;
 }
@@ -1088,7 +1092,7 @@ keel_status keel_state_begin(keel_state *st, keel_mark *m) {
 keel_status keel_state_commit(keel_state *st, const keel_mark *m) {
   if (st->depth != m->depth + 1) return KEEL_E_STATE;
   st->depth = m->depth;
-  if (st->depth == 0 && !st->in_action && st->nops > m->ops) end_history(st);
+  if (st->depth == 0 && st->loose) { end_history(st); st->loose = 0; }
   return KEEL_OK;
 }
 
@@ -1100,6 +1104,7 @@ keel_status keel_state_rollback(keel_state *st, const keel_mark *m) {
   st->action_seq = m->action_seq;
   st->depth = m->depth;
   st->in_action = m->in_action;
+  st->loose = m->loose;
   if (st->nrules > m->rules) st->nrules = m->rules;
   return KEEL_OK;
 }
@@ -1133,12 +1138,13 @@ keel_status keel_state_action_begin(keel_state *st, const char *name, const char
   st->action_seq++;
   st->actions[st->nactions++] = (action_rec){ st->nops, st->action_seq, 0 };
   st->in_action = 1;
+  st->action_depth = st->depth;
   st->depth++;
   return KEEL_OK;
 }
 
 keel_status keel_state_action_end(keel_state *st) {
-  if (!st->in_action || st->depth != 1) return KEEL_E_STATE;
+  if (!st->in_action || st->depth != st->action_depth + 1) return KEEL_E_STATE;
   buf b = { 0 };
   int ok = RAWB("{\"ev\":\"end\",\"action\":") && keel__json_int(&b, st->action_seq) &&
            RAWB(",\"hash\":") && keel__json_hash(&b, st->hash) &&

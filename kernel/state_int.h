@@ -80,6 +80,8 @@ struct keel_state {
   op *ops; size_t nops, capops;
   int depth;                                    /* open transactions + action */
   int in_action;
+  int action_depth;             /* depth when the open action began */
+  int loose;                    /* ops recorded outside any action */
   action_rec *actions; size_t nactions, capactions;
   op *redo_ops; size_t nredo_ops, capredo_ops;
   redo_rec *redo; size_t nredo, capredo;
