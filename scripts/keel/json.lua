@@ -6,7 +6,7 @@ local lpeg = require "lpeg"
 local keel = require "keel"
 
 local P, S, R, C, Cs, Ct, Cc, Cg, Cf, V = lpeg.P, lpeg.S, lpeg.R, lpeg.C, lpeg.Cs, lpeg.Ct, lpeg.Cc, lpeg.Cg, lpeg.Cf, lpeg.V
-local tonumber, math_type, utf8_char = tonumber, math.type, utf8.char
+local tonumber, utf8_char = tonumber, utf8.char
 
 local M = {}
 
@@ -51,5 +51,4 @@ function M.decode(s)
   return v
 end
 
-local _ = math_type
 return M
