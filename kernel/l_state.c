@@ -928,6 +928,7 @@ static char **owned_ptr(lua_State *L) {
 /* st:save_text(meta?) -> string  [-2, +1, e] */
 static int l_save_text(lua_State *L) {
   keel_state *st = S(L);
+  lua_settop(L, 2);
   char **p = owned_ptr(L);
   size_t len;
   save_text(L, st, 2, p, &len);
@@ -939,6 +940,7 @@ static int l_save_text(lua_State *L) {
 static int l_save(lua_State *L) {
   keel_state *st = S(L);
   const char *path = luaL_checkstring(L, 2);
+  lua_settop(L, 3);
   char **p = owned_ptr(L);
   size_t len;
   save_text(L, st, 3, p, &len);
