@@ -108,10 +108,15 @@ static int grow(void **arr, size_t elem, size_t *cap, size_t need) {
   return 1;
 }
 
+/* Small per-unit arrays start at 2 slots: most units hold a few values. */
 static int grow16(void **arr, size_t elem, uint16_t *cap, size_t need) {
   if (need > 65535) return 0;
-  size_t c = *cap;
-  if (!grow(arr, elem, &c, need)) return 0;
+  if (need <= *cap) return 1;
+  size_t c = *cap ? *cap : 1;
+  while (c < need) c *= 2;
+  void *p = realloc(*arr, c * elem);
+  if (!p) return 0;
+  *arr = p;
   *cap = (uint16_t)(c > 65535 ? 65535 : c);
   return 1;
 }
