@@ -184,7 +184,8 @@ KEEL_API keel_status keel_grid_parse(const keel_grid *g, const char *label,
  * whose extent holds it, or KEEL_E_OFF_BOARD. */
 KEEL_API keel_status keel_grid_format(const keel_grid *g, keel_hex h,
                                       char *buf, size_t cap);
-/* "33:1223/1224" (second label may carry its own prefix). */
+/* "33:1223/1224" (second label may carry its own prefix); printed with the
+ * lower column (then row) first. */
 KEEL_API keel_status keel_grid_parse_side(const keel_grid *g, const char *label,
                                           keel_side *out, size_t *err_at);
 KEEL_API keel_status keel_grid_format_side(const keel_grid *g, keel_side s,
@@ -218,9 +219,128 @@ KEEL_API size_t keel_area_neighbor(const keel_areas *a, size_t i, size_t k);
 /* Graph distance in steps (breadth first), -1 when unreachable. */
 KEEL_API int64_t keel_area_distance(const keel_areas *a, size_t from, size_t to);
 
+/* ==== routes: reach sets and paths over MP costs (kernel/route.c) ========= */
+
+/* A cost map: what it costs a kind of group to enter each hex and cross
+ * each hexside, over an axial box of hexes (q0..q0+width-1, r0..r0+height-1).
+ * Rules fill it from a board and a movement profile; the search reads only
+ * flat arrays. Costs are MPs (0..KEEL_COST_MAX); KEEL_COST_BLOCKED forbids.
+ * Coasts: each hexside of a hex may carry a water-body number 1..3 (0: any);
+ * a group that entered a hex across a side of coast k leaves it only across
+ * sides of coast k or 0 (27.B.5: two coasts separated by land). */
+#define KEEL_COST_BLOCKED 0xffffu
+#define KEEL_COST_MAX 0xfff0u
+#define KEEL_COASTS 4
+typedef struct keel_costmap keel_costmap;
+typedef struct keel_reach keel_reach;
+
+KEEL_API keel_status keel_costmap_new(int64_t q0, int64_t r0, int64_t width, int64_t height,
+                                      keel_costmap **out);
+KEEL_API void keel_costmap_free(keel_costmap *m);
+KEEL_API int keel_costmap_contains(const keel_costmap *m, keel_hex h);
+/* Every hex of the box gets `enter`, every side `cross`; coasts cleared. */
+KEEL_API void keel_costmap_fill(keel_costmap *m, uint16_t enter, uint16_t cross);
+KEEL_API keel_status keel_costmap_set_enter(keel_costmap *m, keel_hex h, uint16_t cost);
+KEEL_API keel_status keel_costmap_get_enter(const keel_costmap *m, keel_hex h, uint16_t *cost);
+KEEL_API keel_status keel_costmap_set_cross(keel_costmap *m, keel_side s, uint16_t cost);
+KEEL_API keel_status keel_costmap_get_cross(const keel_costmap *m, keel_side s, uint16_t *cost);
+KEEL_API keel_status keel_costmap_set_coast(keel_costmap *m, keel_hex h, int dir, int coast);
+
+/* Cheapest costs from `start` (entered on coast `start_coast`, 0: any)
+ * within `budget` MPs: Dial's bucket queue. Moving from a to b costs
+ * cross(side) + enter(b). Equal costs keep the predecessor with the lower
+ * hex id, so results are the same on every run. */
+KEEL_API keel_status keel_reach_new(const keel_costmap *m, keel_hex start, int start_coast,
+                                    uint32_t budget, keel_reach **out);
+KEEL_API void keel_reach_free(keel_reach *r);
+/* Memory a reach set holds (for a host's garbage collector). */
+KEEL_API size_t keel_reach_bytes(const keel_reach *r);
+/* Number of hexes reached (start included) and the i-th, in the order
+ * they were settled (cost, then discovery). */
+KEEL_API size_t keel_reach_count(const keel_reach *r);
+KEEL_API keel_hex keel_reach_hex(const keel_reach *r, size_t i);
+/* Cost to reach a hex (over all coasts), or KEEL_E_NOT_FOUND. */
+KEEL_API keel_status keel_reach_cost(const keel_reach *r, keel_hex h, uint32_t *cost);
+/* Path from the start to h inclusive; *n is the number of hexes. */
+KEEL_API keel_status keel_reach_path(const keel_reach *r, keel_hex h, keel_hex *out,
+                                     size_t cap, size_t *n);
+
 /* ==== boards (kernel/board.c) ============================================= */
 
 /* ==== dice (kernel/dice.c) =============================================== */
+
+/* Generators. splitmix64 (advance *x, return the next output), 64-bit
+ * FNV-1a of a byte string, and xoshiro256** (Blackman and Vigna). */
+typedef struct keel_rng { uint64_t s[4]; } keel_rng;
+KEEL_API uint64_t keel_splitmix64_next(uint64_t *x);
+KEEL_API uint64_t keel_fnv1a64(const char *s, size_t len);
+/* State = the first four splitmix64 outputs from `seed`. */
+KEEL_API void keel_rng_seed(keel_rng *r, uint64_t seed);
+KEEL_API uint64_t keel_rng_next(keel_rng *r);
+/* Uniform in 0..n-1 (0 for n <= 1), unbiased: outputs below 2^64 mod n are
+ * rejected and drawn again. */
+KEEL_API uint64_t keel_rng_below(keel_rng *r, uint64_t n);
+/* An all-zero state is the one state xoshiro256** cannot leave. */
+KEEL_API int keel_rng_is_valid(const keel_rng *r);
+
+/* A set of named streams (dice for one game). A stream is created on first
+ * use; its generator is keel_rng_seed(seed ^ keel_fnv1a64(name)), so rolls
+ * made on one stream never shift another. Each stream counts its rolls.
+ * Forced faces (a FIFO queue shared by all streams) replace the faces of the
+ * next dice rolled, without advancing any generator. */
+typedef struct keel_dice keel_dice;   /* opaque */
+
+#define KEEL_DICE_NAME_MAX 63      /* stream names: 1..63 of 0x21..0x7e */
+#define KEEL_DICE_MAX_COUNT 100    /* dice per roll */
+#define KEEL_DICE_MAX_SIDES 1000   /* faces per die */
+#define KEEL_DICE_FORCED_MAX 256   /* queued forced faces */
+
+KEEL_API keel_status keel_dice_new(uint64_t seed, keel_dice **out);
+KEEL_API void keel_dice_free(keel_dice *d);
+KEEL_API uint64_t keel_dice_seed(const keel_dice *d);
+KEEL_API int keel_dice_name_is_valid(const char *name);
+/* The fresh generator of stream `name` under `seed`. */
+KEEL_API void keel_dice_stream_rng(uint64_t seed, const char *name, keel_rng *out);
+/* Index of stream `name`, created if new (find: KEEL_E_NOT_FOUND if new).
+ * Indices are in creation order and stay valid until keel_dice_load. */
+KEEL_API keel_status keel_dice_stream(keel_dice *d, const char *name, size_t *index);
+KEEL_API keel_status keel_dice_find(const keel_dice *d, const char *name, size_t *index);
+KEEL_API size_t keel_dice_stream_count(const keel_dice *d);
+KEEL_API const char *keel_dice_stream_name(const keel_dice *d, size_t i);
+/* Exact state of one stream: generator words and roll count. */
+KEEL_API keel_status keel_dice_get_state(const keel_dice *d, size_t i, keel_rng *rng, uint64_t *rolls);
+KEEL_API keel_status keel_dice_set_state(keel_dice *d, size_t i, const keel_rng *rng, uint64_t rolls);
+
+/* One roll of `count` dice of `sides` faces on a stream: faces[0..count-1],
+ * *forced = 1 when any face came from the forced queue, *index = the
+ * stream's roll number (1, 2, ...). A queued forced face larger than
+ * `sides` gives KEEL_E_RANGE and changes nothing. */
+KEEL_API keel_status keel_dice_roll(keel_dice *d, size_t stream, int count, int sides,
+                                    int *faces, int *forced, uint64_t *index);
+/* One uniform integer in 1..n as one roll (forced queue applies). */
+KEEL_API keel_status keel_dice_range(keel_dice *d, size_t stream, uint64_t n,
+                                     uint64_t *out, int *forced, uint64_t *index);
+/* Queue forced faces (each >= 1); KEEL_E_CAPACITY past KEEL_DICE_FORCED_MAX. */
+KEEL_API keel_status keel_dice_force(keel_dice *d, const int64_t *faces, size_t n);
+KEEL_API size_t keel_dice_forced_count(const keel_dice *d);
+KEEL_API void keel_dice_clear_forced(keel_dice *d);
+/* Bulk Monte Carlo: roll count d sides `nrolls` times on a stream and count
+ * each sum in counts[sum - count] (cap >= count * (sides - 1) + 1). Ignores
+ * the forced queue; advances the stream and adds nrolls to its roll count. */
+KEEL_API keel_status keel_dice_histogram(keel_dice *d, size_t stream, int count, int sides,
+                                         uint64_t nrolls, uint64_t *counts, size_t cap);
+
+/* Text form of the whole state (not the forced queue), one stream a line in
+ * name order:
+ *   keel-dice 1
+ *   seed 000000000000002a
+ *   stream NAME ROLLS S0 S1 S2 S3      (ROLLS decimal; S0..S3 16 hex digits)
+ * Load replaces the seed and all streams, or on failure changes nothing and
+ * sets *err_line (1-based) and *why (a static English phrase). */
+KEEL_API size_t keel_max_dice_save_size(const keel_dice *d);
+KEEL_API keel_status keel_dice_save(const keel_dice *d, char *buf, size_t cap, size_t *len);
+KEEL_API keel_status keel_dice_load(keel_dice *d, const char *text, size_t len,
+                                    size_t *err_line, const char **why);
 
 /* ==== game state (kernel/state.c, journal.c, save.c) ====================== */
 

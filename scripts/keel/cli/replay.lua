@@ -24,8 +24,17 @@ local function read_lines(path)
   return lines
 end
 
+-- JSON null comes back as json.null: make it nil in events
+local function denull(v)
+  if v == json.null then return nil end
+  if type(v) == "table" then for k, x in pairs(v) do v[k] = denull(x) end end
+  return v
+end
+
 local function decode(line, where)
-  local v, err = json.decode(line)
+  local ok, v, err = pcall(json.decode, line)
+  if not ok then v, err = nil, tostring(v) end
+  v = denull(v)
   if type(v) ~= "table" or type(v.ev) ~= "string" then
     error(("%s: not a journal event (%s)"):format(where, err or "no \"ev\" field"), 0)
   end
@@ -66,8 +75,8 @@ function M.replay(path, opts)
     local k = 0
     while p + k <= p_end and q + k <= #fresh and old[p + k] == fresh[q + k] do k = k + 1 end
     local o, n = old[p + k], fresh[q + k]
-    local oe = o and json.decode(o) or {}
-    local ne = n and json.decode(n) or {}
+    local oe = o and denull(json.decode(o)) or {}
+    local ne = n and denull(json.decode(n)) or {}
     local rule = oe.rule or ne.rule
     rep.ok = false
     rep.rule = rule
@@ -103,7 +112,7 @@ function M.replay(path, opts)
         rep.ok = false
         rep.line = a
         local oe = a < p and ev[a] or {}
-        local ne = new[b] and json.decode(new[b]) or {}
+        local ne = new[b] and denull(json.decode(new[b])) or {}
         rep.rule = oe.rule or ne.rule
         rep.message = ("%s:%d: replay diverges in the scenario setup, before the first action; rule %s:\n" ..
                        "    journal: %s\n    replay:  %s"):format(path, a, tostring(rep.rule),
