@@ -89,7 +89,7 @@ function M.replay(path, opts)
   end
 
   -- setup: everything before the first step; rule_file events are compared by path
-  local p, q = 2, 2
+  local p, q = 2, nil
   local function is_step(e) return e.ev == "action" or e.ev == "undo" or e.ev == "redo" or e.ev == "rollback" end
   local old_files = {}
   while p <= #old and not is_step(ev[p]) do
