@@ -24,12 +24,7 @@ local Game = {}
 Game.__index = Game
 M.Game = Game
 
--- the dice: keel.dice when it has landed, else the stand-in with its contract
-local function new_dice(seed)
-  local dice = rawget(keel, "dice")
-  if dice and dice.new then return dice.new(seed) end
-  return require("keel.fake_dice").new(seed)
-end
+local function new_dice(seed) return keel.dice.new(seed) end
 
 --- One journal line: {"ev":EV, then fields in the order given}.
 ---@param ev string
