@@ -115,24 +115,18 @@ function M.new(opts)
   return self
 end
 
---- Seed hex ownership from a board: board:owners() -> hexes, sides (two
--- arrays) or a table hex -> side. Set in hex order, journaled as one event.
+--- Seed hex ownership from a board (keel.board): every hex the board gives
+-- an owner, set in hex id order and journaled as one event.
 function Game:seed_ownership(board)
-  local f = board.owners
-  if type(f) ~= "function" then return end
-  local hexes, sides = f(board)
-  if sides == nil and type(hexes) == "table" then
-    local map = hexes
-    hexes, sides = {}, {}
-    for h in pairs(map) do hexes[#hexes + 1] = h end
-    sort(hexes)
-    for i, h in ipairs(hexes) do sides[i] = map[h] end
-  end
+  if type(board.hexes) ~= "function" or type(board.owner) ~= "function" then return end
+  local hexes = board:hexes()
+  sort(hexes)
   local st = self.state
   local n = 0
   st:journal_enable(false)
-  for i = 1, #hexes do
-    if sides[i] then st:set_owner(hexes[i], sides[i]); n = n + 1 end
+  for _, h in ipairs(hexes) do
+    local side = board:owner(h)
+    if side then st:set_owner(h, side); n = n + 1 end
   end
   st:journal_enable(true)
   st:journal_append(line("owners", { { "from", "board" }, { "count", n }, { "hash", st:hash_hex() } }))

@@ -472,3 +472,19 @@ t.test("replay-3: a journal that is not one is refused with exit 2", function()
   t.ok(out:find("x.jsonl:1: not a journal event", 1, true), out)
   os.execute("rm -rf " .. dir)
 end)
+
+t.test("game: hex ownership starts from the board's owners (32.A.6.a Suez map)", function()
+  local board = assert(require("keel.map").load("scenarios/maps/suez.map"))
+  local g = game_mod.new { seed = 3, board = board }
+  local port_said = board:hex("Port Said")
+  t.eq(g.state:owner(port_said), board:owner(port_said))
+  t.eq(g.state:owner(port_said), "Allied")
+  local owned = 0
+  for _, h in ipairs(board:hexes()) do
+    if board:owner(h) then owned = owned + 1 end
+    t.eq(g.state:owner(h) or false, board:owner(h))
+  end
+  t.eq(g.state:owned_count(), owned)
+  local again = game_mod.new { seed = 3, board = board }
+  t.eq(again:hash(), g:hash())
+end)
