@@ -1062,17 +1062,7 @@ int keel_lua_open_state(lua_State *L) {
     { "write_file", l_write_file }, { "hash_bytes", l_hash_bytes },
     { NULL, NULL }
   };
-  if (luaL_newmetatable(L, STATE_MT)) {
-    luaL_newlib(L, methods);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, l_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, l_gc);
-    lua_setfield(L, -2, "__close");
-    lua_pushcfunction(L, l_tostring);
-    lua_setfield(L, -2, "__tostring");
-  }
-  lua_pop(L, 1);
+  keel_lua_newclass(L, STATE_MT, methods, l_gc, l_tostring);
   luaL_newlib(L, fns);
   lua_pushinteger(L, 1);
   lua_setfield(L, -2, "save_version");
