@@ -49,8 +49,11 @@ all: check-deps bin/keel lib/keel.so lib/libkeel.a lib/keel.pc
 
 # ---- dependencies -------------------------------------------------------
 DEB_PKGS := liblua5.4-dev lua-lpeg-dev lua5.4 lua-lpeg
+# What the tests use beyond the build: a browser that loads the SVG pictures
+# (tests/lua/render_test.lua skips that check when none is installed).
+TEST_PKGS := chromium
 deps:
-	@sh tools/deps.sh install $(DEB_PKGS)
+	@sh tools/deps.sh install $(DEB_PKGS) $(TEST_PKGS)
 check-deps:
 	@sh tools/deps.sh check $(DEB_PKGS)
 
@@ -158,3 +161,8 @@ uninstall:
 
 clean:
 	rm -rf build bin lib
+
+# ---- docs --------------------------------------------------------------------
+coverage: all
+	./bin/keel run tools/coverage.lua ../shared/rules doc/coverage.md
+.PHONY: coverage

@@ -211,6 +211,10 @@ keel_status keel_grid_format_side(const keel_grid *g, keel_side side, char *buf,
   keel_hex a, b;
   if (!keel_side_is_valid(side)) return KEEL_E_ARG;
   keel_side_hexes(side, &a, &b);
+  int64_t ca, ra, cb, rb;             /* print the lower column (then row) first */
+  keel_hex_to_offset(a, g->conv, &ca, &ra);
+  keel_hex_to_offset(b, g->conv, &cb, &rb);
+  if (cb < ca || (cb == ca && rb < ra)) { keel_hex t = a; a = b; b = t; }
   const section *sa, *sb;
   keel_status st = format_in(g, a, 1, &sa, buf, cap);
   if (st != KEEL_OK) return st;

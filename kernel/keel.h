@@ -184,7 +184,8 @@ KEEL_API keel_status keel_grid_parse(const keel_grid *g, const char *label,
  * whose extent holds it, or KEEL_E_OFF_BOARD. */
 KEEL_API keel_status keel_grid_format(const keel_grid *g, keel_hex h,
                                       char *buf, size_t cap);
-/* "33:1223/1224" (second label may carry its own prefix). */
+/* "33:1223/1224" (second label may carry its own prefix); printed with the
+ * lower column (then row) first. */
 KEEL_API keel_status keel_grid_parse_side(const keel_grid *g, const char *label,
                                           keel_side *out, size_t *err_at);
 KEEL_API keel_status keel_grid_format_side(const keel_grid *g, keel_side s,
@@ -218,11 +219,479 @@ KEEL_API size_t keel_area_neighbor(const keel_areas *a, size_t i, size_t k);
 /* Graph distance in steps (breadth first), -1 when unreachable. */
 KEEL_API int64_t keel_area_distance(const keel_areas *a, size_t from, size_t to);
 
+/* ==== routes: reach sets and paths over MP costs (kernel/route.c) ========= */
+
+/* A cost map: what it costs a kind of group to enter each hex and cross
+ * each hexside, over an axial box of hexes (q0..q0+width-1, r0..r0+height-1).
+ * Rules fill it from a board and a movement profile; the search reads only
+ * flat arrays. Costs are MPs (0..KEEL_COST_MAX); KEEL_COST_BLOCKED forbids.
+ * Coasts: each hexside of a hex may carry a water-body number 1..3 (0: any);
+ * a group that entered a hex across a side of coast k leaves it only across
+ * sides of coast k or 0 (27.B.5: two coasts separated by land). */
+#define KEEL_COST_BLOCKED 0xffffu
+#define KEEL_COST_MAX 0xfff0u
+#define KEEL_COASTS 4
+typedef struct keel_costmap keel_costmap;
+typedef struct keel_reach keel_reach;
+
+KEEL_API keel_status keel_costmap_new(int64_t q0, int64_t r0, int64_t width, int64_t height,
+                                      keel_costmap **out);
+KEEL_API void keel_costmap_free(keel_costmap *m);
+KEEL_API int keel_costmap_contains(const keel_costmap *m, keel_hex h);
+/* Every hex of the box gets `enter`, every side `cross`; coasts cleared. */
+KEEL_API void keel_costmap_fill(keel_costmap *m, uint16_t enter, uint16_t cross);
+KEEL_API keel_status keel_costmap_set_enter(keel_costmap *m, keel_hex h, uint16_t cost);
+KEEL_API keel_status keel_costmap_get_enter(const keel_costmap *m, keel_hex h, uint16_t *cost);
+KEEL_API keel_status keel_costmap_set_cross(keel_costmap *m, keel_side s, uint16_t cost);
+KEEL_API keel_status keel_costmap_get_cross(const keel_costmap *m, keel_side s, uint16_t *cost);
+KEEL_API keel_status keel_costmap_set_coast(keel_costmap *m, keel_hex h, int dir, int coast);
+
+/* Cheapest costs from `start` (entered on coast `start_coast`, 0: any)
+ * within `budget` MPs: Dial's bucket queue. Moving from a to b costs
+ * cross(side) + enter(b). Equal costs keep the predecessor with the lower
+ * hex id, so results are the same on every run. */
+KEEL_API keel_status keel_reach_new(const keel_costmap *m, keel_hex start, int start_coast,
+                                    uint32_t budget, keel_reach **out);
+KEEL_API void keel_reach_free(keel_reach *r);
+/* Memory a reach set holds (for a host's garbage collector). */
+KEEL_API size_t keel_reach_bytes(const keel_reach *r);
+/* Number of hexes reached (start included) and the i-th, in the order
+ * they were settled (cost, then discovery). */
+KEEL_API size_t keel_reach_count(const keel_reach *r);
+KEEL_API keel_hex keel_reach_hex(const keel_reach *r, size_t i);
+/* Cost to reach a hex (over all coasts), or KEEL_E_NOT_FOUND. */
+KEEL_API keel_status keel_reach_cost(const keel_reach *r, keel_hex h, uint32_t *cost);
+/* Path from the start to h inclusive; *n is the number of hexes. */
+KEEL_API keel_status keel_reach_path(const keel_reach *r, keel_hex h, keel_hex *out,
+                                     size_t cap, size_t *n);
+
 /* ==== boards (kernel/board.c) ============================================= */
+
+/* A board: the map a rule system plays on. It owns a grid (printed labels and
+ * map sections), a sea-box overlay and the sea zones (keel_areas), and holds
+ * per-hex data in flat arrays over the bounding offset rectangle of its
+ * sections (struct of arrays, one dense index per hex).
+ *
+ * Life cycle: keel_board_new, add sections, set data (terrain, sides, ports,
+ * ...), keel_board_finish (derives unset hexside classes and coasts, links
+ * the sea zones), then query. Only the owner of a hex changes after finish. */
+typedef struct keel_board keel_board;   /* opaque */
+
+typedef enum keel_terrain {
+  KEEL_TERRAIN_NONE = 0,     /* not on the board */
+  KEEL_TERRAIN_SEA,          /* all-sea */
+  KEEL_TERRAIN_COASTAL,      /* land and sea */
+  KEEL_TERRAIN_LAND,         /* all-land */
+  KEEL_TERRAIN_RESTRICTED,   /* restricted waters */
+  KEEL_TERRAIN_LAKE,
+  KEEL_TERRAIN_COUNT
+} keel_terrain;
+/* "all-sea", "coastal", "all-land", "restricted", "lake" ("none" for 0). */
+KEEL_API const char *keel_terrain_name(keel_terrain t);
+KEEL_API keel_status keel_terrain_from_name(const char *name, keel_terrain *out);
+
+/* A hexside's features, one 16-bit word: a water class (2 bits), a riverine
+ * kind (3 bits), three flags, and a name (bits 8..15, 0: none). */
+#define KEEL_SIDE_WATER_MASK     0x0003u
+#define KEEL_SIDE_ALL_WATER      0x0001u
+#define KEEL_SIDE_PARTIAL_WATER  0x0002u
+#define KEEL_SIDE_ALL_LAND       0x0003u
+#define KEEL_SIDE_RIVERINE_MASK  0x001cu
+#define KEEL_SIDE_RIVER          0x0004u
+#define KEEL_SIDE_MAJOR_RIVER    0x0008u
+#define KEEL_SIDE_GREAT_RIVER    0x000cu
+#define KEEL_SIDE_CANAL          0x0010u
+#define KEEL_SIDE_LAKE           0x0014u
+#define KEEL_SIDE_NARROW_STRAIT  0x0020u
+#define KEEL_SIDE_ESTUARY        0x0040u
+#define KEEL_SIDE_PROHIBITED     0x0080u
+#define KEEL_SIDE_NAME_SHIFT     8
+#define KEEL_SIDE_NAME_MAX       255
+
+/* Coast (water body) ids per hex direction: 0 no water on that side, else
+ * 1..KEEL_COAST_MAX. A water route entering a hex by a side of coast c may
+ * leave only by sides of coast c (27.B.5). */
+#define KEEL_COAST_MAX 15
+
+typedef enum keel_port_size {
+  KEEL_PORT_MINOR = 1, KEEL_PORT_STANDARD = 2, KEEL_PORT_MAJOR = 3, KEEL_PORT_GREAT = 4
+} keel_port_size;
+#define KEEL_PORT_INLAND 0x1u
+typedef struct keel_port {
+  keel_hex hex;
+  int size;          /* keel_port_size */
+  int capacity;      /* -1: not given */
+  unsigned flags;    /* KEEL_PORT_INLAND */
+} keel_port;
+
+/* One step of a water route: across `side` (direction `dir` from the hex
+ * left) into `to`, arriving on coast `coast` of `to`. */
+typedef struct keel_water_step {
+  keel_hex to;
+  keel_side side;
+  int dir;
+  int coast;
+} keel_water_step;
+
+KEEL_API keel_status keel_board_new(const keel_numbering *n, keel_board **out);
+KEEL_API void keel_board_free(keel_board *b);
+/* Sections must have a size (cols, rows > 0); add them all before any data. */
+KEEL_API keel_status keel_board_add_section(keel_board *b, const char *name, int64_t col,
+                                            int64_t row, int64_t cols, int64_t rows);
+KEEL_API const keel_grid *keel_board_grid(const keel_board *b);
+
+/* -- building (before keel_board_finish; KEEL_E_STATE after) -- */
+KEEL_API keel_status keel_board_set_default_terrain(keel_board *b, keel_terrain t);
+/* A hex's terrain may be set once (KEEL_E_DUPLICATE). */
+KEEL_API keel_status keel_board_set_terrain(keel_board *b, keel_hex h, keel_terrain t);
+/* Side features: flags add up; a second, different water class, riverine
+ * kind or name is KEEL_E_DUPLICATE. Both hexes must be on the board. */
+KEEL_API keel_status keel_board_add_side(keel_board *b, keel_side s, unsigned features);
+/* A name for side features (canal "Suez"): id 1..KEEL_SIDE_NAME_MAX. */
+KEEL_API keel_status keel_board_side_name_id(keel_board *b, const char *name, int *id);
+KEEL_API const char *keel_board_side_name(const keel_board *b, int id);
+/* Explicit coasts of a hex, one id per direction 0..5 (0..KEEL_COAST_MAX). */
+KEEL_API keel_status keel_board_set_coasts(keel_board *b, keel_hex h, const int coasts[6]);
+KEEL_API keel_status keel_board_add_port(keel_board *b, const keel_port *p);
+KEEL_API keel_status keel_board_add_place(keel_board *b, const char *name, keel_hex h);
+KEEL_API keel_status keel_board_set_cd(keel_board *b, keel_hex h, int level);   /* 0..255 */
+KEEL_API keel_status keel_board_set_seaboxes(keel_board *b, const keel_boxgrid *g);
+/* Sea zones: index 0.. in the board's keel_areas. */
+KEEL_API keel_status keel_board_add_zone(keel_board *b, const char *name, size_t *index);
+KEEL_API keel_status keel_board_set_zone(keel_board *b, keel_hex h, size_t index);
+/* Free-form tags: interned names, id 1..65535. */
+KEEL_API keel_status keel_board_tag_id(keel_board *b, const char *name, int *id);
+KEEL_API keel_status keel_board_add_tag(keel_board *b, keel_hex h, int id);
+/* Moving across `crossing` passes through the narrow strait `strait` (32.A.5). */
+KEEL_API keel_status keel_board_add_strait_passage(keel_board *b, keel_side crossing,
+                                                   keel_side strait);
+KEEL_API keel_status keel_board_finish(keel_board *b);
+KEEL_API int keel_board_is_finished(const keel_board *b);
+
+/* -- owners: players/sides that own hexes (id 1..255, 0: nobody) -- */
+KEEL_API keel_status keel_board_add_owner(keel_board *b, const char *name, int *id);
+KEEL_API keel_status keel_board_owner_find(const keel_board *b, const char *name, int *id);
+KEEL_API const char *keel_board_owner_name(const keel_board *b, int id);
+KEEL_API int keel_board_owner_count(const keel_board *b);
+/* Allowed before and after finish (a later issue journals it). */
+KEEL_API keel_status keel_board_set_owner(keel_board *b, keel_hex h, int id);
+KEEL_API keel_status keel_board_owner(const keel_board *b, keel_hex h, int *id);
+
+/* -- queries (after finish; KEEL_E_STATE before) -- */
+KEEL_API int keel_board_contains(const keel_board *b, keel_hex h);
+KEEL_API keel_status keel_board_terrain(const keel_board *b, keel_hex h, keel_terrain *out);
+/* Features of a side between two on-board hexes, derived classes included. */
+KEEL_API keel_status keel_board_side(const keel_board *b, keel_side s, unsigned *features);
+KEEL_API keel_status keel_board_coast(const keel_board *b, keel_hex h, int dir, int *coast);
+/* KEEL_E_NOT_FOUND when the hex has no port. */
+KEEL_API keel_status keel_board_port(const keel_board *b, keel_hex h, keel_port *out);
+KEEL_API size_t keel_board_port_count(const keel_board *b);
+KEEL_API keel_status keel_board_port_at(const keel_board *b, size_t i, keel_port *out);
+KEEL_API keel_status keel_board_place(const keel_board *b, const char *name, keel_hex *out);
+/* The first place (by name) at a hex. */
+KEEL_API keel_status keel_board_place_name(const keel_board *b, keel_hex h, const char **name);
+KEEL_API size_t keel_board_place_count(const keel_board *b);
+KEEL_API keel_status keel_board_place_at(const keel_board *b, size_t i, const char **name,
+                                         keel_hex *h);
+KEEL_API keel_status keel_board_cd(const keel_board *b, keel_hex h, int *level);
+/* KEEL_E_NOT_FOUND when the board has no sea boxes. */
+KEEL_API keel_status keel_board_seaboxes(const keel_board *b, keel_boxgrid *out);
+KEEL_API keel_status keel_board_box(const keel_board *b, keel_hex h, keel_box *out);
+KEEL_API keel_status keel_board_zone(const keel_board *b, keel_hex h, size_t *index);
+KEEL_API const keel_areas *keel_board_areas(const keel_board *b);
+KEEL_API keel_status keel_board_tag_find(const keel_board *b, const char *name, int *id);
+KEEL_API const char *keel_board_tag_name(const keel_board *b, int id);
+KEEL_API int keel_board_has_tag(const keel_board *b, keel_hex h, int id);
+/* Tags of a hex in ascending id order; hexes with a tag in index order. */
+KEEL_API keel_status keel_board_tags(const keel_board *b, keel_hex h, int *out, size_t cap,
+                                     size_t *n);
+KEEL_API keel_status keel_board_tagged(const keel_board *b, int id, keel_hex *out, size_t cap,
+                                       size_t *n);
+/* Water-route neighbours (27.B.5): across all-water or partial-water, not
+ * prohibited sides, from coast `coast` of h (0: any coast), in direction
+ * order. At most 6. */
+KEEL_API keel_status keel_board_water_neighbors(const keel_board *b, keel_hex h, int coast,
+                                                keel_water_step out[6], size_t *n);
+/* Riverine sides (river, major/great river, canal, lake) that share an end
+ * with side s, in a defined order. At most 4. */
+KEEL_API keel_status keel_board_riverine_neighbors(const keel_board *b, keel_side s,
+                                                   keel_side out[4], size_t *n);
+KEEL_API keel_status keel_board_strait_passage(const keel_board *b, keel_side crossing,
+                                               keel_side *strait);
+/* Cells of the dense index: index order is row-major over the bounding
+ * offset rectangle; KEEL_E_OFF_BOARD for a cell that is not on the board. */
+KEEL_API size_t keel_board_cell_count(const keel_board *b);
+KEEL_API keel_status keel_board_cell_hex(const keel_board *b, size_t i, keel_hex *out);
+KEEL_API size_t keel_board_hex_count(const keel_board *b);
+/* Bytes of board data (arrays, tables, strings), for the bytes/hex figure. */
+KEEL_API size_t keel_board_memory(const keel_board *b);
 
 /* ==== dice (kernel/dice.c) =============================================== */
 
-/* ==== game state (kernel/state.c) ======================================== */
+/* Generators. splitmix64 (advance *x, return the next output), 64-bit
+ * FNV-1a of a byte string, and xoshiro256** (Blackman and Vigna). */
+typedef struct keel_rng { uint64_t s[4]; } keel_rng;
+KEEL_API uint64_t keel_splitmix64_next(uint64_t *x);
+KEEL_API uint64_t keel_fnv1a64(const char *s, size_t len);
+/* State = the first four splitmix64 outputs from `seed`. */
+KEEL_API void keel_rng_seed(keel_rng *r, uint64_t seed);
+KEEL_API uint64_t keel_rng_next(keel_rng *r);
+/* Uniform in 0..n-1 (0 for n <= 1), unbiased: outputs below 2^64 mod n are
+ * rejected and drawn again. */
+KEEL_API uint64_t keel_rng_below(keel_rng *r, uint64_t n);
+/* An all-zero state is the one state xoshiro256** cannot leave. */
+KEEL_API int keel_rng_is_valid(const keel_rng *r);
+
+/* A set of named streams (dice for one game). A stream is created on first
+ * use; its generator is keel_rng_seed(seed ^ keel_fnv1a64(name)), so rolls
+ * made on one stream never shift another. Each stream counts its rolls.
+ * Forced faces (a FIFO queue shared by all streams) replace the faces of the
+ * next dice rolled, without advancing any generator. */
+typedef struct keel_dice keel_dice;   /* opaque */
+
+#define KEEL_DICE_NAME_MAX 63      /* stream names: 1..63 of 0x21..0x7e */
+#define KEEL_DICE_MAX_COUNT 100    /* dice per roll */
+#define KEEL_DICE_MAX_SIDES 1000   /* faces per die */
+#define KEEL_DICE_FORCED_MAX 256   /* queued forced faces */
+
+KEEL_API keel_status keel_dice_new(uint64_t seed, keel_dice **out);
+KEEL_API void keel_dice_free(keel_dice *d);
+KEEL_API uint64_t keel_dice_seed(const keel_dice *d);
+KEEL_API int keel_dice_name_is_valid(const char *name);
+/* The fresh generator of stream `name` under `seed`. */
+KEEL_API void keel_dice_stream_rng(uint64_t seed, const char *name, keel_rng *out);
+/* Index of stream `name`, created if new (find: KEEL_E_NOT_FOUND if new).
+ * Indices are in creation order and stay valid until keel_dice_load. */
+KEEL_API keel_status keel_dice_stream(keel_dice *d, const char *name, size_t *index);
+KEEL_API keel_status keel_dice_find(const keel_dice *d, const char *name, size_t *index);
+KEEL_API size_t keel_dice_stream_count(const keel_dice *d);
+KEEL_API const char *keel_dice_stream_name(const keel_dice *d, size_t i);
+/* Exact state of one stream: generator words and roll count. */
+KEEL_API keel_status keel_dice_get_state(const keel_dice *d, size_t i, keel_rng *rng, uint64_t *rolls);
+KEEL_API keel_status keel_dice_set_state(keel_dice *d, size_t i, const keel_rng *rng, uint64_t rolls);
+
+/* One roll of `count` dice of `sides` faces on a stream: faces[0..count-1],
+ * *forced = 1 when any face came from the forced queue, *index = the
+ * stream's roll number (1, 2, ...). A queued forced face larger than
+ * `sides` gives KEEL_E_RANGE and changes nothing. */
+KEEL_API keel_status keel_dice_roll(keel_dice *d, size_t stream, int count, int sides,
+                                    int *faces, int *forced, uint64_t *index);
+/* One uniform integer in 1..n as one roll (forced queue applies). */
+KEEL_API keel_status keel_dice_range(keel_dice *d, size_t stream, uint64_t n,
+                                     uint64_t *out, int *forced, uint64_t *index);
+/* Queue forced faces (each >= 1); KEEL_E_CAPACITY past KEEL_DICE_FORCED_MAX. */
+KEEL_API keel_status keel_dice_force(keel_dice *d, const int64_t *faces, size_t n);
+KEEL_API size_t keel_dice_forced_count(const keel_dice *d);
+KEEL_API void keel_dice_clear_forced(keel_dice *d);
+/* Bulk Monte Carlo: roll count d sides `nrolls` times on a stream and count
+ * each sum in counts[sum - count] (cap >= count * (sides - 1) + 1). Ignores
+ * the forced queue; advances the stream and adds nrolls to its roll count. */
+KEEL_API keel_status keel_dice_histogram(keel_dice *d, size_t stream, int count, int sides,
+                                         uint64_t nrolls, uint64_t *counts, size_t cap);
+
+/* Text form of the whole state (not the forced queue), one stream a line in
+ * name order:
+ *   keel-dice 1
+ *   seed 000000000000002a
+ *   stream NAME ROLLS S0 S1 S2 S3      (ROLLS decimal; S0..S3 16 hex digits)
+ * Load replaces the seed and all streams, or on failure changes nothing and
+ * sets *err_line (1-based) and *why (a static English phrase). */
+KEEL_API size_t keel_max_dice_save_size(const keel_dice *d);
+KEEL_API keel_status keel_dice_save(const keel_dice *d, char *buf, size_t cap, size_t *len);
+KEEL_API keel_status keel_dice_load(keel_dice *d, const char *text, size_t len,
+                                    size_t *err_line, const char **why);
+
+/* ==== game state (kernel/state.c, journal.c, save.c) ====================== */
+
+/* The state of one game: units (counters), groups, game-wide named values,
+ * hex ownership. Every change goes through a primitive that records it (old
+ * and new value, and the rule id that caused it) so that it can be journaled,
+ * rolled back, undone, redone, hashed and saved. See doc/state.md. */
+typedef struct keel_state keel_state;   /* opaque */
+
+/* An interned string: 0 is "none"; ids are private to one keel_state and
+ * depend on history, so nothing hashed or saved uses them (their text is). */
+typedef int32_t keel_atom;
+
+typedef enum keel_vkind {
+  KEEL_V_NIL, KEEL_V_BOOL, KEEL_V_INT, KEEL_V_FLOAT, KEEL_V_STR
+} keel_vkind;
+/* A named value: printed values, group attributes, flags and counters. */
+typedef struct keel_value {
+  keel_vkind kind;
+  union { int64_t i; double f; keel_atom s; } u;   /* BOOL uses i (0/1) */
+} keel_value;
+
+/* The side of a counter that is up. */
+typedef enum keel_face { KEEL_FACE_FULL, KEEL_FACE_DAMAGED, KEEL_FACE_HALF, KEEL_FACE_COUNT } keel_face;
+
+/* Where a unit is. `where` is a hex (HEX, PORT), a packed sea box (BOX), a
+ * sea zone index (ZONE), a unit id (UNIT: carried as cargo), else 0. */
+typedef enum keel_loc_kind {
+  KEEL_LOC_OFF, KEEL_LOC_HEX, KEEL_LOC_PORT, KEEL_LOC_BOX, KEEL_LOC_ZONE,
+  KEEL_LOC_UNIT, KEEL_LOC_DEAD, KEEL_LOC_COUNT
+} keel_loc_kind;
+typedef struct keel_loc { keel_loc_kind kind; int64_t where; } keel_loc;
+
+/* Fixed unit fields (set with keel_state_unit_set). */
+typedef enum keel_field {
+  KEEL_F_NAME, KEEL_F_TYPE, KEEL_F_SIDE, KEEL_F_FACE, KEEL_F_HITS, KEEL_F_POINTS,
+  KEEL_F_LOC, KEEL_F_COUNT
+} keel_field;
+
+typedef struct keel_unit_info {
+  int32_t id;
+  keel_atom name, type, side;
+  keel_face face;
+  int64_t hits, points;
+  keel_loc loc;
+} keel_unit_info;
+
+KEEL_API keel_status keel_state_new(keel_state **out);
+KEEL_API void keel_state_free(keel_state *st);
+/* Bytes held by the state (units, groups, strings, undo log, journal). */
+KEEL_API size_t keel_state_memory(const keel_state *st);
+/* Bytes held for units only (records, values, markers). */
+KEEL_API size_t keel_state_unit_memory(const keel_state *st);
+
+/* Strings. */
+KEEL_API keel_status keel_state_intern(keel_state *st, const char *s, size_t len, keel_atom *out);
+KEEL_API keel_atom keel_state_atom_find(const keel_state *st, const char *s, size_t len);
+KEEL_API const char *keel_state_atom_str(const keel_state *st, keel_atom a, size_t *len);
+
+/* The rule whose code is running: every change records it. A stack, so a
+ * rule calling another names the inner one while it runs. */
+KEEL_API keel_status keel_state_push_rule(keel_state *st, keel_atom rule);
+KEEL_API void keel_state_pop_rule(keel_state *st);
+KEEL_API keel_atom keel_state_rule(const keel_state *st);
+
+/* Units: ids are 1, 2, 3 ... in creation order; iteration is in id order. */
+KEEL_API keel_status keel_state_unit_new(keel_state *st, keel_atom name, keel_atom type,
+                                         keel_atom side, int32_t *id);
+KEEL_API int32_t keel_state_unit_count(const keel_state *st);
+KEEL_API keel_status keel_state_unit_get(const keel_state *st, int32_t id, keel_unit_info *out);
+/* Set a fixed field: v is an atom for NAME/TYPE/SIDE, a number for
+ * FACE/HITS/POINTS (hits and points >= 0); LOC goes through keel_state_unit_move. */
+KEEL_API keel_status keel_state_unit_set(keel_state *st, int32_t id, keel_field f, int64_t v);
+/* Move a unit; UNIT (cargo) refuses a loop (a unit inside itself). */
+KEEL_API keel_status keel_state_unit_move(keel_state *st, int32_t id, keel_loc loc);
+/* Named values, kept sorted by name; a NIL value removes the name. */
+KEEL_API keel_status keel_state_unit_value(const keel_state *st, int32_t id, keel_atom key, keel_value *out);
+KEEL_API keel_status keel_state_unit_set_value(keel_state *st, int32_t id, keel_atom key, keel_value v);
+KEEL_API size_t keel_state_unit_value_count(const keel_state *st, int32_t id);
+KEEL_API keel_status keel_state_unit_value_at(const keel_state *st, int32_t id, size_t i,
+                                              keel_atom *key, keel_value *v);
+/* Named markers with counts, sorted by name; a count of 0 removes one. */
+KEEL_API int64_t keel_state_unit_marker(const keel_state *st, int32_t id, keel_atom key);
+KEEL_API keel_status keel_state_unit_set_marker(keel_state *st, int32_t id, keel_atom key, int64_t count);
+KEEL_API size_t keel_state_unit_marker_count(const keel_state *st, int32_t id);
+KEEL_API keel_status keel_state_unit_marker_at(const keel_state *st, int32_t id, size_t i,
+                                               keel_atom *key, int64_t *count);
+
+/* Damage primitives (rule modules build their damage models from these). */
+KEEL_API keel_status keel_state_add_hits(keel_state *st, int32_t id, int64_t n);
+KEEL_API keel_status keel_state_add_marker(keel_state *st, int32_t id, keel_atom key, int64_t n);
+/* points -= n; KEEL_E_ARG if that would go below 0. */
+KEEL_API keel_status keel_state_reduce_points(keel_state *st, int32_t id, int64_t n);
+/* A new unit with the same name, type, side, face, values and place holding
+ * `points` of the original's points. */
+KEEL_API keel_status keel_state_split(keel_state *st, int32_t id, int64_t points, int32_t *new_id);
+/* b's points go to a; b goes off map with 0 points. */
+KEEL_API keel_status keel_state_combine(keel_state *st, int32_t a, int32_t b);
+/* To the dead pile with its cargo (recursively, cargo first in id order);
+ * leaves every group. */
+KEEL_API keel_status keel_state_eliminate(keel_state *st, int32_t id);
+
+/* Cargo: the units whose location is inside `carrier`, in id order. */
+KEEL_API keel_status keel_state_cargo(const keel_state *st, int32_t carrier,
+                                      int32_t *out, size_t cap, size_t *n);
+/* Capacity check over one or more carriers that carry together: capacity =
+ * sum of the carriers' values "capacity.<measure>", used = sum of their
+ * cargo's "size.<measure>". Excess: the shortest tail of that cargo (in id
+ * order, carriers in the order given) whose removal brings used within
+ * capacity. */
+typedef struct keel_cargo_report { int64_t capacity, used, over; size_t excess_n; } keel_cargo_report;
+KEEL_API keel_status keel_state_cargo_check(const keel_state *st, const int32_t *carriers, size_t ncarriers,
+                                            const char *measure, keel_cargo_report *rep,
+                                            int32_t *excess, size_t cap);
+
+/* Groups: ordered sets of units with named attributes (mp, kind, known,
+ * reserve, ...). Ids 1, 2, 3 ... */
+KEEL_API keel_status keel_state_group_new(keel_state *st, keel_atom name, int32_t *id);
+KEEL_API int32_t keel_state_group_count(const keel_state *st);
+KEEL_API keel_atom keel_state_group_name(const keel_state *st, int32_t gid);
+/* Insert at 0-based position pos (-1: at the end); a unit is at most once in a group. */
+KEEL_API keel_status keel_state_group_add(keel_state *st, int32_t gid, int32_t unit, int64_t pos);
+KEEL_API keel_status keel_state_group_remove(keel_state *st, int32_t gid, int32_t unit);
+KEEL_API size_t keel_state_group_size(const keel_state *st, int32_t gid);
+KEEL_API int32_t keel_state_group_member(const keel_state *st, int32_t gid, size_t i);
+KEEL_API keel_status keel_state_group_value(const keel_state *st, int32_t gid, keel_atom key, keel_value *out);
+KEEL_API keel_status keel_state_group_set_value(keel_state *st, int32_t gid, keel_atom key, keel_value v);
+KEEL_API size_t keel_state_group_value_count(const keel_state *st, int32_t gid);
+KEEL_API keel_status keel_state_group_value_at(const keel_state *st, int32_t gid, size_t i,
+                                               keel_atom *key, keel_value *v);
+
+/* Game-wide named values: turn, phase, segment, step, canal status, weather, VPs ... */
+KEEL_API keel_value keel_state_global(const keel_state *st, keel_atom key);
+KEEL_API keel_status keel_state_set_global(keel_state *st, keel_atom key, keel_value v);
+KEEL_API size_t keel_state_global_count(const keel_state *st);
+KEEL_API keel_status keel_state_global_at(const keel_state *st, size_t i, keel_atom *key, keel_value *v);
+
+/* Hex ownership: hex -> side (0: nobody). */
+KEEL_API keel_atom keel_state_owner(const keel_state *st, keel_hex h);
+KEEL_API keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side);
+KEEL_API size_t keel_state_owned_count(const keel_state *st);
+
+/* The 64-bit state hash, kept up to date by every change (Zobrist style:
+ * equal states have equal hashes whatever their history). _full recomputes
+ * it from scratch (tests compare the two). */
+KEEL_API uint64_t keel_state_hash(const keel_state *st);
+KEEL_API uint64_t keel_state_hash_full(const keel_state *st);
+/* FNV-1a 64 of bytes (rule files, checksums). */
+KEEL_API uint64_t keel_hash_bytes(const void *p, size_t n);
+
+/* Transactions: all or nothing. begin returns a mark; rollback puts the
+ * state (and the journal) back exactly as at the mark. Nest freely. */
+typedef struct keel_mark {
+  size_t ops, journal, actions, rules; int64_t action_seq; int depth, in_action, loose;
+} keel_mark;
+KEEL_API keel_status keel_state_begin(keel_state *st, keel_mark *mark);
+KEEL_API keel_status keel_state_commit(keel_state *st, const keel_mark *mark);
+KEEL_API keel_status keel_state_rollback(keel_state *st, const keel_mark *mark);
+
+/* Actions: the unit of undo. order_json (may be NULL) is journaled as is. */
+KEEL_API keel_status keel_state_action_begin(keel_state *st, const char *name, const char *order_json);
+KEEL_API keel_status keel_state_action_end(keel_state *st);
+KEEL_API size_t keel_state_action_count(const keel_state *st);   /* undoable */
+KEEL_API size_t keel_state_redo_count(const keel_state *st);
+KEEL_API int64_t keel_state_action_number(const keel_state *st);  /* last begun, 1-based */
+KEEL_API keel_status keel_state_undo(keel_state *st, size_t n);
+KEEL_API keel_status keel_state_redo(keel_state *st, size_t n);
+
+/* The journal: JSON lines, one event each (doc/journal.md). */
+KEEL_API void keel_state_journal_enable(keel_state *st, int on);
+KEEL_API const char *keel_state_journal(const keel_state *st, size_t *len);
+/* Append one line (a complete JSON object without the newline). */
+KEEL_API keel_status keel_state_journal_append(keel_state *st, const char *line, size_t len);
+KEEL_API keel_status keel_state_journal_clear(keel_state *st);
+
+/* Save and load (kernel/save.c, doc/save.md). meta: n pairs of key and
+ * value strings written in order into the save's header. */
+KEEL_API keel_status keel_state_save_text(const keel_state *st, const char *const *meta_keys,
+                                          const char *const *meta_vals, size_t nmeta,
+                                          char **out, size_t *len);
+/* Parse a save; on failure *err (malloc'd, caller frees) says why and
+ * where ("line 12: ..."). The meta pairs come back malloc'd in *meta
+ * (2*nmeta strings, key then value; free with keel_save_meta_free). */
+KEEL_API keel_status keel_state_load_text(const char *text, size_t len, keel_state **out,
+                                          char ***meta, size_t *nmeta, char **err);
+KEEL_API void keel_save_meta_free(char **meta, size_t nmeta);
+/* Write a file atomically: temp file in the same directory, fflush, fsync,
+ * rename over path, fsync the directory. The old file survives any crash. */
+KEEL_API keel_status keel_file_write_atomic(const char *path, const char *data, size_t len);
+/* Read a whole file of at most max bytes (KEEL_E_CAPACITY if larger). */
+KEEL_API keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len);
+
 
 /* ==== sandbox: memory and CPU limits for scripts (kernel/sandbox.c) ====== */
 

@@ -18,31 +18,31 @@ static int is_dir(const char *p) {
   return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The scripts folder: $KEEL_SCRIPTS, else ../scripts beside the binary or
- * shared object that holds this code (a build tree), else the installed one. */
+/* The scripts folder: $KEEL_SCRIPTS; else, beside the binary or shared
+ * object holding this code, ../scripts (a build tree), ../share/keel/scripts
+ * (bin/keel installed) or ../../../share/keel/scripts (lib/lua/5.4/keel.so);
+ * else the configured install location. */
 static void push_script_dir(lua_State *L) {
+  static const char *const candidates[] = {
+    "/../scripts", "/../share/keel/scripts", "/../../../share/keel/scripts", NULL
+  };
   const char *env = getenv("KEEL_SCRIPTS");
   if (env && *env) { lua_pushstring(L, env); return; }
   Dl_info info;
-  char path[PATH_MAX];
+  char path[PATH_MAX], probe[PATH_MAX + 64], found[PATH_MAX];
   if (dladdr((void *)luaopen_keel, &info) && info.dli_fname &&
       realpath(info.dli_fname, path)) {
     char *slash = strrchr(path, '/');
     if (slash) {
       *slash = '\0';
-      luaL_Buffer b;
-      luaL_buffinit(L, &b);
-      luaL_addstring(&b, path);
-      luaL_addstring(&b, "/../scripts");
-      luaL_pushresult(&b);
-      char probe[PATH_MAX + 16];
-      snprintf(probe, sizeof probe, "%s/keel", lua_tostring(L, -1));
-      if (is_dir(probe) && realpath(lua_tostring(L, -1), path)) {
-        lua_pop(L, 1);
-        lua_pushstring(L, path);
-        return;
+      for (int i = 0; candidates[i]; i++) {
+        snprintf(probe, sizeof probe, "%s%s/keel", path, candidates[i]);
+        if (is_dir(probe) && realpath(probe, found)) {
+          found[strlen(found) - 5] = '\0';   /* drop "/keel" */
+          lua_pushstring(L, found);
+          return;
+        }
       }
-      lua_pop(L, 1);
     }
   }
   lua_pushstring(L, KEEL_SHAREDIR "/scripts");

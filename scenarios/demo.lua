@@ -4,8 +4,8 @@
 local keel = require "keel"
 local hex = keel.hex
 
-local grid = keel.grid {
-  orientation = "flat", shift = "odd", digits = 2, first_col = 1, first_row = 1,
+local grid = keel.grid.new {
+  orientation = "flat", shift = "even", digits = 2, first_col = 1, first_row = 1,
   sections = {
     { name = "15A", col = 0, row = 0, cols = 34, rows = 40 },
     { name = "15B", col = 34, row = 0, cols = 34, rows = 40 },
@@ -28,7 +28,7 @@ local line = {}
 for _, h in ipairs(hex.line(a, assert(grid:parse("15A:3010")))) do line[#line + 1] = L(h) end
 print("a line to 15A:3010 across the section edge: " .. table.concat(line, " "))
 
-local boxes = keel.seaboxes { radius = 2, origin = assert(grid:parse("15A:0303")) }
+local boxes = keel.seaboxes.new { radius = 2, origin = assert(grid:parse("15A:0303")) }
 local box = boxes:box_of(a)
 print(("15B:2407 lies in sea box %s (19 hexes, 5 across), centred on %s"):format(
   hex.tostring(box), L(boxes:center(box))))

@@ -37,14 +37,15 @@ run_kind() {   # run_kind LABEL BUILD_DIR KEEL_BIN
     done
   fi
   if [ "${KEEL_ONLY:-lua}" = lua ] && [ -n "$lua_tests" ]; then
-    suite "$label lua" "$keel" run tests/lua/run.lua $lua_tests
+    KEEL_BIN="$keel" suite "$label lua" "$keel" run tests/lua/run.lua $lua_tests
   fi
 }
 
 run_kind rel build/rel bin/keel
 if [ -z "${KEEL_ONLY:-}" ]; then
   [ -x build/rel/tests/host ] && suite "rel c/host (pkg-config)" build/rel/tests/host
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+  suite "install/uninstall" sh tests/install.sh
+  KEEL_SCRIPTS="$(pwd)/scripts" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
     run_kind asan build/asan build/asan/keel
 fi
 echo "$total_pass passed, $total_fail failed"

@@ -1,0 +1,94 @@
+-- bench/route_bench.lua — reach on a generated 256x256 board (65,536 hexes)
+-- at budgets 15, 30 and 60 MPs: keel (route.c through its binding) beside
+-- (a) a pure-Lua Dijkstra over the same costs and (b) the plain C bucket
+-- queue in bench/route_baseline.c, all in this run.
+local keel = require "keel"
+local lib = dofile("bench/lib.lua")
+local hex = keel.hex
+
+-- the board: even-q offset rectangle 256x256; land where (col*7 + row*13) % 11 == 0
+local m = keel.route.costmap { q0 = 0, r0 = -128, width = 256, height = 384,
+                               enter = keel.route.BLOCKED, cross = 0 }
+local lua_enter = {}
+for col = 0, 255 do
+  for row = 0, 255 do
+    local h = hex.from_offset("even-q", col, row)
+    local cost = ((col * 7 + row * 13) % 11 == 0) and keel.route.BLOCKED or 1
+    m:set_enter(h, cost)
+    local q, r = hex.qr(h)
+    if cost ~= keel.route.BLOCKED then lua_enter[(q + 1024) * 4096 + r + 1024] = cost end
+  end
+end
+local start = hex.from_qr(128, 64)
+local lua_start = (128 + 1024) * 4096 + 64 + 1024   -- pure Lua keys hexes as q*4096 + r
+
+-- (a) pure-Lua Dijkstra with a binary heap over the same costs
+local dirs = {}
+for d = 0, 5 do
+  local dq, dr = hex.direction(d)
+  dirs[#dirs + 1] = dq * 4096 + dr
+end
+local function lua_reach(s, budget)
+  local dist, heap, n = { [s] = 0 }, { { 0, s } }, 1
+  local settled = {}
+  local count = 0
+  while n > 0 do
+    local top = heap[1]
+    heap[1] = heap[n]; heap[n] = nil; n = n - 1
+    local i = 1
+    while true do                                   -- sift down
+      local l, r, small = 2 * i, 2 * i + 1, i
+      if l <= n and heap[l][1] < heap[small][1] then small = l end
+      if r <= n and heap[r][1] < heap[small][1] then small = r end
+      if small == i then break end
+      heap[i], heap[small] = heap[small], heap[i]
+      i = small
+    end
+    local c, u = top[1], top[2]
+    if not settled[u] then
+      settled[u] = true
+      count = count + 1
+      for k = 1, 6 do
+        local v = u + dirs[k]
+        local e = lua_enter[v]
+        if e then
+          local nd = c + e
+          if nd <= budget and (dist[v] == nil or nd < dist[v]) then
+            dist[v] = nd
+            n = n + 1
+            heap[n] = { nd, v }
+            local j = n                             -- sift up
+            while j > 1 do
+              local p = j // 2
+              if heap[p][1] <= heap[j][1] then break end
+              heap[p], heap[j] = heap[j], heap[p]
+              j = p
+            end
+          end
+        end
+      end
+    end
+  end
+  return count
+end
+
+-- (b) the plain C baseline
+local baseline = {}
+local p = io.popen("build/rel/bench/route_baseline")
+for line in p:lines() do
+  local b, us, n = line:match("^(%d+) ([%d.]+) (%d+)$")
+  baseline[tonumber(b)] = { us = tonumber(us), n = tonumber(n) }
+end
+p:close()
+
+for _, budget in ipairs { 15, 30, 60 } do
+  local reached = m:reach(start, budget):count()
+  assert(reached == lua_reach(lua_start, budget), "keel and pure Lua disagree")
+  assert(baseline[budget] and baseline[budget].n == reached, "keel and the C baseline disagree")
+  local keel_s = lib.time(function(n) for _ = 1, n do m:reach(start, budget) end end)
+  local lua_s = lib.time(function(n) for _ = 1, n do lua_reach(lua_start, budget) end end)
+  local c_s = baseline[budget].us * 1e-6
+  print(("reach %2d MPs (%5d hexes): keel %8.1f µs %6.1f ns/hex | pure Lua %9.1f µs (%.1fx slower) | plain C %8.1f µs (keel/C %.2f)")
+    :format(budget, reached, keel_s * 1e6, keel_s * 1e9 / reached, lua_s * 1e6, lua_s / keel_s,
+            c_s * 1e6, keel_s / c_s))
+end

@@ -1,0 +1,908 @@
+/*
+ * l_board.c — keel.board: boards for Lua (binding of board.c).
+ *
+ * A keel.Board is built in two phases: keel.board.new(numbering) gives an
+ * empty board that takes sections and data (scripts/keel/map.lua feeds it
+ * from a map file), board:finish() freezes it, and then it answers queries.
+ * Wherever a hex is expected, a method takes a hex integer, a printed label
+ * ("15B:2407") or a place name ("Port Said"); wherever a hexside is expected,
+ * a side integer or a label ("33:1223/1224"). A hex or side that is not on
+ * the board gives nil and a reason; a wrong type raises.
+ */
+#include "l_util.h"
+#include <string.h>
+
+#define BOARD_MT "keel.Board"
+
+typedef struct lboard { keel_board *b; } lboard;
+
+static lboard *check_lboard(lua_State *L, int arg) {
+  return luaL_checkudata(L, arg, BOARD_MT);
+}
+
+static keel_board *check_board(lua_State *L, int arg) {
+  lboard *u = check_lboard(L, arg);
+  if (!u->b) luaL_argerror(L, arg, "board is closed");
+  return u->b;
+}
+
+static keel_board *check_built(lua_State *L, int arg) {
+  keel_board *b = check_board(L, arg);
+  if (!keel_board_is_finished(b)) luaL_argerror(L, arg, "board is not finished (call finish)");
+  return b;
+}
+
+static keel_board *check_building(lua_State *L, int arg) {
+  keel_board *b = check_board(L, arg);
+  if (keel_board_is_finished(b)) luaL_argerror(L, arg, "board is finished");
+  return b;
+}
+
+/* Resolve a hex argument: integer, label or place name. On failure pushes
+ * nil and a reason and returns 0. */
+static int get_hex(lua_State *L, keel_board *b, int arg, keel_hex *out) {
+  int t = lua_type(L, arg);
+  if (t == LUA_TNUMBER) {
+    *out = keel_lua_checkhex(L, arg);
+    return 1;
+  }
+  if (t != LUA_TSTRING) { luaL_typeerror(L, arg, "hex (integer, label or place name)"); return 0; }
+  const char *s = lua_tostring(L, arg);
+  size_t at = 0;
+  keel_status st = keel_grid_parse(keel_board_grid(b), s, out, &at);
+  if (st == KEEL_OK) return 1;
+  if (keel_board_is_finished(b) && keel_board_place(b, s, out) == KEEL_OK) return 1;
+  lua_pushnil(L);
+  lua_pushfstring(L, "'%s': %s", s, keel_status_str(st));
+  return 0;
+}
+
+static int get_side(lua_State *L, keel_board *b, int arg, keel_side *out) {
+  int t = lua_type(L, arg);
+  if (t == LUA_TNUMBER) {
+    *out = keel_lua_checkside(L, arg);
+    return 1;
+  }
+  if (t != LUA_TSTRING) { luaL_typeerror(L, arg, "hexside (integer or label)"); return 0; }
+  const char *s = lua_tostring(L, arg);
+  size_t at = 0;
+  keel_status st = keel_grid_parse_side(keel_board_grid(b), s, out, &at);
+  if (st == KEEL_OK) return 1;
+  lua_pushnil(L);
+  lua_pushfstring(L, "'%s': %s", s, keel_status_str(st));
+  return 0;
+}
+
+#define HEX_ARG(L, b, arg, h) do { if (!get_hex(L, b, arg, &(h))) return 2; } while (0)
+#define SIDE_ARG(L, b, arg, s) do { if (!get_side(L, b, arg, &(s))) return 2; } while (0)
+
+/* push true, or nil and "<what>: <reason>" */
+static int result(lua_State *L, keel_status st, const char *what) {
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, what);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* ---- construction ------------------------------------------------------------ */
+
+/* board.new{pointy=, shift="odd"|"even", digits=, first_col=, first_row=} -> Board  [-1, +1, e] */
+static int l_new(lua_State *L) {
+  keel_numbering n = { 0, 0, 2, 1, 1 };
+  if (!lua_isnoneornil(L, 1)) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_getfield(L, 1, "pointy");
+    n.pointy = lua_toboolean(L, -1);
+    lua_getfield(L, 1, "shift");
+    const char *shift = luaL_optstring(L, -1, "odd");
+    if (!strcmp(shift, "even")) n.shift_even = 1;
+    else if (strcmp(shift, "odd")) luaL_argerror(L, 1, "shift must be \"odd\" or \"even\"");
+    lua_pop(L, 2);
+    n.digits = (int)keel_lua_optfield_int(L, 1, "digits", 2);
+    n.first_col = (int)keel_lua_optfield_int(L, 1, "first_col", 1);
+    n.first_row = (int)keel_lua_optfield_int(L, 1, "first_row", 1);
+  }
+  lboard *u = lua_newuserdatauv(L, sizeof *u, 0);
+  u->b = NULL;
+  luaL_setmetatable(L, BOARD_MT);
+  keel_status st = keel_board_new(&n, &u->b);
+  if (st != KEEL_OK) return luaL_argerror(L, 1, keel_status_str(st));
+  return 1;
+}
+
+/* board:close()  [-1, +0, -]  (also __gc and __close) */
+static int l_close(lua_State *L) {
+  lboard *u = check_lboard(L, 1);
+  keel_board_free(u->b);
+  u->b = NULL;
+  return 0;
+}
+
+/* board:__tostring() -> string  [-1, +1, -] */
+static int l_tostring(lua_State *L) {
+  lboard *u = check_lboard(L, 1);
+  if (!u->b) lua_pushliteral(L, "keel.Board (closed)");
+  else lua_pushfstring(L, "keel.Board (%d hexes%s)", (int)keel_board_hex_count(u->b),
+                       keel_board_is_finished(u->b) ? "" : ", building");
+  return 1;
+}
+
+/* board:section(name, col, row, cols, rows) -> true | nil, reason  [-6, +1|2, e] */
+static int l_section(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_status st = keel_board_add_section(b, luaL_checkstring(L, 2), luaL_checkinteger(L, 3),
+                                          luaL_checkinteger(L, 4), luaL_checkinteger(L, 5),
+                                          luaL_checkinteger(L, 6));
+  return result(L, st, "section");
+}
+
+static keel_terrain check_terrain(lua_State *L, int arg) {
+  keel_terrain t;
+  const char *name = luaL_checkstring(L, arg);
+  if (keel_terrain_from_name(name, &t) != KEEL_OK)
+    luaL_argerror(L, arg, lua_pushfstring(L, "unknown terrain '%s'", name));
+  return t;
+}
+
+/* board:default_terrain(name) -> true  [-2, +1, e] */
+static int l_default_terrain(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  return result(L, keel_board_set_default_terrain(b, check_terrain(L, 2)), "default_terrain");
+}
+
+/* board:set_terrain(hex, name) -> true | nil, reason  [-3, +1|2, e] */
+static int l_set_terrain(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_hex h;
+  HEX_ARG(L, b, 2, h);
+  return result(L, keel_board_set_terrain(b, h, check_terrain(L, 3)), "terrain");
+}
+
+/* board:set_terrain_row(first_hex, codes) -> true | nil, reason, index  [-3, +1|3, e]
+ * codes: one byte per printed column from first_hex eastward, a terrain
+ * number 1..5 or 0 to skip. */
+static int l_set_terrain_row(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_hex h = keel_lua_checkhex(L, 2);
+  size_t n;
+  const char *codes = luaL_checklstring(L, 3, &n);
+  const keel_numbering *num = keel_grid_numbering(keel_board_grid(b));
+  keel_offset conv = num->pointy ? (num->shift_even ? KEEL_EVEN_R : KEEL_ODD_R)
+                                 : (num->shift_even ? KEEL_EVEN_Q : KEEL_ODD_Q);
+  int64_t col, row;
+  keel_hex_to_offset(h, conv, &col, &row);
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)codes[i];
+    if (c == 0) continue;
+    if (c >= KEEL_TERRAIN_COUNT) luaL_argerror(L, 3, "terrain code 0..5 expected");
+    keel_hex x;
+    keel_status st = keel_offset_to_hex(conv, col + (int64_t)i, row, &x);
+    if (st == KEEL_OK) st = keel_board_set_terrain(b, x, (keel_terrain)c);
+    if (st != KEEL_OK) {
+      keel_lua_nilerr(L, st, "terrain");
+      lua_pushinteger(L, (lua_Integer)i + 1);
+      return 3;
+    }
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* board:add_side(side, features) -> true | nil, reason  [-3, +1|2, e] */
+static int l_add_side(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_side s;
+  SIDE_ARG(L, b, 2, s);
+  lua_Integer f = luaL_checkinteger(L, 3);
+  if (f < 0 || f > 0xffff) return luaL_argerror(L, 3, "feature word 0..0xffff expected");
+  return result(L, keel_board_add_side(b, s, (unsigned)f), "side");
+}
+
+/* board:side_name_id(name) -> id | nil, reason  [-2, +1|2, e] */
+static int l_side_name_id(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  int id;
+  keel_status st = keel_board_side_name_id(b, luaL_checkstring(L, 2), &id);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "side name");
+  lua_pushinteger(L, id);
+  return 1;
+}
+
+/* board:set_coasts(hex, {c0..c5}) -> true | nil, reason  [-3, +1|2, e] */
+static int l_set_coasts(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_hex h;
+  HEX_ARG(L, b, 2, h);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  int c[6];
+  for (int d = 0; d < 6; d++) {
+    lua_geti(L, 3, d + 1);
+    c[d] = (int)luaL_optinteger(L, -1, 0);
+    lua_pop(L, 1);
+  }
+  return result(L, keel_board_set_coasts(b, h, c), "coasts");
+}
+
+static const char *const port_sizes[] = { "", "minor", "standard", "major", "great", NULL };
+
+/* board:add_port(hex, size, capacity|nil, inland) -> true | nil, reason  [-5, +1|2, e] */
+static int l_add_port(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_port p;
+  HEX_ARG(L, b, 2, p.hex);
+  const char *size = luaL_checkstring(L, 3);
+  if (!strcmp(size, "medium")) size = "standard";
+  p.size = 0;
+  for (int i = 1; port_sizes[i]; i++) if (!strcmp(size, port_sizes[i])) p.size = i;
+  if (p.size == 0)
+    return luaL_argerror(L, 3, lua_pushfstring(L, "unknown port size '%s'", size));
+  p.capacity = (int)luaL_optinteger(L, 4, -1);
+  p.flags = lua_toboolean(L, 5) ? KEEL_PORT_INLAND : 0;
+  return result(L, keel_board_add_port(b, &p), "port");
+}
+
+/* board:add_place(name, hex) -> true | nil, reason  [-3, +1|2, e] */
+static int l_add_place(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  const char *name = luaL_checkstring(L, 2);
+  keel_hex h;
+  HEX_ARG(L, b, 3, h);
+  return result(L, keel_board_add_place(b, name, h), "place");
+}
+
+/* board:set_cd(hex, level) -> true | nil, reason  [-3, +1|2, e] */
+static int l_set_cd(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_hex h;
+  HEX_ARG(L, b, 2, h);
+  lua_Integer lv = luaL_checkinteger(L, 3);
+  if (lv < 0 || lv > 255) return keel_lua_nilerr(L, KEEL_E_RANGE, "coast defence level");
+  return result(L, keel_board_set_cd(b, h, (int)lv), "coast defence");
+}
+
+/* board:set_seaboxes(radius, origin) -> true | nil, reason  [-3, +1|2, e] */
+static int l_set_seaboxes(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_boxgrid g;
+  g.radius = luaL_checkinteger(L, 2);
+  HEX_ARG(L, b, 3, g.origin);
+  return result(L, keel_board_set_seaboxes(b, &g), "sea boxes");
+}
+
+/* board:add_zone(name) -> index | nil, reason  [-2, +1|2, e] */
+static int l_add_zone(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  size_t i;
+  keel_status st = keel_board_add_zone(b, luaL_checkstring(L, 2), &i);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "zone");
+  lua_pushinteger(L, (lua_Integer)i + 1);
+  return 1;
+}
+
+/* board:set_zone(hex, index) -> true | nil, reason  [-3, +1|2, e] */
+static int l_set_zone(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_hex h;
+  HEX_ARG(L, b, 2, h);
+  lua_Integer i = luaL_checkinteger(L, 3);
+  if (i < 1) return luaL_argerror(L, 3, "zone index >= 1 expected");
+  return result(L, keel_board_set_zone(b, h, (size_t)(i - 1)), "zone");
+}
+
+/* board:tag_id(name) -> id | nil, reason  [-2, +1|2, e] */
+static int l_tag_id(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  int id;
+  keel_status st = keel_board_tag_id(b, luaL_checkstring(L, 2), &id);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "tag");
+  lua_pushinteger(L, id);
+  return 1;
+}
+
+/* board:add_tag(hex, id) -> true | nil, reason  [-3, +1|2, e] */
+static int l_add_tag(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_hex h;
+  HEX_ARG(L, b, 2, h);
+  return result(L, keel_board_add_tag(b, h, (int)luaL_checkinteger(L, 3)), "tag");
+}
+
+/* board:add_strait_passage(crossing, strait) -> true | nil, reason  [-3, +1|2, e] */
+static int l_add_strait_passage(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_side c, s;
+  SIDE_ARG(L, b, 2, c);
+  SIDE_ARG(L, b, 3, s);
+  return result(L, keel_board_add_strait_passage(b, c, s), "strait passage");
+}
+
+/* board:add_owner(name) -> id | nil, reason  [-2, +1|2, e] */
+static int l_add_owner(lua_State *L) {
+  keel_board *b = check_board(L, 1);
+  int id;
+  keel_status st = keel_board_add_owner(b, luaL_checkstring(L, 2), &id);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "owner");
+  lua_pushinteger(L, id);
+  return 1;
+}
+
+/* board:finish() -> board | nil, reason  [-1, +1|2, e] */
+static int l_finish(lua_State *L) {
+  keel_board *b = check_building(L, 1);
+  keel_status st = keel_board_finish(b);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "finish");
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* ---- labels ------------------------------------------------------------------ */
+
+/* board:hex(label|place|hex) -> hex | nil, reason  [-2, +1|2, e] */
+static int l_hex(lua_State *L) {
+  keel_board *b = check_board(L, 1);
+  keel_hex h;
+  HEX_ARG(L, b, 2, h);
+  if (keel_board_is_finished(b) && !keel_board_contains(b, h))
+    return keel_lua_nilerr(L, KEEL_E_OFF_BOARD, "hex");
+  lua_pushinteger(L, h);
+  return 1;
+}
+
+/* board:label(hex) -> "15B:2407" | nil, reason  [-2, +1|2, e] */
+static int l_label(lua_State *L) {
+  keel_board *b = check_board(L, 1);
+  keel_hex h;
+  HEX_ARG(L, b, 2, h);
+  char buf[KEEL_LABEL_MAX];
+  keel_status st = keel_grid_format(keel_board_grid(b), h, buf, sizeof buf);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "label");
+  lua_pushstring(L, buf);
+  return 1;
+}
+
+/* board:side(label|side|hex_a, hex_b?) -> side | nil, reason  [-3, +1|2, e] */
+static int l_side(lua_State *L) {
+  keel_board *b = check_board(L, 1);
+  keel_side s;
+  if (!lua_isnoneornil(L, 3)) {
+    keel_hex a, c;
+    HEX_ARG(L, b, 2, a);
+    HEX_ARG(L, b, 3, c);
+    keel_status st = keel_side_between(a, c, &s);
+    if (st != KEEL_OK) return keel_lua_nilerr(L, st, "side");
+  } else {
+    SIDE_ARG(L, b, 2, s);
+  }
+  lua_pushinteger(L, s);
+  return 1;
+}
+
+/* board:side_label(side) -> "33:1223/1224" | nil, reason  [-2, +1|2, e] */
+static int l_side_label(lua_State *L) {
+  keel_board *b = check_board(L, 1);
+  keel_side s;
+  SIDE_ARG(L, b, 2, s);
+  char buf[2 * KEEL_LABEL_MAX];
+  keel_status st = keel_grid_format_side(keel_board_grid(b), s, buf, sizeof buf);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "side label");
+  lua_pushstring(L, buf);
+  return 1;
+}
+
+/* board:numbering() -> {pointy=, shift=, digits=, first_col=, first_row=, sections={...}}  [-1, +1, e] */
+static int l_numbering(lua_State *L) {
+  keel_board *b = check_board(L, 1);
+  const keel_grid *g = keel_board_grid(b);
+  const keel_numbering *n = keel_grid_numbering(g);
+  lua_createtable(L, 0, 6);
+  lua_pushboolean(L, n->pointy); lua_setfield(L, -2, "pointy");
+  lua_pushstring(L, n->shift_even ? "even" : "odd"); lua_setfield(L, -2, "shift");
+  lua_pushinteger(L, n->digits); lua_setfield(L, -2, "digits");
+  lua_pushinteger(L, n->first_col); lua_setfield(L, -2, "first_col");
+  lua_pushinteger(L, n->first_row); lua_setfield(L, -2, "first_row");
+  size_t ns = keel_grid_section_count(g);
+  lua_createtable(L, (int)ns, 0);
+  for (size_t i = 0; i < ns; i++) {
+    lua_pushstring(L, keel_grid_section_name(g, i));
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_setfield(L, -2, "sections");
+  return 1;
+}
+
+/* ---- queries ------------------------------------------------------------------ */
+
+#define QUERY_HEX(L, b, h) \
+  keel_board *b = check_built(L, 1); keel_hex h; HEX_ARG(L, b, 2, h)
+
+/* board:contains(hex) -> boolean  [-2, +1, e] */
+static int l_contains(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  keel_hex h;
+  if (!get_hex(L, b, 2, &h)) { lua_pushboolean(L, 0); return 1; }
+  lua_pushboolean(L, keel_board_contains(b, h));
+  return 1;
+}
+
+/* board:terrain(hex) -> "all-sea"|"coastal"|... | nil, reason  [-2, +1|2, e] */
+static int l_terrain(lua_State *L) {
+  QUERY_HEX(L, b, h);
+  keel_terrain t;
+  keel_status st = keel_board_terrain(b, h, &t);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "terrain");
+  lua_pushstring(L, keel_terrain_name(t));
+  return 1;
+}
+
+static const char *const water_names[] = { "none", "all-water", "partial-water", "all-land" };
+static const char *const riverine_names[] = { NULL, "river", "major-river", "great-river",
+                                              "canal", "lake" };
+
+static void push_features(lua_State *L, keel_board *b, unsigned f) {
+  lua_createtable(L, 0, 7);
+  lua_pushstring(L, water_names[f & KEEL_SIDE_WATER_MASK]);
+  lua_setfield(L, -2, "water");
+  unsigned r = (f & KEEL_SIDE_RIVERINE_MASK) >> 2;
+  if (r) { lua_pushstring(L, riverine_names[r]); lua_setfield(L, -2, "riverine"); }
+  lua_pushboolean(L, (f & KEEL_SIDE_NARROW_STRAIT) != 0); lua_setfield(L, -2, "narrow_strait");
+  lua_pushboolean(L, (f & KEEL_SIDE_ESTUARY) != 0); lua_setfield(L, -2, "estuary");
+  lua_pushboolean(L, (f & KEEL_SIDE_PROHIBITED) != 0); lua_setfield(L, -2, "prohibited");
+  const char *name = keel_board_side_name(b, (int)(f >> KEEL_SIDE_NAME_SHIFT));
+  if (name) { lua_pushstring(L, name); lua_setfield(L, -2, "name"); }
+  lua_pushinteger(L, f); lua_setfield(L, -2, "bits");
+}
+
+/* board:features(side | hex_a, hex_b) -> {water=, riverine=, narrow_strait=, estuary=,
+ *   prohibited=, name=, bits=} | nil, reason  [-3, +1|2, e] */
+static int l_features(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  keel_side s;
+  if (!lua_isnoneornil(L, 3)) {
+    keel_hex a, c;
+    HEX_ARG(L, b, 2, a);
+    HEX_ARG(L, b, 3, c);
+    keel_status st = keel_side_between(a, c, &s);
+    if (st != KEEL_OK) return keel_lua_nilerr(L, st, "features");
+  } else {
+    SIDE_ARG(L, b, 2, s);
+  }
+  unsigned f;
+  keel_status st = keel_board_side(b, s, &f);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "features");
+  push_features(L, b, f);
+  return 1;
+}
+
+/* board:coasts(hex) -> {c0, ..., c5} (index = direction + 1) | nil, reason  [-2, +1|2, e] */
+static int l_coasts(lua_State *L) {
+  QUERY_HEX(L, b, h);
+  lua_createtable(L, 6, 0);
+  for (int d = 0; d < 6; d++) {
+    int c;
+    keel_status st = keel_board_coast(b, h, d, &c);
+    if (st != KEEL_OK) return keel_lua_nilerr(L, st, "coasts");
+    lua_pushinteger(L, c);
+    lua_rawseti(L, -2, d + 1);
+  }
+  return 1;
+}
+
+static void push_port(lua_State *L, const keel_port *p) {
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, p->hex); lua_setfield(L, -2, "hex");
+  lua_pushstring(L, port_sizes[p->size]); lua_setfield(L, -2, "size");
+  if (p->capacity >= 0) { lua_pushinteger(L, p->capacity); lua_setfield(L, -2, "capacity"); }
+  lua_pushboolean(L, (p->flags & KEEL_PORT_INLAND) != 0); lua_setfield(L, -2, "inland");
+}
+
+/* board:port(hex) -> {hex=, size=, capacity=, inland=} | nil, reason  [-2, +1|2, e] */
+static int l_port(lua_State *L) {
+  QUERY_HEX(L, b, h);
+  keel_port p;
+  keel_status st = keel_board_port(b, h, &p);
+  if (st == KEEL_E_NOT_FOUND) {
+    lua_pushnil(L);
+    lua_pushliteral(L, "port: no port in this hex");
+    return 2;
+  }
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "port");
+  push_port(L, &p);
+  return 1;
+}
+
+/* board:ports() -> {port, ...} in hex order  [-1, +1, e] */
+static int l_ports(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  size_t n = keel_board_port_count(b);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    keel_port p;
+    keel_board_port_at(b, i, &p);
+    push_port(L, &p);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* board:place(name) -> hex | nil, reason  [-2, +1|2, e] */
+static int l_place(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  keel_hex h;
+  keel_status st = keel_board_place(b, luaL_checkstring(L, 2), &h);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "place");
+  lua_pushinteger(L, h);
+  return 1;
+}
+
+/* board:place_name(hex) -> name | nil, reason  [-2, +1|2, e] */
+static int l_place_name(lua_State *L) {
+  QUERY_HEX(L, b, h);
+  const char *name;
+  keel_status st = keel_board_place_name(b, h, &name);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "place");
+  lua_pushstring(L, name);
+  return 1;
+}
+
+/* board:places() -> {{name=, hex=}, ...} by name  [-1, +1, e] */
+static int l_places(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  size_t n = keel_board_place_count(b);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    const char *name;
+    keel_hex h;
+    keel_board_place_at(b, i, &name, &h);
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, name); lua_setfield(L, -2, "name");
+    lua_pushinteger(L, h); lua_setfield(L, -2, "hex");
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* board:owner(hex) -> name | false (nobody) | nil, reason  [-2, +1|2, e] */
+static int l_owner(lua_State *L) {
+  QUERY_HEX(L, b, h);
+  int id;
+  keel_status st = keel_board_owner(b, h, &id);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "owner");
+  if (id == 0) lua_pushboolean(L, 0);
+  else lua_pushstring(L, keel_board_owner_name(b, id));
+  return 1;
+}
+
+/* board:set_owner(hex, name|false) -> true | nil, reason  [-3, +1|2, e] */
+static int l_set_owner(lua_State *L) {
+  keel_board *b = check_board(L, 1);
+  keel_hex h;
+  HEX_ARG(L, b, 2, h);
+  int id = 0;
+  if (lua_type(L, 3) == LUA_TSTRING) {
+    if (keel_board_owner_find(b, lua_tostring(L, 3), &id) != KEEL_OK)
+      return luaL_argerror(L, 3, lua_pushfstring(L, "unknown owner '%s'", lua_tostring(L, 3)));
+  } else if (lua_toboolean(L, 3)) {
+    return luaL_typeerror(L, 3, "owner name or false");
+  }
+  return result(L, keel_board_set_owner(b, h, id), "set_owner");
+}
+
+/* board:owners() -> {name, ...} in id order  [-1, +1, e] */
+static int l_owners(lua_State *L) {
+  keel_board *b = check_board(L, 1);
+  int n = keel_board_owner_count(b);
+  lua_createtable(L, n, 0);
+  for (int i = 1; i <= n; i++) {
+    lua_pushstring(L, keel_board_owner_name(b, i));
+    lua_rawseti(L, -2, i);
+  }
+  return 1;
+}
+
+/* board:cd(hex) -> level | nil, reason  [-2, +1|2, e] */
+static int l_cd(lua_State *L) {
+  QUERY_HEX(L, b, h);
+  int lv;
+  keel_status st = keel_board_cd(b, h, &lv);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "coast defence");
+  lua_pushinteger(L, lv);
+  return 1;
+}
+
+/* board:box(hex) -> box | nil, reason  [-2, +1|2, e] */
+static int l_box(lua_State *L) {
+  QUERY_HEX(L, b, h);
+  keel_box x;
+  keel_status st = keel_board_box(b, h, &x);
+  if (st == KEEL_E_NOT_FOUND) {
+    lua_pushnil(L);
+    lua_pushliteral(L, "box: the board has no sea boxes");
+    return 2;
+  }
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "box");
+  lua_pushinteger(L, x);
+  return 1;
+}
+
+/* board:seaboxes() -> radius, origin | nil, reason  [-1, +2|2, e] */
+static int l_seaboxes(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  keel_boxgrid g;
+  if (keel_board_seaboxes(b, &g) != KEEL_OK) {
+    lua_pushnil(L);
+    lua_pushliteral(L, "seaboxes: the board has no sea boxes");
+    return 2;
+  }
+  lua_pushinteger(L, g.radius);
+  lua_pushinteger(L, g.origin);
+  return 2;
+}
+
+/* board:box_hexes(box) -> {hex, ...}  [-2, +1, e] (hexes of the box, on board or not) */
+static int l_box_hexes(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  keel_box x = keel_lua_checkhex(L, 2);
+  keel_boxgrid g;
+  if (keel_board_seaboxes(b, &g) != KEEL_OK) return keel_lua_nilerr(L, KEEL_E_NOT_FOUND, "box_hexes");
+  size_t cap = keel_max_disk_size(g.radius), n;
+  keel_hex *buf = lua_newuserdatauv(L, cap * sizeof *buf, 0);
+  keel_status st = keel_box_hexes(&g, x, buf, cap, &n);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "box_hexes");
+  keel_lua_pushhexes(L, buf, n);
+  return 1;
+}
+
+/* board:zone(hex) -> name | false (none) | nil, reason  [-2, +1|2, e] */
+static int l_zone(lua_State *L) {
+  QUERY_HEX(L, b, h);
+  size_t i;
+  keel_status st = keel_board_zone(b, h, &i);
+  if (st == KEEL_E_NOT_FOUND) { lua_pushboolean(L, 0); return 1; }
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "zone");
+  lua_pushstring(L, keel_area_name(keel_board_areas(b), i));
+  return 1;
+}
+
+/* board:zones() -> {name, ...} in index order  [-1, +1, e] */
+static int l_zones(lua_State *L) {
+  keel_board *b = check_board(L, 1);
+  const keel_areas *a = keel_board_areas(b);
+  size_t n = keel_area_count(a);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushstring(L, keel_area_name(a, i));
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* board:zone_neighbors(name) -> {name, ...} | nil, reason  [-2, +1|2, e] */
+static int l_zone_neighbors(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  const keel_areas *a = keel_board_areas(b);
+  size_t i;
+  keel_status st = keel_area_find(a, luaL_checkstring(L, 2), &i);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "zone");
+  size_t n = keel_area_neighbor_count(a, i);
+  lua_createtable(L, (int)n, 0);
+  for (size_t k = 0; k < n; k++) {
+    lua_pushstring(L, keel_area_name(a, keel_area_neighbor(a, i, k)));
+    lua_rawseti(L, -2, (lua_Integer)k + 1);
+  }
+  return 1;
+}
+
+/* board:tags(hex) -> {name, ...} | nil, reason  [-2, +1|2, e] */
+static int l_tags(lua_State *L) {
+  QUERY_HEX(L, b, h);
+  int ids[64];
+  size_t n;
+  keel_status st = keel_board_tags(b, h, ids, 64, &n);
+  if (st == KEEL_E_CAPACITY) {   /* many tags on one hex: ask again with room */
+    int *big = lua_newuserdatauv(L, 65536 * sizeof *big, 0);
+    st = keel_board_tags(b, h, big, 65536, &n);
+    if (st != KEEL_OK) return keel_lua_nilerr(L, st, "tags");
+    lua_createtable(L, (int)n, 0);
+    for (size_t i = 0; i < n; i++) {
+      lua_pushstring(L, keel_board_tag_name(b, big[i]));
+      lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+  }
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "tags");
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushstring(L, keel_board_tag_name(b, ids[i]));
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* board:has_tag(hex, name) -> boolean | nil, reason  [-3, +1|2, e] */
+static int l_has_tag(lua_State *L) {
+  QUERY_HEX(L, b, h);
+  int id;
+  if (!keel_board_contains(b, h)) return keel_lua_nilerr(L, KEEL_E_OFF_BOARD, "has_tag");
+  if (keel_board_tag_find(b, luaL_checkstring(L, 3), &id) != KEEL_OK) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  lua_pushboolean(L, keel_board_has_tag(b, h, id));
+  return 1;
+}
+
+/* board:tagged(name) -> {hex, ...} in board order (empty for an unknown tag)  [-2, +1, e] */
+static int l_tagged(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  int id;
+  if (keel_board_tag_find(b, luaL_checkstring(L, 2), &id) != KEEL_OK) {
+    lua_newtable(L);
+    return 1;
+  }
+  size_t n;
+  keel_board_tagged(b, id, NULL, 0, &n);
+  keel_hex *buf = lua_newuserdatauv(L, (n ? n : 1) * sizeof *buf, 0);
+  keel_status st = keel_board_tagged(b, id, buf, n, &n);
+  if (st != KEEL_OK) return keel_lua_fail(L, st, "tagged");
+  keel_lua_pushhexes(L, buf, n);
+  return 1;
+}
+
+/* board:water_neighbors(hex, coast?) -> {{hex=, coast=, dir=, side=}, ...} | nil, reason
+ *   [-3, +1|2, e]  coast 0 or nil: leave by any coast */
+static int l_water_neighbors(lua_State *L) {
+  QUERY_HEX(L, b, h);
+  lua_Integer coast = luaL_optinteger(L, 3, 0);
+  if (coast < 0 || coast > KEEL_COAST_MAX)
+    return luaL_argerror(L, 3, "coast 0..15 expected");
+  keel_water_step steps[6];
+  size_t n;
+  keel_status st = keel_board_water_neighbors(b, h, (int)coast, steps, &n);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "water_neighbors");
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_createtable(L, 0, 4);
+    lua_pushinteger(L, steps[i].to); lua_setfield(L, -2, "hex");
+    lua_pushinteger(L, steps[i].coast); lua_setfield(L, -2, "coast");
+    lua_pushinteger(L, steps[i].dir); lua_setfield(L, -2, "dir");
+    lua_pushinteger(L, steps[i].side); lua_setfield(L, -2, "side");
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* board:riverine_neighbors(side) -> {side, ...} | nil, reason  [-2, +1|2, e] */
+static int l_riverine_neighbors(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  keel_side s;
+  SIDE_ARG(L, b, 2, s);
+  keel_side out[4];
+  size_t n;
+  keel_status st = keel_board_riverine_neighbors(b, s, out, &n);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "riverine_neighbors");
+  keel_lua_pushhexes(L, out, n);
+  return 1;
+}
+
+/* board:strait_passage(side) -> strait side | nil, reason  [-2, +1|2, e] */
+static int l_strait_passage(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  keel_side s, t;
+  SIDE_ARG(L, b, 2, s);
+  keel_status st = keel_board_strait_passage(b, s, &t);
+  if (st == KEEL_E_NOT_FOUND) {
+    lua_pushnil(L);
+    lua_pushliteral(L, "strait_passage: crossing this side passes no narrow strait");
+    return 2;
+  }
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "strait_passage");
+  lua_pushinteger(L, t);
+  return 1;
+}
+
+/* board:hexes() -> {hex, ...} in board (row-major offset) order  [-1, +1, e] */
+static int l_hexes(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  size_t n = keel_board_cell_count(b), k = 0;
+  lua_createtable(L, (int)keel_board_hex_count(b), 0);
+  for (size_t i = 0; i < n; i++) {
+    keel_hex h;
+    if (keel_board_cell_hex(b, i, &h) != KEEL_OK) continue;
+    lua_pushinteger(L, h);
+    lua_rawseti(L, -2, (lua_Integer)++k);
+  }
+  return 1;
+}
+
+/* board:stats() -> {hexes=, cells=, bytes=, bytes_per_hex=}  [-1, +1, e] */
+static int l_stats(lua_State *L) {
+  keel_board *b = check_board(L, 1);
+  size_t hexes = keel_board_hex_count(b), bytes = keel_board_memory(b);
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, (lua_Integer)hexes); lua_setfield(L, -2, "hexes");
+  lua_pushinteger(L, (lua_Integer)keel_board_cell_count(b)); lua_setfield(L, -2, "cells");
+  lua_pushinteger(L, (lua_Integer)bytes); lua_setfield(L, -2, "bytes");
+  lua_pushnumber(L, hexes ? (double)bytes / (double)hexes : 0.0);
+  lua_setfield(L, -2, "bytes_per_hex");
+  return 1;
+}
+
+/* board.load(path) / board.load_string(text, name?) -> Board | nil, error
+ * (through scripts/keel/map.lua)  [-1|2, +1|2, e] */
+static int call_map(lua_State *L, const char *fn) {
+  int nargs = lua_gettop(L);
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "keel.map");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, fn);
+  lua_insert(L, 1);
+  lua_pop(L, 1);
+  lua_call(L, nargs, LUA_MULTRET);
+  return lua_gettop(L);
+}
+static int l_load(lua_State *L) { luaL_checkstring(L, 1); return call_map(L, "load"); }
+static int l_load_string(lua_State *L) { luaL_checkstring(L, 1); return call_map(L, "load_string"); }
+
+int keel_lua_open_board(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    { "close", l_close }, { "section", l_section }, { "default_terrain", l_default_terrain },
+    { "set_terrain", l_set_terrain }, { "set_terrain_row", l_set_terrain_row },
+    { "add_side", l_add_side }, { "side_name_id", l_side_name_id },
+    { "set_coasts", l_set_coasts }, { "add_port", l_add_port }, { "add_place", l_add_place },
+    { "set_cd", l_set_cd }, { "set_seaboxes", l_set_seaboxes }, { "add_zone", l_add_zone },
+    { "set_zone", l_set_zone }, { "tag_id", l_tag_id }, { "add_tag", l_add_tag },
+    { "add_strait_passage", l_add_strait_passage }, { "add_owner", l_add_owner },
+    { "finish", l_finish },
+    { "hex", l_hex }, { "label", l_label }, { "side", l_side }, { "side_label", l_side_label },
+    { "numbering", l_numbering },
+    { "contains", l_contains }, { "terrain", l_terrain }, { "features", l_features },
+    { "coasts", l_coasts }, { "port", l_port }, { "ports", l_ports }, { "place", l_place },
+    { "place_name", l_place_name }, { "places", l_places }, { "owner", l_owner },
+    { "set_owner", l_set_owner }, { "owners", l_owners }, { "cd", l_cd }, { "box", l_box },
+    { "seaboxes", l_seaboxes }, { "box_hexes", l_box_hexes }, { "zone", l_zone },
+    { "zones", l_zones }, { "zone_neighbors", l_zone_neighbors }, { "tags", l_tags },
+    { "has_tag", l_has_tag }, { "tagged", l_tagged }, { "water_neighbors", l_water_neighbors },
+    { "riverine_neighbors", l_riverine_neighbors }, { "strait_passage", l_strait_passage },
+    { "hexes", l_hexes }, { "stats", l_stats },
+    { NULL, NULL }
+  };
+  static const luaL_Reg fns[] = {
+    { "new", l_new }, { "load", l_load }, { "load_string", l_load_string }, { NULL, NULL }
+  };
+  if (luaL_newmetatable(L, BOARD_MT)) {
+    luaL_newlib(L, methods);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, l_close);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, l_close);
+    lua_setfield(L, -2, "__close");
+    lua_pushcfunction(L, l_tostring);
+    lua_setfield(L, -2, "__tostring");
+  }
+  lua_pop(L, 1);
+  luaL_newlib(L, fns);
+  /* feature bits, terrain codes and port sizes for map loaders */
+  static const struct { const char *k; lua_Integer v; } consts[] = {
+    { "all-water", KEEL_SIDE_ALL_WATER }, { "partial-water", KEEL_SIDE_PARTIAL_WATER },
+    { "all-land", KEEL_SIDE_ALL_LAND }, { "river", KEEL_SIDE_RIVER },
+    { "major-river", KEEL_SIDE_MAJOR_RIVER }, { "great-river", KEEL_SIDE_GREAT_RIVER },
+    { "canal", KEEL_SIDE_CANAL }, { "lake", KEEL_SIDE_LAKE },
+    { "narrow-strait", KEEL_SIDE_NARROW_STRAIT }, { "estuary", KEEL_SIDE_ESTUARY },
+    { "prohibited", KEEL_SIDE_PROHIBITED }, { "name_shift", KEEL_SIDE_NAME_SHIFT },
+    { NULL, 0 }
+  };
+  lua_newtable(L);
+  for (int i = 0; consts[i].k; i++) {
+    lua_pushinteger(L, consts[i].v);
+    lua_setfield(L, -2, consts[i].k);
+  }
+  lua_setfield(L, -2, "SIDE");
+  lua_newtable(L);
+  for (int t = 1; t < KEEL_TERRAIN_COUNT; t++) {
+    lua_pushinteger(L, t);
+    lua_setfield(L, -2, keel_terrain_name((keel_terrain)t));
+  }
+  lua_setfield(L, -2, "TERRAIN");
+  lua_pushinteger(L, KEEL_COAST_MAX);
+  lua_setfield(L, -2, "COAST_MAX");
+  return 1;
+}

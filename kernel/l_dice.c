@@ -1,0 +1,465 @@
+/*
+ * l_dice.c — keel.dice: the kernel's dice for Lua (binding of dice.c).
+ *
+ *   local d = keel.dice.new(42)
+ *   local total, rec = d:roll("2d6+1", { stream = "navgroup", rule = "32.B",
+ *                                        reason = "naval search" })
+ *   -- rec = { stream=, expr=, faces={..}, modifier=, total=, rule=, reason=,
+ *   --         forced=bool, n=roll index in the stream }
+ *
+ * Dice expressions are parsed by scripts/keel/dice_expr.lua (LPeg), loaded
+ * on first use; parsed expressions are cached in a table shared by all
+ * Dice objects of a Lua state (an upvalue of the methods, never a C global).
+ */
+#include "l_util.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define DICE_MT "keel.Dice"
+#define DEFAULT_STREAM "default"
+#define CACHE_MAX 512
+
+typedef struct ldice { keel_dice *d; } ldice;
+
+static ldice *check_dice(lua_State *L, int arg) {
+  ldice *u = luaL_checkudata(L, arg, DICE_MT);
+  if (!u->d) luaL_argerror(L, arg, "dice object is closed");
+  return u;
+}
+
+/* The shared upvalue: { parse = fn|nil, cache = {expr -> {count, sides, mod, text}}, n = k } */
+#define SHARED lua_upvalueindex(1)
+
+typedef struct pexpr { int count, sides; lua_Integer mod; } pexpr;
+
+/* Parse `expr` (stack index) through the cache; pushes the canonical text. */
+static pexpr parse_expr(lua_State *L, int arg) {
+  pexpr e;
+  luaL_checkstring(L, arg);
+  lua_getfield(L, SHARED, "cache");
+  lua_pushvalue(L, arg);
+  if (lua_rawget(L, -2) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_getfield(L, SHARED, "parse");
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_getglobal(L, "require");
+      lua_pushliteral(L, "keel.dice_expr");
+      lua_call(L, 1, 1);
+      lua_getfield(L, -1, "parse");
+      lua_remove(L, -2);
+      lua_pushvalue(L, -1);
+      lua_setfield(L, SHARED, "parse");
+    }
+    lua_pushvalue(L, arg);
+    lua_call(L, 1, 2);
+    if (lua_isnil(L, -2))
+      luaL_argerror(L, arg, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    /* cache {count, sides, modifier, text} */
+    lua_createtable(L, 4, 0);
+    static const char *const keys[] = { "count", "sides", "modifier", "text" };
+    for (int k = 0; k < 4; k++) {
+      lua_getfield(L, -2, keys[k]);
+      lua_rawseti(L, -2, k + 1);
+    }
+    lua_remove(L, -2);
+    lua_getfield(L, SHARED, "n");
+    lua_Integer n = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    if (n >= CACHE_MAX) {   /* a runaway caller: start the cache afresh */
+      lua_newtable(L);
+      lua_replace(L, -3);
+      lua_pushvalue(L, -2);
+      lua_setfield(L, SHARED, "cache");
+      n = 0;
+    }
+    lua_pushinteger(L, n + 1);
+    lua_setfield(L, SHARED, "n");
+    lua_pushvalue(L, arg);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_rawgeti(L, -1, 1);
+  lua_rawgeti(L, -2, 2);
+  lua_rawgeti(L, -3, 3);
+  e.count = (int)lua_tointeger(L, -3);
+  e.sides = (int)lua_tointeger(L, -2);
+  e.mod = lua_tointeger(L, -1);
+  lua_pop(L, 3);
+  lua_rawgeti(L, -1, 4);      /* canonical text */
+  lua_replace(L, -3);         /* over the cache table */
+  lua_pop(L, 1);              /* the entry */
+  return e;
+}
+
+typedef struct ropts { const char *stream; int rule, reason; } ropts;
+
+/* Read opts {stream=, rule=, reason=} at `arg` (optional). rule/reason are
+ * stack indices of the values (or 0). Unknown keys raise. */
+static ropts check_opts(lua_State *L, int arg) {
+  ropts o = { DEFAULT_STREAM, 0, 0 };
+  if (lua_isnoneornil(L, arg)) return o;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  if (lua_getfield(L, arg, "stream") != LUA_TNIL) {
+    if (lua_type(L, -1) != LUA_TSTRING || !keel_dice_name_is_valid(lua_tostring(L, -1)))
+      luaL_argerror(L, arg, lua_pushfstring(L, "opts.stream: a name of 1 to %d printable "
+                    "characters without spaces expected", KEEL_DICE_NAME_MAX));
+    o.stream = lua_tostring(L, -1);   /* kept alive: it stays on the stack */
+  }
+  if (lua_getfield(L, arg, "rule") != LUA_TNIL) {
+    if (lua_type(L, -1) != LUA_TSTRING)
+      luaL_argerror(L, arg, "opts.rule: string expected");
+    o.rule = lua_gettop(L);
+  }
+  if (lua_getfield(L, arg, "reason") != LUA_TNIL) {
+    if (lua_type(L, -1) != LUA_TSTRING)
+      luaL_argerror(L, arg, "opts.reason: string expected");
+    o.reason = lua_gettop(L);
+  }
+  lua_pushnil(L);
+  while (lua_next(L, arg)) {
+    lua_pop(L, 1);
+    const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    if (!k || (strcmp(k, "stream") && strcmp(k, "rule") && strcmp(k, "reason")))
+      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option '%s'; expected stream, rule, reason",
+                                            k ? k : luaL_typename(L, -1)));
+  }
+  return o;
+}
+
+static size_t stream_index(lua_State *L, ldice *u, const char *name) {
+  size_t i;
+  keel_status st = keel_dice_stream(u->d, name, &i);
+  if (st != KEEL_OK) keel_lua_fail(L, st, "stream");
+  return i;
+}
+
+/* Push a record table; `text` at stack index, faces array. */
+static void push_record(lua_State *L, const ropts *o, int text, const int *faces, int count,
+                        lua_Integer mod, lua_Integer total, int forced, uint64_t index) {
+  lua_createtable(L, 0, 9);
+  lua_pushstring(L, o->stream);
+  lua_setfield(L, -2, "stream");
+  lua_pushvalue(L, text);
+  lua_setfield(L, -2, "expr");
+  lua_createtable(L, count, 0);
+  for (int k = 0; k < count; k++) {
+    lua_pushinteger(L, faces[k]);
+    lua_rawseti(L, -2, k + 1);
+  }
+  lua_setfield(L, -2, "faces");
+  lua_pushinteger(L, mod);
+  lua_setfield(L, -2, "modifier");
+  lua_pushinteger(L, total);
+  lua_setfield(L, -2, "total");
+  if (o->rule) { lua_pushvalue(L, o->rule); lua_setfield(L, -2, "rule"); }
+  if (o->reason) { lua_pushvalue(L, o->reason); lua_setfield(L, -2, "reason"); }
+  lua_pushboolean(L, forced);
+  lua_setfield(L, -2, "forced");
+  lua_pushinteger(L, (lua_Integer)index);
+  lua_setfield(L, -2, "n");
+}
+
+/* Call every on_roll callback of dice at `self` with the record on top. */
+static void notify(lua_State *L, int self) {
+  if (lua_getiuservalue(L, self, 1) != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_Integer n = luaL_len(L, -1);
+  for (lua_Integer i = 1; i <= n; i++) {
+    lua_rawgeti(L, -1, i);
+    lua_pushvalue(L, -3);
+    lua_call(L, 1, 0);
+  }
+  lua_pop(L, 1);
+}
+
+static int fail_forced(lua_State *L, const char *fname, const char *what) {
+  return luaL_error(L, "%s: the next forced face does not fit %s", fname, what);
+}
+
+/* dice:roll(expr [, opts]) -> total, record  [-2|3, +2, e] */
+static int l_roll(lua_State *L) {
+  ldice *u = check_dice(L, 1);
+  lua_settop(L, 3);
+  pexpr e = parse_expr(L, 2);
+  int text = lua_gettop(L);
+  ropts o = check_opts(L, 3);
+  size_t si = stream_index(L, u, o.stream);
+  int faces[KEEL_DICE_MAX_COUNT], forced = 0;
+  uint64_t index = 0;
+  keel_status st = keel_dice_roll(u->d, si, e.count, e.sides, faces, &forced, &index);
+  if (st == KEEL_E_RANGE) return fail_forced(L, "roll", lua_tostring(L, text));
+  if (st != KEEL_OK) return keel_lua_fail(L, st, "roll");
+  lua_Integer total = e.mod;
+  for (int k = 0; k < e.count; k++) total += faces[k];
+  lua_pushinteger(L, total);
+  push_record(L, &o, text, faces, e.count, e.mod, total, forced, index);
+  notify(L, 1);
+  return 2;
+}
+
+/* dice:range(n [, opts]) -> value in 1..n, record  [-2|3, +2, e] */
+static int l_range(lua_State *L) {
+  ldice *u = check_dice(L, 1);
+  lua_settop(L, 3);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  luaL_argcheck(L, n >= 1, 2, "n >= 1 expected");
+  ropts o = check_opts(L, 3);
+  size_t si = stream_index(L, u, o.stream);
+  uint64_t v = 0, index = 0;
+  int forced = 0;
+  lua_pushfstring(L, "1..%I", n);
+  int text = lua_gettop(L);
+  keel_status st = keel_dice_range(u->d, si, (uint64_t)n, &v, &forced, &index);
+  if (st == KEEL_E_RANGE) return fail_forced(L, "range", lua_tostring(L, text));
+  if (st != KEEL_OK) return keel_lua_fail(L, st, "range");
+  lua_pushinteger(L, (lua_Integer)v);
+  /* record: faces = { v } */
+  lua_createtable(L, 0, 9);
+  lua_pushstring(L, o.stream);
+  lua_setfield(L, -2, "stream");
+  lua_pushvalue(L, text);
+  lua_setfield(L, -2, "expr");
+  lua_createtable(L, 1, 0);
+  lua_pushinteger(L, (lua_Integer)v);
+  lua_rawseti(L, -2, 1);
+  lua_setfield(L, -2, "faces");
+  lua_pushinteger(L, 0);
+  lua_setfield(L, -2, "modifier");
+  lua_pushinteger(L, (lua_Integer)v);
+  lua_setfield(L, -2, "total");
+  if (o.rule) { lua_pushvalue(L, o.rule); lua_setfield(L, -2, "rule"); }
+  if (o.reason) { lua_pushvalue(L, o.reason); lua_setfield(L, -2, "reason"); }
+  lua_pushboolean(L, forced);
+  lua_setfield(L, -2, "forced");
+  lua_pushinteger(L, (lua_Integer)index);
+  lua_setfield(L, -2, "n");
+  notify(L, 1);
+  return 2;
+}
+
+/* dice:on_roll(fn) -> dice   [-2, +1, e]; dice:on_roll(nil) removes all */
+static int l_on_roll(lua_State *L) {
+  check_dice(L, 1);
+  if (lua_isnoneornil(L, 2)) {
+    lua_newtable(L);
+    lua_setiuservalue(L, 1, 1);
+  } else {
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_getiuservalue(L, 1, 1);
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, -2, luaL_len(L, -2) + 1);
+    lua_pop(L, 1);
+  }
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* dice:force(f1, f2, ...) or dice:force{f1, f2, ...} -> dice  [-n, +1, e] */
+static int l_force(lua_State *L) {
+  ldice *u = check_dice(L, 1);
+  int64_t faces[KEEL_DICE_FORCED_MAX];
+  size_t n = 0;
+  int top = lua_gettop(L);
+  int from_table = top == 2 && lua_istable(L, 2);
+  size_t len = from_table ? (size_t)luaL_len(L, 2) : (size_t)(top - 1);
+  if (len > KEEL_DICE_FORCED_MAX - keel_dice_forced_count(u->d))
+    return luaL_error(L, "force: at most %d forced faces may wait at once", KEEL_DICE_FORCED_MAX);
+  for (size_t i = 0; i < len; i++) {
+    int isnum = 0;
+    lua_Integer f;
+    if (from_table) {
+      lua_rawgeti(L, 2, (lua_Integer)i + 1);
+      f = lua_tointegerx(L, -1, &isnum);
+      lua_pop(L, 1);
+    } else {
+      f = lua_tointegerx(L, (int)i + 2, &isnum);
+    }
+    if (!isnum || f < 1)
+      return luaL_argerror(L, from_table ? 2 : (int)i + 2,
+                           lua_pushfstring(L, "face #%d: integer >= 1 expected", (int)i + 1));
+    faces[n++] = f;
+  }
+  keel_status st = keel_dice_force(u->d, faces, n);
+  if (st != KEEL_OK) return keel_lua_fail(L, st, "force");
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* dice:forced() -> number of forced faces still queued  [-1, +1, e] */
+static int l_forced(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)keel_dice_forced_count(check_dice(L, 1)->d));
+  return 1;
+}
+
+/* dice:clear_forced() -> dice  [-1, +1, e] */
+static int l_clear_forced(lua_State *L) {
+  keel_dice_clear_forced(check_dice(L, 1)->d);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* dice:histogram(expr, n [, opts]) -> {[total] = count}  [-3|4, +1, e]
+ * Bulk Monte Carlo in C: no records, no callbacks, forced queue ignored. */
+static int l_histogram(lua_State *L) {
+  ldice *u = check_dice(L, 1);
+  lua_settop(L, 4);
+  pexpr e = parse_expr(L, 2);
+  lua_Integer n = luaL_checkinteger(L, 3);
+  luaL_argcheck(L, n >= 0, 3, "n >= 0 expected");
+  ropts o = check_opts(L, 4);
+  size_t si = stream_index(L, u, o.stream);
+  size_t cap = (size_t)e.count * (size_t)(e.sides - 1) + 1;
+  uint64_t *counts = lua_newuserdatauv(L, cap * sizeof *counts, 0);
+  keel_status st = keel_dice_histogram(u->d, si, e.count, e.sides, (uint64_t)n, counts, cap);
+  if (st != KEEL_OK) return keel_lua_fail(L, st, "histogram");
+  lua_createtable(L, 0, (int)cap);
+  for (size_t k = 0; k < cap; k++) {
+    lua_pushinteger(L, (lua_Integer)counts[k]);
+    lua_rawseti(L, -2, (lua_Integer)k + e.count + e.mod);
+  }
+  return 1;
+}
+
+/* dice:save_state() -> text  [-1, +1, m] */
+static int l_save_state(lua_State *L) {
+  ldice *u = check_dice(L, 1);
+  size_t cap = keel_max_dice_save_size(u->d), len = 0;
+  char *buf = lua_newuserdatauv(L, cap, 0);
+  keel_status st = keel_dice_save(u->d, buf, cap, &len);
+  if (st != KEEL_OK) return keel_lua_fail(L, st, "save_state");
+  lua_pushlstring(L, buf, len);
+  return 1;
+}
+
+/* dice:load_state(text) -> true  [-2, +1, e]; raises on a malformed text
+ * and leaves the dice unchanged */
+static int l_load_state(lua_State *L) {
+  ldice *u = check_dice(L, 1);
+  size_t len;
+  const char *text = luaL_checklstring(L, 2, &len);
+  size_t line = 0;
+  const char *why = NULL;
+  keel_status st = keel_dice_load(u->d, text, len, &line, &why);
+  if (st != KEEL_OK)
+    return luaL_error(L, "load_state: dice state line %d: %s", (int)line,
+                      why ? why : keel_status_str(st));
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* dice:seed() -> integer  [-1, +1, e] */
+static int l_seed(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)keel_dice_seed(check_dice(L, 1)->d));
+  return 1;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* dice:streams() -> { name, ... } in name order  [-1, +1, m] */
+static int l_streams(lua_State *L) {
+  ldice *u = check_dice(L, 1);
+  size_t n = keel_dice_stream_count(u->d);
+  const char **names = lua_newuserdatauv(L, (n ? n : 1) * sizeof *names, 0);
+  for (size_t i = 0; i < n; i++) names[i] = keel_dice_stream_name(u->d, i);
+  qsort(names, n, sizeof *names, cmp_str);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushstring(L, names[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* dice:rolls([stream]) -> rolls made on the stream (0 if never used)  [-1|2, +1, e] */
+static int l_rolls(lua_State *L) {
+  ldice *u = check_dice(L, 1);
+  const char *name = luaL_optstring(L, 2, DEFAULT_STREAM);
+  size_t i;
+  uint64_t rolls = 0;
+  keel_status st = keel_dice_find(u->d, name, &i);
+  if (st == KEEL_OK) keel_dice_get_state(u->d, i, NULL, &rolls);
+  else if (st != KEEL_E_NOT_FOUND) return luaL_argerror(L, 2, "not a valid stream name");
+  lua_pushinteger(L, (lua_Integer)rolls);
+  return 1;
+}
+
+/* __gc / __close  [-1, +0, -] */
+static int l_gc(lua_State *L) {
+  ldice *u = luaL_checkudata(L, 1, DICE_MT);
+  keel_dice_free(u->d);
+  u->d = NULL;
+  return 0;
+}
+
+/* __tostring -> "keel.Dice(seed=42, streams=2)"  [-1, +1, m] */
+static int l_tostring(lua_State *L) {
+  ldice *u = luaL_checkudata(L, 1, DICE_MT);
+  if (!u->d) { lua_pushliteral(L, "keel.Dice(closed)"); return 1; }
+  lua_pushfstring(L, "keel.Dice(seed=%I, streams=%d)", (lua_Integer)keel_dice_seed(u->d),
+                  (int)keel_dice_stream_count(u->d));
+  return 1;
+}
+
+/* dice.new([seed]) -> Dice  [-0|1, +1, m]; seed: an integer (default 0) */
+static int l_new(lua_State *L) {
+  lua_Integer seed = luaL_optinteger(L, 1, 0);
+  ldice *u = lua_newuserdatauv(L, sizeof *u, 1);
+  u->d = NULL;                      /* safe first ... */
+  luaL_setmetatable(L, DICE_MT);
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 1);      /* on_roll callbacks */
+  keel_status st = keel_dice_new((uint64_t)seed, &u->d);   /* ... then filled */
+  if (st != KEEL_OK) return keel_lua_fail(L, st, "dice.new");
+  return 1;
+}
+
+/* dice.is_dice(x) -> boolean  [-1, +1, -] */
+static int l_is_dice(lua_State *L) {
+  lua_pushboolean(L, luaL_testudata(L, 1, DICE_MT) != NULL);
+  return 1;
+}
+
+int keel_lua_open_dice(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    { "roll", l_roll }, { "range", l_range }, { "on_roll", l_on_roll },
+    { "force", l_force }, { "forced", l_forced }, { "clear_forced", l_clear_forced },
+    { "histogram", l_histogram }, { "save_state", l_save_state },
+    { "load_state", l_load_state }, { "seed", l_seed }, { "streams", l_streams },
+    { "rolls", l_rolls }, { NULL, NULL }
+  };
+  static const luaL_Reg fns[] = { { "new", l_new }, { "is_dice", l_is_dice }, { NULL, NULL } };
+  /* shared upvalue: parse cache */
+  lua_createtable(L, 0, 3);
+  lua_newtable(L);
+  lua_setfield(L, -2, "cache");
+  lua_pushinteger(L, 0);
+  lua_setfield(L, -2, "n");
+  int shared = lua_gettop(L);
+  if (luaL_newmetatable(L, DICE_MT)) {
+    lua_createtable(L, 0, 16);
+    lua_pushvalue(L, shared);
+    luaL_setfuncs(L, methods, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, l_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, l_gc);
+    lua_setfield(L, -2, "__close");
+    lua_pushcfunction(L, l_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushliteral(L, DICE_MT);
+    lua_setfield(L, -2, "__name");
+  }
+  lua_pop(L, 1);
+  luaL_newlib(L, fns);
+  lua_pushstring(L, DEFAULT_STREAM);
+  lua_setfield(L, -2, "DEFAULT_STREAM");
+  lua_pushinteger(L, KEEL_DICE_MAX_COUNT);
+  lua_setfield(L, -2, "MAX_COUNT");
+  lua_pushinteger(L, KEEL_DICE_MAX_SIDES);
+  lua_setfield(L, -2, "MAX_SIDES");
+  lua_remove(L, shared);
+  return 1;
+}

@@ -1,0 +1,58 @@
+--- keel render MAP -o FILE.svg — draw a map file as an SVG picture.
+local cli = require "keel.cli"
+
+local M = {
+  summary = "draw a map file as an SVG picture",
+  usage = "keel render MAP [-o FILE.svg] [--size PX] [--layers a,b,...] [--no-legend]",
+  help = "Loads MAP (see doc/map-format.md) and writes an SVG drawing of it:\n" ..
+         "terrain, hexside features, ports, labels, sea-box outlines, sea-zone\n" ..
+         "borders, owners and a legend. Without -o the SVG goes to standard output.\n" ..
+         "--size sets the hex size in pixels (default 20); --layers picks the\n" ..
+         "layers, bottom to top (terrain, seaboxes, zones, sides, owners, ports,\n" ..
+         "labels, places, legend).",
+}
+
+function M.run(args)
+  local opts, rest = cli.parse_options(args, { o = "value", output = "value", size = "value",
+    layers = "value", ["no-legend"] = "flag" })
+  local path = rest[1]
+  if not path then cli.usage_error("render needs a MAP file") end
+  if rest[2] then cli.usage_error(("unexpected argument '%s'"):format(rest[2])) end
+  local size = 20
+  if opts.size then
+    size = tonumber(opts.size)
+    if not size or size < 4 or size > 200 then cli.usage_error("--size must be a number from 4 to 200") end
+  end
+  local layers
+  if opts.layers then
+    layers = {}
+    local render = require "keel.render"
+    for name in opts.layers:gmatch("[^,]+") do
+      if not render.layers[name] then cli.usage_error(("unknown layer '%s'"):format(name)) end
+      layers[#layers + 1] = name
+    end
+  end
+  local board, err, meta = require("keel.map").load(path)
+  if not board then
+    io.stderr:write("keel: ", err, "\n")
+    return 1
+  end
+  local svg = require("keel.render").svg(board, { size = size, layers = layers,
+    legend = not opts["no-legend"], title = meta and meta.name })
+  board:close()
+  local out = opts.o or opts.output
+  if not out or out == "-" then
+    io.stdout:write(svg)
+  else
+    local f, ferr = io.open(out, "wb")
+    if not f then
+      io.stderr:write("keel: ", tostring(ferr), "\n")
+      return 1
+    end
+    f:write(svg)
+    f:close()
+  end
+  return 0
+end
+
+return M

@@ -1,0 +1,765 @@
+--- keel.map — the map format: parse a map text with LPeg into a description
+-- (a list of statements with their positions), then feed it to a keel.Board.
+--
+--   local map = require "keel.map"
+--   local board, err = map.load("scenarios/maps/crete.map")
+--   local desc, err = map.parse(text, "name.map")   -- description only
+--
+-- Errors read "file:line:col: found X, expected Y" (with the problem first
+-- when it is not plain syntax). See doc/map-format.md.
+-- luacheck: max line length 130
+local lpeg = require "lpeg"
+local keel = require "keel"
+
+local P, R, S, C, Ct, Cc, Cp, Cmt, Cg = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Ct, lpeg.Cc, lpeg.Cp, lpeg.Cmt, lpeg.Cg
+local error, type, tostring, tonumber, pcall, ipairs, pairs = error, type, tostring, tonumber, pcall, ipairs, pairs
+local setmetatable = setmetatable
+local concat, sort = table.concat, table.sort
+local byte, char, fmt, sub = string.byte, string.char, string.format, string.sub
+
+local M = {}
+
+--- Longest line accepted, in bytes (a 256-column grid row is ~512).
+M.MAX_LINE = 65536
+
+M.TERRAINS = { "all-sea", "coastal", "all-land", "restricted", "lake" }
+M.FEATURES = { "all-water", "partial-water", "all-land", "river", "major-river",
+  "great-river", "canal", "lake", "narrow-strait", "estuary", "prohibited" }
+M.PORT_SIZES = { "minor", "standard", "medium", "major", "great" }
+--- Default terrain legend; `_` leaves a hex as it is in every grid.
+M.DEFAULT_LEGEND = { ["."] = "all-sea", c = "coastal", L = "all-land", r = "restricted",
+  ["~"] = "lake" }
+--- Compass names of the six directions (keel.hex directions 0..5).
+M.COMPASS = {
+  flat = { "SE", "NE", "N", "NW", "SW", "S" },
+  pointy = { "E", "NE", "NW", "W", "SW", "SE" },
+}
+
+local function set_of(list)
+  local s = {}
+  for _, v in ipairs(list) do s[v] = true end
+  return s
+end
+local TERRAIN_SET, FEATURE_SET, PORT_SET = set_of(M.TERRAINS), set_of(M.FEATURES), set_of(M.PORT_SIZES)
+local WATER_CLASS = set_of { "all-water", "partial-water", "all-land" }
+local RIVERINE = set_of { "river", "major-river", "great-river", "canal", "lake" }
+
+---------------------------------------------------------------------------
+-- grammar (compiled once, when the module loads)
+---------------------------------------------------------------------------
+
+-- raise a syntax error at position i
+local function expect(patt, what)
+  return patt + Cmt(P(0), function(_, i) error({ map_error = true, pos = i, expected = what }, 0) end)
+end
+
+local ws = S" \t"
+local sp = ws ^ 0
+local sp1 = ws ^ 1
+local comment = "#" * (1 - P"\n") ^ 0
+local nl = P"\r" ^ -1 * P"\n"
+local eol = sp * comment ^ -1 * (nl + -P(1))
+local blank = sp * comment ^ -1 * nl
+local namechar = R("AZ", "az", "09") + S"_-"
+local wordend = -namechar
+
+local int = C(P"-" ^ -1 * R"09" ^ 1) / tonumber
+local word = C(namechar ^ 1)
+local str = P'"' * C((1 - S'"\n') ^ 0) * expect(P'"', 'a closing \'"\'')
+local label = C((namechar ^ 1 * ":") ^ -1 * namechar ^ 1)   -- checked by the grid
+local side_label = C((namechar ^ 1 * ":") ^ -1 * namechar ^ 1 * "/" * (namechar ^ 1 * ":") ^ -1 * namechar ^ 1)
+-- a hex item: a label, or a rectangle "SEC:CCRR..CCRR"
+local hexitem = Ct(Cp() * label * (P".." * C(R"09" ^ 1)) ^ -1)
+local hexlist = Ct(hexitem * (sp1 * hexitem) ^ 0)
+
+local function kw(k) return P(k) * wordend end
+-- a positioned argument: {pos, value}
+local function arg(patt) return Ct(Cp() * patt) end
+
+local function stmt(name, body)
+  return Ct(Cg(Cc(name), "kind") * Cg(Cp(), "pos") * kw(name) * body * expect(eol, "end of line"))
+end
+
+local hexes_opt = Ct(Cp() * (C(kw"flat" + kw"pointy" + kw"odd" + kw"even") +
+  C(kw"digits") * sp * expect(int, "a number of digits") +
+  C(kw"first") * sp * expect(int, "the first column number") * sp *
+    expect(int, "the first row number")))
+
+local row_sym = R"!~" - S"#{}"
+local grid_row = Ct(Cp() * C((row_sym + ws) ^ 1)) * sp * comment ^ -1 * nl
+local block_end = sp * P"}"
+local function grid_block()
+  return sp * expect(P"{", "'{' opening the grid") * eol *
+    Ct((blank + (-block_end * grid_row)) ^ 0) *
+    expect(block_end, "a grid row or '}' closing the grid")
+end
+local legend_entry = sp * Ct(Cp() * C(row_sym) * sp1 * (arg(str) + arg(word))) * eol
+local legend_block = sp * expect(P"{", "'{' opening the legend") * eol *
+  Ct((blank + (-block_end * legend_entry)) ^ 0) *
+  expect(block_end, "a legend entry 'SYMBOL VALUE' or '}' closing the legend")
+
+local dirgroup = Ct(arg(word) * (sp1 * arg(word)) ^ 0)
+
+local statements = {
+  stmt("map", sp1 * Cg(expect(str, "the map's name in quotes"), "name")),
+  stmt("hexes", Cg(Ct((sp1 * hexes_opt) ^ 1), "opts")),
+  stmt("section", sp * Cg(arg(expect(word, "a section name")), "name") * sp *
+    expect(kw"at", "'at'") * sp * Cg(arg(expect(int, "a column offset")), "col") * sp *
+    Cg(arg(expect(int, "a row offset")), "row") * sp * expect(kw"size", "'size'") * sp *
+    Cg(arg(expect(int, "a number of columns")), "cols") * sp *
+    Cg(arg(expect(int, "a number of rows")), "rows")),
+  stmt("default", sp * Cg(arg(expect(word, "a terrain")), "terrain")),
+  stmt("legend", sp * Cg(arg(expect(C(kw"terrain" + kw"zone" + kw"owner"),
+    "terrain, zone or owner")), "layer") * Cg(legend_block, "entries")),
+  stmt("terrain", sp * expect(kw"at", "'at'") * sp * Cg(arg(expect(label, "a hex label")), "at") *
+    Cg(grid_block(), "rows")),
+  stmt("zones", sp * expect(kw"at", "'at'") * sp * Cg(arg(expect(label, "a hex label")), "at") *
+    Cg(grid_block(), "rows")),
+  stmt("owners", sp * expect(kw"at", "'at'") * sp * Cg(arg(expect(label, "a hex label")), "at") *
+    Cg(grid_block(), "rows")),
+  stmt("hex", sp * Cg(arg(expect(label, "a hex label")), "hex") * sp *
+    Cg(arg(expect(word, "a terrain")), "terrain")),
+  stmt("side", sp1 * Cg(Ct(arg(expect(side_label, "a hexside label like 33:1223/1224")) *
+    (sp1 * arg(side_label)) ^ 0), "sides") * sp1 *
+    Cg(Ct(arg(expect(word, "a hexside feature")) * (sp1 * arg(word)) ^ 0), "features") *
+    (sp1 * Cg(arg(str), "name")) ^ -1),
+  stmt("strait", sp * Cg(arg(expect(side_label, "a hexside label")), "side") *
+    (sp1 * kw"through" * sp1 * Cg(Ct(arg(expect(side_label, "a hexside label")) *
+      (sp1 * arg(side_label)) ^ 0), "through")) ^ -1),
+  stmt("coasts", sp * Cg(arg(expect(label, "a hex label")), "hex") * sp1 *
+    Cg(Ct(expect(dirgroup, "compass directions") *
+      (sp * "/" * sp * expect(dirgroup, "compass directions")) ^ 0), "groups")),
+  stmt("port", sp * Cg(arg(expect(label, "a hex label")), "hex") * sp *
+    Cg(arg(expect(word, "a port size")), "size") *
+    (sp1 * (Cg(Cc(true) * kw"inland", "inland") +
+      kw"capacity" * sp * Cg(arg(expect(int, "a capacity")), "capacity") +
+      Cg(arg(str), "name"))) ^ 0),
+  stmt("place", sp * Cg(arg(expect(str, "a place name in quotes")), "name") * sp *
+    (P"=" * sp) ^ -1 * Cg(arg(expect(label, "a hex label")), "hex")),
+  stmt("owner", sp * Cg(arg(expect(word + str, "an owner name")), "name") *
+    (sp1 * Cg(hexlist, "hexes")) ^ -1),
+  stmt("zone", sp * Cg(arg(expect(str + word, "a zone name")), "name") *
+    (sp1 * Cg(hexlist, "hexes")) ^ -1),
+  stmt("seaboxes", sp * expect(kw"radius", "'radius'") * sp *
+    Cg(arg(expect(int, "a radius")), "radius") * sp * expect(kw"origin", "'origin'") * sp *
+    Cg(arg(expect(label, "a hex label")), "origin")),
+  stmt("cd", sp * Cg(arg(expect(label, "a hex label")), "hex") * sp *
+    Cg(arg(expect(int, "a coast-defence level")), "level")),
+  stmt("tag", sp * Cg(arg(expect(word + str, "a tag name")), "name") * sp1 *
+    Cg(expect(hexlist, "hex labels"), "hexes")),
+}
+
+local KEYWORDS = {}
+local any_stmt = P(false)
+for _, s in ipairs(statements) do any_stmt = any_stmt + s end
+for _, k in ipairs { "map", "hexes", "section", "default", "legend", "terrain", "zones", "owners",
+  "hex", "side", "strait", "coasts", "port", "place", "owner", "zone", "seaboxes", "cd", "tag" } do
+  KEYWORDS[#KEYWORDS + 1] = k
+end
+M.KEYWORDS = KEYWORDS
+
+local document = Ct((blank + sp * any_stmt) ^ 0) *
+  expect(sp * -P(1), "a statement (one of " .. concat(KEYWORDS, ", ") .. ")")
+
+---------------------------------------------------------------------------
+-- positions and messages
+---------------------------------------------------------------------------
+
+local function line_col(text, pos)
+  local line, start = 1, 1
+  local i = 1
+  while true do
+    local j = text:find("\n", i, true)
+    if not j or j >= pos then break end
+    line = line + 1
+    start = j + 1
+    i = j + 1
+  end
+  return line, pos - start + 1
+end
+
+local function show(s)
+  s = s:gsub("[%c\128-\255\"\\]", function(c) return fmt("\\x%02X", byte(c)) end)
+  return s
+end
+
+-- what the text holds at pos, for "found ..."
+local function found_at(text, pos)
+  if pos > #text then return "end of file" end
+  local c = sub(text, pos, pos)
+  if c == "\n" or c == "\r" then return "end of line" end
+  local tok = text:match("^[^%s]+", pos) or c
+  if #tok > 24 then tok = sub(tok, 1, 24) .. "..." end
+  return "'" .. show(tok) .. "'"
+end
+
+local MapError = {}
+MapError.__index = MapError
+MapError.__tostring = function(e) return e.message end
+
+local function make_error(text, file, pos, expected, problem, found)
+  local line, col = line_col(text, pos)
+  found = found or found_at(text, pos)
+  local msg = fmt("%s:%d:%d: %sfound %s, expected %s", file, line, col,
+    problem and (problem .. ": ") or "", found, expected)
+  return setmetatable({ file = file, line = line, col = col, expected = expected,
+    found = found, problem = problem, message = msg }, MapError)
+end
+
+---------------------------------------------------------------------------
+-- parse
+---------------------------------------------------------------------------
+
+--- Parse a map text into its description: a list of statements, each a
+--- table with `kind`, `pos` and its fields (see doc/map-format.md).
+---@param text string
+---@param file? string name used in error messages
+---@return table|nil desc, string|nil err
+function M.parse(text, file)
+  file = file or "map"
+  if type(text) ~= "string" then return nil, file .. ":1:1: found no text, expected a map" end
+  -- a line longer than MAX_LINE is refused before the grammar runs
+  local i, n = 1, #text
+  while i <= n do
+    local j = text:find("\n", i, true) or (n + 1)
+    if j - i > M.MAX_LINE then
+      local e = make_error(text, file, i + M.MAX_LINE, ("at most %d characters on a line"):format(M.MAX_LINE),
+        "line too long", ("a line of %d characters"):format(j - i))
+      return nil, e.message, e
+    end
+    i = j + 1
+  end
+  local ok, res = pcall(lpeg.match, document, text)
+  if not ok then
+    if type(res) == "table" and res.map_error then
+      local e = make_error(text, file, res.pos, res.expected)
+      return nil, e.message, e
+    end
+    error(res, 0)
+  end
+  return { file = file, text = text, statements = res }
+end
+
+---------------------------------------------------------------------------
+-- build: feed a description to a keel.Board
+---------------------------------------------------------------------------
+
+local SIDE = keel.board.SIDE
+local TCODE = keel.board.TERRAIN
+
+local function sorted_keys(t)
+  local ks = {}
+  for k in pairs(t) do ks[#ks + 1] = k end
+  sort(ks)
+  return ks
+end
+
+local Builder = {}
+Builder.__index = Builder
+
+function Builder:fail(pos, expected, problem, found)
+  local e = make_error(self.text, self.file, pos, expected, problem, found)
+  error({ built_error = e }, 0)
+end
+
+-- reason from a C call: "what: phrase" -> phrase
+local function phrase(reason) return (tostring(reason):gsub("^[^:]*: ", "")) end
+
+function Builder:board_ready(pos)
+  if self.board then return self.board end
+  self:fail(pos, "a 'section' statement before any hex data", "no map section declared yet",
+    "hex data")
+end
+
+function Builder:hex(a)
+  local pos, lbl = a[1], a[2]
+  local b = self:board_ready(pos)
+  local h, why = b:hex(lbl)
+  if not h then
+    local p = phrase(why)
+    if p:find("unknown map section", 1, true) then
+      local sec = lbl:match("^([^:]*):")
+      self:fail(pos, "a declared section (" .. concat(b:numbering().sections, ", ") .. ")",
+        "unknown map section", "'" .. show(sec) .. "'")
+    elseif p:find("not on the board", 1, true) then
+      self:fail(pos, "a hex inside its section", "hex off the board", "'" .. show(lbl) .. "'")
+    end
+    local n = b:numbering()
+    self:fail(pos, ("a label [SECTION:]%s with %d-digit column and row"):format(
+      ("C"):rep(n.digits) .. ("R"):rep(n.digits), n.digits), "bad hex label", "'" .. show(lbl) .. "'")
+  end
+  return h
+end
+
+function Builder:side(a)
+  local pos, lbl = a[1], a[2]
+  local b = self:board_ready(pos)
+  local s, why = b:side(lbl)
+  if not s then
+    local p = phrase(why)
+    -- find the hex that is wrong for a precise message
+    local l1, l2 = lbl:match("^(.-)/(.*)$")
+    local sec = l1:match("^([^:]*):")
+    if sec and not l2:find(":", 1, true) then l2 = sec .. ":" .. l2 end
+    self:hex({ pos, l1 })
+    self:hex({ pos + #l1 + 1, l2 })
+    if p:find("not adjacent", 1, true) then
+      self:fail(pos, "a hexside between two adjacent hexes", "hexes not adjacent",
+        "'" .. show(lbl) .. "'")
+    end
+    self:fail(pos, "a hexside label like 33:1223/1224", "bad hexside label", "'" .. show(lbl) .. "'")
+  end
+  return s
+end
+
+-- expand a hex list (labels and rectangles)
+function Builder:hexes(list)
+  local out = {}
+  for _, item in ipairs(list) do
+    local pos, lbl, to = item[1], item[2], item[3]
+    if not to then
+      out[#out + 1] = self:hex({ pos, lbl })
+    else
+      local b = self.board
+      local n = b:numbering()
+      local d = n.digits
+      local sec, digits = lbl:match("^(.-:?)(%d+)$")
+      if #digits ~= 2 * d or #to ~= 2 * d then
+        self:fail(pos, ("a range SEC:CCRR..CCRR with %d-digit columns and rows"):format(d),
+          "bad hex range", "'" .. show(lbl .. ".." .. to) .. "'")
+      end
+      self:hex({ pos, lbl })
+      self:hex({ pos, sec .. to })
+      local c1, r1 = tonumber(digits:sub(1, d)), tonumber(digits:sub(d + 1))
+      local c2, r2 = tonumber(to:sub(1, d)), tonumber(to:sub(d + 1))
+      if c2 < c1 or r2 < r1 then
+        self:fail(pos, "a range from its top-left to its bottom-right hex", "empty hex range",
+          "'" .. show(lbl .. ".." .. to) .. "'")
+      end
+      local f = "%s%0" .. d .. "d%0" .. d .. "d"
+      for r = r1, r2 do
+        for c = c1, c2 do out[#out + 1] = self:hex({ pos, f:format(sec, c, r) }) end
+      end
+    end
+  end
+  return out
+end
+
+function Builder:check(ok, why, pos, expected, problem, found)
+  if ok then return ok end
+  self:fail(pos, expected, problem or phrase(why), found)
+end
+
+local function terrain_name(self, a)
+  local t = a[2]
+  if not TERRAIN_SET[t] then
+    self:fail(a[1], "a terrain (one of " .. concat(M.TERRAINS, ", ") .. ")", "unknown terrain",
+      "'" .. show(t) .. "'")
+  end
+  return t
+end
+
+local function new_board(self, pos)
+  local o = self.numbering
+  local b = keel.board.new(o)
+  self.board = b
+  self.compass = M.COMPASS[o.pointy and "pointy" or "flat"]
+  return b, pos
+end
+
+local handlers = {}
+
+function handlers.map(self, s) self.name = s.name end
+
+function handlers.hexes(self, s)
+  if self.board then self:fail(s.pos, "'hexes' before the first section", "numbering comes too late", "'hexes'") end
+  if self.seen_hexes then self:fail(s.pos, "one 'hexes' statement", "numbering declared twice", "'hexes'") end
+  self.seen_hexes = true
+  local o = self.numbering
+  for _, opt in ipairs(s.opts) do
+    local pos, k = opt[1], opt[2]
+    if k == "flat" then o.pointy = false
+    elseif k == "pointy" then o.pointy = true
+    elseif k == "odd" or k == "even" then o.shift = k
+    elseif k == "digits" then
+      if opt[3] < 1 or opt[3] > 4 then self:fail(pos, "1 to 4 digits", "bad digits", tostring(opt[3])) end
+      o.digits = opt[3]
+    elseif k == "first" then
+      if opt[3] < 0 or opt[4] < 0 then self:fail(pos, "first column and row >= 0", "bad first hex", tostring(opt[3])) end
+      o.first_col, o.first_row = opt[3], opt[4]
+    end
+  end
+end
+
+function handlers.section(self, s)
+  local b = self.board or new_board(self, s.pos)
+  if self.data_seen then
+    self:fail(s.pos, "every 'section' before the hex data", "section after hex data", "'section'")
+  end
+  if s.cols[2] < 1 or s.rows[2] < 1 then
+    self:fail(s.cols[1], "a size of at least 1 column and 1 row", "empty section", tostring(s.cols[2]))
+  end
+  local ok, why = b:section(s.name[2], s.col[2], s.row[2], s.cols[2], s.rows[2])
+  if not ok then
+    local p = phrase(why)
+    if p:find("defined twice", 1, true) then
+      self:fail(s.name[1], "a new section name", "duplicate section", "'" .. show(s.name[2]) .. "'")
+    end
+    self:fail(s.col[1], "an offset that keeps the column shift (even on the shifted axis) and a size within the digits",
+      "bad section placement", p)
+  end
+end
+
+function handlers.default(self, s) self.default_terrain = terrain_name(self, s.terrain) end
+
+function handlers.legend(self, s)
+  local layer = s.layer[2]
+  local lg = self.legends[layer]
+  for _, e in ipairs(s.entries) do
+    local sym, v = e[2], e[3]
+    if sym == "_" then self:fail(e[1], "a symbol other than '_' (it means: leave the hex)", "reserved symbol", "'_'") end
+    if layer == "terrain" then terrain_name(self, v) end
+    lg[sym] = v[2]
+  end
+end
+
+-- Walk a grid block: calls fn(hex_label_pos, col, row, sym, pos) per symbol.
+function Builder:grid(s, kind, legend, apply_row)
+  local b = self:board_ready(s.pos)
+  local at = self:hex(s.at)
+  local n = b:numbering()
+  local d = n.digits
+  local sec, digits = s.at[2]:match("^(.-:?)(%d+)$")
+  local c0, r0 = tonumber(digits:sub(1, d)), tonumber(digits:sub(d + 1))
+  local f = "%s%0" .. d .. "d%0" .. d .. "d"
+  local known = sorted_keys(legend)
+  for ri, row in ipairs(s.rows) do
+    local rowpos, txt = row[1], row[2]
+    local r = r0 + ri - 1
+    local first
+    if ri == 1 then first = at
+    else
+      local lbl = f:format(sec, c0, r)
+      first = b:hex(lbl)
+      if not first then self:fail(rowpos, "a row inside the section", kind .. " grid runs off the board",
+        "row " .. ri .. " ('" .. show(lbl) .. "')") end
+    end
+    apply_row(first, rowpos, txt, known, c0, r, sec, f)
+  end
+end
+
+function handlers.terrain(self, s)
+  local legend = self.legends.terrain
+  local codes = {}
+  for k, v in pairs(legend) do codes[k] = TCODE[v] end
+  self:grid(s, "terrain", legend, function(first, rowpos, txt, known, c0, r, sec, f)
+    local out, poss = {}, {}
+    for i = 1, #txt do
+      local c = sub(txt, i, i)
+      if c ~= " " and c ~= "\t" then
+        if c == "_" then out[#out + 1] = "\0"
+        else
+          local code = codes[c]
+          if not code then
+            self:fail(rowpos + i - 1, "a terrain symbol (one of " .. concat(known, " ") .. " _)",
+              "unknown terrain symbol", "'" .. show(c) .. "'")
+          end
+          out[#out + 1] = char(code)
+        end
+        poss[#out] = rowpos + i - 1
+      end
+    end
+    local ok, why, at = self.board:set_terrain_row(first, concat(out))
+    if not ok then
+      local p = phrase(why)
+      local lbl = f:format(sec, c0 + at - 1, r)
+      if p:find("defined twice", 1, true) then
+        self:fail(poss[at], "each hex's terrain once", "duplicate hex", "'" .. show(lbl) .. "' again")
+      end
+      self:fail(poss[at], "a hex inside a section", "terrain grid runs off the board", "'" .. show(lbl) .. "'")
+    end
+  end)
+end
+
+local function layer_grid(self, s, kind, apply)
+  local legend = self.legends[kind]
+  self:grid(s, kind, legend, function(_, rowpos, txt, known, c0, r, sec, f)
+    local k = 0
+    for i = 1, #txt do
+      local c = sub(txt, i, i)
+      if c ~= " " and c ~= "\t" then
+        k = k + 1
+        if c ~= "_" then
+          local v = legend[c]
+          if not v then
+            self:fail(rowpos + i - 1, "a " .. kind .. " symbol (one of " .. concat(known, " ") ..
+              " _, declared with 'legend " .. kind .. "')", "unknown " .. kind .. " symbol", "'" .. show(c) .. "'")
+          end
+          apply(self:hex({ rowpos + i - 1, f:format(sec, c0 + k - 1, r) }), v, rowpos + i - 1)
+        end
+      end
+    end
+  end)
+end
+
+function handlers.zones(self, s)
+  layer_grid(self, s, "zone", function(h, v, pos) self:zone_hex(v, h, pos) end)
+end
+
+function handlers.owners(self, s)
+  layer_grid(self, s, "owner", function(h, v, pos) self:own_hex(v, h, pos) end)
+end
+
+function handlers.hex(self, s)
+  local h = self:hex(s.hex)
+  local t = terrain_name(self, s.terrain)
+  local ok, why = self.board:set_terrain(h, t)
+  if not ok then
+    if phrase(why):find("defined twice", 1, true) then
+      self:fail(s.hex[1], "each hex's terrain once", "duplicate hex", "'" .. show(s.hex[2]) .. "' again")
+    end
+    self:check(ok, why, s.hex[1], "a hex on the board")
+  end
+end
+
+function Builder:side_name(a)
+  local id, why = self.board:side_name_id(a[2])
+  return self:check(id, why, a[1], "at most 255 distinct feature names")
+end
+
+function handlers.side(self, s)
+  local bits = 0
+  for _, f in ipairs(s.features) do
+    if not FEATURE_SET[f[2]] then
+      self:fail(f[1], "a hexside feature (one of " .. concat(M.FEATURES, ", ") .. ")",
+        "unknown hexside feature", "'" .. show(f[2]) .. "'")
+    end
+    local bit = SIDE[f[2]]
+    local mask = WATER_CLASS[f[2]] and 3 or (RIVERINE[f[2]] and 0x1c or 0)
+    if mask ~= 0 and bits & mask ~= 0 and bits & mask ~= bit then
+      self:fail(f[1], "one water class and one riverine kind per hexside", "conflicting features", "'" .. f[2] .. "'")
+    end
+    bits = bits | bit
+  end
+  if s.name then bits = bits | (self:side_name(s.name) << SIDE.name_shift) end
+  for _, a in ipairs(s.sides) do
+    local side = self:side(a)
+    local ok, why = self.board:add_side(side, bits)
+    if not ok then
+      local p = phrase(why)
+      if p:find("defined twice", 1, true) then
+        self:fail(a[1], "features that agree with the earlier ones for this hexside",
+          "conflicting hexside features", "'" .. show(a[2]) .. "'")
+      end
+      self:check(ok, why, a[1], "a hexside between two hexes on the board")
+    end
+  end
+end
+
+function handlers.strait(self, s)
+  local st = self:side(s.side)
+  self:check(self.board:add_side(st, SIDE["narrow-strait"]), "hexside off the board", s.side[1], "a hexside on the board")
+  for _, a in ipairs(s.through or {}) do
+    local c = self:side(a)
+    local ok, why = self.board:add_strait_passage(c, st)
+    if not ok then
+      if phrase(why):find("defined twice", 1, true) then
+        self:fail(a[1], "a hexside that passes through one strait only", "duplicate strait passage", "'" .. show(a[2]) .. "'")
+      end
+      self:check(ok, why, a[1], "a hexside on the board")
+    end
+  end
+end
+
+function handlers.coasts(self, s)
+  local h = self:hex(s.hex)
+  local idx = {}
+  for i, name in ipairs(self.compass) do idx[name] = i end
+  local c = { 0, 0, 0, 0, 0, 0 }
+  if #s.groups > self.coast_max then
+    self:fail(s.pos, "at most " .. self.coast_max .. " coasts", "too many coasts", tostring(#s.groups))
+  end
+  for g, group in ipairs(s.groups) do
+    for _, a in ipairs(group) do
+      local i = idx[a[2]]
+      if not i then
+        self:fail(a[1], "a compass direction (one of " .. concat(self.compass, " ") .. ")",
+          "unknown direction", "'" .. show(a[2]) .. "'")
+      end
+      if c[i] ~= 0 then self:fail(a[1], "each direction in one coast", "direction listed twice", "'" .. a[2] .. "'") end
+      c[i] = g
+    end
+  end
+  local ok, why = self.board:set_coasts(h, c)
+  if not ok and phrase(why):find("defined twice", 1, true) then
+    self:fail(s.hex[1], "one 'coasts' statement per hex", "duplicate coasts", "'" .. show(s.hex[2]) .. "'")
+  end
+  self:check(ok, why, s.hex[1], "a hex on the board")
+end
+
+function handlers.port(self, s)
+  local h = self:hex(s.hex)
+  local size = s.size[2]
+  if not PORT_SET[size] then
+    self:fail(s.size[1], "a port size (minor, standard, medium, major, great)", "unknown port size", "'" .. show(size) .. "'")
+  end
+  local cap = s.capacity and s.capacity[2]
+  if cap and cap < 0 then self:fail(s.capacity[1], "a capacity >= 0", "bad capacity", tostring(cap)) end
+  local ok, why = self.board:add_port(h, size, cap, s.inland)
+  if not ok and phrase(why):find("defined twice", 1, true) then
+    self:fail(s.hex[1], "one port per hex", "duplicate port", "'" .. show(s.hex[2]) .. "'")
+  end
+  self:check(ok, why, s.hex[1], "a hex on the board")
+  if s.name then self:place(s.name, h) end
+end
+
+function Builder:place(a, h)
+  local ok, why = self.board:add_place(a[2], h)
+  if not ok and phrase(why):find("defined twice", 1, true) then
+    self:fail(a[1], "a new place name", "duplicate place", '"' .. show(a[2]) .. '"')
+  end
+  self:check(ok, why, a[1], "a place on the board")
+end
+
+function handlers.place(self, s) self:place(s.name, self:hex(s.hex)) end
+
+function Builder:owner_id(name, pos)
+  if not self.owners[name] then
+    local id, why = self.board:add_owner(name)
+    self:check(id, why, pos, "at most 255 owners")
+    self.owners[name] = id
+  end
+end
+
+function Builder:own_hex(name, h, pos)
+  self:owner_id(name, pos)
+  self.ownership[#self.ownership + 1] = { h, name, pos }
+end
+
+function handlers.owner(self, s)
+  local b = self:board_ready(s.pos)
+  self:owner_id(s.name[2], s.name[1])
+  for _, h in ipairs(s.hexes and self:hexes(s.hexes) or {}) do
+    self.ownership[#self.ownership + 1] = { h, s.name[2], s.name[1] }
+  end
+  return b
+end
+
+function Builder:zone_hex(name, h, pos)
+  local b = self.board
+  local idx = self.zones[name]
+  if not idx then
+    local why
+    idx, why = b:add_zone(name)
+    self:check(idx, why, pos, "a zone name")
+    self.zones[name] = idx
+  end
+  local ok, why = b:set_zone(h, idx)
+  if not ok and phrase(why):find("defined twice", 1, true) then
+    self:fail(pos, "each hex in one sea zone", "hex in two sea zones", "'" .. show(b:label(h)) .. "'")
+  end
+  self:check(ok, why, pos, "a hex on the board")
+end
+
+function handlers.zone(self, s)
+  self:board_ready(s.pos)
+  local name = s.name[2]
+  if not self.zones[name] then
+    local idx, why = self.board:add_zone(name)
+    self:check(idx, why, s.name[1], "a new zone name")
+    self.zones[name] = idx
+  end
+  for _, h in ipairs(s.hexes and self:hexes(s.hexes) or {}) do self:zone_hex(name, h, s.name[1]) end
+end
+
+function handlers.seaboxes(self, s)
+  local o = self:hex(s.origin)
+  local r = s.radius[2]
+  if r < 0 or r > 1024 then self:fail(s.radius[1], "a radius 0..1024", "bad radius", tostring(r)) end
+  local ok, why = self.board:set_seaboxes(r, o)
+  if not ok and phrase(why):find("defined twice", 1, true) then
+    self:fail(s.pos, "one 'seaboxes' statement", "sea boxes declared twice", "'seaboxes'")
+  end
+  self:check(ok, why, s.pos, "sea boxes")
+end
+
+function handlers.cd(self, s)
+  local h = self:hex(s.hex)
+  local lv = s.level[2]
+  if lv < 0 or lv > 255 then self:fail(s.level[1], "a level 0..255", "bad coast-defence level", tostring(lv)) end
+  local ok, why = self.board:set_cd(h, lv)
+  if not ok and phrase(why):find("defined twice", 1, true) then
+    self:fail(s.hex[1], "one coast-defence level per hex", "duplicate coast defence", "'" .. show(s.hex[2]) .. "'")
+  end
+  self:check(ok, why, s.hex[1], "a hex on the board")
+end
+
+function handlers.tag(self, s)
+  self:board_ready(s.pos)
+  local id, why = self.board:tag_id(s.name[2])
+  self:check(id, why, s.name[1], "a tag name")
+  for _, h in ipairs(self:hexes(s.hexes)) do
+    self:check(self.board:add_tag(h, id), "hex off the board", s.name[1], "a hex on the board")
+  end
+end
+
+local DATA = { default = false, map = false, hexes = false, section = false, legend = false }
+
+--- Build a keel.Board from a description (from M.parse).
+---@param desc table
+---@return userdata|nil board, string|nil err
+function M.build(desc)
+  local self = setmetatable({
+    file = desc.file, text = desc.text,
+    numbering = { pointy = false, shift = "odd", digits = 2, first_col = 1, first_row = 1 },
+    legends = { terrain = {}, zone = {}, owner = {} },
+    owners = {}, zones = {}, ownership = {}, coast_max = keel.board.COAST_MAX,
+  }, Builder)
+  for k, v in pairs(M.DEFAULT_LEGEND) do self.legends.terrain[k] = v end
+  local ok, err = pcall(function()
+    for _, s in ipairs(desc.statements) do
+      if DATA[s.kind] == nil then self.data_seen = true end
+      handlers[s.kind](self, s)
+    end
+    if not self.board then
+      self:fail(#self.text + 1, "at least one 'section' statement", "no map section", "none")
+    end
+    local b = self.board
+    if self.default_terrain then b:default_terrain(self.default_terrain) end
+    for _, o in ipairs(self.ownership) do
+      self:check(b:set_owner(o[1], o[2]), "hex off the board", o[3], "a hex on the board")
+    end
+    local fin, why = b:finish()
+    if not fin then self:fail(1, "a board that can be finished", phrase(why)) end
+  end)
+  if not ok then
+    if self.board then self.board:close() end
+    if type(err) == "table" and err.built_error then return nil, err.built_error.message, err.built_error end
+    error(err, 0)
+  end
+  return self.board, nil, { name = self.name, file = self.file }
+end
+
+--- Parse and build a map text.
+---@param text string
+---@param file? string
+---@return userdata|nil board, string|nil err
+function M.load_string(text, file)
+  local desc, err, e = M.parse(text, file or "map")
+  if not desc then return nil, err, e end
+  return M.build(desc)
+end
+
+--- Read, parse and build a map file.
+---@param path string
+---@return userdata|nil board, string|nil err
+function M.load(path)
+  local f, ferr = io.open(path, "rb")
+  if not f then return nil, tostring(ferr) end
+  local text = f:read("a")
+  f:close()
+  if not text then return nil, path .. ": could not be read" end
+  return M.load_string(text, path)
+end
+
+return M

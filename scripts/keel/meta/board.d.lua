@@ -1,0 +1,150 @@
+---@meta
+-- LuaLS definitions for keel.board (kernel/l_board.c), keel.map and keel.render.
+
+---@alias keel.HexArg integer|string  a hex, a label "15B:2407" or a place name
+---@alias keel.SideArg integer|string a hexside or a label "33:1223/1224"
+
+---@class keel.WaterStep
+---@field hex integer   the hex entered
+---@field coast integer the coast of that hex the step arrives on
+---@field dir integer   direction 0..5 from the hex left
+---@field side integer  the hexside crossed
+
+---@class keel.Features
+---@field water "all-water"|"partial-water"|"all-land"|"none"
+---@field riverine? "river"|"major-river"|"great-river"|"canal"|"lake"
+---@field narrow_strait boolean
+---@field estuary boolean
+---@field prohibited boolean
+---@field name? string
+---@field bits integer
+
+---@class keel.Port
+---@field hex integer
+---@field size "minor"|"standard"|"major"|"great"
+---@field capacity? integer
+---@field inland boolean
+
+---@class keel.Board
+local Board = {}
+
+---@param name string @param col integer @param row integer @param cols integer @param rows integer
+---@return true|nil ok, string? reason
+function Board:section(name, col, row, cols, rows) end
+---@param name string @return true
+function Board:default_terrain(name) end
+---@param hex keel.HexArg @param terrain string @return true|nil ok, string? reason
+function Board:set_terrain(hex, terrain) end
+---@param first integer @param codes string @return true|nil ok, string? reason, integer? index
+function Board:set_terrain_row(first, codes) end
+---@param side keel.SideArg @param bits integer @return true|nil ok, string? reason
+function Board:add_side(side, bits) end
+---@param name string @return integer|nil id, string? reason
+function Board:side_name_id(name) end
+---@param hex keel.HexArg @param coasts integer[] @return true|nil ok, string? reason
+function Board:set_coasts(hex, coasts) end
+---@param hex keel.HexArg @param size string @param capacity? integer @param inland? boolean
+---@return true|nil ok, string? reason
+function Board:add_port(hex, size, capacity, inland) end
+---@param name string @param hex keel.HexArg @return true|nil ok, string? reason
+function Board:add_place(name, hex) end
+---@param hex keel.HexArg @param level integer @return true|nil ok, string? reason
+function Board:set_cd(hex, level) end
+---@param radius integer @param origin keel.HexArg @return true|nil ok, string? reason
+function Board:set_seaboxes(radius, origin) end
+---@param name string @return integer|nil index, string? reason
+function Board:add_zone(name) end
+---@param hex keel.HexArg @param index integer @return true|nil ok, string? reason
+function Board:set_zone(hex, index) end
+---@param name string @return integer|nil id, string? reason
+function Board:tag_id(name) end
+---@param hex keel.HexArg @param id integer @return true|nil ok, string? reason
+function Board:add_tag(hex, id) end
+---@param crossing keel.SideArg @param strait keel.SideArg @return true|nil ok, string? reason
+function Board:add_strait_passage(crossing, strait) end
+---@param name string @return integer|nil id, string? reason
+function Board:add_owner(name) end
+---@return keel.Board|nil board, string? reason
+function Board:finish() end
+
+---@param x keel.HexArg @return integer|nil hex, string? reason
+function Board:hex(x) end
+---@param hex keel.HexArg @return string|nil label, string? reason
+function Board:label(hex) end
+---@param a keel.SideArg|keel.HexArg @param b? keel.HexArg @return integer|nil side, string? reason
+function Board:side(a, b) end
+---@param side keel.SideArg @return string|nil label, string? reason
+function Board:side_label(side) end
+---@return {pointy: boolean, shift: "odd"|"even", digits: integer, first_col: integer, first_row: integer, sections: string[]}
+function Board:numbering() end
+---@param hex keel.HexArg @return boolean
+function Board:contains(hex) end
+---@return integer[]
+function Board:hexes() end
+
+---@param hex keel.HexArg @return string|nil terrain, string? reason
+function Board:terrain(hex) end
+---@param a keel.SideArg|keel.HexArg @param b? keel.HexArg @return keel.Features|nil, string? reason
+function Board:features(a, b) end
+---@param hex keel.HexArg @return integer[]|nil coasts, string? reason
+function Board:coasts(hex) end
+---@param hex keel.HexArg @param coast? integer @return keel.WaterStep[]|nil steps, string? reason
+function Board:water_neighbors(hex, coast) end
+---@param side keel.SideArg @return integer[]|nil sides, string? reason
+function Board:riverine_neighbors(side) end
+---@param side keel.SideArg @return integer|nil strait, string? reason
+function Board:strait_passage(side) end
+---@param hex keel.HexArg @return keel.Port|nil port, string? reason
+function Board:port(hex) end
+---@return keel.Port[]
+function Board:ports() end
+---@param name string @return integer|nil hex, string? reason
+function Board:place(name) end
+---@param hex keel.HexArg @return string|nil name, string? reason
+function Board:place_name(hex) end
+---@return {name: string, hex: integer}[]
+function Board:places() end
+---@param hex keel.HexArg @return string|false|nil owner, string? reason
+function Board:owner(hex) end
+---@param hex keel.HexArg @param owner string|false @return true|nil ok, string? reason
+function Board:set_owner(hex, owner) end
+---@return string[]
+function Board:owners() end
+---@param hex keel.HexArg @return integer|nil level, string? reason
+function Board:cd(hex) end
+---@param hex keel.HexArg @return integer|nil box, string? reason
+function Board:box(hex) end
+---@return integer|nil radius, integer|string origin
+function Board:seaboxes() end
+---@param box integer @return integer[]
+function Board:box_hexes(box) end
+---@param hex keel.HexArg @return string|false|nil zone, string? reason
+function Board:zone(hex) end
+---@return string[]
+function Board:zones() end
+---@param name string @return string[]|nil zones, string? reason
+function Board:zone_neighbors(name) end
+---@param hex keel.HexArg @return string[]|nil tags, string? reason
+function Board:tags(hex) end
+---@param hex keel.HexArg @param name string @return boolean|nil, string? reason
+function Board:has_tag(hex, name) end
+---@param name string @return integer[]
+function Board:tagged(name) end
+---@return {hexes: integer, cells: integer, bytes: integer, bytes_per_hex: number}
+function Board:stats() end
+function Board:close() end
+
+---@class keel.board
+---@field SIDE table<string, integer>
+---@field TERRAIN table<string, integer>
+---@field COAST_MAX integer
+local board = {}
+---@param numbering? {pointy?: boolean, shift?: "odd"|"even", digits?: integer, first_col?: integer, first_row?: integer}
+---@return keel.Board
+function board.new(numbering) end
+---@param path string @return keel.Board|nil board, string? err
+function board.load(path) end
+---@param text string @param name? string @return keel.Board|nil board, string? err
+function board.load_string(text, name) end
+
+return board

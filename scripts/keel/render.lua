@@ -1,0 +1,385 @@
+--- keel.render — draw a board as SVG, one layer at a time.
+--
+--   local render = require "keel.render"
+--   local svg = render.svg(board, { title = "Crete" })
+--   local svg = render.svg(board, { layers = { "terrain", "labels", my_layer } })
+--
+-- A layer is a name from render.layers or a function(ctx) that adds SVG
+-- elements with ctx:add(...); ctx gives the board, the pixel layout and
+-- helpers (center, corners, side_points, esc). Later issues add units and
+-- movement overlays as layers of their own.
+-- luacheck: max line length 200
+local keel = require "keel"
+
+local hex = keel.hex
+local fmt, concat, sort = string.format, table.concat, table.sort
+local ipairs, pairs, type, tostring = ipairs, pairs, type, tostring
+local huge, min, max = math.huge, math.min, math.max
+
+local M = {}
+
+M.TERRAIN_COLORS = {
+  ["all-sea"] = "#9ecae1", coastal = "#c7e3b0", ["all-land"] = "#e9dcb4",
+  restricted = "#5f8fb0", lake = "#6fb7d6",
+}
+M.OWNER_COLORS = { "#c0392b", "#2c3e90", "#7d3c98", "#d35400", "#16a085", "#7f8c8d" }
+M.ZONE_COLOR = "#1f4e79"
+M.BOX_COLOR = "#555555"
+--- The layers drawn when none are given, bottom to top.
+M.DEFAULT_LAYERS = { "terrain", "seaboxes", "zones", "sides", "owners", "ports", "labels",
+  "places", "legend" }
+
+--- Escape text for XML.
+---@param s any
+---@return string
+function M.esc(s)
+  return (tostring(s):gsub("[&<>\"']", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
+    ['"'] = "&quot;", ["'"] = "&apos;" }):gsub("[%z\1-\8\11\12\14-\31]", "?"))
+end
+
+local function num(x) return fmt("%.1f", x) end
+
+local Ctx = {}
+Ctx.__index = Ctx
+
+--- Add SVG text to the picture.
+function Ctx:add(...)
+  local out = self.out
+  for i = 1, select("#", ...) do out[#out + 1] = select(i, ...) end
+end
+
+--- Pixel centre of a hex.
+function Ctx:center(h) return hex.to_pixel(self.layout, h) end
+
+--- "x,y x,y ..." corner list of a hex (for a polygon).
+function Ctx:corners(h)
+  local c = hex.corners(self.layout, h)
+  local pts = {}
+  for i = 1, 12, 2 do pts[#pts + 1] = num(c[i]) .. "," .. num(c[i + 1]) end
+  return concat(pts, " ")
+end
+
+--- The two end points of a hexside: x1, y1, x2, y2.
+function Ctx:side_points(side)
+  local a, b = hex.side_hexes(side)
+  local ax, ay = hex.to_pixel(self.layout, a)
+  local bx, by = hex.to_pixel(self.layout, b)
+  local mx, my = (ax + bx) / 2, (ay + by) / 2
+  local c = hex.corners(self.layout, a)
+  local best = {}
+  for i = 1, 12, 2 do
+    local d = (c[i] - mx) ^ 2 + (c[i + 1] - my) ^ 2
+    best[#best + 1] = { d, c[i], c[i + 1] }
+  end
+  sort(best, function(p, q) return p[1] < q[1] end)
+  return best[1][2], best[1][3], best[2][2], best[2][3]
+end
+
+function Ctx:line(side, style)
+  local x1, y1, x2, y2 = self:side_points(side)
+  self:add(fmt('<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>\n', num(x1), num(y1), num(x2), num(y2), style))
+end
+
+Ctx.esc = M.esc
+
+-- every side between two on-board hexes, once, in board order
+local function board_sides(ctx)
+  if ctx._sides then return ctx._sides end
+  local b, out = ctx.board, {}
+  for _, h in ipairs(ctx.hexes) do
+    for d = 0, 2 do
+      local s = hex.side_of(h, d)
+      local _, o = hex.side_hexes(s)
+      if ctx.on[o] then out[#out + 1] = s end
+    end
+  end
+  ctx._sides = out
+  local _ = b
+  return out
+end
+
+M.layers = {}
+
+function M.layers.terrain(ctx)
+  local b = ctx.board
+  ctx:add('<g id="terrain" stroke="#8a8a8a" stroke-width="0.6">\n')
+  for _, h in ipairs(ctx.hexes) do
+    local t = b:terrain(h)
+    ctx.used_terrain[t] = true
+    ctx:add('<polygon points="', ctx:corners(h), '" fill="', M.TERRAIN_COLORS[t] or "#ffffff", '"/>\n')
+  end
+  ctx:add('</g>\n')
+end
+
+function M.layers.labels(ctx)
+  local b = ctx.board
+  local fs = ctx.size * 0.28
+  ctx:add(fmt('<g id="labels" font-family="sans-serif" font-size="%s" fill="#333" text-anchor="middle">\n', num(fs)))
+  for _, h in ipairs(ctx.hexes) do
+    local x, y = ctx:center(h)
+    local lbl = b:label(h):gsub("^.*:", "")
+    ctx:add(fmt('<text x="%s" y="%s">%s</text>\n', num(x), num(y - ctx.size * 0.55), M.esc(lbl)))
+  end
+  ctx:add('</g>\n')
+end
+
+local RIVER_WIDTH = { river = 2, ["major-river"] = 3, ["great-river"] = 4.5, lake = 3 }
+
+function M.layers.sides(ctx)
+  local b = ctx.board
+  ctx:add('<g id="sides" stroke-linecap="round" fill="none">\n')
+  for _, s in ipairs(board_sides(ctx)) do
+    local f = b:features(s)
+    local a, o = hex.side_hexes(s)
+    local ta, to = b:terrain(a), b:terrain(o)
+    if f.water == "all-land" and ta ~= "all-land" and to ~= "all-land" and not f.riverine then
+      ctx.used.spine = true
+      ctx:line(s, 'stroke="#8b5a2b" stroke-width="3"')
+    end
+    if f.riverine == "canal" then
+      ctx.used.canal = true
+      ctx:line(s, 'stroke="#0b6e6e" stroke-width="4"')
+      ctx:line(s, 'stroke="#e0ffff" stroke-width="1.2" stroke-dasharray="3,2"')
+    elseif f.riverine then
+      ctx.used[f.riverine] = true
+      ctx:line(s, fmt('stroke="#1f6fb5" stroke-width="%s"', RIVER_WIDTH[f.riverine] or 2))
+    end
+    if f.narrow_strait then
+      ctx.used.strait = true
+      ctx:line(s, 'stroke="#d62728" stroke-width="5" stroke-opacity="0.8"')
+    end
+    if f.estuary then
+      ctx.used.estuary = true
+      ctx:line(s, 'stroke="#17becf" stroke-width="3" stroke-dasharray="2,3"')
+    end
+    if f.prohibited then
+      ctx.used.prohibited = true
+      ctx:line(s, 'stroke="#d62728" stroke-width="1.5" stroke-dasharray="6,3"')
+    end
+  end
+  ctx:add('</g>\n')
+end
+
+function M.layers.zones(ctx)
+  local b = ctx.board
+  if #b:zones() == 0 then return end
+  ctx.used.zone = true
+  ctx:add(fmt('<g id="zones" stroke="%s" stroke-width="2.5" stroke-dasharray="8,4" fill="none">\n', M.ZONE_COLOR))
+  for _, s in ipairs(board_sides(ctx)) do
+    local a, o = hex.side_hexes(s)
+    local za, zo = b:zone(a), b:zone(o)
+    if za and zo and za ~= zo then ctx:line(s, "") end
+  end
+  -- a name at the first hex of each zone
+  local seen = {}
+  for _, h in ipairs(ctx.hexes) do
+    local z = b:zone(h)
+    if z and not seen[z] then
+      seen[z] = true
+      local x, y = ctx:center(h)
+      ctx:add(fmt('<text x="%s" y="%s" font-family="sans-serif" font-size="%s" fill="%s" stroke="none" font-style="italic">%s</text>\n',
+        num(x - ctx.size * 0.6), num(y + ctx.size * 0.2), num(ctx.size * 0.4), M.ZONE_COLOR, M.esc(z)))
+    end
+  end
+  ctx:add('</g>\n')
+end
+
+function M.layers.seaboxes(ctx)
+  local b = ctx.board
+  if not b:seaboxes() then return end
+  ctx.used.seabox = true
+  ctx:add(fmt('<g id="seaboxes" stroke="%s" stroke-width="1.6" stroke-dasharray="2,2" fill="none">\n', M.BOX_COLOR))
+  for _, s in ipairs(board_sides(ctx)) do
+    local a, o = hex.side_hexes(s)
+    if b:box(a) ~= b:box(o) then ctx:line(s, "") end
+  end
+  ctx:add('</g>\n')
+end
+
+function M.layers.owners(ctx)
+  local b = ctx.board
+  local names = b:owners()
+  if #names == 0 then return end
+  local color = {}
+  for i, n in ipairs(names) do color[n] = M.OWNER_COLORS[(i - 1) % #M.OWNER_COLORS + 1] end
+  ctx.owner_colors = color
+  ctx:add('<g id="owners" stroke="none">\n')
+  local r = ctx.size * 0.13
+  for _, h in ipairs(ctx.hexes) do
+    local o = b:owner(h)
+    if o then
+      ctx.used_owner[o] = true
+      local x, y = ctx:center(h)
+      ctx:add(fmt('<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>\n',
+        num(x + ctx.size * 0.35), num(y + ctx.size * 0.3), num(2 * r), num(2 * r), color[o]))
+    end
+  end
+  ctx:add('</g>\n')
+end
+
+local PORT_R = { minor = 0.16, standard = 0.22, major = 0.28, great = 0.34 }
+
+function M.layers.ports(ctx)
+  local b = ctx.board
+  ctx:add('<g id="ports" stroke="#000" stroke-width="1">\n')
+  for _, p in ipairs(b:ports()) do
+    local x, y = ctx:center(p.hex)
+    local r = ctx.size * PORT_R[p.size]
+    if p.inland then
+      ctx.used.inland = true
+      ctx:add(fmt('<rect x="%s" y="%s" width="%s" height="%s" fill="#fff"/>\n', num(x - r), num(y - r), num(2 * r), num(2 * r)))
+    else
+      ctx.used.port = true
+      ctx:add(fmt('<circle cx="%s" cy="%s" r="%s" fill="#fff"/>\n', num(x), num(y), num(r)))
+    end
+    ctx:add(fmt('<circle cx="%s" cy="%s" r="%s" fill="#000"/>\n', num(x), num(y), num(r * 0.35)))
+  end
+  for _, h in ipairs(ctx.hexes) do
+    local cd = b:cd(h)
+    if cd > 0 then
+      ctx.used.cd = true
+      local x, y = ctx:center(h)
+      ctx:add(fmt('<text x="%s" y="%s" font-family="sans-serif" font-size="%s" fill="#900" stroke="none">CD%d</text>\n',
+        num(x - ctx.size * 0.75), num(y + ctx.size * 0.55), num(ctx.size * 0.3), cd))
+    end
+  end
+  ctx:add('</g>\n')
+end
+
+function M.layers.places(ctx)
+  local b = ctx.board
+  ctx:add(fmt('<g id="places" font-family="sans-serif" font-size="%s" font-weight="bold" fill="#111" text-anchor="middle" stroke="#fff" stroke-width="2.5" paint-order="stroke">\n',
+    num(ctx.size * 0.36)))
+  for _, p in ipairs(b:places()) do
+    local x, y = ctx:center(p.hex)
+    ctx:add(fmt('<text x="%s" y="%s">%s</text>\n', num(x), num(y + ctx.size * 0.62), M.esc(p.name)))
+  end
+  ctx:add('</g>\n')
+end
+
+local LEGEND_LINES = {
+  { "spine", "all-land hexside", 'stroke="#8b5a2b" stroke-width="3"' },
+  { "river", "river", 'stroke="#1f6fb5" stroke-width="2"' },
+  { "major-river", "major river", 'stroke="#1f6fb5" stroke-width="3"' },
+  { "great-river", "great river", 'stroke="#1f6fb5" stroke-width="4.5"' },
+  { "lake", "lake hexside", 'stroke="#1f6fb5" stroke-width="3"' },
+  { "canal", "canal", 'stroke="#0b6e6e" stroke-width="4"' },
+  { "strait", "narrow strait", 'stroke="#d62728" stroke-width="5" stroke-opacity="0.8"' },
+  { "estuary", "estuary", 'stroke="#17becf" stroke-width="3" stroke-dasharray="2,3"' },
+  { "prohibited", "prohibited hexside", 'stroke="#d62728" stroke-width="1.5" stroke-dasharray="6,3"' },
+  { "zone", "sea zone border", 'stroke="' .. M.ZONE_COLOR .. '" stroke-width="2.5" stroke-dasharray="8,4"' },
+  { "seabox", "sea box outline", 'stroke="' .. M.BOX_COLOR .. '" stroke-width="1.6" stroke-dasharray="2,2"' },
+}
+
+function M.layers.legend(ctx)
+  local x0, y = ctx.legend_x, ctx.margin
+  local lines = {}
+  local function row(draw, text)
+    lines[#lines + 1] = { draw, text }
+  end
+  for _, t in ipairs { "all-sea", "coastal", "all-land", "restricted", "lake" } do
+    if ctx.used_terrain[t] then
+      row(function(x, yy)
+        return fmt('<rect x="%s" y="%s" width="18" height="12" fill="%s" stroke="#8a8a8a"/>', num(x), num(yy - 10), M.TERRAIN_COLORS[t])
+      end, t)
+    end
+  end
+  for _, l in ipairs(LEGEND_LINES) do
+    if ctx.used[l[1]] then
+      row(function(x, yy)
+        return fmt('<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>', num(x), num(yy - 4), num(x + 18), num(yy - 4), l[3])
+      end, l[2])
+    end
+  end
+  if ctx.used.port then
+    row(function(x, yy) return fmt('<circle cx="%s" cy="%s" r="6" fill="#fff" stroke="#000"/>', num(x + 9), num(yy - 4)) end,
+      "port (size: minor to great)")
+  end
+  if ctx.used.inland then
+    row(function(x, yy) return fmt('<rect x="%s" y="%s" width="12" height="12" fill="#fff" stroke="#000"/>', num(x + 3), num(yy - 10)) end,
+      "inland port")
+  end
+  if ctx.used.cd then
+    row(function(x, yy) return fmt('<text x="%s" y="%s" font-size="10" fill="#900">CD</text>', num(x), num(yy)) end,
+      "coast-defence level")
+  end
+  local owners = {}
+  for o in pairs(ctx.used_owner) do owners[#owners + 1] = o end
+  sort(owners)
+  for _, o in ipairs(owners) do
+    row(function(x, yy)
+      return fmt('<rect x="%s" y="%s" width="10" height="10" fill="%s"/>', num(x + 4), num(yy - 9), ctx.owner_colors[o])
+    end, "owned by " .. o)
+  end
+  local h = 28 + 18 * #lines
+  ctx:add(fmt('<g id="legend" font-family="sans-serif" font-size="12">\n<rect x="%s" y="%s" width="%s" height="%s" fill="#fff" stroke="#444"/>\n',
+    num(x0), num(y), num(ctx.legend_w - 10), num(h)))
+  ctx:add(fmt('<text x="%s" y="%s" font-weight="bold">Legend</text>\n', num(x0 + 8), num(y + 18)))
+  for i, l in ipairs(lines) do
+    local yy = y + 20 + 18 * i
+    ctx:add(l[1](x0 + 8, yy), fmt('<text x="%s" y="%s">%s</text>\n', num(x0 + 34), num(yy), M.esc(l[2])))
+  end
+  ctx:add('</g>\n')
+  ctx.legend_h = h
+end
+
+--- Draw a board as an SVG document.
+---@param board userdata a finished keel.Board
+---@param opts? table { size = px per hex (20), title = string, layers = {name|function, ...},
+---   extra_layers = {name|function, ...} (drawn after the layers), legend = false to drop it }
+---@return string svg
+function M.svg(board, opts)
+  opts = opts or {}
+  local size = opts.size or 20
+  local n = board:numbering()
+  local layout = { pointy = n.pointy, size = size, origin = { 0, 0 } }
+  local hexes = board:hexes()
+  local minx, miny, maxx, maxy = huge, huge, -huge, -huge
+  for _, h in ipairs(hexes) do
+    local c = hex.corners(layout, h)
+    for i = 1, 12, 2 do
+      minx, maxx = min(minx, c[i]), max(maxx, c[i])
+      miny, maxy = min(miny, c[i + 1]), max(maxy, c[i + 1])
+    end
+  end
+  if #hexes == 0 then minx, miny, maxx, maxy = 0, 0, 1, 1 end
+  local margin = 10
+  local title_h = opts.title and 26 or 0
+  layout.origin = { margin - minx, margin + title_h - miny }
+  local map_w, map_h = maxx - minx, maxy - miny
+  local legend_w = opts.legend == false and 0 or 210
+  local ctx = setmetatable({
+    board = board, layout = layout, size = size, hexes = hexes, margin = margin + title_h,
+    legend_x = margin * 2 + map_w, legend_w = legend_w, out = {}, used = {}, used_terrain = {},
+    used_owner = {}, owner_colors = {}, on = {},
+  }, Ctx)
+  for _, h in ipairs(hexes) do ctx.on[h] = true end
+  local layers = {}
+  for _, l in ipairs(opts.layers or M.DEFAULT_LAYERS) do layers[#layers + 1] = l end
+  for _, l in ipairs(opts.extra_layers or {}) do layers[#layers + 1] = l end
+  -- the legend goes last, so it knows what the other layers drew
+  local body = {}
+  for _, l in ipairs(layers) do
+    if l ~= "legend" or opts.legend ~= false then
+      local fn = type(l) == "function" and l or M.layers[l]
+      if not fn then error(("render: unknown layer '%s'"):format(tostring(l)), 2) end
+      if l ~= "legend" then fn(ctx) end
+    end
+  end
+  body[1] = concat(ctx.out)
+  ctx.out = {}
+  local has_legend = opts.legend ~= false
+  for _, l in ipairs(layers) do if l == "legend" and has_legend then M.layers.legend(ctx) end end
+  body[2] = concat(ctx.out)
+  local width = margin * 3 + map_w + legend_w
+  local height = max(margin * 2 + title_h + map_h, (ctx.legend_h or 0) + margin * 2 + title_h)
+  local head = fmt('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">\n',
+    math.ceil(width), math.ceil(height), math.ceil(width), math.ceil(height))
+  head = head .. fmt('<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>\n', math.ceil(width), math.ceil(height))
+  if opts.title then
+    head = head .. fmt('<text x="%d" y="24" font-family="sans-serif" font-size="18" font-weight="bold">%s</text>\n', margin, M.esc(opts.title))
+  end
+  return head .. body[1] .. body[2] .. "</svg>\n"
+end
+
+return M

@@ -1,0 +1,21 @@
+#!/bin/sh
+# tests/install.sh — make install / uninstall into a staging DESTDIR: the
+# installed keel runs, keel.so loads in the stock lua5.4, pkg-config finds
+# the library, and uninstall leaves no file behind.
+cd "$(dirname "$0")/.." || exit 1
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+pass=0; fail=0
+ok() { if "$@" >/dev/null 2>&1; then pass=$((pass + 1)); echo "ok $name"; else fail=$((fail + 1)); echo "FAIL $name"; fi; }
+name="install: make install DESTDIR PREFIX"
+ok make -s install DESTDIR="$stage" PREFIX=/opt/keel
+name="install: installed keel runs with its installed scripts"
+ok sh -c "KEEL_SCRIPTS= '$stage/opt/keel/bin/keel' version | grep -q '^keel '"
+name="install: keel.so loads in the stock lua5.4"
+ok sh -c "KEEL_SCRIPTS= lua5.4 -e 'package.cpath=\"$stage/opt/keel/lib/lua/5.4/?.so;\"..package.cpath; assert(require(\"keel\").hex.distance(0, 1))'"
+name="install: pkg-config keel names the installed library"
+ok sh -c "PKG_CONFIG_PATH='$stage/opt/keel/lib/pkgconfig' pkg-config --libs keel | grep -q -- '-lkeel'"
+name="install: make uninstall removes every file"
+ok sh -c "make -s uninstall DESTDIR='$stage' PREFIX=/opt/keel && [ -z \"\$(find '$stage' -type f)\" ]"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,339 @@
+-- tests/lua/board_test.lua — keel.board and keel.map: the sample maps answer
+-- what the rule texts imply (test names carry the rule id), labels, owners,
+-- misuse, and the doc's worked example.
+local t = require "keel.testing"
+local keel = require "keel"
+local map = require "keel.map"
+local hex = keel.hex
+
+local function load(name)
+  local b, err = map.load("scenarios/maps/" .. name .. ".map")
+  t.ok(b, err)
+  return b
+end
+
+local function labels(b, list, key)
+  local out = {}
+  for _, x in ipairs(list) do out[#out + 1] = b:label(key and x[key] or x) end
+  table.sort(out)
+  return out
+end
+
+local function contains(list, v)
+  for _, x in ipairs(list) do if x == v then return true end end
+  return false
+end
+
+local MAPS = { "crete", "suez", "corinth", "straits", "sevilla", "eastmed" }
+
+t.test("map-1: every sample map loads", function()
+  for _, m in ipairs(MAPS) do
+    local b = load(m)
+    t.ok(b:stats().hexes > 0, m)
+    b:close()
+  end
+end)
+
+-- 27.B.5 -------------------------------------------------------------------
+for _, m in ipairs { "crete", "eastmed" } do
+  t.test("27.B.5-1: (" .. m .. ") a ship in 15B:2407 may enter 15B:2508, a minor port on Crete", function()
+    local b = load(m)
+    local from = b:hex("15B:2407")
+    t.eq(b:terrain(from), "all-sea")
+    local steps = b:water_neighbors(from)
+    local into
+    for _, s in ipairs(steps) do if b:label(s.hex) == "15B:2508" then into = s end end
+    t.ok(into, "2508 is a water neighbour of 2407")
+    t.eq(b:terrain("15B:2508"), "coastal")
+    t.eq(b:port("15B:2508").size, "minor")
+    t.ok(b:has_tag("15B:2508", "crete"))
+  end)
+
+  t.test("27.B.5-2: (" .. m .. ") ...but may not continue into any sea hex on the south side of Crete", function()
+    local b = load(m)
+    local steps = b:water_neighbors("15B:2407")
+    local coast
+    for _, s in ipairs(steps) do if b:label(s.hex) == "15B:2508" then coast = s.coast end end
+    local onward = b:water_neighbors("15B:2508", coast)
+    t.eq(labels(b, onward, "hex"), { "15B:2407", "15B:2507", "15B:2607" })
+    for _, s in ipairs(onward) do
+      t.ok(b:terrain(s.hex) == "all-sea" and keel.hex.qr(s.hex) and
+        select(2, b:label(s.hex):match("(%d%d)(%d%d)$")) <= "07", "north of Crete: " .. b:label(s.hex))
+    end
+    -- the south coast is a different water body of the same hex
+    local south = b:water_neighbors("15B:2508", b:coasts("15B:2508")[6])   -- S side (direction 5)
+    t.eq(labels(b, south, "hex"), { "15B:2509" })
+    t.ok(b:coasts("15B:2508")[6] ~= coast, "two coasts separated by land")
+  end)
+
+  t.test("27.B.5-3: (" .. m .. ") no water route across Crete's land", function()
+    local b = load(m)
+    t.eq(b:features("15B:2408/2508").water, "all-land")
+    for _, s in ipairs(b:water_neighbors("15B:2508")) do
+      t.ok(b:label(s.hex) ~= "15B:2408" and b:label(s.hex) ~= "15B:2608")
+    end
+  end)
+end
+
+t.test("27.B.1-1: sea zones: a hex is in at most one zone, zones are named", function()
+  local b = load("eastmed")
+  t.eq(b:zones(), { "Aegean Sea", "Mediterranean Sea", "Red Sea" })   -- first use order
+  t.eq(b:zone("15B:2407"), "Aegean Sea")
+  t.eq(b:zone("15B:2509"), "Mediterranean Sea")
+  t.eq(b:zone("19A:3820"), "Red Sea")
+  t.eq(b:zone("15B:0101"), false)
+  t.ok(contains(b:zone_neighbors("Aegean Sea"), "Mediterranean Sea"))
+  t.eq(b:zone_neighbors("Red Sea"), {})
+end)
+
+t.test("27.B.2-1: sea boxes 5 hexes across (radius 2) overlay the map", function()
+  local b = load("eastmed")
+  local r, origin = b:seaboxes()
+  t.eq(r, 2)
+  t.eq(b:label(origin), "15B:2407")
+  t.eq(b:box("15B:2407"), b:box("15B:2509"))        -- two hexes from the centre
+  t.ok(b:box("15B:2407") ~= b:box("15B:2707"))      -- three hexes away
+  t.eq(#b:box_hexes(b:box("15B:2407")), 19)
+  local nb, why = load("corinth"):box("15B:0813")
+  t.fails("no sea boxes", nb, why)
+end)
+
+-- 32.A.5 -------------------------------------------------------------------
+t.test("32.A.5-1: the narrow strait is the 33:1223/1224 hexside, its hexes enemy (Axis) owned", function()
+  local b = load("straits")
+  t.ok(b:features("33:1223/1224").narrow_strait)
+  t.eq(b:owner("33:1223"), "Axis")
+  t.eq(b:owner("33:1224"), "Axis")
+  t.eq(b:owner("33:1225"), false)
+end)
+
+t.test("32.A.5-2: 33:1225-1224-1324 is a water route, and its second step passes the strait", function()
+  local b = load("straits")
+  local c
+  for _, s in ipairs(b:water_neighbors("33:1225")) do
+    if b:label(s.hex) == "33:1224" then c = s.coast end
+  end
+  t.ok(c, "1225 -> 1224")
+  local step
+  for _, s in ipairs(b:water_neighbors("33:1224", c)) do
+    if b:label(s.hex) == "33:1324" then step = s end
+  end
+  t.ok(step, "1224 -> 1324 on the same coast")
+  t.eq(b:strait_passage(step.side), b:side("33:1223/1224"))
+  t.fails("passes no narrow strait", b:strait_passage("33:1224/1225"))
+  -- once both strait hexes are friendly the rule allows the move: owners change
+  t.ok(b:set_owner("33:1223", "Allied"))
+  t.ok(b:set_owner("33:1224", "Allied"))
+  t.eq(b:owner("33:1223"), "Allied")
+end)
+
+-- 32.A.6 -------------------------------------------------------------------
+t.test("32.A.6-1: 23A:3228 is sea, 23A:3227 coastal (2 MPs), the river starts at 23A:3227/3327", function()
+  local b = load("sevilla")
+  t.eq(b:terrain("23A:3228"), "all-sea")
+  t.eq(b:terrain("23A:3227"), "coastal")
+  t.ok(contains(labels(b, b:water_neighbors("23A:3228"), "hex"), "23A:3227"))
+  t.eq(b:features("23A:3227/3327").riverine, "major-river")
+end)
+
+t.test("32.A.6-2: the river route 3227/3327, 3327/3226, then 4 hexsides to 3224/3225 at Sevilla", function()
+  local b = load("sevilla")
+  local route = { "23A:3227/3327", "23A:3327/3226", "23A:3226/3326", "23A:3326/3225",
+    "23A:3225/3325", "23A:3224/3225" }
+  for i = 1, #route - 1 do
+    local next_sides = b:riverine_neighbors(route[i])
+    t.ok(contains(next_sides, b:side(route[i + 1])), route[i] .. " -> " .. route[i + 1])
+  end
+  t.eq(#route - 2, 4, "4 MPs after the first two hexsides")
+  local sevilla = b:place("Sevilla")
+  t.eq(b:label(sevilla), "23A:3224")
+  local p = b:port(sevilla)
+  t.eq(p.inland, true)
+  t.eq(p.size, "standard")
+  -- 3224/3225 is the first hexside adjacent to the inland port: no further upriver
+  local a, c = hex.side_hexes(b:side("23A:3224/3225"))
+  t.ok(a == sevilla or c == sevilla)
+  local a2, c2 = hex.side_hexes(b:side("23A:3225/3325"))
+  t.ok(a2 ~= sevilla and c2 ~= sevilla)
+end)
+
+-- 32.A.6.a -----------------------------------------------------------------
+for _, m in ipairs { "suez", "eastmed" } do
+  t.test("32.A.6.a-1: (" .. m .. ") the Suez Canal runs from Port Said (19A:3413) to Suez (19A:3718)", function()
+    local b = load(m)
+    t.eq(b:label(b:place("Port Said")), "19A:3413")
+    t.eq(b:label(b:place("Suez")), "19A:3718")
+    t.eq(b:place_name("19A:3413"), "Port Said")
+    -- collect the canal's hexsides and walk them end to end
+    local canal = {}
+    for _, h in ipairs(b:hexes()) do
+      for d = 0, 2 do
+        local s = hex.side_of(h, d)
+        local f = b:features(s)
+        if f and f.riverine == "canal" and f.name == "Suez" then canal[#canal + 1] = s end
+      end
+    end
+    t.eq(#canal, 12)
+    local ps, suez = b:place("Port Said"), b:place("Suez")
+    local start
+    for _, s in ipairs(canal) do
+      local a, c = hex.side_hexes(s)
+      if a == ps or c == ps then start = s end
+    end
+    t.ok(start, "a canal hexside touches Port Said")
+    local seen, cur, n = { [start] = true }, start, 1
+    while true do
+      local nxt
+      for _, s in ipairs(b:riverine_neighbors(cur)) do
+        if not seen[s] and b:features(s).name == "Suez" then nxt = s end
+      end
+      if not nxt then break end
+      seen[nxt] = true
+      cur, n = nxt, n + 1
+    end
+    t.eq(n, #canal, "one connected chain")
+    local a, c = hex.side_hexes(cur)
+    t.ok(a == suez or c == suez, "the chain ends at Suez")
+    -- canal hexsides are not water routes for ordinary movement
+    t.eq(b:features(start).water, "all-land")
+  end)
+
+  t.test("32.A.6.a-2: (" .. m .. ") the Egyptian Delta is a tagged region; hexes Allied at the start", function()
+    local b = load(m)
+    local delta = b:tagged("delta")
+    t.eq(#delta, 30)   -- 19A:2812..3316: 5 columns by 6 rows
+    t.ok(b:has_tag("Cairo", "delta"))
+    t.eq(b:has_tag("Port Said", "delta"), false)
+    t.eq(b:owner("Cairo"), "Allied")
+    t.ok(contains(b:owners(), "Axis"))
+  end)
+end
+
+-- 32.A.6.a.1 ---------------------------------------------------------------
+for _, m in ipairs { "corinth", "eastmed" } do
+  t.test("32.A.6.a.1-1: (" .. m .. ") the Corinth Canal is the 15B:0813/0814 hexside", function()
+    local b = load(m)
+    local f = b:features("15B:0813/0814")
+    t.eq(f.riverine, "canal")
+    t.eq(f.name, "Corinth")
+    t.eq(f.water, "all-land")
+    t.eq(b:features("15B:0813", "15B:0814").name, "Corinth")
+  end)
+
+  t.test("32.A.6.a.1-2: (" .. m .. ") without the canal the two gulfs are separate waters", function()
+    local b = load(m)
+    local c813 = {}
+    for _, c in ipairs(b:coasts("15B:0813")) do if c > 0 then c813[c] = true end end
+    local n = 0
+    for _ in pairs(c813) do n = n + 1 end
+    t.eq(n, 2, "0813 has two coasts")
+    -- entering 0813 from the Gulf of Corinth (0714) leads back west only
+    local coast
+    for _, s in ipairs(b:water_neighbors("15B:0714")) do
+      if b:label(s.hex) == "15B:0813" then coast = s.coast end
+    end
+    t.ok(coast)
+    for _, s in ipairs(b:water_neighbors("15B:0813", coast)) do
+      t.ok(b:label(s.hex) ~= "15B:0914", "no way into the Saronic Gulf")
+    end
+  end)
+end
+
+-- 18.1c / 32.A: the rest of the data the rules name -------------------------
+t.test("18.1c-1: estuary and prohibited hexsides are data; a prohibited side is no water route", function()
+  local b = load("suez")
+  local f = b:features("19A:3012/3112")
+  t.ok(f.estuary and f.prohibited)
+  t.eq(f.water, "partial-water")
+  for _, s in ipairs(b:water_neighbors("19A:3012")) do t.ok(b:label(s.hex) ~= "19A:3112") end
+  t.eq(b:features("19A:3013/3113").riverine, "great-river")
+  t.eq(b:terrain("19A:3515"), "lake")
+end)
+
+t.test("32.B.5-1: ports have sizes and capacities; coast defences have levels", function()
+  local b = load("suez")
+  local p = b:port("Port Said")
+  t.eq(p.size, "major")
+  t.eq(p.capacity, 4)
+  t.eq(p.inland, false)
+  t.eq(b:cd("Port Said"), 2)
+  t.eq(b:cd("Cairo"), 0)
+  t.fails("no port", b:port("Cairo"))
+  t.eq(#b:ports(), 3)
+end)
+
+-- labels and the API -----------------------------------------------------
+t.test("board-1: labels both ways, places, off-board queries give nil and a reason", function()
+  local b = load("eastmed")
+  local h = b:hex("15B:2407")
+  t.eq(b:label(h), "15B:2407")
+  t.eq(b:label(b:hex("19A:3413")), "19A:3413")
+  t.eq(b:hex("Port Said"), b:hex("19A:3413"))
+  t.eq(b:side_label(b:side("15B:2407", "15B:2508")), "15B:2407/2508")
+  t.fails("not on the board", b:terrain("15B:3399"))
+  t.fails("unknown map section", b:hex("99Z:0101"))
+  t.fails("malformed label", b:terrain("15B:24O7"))
+  t.fails("not on the board", b:terrain(hex.from_qr(1000, 1000)))
+  t.fails("not adjacent", b:side("15B:2407", "15B:2409"))
+  t.fails("not found", b:place("Atlantis"))
+  t.eq(b:contains("15B:2407"), true)
+  t.eq(b:contains("15B:9999"), false)
+  t.eq(tostring(b), "keel.Board (1600 hexes)")
+  t.eq(b:numbering().sections, { "15B", "19A" })
+end)
+
+t.test("board-2: misuse raises", function()
+  local b = load("crete")
+  t.raises(function() b:terrain({}) end, "bad argument #1 to 'terrain'")
+  t.raises(function() b:set_owner("15B:2508", "Martians") end, "unknown owner 'Martians'")
+  t.raises(function() b:set_terrain("15B:2508", "all-sea") end, "board is finished")
+  t.raises(function() b:water_neighbors("15B:2508", 99) end, "coast 0..15")
+  local nb = keel.board.new{}
+  t.raises(function() nb:terrain("0101") end, "not finished")
+  b:close()
+  t.raises(function() b:terrain("15B:2508") end, "closed")
+  t.eq(tostring(b), "keel.Board (closed)")
+end)
+
+t.test("board-3: set_owner works on a finished board; false clears", function()
+  local b = load("suez")
+  t.ok(b:set_owner("19A:3413", "Axis"))
+  t.eq(b:owner("Port Said"), "Axis")
+  t.ok(b:set_owner("19A:3413", false))
+  t.eq(b:owner("Port Said"), false)
+  t.fails("not on the board", b:set_owner("19A:9999", "Axis"))
+end)
+
+t.test("board-4: bytes per hex stay within 32", function()
+  local b = load("eastmed")
+  local s = b:stats()
+  t.eq(s.hexes, 1600)
+  t.ok(s.bytes_per_hex <= 32, ("%.1f bytes per hex"):format(s.bytes_per_hex))
+end)
+
+t.test("board-5: keel.board.load and load_string go through keel.map", function()
+  local b = assert(keel.board.load("scenarios/maps/crete.map"))
+  t.eq(b:terrain("15B:2508"), "coastal")
+  local b2 = assert(keel.board.load_string("hexes flat\nsection A at 0 0 size 2 2\nhex A:0101 coastal\n"))
+  t.eq(b2:terrain("A:0101"), "coastal")
+  t.eq(b2:terrain("A:0202"), "all-land")
+  t.fails("No such file", keel.board.load("scenarios/maps/nope.map"))
+end)
+
+t.test("board-6: the worked example of doc/map-format.md loads and says what the doc says", function()
+  local f = assert(io.open("doc/map-format.md"))
+  local text = f:read("a")
+  f:close()
+  local example = text:match("```keel%-map\n(.-)```")
+  t.ok(example, "doc has a ```keel-map block")
+  local b, err = map.load_string(example, "doc/map-format.md")
+  t.ok(b, err)
+  t.eq(b:terrain("A:0202"), "coastal")
+  t.eq(b:terrain("A:0302"), "all-land")
+  t.eq(b:terrain("A:0504"), "restricted")
+  t.eq(b:port("Harbour Town").size, "major")
+  t.eq(b:features("A:0302/0402").riverine, "river")
+  t.eq(b:owner("A:0302"), "Blue")
+  t.eq(b:zone("A:0101"), "North Sea")
+  t.ok(b:has_tag("A:0302", "capital"))
+end)

@@ -1,0 +1,187 @@
+-- tests/lua/odds_test.lua — keel.odds: exact odds, checked against one
+-- million simulated rolls (made in C through dice:histogram) with a
+-- chi-square bound, at fixed seeds.
+local t = require "keel.testing"
+local keel = require "keel"
+local odds = require "keel.odds"
+local tables = require "keel.tables"
+local nt = require "navgroup.tables"
+
+-- Chi-square critical value for `df` degrees of freedom at p = 1e-4
+-- (Wilson-Hilferty: df * (1 - 2/(9 df) + z sqrt(2/(9 df)))^3, z = 3.719).
+local function chi2_bound(df)
+  local a = 2 / (9 * df)
+  return df * (1 - a + 3.719 * math.sqrt(a)) ^ 3
+end
+
+-- chi-square of observed counts against exact {count, den} pairs over n trials
+local function chi2(observed, expected_counts, den, n)
+  local x, df = 0, -1
+  for i, c in ipairs(expected_counts) do
+    if c > 0 then
+      local e = n * c / den
+      local d = (observed[i] or 0) - e
+      x = x + d * d / e
+      df = df + 1
+    else
+      t.eq(observed[i] or 0, 0, "a result with probability 0 never comes up")
+    end
+  end
+  return x, df
+end
+
+local N = 1000000
+
+t.test("odds-1: exact totals of 2d6, 3d6, 1d6-1", function()
+  local o = odds.expr("2d6")
+  t.eq(o.den, 36)
+  t.eq(o.counts[7], 6)
+  t.eq(tostring(o.rows[6].p), "1/6")
+  local o3 = odds.expr("3d6")
+  t.eq(o3.den, 216)
+  t.eq({ o3.counts[3], o3.counts[10], o3.counts[11], o3.counts[18] }, { 1, 27, 27, 1 })
+  local o1 = odds.expr("1d6-1")
+  t.eq({ o1.lo, o1.hi }, { 0, 5 })
+  t.raises(function() odds.expr("100d1000") end, "too many outcomes")
+end)
+
+t.test("odds-2: exact 2d6 totals agree with 1,000,000 rolls (chi-square)", function()
+  local d = keel.dice.new(20240601)
+  local h = d:histogram("2d6", N, { stream = "odds-test" })
+  local o = odds.expr("2d6")
+  local obs, exp = {}, {}
+  for i, r in ipairs(o.rows) do obs[i], exp[i] = h[r.total], r.count end
+  local x, df = chi2(obs, exp, o.den, N)
+  t.eq(df, 10)
+  t.ok(x < chi2_bound(df), ("chi-square %.2f under %.2f"):format(x, chi2_bound(df)))
+end)
+
+t.test("32.B-search-8: Naval Search odds at +1 agree with 1,000,000 rolls (chi-square)", function()
+  local s = nt.naval_search
+  local o = odds.table(s, 1)
+  local d = keel.dice.new(7)
+  local h = d:histogram("2d6+1", N)
+  local obs = {}
+  for total, c in pairs(h) do
+    local _, row = s:lookup(total)
+    obs[row.index] = (obs[row.index] or 0) + c
+  end
+  local exp = {}
+  for i, r in ipairs(o.rows) do exp[i] = r.count end
+  local x, df = chi2(obs, exp, o.den, N)
+  t.eq(df, 3)   -- S* has probability 0 at +1
+  t.ok(x < chi2_bound(df), ("chi-square %.2f under %.2f"):format(x, chi2_bound(df)))
+end)
+
+t.test("37.B-effects-3: Landing Effects odds at -3 agree with 1,000,000 rolls (chi-square)", function()
+  local e = nt.amphibious_landing_effects
+  local o = odds.table(e, -3)
+  t.eq(o.den, 6)
+  local d = keel.dice.new(37)
+  local h = d:histogram("1d6-3", N)
+  local obs = {}
+  for total, c in pairs(h) do
+    local _, row = e:lookup(total)
+    obs[row.index] = (obs[row.index] or 0) + c
+  end
+  local exp = {}
+  for i, r in ipairs(o.rows) do exp[i] = r.count end
+  local x, df = chi2(obs, exp, o.den, N)
+  t.eq(df, 5)
+  t.ok(x < chi2_bound(df), ("chi-square %.2f under %.2f"):format(x, chi2_bound(df)))
+end)
+
+t.test("odds-3: a distribution of modifier totals", function()
+  -- half the time +1, half the time -1: the average of the two tables
+  local s = nt.naval_search
+  local o = odds.table(s, { [1] = 1, [-1] = 1 })
+  t.eq(o.den, 72)
+  local plus, minus = odds.table(s, 1), odds.table(s, -1)
+  for i = 1, 5 do t.eq(o.rows[i].count, plus.rows[i].count + minus.rows[i].count) end
+  t.eq(tostring(odds.result(o, "D")), tostring(odds.fraction(1 + 6, 72)))
+  t.raises(function() odds.table(s, { [1] = -1 }) end, "weights >= 0")
+  t.raises(function() odds.table(s, { [1] = 0 }) end, "no weight")
+  t.raises(function() odds.table(s, 0.5) end, "integer or")
+  t.raises(function() odds.table(nt.naval_mp_cost, 0) end, "not a dice table")
+end)
+
+t.test("odds-4: odds under a modifier context", function()
+  local o = odds.table_for(nt.naval_search, { cargo_group = true, rough_seas = true })
+  t.eq(tostring(odds.result(o, "D")), "1/36")
+  t.eq(#o.applied, 2)
+end)
+
+t.test("odds-5: rows from the SUCCESS TABLE stand-in", function()
+  local o = odds.table(nt.landing_craft_damage, -3)   -- an NT
+  t.eq(o.den, 6)
+  local got = {}
+  for i, r in ipairs(o.rows) do got[i] = r.result .. " " .. tostring(r.p) end
+  t.eq(got, { "D 1/2", "F* 1/6", "F 1/3", "S 0", "S* 0" })
+end)
+
+t.test("odds-6: 3 dice hitting on 4 or less (offshore bombardment)", function()
+  local o = odds.hits("3d6", 4)
+  local got = {}
+  for i, r in ipairs(o.rows) do got[i] = r.hits .. ":" .. tostring(r.p) end
+  t.eq(got, { "0:1/27", "1:2/9", "2:4/9", "3:8/27" })
+  t.eq(tostring(o.p_hit), "2/3")
+  -- against simulation: 30,000 rolls of 3d6 through the Lua API
+  local d = keel.dice.new(139)
+  local seen = { [0] = 0, 0, 0, 0 }
+  local n = 30000
+  for _ = 1, n do
+    local _, rec = d:roll("3d6", { stream = "bombard" })
+    local hits = 0
+    for _, f in ipairs(rec.faces) do if f <= 4 then hits = hits + 1 end end
+    seen[hits] = seen[hits] + 1
+  end
+  local obs, exp = {}, {}
+  for i, r in ipairs(o.rows) do obs[i], exp[i] = seen[r.hits], r.count end
+  local x, df = chi2(obs, exp, o.den, n)
+  t.ok(x < chi2_bound(df), ("chi-square %.2f under %.2f"):format(x, chi2_bound(df)))
+  t.eq(odds.hits("2d6", 0).rows[1].count, 36)
+  t.eq(odds.hits("2d6", 6).rows[3].count, 36)
+  t.raises(function() odds.hits("2d6+1", 3) end, "has a modifier")
+  t.raises(function() odds.hits("2d6", 7) end, "0..6")
+end)
+
+t.test("odds-7: fractions are reduced and exact", function()
+  t.eq(tostring(odds.fraction(9, 36)), "1/4")
+  t.eq(tostring(odds.fraction(0, 36)), "0")
+  t.eq(tostring(odds.fraction(36, 36)), "1")
+  t.eq(tostring(odds.fraction(3, -6)), "-1/2")
+  t.eq(odds.format_fraction(9, 36), "9/36 = 1/4")
+  t.eq(odds.format_fraction(1, 36), "1/36")
+  t.eq(odds.format_fraction(0, 36), "0")
+  t.raises(function() odds.mul(math.maxinteger, 2) end, "overflow")
+end)
+
+t.test("odds-8: `keel odds` prints exact odds of a table, of hits, of a total", function()
+  local cli = require "keel.cli"
+  local out = {}
+  local real_print = print
+  print = function(...) out[#out + 1] = table.concat({ ... }, "\t") end   -- luacheck: ignore
+  local ok, err = pcall(function()
+    t.eq(cli.command("odds").run { "naval_search", "--mod", "1" }, 0)
+    t.eq(cli.command("odds").run { "scripts/navgroup/tables/landing_craft_damage.tbl", "--dist=-1:1,0:2,1:1" }, 0)
+    t.eq(cli.command("odds").run { "--hits", "3d6", "--on", "4" }, 0)
+    t.eq(cli.command("odds").run { "2d6+1" }, 0)
+  end)
+  print = real_print   -- luacheck: ignore
+  assert(ok, err)
+  local text = table.concat(out, "\n")
+  t.ok(text:find("3 or less  D         2.7778%  1/36", 1, true), "D at +1: " .. text)
+  t.ok(text:find("4-6        F*       25.0000%  9/36 = 1/4", 1, true), "F* at +1")
+  t.ok(text:find("14+        S*        0.0000%  0", 1, true), "S* at +1")
+  t.ok(text:find("modifier distribution -1:1 +0:2 +1:1", 1, true), "distribution")
+  t.ok(text:find("0 or less  D         4.1667%  1/24", 1, true), "landing craft D")
+  t.ok(text:find("2   44.4444%  96/216 = 4/9", 1, true), "two hits")
+  t.ok(text:find("13    2.7778%  1/36", 1, true), "2d6+1 tops at 13")
+  t.raises(function() cli.command("odds").run { "--hits", "3d6" } end, "needs --on")
+  t.raises(function() cli.command("odds").run { "naval_search", "--mod", "x" } end, "needs an integer")
+  t.raises(function() cli.command("odds").run { "nope" } end, "no table named 'nope'")
+  t.raises(function() cli.command("odds").run { "naval_mp_cost" } end, "not a dice table")
+  t.raises(function() cli.command("odds").run { "scripts/navgroup/tables/landing_craft_damage.tbl",
+    "--table", "zzz" } end, "no table named 'zzz'")
+  t.ok(tables.get("naval_search"), "registry intact")
+end)
