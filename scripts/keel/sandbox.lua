@@ -63,6 +63,7 @@ local protected = real_setmetatable({}, { __mode = "k" })
 ---@param name string how error messages name it ("string", "keel.hex")
 ---@return table proxy
 local function readonly(t, name)
+  if protected[t] then return t end
   local p = proxies[t]
   if p then return p end
   p = {}
