@@ -72,16 +72,18 @@ local function raw_message(e)
   return "(error object is a " .. type(e) .. ")"
 end
 
--- Walk the stack from `level` up to the entry point: the frames of script
--- files only, as "file:line: in function 'name'".
-local function script_frames(level, stop_fn)
+-- Walk the stack from the caller of rule_error up to the entry point: the
+-- frames of script files only, as "file:line: in function 'name'" (the
+-- kernel's own frames in between, message handlers included, are skipped).
+local function script_frames(stop_fn)
   local out = {}
-  for lv = level, level + 80 do
+  for lv = 3, 90 do
     local info = getinfo(lv, "Slnf")
     if not info or info.func == stop_fn then break end
     if is_script_source(info.source) and (info.currentline or 0) > 0 then
       local what = info.name and ("function '" .. info.name .. "'")
-        or (info.what == "main" and "main chunk") or "function"
+        or (info.what == "main" and "main chunk")
+        or ("function <%s:%d>"):format(info.short_src, info.linedefined)
       out[#out + 1] = ("%s:%d: in %s"):format(info.short_src, info.currentline, what)
     end
   end
@@ -90,17 +92,24 @@ end
 
 --- Turn what a rule raised into a keel error: message "file:line: rule ID:
 --- text", fields rule, file, line, reason, traceback (script frames only).
+local Error = getmetatable(game_mod.make_error("", ""))
+
 local function rule_error(e, rule_id, level, stop_fn)
   if game_mod.is_error(e) then return e end
   local msg = raw_message(e)
   local file, lnum, rest = msg:match("^([^\n]-):(%d+): (.*)$")
-  local frames = level and script_frames(level + 1, stop_fn) or {}
+  rest = rest or msg
+  local frames = level and script_frames(stop_fn) or {}
   -- a position inside the kernel's own Lua says less than the script's line
   if file and file:match("keel/[%w_/]+%.lua$") and frames[1] then file = nil end
   if not file and frames[1] then file, lnum = frames[1]:match("^(.-):(%d+):") end
-  local err = game_mod.make_error(file and (file .. ":" .. lnum .. ": " .. (rest or msg)) or msg, rule_id)
-  err.traceback = frames
-  return err
+  local rid, rrest = rest:match("^rule ([%w][%w%._%-]*): (.*)$")
+  if rid then rule_id, rest = rid, rrest end
+  local where = file and (file .. ":" .. lnum .. ": ") or ""
+  return setmetatable({
+    message = where .. (rule_id and ("rule " .. rule_id .. ": ") or "") .. rest,
+    rule = rule_id, file = file, line = tonumber(lnum), reason = rest, traceback = frames,
+  }, Error)
 end
 M.rule_error = rule_error
 
@@ -173,7 +182,7 @@ end
 -- Run a script file in env as one protected action; raise a rule error.
 function Set:_run_file(path, env, what)
   local fn, err = sandbox.loadfile(path, env)
-  if not fn then error(game_mod.make_error(err, what), 0) end
+  if not fn then error(rule_error(err, what), 0) end
   self.files[#self.files + 1] = path
   local res = pack(sandbox.xprotect(fn, function(e) return rule_error(e, what, 2) end))
   if not res[1] then
@@ -234,7 +243,7 @@ function Set:load_family(name)
       return s
     end,
   } }
-  local ret = self:_run_file(manifest_path, env, "manifest")
+  local ret = self:_run_file(manifest_path, env, nil)
   spec = spec or ret
   if type(spec) ~= "table" then
     error(manifest_path .. ": a manifest returns family { name = ..., files = {...} }", 0)
@@ -360,7 +369,7 @@ end
 function Set:_add_rule(r)
   if self.rules[r.id] then
     local o = self.rules[r.id]
-    error(("%s:%d: rule %s is defined twice (first at %s:%d)"):format(r.file, r.line, r.id, o.file, o.line), 0)
+    error(rule_error(("%s:%d: defined twice (first at %s:%d)"):format(r.file, r.line, o.file, o.line), r.id), 0)
   end
   self._seq = self._seq + 1
   r.seq = self._seq
@@ -389,7 +398,7 @@ function Set:_load_rule_file(fam, path)
       return self:_add_rule(r).id
     end,
   } }
-  self:_run_file(path, env, fam.name .. "/" .. path:match("[^/]*$"))
+  self:_run_file(path, env, nil)
 end
 
 -- ---- dispatch tables ------------------------------------------------------------------
@@ -640,9 +649,17 @@ local function check_param(game, p, v)
 end
 
 --- Check an action's parameters: nil when fine, else the reason.
+local function sorted_keys(t)
+  local ks = {}
+  for k in pairs(t) do ks[#ks + 1] = k end
+  sort(ks, function(x, y) return tostring(x) < tostring(y) end)
+  return ks
+end
+
 function Set:check_params(game, name, params)
   local a = self.actions[name]
-  for pname, p in pairs(a.def.params) do
+  for _, pname in ipairs(sorted_keys(a.def.params)) do
+    local p = a.def.params[pname]
     local v = params[pname]
     if v == nil then
       if not p.optional then return ("action '%s' needs parameter '%s'"):format(name, pname) end

@@ -1,0 +1,388 @@
+-- tests/lua/rules_test.lua — rule families, events, actions, vetoes,
+-- queries, errors (scripts/keel/rules.lua) and house-rule variants
+-- (scripts/keel/variant.lua), on the toy Rule 27 family in tests/families.
+local t = require "keel.testing"
+local rules = require "keel.rules"
+local game_mod = require "keel.game"
+local sandbox = require "keel.sandbox"
+
+local FAM = "tests/families"
+local V = FAM .. "/variants/"
+
+local function load(variants, extra)
+  local opts = { families = { "toy27" }, path = { FAM }, variants = variants }
+  for k, v in pairs(extra or {}) do opts[k] = v end
+  return rules.load(opts)
+end
+
+-- a small fleet: returns game, ids
+local function fleet(seed)
+  local g = game_mod.new { seed = seed or 1 }
+  local ids = {
+    bb = g:unit_new { name = "Warspite", type = "BB", side = "Allied", values = { strength = 5 } },
+    cl = g:unit_new { name = "CL Pair", type = "CL", side = "Allied", values = { strength = 2 } },
+    nt = g:unit_new { name = "NT1", type = "NT", side = "Allied", values = { strength = 1 } },
+    ge = g:unit_new { name = "Tirpitz", type = "BB", side = "German", values = { strength = 6 } },
+  }
+  ids.convoy = g:group_new { name = "convoy", units = { ids.bb, ids.cl, ids.nt } }
+  return g, ids
+end
+
+-- a family written on the fly, in a temporary folder
+local function temp_family(name, manifest, files)
+  local dir = os.tmpname()
+  os.remove(dir)
+  os.execute("mkdir -p " .. dir .. "/" .. name)
+  local function write(rel, text)
+    local f = assert(io.open(dir .. "/" .. name .. "/" .. rel, "w"))
+    f:write(text)
+    f:close()
+  end
+  write("manifest.lua", manifest)
+  for rel, text in pairs(files) do write(rel, text) end
+  return dir
+end
+
+-- ---- families ----------------------------------------------------------------
+
+t.test("rules-1: a family loads with its rules in file order, each with file and line", function()
+  local set = load()
+  t.eq(set:ids(), { "27.A", "27.A.1", "27.A.2", "27.A.3", "27.A.3.b", "27.C.2", "27.C.4",
+                    "US.1", "CT.1", "EF.1" })
+  local r = set:rule("27.A.3")
+  t.eq(r.title, "Damage")
+  t.eq(r.file, FAM .. "/toy27/damage.lua")
+  t.eq(r.line, 5)
+  t.eq(set.families.toy27.rulebook:match("^Rule 27"), "Rule 27")
+  t.ok(set:table("bombing_hits"), "the family's table loaded with it")
+end)
+
+t.test("rules-2: unknown families, bad manifests and typos say where", function()
+  t.raises(function() rules.load { families = { "nope" }, path = { FAM } } end, "no rule family 'nope'")
+  local dir = temp_family("bad", [[return family { name = "bad", files = { "r.lua" }, depend = {} }]], {})
+  t.raises(function() rules.load { families = { "bad" }, path = { dir } } end, "unknown field depend")
+  dir = temp_family("typo", [[return family { name = "typo", files = { "r.lua" } }]], {
+    ["r.lua"] = "rule { id = '1.A', title = 'x', on = { unit_hti = function() end } }\n" })
+  t.raises(function() rules.load { families = { "typo" }, path = { dir } } end, "unknown event 'unit_hti'")
+  dir = temp_family("twice", [[return family { name = "twice", files = { "r.lua" } }]], {
+    ["r.lua"] = "rule { id = '1.A', title = 'x' }\nrule { id = '1.A', title = 'y' }\n" })
+  t.raises(function() rules.load { families = { "twice" }, path = { dir } } end, "r.lua:2: rule 1.A: defined twice (first at ")
+  dir = temp_family("esc", [[return family { name = "esc", files = { "r.lua" } }]], {
+    ["r.lua"] = "local f = io.open('/etc/passwd')\n" })
+  t.raises(function() rules.load { families = { "esc" }, path = { dir } } end, "esc/r.lua:1: io is not available")
+end)
+
+t.test("rules-3: a family's dependencies load first, once", function()
+  local root = temp_family("base", [[return family { name = "base", files = { "a.lua" } }]],
+    { ["a.lua"] = "rule { id = 'B.1', title = 'base rule' }\n" })
+  os.execute("mkdir -p " .. root .. "/top")
+  local f = assert(io.open(root .. "/top/manifest.lua", "w"))
+  f:write([[return family { name = "top", depends = { "base" }, files = { "t.lua" } }]])
+  f:close()
+  f = assert(io.open(root .. "/top/t.lua", "w"))
+  f:write("rule { id = 'T.1', title = 'top rule' }\n")
+  f:close()
+  local set = rules.load { families = { "top", "base" }, path = { root } }
+  t.eq(set:ids(), { "B.1", "T.1" })
+  t.eq(set.family_order, { "base", "top" })
+end)
+
+-- ---- events --------------------------------------------------------------------
+
+t.test("rules-4: events dispatch by priority, then load order", function()
+  local dir = temp_family("order", [[return family { name = "order", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { id = "O.1", title = "first loaded", on = { turn_start = function(ctx) ctx:say("O.1") end } }
+      rule { id = "O.2", title = "urgent", priority = 10, on = { turn_start = function(ctx) ctx:say("O.2") end } }
+      rule { id = "O.3", title = "late", on = { turn_start = { function(ctx) ctx:say("O.3") end, priority = -5 } } }
+      rule { id = "O.4", title = "second loaded", on = { turn_start = function(ctx) ctx:say("O.4") end } }
+    ]] })
+  local said = {}
+  local set = rules.load { families = { "order" }, path = { dir },
+    narrate = function(kind, d) if kind == "say" then said[#said + 1] = d.text end end }
+  set:emit(game_mod.new {}, "turn_start")
+  t.eq(said, { "O.2", "O.1", "O.4", "O.3" })
+end)
+
+t.test("27.A.3-1: a hit event flows through queries and emits; changes carry the rule id", function()
+  local set = load()
+  local g, u = fleet()
+  -- an NT is sunk by any hit
+  local ok = set:act(g, "bomb", { group = u.convoy })
+  t.ok(ok)
+  local lines = table.concat(g:journal_lines(), "\n")
+  t.ok(lines:find('"rule":"27.A.3.b"', 1, true), "the bombing rule rolled")
+  t.ok(lines:find('"ev":"action","action":1,"name":"bomb","rule":"27.A.3.b"', 1, true))
+end)
+
+t.test("27.A.3-2: a 5-pt BB with 2 hits takes 3 more and sinks", function()
+  local set = load()
+  local g, u = fleet()
+  g:add_hits(u.bb, 2)
+  local sunk = {}
+  local set2 = rules.load { families = { "toy27" }, path = { FAM },
+    narrate = function(kind, d) if kind == "fire" and d.event == "unit_sunk" then sunk[#sunk + 1] = d end end }
+  set2:emit(g, "unit_hit", { unit = u.bb, hits = 3 })
+  t.eq(g:get(u.bb, "loc"), "dead")
+  -- and the CL pair flips at half
+  set:emit(g, "unit_hit", { unit = u.cl, hits = 1 })
+  t.eq(g:get(u.cl, "face"), "half")
+end)
+
+-- ---- actions ------------------------------------------------------------------------
+
+t.test("rules-5: an action checks parameters, legality, then runs as an undoable action", function()
+  local set = load()
+  local g, u = fleet()
+  t.eq({ set:act(g, "move", { unit = u.bb }) }, { nil, "action 'move' needs parameter 'boxes'", "params" })
+  t.eq(select(3, set:act(g, "move", { unit = u.bb, to = "x", boxes = 1 })), "params")
+  t.eq(select(3, set:act(g, "move", { unit = u.bb, to = 5, boxes = 1, fly = true })), "params")
+  t.eq(select(3, set:act(g, "fly", {})), "unknown")
+  local ok, reason, kind = set:act(g, "move", { unit = u.bb, to = 5, boxes = 12 })
+  t.eq(ok, nil)
+  t.eq(kind, "illegal")
+  t.ok(reason:find("rule 27.C.2", 1, true) and reason:find("BB moves 9 sea boxes", 1, true), reason)
+  local before = g:hash()
+  t.ok(set:act(g, "move", { unit = u.bb, to = 5, boxes = 9 }))
+  t.eq(g:get(u.bb, "loc"), "hex")
+  g:undo(1)
+  t.eq(g:hash(), before)
+end)
+
+t.test("rules-6: a rule vetoes an action with a reason", function()
+  local set = load()
+  local g, u = fleet()
+  set:rule("27.A.2").values.limit = 1   -- a stacking limit of one ship (a test setting)
+  t.ok(set:act(g, "move", { unit = u.bb, to = 7, boxes = 1 }))
+  local ok, reason, kind = set:act(g, "move", { unit = u.cl, to = 7, boxes = 1 })
+  t.eq(ok, nil)
+  t.eq(kind, "vetoed")
+  t.eq(reason, "move vetoed by rule 27.A.2 (Stacking): at most 1 naval units may stack in a hex")
+  t.eq(set:check(g, "move", { unit = u.cl, to = 8, boxes = 1 }), nil)
+end)
+
+t.test("rules-7: an error in a rule rolls the action back and names file, line and rule", function()
+  local dir = temp_family("boom", [[return family { name = "boom", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      local function deep(x) return x.missing.field end
+      rule { id = "9.Z", title = "Explodes", actions = { boom = { params = { unit = "unit" },
+        effect = function(ctx, p)
+          ctx.game:add_hits(p.unit, 2)
+          deep({})
+        end } } }
+    ]] })
+  local set = rules.load { families = { "boom" }, path = { dir } }
+  local g, u = fleet()
+  local before = g:hash()
+  local ok, err, kind = set:act(g, "boom", { unit = u.bb })
+  t.eq(ok, nil)
+  t.eq(kind, "error")
+  t.eq(g:hash(), before)
+  t.eq(g:get(u.bb, "hits"), 0)
+  local msg = rules.format_error(err)
+  t.ok(msg:find("boom/r.lua:1: rule 9.Z: attempt to index a nil value (field 'missing')", 1, true), msg)
+  t.ok(msg:find("script traceback:", 1, true), msg)
+  t.ok(msg:find("r.lua:5: in", 1, true), msg)
+  t.ok(not msg:find("scripts/keel/", 1, true), "the traceback shows script files only: " .. msg)
+end)
+
+t.test("rules-8: a runaway rule is stopped by the CPU limit and rolled back", function()
+  local dir = temp_family("spin", [[return family { name = "spin", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { id = "9.S", title = "Spins", actions = { spin = { params = { unit = "unit" },
+        effect = function(ctx, p)
+          ctx.game:add_hits(p.unit, 1)
+          while true do pcall(function() while true do end end) end
+        end } } }
+    ]] })
+  local set = rules.load { families = { "spin" }, path = { dir } }
+  local g, u = fleet()
+  local before = g:hash()
+  local old = sandbox.limits { cpu = 0.05 }
+  local ok, err, kind = set:act(g, "spin", { unit = u.bb })
+  sandbox.limits { cpu = old.cpu }
+  t.eq(ok, nil)
+  t.eq(kind, "cpu")
+  local msg = rules.format_error(err)
+  t.ok(msg:find("rule 9.S: CPU limit exceeded", 1, true), msg)
+  t.eq(g:hash(), before)
+  -- and the game goes on
+  t.eq(g:get(u.bb, "hits"), 0)
+end)
+
+t.test("rules-9: rules see the game through a facade, never the game object", function()
+  local dir = temp_family("peek", [[return family { name = "peek", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { id = "P.1", title = "Peeks", queries = {
+        save = function(ctx) return ctx.game.save end,
+        state = function(ctx) return ctx.game.state end,
+        set = function(ctx) ctx.game.units = nil end,
+        rawctx = function(ctx) ctx.x = 1 end,
+      } }
+    ]] })
+  local set = rules.load { families = { "peek" }, path = { dir } }
+  local g = fleet()
+  t.eq(set:query(g, "save"), nil)
+  t.eq(set:query(g, "state"), nil)
+  t.raises(function() set:query(g, "set") end, "game is read-only")
+  t.raises(function() set:query(g, "rawctx") end, "ctx is read-only")
+end)
+
+t.test("rules-10: tables seen by rules are read-only", function()
+  local dir = temp_family("tbl", [[return family { name = "tbl", depends = { "toy27" }, files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { id = "T.9", title = "Table writer", queries = {
+        write = function(ctx) ctx:table("bombing_hits").rows[1].cells[1].value = 99 end,
+        read = function(ctx) return ctx:table("bombing_hits").rows[4].cells[1].value end,
+      } }
+    ]] })
+  local set = rules.load { families = { "tbl" }, path = { dir, FAM } }
+  local g = fleet()
+  t.raises(function() set:query(g, "write") end, "read-only")
+  t.eq(set:query(g, "read"), 3)
+end)
+
+-- ---- variants ------------------------------------------------------------------------
+
+t.test("variant-1: a variant changes a value (27.C.4: 4 naval steps in the campaign)", function()
+  local g = fleet()
+  load():emit(g, "exploitation_phase")
+  t.eq(g:global("naval_steps"), 3)
+  local set = load { V .. "campaign_001.lua" }
+  set:emit(g, "exploitation_phase")
+  t.eq(g:global("naval_steps"), 4)
+  local c = set:rule("27.C.4").changes[1]
+  t.eq({ c.kind, c.variant, c.detail }, { "values", "campaign 001", "naval_steps 3 -> 4" })
+  t.eq(c.line, 11)
+end)
+
+t.test("variant-2: a variant disables a rule (no US organisation problems)", function()
+  local g = fleet()
+  load():emit(g, "game_start")
+  t.eq(g:global("us_drm"), -1)
+  t.eq(g:global("contingents"), true)
+  local g2 = fleet()
+  local set = load { V .. "campaign_001.lua" }
+  set:emit(g2, "game_start")
+  t.eq(g2:global("us_drm"), nil)
+  t.eq(g2:global("contingents"), nil)
+  t.ok(set:rule("US.1").disabled)
+  t.eq(set:rule("US.1").disabled_reason, "discarded: no one-time DRM, divisions may assemble")
+  t.ok(not table.concat(set:ids(), " "):find("US.1", 1, true))
+end)
+
+t.test("variant-3: a variant wraps a rule (transfers to the EAST cancelled for the Germans)", function()
+  local g, u = fleet()
+  load():emit(g, "transfer_east", { side = "German" })
+  t.eq(g:global("transferred_east"), 1)
+  t.eq(g:get(u.ge, "loc"), "off")
+  local g2, u2 = fleet()
+  local set = load { V .. "campaign_001.lua" }
+  set:emit(g2, "transfer_east", { side = "German" })
+  t.eq(g2:global("transferred_east"), 0)
+  -- the wrapper still calls the original for the other side
+  set:emit(g2, "transfer_east", { side = "Allied" })
+  t.eq(g2:global("transferred_east"), 2)
+  t.eq(g2:get(u2.ge, "hits"), 0)
+end)
+
+t.test("variant-4: a variant adds a rule", function()
+  local g = fleet()
+  local set = load { V .. "campaign_001.lua" }
+  set:emit(g, "game_start")
+  t.eq(g:global("weather"), "clear")
+  local r = set:rule("H.1")
+  t.eq(r.file, V .. "campaign_001.lua")
+  t.eq(r.origin, "campaign 001")
+end)
+
+t.test("variant-5: two variants stack in order; a table row changes", function()
+  local set = load { V .. "campaign_001.lua", V .. "fast_convoys.lua" }
+  local g, u = fleet()
+  t.eq(set:query(g, "movement_rate", u.nt), 9)
+  t.eq(set:query(g, "movement_rate", u.bb), 9)
+  t.eq(set:table("bombing_hits").rows[4].cells[1].value, 2)
+  -- the base table is untouched for a set without the variant
+  t.eq(load():table("bombing_hits").rows[4].cells[1].value, 3)
+  t.eq(#set.variants, 2)
+  t.eq(set.variants[2].name, "fast convoys")
+  t.eq(#set.conflicts, 0)
+  -- both variants' effects show in one game's journal
+  set:emit(g, "exploitation_phase")
+  t.ok(set:act(g, "move", { unit = u.nt, to = 3, boxes = 9 }))
+  local j = table.concat(g:journal_lines(), "\n")
+  t.ok(j:find('{"ev":"global","rule":"27.C.4","key":"naval_steps","old":null,"new":4}', 1, true), j)
+  t.ok(j:find('"name":"move","rule":"27.C.2","order":{"boxes":9', 1, true), j)
+end)
+
+t.test("variant-6: two variants changing one rule conflict, unless the later means to", function()
+  local set = rules.new { path = { FAM } }
+  set:load_family("toy27")
+  set:apply_variant(V .. "campaign_001.lua")
+  set:apply_variant(V .. "conflict.lua")
+  t.eq(#set.conflicts, 1)
+  t.ok(set.conflicts[1].message:find("conflict.lua:4: variant 'short exploitation' changes 27.C.4, " ..
+    "which variant 'campaign 001' already changed (tests/families/variants/campaign_001.lua:11)", 1, true),
+    set.conflicts[1].message)
+  t.raises(function() set:emit(fleet(), "exploitation_phase") end, "add overrides = { \"27.C.4\" }")
+  local ok_set = load { V .. "campaign_001.lua", V .. "override.lua" }
+  t.eq(#ok_set.conflicts, 0)
+  local g = fleet()
+  ok_set:emit(g, "exploitation_phase")
+  t.eq(g:global("naval_steps"), 2)
+  t.eq(ok_set:rule("27.C.4").changes[2].overrides, "campaign 001")
+end)
+
+t.test("variant-7: a replace and mistakes in variants are reported with file and line", function()
+  local dir = os.tmpname()
+  local function variant(text)
+    local f = assert(io.open(dir, "w"))
+    f:write(text)
+    f:close()
+    local set = rules.new { path = { FAM } }
+    set:apply_variant(dir)
+    return set:finalize()
+  end
+  local set = variant([[
+    variant { name = "r", base = "toy27" }
+    replace("27.C.4", { on = { exploitation_phase = function(ctx) ctx.game:set_global("naval_steps", 5) end } })
+  ]])
+  local g = fleet()
+  set:emit(g, "exploitation_phase")
+  t.eq(g:global("naval_steps"), 5)
+  t.eq(set:rule("27.C.4").title, "Exploitation Phase")
+  t.eq(set:rule("27.C.4").base_line, 36)
+  t.raises(function() variant("set_values('27.C.4', {})") end, "begins with variant")
+  t.raises(function() variant("variant { name = 'x', base = 'toy27' }\nset_values('27.Q', {})") end,
+    ":2: rule variant: set_values: no rule 27.Q")
+  t.raises(function() variant("variant { name = 'x', base = 'toy27' }\nset_values('27.C.4', { steps = 2 })") end,
+    "rule 27.C.4 has no value 'steps' (its values: naval_steps)")
+  t.raises(function() variant("variant { name = 'x', base = 'toy27' }\nwrap('27.C.4', { on = { turn_end = function() end } })") end,
+    "has no handler for event 'turn_end'")
+  t.raises(function() variant("variant { name = 'x', base = 'toy27' }\nadd { id = '27.C.4', title = 'again' }") end,
+    "add: rule 27.C.4 already exists")
+  t.raises(function() variant("variant { name = 'x', base = 'toy27' }\nset_row('bombing_hits', '7', '1')") end,
+    "has no row '7' (rows: 1-2, 3-4, 5, 6)")
+  os.remove(dir)
+end)
+
+t.test("variant-8: keel rules lists the set and what each variant changed", function()
+  local out = os.tmpname()
+  local rc = os.execute(("bin/keel rules --path %s toy27 --variant %s --variant %s > %s"):format(
+    FAM, V .. "campaign_001.lua", V .. "fast_convoys.lua", out))
+  local f = assert(io.open(out))
+  local text = f:read("a")
+  f:close()
+  t.ok(rc, "exit 0")
+  t.ok(text:find("27.C.4     Exploitation Phase", 1, true), text)
+  t.ok(text:find("values changed by 'campaign 001' (tests/families/variants/campaign_001.lua:11): naval_steps 3 -> 4", 1, true), text)
+  t.ok(text:find("US.1       USA organisation problems (stand-in)         tests/families/toy27/other_chapters.lua:5  DISABLED", 1, true), text)
+  t.ok(text:find("wrapped by 'campaign 001'", 1, true))
+  t.ok(text:find("added by 'campaign 001'", 1, true))
+  t.ok(text:find("row changed by 'fast convoys' (tests/families/variants/fast_convoys.lua:6): 6: 3 -> 2", 1, true))
+  t.ok(text:find("11 rules (9 active, 2 disabled), 2 variant(s), 0 conflict(s)", 1, true))
+  local ok, _, code = os.execute(("bin/keel rules --path %s --variant %s --variant %s > %s"):format(
+    FAM, V .. "campaign_001.lua", V .. "conflict.lua", out))
+  t.eq({ ok, code }, { nil, 1 })
+  os.remove(out)
+end)
