@@ -118,7 +118,7 @@ M.rule_error = rule_error
 ---@return string
 function M.format_error(err)
   local msg = raw_message(err)
-  if type(err) == "table" and type(rawget(err, "traceback")) == "table" and #err.traceback > 1 then
+  if type(err) == "table" and type(rawget(err, "traceback")) == "table" and #err.traceback > 0 then
     return msg .. "\nscript traceback:\n  " .. concat(err.traceback, "\n  ")
   end
   return msg
@@ -603,9 +603,16 @@ function Set:_enter(body, ...)
   if not res[1] then
     local e = res[2]
     if not game_mod.is_error(e) then e = rule_error(e, nil) end
+    e.kind = res[3]
     return false, e, res[3]
   end
   return unpack(res, 1, res.n)
+end
+
+--- The kind of a failure raised by emit or query: "error", "cpu",
+--- "budget" or "memory".
+function M.kind_of(err)
+  return type(err) == "table" and rawget(err, "kind") or "error"
 end
 
 --- Send an event to the rules, as one transaction (all or nothing).

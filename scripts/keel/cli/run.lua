@@ -1,18 +1,250 @@
---- keel run FILE.lua [ARGS...]
+--- keel run FILE.lua [ARGS...]  |  keel run SCENARIO.lua [--journal FILE] [--quiet] [--json]
 local cli = require "keel.cli"
 
 local M = {
-  summary = "run a Lua script with the keel module available",
-  usage = "keel run FILE.lua [ARGS...]",
-  help = "Runs FILE.lua with `keel` loaded (local keel = require \"keel\").\n" ..
+  summary = "run a Lua script, or play a scenario and narrate it",
+  usage = "keel run FILE.lua [ARGS...]\n" ..
+          "       keel run SCENARIO.lua [--journal FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]",
+  help = "A plain script runs with `keel` loaded (local keel = require \"keel\").\n" ..
          "The global table `arg` holds the script name at 0 and ARGS from 1;\n" ..
          "the ARGS are also passed as the chunk's `...`. The script's exit\n" ..
-         "status is its return value when that is an integer, else 0.",
+         "status is its return value when that is an integer, else 0.\n\n" ..
+         "A scenario (a file whose last statement is `return scenario { ... }`)\n" ..
+         "is played in a sandbox of its own: the map, rule families, variants,\n" ..
+         "seed, forces and flags it names are set up, and each of its orders is\n" ..
+         "played and narrated: each rule that fires (id and title), each roll\n" ..
+         "with its modifiers and result, each change of state. Orders may carry\n" ..
+         "expectations; the exit status is 1 when one is not met.\n" ..
+         "  --journal FILE  write the game's journal (JSON lines) to FILE\n" ..
+         "  --quiet         print only unmet expectations and the result line\n" ..
+         "  --json          narrate as JSON lines (one object per event)\n" ..
+         "  --memory MIB    the game's memory limit (default 256)\n" ..
+         "  --cpu SECONDS   the CPU limit of one action (default 5)",
 }
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- ---- narration (runs inside the scenario's sandbox state) -----------------------
+
+local function fmt(v, board)
+  if v == nil or v == require("keel.json").null then return "none" end
+  if type(v) == "string" then
+    local kind, n = v:match("^(%a+):(%-?%d+)$")
+    if board and (kind == "hex" or kind == "port") then
+      local label = board:label(math.tointeger(tonumber(n)))
+      if label then return kind .. " " .. label end
+    end
+    return ("%q"):format(v)
+  end
+  return tostring(v)
+end
+
+local function order_text(order)
+  local json = require "keel.json"
+  if order.event then return "event " .. order.event end
+  if order.check then return "check" end
+  local parts = {}
+  local keys = {}
+  for k in pairs(order) do if k ~= 1 and k ~= "expect" then keys[#keys + 1] = k end end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(keys) do parts[#parts + 1] = tostring(k) .. "=" .. json.encode(order[k]) end
+  return tostring(order[1]) .. (#parts > 0 and (" " .. table.concat(parts, " ")) or "")
+end
+
+local function narrator(opts)
+  local json = require "keel.json"
+  local tables_ok, tables = pcall(require, "keel.tables")
+  local n = { game = nil, offset = 0 }
+  local out = io.write
+
+  local function unit_name(id)
+    local ok, name = pcall(n.game.get, n.game, id, "name")
+    return ok and name and (name .. " (unit " .. id .. ")") or ("unit " .. tostring(id))
+  end
+
+  local function change_text(e)
+    local ev = e.ev
+    if ev == "unit" then return ("new %s: %s %s (%s)"):format(unit_name(e.unit), tostring(e.side), tostring(e.type), tostring(e.name)) end
+    if ev == "set" or ev == "value" or ev == "marker" then
+      return ("%s %s: %s -> %s"):format(unit_name(e.unit), e.field or e.key, fmt(e.old, n.board), fmt(e.new, n.board))
+    end
+    if ev == "global" then return ("%s: %s -> %s"):format(e.key, fmt(e.old), fmt(e.new)) end
+    if ev == "owner" then return ("hex %s owner: %s -> %s"):format(tostring(e.hex), fmt(e.old), fmt(e.new)) end
+    if ev == "group" then return ("new group %d %s"):format(e.group, fmt(e.name)) end
+    if ev == "gvalue" then return ("group %d %s: %s -> %s"):format(e.group, e.key, fmt(e.old), fmt(e.new)) end
+    if ev == "join" then return ("%s joins group %d"):format(unit_name(e.unit), e.group) end
+    if ev == "leave" then return ("%s leaves group %d"):format(unit_name(e.unit), e.group) end
+    if ev == "rollback" then return "rolled back" end
+    return nil
+  end
+
+  -- the journal lines written since the last flush: the changes of state
+  function n.flush()
+    if not n.game then return end
+    local text = n.game:journal_text()
+    if #text < n.offset then n.offset = #text end
+    local chunk = text:sub(n.offset + 1)
+    n.offset = #text
+    if opts.quiet then return end
+    for line in chunk:gmatch("[^\n]+") do
+      if opts.json then
+        out('{"kind":"change","journal":', line, "}\n")
+      else
+        local e = json.decode(line)
+        local t = e and change_text(e)
+        if t then out("      ", e.rule and ("[" .. e.rule .. "] ") or "", t, "\n") end
+      end
+    end
+  end
+
+  local function emit(obj, text)
+    if opts.quiet then return end
+    if opts.json then out(json.encode(obj), "\n") else out(text, "\n") end
+  end
+
+  function n.event(kind, d)
+    n.flush()
+    local r = d.rule
+    local rid, title = r and r.id, r and r.title or ""
+    if kind == "fire" then
+      emit({ kind = "fire", rule = rid, title = title, event = d.event },
+           ("    rule %s %s — on %s"):format(rid, title, d.event))
+    elseif kind == "action" then
+      emit({ kind = "action", rule = rid, title = title, action = d.action },
+           ("    rule %s %s — action %s"):format(rid, title, d.action))
+    elseif kind == "roll" then
+      local rec = d.record
+      local faces = rec.faces and table.concat(rec.faces, "+") or "?"
+      local mod = (rec.modifier and rec.modifier ~= 0) and (" %+d"):format(rec.modifier) or ""
+      emit({ kind = "roll", rule = rid, expr = rec.expr, faces = rec.faces, modifier = rec.modifier,
+             total = rec.total, reason = rec.reason },
+           ("      roll %s (%s) by rule %s: %s%s = %d"):format(rec.expr, tostring(rec.reason or ""), rid,
+             faces, mod, rec.total))
+    elseif kind == "resolve" then
+      local text = tables_ok and tables.narrate(d.record) or tostring(d.record.result)
+      local rec = d.record
+      emit({ kind = "table", rule = rid, table = rec.table, die = rec.die, modifier = rec.modifier,
+             modified = rec.modified, result = tostring(rec.result), range = rec.range },
+           "      " .. text)
+    elseif kind == "say" then
+      emit({ kind = "say", rule = rid, text = d.text }, ("      %s: %s"):format(rid, d.text))
+    elseif kind == "veto" then
+      emit({ kind = "veto", rule = rid, action = d.action, reason = d.reason },
+           ("    rule %s %s vetoes %s: %s"):format(rid, title, d.action, d.reason))
+    end
+  end
+
+  function n.order(phase, i, order, outcome, problems)
+    n.flush()
+    if phase == "start" then
+      emit({ kind = "order", index = i, order = order_text(order) }, ("order %d: %s"):format(i, order_text(order)))
+      return
+    end
+    local expected_failure = order.expect and (order.expect.error or order.expect.illegal or order.expect.vetoed)
+    if not outcome.ok and outcome.kind then
+      emit({ kind = "failed", index = i, failure = outcome.kind, message = outcome.message,
+             expected = expected_failure and true or false },
+           ("  %s%s: %s"):format(outcome.kind, expected_failure and " (as expected)" or "",
+             outcome.message:gsub("\n", "\n  ")))
+    elseif outcome.what ~= "check" then
+      emit({ kind = "done", index = i, hash = n.game:hash_hex() }, ("  done (state %s)"):format(n.game:hash_hex()))
+    end
+    for _, p in ipairs(problems) do
+      if opts.json then
+        out(json.encode({ kind = "unmet", index = i, problem = p }), "\n")
+      else
+        out(("%s: order %d (%s): %s\n"):format(opts.file, i, outcome.what or "?", p))
+      end
+    end
+  end
+
+  return n
+end
+
+--- Play a scenario and narrate it; returns the exit status. Runs inside
+--- the scenario's own sandbox state (see M.run).
+---@param path string
+---@param opts table {journal=, quiet=, json=, cpu=}
+function M.scenario_main(path, opts)
+  local keel = require "keel"
+  local scenario = require "keel.scenario"
+  local rules = require "keel.rules"
+  keel.sandbox.limits { cpu = opts.cpu or 5 }
+  opts.file = path
+  local n = narrator(opts)
+  local ok, err = pcall(function()
+    local spec = scenario.load(path)
+    local run = scenario.start(spec, { narrate = n.event })
+    n.game, n.board = run.game, run.board
+    if not opts.quiet and not opts.json then
+      local vs = {}
+      for _, v in ipairs(run.set.variants) do vs[#vs + 1] = ("%s (%s)"):format(v.name, v.path) end
+      io.write(("scenario: %s (%s), seed %d\n"):format(spec.name or "?", path, spec.seed or 0))
+      io.write(("rules: %s%s\n"):format(table.concat(spec.rules, ", "),
+        #vs > 0 and ("; variants: " .. table.concat(vs, ", ")) or ""))
+      io.write(("setup: %d unit(s), %d group(s)\n"):format(run.game.state:unit_count(), run.game.state:group_count()))
+    end
+    n.offset = #run.game:journal_text()   -- the setup is not narrated line by line
+    local passed, failed = run:play_all(n.order)
+    n.flush()
+    if opts.journal then
+      local wok, werr = run.game:write_journal(opts.journal)
+      if not wok then error("--journal: " .. tostring(werr), 0) end
+    end
+    local total = passed + failed
+    if opts.json then
+      io.write(require("keel.json").encode({ kind = "result", orders = total, passed = passed, failed = failed,
+                                              hash = run.game:hash_hex() }), "\n")
+    else
+      io.write(("result: %d order(s), %d as expected, %d not; state %s\n"):format(total, passed, failed,
+        run.game:hash_hex()))
+    end
+    return failed
+  end)
+  if not ok then
+    io.stderr:write(rules.format_error(err), "\n")
+    return 1
+  end
+  return err > 0 and 1 or 0
+end
+
+-- A scenario plays in a sandbox state of its own (a memory limit per game).
+local function run_scenario(file, args)
+  local opts, rest = cli.parse_options(args, { journal = "value", quiet = "flag", json = "flag",
+                                                memory = "value", cpu = "value" })
+  if #rest > 0 then cli.usage_error("a scenario takes no arguments, got '" .. rest[1] .. "'") end
+  local memory = tonumber(opts.memory or "256")
+  local cpu = tonumber(opts.cpu or "5")
+  if not memory or memory <= 0 then cli.usage_error("--memory wants a number of MiB") end
+  if not cpu or cpu <= 0 then cli.usage_error("--cpu wants a number of seconds") end
+  local keel = require "keel"
+  local sb = keel.sandbox.new { memory = math.floor(memory * 1024 * 1024) }
+  io.stdout:flush()
+  local ok, status, kind = sb:call("keel.cli.run", "scenario_main", file,
+    { journal = opts.journal, quiet = opts.quiet, json = opts.json, cpu = cpu })
+  sb:close()
+  if not ok then
+    io.stderr:write("keel: ", tostring(status), kind == "memory" and " (try --memory)" or "", "\n")
+    return 1
+  end
+  return status
+end
 
 function M.run(args)
   local file = args[1]
   if not file then cli.usage_error("run needs a FILE.lua") end
+  local text = read(file)
+  if text and require("keel.scenario").is_scenario_text(text) then
+    local rest = {}
+    for i = 2, #args do rest[#rest + 1] = args[i] end
+    return run_scenario(file, rest)
+  end
   local chunk, err = loadfile(file, "t")
   if not chunk then error(err, 0) end
   local script_args = { [0] = file }

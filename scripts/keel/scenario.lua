@@ -1,0 +1,342 @@
+--- keel.scenario — scenarios: a sandboxed Lua file that names the map, the
+-- rule families and variants, the seed, the forces and where they start,
+-- the starting flags, and optionally a scripted sequence of orders with
+-- expectations, so that a scenario doubles as a test.
+--
+--   return scenario {
+--     name = "Convoy to Crete", seed = 1941,
+--     map = "maps/crete.map",                 -- optional, relative to this file
+--     rules = { "toy27" }, path = { "../tests/families" },
+--     variants = { "../tests/families/variants/campaign_001.lua" },
+--     flags = { weather = "clear" },
+--     forces = {
+--       { name = "Warspite", type = "BB", side = "Allied", values = { strength = 5 },
+--         at = "15B:2407", group = "Force H" },
+--     },
+--     orders = {
+--       { event = "game_start" },
+--       { "move", unit = "Warspite", to = "15B:2508", boxes = 9 },
+--       { "move", unit = "Warspite", to = "15B:2509", boxes = 12,
+--         expect = { illegal = "moves 9 sea boxes" } },
+--       { check = { units = { Warspite = { loc = "hex" } }, global = { weather = "clear" } } },
+--     },
+--   }
+--
+-- `keel run SCENARIO` plays it (scripts/keel/cli/run.lua tells a scenario
+-- from a plain script by its `return scenario {` line).
+local keel = require "keel"
+local sandbox = require "keel.sandbox"
+local rules = require "keel.rules"
+local game_mod = require "keel.game"
+local json = require "keel.json"
+
+local M = {}
+
+local type, pairs, ipairs, tostring, error = type, pairs, ipairs, tostring, error
+local sort, concat = table.sort, table.concat
+
+local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
+                 variants = true, seed = true, flags = true, forces = true, orders = true }
+local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
+                       face = true, hits = true, points = true, at = true, group = true }
+
+--- Is this text a scenario (a `return scenario {` or `return scenario(` line)?
+---@param text string
+function M.is_scenario_text(text)
+  return text:find("^%s*return%s+scenario%s*[{(]") ~= nil
+      or text:find("\n%s*return%s+scenario%s*[{(]") ~= nil
+end
+
+local function read(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+--- Is the file at path a scenario?
+function M.is_scenario_file(path)
+  local text = read(path)
+  return text ~= nil and M.is_scenario_text(text)
+end
+
+local function dir_of(path) return path:match("^(.*)/[^/]*$") or "." end
+-- "a/b/../c" -> "a/c"; "./a" -> "a"
+local function normalize(p)
+  local abs = p:sub(1, 1) == "/"
+  local parts = {}
+  for seg in p:gmatch("[^/]+") do
+    if seg == ".." and #parts > 0 and parts[#parts] ~= ".." then
+      parts[#parts] = nil
+    elseif seg ~= "." then
+      parts[#parts + 1] = seg
+    end
+  end
+  local out = (abs and "/" or "") .. concat(parts, "/")
+  return out ~= "" and out or "."
+end
+M.normalize = normalize
+
+local function resolve(base, p)
+  if p:sub(1, 1) == "/" then return normalize(p) end
+  return normalize(base .. "/" .. p)
+end
+
+local function sorted_keys(t)
+  local ks = {}
+  for k in pairs(t) do ks[#ks + 1] = k end
+  sort(ks, function(a, b) return tostring(a) < tostring(b) end)
+  return ks
+end
+
+local function fail(path, msg) error(path .. ": " .. msg, 0) end
+
+--- Load and check a scenario file (run in the sandbox).
+---@param path string
+---@return table spec
+function M.load(path)
+  local spec
+  local env = sandbox.env { extra = {
+    scenario = function(s)
+      if type(s) ~= "table" then error("scenario{...} expects a table", 2) end
+      for k in pairs(s) do
+        if not FIELDS[k] then
+          local names = sorted_keys(FIELDS)
+          error(("scenario: unknown field '%s' (expected: %s)"):format(tostring(k), concat(names, ", ")), 2)
+        end
+      end
+      spec = s
+      return s
+    end,
+  } }
+  local fn, err = sandbox.loadfile(path, env)
+  if not fn then error(err, 0) end
+  local res = table.pack(sandbox.xprotect(fn, function(e) return rules.rule_error(e, nil, 2) end))
+  if not res[1] then error(res[2], 0) end
+  spec = spec or res[2]
+  if type(spec) ~= "table" then fail(path, "a scenario file returns scenario { ... }") end
+  if spec.seed ~= nil and math.type(spec.seed) ~= "integer" then fail(path, "seed must be an integer") end
+  if type(spec.rules) ~= "table" or #spec.rules == 0 then
+    fail(path, "rules = { \"family\", ... } names the rule families it plays with")
+  end
+  for i, f in ipairs(spec.forces or {}) do
+    if type(f) ~= "table" or type(f.name) ~= "string" then fail(path, ("forces[%d] needs a name"):format(i)) end
+    for k in pairs(f) do
+      if not FORCE_FIELDS[k] then
+        fail(path, ("forces[%d] (%s): unknown field '%s' (expected: %s)"):format(i, f.name, tostring(k),
+          concat(sorted_keys(FORCE_FIELDS), ", ")))
+      end
+    end
+  end
+  spec.file = path
+  return spec
+end
+
+-- ---- a run -------------------------------------------------------------------------
+
+local Run = {}
+Run.__index = Run
+
+--- Set a scenario up: board, rule set, game, flags and forces.
+---@param spec table from M.load
+---@param opts? {narrate?: function, path?: string[]}
+---@return table run
+function M.start(spec, opts)
+  opts = opts or {}
+  local base = dir_of(spec.file)
+  local board
+  if spec.map then
+    local err
+    board, err = keel.board.load(resolve(base, spec.map))
+    if not board then fail(spec.file, "map: " .. tostring(err)) end
+  end
+  local path = {}
+  for _, p in ipairs(spec.path or {}) do path[#path + 1] = resolve(base, p) end
+  for _, p in ipairs(opts.path or {}) do path[#path + 1] = p end
+  path[#path + 1] = base
+  local variants = {}
+  for _, v in ipairs(spec.variants or {}) do variants[#variants + 1] = resolve(base, v) end
+  local set = rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate }
+  local game = game_mod.new { seed = spec.seed or 0, board = board, scenario = spec.file, variants = variants }
+  game:use_rule_file(spec.file)
+  set:declare_files(game)
+  local self = setmetatable({ spec = spec, set = set, game = game, board = board,
+                              units = {}, groups = {}, results = {} }, Run)
+  local st = game.state
+  st:push_rule("scenario")
+  for _, k in ipairs(sorted_keys(spec.flags or {})) do game:set_global(k, spec.flags[k]) end
+  for _, f in ipairs(spec.forces or {}) do
+    if self.units[f.name] then fail(spec.file, ("two forces are named '%s'"):format(f.name)) end
+    local id = game:unit_new { name = f.name, type = f.type, side = f.side, values = f.values,
+                               markers = f.markers, face = f.face, hits = f.hits, points = f.points }
+    self.units[f.name] = id
+    if f.at ~= nil then
+      local h = self:hex(f.at)
+      if not h then fail(spec.file, ("forces %s: at %s is not a hex of the map"):format(f.name, tostring(f.at))) end
+      game:move(id, "hex", h)
+    end
+    if f.group then
+      local g = self.groups[f.group]
+      if not g then
+        g = game:group_new { name = f.group }
+        self.groups[f.group] = g
+      end
+      game:group_add(g, id)
+    end
+  end
+  st:pop_rule()
+  return self
+end
+
+--- A hex from a label ("15B:2407", through the map) or an integer.
+function Run:hex(v)
+  if math.type(v) == "integer" then return v end
+  if type(v) == "string" and self.board then return (self.board:hex(v)) end
+  return nil
+end
+
+-- Turn an order's names and labels into ids and hexes, by the action's
+-- parameter types.
+function Run:params_for(name, order)
+  local a = self.set.actions and self.set.actions[name]
+  local params = {}
+  for k, v in pairs(order) do
+    if k ~= 1 and k ~= "expect" then params[k] = v end
+  end
+  if not a then return params end
+  for k, p in pairs(a.def.params) do
+    local v = params[k]
+    if type(v) == "string" then
+      if p.type == "unit" then
+        params[k] = self.units[v] or error(("no unit named '%s'"):format(v), 0)
+      elseif p.type == "group" then
+        params[k] = self.groups[v] or error(("no group named '%s'"):format(v), 0)
+      elseif p.type == "hex" then
+        params[k] = self:hex(v) or error(("'%s' is not a hex of the map"):format(v), 0)
+      end
+    end
+  end
+  return params
+end
+
+local function same(a, b)
+  if type(a) == "number" and type(b) == "number" then return a == b end
+  return a == b
+end
+
+-- The expectations of an order: a list of failure messages.
+function Run:check(expect, outcome)
+  local problems = {}
+  local game = self.game
+  local function add(fmt, ...) problems[#problems + 1] = fmt:format(...) end
+  local want_fail = expect.error or expect.illegal or expect.vetoed
+  if want_fail then
+    if outcome.ok then
+      add("expected it to fail (%s), but it succeeded", tostring(want_fail))
+    else
+      local kinds = { error = true, cpu = true, budget = true, memory = true }
+      local kind_ok = (expect.error and kinds[outcome.kind]) or (expect.illegal and outcome.kind == "illegal")
+        or (expect.vetoed and outcome.kind == "vetoed")
+      if not kind_ok then add("expected %s, got %s: %s", expect.error and "an error" or
+        expect.illegal and "an illegal order" or "a veto", outcome.kind or "?", outcome.message) end
+      if type(want_fail) == "string" and not outcome.message:find(want_fail, 1, true) then
+        add("expected the reason to mention %q, got: %s", want_fail, outcome.message)
+      end
+    end
+  elseif expect.ok ~= false and not outcome.ok and outcome.kind then
+    add("failed: %s", (outcome.message or "?"):match("^[^\n]*"))
+  end
+  for _, k in ipairs(sorted_keys(expect.global or {})) do
+    local got = game:global(k)
+    if not same(got, expect.global[k]) then
+      add("expected global %s = %s, got %s", k, json.encode(expect.global[k]), json.encode(got))
+    end
+  end
+  for _, name in ipairs(sorted_keys(expect.units or {})) do
+    local id = self.units[name]
+    if not id then
+      add("no unit named '%s'", name)
+    else
+      local u = game:unit(id)
+      for _, field in ipairs(sorted_keys(expect.units[name])) do
+        local want = expect.units[name][field]
+        if field == "values" or field == "markers" then
+          for _, vk in ipairs(sorted_keys(want)) do
+            if not same(u[field][vk], want[vk]) then
+              add("expected %s %s.%s = %s, got %s", name, field, vk, json.encode(want[vk]), json.encode(u[field][vk]))
+            end
+          end
+        elseif field == "at" then
+          local h = self:hex(want)
+          if u.loc ~= "hex" or u.where ~= h then
+            add("expected %s at %s, got %s %s", name, tostring(want), u.loc, tostring(u.where))
+          end
+        elseif not same(u[field], want) then
+          add("expected %s.%s = %s, got %s", name, field, json.encode(want), json.encode(u[field]))
+        end
+      end
+    end
+  end
+  if expect.hash and expect.hash ~= game:hash_hex() then
+    add("expected state hash %s, got %s", expect.hash, game:hash_hex())
+  end
+  return problems
+end
+
+--- Play order i: an event, an action or a check. Returns the outcome
+--- {ok=, kind=, message=, what=} and the list of unmet expectations.
+function Run:play(i, order)
+  local set, game = self.set, self.game
+  local outcome
+  if order.event then
+    local ok, err = pcall(set.emit, set, game, order.event, order.data)
+    outcome = { ok = ok, kind = not ok and rules.kind_of(err) or nil,
+                message = not ok and rules.format_error(err) or nil, what = "event " .. order.event }
+  elseif type(order[1]) == "string" then
+    local name = order[1]
+    local ok, params = pcall(self.params_for, self, name, order)
+    if not ok then
+      outcome = { ok = false, kind = "params", message = tostring(params), what = name }
+    else
+      local res = table.pack(set:act(game, name, params))
+      outcome = { ok = res[1] == true, kind = res[3], what = name,
+                  message = not res[1] and rules.format_error(res[2]) or nil }
+    end
+  elseif order.check then
+    outcome = { ok = true, what = "check" }
+  else
+    outcome = { ok = false, kind = "error", what = "?",
+                message = "an order is { \"action\", params... }, { event = \"name\" } or { check = {...} }" }
+  end
+  local expect = order.expect or order.check or {}
+  if order.check and order.expect then
+    for k, v in pairs(order.check) do expect[k] = v end
+  end
+  local problems = self:check(expect, outcome)
+  self.results[#self.results + 1] = { index = i, outcome = outcome, problems = problems }
+  return outcome, problems
+end
+
+--- Play every order of the scenario; returns passed, failed (expectations).
+function Run:play_all(on_order)
+  local passed, failed = 0, 0
+  for i, order in ipairs(self.spec.orders or {}) do
+    if on_order then on_order("start", i, order) end
+    local outcome, problems = self:play(i, order)
+    if #problems == 0 then passed = passed + 1 else failed = failed + 1 end
+    if on_order then on_order("end", i, order, outcome, problems) end
+  end
+  return passed, failed
+end
+
+--- For `keel replay`: a game set up from a scenario file, with the rule
+--- set's actions defined as the game's orders.
+function M.game_for_replay(path, opts)
+  local run = M.start(M.load(path), opts)
+  run.set:finalize()
+  run.set:_define_orders(run.game)
+  return run.game, run
+end
+
+return M

@@ -1,0 +1,128 @@
+-- tests/lua/scenario_test.lua — scenarios (scripts/keel/scenario.lua) and
+-- `keel run SCENARIO` (scripts/keel/cli/run.lua): setup, orders with
+-- expectations, narration, journal, errors; plain scripts still run.
+local t = require "keel.testing"
+local scenario = require "keel.scenario"
+
+local S = "tests/scenarios/"
+
+local function sh(cmd)
+  local out = os.tmpname()
+  local ok, _, code = os.execute(cmd .. " > " .. out .. " 2>&1")
+  local f = assert(io.open(out))
+  local text = f:read("a")
+  f:close()
+  os.remove(out)
+  return ok and 0 or code, text
+end
+
+local function slurp(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+t.test("scenario-1: a scenario sets up map, rules, variants, forces and flags", function()
+  local run = scenario.start(scenario.load(S .. "convoy_crete.lua"))
+  local g = run.game
+  t.eq(g.seed, 1941)
+  t.eq(g:global("sea_state"), "calm")
+  t.eq(g:global("turn"), 1)
+  t.eq(g:unit(run.units.Warspite).where, run.board:hex("15B:2407"))
+  t.eq(g:group_units(run.groups["Force A"]), { run.units.Warspite, run.units.Orion, run.units["Convoy NT"] })
+  t.eq(#run.set.variants, 2)
+  local j = table.concat(g:journal_lines(), "\n")
+  t.ok(j:find('"ev":"rule_file","path":"tests/families/variants/campaign_001.lua"', 1, true), j)
+  t.ok(j:find('"ev":"rule_file","path":"tests/families/toy27/damage.lua"', 1, true))
+  t.ok(j:find('{"ev":"global","rule":"scenario","key":"sea_state","old":null,"new":"calm"}', 1, true))
+end)
+
+t.test("scenario-2: its orders play with their expectations met", function()
+  local run = scenario.start(scenario.load(S .. "convoy_crete.lua"))
+  local passed, failed = run:play_all()
+  t.eq({ passed, failed }, { 8, 0 })
+  -- the variant stack is visible in the journal: 4 exploitation steps
+  -- (campaign 001), an NT moving 9 boxes (fast convoys), no US DRM
+  local j = table.concat(run.game:journal_lines(), "\n")
+  t.ok(j:find('{"ev":"global","rule":"27.C.4","key":"naval_steps","old":null,"new":4}', 1, true))
+  t.ok(j:find('{"ev":"global","rule":"H.1","key":"weather","old":null,"new":"clear"}', 1, true))
+  t.ok(j:find('"name":"move","rule":"27.C.2","order":{"boxes":9,"to":', 1, true))
+  t.ok(not j:find('"us_drm"', 1, true))
+end)
+
+t.test("scenario-3: keel run narrates rules, rolls with their modifiers, and changes", function()
+  local code, out = sh("bin/keel run " .. S .. "convoy_crete.lua")
+  t.eq(code, 0)
+  t.ok(out:find("rule 27.A.3 Damage — on unit_hit", 1, true), out)
+  t.ok(out:find("bombing_hits (rule 27.A.3.b): rolled ", 1, true), out)
+  t.ok(out:find("roll 1d2 (which SF is hit) by rule 27.A.3.b: ", 1, true), out)
+  t.ok(out:find("[27.C.2] Convoy NT (unit 3) loc: hex 15B:2407 -> hex 15B:2508", 1, true), out)
+  t.ok(out:find("illegal (as expected): illegal move (rule 27.C.2 Movement Phase)", 1, true), out)
+  t.ok(out:find("result: 8 order(s), 8 as expected, 0 not", 1, true), out)
+end)
+
+t.test("scenario-4: --journal gives the same bytes on every run; --quiet; --json", function()
+  local a, b = os.tmpname(), os.tmpname()
+  t.eq((sh("bin/keel run " .. S .. "convoy_crete.lua --quiet --journal " .. a)), 0)
+  local code, out = sh("bin/keel run " .. S .. "convoy_crete.lua --quiet --journal " .. b)
+  t.eq(code, 0)
+  t.eq(out:gsub("state %x+", "state H"), "result: 8 order(s), 8 as expected, 0 not; state H\n")
+  t.eq(slurp(a), slurp(b))
+  t.ok(slurp(a):find('"ev":"header"', 1, true))
+  os.remove(a)
+  os.remove(b)
+  local json = require "keel.json"
+  local _, jout = sh("bin/keel run " .. S .. "convoy_crete.lua --json")
+  local kinds = {}
+  for line in jout:gmatch("[^\n]+") do
+    local obj = assert(json.decode(line), line)
+    kinds[obj.kind] = (kinds[obj.kind] or 0) + 1
+  end
+  t.ok(kinds.fire and kinds.change and kinds.table and kinds.roll and kinds.order, t.fmt(kinds))
+  t.eq(kinds.result, 1)
+end)
+
+t.test("scenario-5: a failing rule shows file:line: rule ID: message and a script traceback", function()
+  local code, out = sh("bin/keel run " .. S .. "broken_rule.lua")
+  t.eq(code, 1)
+  t.ok(out:find("error: tests/families/broken/bug.lua:2: rule 99.X: attempt to perform arithmetic on a nil value", 1, true), out)
+  t.ok(out:find("script traceback:\n    tests/families/broken/bug.lua:2: in function", 1, true), out)
+  t.ok(not out:find("scripts/keel/", 1, true), "kernel frames are left out")
+  t.ok(out:find("tests/scenarios/broken_rule.lua: order 4 (check): expected Hood.hits = 3, got 0", 1, true), out)
+  t.ok(out:find("result: 4 order(s), 2 as expected, 2 not", 1, true), out)
+end)
+
+t.test("scenario-6: a scenario file is sandboxed too", function()
+  local code, out = sh("bin/keel run " .. S .. "escape.lua")
+  t.eq(code, 1)
+  t.ok(out:find("tests/scenarios/escape.lua:2: io is not available in keel scripts", 1, true), out)
+end)
+
+t.test("scenario-7: keel run of a plain script keeps working", function()
+  local f = os.tmpname()
+  local h = assert(io.open(f, "w"))
+  h:write('local keel = require "keel"\nprint("plain", keel.hex.distance(keel.hex.from_qr(0, 0), keel.hex.from_qr(2, 0)), ...)\nreturn 3\n')
+  h:close()
+  local code, out = sh("bin/keel run " .. f .. " a b")
+  t.eq(code, 3)
+  t.eq(out, "plain\t2\ta\tb\n")
+  os.remove(f)
+  t.ok(scenario.is_scenario_text("-- x\nreturn scenario {\n}"))
+  t.ok(not scenario.is_scenario_text("local scenario = 1\nprint(scenario)"))
+end)
+
+t.test("scenario-8: mistakes in a scenario are named", function()
+  local f = os.tmpname()
+  local function try(text)
+    local h = assert(io.open(f, "w"))
+    h:write(text)
+    h:close()
+    return select(2, pcall(scenario.load, f))
+  end
+  t.ok(tostring(try("return scenario { rules = { 'toy27' }, sead = 1 }")):find("unknown field 'sead'", 1, true))
+  t.ok(tostring(try("return scenario { seed = 1 }")):find("names the rule families", 1, true))
+  t.ok(tostring(try("return scenario { rules = { 'toy27' }, forces = { { name = 'a', att = 1 } } }"))
+    :find("forces[1] (a): unknown field 'att'", 1, true))
+  os.remove(f)
+end)
