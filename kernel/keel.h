@@ -265,6 +265,51 @@ KEEL_API keel_status keel_reach_cost(const keel_reach *r, keel_hex h, uint32_t *
 KEEL_API keel_status keel_reach_path(const keel_reach *r, keel_hex h, keel_hex *out,
                                      size_t cap, size_t *n);
 
+/* Search options (all optional; NULL opts = none), for one search only:
+ *   blocked: hexes (graph: node keys) that may not be entered;
+ *   stop:    hexes that may be entered but not left (the start excepted);
+ *   allow:   the slow path, a predicate asked once per candidate hex per
+ *            search (cached): 1 may enter, 0 may not, < 0 abort the search
+ *            (keel_reach_new_ex then returns KEEL_E_LIMIT). */
+typedef struct keel_reach_opts {
+  const keel_hex *blocked;
+  size_t nblocked;
+  const keel_hex *stop;
+  size_t nstop;
+  int (*allow)(void *ud, keel_hex h);
+  void *ud;
+} keel_reach_opts;
+KEEL_API keel_status keel_reach_new_ex(const keel_costmap *m, keel_hex start, int start_coast,
+                                       uint32_t budget, const keel_reach_opts *opts,
+                                       keel_reach **out);
+/* One move from `from` (entered on coast `coast_in`, 0: any) to the
+ * adjacent `to`: its cost and the coast it arrives on; *cost = UINT32_MAX
+ * when the cost map forbids it (blocked hex or side, or the coast rule). */
+KEEL_API keel_status keel_costmap_step(const keel_costmap *m, keel_hex from, int coast_in,
+                                       keel_hex to, uint32_t *cost, int *coast_out);
+/* 1 when some hex of the map has two coasts (the search then tracks them). */
+KEEL_API int keel_costmap_has_coasts(const keel_costmap *m);
+
+/* Graphs: the same search over nodes named by 64-bit keys (sea boxes, sea
+ * zones, hexes and riverine hexsides together) with per-edge costs, held as
+ * compressed adjacency (CSR). Add nodes, then directed edges, then finish;
+ * ties go to the lower key. Reach sets over a graph answer in keys. */
+typedef struct keel_graph keel_graph;
+KEEL_API keel_status keel_graph_new(keel_graph **out);
+KEEL_API void keel_graph_free(keel_graph *g);
+KEEL_API keel_status keel_graph_add_node(keel_graph *g, int64_t key);
+/* cost 0..KEEL_COST_MAX; a repeated edge keeps the lower cost */
+KEEL_API keel_status keel_graph_add_edge(keel_graph *g, int64_t from, int64_t to, uint16_t cost);
+KEEL_API keel_status keel_graph_finish(keel_graph *g);
+KEEL_API size_t keel_graph_node_count(const keel_graph *g);
+KEEL_API size_t keel_graph_edge_count(const keel_graph *g);
+KEEL_API int keel_graph_has_node(const keel_graph *g, int64_t key);
+/* Neighbours of a node in key order with their costs; at most cap. */
+KEEL_API keel_status keel_graph_neighbors(const keel_graph *g, int64_t key, int64_t *out,
+                                          uint16_t *costs, size_t cap, size_t *n);
+KEEL_API keel_status keel_graph_reach(const keel_graph *g, int64_t start, uint32_t budget,
+                                      const keel_reach_opts *opts, keel_reach **out);
+
 /* ==== boards (kernel/board.c) ============================================= */
 
 /* A board: the map a rule system plays on. It owns a grid (printed labels and
