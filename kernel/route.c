@@ -88,7 +88,7 @@ keel_status keel_costmap_new(int64_t q0, int64_t r0, int64_t width, int64_t heig
   m->cells = (size_t)((width + 2) * (height + 2));
   m->enter = malloc(m->cells * sizeof *m->enter);
   m->cross = malloc(m->cells * 3 * sizeof *m->cross);
-  m->edge = malloc(m->cells * 6 * sizeof *m->edge);
+  m->edge = calloc(m->cells * 8, sizeof *m->edge);
   m->rank = calloc(m->cells, sizeof *m->rank);
   if (!m->enter || !m->cross || !m->edge || !m->rank) { keel_costmap_free(m); return KEEL_E_NOMEM; }
   /* hex ids order by q, then by r's low 32 bits unsigned: r >= 0 before r < 0 */
@@ -128,11 +128,11 @@ static uint16_t cross_at(const keel_costmap *m, size_t cell, int d) {
 }
 
 /* the edge cost of leaving `cell` in direction d */
-static uint16_t edge_value(const keel_costmap *m, size_t cell, int d) {
-  if (is_padding(m, cell)) return KEEL_COST_BLOCKED;
+static uint8_t edge_value(const keel_costmap *m, size_t cell, int d) {
+  if (is_padding(m, cell)) return KEEL_EDGE_BLOCKED;
   uint32_t e = m->enter[(size_t)((ptrdiff_t)cell + m->step[d])], c = cross_at(m, cell, d);
-  if (e == KEEL_COST_BLOCKED || c == KEEL_COST_BLOCKED) return KEEL_COST_BLOCKED;
-  return e + c > KEEL_COST_MAX ? KEEL_EDGE_BIG : (uint16_t)(e + c);
+  if (e == KEEL_COST_BLOCKED || c == KEEL_COST_BLOCKED) return KEEL_EDGE_BLOCKED;
+  return e + c >= KEEL_EDGE_BIG ? KEEL_EDGE_BIG : (uint8_t)(e + c);
 }
 
 static uint32_t big_cost(const keel_costmap *m, size_t cell, int d) {
@@ -141,14 +141,14 @@ static uint32_t big_cost(const keel_costmap *m, size_t cell, int d) {
 
 void keel_costmap_update_edges(keel_costmap *m) {
   for (size_t i = 0; i < m->cells; i++)
-    for (int d = 0; d < 6; d++) m->edge[i * 6 + (size_t)d] = edge_value(m, i, d);
+    for (int d = 0; d < 6; d++) m->edge[i * 8 + (size_t)d] = edge_value(m, i, d);
 }
 
 /* the edges into cell (from its six neighbours) */
 static void update_edges_into(keel_costmap *m, size_t cell) {
   for (int d = 0; d < 6; d++) {
     size_t nb = (size_t)((ptrdiff_t)cell + m->step[d]);
-    m->edge[nb * 6 + (size_t)((d + 3) % 6)] = edge_value(m, nb, (d + 3) % 6);
+    m->edge[nb * 8 + (size_t)((d + 3) % 6)] = edge_value(m, nb, (d + 3) % 6);
   }
 }
 
@@ -206,8 +206,8 @@ keel_status keel_costmap_set_cross(keel_costmap *m, keel_side s, uint16_t cost) 
   size_t a = slot / 3;
   int d = (int)(slot % 3);
   size_t b = (size_t)((ptrdiff_t)a + m->step[d]);
-  m->edge[a * 6 + (size_t)d] = edge_value(m, a, d);
-  m->edge[b * 6 + (size_t)(d + 3)] = edge_value(m, b, d + 3);
+  m->edge[a * 8 + (size_t)d] = edge_value(m, a, d);
+  m->edge[b * 8 + (size_t)(d + 3)] = edge_value(m, b, d + 3);
   return KEEL_OK;
 }
 
@@ -249,8 +249,8 @@ keel_status keel_costmap_step(const keel_costmap *m, keel_hex from, int coast_in
   if (coast_in < 0 || coast_in >= KEEL_COASTS) return KEEL_E_ARG;
   int d = keel_hex_direction_to(from, to);
   if (d < 0) return KEEL_E_NOT_ADJACENT;
-  uint16_t e = m->edge[a * 6 + (size_t)d];
-  if (e == KEEL_COST_BLOCKED) return KEEL_OK;
+  uint8_t e = m->edge[a * 8 + (size_t)d];
+  if (e == KEEL_EDGE_BLOCKED) return KEEL_OK;
   if (m->coast) {
     size_t b = (size_t)((ptrdiff_t)a + m->step[d]);
     int leave = m->coast[a * 6 + (size_t)d];
@@ -359,6 +359,37 @@ static int ask(const source *s, uint8_t *verdict, uint32_t x) {
   return v != 0;
 }
 
+/* Relax the move from settled state u (entry i, cost b) to node/cell nb at
+ * cost c; d is the direction (hex mode, for coasts). A macro so that the
+ * hex and graph loops share it and stay one inlined loop each. */
+#define RELAX(nb_, c_, d_) do {                                                 \
+    uint32_t nb = (nb_), nd = b + (c_), cout = 0;                               \
+    if (nd > budget) break;                                                     \
+    if (coasts) {                                                               \
+      uint8_t leave = coast[(size_t)cell * 6 + (d_)];                           \
+      if (cin && leave && leave != cin) break;                                  \
+      cout = coast[(size_t)nb * 6 + ((d_) + 3) % 6];                            \
+    }                                                                           \
+    uint32_t v = (nb << shift) | cout, dv = dist[v];                            \
+    if (nd < dv) {                                                              \
+      if (filter && dv == UNREACHED) {                                          \
+        int ok_ = ask(s, verdict, nb);                                          \
+        if (ok_ < 0) { st = KEEL_E_LIMIT; goto out; }                           \
+        if (!ok_) break;                                                        \
+      }                                                                         \
+      dist[v] = nd;                                                             \
+      pred[v] = i;                                                              \
+      int32_t q_ = (int32_t)npool++;            /* append to bucket nd */       \
+      pool[q_].state = v;                                                       \
+      pool[q_].next = -1;                                                       \
+      if (tail[nd] >= 0) pool[tail[nd]].next = q_; else head[nd] = q_;          \
+      tail[nd] = q_;                                                            \
+    } else if (nd == dv && nd != b) {          /* a tie, v unsettled: lower id wins */ \
+      uint32_t other_ = rcell[pred[v]];                                         \
+      if (graph ? cell < other_ : rank[cell] < rank[other_]) pred[v] = i;       \
+    }                                                                           \
+  } while (0)
+
 /* The bucket-queue loop. `graph`, `coasts` and `filter` are constants at
  * each call, so the compiler makes one loop per combination and the plain
  * hex loop carries neither coast, predicate nor adjacency-list logic. Hot
@@ -369,7 +400,7 @@ search(const source *s, struct keel_work *w, keel_reach *r, uint32_t budget, siz
   const int shift = coasts ? 2 : 0;
   const keel_costmap *m = s->m;
   const keel_graph *g = s->g;
-  const uint16_t *edge = graph ? NULL : m->edge;
+  const uint8_t *edge = graph ? NULL : m->edge;
   const uint8_t *coast = coasts ? m->coast : NULL;
   const uint32_t *rank = graph ? NULL : m->rank;
   const uint32_t *off = graph ? g->off : NULL, *tgt = graph ? g->tgt : NULL;
@@ -404,48 +435,22 @@ search(const source *s, struct keel_work *w, keel_reach *r, uint32_t budget, siz
       rcost[i] = b;
       rpred[i] = pred[u];
       if (graph && (flag[cell] & 2) && i) continue;     /* a stop node */
-      const uint16_t *e6 = graph ? NULL : edge + (size_t)cell * 6;
       uint32_t cin = coasts ? (u & 3u) : 0;
-      for (uint32_t d = lo; d < hi; d++) {
-        uint32_t c, nb;
-        if (graph) {
-          nb = tgt[d];
-          c = ecost[d];
-          if (flag[nb] & 1) continue;                      /* a blocked node */
-        } else {
-          c = e6[d];
+      if (graph) {
+        for (uint32_t e = lo; e < hi; e++) {
+          if (flag[tgt[e]] & 1) continue;                      /* a blocked node */
+          RELAX(tgt[e], ecost[e], e);
+        }
+      } else {
+        const uint8_t *e6 = edge + (size_t)cell * 8;
+#pragma GCC unroll 6
+        for (uint32_t d = 0; d < 6; d++) {
+          uint32_t c = e6[d];
           if (c >= KEEL_EDGE_BIG) {
-            if (c == KEEL_COST_BLOCKED) continue;
+            if (c == KEEL_EDGE_BLOCKED) continue;
             c = big_cost(m, cell, (int)d);
           }
-          nb = (uint32_t)((ptrdiff_t)cell + step[d]);
-        }
-        uint32_t nd = b + c;
-        if (nd > budget) continue;
-        uint32_t cout = 0;
-        if (coasts) {
-          uint8_t leave = coast[(size_t)cell * 6 + d];
-          if (cin && leave && leave != cin) continue;
-          cout = coast[(size_t)nb * 6 + (d + 3) % 6];
-        }
-        uint32_t v = (nb << shift) | cout;
-        uint32_t dv = dist[v];
-        if (nd < dv) {
-          if (filter && dv == UNREACHED) {
-            int ok = ask(s, verdict, nb);
-            if (ok < 0) { st = KEEL_E_LIMIT; goto out; }
-            if (!ok) continue;
-          }
-          dist[v] = nd;
-          pred[v] = i;
-          int32_t q = (int32_t)npool++;            /* append to bucket nd */
-          pool[q].state = v;
-          pool[q].next = -1;
-          if (tail[nd] >= 0) pool[tail[nd]].next = q; else head[nd] = q;
-          tail[nd] = q;
-        } else if (nd == dv && nd != b) {          /* a tie, v unsettled: lower id wins */
-          uint32_t other = rcell[pred[v]];
-          if (graph ? cell < other : rank[cell] < rank[other]) pred[v] = i;
+          RELAX((uint32_t)((ptrdiff_t)cell + step[d]), c, d);
         }
       }
     }
@@ -455,9 +460,10 @@ out:
   for (size_t k = 0; k < npool; k++) dist[pool[k].state] = UNREACHED;
   return st;
 }
+#undef RELAX
 
 /* patches of the edge array for blocked and stop hexes, undone after */
-typedef struct patch { size_t at; uint16_t old; } patch;
+typedef struct patch { size_t at; uint8_t old; } patch;
 
 static keel_status apply_opts(keel_costmap *m, size_t start_cell, const keel_reach_opts *o,
                               patch **out, size_t *np) {
@@ -472,9 +478,9 @@ static keel_status apply_opts(keel_costmap *m, size_t start_cell, const keel_rea
     size_t c = cell_of(m, o->blocked[i], &ok);
     if (!ok) continue;
     for (int d = 0; d < 6; d++) {   /* the edges into c */
-      size_t at = (size_t)((ptrdiff_t)c + m->step[d]) * 6 + (size_t)((d + 3) % 6);
+      size_t at = (size_t)((ptrdiff_t)c + m->step[d]) * 8 + (size_t)((d + 3) % 6);
       p[n].at = at; p[n++].old = m->edge[at];
-      m->edge[at] = KEEL_COST_BLOCKED;
+      m->edge[at] = KEEL_EDGE_BLOCKED;
     }
   }
   for (size_t i = 0; i < o->nstop; i++) {
@@ -482,9 +488,9 @@ static keel_status apply_opts(keel_costmap *m, size_t start_cell, const keel_rea
     size_t c = cell_of(m, o->stop[i], &ok);
     if (!ok || c == start_cell) continue;
     for (int d = 0; d < 6; d++) {   /* the edges out of c */
-      size_t at = c * 6 + (size_t)d;
+      size_t at = c * 8 + (size_t)d;
       p[n].at = at; p[n++].old = m->edge[at];
-      m->edge[at] = KEEL_COST_BLOCKED;
+      m->edge[at] = KEEL_EDGE_BLOCKED;
     }
   }
   *out = p;

@@ -8,10 +8,12 @@
 
 #include "keel.h"
 
-/* Edge costs are held per cell and direction: cross(side) + enter(neighbour),
- * KEEL_COST_BLOCKED when either forbids, EDGE_BIG when the sum does not fit
- * in 16 bits (the search then adds the two itself). */
-#define KEEL_EDGE_BIG 0xfffeu
+/* Edge costs are held per cell and direction in one byte: cross(side) +
+ * enter(neighbour), KEEL_EDGE_BLOCKED when either forbids, KEEL_EDGE_BIG when
+ * the sum does not fit (the search then adds the two itself). Small costs
+ * keep the search's working set small: 8 bytes per cell. */
+#define KEEL_EDGE_BLOCKED 0xffu
+#define KEEL_EDGE_BIG 0xfeu
 
 /* What a search needs besides the graph: per-state distance and predecessor,
  * the bucket queue, the predicate cache. Allocated on first search, then
@@ -35,7 +37,7 @@ struct keel_costmap {
   size_t cells;                    /* (width + 2) * (height + 2) */
   uint16_t *enter;                 /* per cell */
   uint16_t *cross;                 /* per cell, canonical sides 0..2 */
-  uint16_t *edge;                  /* per cell x 6 directions: what the search reads */
+  uint8_t *edge;                   /* per cell x 8 (6 directions used): what the search reads */
   uint8_t *coast;                  /* per cell, 6 sides; NULL when no hex has two coasts */
   ptrdiff_t step[6];               /* index offset of each direction */
   uint32_t *rank;                  /* per cell: its place in hex id order (ties) */
