@@ -278,6 +278,11 @@ typedef struct keel_reach_opts {
   size_t nstop;
   int (*allow)(void *ud, keel_hex h);
   void *ud;
+  /* Where the reach set lives: one block of the given size from alloc
+   * (a host's garbage-collected memory; the host frees it, after
+   * keel_reach_free has released what keel added). NULL: malloc. */
+  void *(*alloc)(void *ud, size_t bytes);
+  void *alloc_ud;
 } keel_reach_opts;
 KEEL_API keel_status keel_reach_new_ex(const keel_costmap *m, keel_hex start, int start_coast,
                                        uint32_t budget, const keel_reach_opts *opts,
@@ -470,6 +475,47 @@ KEEL_API keel_status keel_board_cell_hex(const keel_board *b, size_t i, keel_hex
 KEEL_API size_t keel_board_hex_count(const keel_board *b);
 /* Bytes of board data (arrays, tables, strings), for the bytes/hex figure. */
 KEEL_API size_t keel_board_memory(const keel_board *b);
+
+/* -- movement: a cost map straight from the board (board.c, one pass) -- */
+
+/* A movement profile: what one kind of group pays to enter each terrain
+ * class and cross each kind of hexside (KEEL_COST_BLOCKED: may not).
+ * Crossing a side costs water[class] + riverine[kind] + the cost of each
+ * flag it carries; entering the next hex then costs enter[terrain]. */
+typedef struct keel_profile {
+  uint16_t enter[KEEL_TERRAIN_COUNT];   /* by keel_terrain ([0] unused) */
+  uint16_t water[4];        /* by water class: [1] all-water, [2] partial, [3] all-land */
+  uint16_t riverine[8];     /* by (features & KEEL_SIDE_RIVERINE_MASK) >> 2; [0] none */
+  uint16_t narrow_strait, estuary, prohibited;   /* added when the flag is set */
+  int water_route;          /* 1: water routes (27.B.5): dry sides blocked, coasts kept */
+} keel_profile;
+
+/* Which sides a condition covers: (features & mask) == value. */
+typedef struct keel_side_match { unsigned mask, value; } keel_side_match;
+#define KEEL_MATCH_MAX 8
+
+/* Entry conditions that depend on the game, applied in C while the cost map
+ * is built (the fast paths; a rule's own predicate is keel_reach_opts.allow):
+ *   friendly[id]   owner ids friendly to the moving group ([0]: nobody);
+ *   friendly_only  bit t: hexes of terrain t may be entered only if friendly;
+ *   both_friendly  sides crossed only when both their hexes are friendly; a
+ *                  crossing with a strait passage (32.A.5) is judged by the
+ *                  strait's two hexes;
+ *   closed         sides that may not be crossed at all. */
+typedef struct keel_move_conditions {
+  uint8_t friendly[256];
+  unsigned friendly_only;
+  keel_side_match both_friendly[KEEL_MATCH_MAX];
+  size_t nboth;
+  keel_side_match closed[KEEL_MATCH_MAX];
+  size_t nclosed;
+} keel_move_conditions;
+
+/* A cost map over the board's hexes (its axial bounding box) for a profile
+ * under conditions (NULL: none). Coasts (27.B.5) come from the board: a hex
+ * whose sides touch two or more water bodies is searched by coast. */
+KEEL_API keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
+                                        const keel_move_conditions *c, keel_costmap **out);
 
 /* ==== dice (kernel/dice.c) =============================================== */
 

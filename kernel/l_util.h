@@ -31,6 +31,9 @@ void keel_lua_pushhexes(lua_State *L, const keel_hex *hexes, size_t n);
  * (userdata left on the stack) holding *n hexes. */
 keel_hex *keel_lua_checkhexes(lua_State *L, int arg, size_t *n);
 /* Optional integer field of a table at `idx`. */
+/* The keel_board of a keel.Board userdata (l_board.c); raises when closed. */
+keel_board *keel_lua_checkboard(lua_State *L, int arg);
+
 lua_Integer keel_lua_optfield_int(lua_State *L, int idx, const char *k, lua_Integer def);
 
 #endif

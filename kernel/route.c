@@ -29,8 +29,9 @@ typedef struct keel_qnode qnode;
 
 struct keel_reach {
   int graph;                /* entries are graph nodes (keys), not cells */
+  int owned;                /* the block came from malloc: keel_reach_free frees it */
   int64_t q0, r0, stride;   /* the cost map's geometry, to turn cells into hexes */
-  size_t n, cap;            /* settled states */
+  size_t n;                 /* settled states */
   uint32_t *cell, *cost;    /* per entry, in settled order; entry 0 is the start */
   int32_t *pred;            /* per entry: entry index of the predecessor, -1 */
   int64_t *key;             /* graph: per entry, the node's key */
@@ -71,6 +72,7 @@ int keel_costmap_contains(const keel_costmap *m, keel_hex h) {
 
 static void work_free(struct keel_work *w) {
   free(w->dist); free(w->pred); free(w->pool); free(w->head); free(w->tail); free(w->verdict);
+  free(w->rcell); free(w->rcost); free(w->rpred);
   memset(w, 0, sizeof *w);
 }
 
@@ -288,6 +290,17 @@ static keel_status work_ready(struct keel_work *w, size_t states, uint32_t budge
     if (!w->pool) return KEEL_E_NOMEM;
     w->pool_cap = 4096;
   }
+  if (!w->rcell) {
+    w->rcell = malloc(1024 * sizeof *w->rcell);
+    w->rcost = malloc(1024 * sizeof *w->rcost);
+    w->rpred = malloc(1024 * sizeof *w->rpred);
+    if (!w->rcell || !w->rcost || !w->rpred) {
+      free(w->rcell); free(w->rcost); free(w->rpred);
+      w->rcell = w->rcost = NULL; w->rpred = NULL;
+      return KEEL_E_NOMEM;
+    }
+    w->rcap = 1024;
+  }
   if (filter) {
     if (w->verdicts < states) {
       free(w->verdict);
@@ -301,20 +314,8 @@ static keel_status work_ready(struct keel_work *w, size_t states, uint32_t budge
   return KEEL_OK;
 }
 
-static keel_reach *reach_alloc(size_t guess, int graph) {
-  keel_reach *r = calloc(1, sizeof *r);
-  if (!r) return NULL;
-  r->graph = graph;
-  r->cap = guess < 16 ? 16 : guess;
-  r->cell = malloc(r->cap * sizeof *r->cell);
-  r->cost = malloc(r->cap * sizeof *r->cost);
-  r->pred = malloc(r->cap * sizeof *r->pred);
-  if (!r->cell || !r->cost || !r->pred) { keel_reach_free(r); return NULL; }
-  return r;
-}
-
-/* Make room for `need` more queue nodes and one more entry. */
-static int grow(struct keel_work *w, keel_reach *r, size_t npool, size_t need) {
+/* Make room for `need` more queue nodes and one more entry (n used). */
+static int grow(struct keel_work *w, size_t n, size_t npool, size_t need) {
   if (npool + need > w->pool_cap) {
     size_t cap = w->pool_cap * 2;
     while (cap < npool + need) cap *= 2;
@@ -323,18 +324,47 @@ static int grow(struct keel_work *w, keel_reach *r, size_t npool, size_t need) {
     w->pool = p;
     w->pool_cap = cap;
   }
-  if (r->n == r->cap) {
-    size_t cap = r->cap * 2;
-    uint32_t *c = realloc(r->cell, cap * sizeof *c);
-    if (c) r->cell = c;
-    uint32_t *k = realloc(r->cost, cap * sizeof *k);
-    if (k) r->cost = k;
-    int32_t *p = realloc(r->pred, cap * sizeof *p);
-    if (p) r->pred = p;
+  if (n == w->rcap) {
+    size_t cap = w->rcap * 2;
+    uint32_t *c = realloc(w->rcell, cap * sizeof *c);
+    if (c) w->rcell = c;
+    uint32_t *k = realloc(w->rcost, cap * sizeof *k);
+    if (k) w->rcost = k;
+    int32_t *p = realloc(w->rpred, cap * sizeof *p);
+    if (p) w->rpred = p;
     if (!c || !k || !p) return 0;
-    r->cap = cap;
+    w->rcap = cap;
   }
   return 1;
+}
+
+
+/* Copy the n entries the search left in the workspace into a reach set: one
+ * block (header, keys for a graph, then cell, cost, pred). */
+static keel_status make_reach(const struct keel_work *w, size_t n, const keel_graph *g,
+                              const keel_reach_opts *opts, keel_reach **out) {
+  size_t head = (sizeof(keel_reach) + 7) & ~(size_t)7;
+  size_t keys = g ? n * sizeof(int64_t) : 0;
+  size_t bytes = head + keys + n * (sizeof(uint32_t) * 2 + sizeof(int32_t));
+  int owned = !(opts && opts->alloc);
+  char *p = owned ? malloc(bytes) : opts->alloc(opts->alloc_ud, bytes);
+  if (!p) return KEEL_E_NOMEM;
+  keel_reach *r = (keel_reach *)p;
+  memset(r, 0, sizeof *r);
+  r->owned = owned;
+  r->graph = g != NULL;
+  r->n = n;
+  r->key = g ? (int64_t *)(p + head) : NULL;
+  r->cell = (uint32_t *)(p + head + keys);
+  r->cost = r->cell + n;
+  r->pred = (int32_t *)(r->cost + n);
+  memcpy(r->cell, w->rcell, n * sizeof *r->cell);
+  memcpy(r->cost, w->rcost, n * sizeof *r->cost);
+  memcpy(r->pred, w->rpred, n * sizeof *r->pred);
+  if (g) for (size_t i = 0; i < n; i++) r->key[i] = g->key[w->rcell[i]];
+  r->nhex = n;
+  *out = r;
+  return KEEL_OK;
 }
 
 /* The inputs of one search: a cost map's cells or a graph's nodes. */
@@ -395,7 +425,7 @@ static int ask(const source *s, uint8_t *verdict, uint32_t x) {
  * hex loop carries neither coast, predicate nor adjacency-list logic. Hot
  * arrays are held in locals so stores to dist/pred don't force reloads. */
 static inline __attribute__((always_inline)) keel_status
-search(const source *s, struct keel_work *w, keel_reach *r, uint32_t budget, size_t npool,
+search(const source *s, struct keel_work *w, size_t *nout, uint32_t budget, size_t npool,
        const int graph, const int coasts, const int filter) {
   const int shift = coasts ? 2 : 0;
   const keel_costmap *m = s->m;
@@ -412,9 +442,9 @@ search(const source *s, struct keel_work *w, keel_reach *r, uint32_t budget, siz
   ptrdiff_t step[6] = { 0 };
   if (!graph) for (int d = 0; d < 6; d++) step[d] = m->step[d];
   qnode *pool = w->pool;
-  size_t pool_cap = w->pool_cap, n = 0, cap = r->cap;
-  uint32_t *rcell = r->cell, *rcost = r->cost;
-  int32_t *rpred = r->pred;
+  size_t pool_cap = w->pool_cap, n = 0, cap = w->rcap;
+  uint32_t *rcell = w->rcell, *rcost = w->rcost;
+  int32_t *rpred = w->rpred;
   keel_status st = KEEL_OK;
   for (uint32_t b = 0; b <= budget; b++) {
     for (int32_t k = head[b]; k >= 0; k = pool[k].next) {
@@ -425,10 +455,9 @@ search(const source *s, struct keel_work *w, keel_reach *r, uint32_t budget, siz
       uint32_t cell = u >> shift;
       uint32_t lo = graph ? off[cell] : 0, hi = graph ? off[cell + 1] : 6;
       if (npool + (hi - lo) > pool_cap || n == cap) {
-        r->n = n;
-        if (!grow(w, r, npool, hi - lo)) { st = KEEL_E_NOMEM; goto out; }
-        pool = w->pool; pool_cap = w->pool_cap; cap = r->cap;
-        rcell = r->cell; rcost = r->cost; rpred = r->pred;
+        if (!grow(w, n, npool, hi - lo)) { st = KEEL_E_NOMEM; goto out; }
+        pool = w->pool; pool_cap = w->pool_cap; cap = w->rcap;
+        rcell = w->rcell; rcost = w->rcost; rpred = w->rpred;
       }
       int32_t i = (int32_t)n++;
       rcell[i] = cell;
@@ -456,7 +485,7 @@ search(const source *s, struct keel_work *w, keel_reach *r, uint32_t budget, siz
     }
   }
 out:
-  r->n = n;
+  *nout = n;
   for (size_t k = 0; k < npool; k++) dist[pool[k].state] = UNREACHED;
   return st;
 }
@@ -503,13 +532,6 @@ static void undo_opts(keel_costmap *m, patch *p, size_t n) {
   free(p);
 }
 
-/* a first guess at the size of a reach set: a disk of radius budget/min */
-static size_t guess_size(uint32_t budget, size_t states) {
-  uint64_t b = budget < 200 ? budget : 200;
-  uint64_t disk = 3 * b * b + 3 * b + 1;
-  return disk < states ? (size_t)disk : states;
-}
-
 keel_status keel_reach_new_ex(const keel_costmap *cm, keel_hex start, int start_coast,
                               uint32_t budget, const keel_reach_opts *opts, keel_reach **out) {
   keel_costmap *m = (keel_costmap *)cm;   /* only the workspace changes (and is restored) */
@@ -524,14 +546,10 @@ keel_status keel_reach_new_ex(const keel_costmap *cm, keel_hex start, int start_
   keel_status st = work_ready(&m->work, m->cells << shift, budget, filter);
   if (st != KEEL_OK) return st;
   if (filter && m->work.verdicts < m->cells) return KEEL_E_NOMEM;
-  keel_reach *r = reach_alloc(guess_size(budget, m->cells), 0);
-  if (!r) return KEEL_E_NOMEM;
-  r->q0 = m->q0; r->r0 = m->r0; r->stride = m->stride;
-  r->coasts = coasts;
   patch *p;
-  size_t np;
+  size_t np, n = 0;
   st = apply_opts(m, start_cell, opts, &p, &np);
-  if (st != KEEL_OK) { keel_reach_free(r); return st; }
+  if (st != KEEL_OK) return st;
 
   struct keel_work *w = &m->work;
   uint32_t s0 = (uint32_t)(start_cell << shift) | (coasts ? (uint32_t)start_coast : 0u);
@@ -542,11 +560,16 @@ keel_status keel_reach_new_ex(const keel_costmap *cm, keel_hex start, int start_
   w->head[0] = w->tail[0] = 0;
   source src = { m, NULL, opts };
   if (coasts)
-    st = filter ? search(&src, w, r, budget, 1, 0, 1, 1) : search(&src, w, r, budget, 1, 0, 1, 0);
+    st = filter ? search(&src, w, &n, budget, 1, 0, 1, 1) : search(&src, w, &n, budget, 1, 0, 1, 0);
   else
-    st = filter ? search(&src, w, r, budget, 1, 0, 0, 1) : search(&src, w, r, budget, 1, 0, 0, 0);
+    st = filter ? search(&src, w, &n, budget, 1, 0, 0, 1) : search(&src, w, &n, budget, 1, 0, 0, 0);
   undo_opts(m, p, np);
-  if (st != KEEL_OK) { keel_reach_free(r); return st; }
+  if (st != KEEL_OK) return st;
+  keel_reach *r;
+  st = make_reach(w, n, NULL, opts, &r);   /* the workspace is clean: alloc may raise */
+  if (st != KEEL_OK) return st;
+  r->q0 = m->q0; r->r0 = m->r0; r->stride = m->stride;
+  r->coasts = coasts;
   r->nhex = coasts ? (size_t)-1 : r->n;
   *out = r;
   return KEEL_OK;
@@ -683,8 +706,6 @@ keel_status keel_graph_reach(const keel_graph *cg, int64_t start, uint32_t budge
   const int filter = opts && opts->allow;
   keel_status st = work_ready(&g->work, g->n, budget, filter);
   if (st != KEEL_OK) return st;
-  keel_reach *r = reach_alloc(g->n < 256 ? g->n : 256, 1);
-  if (!r) return KEEL_E_NOMEM;
   if (opts) {
     for (size_t i = 0; i < opts->nblocked; i++) {
       int64_t x = node_of(g, opts->blocked[i]);
@@ -702,17 +723,11 @@ keel_status keel_graph_reach(const keel_graph *cg, int64_t start, uint32_t budge
   w->pool[0].next = -1;
   w->head[0] = w->tail[0] = 0;
   source src = { NULL, g, opts };
-  st = filter ? search(&src, w, r, budget, 1, 1, 0, 1) : search(&src, w, r, budget, 1, 1, 0, 0);
+  size_t n = 0;
+  st = filter ? search(&src, w, &n, budget, 1, 1, 0, 1) : search(&src, w, &n, budget, 1, 1, 0, 0);
   memset(g->flag, 0, g->n ? g->n : 1);
-  if (st == KEEL_OK) {
-    r->key = malloc((r->n ? r->n : 1) * sizeof *r->key);
-    if (!r->key) st = KEEL_E_NOMEM;
-    else for (size_t i = 0; i < r->n; i++) r->key[i] = g->key[r->cell[i]];
-  }
-  if (st != KEEL_OK) { keel_reach_free(r); return st; }
-  r->nhex = r->n;
-  *out = r;
-  return KEEL_OK;
+  if (st != KEEL_OK) return st;
+  return make_reach(w, n, g, opts, out);
 }
 
 /* ---- reach sets -------------------------------------------------------------- */
@@ -774,8 +789,9 @@ static int32_t find_entry(const keel_reach *r, keel_hex h) {
 
 void keel_reach_free(keel_reach *r) {
   if (!r) return;
-  free(r->cell); free(r->cost); free(r->pred); free(r->key); free(r->slot); free(r->first);
-  free(r);
+  free(r->slot); free(r->first);
+  r->slot = r->first = NULL;
+  if (r->owned) free(r);
 }
 
 size_t keel_reach_count(const keel_reach *r) {
@@ -808,6 +824,7 @@ keel_status keel_reach_path(const keel_reach *r, keel_hex h, keel_hex *out, size
 }
 
 size_t keel_reach_bytes(const keel_reach *r) {
-  return sizeof *r + r->cap * (sizeof *r->cell + sizeof *r->cost + sizeof *r->pred) +
-         (r->key ? r->n * sizeof *r->key : 0);
+  return sizeof *r + r->n * (sizeof *r->cell + sizeof *r->cost + sizeof *r->pred) +
+         (r->key ? r->n * sizeof *r->key : 0) +
+         (r->slot ? r->slots * sizeof *r->slot + r->n * sizeof *r->first : 0);
 }

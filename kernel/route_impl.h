@@ -29,6 +29,9 @@ struct keel_work {
   size_t buckets;
   uint8_t *verdict;                /* per node: predicate cache (0 unknown, 1 yes, 2 no) */
   size_t verdicts;
+  uint32_t *rcell, *rcost;         /* the reach set as the search settles it: */
+  int32_t *rpred;                  /*   cell, cost, predecessor entry */
+  size_t rcap;
 };
 
 struct keel_costmap {
