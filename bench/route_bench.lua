@@ -1,3 +1,4 @@
+-- luacheck: max line length 140
 -- bench/route_bench.lua — reach on a generated 256x256 board (65,536 hexes)
 -- at budgets 15, 30 and 60 MPs: keel (route.c through its binding) beside
 -- (a) a pure-Lua Dijkstra over the same costs and (b) the plain C bucket

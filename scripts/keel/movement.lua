@@ -473,22 +473,23 @@ function Mover:run()
   return "done"
 end
 
---- Move to a hex by the cheapest legal path within the MPs left.
-function Mover:move_to(dest)
-  local g = self.group
-  local path, cost = self.engine:path(g, g.hex, dest, g.allowance - g.spent,
-    { blocked = next(self.blocked) and self:keys(self.blocked) or nil,
-      stop = next(self.stops) and self:keys(self.stops) or nil, allow = self.allow, coast = g.coast })
-  if not path then return nil, cost end
-  return self:move_along(path)
-end
-
-function Mover:keys(set)
+local function sorted_keys(set)
   local l = {}
   for k in pairs(set) do l[#l + 1] = k end
   sort(l)
   return l
 end
+
+--- Move to a hex by the cheapest legal path within the MPs left.
+function Mover:move_to(dest)
+  local g = self.group
+  local path, cost = self.engine:path(g, g.hex, dest, g.allowance - g.spent,
+    { blocked = next(self.blocked) and sorted_keys(self.blocked) or nil,
+      stop = next(self.stops) and sorted_keys(self.stops) or nil, allow = self.allow, coast = g.coast })
+  if not path then return nil, cost end
+  return self:move_along(path)
+end
+
 
 --- Go on after a pause: "done" | "stopped" | "paused" | nil, reason.
 function Mover:resume()

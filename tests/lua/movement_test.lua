@@ -246,8 +246,8 @@ t.test("32.A-2: a group may not spend more than its allowance; an illegal step c
   t.eq(b:label(g.hex), "15B:2407")
   t.eq(mv:move_to("15B:2406"), "done")
   t.eq(g.spent, 15)
-  t.raises(function() eng:mover(group("15B:2407"), { hex_entered = function() return "maybe" end }):step("15B:2406") end,
-    "expected \"continue\", \"stop\" or \"pause\"")
+  local bad = eng:mover(group("15B:2407"), { hex_entered = function() return "maybe" end })
+  t.raises(function() bad:step("15B:2406") end, "expected \"continue\", \"stop\" or \"pause\"")
 end)
 
 -- sea boxes and sea zones: the same search over graphs --------------------------------------
