@@ -161,3 +161,8 @@ uninstall:
 
 clean:
 	rm -rf build bin lib
+
+# ---- docs --------------------------------------------------------------------
+coverage: all
+	./bin/keel run tools/coverage.lua ../shared/rules doc/coverage.md
+.PHONY: coverage

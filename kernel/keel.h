@@ -592,7 +592,197 @@ KEEL_API keel_status keel_dice_save(const keel_dice *d, char *buf, size_t cap, s
 KEEL_API keel_status keel_dice_load(keel_dice *d, const char *text, size_t len,
                                     size_t *err_line, const char **why);
 
-/* ==== game state (kernel/state.c) ======================================== */
+/* ==== game state (kernel/state.c, journal.c, save.c) ====================== */
+
+/* The state of one game: units (counters), groups, game-wide named values,
+ * hex ownership. Every change goes through a primitive that records it (old
+ * and new value, and the rule id that caused it) so that it can be journaled,
+ * rolled back, undone, redone, hashed and saved. See doc/state.md. */
+typedef struct keel_state keel_state;   /* opaque */
+
+/* An interned string: 0 is "none"; ids are private to one keel_state and
+ * depend on history, so nothing hashed or saved uses them (their text is). */
+typedef int32_t keel_atom;
+
+typedef enum keel_vkind {
+  KEEL_V_NIL, KEEL_V_BOOL, KEEL_V_INT, KEEL_V_FLOAT, KEEL_V_STR
+} keel_vkind;
+/* A named value: printed values, group attributes, flags and counters. */
+typedef struct keel_value {
+  keel_vkind kind;
+  union { int64_t i; double f; keel_atom s; } u;   /* BOOL uses i (0/1) */
+} keel_value;
+
+/* The side of a counter that is up. */
+typedef enum keel_face { KEEL_FACE_FULL, KEEL_FACE_DAMAGED, KEEL_FACE_HALF, KEEL_FACE_COUNT } keel_face;
+
+/* Where a unit is. `where` is a hex (HEX, PORT), a packed sea box (BOX), a
+ * sea zone index (ZONE), a unit id (UNIT: carried as cargo), else 0. */
+typedef enum keel_loc_kind {
+  KEEL_LOC_OFF, KEEL_LOC_HEX, KEEL_LOC_PORT, KEEL_LOC_BOX, KEEL_LOC_ZONE,
+  KEEL_LOC_UNIT, KEEL_LOC_DEAD, KEEL_LOC_COUNT
+} keel_loc_kind;
+typedef struct keel_loc { keel_loc_kind kind; int64_t where; } keel_loc;
+
+/* Fixed unit fields (set with keel_state_unit_set). */
+typedef enum keel_field {
+  KEEL_F_NAME, KEEL_F_TYPE, KEEL_F_SIDE, KEEL_F_FACE, KEEL_F_HITS, KEEL_F_POINTS,
+  KEEL_F_LOC, KEEL_F_COUNT
+} keel_field;
+
+typedef struct keel_unit_info {
+  int32_t id;
+  keel_atom name, type, side;
+  keel_face face;
+  int64_t hits, points;
+  keel_loc loc;
+} keel_unit_info;
+
+KEEL_API keel_status keel_state_new(keel_state **out);
+KEEL_API void keel_state_free(keel_state *st);
+/* Bytes held by the state (units, groups, strings, undo log, journal). */
+KEEL_API size_t keel_state_memory(const keel_state *st);
+/* Bytes held for units only (records, values, markers). */
+KEEL_API size_t keel_state_unit_memory(const keel_state *st);
+
+/* Strings. */
+KEEL_API keel_status keel_state_intern(keel_state *st, const char *s, size_t len, keel_atom *out);
+KEEL_API keel_atom keel_state_atom_find(const keel_state *st, const char *s, size_t len);
+KEEL_API const char *keel_state_atom_str(const keel_state *st, keel_atom a, size_t *len);
+
+/* The rule whose code is running: every change records it. A stack, so a
+ * rule calling another names the inner one while it runs. */
+KEEL_API keel_status keel_state_push_rule(keel_state *st, keel_atom rule);
+KEEL_API void keel_state_pop_rule(keel_state *st);
+KEEL_API keel_atom keel_state_rule(const keel_state *st);
+
+/* Units: ids are 1, 2, 3 ... in creation order; iteration is in id order. */
+KEEL_API keel_status keel_state_unit_new(keel_state *st, keel_atom name, keel_atom type,
+                                         keel_atom side, int32_t *id);
+KEEL_API int32_t keel_state_unit_count(const keel_state *st);
+KEEL_API keel_status keel_state_unit_get(const keel_state *st, int32_t id, keel_unit_info *out);
+/* Set a fixed field: v is an atom for NAME/TYPE/SIDE, a number for
+ * FACE/HITS/POINTS (hits and points >= 0); LOC goes through keel_state_unit_move. */
+KEEL_API keel_status keel_state_unit_set(keel_state *st, int32_t id, keel_field f, int64_t v);
+/* Move a unit; UNIT (cargo) refuses a loop (a unit inside itself). */
+KEEL_API keel_status keel_state_unit_move(keel_state *st, int32_t id, keel_loc loc);
+/* Named values, kept sorted by name; a NIL value removes the name. */
+KEEL_API keel_status keel_state_unit_value(const keel_state *st, int32_t id, keel_atom key, keel_value *out);
+KEEL_API keel_status keel_state_unit_set_value(keel_state *st, int32_t id, keel_atom key, keel_value v);
+KEEL_API size_t keel_state_unit_value_count(const keel_state *st, int32_t id);
+KEEL_API keel_status keel_state_unit_value_at(const keel_state *st, int32_t id, size_t i,
+                                              keel_atom *key, keel_value *v);
+/* Named markers with counts, sorted by name; a count of 0 removes one. */
+KEEL_API int64_t keel_state_unit_marker(const keel_state *st, int32_t id, keel_atom key);
+KEEL_API keel_status keel_state_unit_set_marker(keel_state *st, int32_t id, keel_atom key, int64_t count);
+KEEL_API size_t keel_state_unit_marker_count(const keel_state *st, int32_t id);
+KEEL_API keel_status keel_state_unit_marker_at(const keel_state *st, int32_t id, size_t i,
+                                               keel_atom *key, int64_t *count);
+
+/* Damage primitives (rule modules build their damage models from these). */
+KEEL_API keel_status keel_state_add_hits(keel_state *st, int32_t id, int64_t n);
+KEEL_API keel_status keel_state_add_marker(keel_state *st, int32_t id, keel_atom key, int64_t n);
+/* points -= n; KEEL_E_ARG if that would go below 0. */
+KEEL_API keel_status keel_state_reduce_points(keel_state *st, int32_t id, int64_t n);
+/* A new unit with the same name, type, side, face, values and place holding
+ * `points` of the original's points. */
+KEEL_API keel_status keel_state_split(keel_state *st, int32_t id, int64_t points, int32_t *new_id);
+/* b's points go to a; b goes off map with 0 points. */
+KEEL_API keel_status keel_state_combine(keel_state *st, int32_t a, int32_t b);
+/* To the dead pile with its cargo (recursively, cargo first in id order);
+ * leaves every group. */
+KEEL_API keel_status keel_state_eliminate(keel_state *st, int32_t id);
+
+/* Cargo: the units whose location is inside `carrier`, in id order. */
+KEEL_API keel_status keel_state_cargo(const keel_state *st, int32_t carrier,
+                                      int32_t *out, size_t cap, size_t *n);
+/* Capacity check over one or more carriers that carry together: capacity =
+ * sum of the carriers' values "capacity.<measure>", used = sum of their
+ * cargo's "size.<measure>". Excess: the shortest tail of that cargo (in id
+ * order, carriers in the order given) whose removal brings used within
+ * capacity. */
+typedef struct keel_cargo_report { int64_t capacity, used, over; size_t excess_n; } keel_cargo_report;
+KEEL_API keel_status keel_state_cargo_check(const keel_state *st, const int32_t *carriers, size_t ncarriers,
+                                            const char *measure, keel_cargo_report *rep,
+                                            int32_t *excess, size_t cap);
+
+/* Groups: ordered sets of units with named attributes (mp, kind, known,
+ * reserve, ...). Ids 1, 2, 3 ... */
+KEEL_API keel_status keel_state_group_new(keel_state *st, keel_atom name, int32_t *id);
+KEEL_API int32_t keel_state_group_count(const keel_state *st);
+KEEL_API keel_atom keel_state_group_name(const keel_state *st, int32_t gid);
+/* Insert at 0-based position pos (-1: at the end); a unit is at most once in a group. */
+KEEL_API keel_status keel_state_group_add(keel_state *st, int32_t gid, int32_t unit, int64_t pos);
+KEEL_API keel_status keel_state_group_remove(keel_state *st, int32_t gid, int32_t unit);
+KEEL_API size_t keel_state_group_size(const keel_state *st, int32_t gid);
+KEEL_API int32_t keel_state_group_member(const keel_state *st, int32_t gid, size_t i);
+KEEL_API keel_status keel_state_group_value(const keel_state *st, int32_t gid, keel_atom key, keel_value *out);
+KEEL_API keel_status keel_state_group_set_value(keel_state *st, int32_t gid, keel_atom key, keel_value v);
+KEEL_API size_t keel_state_group_value_count(const keel_state *st, int32_t gid);
+KEEL_API keel_status keel_state_group_value_at(const keel_state *st, int32_t gid, size_t i,
+                                               keel_atom *key, keel_value *v);
+
+/* Game-wide named values: turn, phase, segment, step, canal status, weather, VPs ... */
+KEEL_API keel_value keel_state_global(const keel_state *st, keel_atom key);
+KEEL_API keel_status keel_state_set_global(keel_state *st, keel_atom key, keel_value v);
+KEEL_API size_t keel_state_global_count(const keel_state *st);
+KEEL_API keel_status keel_state_global_at(const keel_state *st, size_t i, keel_atom *key, keel_value *v);
+
+/* Hex ownership: hex -> side (0: nobody). */
+KEEL_API keel_atom keel_state_owner(const keel_state *st, keel_hex h);
+KEEL_API keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side);
+KEEL_API size_t keel_state_owned_count(const keel_state *st);
+
+/* The 64-bit state hash, kept up to date by every change (Zobrist style:
+ * equal states have equal hashes whatever their history). _full recomputes
+ * it from scratch (tests compare the two). */
+KEEL_API uint64_t keel_state_hash(const keel_state *st);
+KEEL_API uint64_t keel_state_hash_full(const keel_state *st);
+/* FNV-1a 64 of bytes (rule files, checksums). */
+KEEL_API uint64_t keel_hash_bytes(const void *p, size_t n);
+
+/* Transactions: all or nothing. begin returns a mark; rollback puts the
+ * state (and the journal) back exactly as at the mark. Nest freely. */
+typedef struct keel_mark {
+  size_t ops, journal, actions, rules; int64_t action_seq; int depth, in_action, loose;
+} keel_mark;
+KEEL_API keel_status keel_state_begin(keel_state *st, keel_mark *mark);
+KEEL_API keel_status keel_state_commit(keel_state *st, const keel_mark *mark);
+KEEL_API keel_status keel_state_rollback(keel_state *st, const keel_mark *mark);
+
+/* Actions: the unit of undo. order_json (may be NULL) is journaled as is. */
+KEEL_API keel_status keel_state_action_begin(keel_state *st, const char *name, const char *order_json);
+KEEL_API keel_status keel_state_action_end(keel_state *st);
+KEEL_API size_t keel_state_action_count(const keel_state *st);   /* undoable */
+KEEL_API size_t keel_state_redo_count(const keel_state *st);
+KEEL_API int64_t keel_state_action_number(const keel_state *st);  /* last begun, 1-based */
+KEEL_API keel_status keel_state_undo(keel_state *st, size_t n);
+KEEL_API keel_status keel_state_redo(keel_state *st, size_t n);
+
+/* The journal: JSON lines, one event each (doc/journal.md). */
+KEEL_API void keel_state_journal_enable(keel_state *st, int on);
+KEEL_API const char *keel_state_journal(const keel_state *st, size_t *len);
+/* Append one line (a complete JSON object without the newline). */
+KEEL_API keel_status keel_state_journal_append(keel_state *st, const char *line, size_t len);
+KEEL_API keel_status keel_state_journal_clear(keel_state *st);
+
+/* Save and load (kernel/save.c, doc/save.md). meta: n pairs of key and
+ * value strings written in order into the save's header. */
+KEEL_API keel_status keel_state_save_text(const keel_state *st, const char *const *meta_keys,
+                                          const char *const *meta_vals, size_t nmeta,
+                                          char **out, size_t *len);
+/* Parse a save; on failure *err (malloc'd, caller frees) says why and
+ * where ("line 12: ..."). The meta pairs come back malloc'd in *meta
+ * (2*nmeta strings, key then value; free with keel_save_meta_free). */
+KEEL_API keel_status keel_state_load_text(const char *text, size_t len, keel_state **out,
+                                          char ***meta, size_t *nmeta, char **err);
+KEEL_API void keel_save_meta_free(char **meta, size_t nmeta);
+/* Write a file atomically: temp file in the same directory, fflush, fsync,
+ * rename over path, fsync the directory. The old file survives any crash. */
+KEEL_API keel_status keel_file_write_atomic(const char *path, const char *data, size_t len);
+/* Read a whole file of at most max bytes (KEEL_E_CAPACITY if larger). */
+KEEL_API keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len);
+
 
 #ifdef __cplusplus
 }

@@ -180,14 +180,7 @@ int keel_lua_open_areas(lua_State *L) {
     {"adjacent", l_adjacent}, {"neighbors", l_neighbors}, {"distance", l_distance},
     {"names", l_names}, {NULL, NULL}
   };
-  static const luaL_Reg meta[] = {
-    {"__gc", l_gc}, {"__close", l_gc}, {"__tostring", l_tostring}, {NULL, NULL}
-  };
-  luaL_newmetatable(L, AREAS_MT);
-  luaL_setfuncs(L, meta, 0);
-  luaL_newlib(L, methods);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
+  keel_lua_newclass(L, AREAS_MT, methods, l_gc, l_tostring);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);
   lua_setfield(L, -2, "new");

@@ -221,14 +221,7 @@ int keel_lua_open_grid(lua_State *L) {
     {"side_label", l_side_label}, {"section_of", l_section_of}, {"sections", l_sections},
     {"numbering", l_numbering}, {NULL, NULL}
   };
-  static const luaL_Reg meta[] = {
-    {"__gc", l_grid_gc}, {"__close", l_grid_gc}, {"__tostring", l_tostring}, {NULL, NULL}
-  };
-  luaL_newmetatable(L, GRID_MT);
-  luaL_setfuncs(L, meta, 0);
-  luaL_newlib(L, methods);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
+  keel_lua_newclass(L, GRID_MT, methods, l_grid_gc, l_tostring);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);
   lua_setfield(L, -2, "new");

@@ -107,12 +107,7 @@ int keel_lua_open_seaboxes(lua_State *L) {
     {"neighbors", l_neighbors}, {"distance", l_distance},
     {"radius", l_radius}, {"origin", l_origin}, {NULL, NULL}
   };
-  luaL_newmetatable(L, SEABOXES_MT);
-  lua_pushcfunction(L, l_tostring);
-  lua_setfield(L, -2, "__tostring");
-  luaL_newlib(L, methods);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
+  keel_lua_newclass(L, SEABOXES_MT, methods, NULL, l_tostring);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);
   lua_setfield(L, -2, "new");

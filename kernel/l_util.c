@@ -54,6 +54,23 @@ keel_hex *keel_lua_checkhexes(lua_State *L, int arg, size_t *n) {
   return buf;
 }
 
+void keel_lua_newclass(lua_State *L, const char *name, const luaL_Reg *methods,
+                       lua_CFunction close, lua_CFunction tostring) {
+  luaL_newmetatable(L, name);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  lua_setfield(L, -2, "__index");
+  if (close) {
+    lua_pushcfunction(L, close);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, close);
+    lua_setfield(L, -2, "__close");
+  }
+  lua_pushcfunction(L, tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+}
+
 lua_Integer keel_lua_optfield_int(lua_State *L, int idx, const char *k, lua_Integer def) {
   lua_getfield(L, idx, k);
   lua_Integer v = def;

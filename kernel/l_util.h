@@ -30,6 +30,11 @@ void keel_lua_pushhexes(lua_State *L, const keel_hex *hexes, size_t n);
 /* Read an array of hexes from table at `arg`; returns a lua-owned buffer
  * (userdata left on the stack) holding *n hexes. */
 keel_hex *keel_lua_checkhexes(lua_State *L, int arg, size_t *n);
+/* Register a userdata class: metatable `name` (a dotted type name such as
+ * "keel.Grid") with `methods` in __index, `close` (may be NULL) as both __gc
+ * and __close, and `tostring` as __tostring. Leaves the stack as it was. */
+void keel_lua_newclass(lua_State *L, const char *name, const luaL_Reg *methods,
+                       lua_CFunction close, lua_CFunction tostring);
 /* Optional integer field of a table at `idx`. */
 /* The keel_board of a keel.Board userdata (l_board.c); raises when closed. */
 keel_board *keel_lua_checkboard(lua_State *L, int arg);

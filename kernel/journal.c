@@ -1,0 +1,198 @@
+/*
+ * journal.c — the journal: one JSON line per event, fields in a fixed
+ * order, numbers formatted the same way on every run (integers in decimal,
+ * floats as the shortest %g that reads back to the same double, always
+ * with a '.' or an exponent). The JSON writer is this file's own: no
+ * library, no locale. See doc/journal.md for every event's fields.
+ */
+#include "state_int.h"
+#include <stdlib.h>
+#include <string.h>
+
+int keel__json_raw(buf *b, const char *s, size_t len) {
+  if (!keel__buf_reserve(b, len)) return 0;
+  memcpy(b->p + b->n, s, len);
+  b->n += len;
+  return 1;
+}
+
+int keel__json_str(buf *b, const char *s, size_t len) {
+  static const char hex[] = "0123456789abcdef";
+  if (!keel__buf_reserve(b, len * 6 + 2)) return 0;
+  char *o = b->p + b->n;
+  *o++ = '"';
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    switch (c) {
+    case '"': *o++ = '\\'; *o++ = '"'; break;
+    case '\\': *o++ = '\\'; *o++ = '\\'; break;
+    case '\n': *o++ = '\\'; *o++ = 'n'; break;
+    case '\r': *o++ = '\\'; *o++ = 'r'; break;
+    case '\t': *o++ = '\\'; *o++ = 't'; break;
+    default:
+      if (c < 0x20 || c == 0x7f) {
+        *o++ = '\\'; *o++ = 'u'; *o++ = '0'; *o++ = '0';
+        *o++ = hex[c >> 4]; *o++ = hex[c & 15];
+      } else {
+        *o++ = (char)c;
+      }
+    }
+  }
+  *o++ = '"';
+  b->n = (size_t)(o - b->p);
+  return 1;
+}
+
+int keel__json_atom(buf *b, const keel_state *st, keel_atom a) {
+  size_t len;
+  const char *s = keel_state_atom_str(st, a, &len);
+  if (!s) return keel__json_raw(b, "null", 4);
+  return keel__json_str(b, s, len);
+}
+
+int keel__json_int(buf *b, int64_t i) {
+  char tmp[24];
+  int n = snprintf(tmp, sizeof tmp, "%lld", (long long)i);
+  return keel__json_raw(b, tmp, (size_t)n);
+}
+
+int keel__json_float(buf *b, double f) {
+  char tmp[40];
+  int n = 0;
+  if (f != f || f - f != 0) return keel__json_raw(b, "null", 4);   /* NaN, inf: not JSON */
+  for (int prec = 1; prec <= 17; prec++) {
+    n = snprintf(tmp, sizeof tmp, "%.*g", prec, f);
+    if (strtod(tmp, NULL) == f) break;
+  }
+  if (!strpbrk(tmp, ".en")) { tmp[n++] = '.'; tmp[n++] = '0'; tmp[n] = '\0'; }
+  return keel__json_raw(b, tmp, (size_t)n);
+}
+
+int keel__json_value(buf *b, const keel_state *st, keel_value v) {
+  switch (v.kind) {
+  case KEEL_V_BOOL: return v.u.i ? keel__json_raw(b, "true", 4) : keel__json_raw(b, "false", 5);
+  case KEEL_V_INT: return keel__json_int(b, v.u.i);
+  case KEEL_V_FLOAT: return keel__json_float(b, v.u.f);
+  case KEEL_V_STR: return keel__json_atom(b, st, v.u.s);
+  default: return keel__json_raw(b, "null", 4);
+  }
+}
+
+int keel__json_hash(buf *b, uint64_t h) {
+  char tmp[20];
+  int n = snprintf(tmp, sizeof tmp, "\"%016llx\"", (unsigned long long)h);
+  return keel__json_raw(b, tmp, (size_t)n);
+}
+
+const char *keel__loc_name(keel_loc_kind k) {
+  static const char *const names[KEEL_LOC_COUNT] = { "off", "hex", "port", "box", "zone", "unit", "dead" };
+  return (unsigned)k < KEEL_LOC_COUNT ? names[k] : "?";
+}
+
+const char *keel__field_name(keel_field f) {
+  static const char *const names[KEEL_F_COUNT] = { "name", "type", "side", "face", "hits", "points", "loc" };
+  return (unsigned)f < KEEL_F_COUNT ? names[f] : "?";
+}
+
+const char *keel__face_name(keel_face f) {
+  static const char *const names[KEEL_FACE_COUNT] = { "full", "damaged", "half" };
+  return (unsigned)f < KEEL_FACE_COUNT ? names[f] : "?";
+}
+
+static int json_loc(buf *b, int lk, int64_t where) {
+  char tmp[48];
+  int n;
+  if (lk == KEEL_LOC_OFF || lk == KEEL_LOC_DEAD) n = snprintf(tmp, sizeof tmp, "\"%s\"", keel__loc_name((keel_loc_kind)lk));
+  else n = snprintf(tmp, sizeof tmp, "\"%s:%lld\"", keel__loc_name((keel_loc_kind)lk), (long long)where);
+  return keel__json_raw(b, tmp, (size_t)n);
+}
+
+#define RAW(s) keel__json_raw(b, s, sizeof(s) - 1)
+
+static int head(buf *b, const keel_state *st, const char *ev, keel_atom rule) {
+  return RAW("{\"ev\":\"") && keel__json_raw(b, ev, strlen(ev)) && RAW("\",\"rule\":") &&
+         keel__json_atom(b, st, rule);
+}
+
+static int old_new(buf *b, const keel_state *st, keel_value a, keel_value v) {
+  return RAW(",\"old\":") && keel__json_value(b, st, a) && RAW(",\"new\":") && keel__json_value(b, st, v);
+}
+
+static int render(buf *b, const keel_state *st, const op *o) {
+  switch (o->kind) {
+  case OP_UNIT_NEW:
+    return head(b, st, "unit", o->rule) && RAW(",\"unit\":") && keel__json_int(b, o->id) &&
+           RAW(",\"name\":") && keel__json_atom(b, st, o->key) &&
+           RAW(",\"type\":") && keel__json_atom(b, st, o->a.u.s) &&
+           RAW(",\"side\":") && keel__json_atom(b, st, o->b.u.s) && RAW("}");
+  case OP_UNIT_FIELD: {
+    const char *f = keel__field_name((keel_field)o->field);
+    int ok = head(b, st, "set", o->rule) && RAW(",\"unit\":") && keel__json_int(b, o->id) &&
+             RAW(",\"field\":\"") && keel__json_raw(b, f, strlen(f)) && RAW("\"");
+    if (!ok) return 0;
+    if (o->field == KEEL_F_LOC)
+      return RAW(",\"old\":") && json_loc(b, o->lka, o->a.u.i) && RAW(",\"new\":") && json_loc(b, o->lkb, o->b.u.i) && RAW("}");
+    if (o->field == KEEL_F_FACE) {
+      const char *x = keel__face_name((keel_face)o->a.u.i), *y = keel__face_name((keel_face)o->b.u.i);
+      return RAW(",\"old\":\"") && keel__json_raw(b, x, strlen(x)) && RAW("\",\"new\":\"") &&
+             keel__json_raw(b, y, strlen(y)) && RAW("\"}");
+    }
+    return old_new(b, st, o->a, o->b) && RAW("}");
+  }
+  case OP_UNIT_VALUE:
+  case OP_UNIT_MARKER:
+    return head(b, st, o->kind == OP_UNIT_VALUE ? "value" : "marker", o->rule) &&
+           RAW(",\"unit\":") && keel__json_int(b, o->id) &&
+           RAW(",\"key\":") && keel__json_atom(b, st, o->key) && old_new(b, st, o->a, o->b) && RAW("}");
+  case OP_GROUP_NEW:
+    return head(b, st, "group", o->rule) && RAW(",\"group\":") && keel__json_int(b, o->id) &&
+           RAW(",\"name\":") && keel__json_atom(b, st, o->key) && RAW("}");
+  case OP_GROUP_VALUE:
+    return head(b, st, "gvalue", o->rule) && RAW(",\"group\":") && keel__json_int(b, o->id) &&
+           RAW(",\"key\":") && keel__json_atom(b, st, o->key) && old_new(b, st, o->a, o->b) && RAW("}");
+  case OP_GROUP_INSERT:
+  case OP_GROUP_REMOVE:
+    return head(b, st, o->kind == OP_GROUP_INSERT ? "join" : "leave", o->rule) &&
+           RAW(",\"group\":") && keel__json_int(b, o->id) && RAW(",\"unit\":") && keel__json_int(b, o->a.u.i) &&
+           RAW(",\"pos\":") && keel__json_int(b, o->pos) && RAW("}");
+  case OP_GLOBAL:
+    return head(b, st, "global", o->rule) && RAW(",\"key\":") && keel__json_atom(b, st, o->key) &&
+           old_new(b, st, o->a, o->b) && RAW("}");
+  case OP_OWNER:
+    return head(b, st, "owner", o->rule) && RAW(",\"hex\":") && keel__json_int(b, o->id) &&
+           old_new(b, st, o->a.u.s ? o->a : (keel_value){ KEEL_V_NIL, { 0 } },
+                   o->b.u.s ? o->b : (keel_value){ KEEL_V_NIL, { 0 } }) && RAW("}");
+  default:
+    return 0;
+  }
+}
+
+keel_status keel__journal_op(keel_state *st, const op *o) {
+  buf *b = &st->journal;
+  if (!render(b, st, o) || !keel__buf_reserve(b, 1)) return KEEL_E_NOMEM;
+  b->p[b->n++] = '\n';
+  return KEEL_OK;
+}
+
+void keel_state_journal_enable(keel_state *st, int on) { st->journal_on = on != 0; }
+
+const char *keel_state_journal(const keel_state *st, size_t *len) {
+  *len = st->journal.n;
+  return st->journal.n ? st->journal.p : "";
+}
+
+keel_status keel_state_journal_append(keel_state *st, const char *line, size_t len) {
+  if (!line || memchr(line, '\n', len)) return KEEL_E_ARG;
+  if (!st->journal_on) return KEEL_OK;
+  if (!keel__buf_reserve(&st->journal, len + 1)) return KEEL_E_NOMEM;
+  memcpy(st->journal.p + st->journal.n, line, len);
+  st->journal.n += len;
+  st->journal.p[st->journal.n++] = '\n';
+  return KEEL_OK;
+}
+
+keel_status keel_state_journal_clear(keel_state *st) {
+  if (st->depth) return KEEL_E_STATE;
+  st->journal.n = 0;
+  return KEEL_OK;
+}

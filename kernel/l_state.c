@@ -1,0 +1,1070 @@
+/*
+ * l_state.c — keel.state: the game state for Lua (binding of state.c,
+ * journal.c and save.c). A State is a userdata (keel.State) owning one
+ * keel_state; units and groups are plain integer ids; strings go in and
+ * come out as Lua strings. The composed game object is scripts/keel/game.lua.
+ *
+ * Misuse (an unknown unit id, a bad field, a negative hit count) raises;
+ * load returns nil and a reason for a damaged file.
+ */
+#include "l_util.h"
+#include "state_int.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define STATE_MT "keel.State"
+#define SAVE_MAX ((size_t)1 << 30)     /* refuse saves above 1 GiB */
+
+typedef struct lstate {
+  keel_state *st;
+  keel_mark *marks;
+  size_t nmarks, capmarks;
+} lstate;
+
+static lstate *check_state(lua_State *L, int arg) {
+  lstate *s = luaL_checkudata(L, arg, STATE_MT);
+  if (!s->st) luaL_argerror(L, arg, "state is closed");
+  return s;
+}
+
+static keel_state *S(lua_State *L) { return check_state(L, 1)->st; }
+
+static void check(lua_State *L, keel_status s, const char *what) {
+  if (s != KEEL_OK) keel_lua_fail(L, s, what);
+}
+
+static keel_atom atom_arg(lua_State *L, keel_state *st, int arg) {
+  size_t len;
+  const char *s = luaL_checklstring(L, arg, &len);
+  keel_atom a = 0;
+  check(L, keel_state_intern(st, s, len, &a), "intern");
+  return a;
+}
+
+static keel_atom opt_atom(lua_State *L, keel_state *st, int arg) {
+  return lua_isnoneornil(L, arg) ? 0 : atom_arg(L, st, arg);
+}
+
+static void push_atom(lua_State *L, keel_state *st, keel_atom a) {
+  size_t len;
+  const char *s = keel_state_atom_str(st, a, &len);
+  if (s) lua_pushlstring(L, s, len); else lua_pushnil(L);
+}
+
+static keel_value value_arg(lua_State *L, keel_state *st, int arg) {
+  keel_value v = { KEEL_V_NIL, { 0 } };
+  switch (lua_type(L, arg)) {
+  case LUA_TNONE: case LUA_TNIL: break;
+  case LUA_TBOOLEAN: v.kind = KEEL_V_BOOL; v.u.i = lua_toboolean(L, arg); break;
+  case LUA_TNUMBER:
+    if (lua_isinteger(L, arg)) { v.kind = KEEL_V_INT; v.u.i = lua_tointeger(L, arg); }
+    else {
+      v.kind = KEEL_V_FLOAT; v.u.f = lua_tonumber(L, arg);
+      if (v.u.f != v.u.f || v.u.f - v.u.f != 0) luaL_argerror(L, arg, "finite number expected");
+    }
+    break;
+  case LUA_TSTRING: v.kind = KEEL_V_STR; v.u.s = atom_arg(L, st, arg); break;
+  default: luaL_typeerror(L, arg, "nil, boolean, number or string");
+  }
+  return v;
+}
+
+static void push_value(lua_State *L, keel_state *st, keel_value v) {
+  switch (v.kind) {
+  case KEEL_V_BOOL: lua_pushboolean(L, (int)v.u.i); break;
+  case KEEL_V_INT: lua_pushinteger(L, v.u.i); break;
+  case KEEL_V_FLOAT: lua_pushnumber(L, v.u.f); break;
+  case KEEL_V_STR: push_atom(L, st, v.u.s); break;
+  default: lua_pushnil(L);
+  }
+}
+
+static int32_t unit_arg(lua_State *L, keel_state *st, int arg) {
+  lua_Integer id = luaL_checkinteger(L, arg);
+  if (id < 1 || id > keel_state_unit_count(st))
+    luaL_argerror(L, arg, lua_pushfstring(L, "no unit %I", id));
+  return (int32_t)id;
+}
+
+static int32_t group_arg(lua_State *L, keel_state *st, int arg) {
+  lua_Integer id = luaL_checkinteger(L, arg);
+  if (id < 1 || id > keel_state_group_count(st))
+    luaL_argerror(L, arg, lua_pushfstring(L, "no group %I", id));
+  return (int32_t)id;
+}
+
+static const char *const face_names[] = { "full", "damaged", "half", NULL };
+static const char *const loc_names[] = { "off", "hex", "port", "box", "zone", "unit", "dead", NULL };
+static const char *const field_names[] = { "name", "type", "side", "face", "hits", "points", "loc", NULL };
+
+/* keel.state.new() -> State  [-0, +1, m] */
+static int l_new(lua_State *L) {
+  lstate *s = lua_newuserdatauv(L, sizeof *s, 0);
+  memset(s, 0, sizeof *s);
+  luaL_setmetatable(L, STATE_MT);
+  if (keel_state_new(&s->st) != KEEL_OK) return luaL_error(L, "state.new: out of memory");
+  return 1;
+}
+
+/* st:close()  [-1, +0, -] (also __gc, __close) */
+static int l_gc(lua_State *L) {
+  lstate *s = luaL_checkudata(L, 1, STATE_MT);
+  keel_state_free(s->st);
+  s->st = NULL;
+  free(s->marks);
+  s->marks = NULL;
+  return 0;
+}
+
+/* tostring(st) -> "keel.State (N units, M groups)"  [-1, +1, m] */
+static int l_tostring(lua_State *L) {
+  lstate *s = luaL_checkudata(L, 1, STATE_MT);
+  if (!s->st) lua_pushliteral(L, "keel.State (closed)");
+  else lua_pushfstring(L, "keel.State (%d units, %d groups)", (int)keel_state_unit_count(s->st),
+                       (int)keel_state_group_count(s->st));
+  return 1;
+}
+
+/* ---- units ---- */
+
+/* st:unit_new(name, type?, side?) -> id  [-4, +1, e] */
+static int l_unit_new(lua_State *L) {
+  keel_state *st = S(L);
+  keel_atom name = atom_arg(L, st, 2), type = opt_atom(L, st, 3), side = opt_atom(L, st, 4);
+  int32_t id;
+  check(L, keel_state_unit_new(st, name, type, side, &id), "unit_new");
+  lua_pushinteger(L, id);
+  return 1;
+}
+
+/* st:unit_count() -> n  [-1, +1, -] */
+static int l_unit_count(lua_State *L) { lua_pushinteger(L, keel_state_unit_count(S(L))); return 1; }
+
+static void push_loc(lua_State *L, keel_loc loc) {
+  lua_pushstring(L, loc_names[loc.kind]);
+  if (loc.kind == KEEL_LOC_OFF || loc.kind == KEEL_LOC_DEAD) lua_pushnil(L);
+  else lua_pushinteger(L, loc.where);
+}
+
+/* st:get(id, field) -> value (loc: kind, where)  [-3, +1|2, e] */
+static int l_get(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  int f = luaL_checkoption(L, 3, NULL, field_names);
+  keel_unit_info u;
+  keel_state_unit_get(st, id, &u);
+  switch (f) {
+  case KEEL_F_NAME: push_atom(L, st, u.name); break;
+  case KEEL_F_TYPE: push_atom(L, st, u.type); break;
+  case KEEL_F_SIDE: push_atom(L, st, u.side); break;
+  case KEEL_F_FACE: lua_pushstring(L, face_names[u.face]); break;
+  case KEEL_F_HITS: lua_pushinteger(L, u.hits); break;
+  case KEEL_F_POINTS: lua_pushinteger(L, u.points); break;
+  default: push_loc(L, u.loc); return 2;
+  }
+  return 1;
+}
+
+/* st:set(id, field, value)  [-4, +0, e]; field name/type/side/face/hits/points */
+static int l_set(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  int f = luaL_checkoption(L, 3, NULL, field_names);
+  int64_t v = 0;
+  switch (f) {
+  case KEEL_F_NAME: v = atom_arg(L, st, 4); break;
+  case KEEL_F_TYPE: case KEEL_F_SIDE: v = opt_atom(L, st, 4); break;
+  case KEEL_F_FACE: v = luaL_checkoption(L, 4, NULL, face_names); break;
+  case KEEL_F_HITS: case KEEL_F_POINTS: v = luaL_checkinteger(L, 4);
+    if (v < 0) return luaL_argerror(L, 4, "must be >= 0");
+    break;
+  default: return luaL_argerror(L, 3, "use move() for the location");
+  }
+  check(L, keel_state_unit_set(st, id, (keel_field)f, v), "set");
+  return 0;
+}
+
+/* st:unit(id) -> {id, name, type, side, face, hits, points, loc, where}  [-2, +1, e] */
+static int l_unit(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  keel_unit_info u;
+  keel_state_unit_get(st, id, &u);
+  lua_createtable(L, 0, 9);
+  lua_pushinteger(L, id); lua_setfield(L, -2, "id");
+  push_atom(L, st, u.name); lua_setfield(L, -2, "name");
+  push_atom(L, st, u.type); lua_setfield(L, -2, "type");
+  push_atom(L, st, u.side); lua_setfield(L, -2, "side");
+  lua_pushstring(L, face_names[u.face]); lua_setfield(L, -2, "face");
+  lua_pushinteger(L, u.hits); lua_setfield(L, -2, "hits");
+  lua_pushinteger(L, u.points); lua_setfield(L, -2, "points");
+  push_loc(L, u.loc);
+  lua_setfield(L, -3, "where");
+  lua_setfield(L, -2, "loc");
+  return 1;
+}
+
+static keel_loc loc_args(lua_State *L, keel_state *st, int arg) {
+  keel_loc loc;
+  loc.kind = (keel_loc_kind)luaL_checkoption(L, arg, NULL, loc_names);
+  loc.where = 0;
+  switch (loc.kind) {
+  case KEEL_LOC_HEX: case KEEL_LOC_PORT: loc.where = keel_lua_checkhex(L, arg + 1); break;
+  case KEEL_LOC_UNIT: loc.where = unit_arg(L, st, arg + 1); break;
+  case KEEL_LOC_BOX: case KEEL_LOC_ZONE: loc.where = luaL_checkinteger(L, arg + 1); break;
+  default: break;
+  }
+  return loc;
+}
+
+/* st:move(id, kind, where?)  [-4, +0, e]; kind off/hex/port/box/zone/unit/dead */
+static int l_move(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  keel_loc loc = loc_args(L, st, 3);
+  keel_status s = keel_state_unit_move(st, id, loc);
+  if (s == KEEL_E_ARG && loc.kind == KEEL_LOC_UNIT)
+    return luaL_error(L, "move: unit %d cannot go inside unit %d (it would carry itself)", (int)id, (int)loc.where);
+  check(L, s, "move");
+  return 0;
+}
+
+/* st:value(id, key) -> value|nil  [-3, +1, e] */
+static int l_value(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  size_t len;
+  const char *k = luaL_checklstring(L, 3, &len);
+  keel_value v = { KEEL_V_NIL, { 0 } };
+  keel_atom key = keel_state_atom_find(st, k, len);
+  if (key) keel_state_unit_value(st, id, key, &v);
+  push_value(L, st, v);
+  return 1;
+}
+
+/* st:set_value(id, key, value|nil)  [-4, +0, e] */
+static int l_set_value(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  keel_atom key = atom_arg(L, st, 3);
+  check(L, keel_state_unit_set_value(st, id, key, value_arg(L, st, 4)), "set_value");
+  return 0;
+}
+
+/* st:values(id) -> {key = value}  [-2, +1, e]; st:value_keys(id) -> sorted keys */
+static int l_values(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  size_t n = keel_state_unit_value_count(st, id);
+  lua_createtable(L, 0, (int)n);
+  for (size_t i = 0; i < n; i++) {
+    keel_atom k; keel_value v;
+    keel_state_unit_value_at(st, id, i, &k, &v);
+    push_atom(L, st, k);
+    push_value(L, st, v);
+    lua_rawset(L, -3);
+  }
+  return 1;
+}
+
+static int l_value_keys(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  size_t n = keel_state_unit_value_count(st, id);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    keel_atom k; keel_value v;
+    keel_state_unit_value_at(st, id, i, &k, &v);
+    push_atom(L, st, k);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* st:marker(id, name) -> count  [-3, +1, e] */
+static int l_marker(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  size_t len;
+  const char *k = luaL_checklstring(L, 3, &len);
+  keel_atom key = keel_state_atom_find(st, k, len);
+  lua_pushinteger(L, key ? keel_state_unit_marker(st, id, key) : 0);
+  return 1;
+}
+
+/* st:set_marker(id, name, count)  [-4, +0, e] */
+static int l_set_marker(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  keel_atom key = atom_arg(L, st, 3);
+  check(L, keel_state_unit_set_marker(st, id, key, luaL_checkinteger(L, 4)), "set_marker");
+  return 0;
+}
+
+/* st:add_marker(id, name, n?) -> new count  [-4, +1, e] */
+static int l_add_marker(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  keel_atom key = atom_arg(L, st, 3);
+  check(L, keel_state_add_marker(st, id, key, luaL_optinteger(L, 4, 1)), "add_marker");
+  lua_pushinteger(L, keel_state_unit_marker(st, id, key));
+  return 1;
+}
+
+/* st:markers(id) -> {name = count}  [-2, +1, e] */
+static int l_markers(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  size_t n = keel_state_unit_marker_count(st, id);
+  lua_createtable(L, 0, (int)n);
+  for (size_t i = 0; i < n; i++) {
+    keel_atom k; int64_t c;
+    keel_state_unit_marker_at(st, id, i, &k, &c);
+    push_atom(L, st, k);
+    lua_pushinteger(L, c);
+    lua_rawset(L, -3);
+  }
+  return 1;
+}
+
+/* st:add_hits(id, n) -> hits  [-3, +1, e] */
+static int l_add_hits(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  lua_Integer n = luaL_checkinteger(L, 3);
+  keel_status s = keel_state_add_hits(st, id, n);
+  if (s == KEEL_E_ARG) return luaL_argerror(L, 3, "hits would go below 0");
+  check(L, s, "add_hits");
+  keel_unit_info u;
+  keel_state_unit_get(st, id, &u);
+  lua_pushinteger(L, u.hits);
+  return 1;
+}
+
+/* st:reduce_points(id, n) -> points  [-3, +1, e] */
+static int l_reduce_points(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2);
+  lua_Integer n = luaL_checkinteger(L, 3);
+  keel_status s = keel_state_reduce_points(st, id, n);
+  if (s == KEEL_E_ARG) return luaL_argerror(L, 3, "must be 0..points");
+  check(L, s, "reduce_points");
+  keel_unit_info u;
+  keel_state_unit_get(st, id, &u);
+  lua_pushinteger(L, u.points);
+  return 1;
+}
+
+/* st:split(id, points) -> new id  [-3, +1, e] */
+static int l_split(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t id = unit_arg(L, st, 2), nid;
+  keel_status s = keel_state_split(st, id, luaL_checkinteger(L, 3), &nid);
+  if (s == KEEL_E_ARG) return luaL_argerror(L, 3, "must be 1..points-1");
+  check(L, s, "split");
+  lua_pushinteger(L, nid);
+  return 1;
+}
+
+/* st:combine(a, b)  [-3, +0, e] */
+static int l_combine(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t a = unit_arg(L, st, 2), b = unit_arg(L, st, 3);
+  check(L, keel_state_combine(st, a, b), "combine");
+  return 0;
+}
+
+/* st:eliminate(id)  [-2, +0, e] */
+static int l_eliminate(lua_State *L) {
+  keel_state *st = S(L);
+  check(L, keel_state_eliminate(st, unit_arg(L, st, 2)), "eliminate");
+  return 0;
+}
+
+static void push_ids(lua_State *L, const int32_t *ids, size_t n) {
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) { lua_pushinteger(L, ids[i]); lua_rawseti(L, -2, (lua_Integer)i + 1); }
+}
+
+/* st:cargo(carrier) -> {ids}  [-2, +1, e] */
+static int l_cargo(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t c = unit_arg(L, st, 2);
+  size_t n;
+  keel_state_cargo(st, c, NULL, 0, &n);
+  int32_t *ids = lua_newuserdatauv(L, (n ? n : 1) * sizeof *ids, 0);
+  keel_state_cargo(st, c, ids, n, &n);
+  push_ids(L, ids, n);
+  return 1;
+}
+
+/* st:cargo_check(carrier | {carriers}, measure) -> {capacity, used, over, excess}  [-3, +1, e] */
+static int l_cargo_check(lua_State *L) {
+  keel_state *st = S(L);
+  size_t nc = 1;
+  int32_t one;
+  int32_t *cs = &one;
+  if (lua_istable(L, 2)) {
+    nc = (size_t)luaL_len(L, 2);
+    cs = lua_newuserdatauv(L, (nc ? nc : 1) * sizeof *cs, 0);
+    for (size_t i = 0; i < nc; i++) {
+      lua_geti(L, 2, (lua_Integer)i + 1);
+      lua_Integer id = lua_tointeger(L, -1);
+      if (id < 1 || id > keel_state_unit_count(st)) return luaL_argerror(L, 2, "unknown carrier");
+      cs[i] = (int32_t)id;
+      lua_pop(L, 1);
+    }
+  } else {
+    one = unit_arg(L, st, 2);
+  }
+  const char *measure = luaL_checkstring(L, 3);
+  keel_cargo_report rep;
+  check(L, keel_state_cargo_check(st, cs, nc, measure, &rep, NULL, 0), "cargo_check");
+  int32_t *ex = lua_newuserdatauv(L, (rep.excess_n ? rep.excess_n : 1) * sizeof *ex, 0);
+  check(L, keel_state_cargo_check(st, cs, nc, measure, &rep, ex, rep.excess_n), "cargo_check");
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, rep.capacity); lua_setfield(L, -2, "capacity");
+  lua_pushinteger(L, rep.used); lua_setfield(L, -2, "used");
+  lua_pushinteger(L, rep.over); lua_setfield(L, -2, "over");
+  push_ids(L, ex, rep.excess_n);
+  lua_setfield(L, -2, "excess");
+  return 1;
+}
+
+/* st:units_at(kind, where?) -> {ids in id order}  [-3, +1, e] */
+static int l_units_at(lua_State *L) {
+  keel_state *st = S(L);
+  keel_loc loc = loc_args(L, st, 2);
+  lua_newtable(L);
+  lua_Integer k = 0;
+  int32_t n = keel_state_unit_count(st);
+  for (int32_t id = 1; id <= n; id++) {
+    const unit *u = &st->units[id - 1];
+    if (u->lk == loc.kind && u->where == loc.where) { lua_pushinteger(L, id); lua_rawseti(L, -2, ++k); }
+  }
+  return 1;
+}
+
+/* ---- groups ---- */
+
+/* st:group_new(name) -> gid  [-2, +1, e] */
+static int l_group_new(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t g;
+  check(L, keel_state_group_new(st, atom_arg(L, st, 2), &g), "group_new");
+  lua_pushinteger(L, g);
+  return 1;
+}
+
+static int l_group_count(lua_State *L) { lua_pushinteger(L, keel_state_group_count(S(L))); return 1; }
+
+/* st:group_name(g) -> string  [-2, +1, e] */
+static int l_group_name(lua_State *L) {
+  keel_state *st = S(L);
+  push_atom(L, st, keel_state_group_name(st, group_arg(L, st, 2)));
+  return 1;
+}
+
+/* st:group_add(g, unit, pos?) (pos 1-based; default at the end)  [-4, +0, e] */
+static int l_group_add(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t g = group_arg(L, st, 2), u = unit_arg(L, st, 3);
+  lua_Integer pos = luaL_optinteger(L, 4, 0) - 1;
+  keel_status s = keel_state_group_add(st, g, u, pos);
+  if (s == KEEL_E_DUPLICATE) return luaL_error(L, "group_add: unit %d is already in group %d", (int)u, (int)g);
+  if (s == KEEL_E_RANGE) return luaL_argerror(L, 4, "position out of range");
+  check(L, s, "group_add");
+  return 0;
+}
+
+/* st:group_remove(g, unit)  [-3, +0, e] */
+static int l_group_remove(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t g = group_arg(L, st, 2), u = unit_arg(L, st, 3);
+  check(L, keel_state_group_remove(st, g, u), "group_remove");
+  return 0;
+}
+
+/* st:group_units(g) -> {ids in group order}  [-2, +1, e] */
+static int l_group_units(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t g = group_arg(L, st, 2);
+  size_t n = keel_state_group_size(st, g);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushinteger(L, keel_state_group_member(st, g, i));
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* st:groups_of(unit) -> {gids in id order}  [-2, +1, e] */
+static int l_groups_of(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t u = unit_arg(L, st, 2);
+  lua_newtable(L);
+  lua_Integer k = 0;
+  for (int32_t g = 1; g <= keel_state_group_count(st); g++)
+    for (size_t i = 0; i < keel_state_group_size(st, g); i++)
+      if (keel_state_group_member(st, g, i) == u) { lua_pushinteger(L, g); lua_rawseti(L, -2, ++k); break; }
+  return 1;
+}
+
+/* st:group_value(g, key) -> value  [-3, +1, e] */
+static int l_group_value(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t g = group_arg(L, st, 2);
+  size_t len;
+  const char *k = luaL_checklstring(L, 3, &len);
+  keel_atom key = keel_state_atom_find(st, k, len);
+  keel_value v = { KEEL_V_NIL, { 0 } };
+  if (key) keel_state_group_value(st, g, key, &v);
+  push_value(L, st, v);
+  return 1;
+}
+
+/* st:group_set(g, key, value|nil)  [-4, +0, e] */
+static int l_group_set(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t g = group_arg(L, st, 2);
+  keel_atom key = atom_arg(L, st, 3);
+  check(L, keel_state_group_set_value(st, g, key, value_arg(L, st, 4)), "group_set");
+  return 0;
+}
+
+/* st:group_values(g) -> {key = value}  [-2, +1, e] */
+static int l_group_values(lua_State *L) {
+  keel_state *st = S(L);
+  int32_t g = group_arg(L, st, 2);
+  size_t n = keel_state_group_value_count(st, g);
+  lua_createtable(L, 0, (int)n);
+  for (size_t i = 0; i < n; i++) {
+    keel_atom k; keel_value v;
+    keel_state_group_value_at(st, g, i, &k, &v);
+    push_atom(L, st, k);
+    push_value(L, st, v);
+    lua_rawset(L, -3);
+  }
+  return 1;
+}
+
+/* ---- globals, ownership ---- */
+
+/* st:global(key) -> value  [-2, +1, e] */
+static int l_global(lua_State *L) {
+  keel_state *st = S(L);
+  size_t len;
+  const char *k = luaL_checklstring(L, 2, &len);
+  keel_atom key = keel_state_atom_find(st, k, len);
+  keel_value v = { KEEL_V_NIL, { 0 } };
+  if (key) v = keel_state_global(st, key);
+  push_value(L, st, v);
+  return 1;
+}
+
+/* st:set_global(key, value|nil)  [-3, +0, e] */
+static int l_set_global(lua_State *L) {
+  keel_state *st = S(L);
+  keel_atom key = atom_arg(L, st, 2);
+  check(L, keel_state_set_global(st, key, value_arg(L, st, 3)), "set_global");
+  return 0;
+}
+
+/* st:globals() -> {key = value}, {sorted keys}  [-1, +2, m] */
+static int l_globals(lua_State *L) {
+  keel_state *st = S(L);
+  size_t n = keel_state_global_count(st);
+  lua_createtable(L, 0, (int)n);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    keel_atom k; keel_value v;
+    keel_state_global_at(st, i, &k, &v);
+    push_atom(L, st, k);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, (lua_Integer)i + 1);
+    push_value(L, st, v);
+    lua_rawset(L, -4);
+  }
+  return 2;
+}
+
+/* st:owner(hex) -> side|nil  [-2, +1, e] */
+static int l_owner(lua_State *L) {
+  keel_state *st = S(L);
+  push_atom(L, st, keel_state_owner(st, keel_lua_checkhex(L, 2)));
+  return 1;
+}
+
+/* st:set_owner(hex | {hexes}, side|nil)  [-3, +0, e] */
+static int l_set_owner(lua_State *L) {
+  keel_state *st = S(L);
+  keel_atom side = opt_atom(L, st, 3);
+  if (lua_istable(L, 2)) {
+    size_t n;
+    keel_hex *hs = keel_lua_checkhexes(L, 2, &n);
+    for (size_t i = 0; i < n; i++) check(L, keel_state_set_owner(st, hs[i], side), "set_owner");
+  } else {
+    check(L, keel_state_set_owner(st, keel_lua_checkhex(L, 2), side), "set_owner");
+  }
+  return 0;
+}
+
+static int l_owned_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_owned_count(S(L))); return 1; }
+
+/* ---- rules, transactions, actions ---- */
+
+/* st:push_rule(id) / st:pop_rule() / st:rule() -> id|nil  [-2, +0, e] */
+static int l_push_rule(lua_State *L) {
+  keel_state *st = S(L);
+  check(L, keel_state_push_rule(st, lua_isnoneornil(L, 2) ? 0 : atom_arg(L, st, 2)), "push_rule");
+  return 0;
+}
+static int l_pop_rule(lua_State *L) { keel_state_pop_rule(S(L)); return 0; }
+static int l_rule(lua_State *L) { keel_state *st = S(L); push_atom(L, st, keel_state_rule(st)); return 1; }
+
+/* st:begin() -> level  [-1, +1, e] */
+static int l_begin(lua_State *L) {
+  lstate *s = check_state(L, 1);
+  if (s->nmarks == s->capmarks) {
+    size_t cap = s->capmarks ? s->capmarks * 2 : 8;
+    keel_mark *m = realloc(s->marks, cap * sizeof *m);
+    if (!m) return luaL_error(L, "begin: out of memory");
+    s->marks = m;
+    s->capmarks = cap;
+  }
+  check(L, keel_state_begin(s->st, &s->marks[s->nmarks]), "begin");
+  lua_pushinteger(L, (lua_Integer)++s->nmarks);
+  return 1;
+}
+
+static size_t level_arg(lua_State *L, lstate *s) {
+  lua_Integer lv = luaL_checkinteger(L, 2);
+  if (lv < 1 || (size_t)lv != s->nmarks)
+    luaL_argerror(L, 2, lua_pushfstring(L, "transaction level %d is not the innermost (%d)", (int)lv, (int)s->nmarks));
+  return (size_t)lv;
+}
+
+/* st:commit(level)  [-2, +0, e] */
+static int l_commit(lua_State *L) {
+  lstate *s = check_state(L, 1);
+  size_t lv = level_arg(L, s);
+  check(L, keel_state_commit(s->st, &s->marks[lv - 1]), "commit");
+  s->nmarks--;
+  return 0;
+}
+
+/* st:rollback(level)  [-2, +0, e] */
+static int l_rollback(lua_State *L) {
+  lstate *s = check_state(L, 1);
+  size_t lv = level_arg(L, s);
+  check(L, keel_state_rollback(s->st, &s->marks[lv - 1]), "rollback");
+  s->nmarks--;
+  return 0;
+}
+
+/* st:depth() -> open transactions  [-1, +1, -] */
+static int l_depth(lua_State *L) { lua_pushinteger(L, (lua_Integer)check_state(L, 1)->nmarks); return 1; }
+
+/* st:action_begin(name, order_json?) -> number  [-3, +1, e] */
+static int l_action_begin(lua_State *L) {
+  keel_state *st = S(L);
+  const char *name = luaL_checkstring(L, 2);
+  const char *order = luaL_optstring(L, 3, NULL);
+  keel_status s = keel_state_action_begin(st, name, order);
+  if (s == KEEL_E_STATE) return luaL_error(L, "action '%s': another action is open", name);
+  check(L, s, "action_begin");
+  lua_pushinteger(L, keel_state_action_number(st));
+  return 1;
+}
+
+/* st:action_end()  [-1, +0, e] */
+static int l_action_end(lua_State *L) { check(L, keel_state_action_end(S(L)), "action_end"); return 0; }
+
+/* st:undo(n) / st:redo(n)  [-2, +0, e] */
+static int l_undo(lua_State *L) {
+  keel_state *st = S(L);
+  lua_Integer n = luaL_optinteger(L, 2, 1);
+  if (n < 0 || (size_t)n > keel_state_action_count(st))
+    return luaL_argerror(L, 2, lua_pushfstring(L, "%d actions can be undone", (int)keel_state_action_count(st)));
+  check(L, keel_state_undo(st, (size_t)n), "undo");
+  return 0;
+}
+static int l_redo(lua_State *L) {
+  keel_state *st = S(L);
+  lua_Integer n = luaL_optinteger(L, 2, 1);
+  if (n < 0 || (size_t)n > keel_state_redo_count(st))
+    return luaL_argerror(L, 2, lua_pushfstring(L, "%d actions can be redone", (int)keel_state_redo_count(st)));
+  check(L, keel_state_redo(st, (size_t)n), "redo");
+  return 0;
+}
+static int l_action_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_action_count(S(L))); return 1; }
+static int l_redo_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_redo_count(S(L))); return 1; }
+static int l_action_number(lua_State *L) { lua_pushinteger(L, keel_state_action_number(S(L))); return 1; }
+
+/* ---- hash, journal, memory ---- */
+
+/* st:hash() -> integer; st:hash_hex() -> "016x"; st:hash_full() -> integer  [-1, +1, -] */
+static int l_hash(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_hash(S(L))); return 1; }
+static int l_hash_full(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_hash_full(S(L))); return 1; }
+static int l_hash_hex(lua_State *L) {
+  char tmp[20];
+  snprintf(tmp, sizeof tmp, "%016llx", (unsigned long long)keel_state_hash(S(L)));
+  lua_pushstring(L, tmp);
+  return 1;
+}
+
+/* st:journal() -> string  [-1, +1, m] */
+static int l_journal(lua_State *L) {
+  size_t n;
+  const char *j = keel_state_journal(S(L), &n);
+  lua_pushlstring(L, j, n);
+  return 1;
+}
+/* st:journal_size() -> bytes  [-1, +1, -] */
+static int l_journal_size(lua_State *L) {
+  size_t n;
+  keel_state_journal(S(L), &n);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 1;
+}
+/* st:journal_enable(on)  [-2, +0, -] */
+static int l_journal_enable(lua_State *L) { keel_state_journal_enable(S(L), lua_toboolean(L, 2)); return 0; }
+/* st:journal_append(line)  [-2, +0, e] */
+static int l_journal_append(lua_State *L) {
+  keel_state *st = S(L);
+  size_t len;
+  const char *s = luaL_checklstring(L, 2, &len);
+  if (memchr(s, '\n', len)) return luaL_argerror(L, 2, "one line expected");
+  check(L, keel_state_journal_append(st, s, len), "journal_append");
+  return 0;
+}
+/* st:journal_clear()  [-1, +0, e] */
+static int l_journal_clear(lua_State *L) { check(L, keel_state_journal_clear(S(L)), "journal_clear"); return 0; }
+
+/* st:memory() -> bytes, unit bytes  [-1, +2, -] */
+static int l_memory(lua_State *L) {
+  keel_state *st = S(L);
+  lua_pushinteger(L, (lua_Integer)keel_state_memory(st));
+  lua_pushinteger(L, (lua_Integer)keel_state_unit_memory(st));
+  return 2;
+}
+
+/* ---- JSON of Lua values (deterministic: object keys sorted) ---- */
+
+typedef struct jctx { buf b; const char *err; } jctx;
+
+static int key_cmp(const void *x, const void *y) {
+  const char *const *a = x, *const *c = y;
+  /* strings may hold zeros: compare by the length-prefixed copies */
+  size_t la, lc;
+  memcpy(&la, *a, sizeof la);
+  memcpy(&lc, *c, sizeof lc);
+  int r = memcmp(*a + sizeof la, *c + sizeof lc, la < lc ? la : lc);
+  return r ? r : (la < lc ? -1 : la > lc);
+}
+
+static void json_of(lua_State *L, int idx, jctx *j, int depth);
+
+static void json_table(lua_State *L, int idx, jctx *j, int depth) {
+  lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
+  size_t count = 0;
+  int all_strings = 1;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    count++;
+    if (lua_type(L, -2) != LUA_TSTRING) all_strings = 0;
+    lua_pop(L, 1);
+  }
+  if (n > 0 && (size_t)n == count) {           /* an array */
+    if (!keel__json_raw(&j->b, "[", 1)) { j->err = "out of memory"; return; }
+    for (lua_Integer i = 1; i <= n && !j->err; i++) {
+      if (i > 1 && !keel__json_raw(&j->b, ",", 1)) { j->err = "out of memory"; return; }
+      lua_rawgeti(L, idx, i);
+      json_of(L, lua_gettop(L), j, depth + 1);
+      lua_pop(L, 1);
+    }
+    if (!j->err && !keel__json_raw(&j->b, "]", 1)) j->err = "out of memory";
+    return;
+  }
+  if (!all_strings) { j->err = "table keys must be all strings (an object) or 1..n (an array)"; return; }
+  /* sort the keys: copy them (length-prefixed) into a Lua-owned block */
+  char **keys = lua_newuserdatauv(L, (count ? count : 1) * sizeof *keys, 0);
+  int keys_idx = lua_gettop(L);
+  size_t total = 0, k = 0;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) { size_t len; lua_tolstring(L, -2, &len); total += len + sizeof(size_t); lua_pop(L, 1); }
+  char *block = lua_newuserdatauv(L, total ? total : 1, 0);
+  char *w = block;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    size_t len;
+    const char *s = lua_tolstring(L, -2, &len);
+    memcpy(w, &len, sizeof len);
+    memcpy(w + sizeof len, s, len);
+    keys[k++] = w;
+    w += len + sizeof len;
+    lua_pop(L, 1);
+  }
+  qsort(keys, count, sizeof *keys, key_cmp);
+  if (!keel__json_raw(&j->b, "{", 1)) { j->err = "out of memory"; return; }
+  for (size_t i = 0; i < count && !j->err; i++) {
+    size_t len;
+    memcpy(&len, keys[i], sizeof len);
+    if ((i > 0 && !keel__json_raw(&j->b, ",", 1)) || !keel__json_str(&j->b, keys[i] + sizeof len, len) ||
+        !keel__json_raw(&j->b, ":", 1)) { j->err = "out of memory"; return; }
+    lua_pushlstring(L, keys[i] + sizeof len, len);
+    lua_rawget(L, idx);
+    json_of(L, lua_gettop(L), j, depth + 1);
+    lua_pop(L, 1);
+  }
+  if (!j->err && !keel__json_raw(&j->b, "}", 1)) j->err = "out of memory";
+  lua_settop(L, keys_idx - 1);
+}
+
+static void json_of(lua_State *L, int idx, jctx *j, int depth) {
+  int ok = 1;
+  if (depth > 64) { j->err = "nested too deeply (a cycle?)"; return; }
+  switch (lua_type(L, idx)) {
+  case LUA_TNIL: ok = keel__json_raw(&j->b, "null", 4); break;
+  case LUA_TBOOLEAN: ok = lua_toboolean(L, idx) ? keel__json_raw(&j->b, "true", 4) : keel__json_raw(&j->b, "false", 5); break;
+  case LUA_TNUMBER:
+    if (lua_isinteger(L, idx)) ok = keel__json_int(&j->b, lua_tointeger(L, idx));
+    else {
+      double f = lua_tonumber(L, idx);
+      if (f != f || f - f != 0) { j->err = "NaN and infinity have no JSON form"; return; }
+      ok = keel__json_float(&j->b, f);
+    }
+    break;
+  case LUA_TSTRING: {
+    size_t len;
+    const char *s = lua_tolstring(L, idx, &len);
+    ok = keel__json_str(&j->b, s, len);
+    break;
+  }
+  case LUA_TTABLE:
+    luaL_checkstack(L, 8, "json");
+    json_table(L, idx, j, depth);
+    return;
+  default:
+    j->err = "functions, userdata and threads have no JSON form";
+    return;
+  }
+  if (!ok) j->err = "out of memory";
+}
+
+static int json_gc(lua_State *L) {
+  jctx *j = lua_touserdata(L, 1);
+  free(j->b.p);
+  j->b.p = NULL;
+  return 0;
+}
+
+/* keel.state.json(value) -> string  [-1, +1, e] */
+static int l_json(lua_State *L) {
+  lua_settop(L, 1);
+  jctx *j = lua_newuserdatauv(L, sizeof *j, 0);   /* owns the buffer: freed even on error */
+  memset(j, 0, sizeof *j);
+  lua_newtable(L);
+  lua_pushcfunction(L, json_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
+  json_of(L, 1, j, 0);
+  if (j->err) return luaL_error(L, "json: %s", j->err);
+  lua_pushlstring(L, j->b.n ? j->b.p : "", j->b.n);
+  return 1;
+}
+
+/* ---- save, load, files ---- */
+
+static int save_text(lua_State *L, keel_state *st, int meta_idx, char **out, size_t *len) {
+  /* meta: {{key, value}, ...}; strings are anchored in a fresh table */
+  size_t n = 0;
+  const char **mk = NULL, **mv = NULL;
+  if (!lua_isnoneornil(L, meta_idx)) {
+    luaL_checktype(L, meta_idx, LUA_TTABLE);
+    n = (size_t)luaL_len(L, meta_idx);
+    mk = lua_newuserdatauv(L, (n ? n : 1) * sizeof *mk, 0);
+    mv = lua_newuserdatauv(L, (n ? n : 1) * sizeof *mv, 0);
+    lua_createtable(L, (int)(2 * n), 0);
+    int anchor = lua_gettop(L);
+    for (size_t i = 0; i < n; i++) {
+      lua_geti(L, meta_idx, (lua_Integer)i + 1);
+      if (!lua_istable(L, -1)) return luaL_argerror(L, meta_idx, "meta: array of {key, value} expected");
+      for (int k = 1; k <= 2; k++) {
+        lua_geti(L, -1, k);
+        size_t sl;
+        const char *s = lua_tolstring(L, -1, &sl);
+        if (!s || strlen(s) != sl) return luaL_argerror(L, meta_idx, "meta: strings without zero bytes expected");
+        if (k == 1) mk[i] = s; else mv[i] = s;
+        lua_rawseti(L, anchor, (lua_Integer)(2 * i + (size_t)k));
+      }
+      lua_pop(L, 1);
+    }
+  }
+  keel_status s = keel_state_save_text(st, mk, mv, n, out, len);
+  if (s != KEEL_OK) return luaL_error(L, "save: %s", keel_status_str(s));
+  return 0;
+}
+
+static int buf_gc(lua_State *L) {
+  char **p = lua_touserdata(L, 1);
+  free(*p);
+  *p = NULL;
+  return 0;
+}
+
+/* A userdata owning a malloc'd pointer, freed by __gc (so errors never leak). */
+static char **owned_ptr(lua_State *L) {
+  char **p = lua_newuserdatauv(L, sizeof *p, 0);
+  *p = NULL;
+  if (luaL_newmetatable(L, "keel.state.buffer")) {
+    lua_pushcfunction(L, buf_gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_setmetatable(L, -2);
+  return p;
+}
+
+/* st:save_text(meta?) -> string  [-2, +1, e] */
+static int l_save_text(lua_State *L) {
+  keel_state *st = S(L);
+  lua_settop(L, 2);
+  char **p = owned_ptr(L);
+  size_t len;
+  save_text(L, st, 2, p, &len);
+  lua_pushlstring(L, *p, len);
+  return 1;
+}
+
+/* st:save(path, meta?) -> true | nil, reason  [-3, +1|2, e]; atomic */
+static int l_save(lua_State *L) {
+  keel_state *st = S(L);
+  const char *path = luaL_checkstring(L, 2);
+  lua_settop(L, 3);
+  char **p = owned_ptr(L);
+  size_t len;
+  save_text(L, st, 3, p, &len);
+  keel_status s = keel_file_write_atomic(path, *p, len);
+  if (s != KEEL_OK) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: cannot write the save (%s)", path, keel_status_str(s));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+static int push_loaded(lua_State *L, const char *name, const char *text, size_t len) {
+  keel_state *st;
+  char **meta; size_t nmeta; char *err;
+  keel_status s = keel_state_load_text(text, len, &st, &meta, &nmeta, &err);
+  if (s != KEEL_OK) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: %s", name, err ? err : keel_status_str(s));
+    free(err);
+    return 2;
+  }
+  lstate *ls = lua_newuserdatauv(L, sizeof *ls, 0);
+  memset(ls, 0, sizeof *ls);
+  ls->st = st;
+  luaL_setmetatable(L, STATE_MT);
+  lua_createtable(L, (int)nmeta, 0);
+  for (size_t i = 0; i < nmeta; i++) {
+    lua_createtable(L, 2, 0);
+    lua_pushstring(L, meta[2 * i]); lua_rawseti(L, -2, 1);
+    lua_pushstring(L, meta[2 * i + 1]); lua_rawseti(L, -2, 2);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  keel_save_meta_free(meta, nmeta);
+  return 2;
+}
+
+/* keel.state.load_text(text, name?) -> State, meta | nil, reason  [-2, +2, e] */
+static int l_load_text(lua_State *L) {
+  size_t len;
+  const char *text = luaL_checklstring(L, 1, &len);
+  return push_loaded(L, luaL_optstring(L, 2, "save"), text, len);
+}
+
+/* keel.state.load(path) -> State, meta | nil, reason  [-1, +2, e] */
+static int l_load(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  char **p = owned_ptr(L);
+  size_t len;
+  keel_status s = keel_file_read(path, SAVE_MAX, p, &len);
+  if (s == KEEL_E_CAPACITY) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: too large for a save (over %d MiB); refusing to read it", path, (int)(SAVE_MAX >> 20));
+    return 2;
+  }
+  if (s != KEEL_OK) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: cannot read (%s)", path, keel_status_str(s));
+    return 2;
+  }
+  return push_loaded(L, path, *p, len);
+}
+
+/* keel.state.write_file(path, data) -> true | nil, reason  [-2, +1|2, e]; atomic */
+static int l_write_file(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  size_t len;
+  const char *data = luaL_checklstring(L, 2, &len);
+  keel_status s = keel_file_write_atomic(path, data, len);
+  if (s != KEEL_OK) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: cannot write (%s)", path, keel_status_str(s));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* keel.state.hash_bytes(s) -> "016x"  [-1, +1, e] (FNV-1a 64) */
+static int l_hash_bytes(lua_State *L) {
+  size_t len;
+  const char *s = luaL_checklstring(L, 1, &len);
+  char tmp[20];
+  snprintf(tmp, sizeof tmp, "%016llx", (unsigned long long)keel_hash_bytes(s, len));
+  lua_pushstring(L, tmp);
+  return 1;
+}
+
+int keel_lua_open_state(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    { "close", l_gc },
+    { "unit_new", l_unit_new }, { "unit_count", l_unit_count }, { "unit", l_unit },
+    { "get", l_get }, { "set", l_set }, { "move", l_move },
+    { "value", l_value }, { "set_value", l_set_value }, { "values", l_values }, { "value_keys", l_value_keys },
+    { "marker", l_marker }, { "set_marker", l_set_marker }, { "add_marker", l_add_marker }, { "markers", l_markers },
+    { "add_hits", l_add_hits }, { "reduce_points", l_reduce_points }, { "split", l_split },
+    { "combine", l_combine }, { "eliminate", l_eliminate },
+    { "cargo", l_cargo }, { "cargo_check", l_cargo_check }, { "units_at", l_units_at },
+    { "group_new", l_group_new }, { "group_count", l_group_count }, { "group_name", l_group_name },
+    { "group_add", l_group_add }, { "group_remove", l_group_remove }, { "group_units", l_group_units },
+    { "groups_of", l_groups_of }, { "group_value", l_group_value }, { "group_set", l_group_set },
+    { "group_values", l_group_values },
+    { "global", l_global }, { "set_global", l_set_global }, { "globals", l_globals },
+    { "owner", l_owner }, { "set_owner", l_set_owner }, { "owned_count", l_owned_count },
+    { "push_rule", l_push_rule }, { "pop_rule", l_pop_rule }, { "rule", l_rule },
+    { "begin", l_begin }, { "commit", l_commit }, { "rollback", l_rollback }, { "depth", l_depth },
+    { "action_begin", l_action_begin }, { "action_end", l_action_end },
+    { "undo", l_undo }, { "redo", l_redo }, { "action_count", l_action_count },
+    { "redo_count", l_redo_count }, { "action_number", l_action_number },
+    { "hash", l_hash }, { "hash_hex", l_hash_hex }, { "hash_full", l_hash_full },
+    { "journal", l_journal }, { "journal_size", l_journal_size }, { "journal_enable", l_journal_enable },
+    { "journal_append", l_journal_append }, { "journal_clear", l_journal_clear },
+    { "memory", l_memory }, { "save_text", l_save_text }, { "save", l_save },
+    { NULL, NULL }
+  };
+  static const luaL_Reg fns[] = {
+    { "new", l_new }, { "load", l_load }, { "load_text", l_load_text }, { "json", l_json },
+    { "write_file", l_write_file }, { "hash_bytes", l_hash_bytes },
+    { NULL, NULL }
+  };
+  keel_lua_newclass(L, STATE_MT, methods, l_gc, l_tostring);
+  luaL_newlib(L, fns);
+  lua_pushinteger(L, 1);
+  lua_setfield(L, -2, "save_version");
+  return 1;
+}

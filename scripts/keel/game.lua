@@ -1,0 +1,543 @@
+--- keel.game — one game: the kernel's state (keel.state) + its journal +
+-- the dice (+ a board when given), with transactions, actions (the unit of
+-- undo), orders (the unit of replay), save and load.
+--
+--   local game = require("keel.game").new { seed = 7 }
+--   local bb = game:unit_new { name = "Warspite", type = "BB", side = "Allied",
+--                              values = { strength = 5 } }
+--   game:action("barrage", function(g) g:add_hits(bb, 3) end, { rule = "27.A.3" })
+--   game:undo(1)
+--
+-- Every change is journaled with the rule that made it; see doc/game.md
+-- (API: doc/api/game.md) and doc/journal.md.
+local keel = require "keel"
+local json = require "keel.json"
+
+local kstate = keel.state
+local encode = kstate.json
+local concat, sort, type, tostring, error = table.concat, table.sort, type, tostring, error
+
+local M = {}
+M.JOURNAL_VERSION = 1
+
+local Game = {}
+Game.__index = Game
+M.Game = Game
+
+local function new_dice(seed) return keel.dice.new(seed) end
+
+--- One journal line: {"ev":EV, then fields in the order given}.
+---@param ev string
+---@param fields table array of {key, value}
+local function line(ev, fields)
+  local parts = { '{"ev":', encode(ev) }
+  for i = 1, #fields do
+    local f = fields[i]
+    parts[#parts + 1] = "," .. encode(f[1]) .. ":" .. (f[2] == nil and "null" or encode(f[2]))
+  end
+  parts[#parts + 1] = "}"
+  return concat(parts)
+end
+M.line = line
+
+local function sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  return keys
+end
+
+-- ---- errors ------------------------------------------------------------------
+
+local Error = {}
+Error.__index = Error
+Error.__tostring = function(e) return e.message end
+
+--- Turn whatever was raised into a keel error naming file, line and rule.
+local function make_error(e, rule, level)
+  if getmetatable(e) == Error then return e end
+  local msg = type(e) == "string" and e or tostring(e)
+  local file, lnum, rest = msg:match("^([^\n]-):(%d+): (.*)$")
+  if not file and level then
+    for lv = level, level + 30 do
+      local info = debug.getinfo(lv, "Sl")
+      if not info then break end
+      if info.what ~= "C" and (info.currentline or 0) > 0 then
+        file, lnum = info.short_src, tostring(info.currentline)
+        break
+      end
+    end
+  end
+  rest = rest or msg
+  local where = file and (file .. ":" .. lnum .. ": ") or ""
+  return setmetatable({
+    message = where .. "rule " .. (rule or "?") .. ": " .. rest,
+    rule = rule, file = file, line = tonumber(lnum), reason = rest,
+  }, Error)
+end
+M.make_error = make_error
+
+--- Is v an error raised by a failed transaction?
+function M.is_error(v) return getmetatable(v) == Error end
+
+-- ---- creation ------------------------------------------------------------------
+
+--- A new game.
+---@param opts? {seed?: integer, board?: any, dice?: any, scenario?: string, variants?: string[], journal?: boolean, state?: any}
+---@return table game
+function M.new(opts)
+  opts = opts or {}
+  local seed = math.tointeger(opts.seed or 0)
+  if not seed then error("keel.game.new: seed must be an integer", 2) end
+  local self = setmetatable({
+    state = opts.state or kstate.new(),
+    seed = seed,
+    scenario = opts.scenario,
+    variants = opts.variants or {},
+    board = opts.board,
+    rule_files = {},          -- array of {path, hash}, in the order declared
+    orders = {},              -- name -> {fn, rule}
+    _acts = {},               -- per undoable action: {dice_before, dice_after}
+    _redo = {},
+    _rule_stack = {},
+  }, Game)
+  self.dice = opts.dice or new_dice(seed)
+  if opts.dice_state then self.dice:load_state(opts.dice_state) end
+  self.dice:on_roll(function(rec) self:_journal_roll(rec) end)
+  if opts.journal == false then self.state:journal_enable(false) end
+  self.state:journal_append(line("header", {
+    { "format", "keel-journal" }, { "version", M.JOURNAL_VERSION },
+    { "keel", keel.version }, { "lua", keel.lua_version }, { "lpeg", tostring(keel.lpeg_version) },
+    { "scenario", self.scenario }, { "seed", seed }, { "variants", self.variants },
+    { "loaded", opts.loaded },
+  }))
+  if self.board then self:seed_ownership(self.board) end
+  return self
+end
+
+--- Seed hex ownership from a board (keel.board): every hex the board gives
+-- an owner, set in hex id order and journaled as one event.
+function Game:seed_ownership(board)
+  if type(board.hexes) ~= "function" or type(board.owner) ~= "function" then return end
+  local hexes = board:hexes()
+  sort(hexes)
+  local st = self.state
+  local n = 0
+  st:journal_enable(false)
+  for _, h in ipairs(hexes) do
+    local side = board:owner(h)
+    if side then st:set_owner(h, side); n = n + 1 end
+  end
+  st:journal_enable(true)
+  st:journal_append(line("owners", { { "from", "board" }, { "count", n }, { "hash", st:hash_hex() } }))
+end
+
+-- ---- rule files ------------------------------------------------------------------
+
+local function read_file(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+--- Declare a rule file in use: its hash goes in the journal and in saves.
+---@param path string
+---@return string hash
+function Game:use_rule_file(path)
+  local text, err = read_file(path)
+  if not text then error("use_rule_file: " .. tostring(err), 2) end
+  local h = kstate.hash_bytes(text)
+  self.rule_files[#self.rule_files + 1] = { path, h }
+  self.state:journal_append(line("rule_file", { { "path", path }, { "hash", h } }))
+  return h
+end
+
+--- Load a rule file (a Lua chunk called with the game) and declare it in use.
+---@param path string
+---@return any what the chunk returns
+function Game:load_rules(path)
+  if self.base_dir and not path:match("^/") then path = self.base_dir .. "/" .. path end
+  self:use_rule_file(path)
+  local chunk, err = loadfile(path, "t")
+  if not chunk then error(err, 2) end
+  return chunk(self)
+end
+
+-- ---- the rule in force, transactions, actions ------------------------------------
+
+--- The rule whose code is running (its id), or nil.
+function Game:rule() return self.state:rule() end
+
+--- Run fn(game) with `rule` as the rule in force (no transaction).
+function Game:with_rule(rule, fn, ...)
+  local st = self.state
+  st:push_rule(rule)
+  local ok, a, b, c = pcall(fn, self, ...)
+  st:pop_rule()
+  if not ok then error(a, 0) end
+  return a, b, c
+end
+
+function Game:_journal_roll(rec)
+  self.state:journal_append(line("roll", {
+    { "rule", rec.rule or self.state:rule() }, { "reason", rec.reason }, { "stream", rec.stream },
+    { "expr", rec.expr }, { "faces", rec.faces }, { "modifier", rec.modifier }, { "total", rec.total },
+    { "forced", rec.forced and true or false }, { "n", rec.n },
+  }))
+end
+
+--- Roll through the game's dice; the rule in force is recorded.
+---@param expr string e.g. "2d6", "1d6+1"
+---@param opts? {stream?: string, rule?: string, reason?: string}
+---@return integer total, table record
+function Game:roll(expr, opts)
+  opts = opts or {}
+  if not opts.rule then
+    opts = { stream = opts.stream, reason = opts.reason, rule = self.state:rule() }
+  end
+  return self.dice:roll(expr, opts)
+end
+
+local function traceback_handler(rule)
+  return function(e) return make_error(e, rule, 3) end
+end
+
+--- All or nothing: run fn(game, ...); if it raises (or hits a limit, or
+--- runs out of memory) the state, the journal and the dice are exactly as
+--- before, and the error names file, line and rule id.
+---@param fn fun(game: table, ...): any
+---@param opts? {rule?: string}
+function Game:transaction(fn, opts, ...)
+  local rule = opts and opts.rule
+  local st = self.state
+  local dice_before = self.dice:save_state()
+  local level = st:begin()
+  if rule then st:push_rule(rule) end
+  local res = table.pack(xpcall(fn, traceback_handler(rule or st:rule()), self, ...))
+  if res[1] then
+    if rule then st:pop_rule() end
+    st:commit(level)
+    return table.unpack(res, 2, res.n)
+  end
+  local err = make_error(res[2], rule or st:rule())
+  st:rollback(level)
+  self.dice:load_state(dice_before)
+  st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message } }))
+  error(err, 0)
+end
+
+--- Like transaction, but returns false, error instead of raising.
+function Game:try(fn, opts, ...)
+  local res = table.pack(pcall(self.transaction, self, fn, opts, ...))
+  if res[1] then return true, table.unpack(res, 2, res.n) end
+  return false, res[2]
+end
+
+local function trim(t, n) for i = #t, n + 1, -1 do t[i] = nil end end
+
+--- An action: the unit of undo. Runs fn(game) as a transaction; journals
+--- its name, its order (when given) and the state hash after it.
+---@param name string
+---@param fn fun(game: table): any
+---@param opts? {rule?: string, order?: any}
+function Game:action(name, fn, opts)
+  opts = opts or {}
+  local st = self.state
+  local dice_before = self.dice:save_state()
+  local level = st:begin()
+  local order_json = opts.order ~= nil and encode(opts.order) or nil
+  local rule = opts.rule
+  if rule then st:push_rule(rule) end
+  local res = table.pack(xpcall(function()
+    st:action_begin(name, order_json)
+    local r = table.pack(fn(self))
+    st:action_end()
+    return table.unpack(r, 1, r.n)
+  end, traceback_handler(rule or st:rule())))
+  if res[1] then
+    if rule then st:pop_rule() end
+    st:commit(level)
+    trim(self._acts, st:action_count() - 1)
+    self._acts[#self._acts + 1] = { dice_before, self.dice:save_state() }
+    self._redo = {}
+    return table.unpack(res, 2, res.n)
+  end
+  local err = make_error(res[2], rule or st:rule())
+  st:rollback(level)
+  self.dice:load_state(dice_before)
+  st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message },
+    { "name", name }, { "order", opts.order } }))
+  error(err, 0)
+end
+
+--- Define an order: the replayable unit. handler(game, args) runs as an
+--- action named after the order, with `rule` in force.
+---@param name string
+---@param handler fun(game: table, args: any)
+---@param opts? {rule?: string}
+function Game:define_order(name, handler, opts)
+  self.orders[name] = { fn = handler, rule = opts and opts.rule }
+end
+
+--- Play an order (an action whose order is journaled, so replay can re-run it).
+---@param name string
+---@param args? table
+function Game:play(name, args)
+  local o = self.orders[name]
+  if not o then error(("play: unknown order '%s'"):format(tostring(name)), 2) end
+  args = args or {}
+  return self:action(name, function(g) return o.fn(g, args) end, { rule = o.rule, order = args })
+end
+
+--- Undo the last n actions (default 1): state and dice as before them.
+function Game:undo(n)
+  n = n or 1
+  local st = self.state
+  trim(self._acts, st:action_count())
+  st:undo(n)
+  local first
+  for _ = 1, n do
+    local a = table.remove(self._acts)
+    self._redo[#self._redo + 1] = a
+    first = a or first
+  end
+  if first then self.dice:load_state(first[1]) end
+end
+
+--- Redo the last n undone actions (default 1).
+function Game:redo(n)
+  n = n or 1
+  local st = self.state
+  trim(self._redo, st:redo_count())
+  st:redo(n)
+  local last
+  for _ = 1, n do
+    local a = table.remove(self._redo)
+    self._acts[#self._acts + 1] = a
+    last = a or last
+  end
+  if last then self.dice:load_state(last[2]) end
+end
+
+-- ---- hash, journal ------------------------------------------------------------------
+
+--- The 64-bit state hash (a Lua integer); hash_hex gives 16 hex digits.
+function Game:hash() return self.state:hash() end
+function Game:hash_hex() return self.state:hash_hex() end
+
+--- The journal as an array of lines (JSON text, no newlines).
+function Game:journal_lines()
+  local out = {}
+  for l in self.state:journal():gmatch("[^\n]+") do out[#out + 1] = l end
+  return out
+end
+
+function Game:journal_text() return self.state:journal() end
+
+--- Write the journal to a file (atomically).
+function Game:write_journal(path)
+  return kstate.write_file(path, self.state:journal())
+end
+
+-- ---- units -------------------------------------------------------------------------
+
+--- A new unit. spec: name, type, side, values {name = number|string|boolean},
+--- markers {name = count}, points, face, hits, at = {kind, where}.
+---@return integer id
+function Game:unit_new(spec)
+  local st = self.state
+  local id = st:unit_new(spec.name, spec.type, spec.side)
+  if spec.values then
+    for _, k in ipairs(sorted_keys(spec.values)) do st:set_value(id, k, spec.values[k]) end
+  end
+  if spec.markers then
+    for _, k in ipairs(sorted_keys(spec.markers)) do st:set_marker(id, k, spec.markers[k]) end
+  end
+  if spec.face then st:set(id, "face", spec.face) end
+  if spec.hits then st:set(id, "hits", spec.hits) end
+  if spec.points then st:set(id, "points", spec.points) end
+  if spec.at then st:move(id, spec.at[1], spec.at[2]) end
+  return id
+end
+
+--- A snapshot of a unit: id, name, type, side, face, hits, points, loc,
+--- where, values, markers (a fresh table; changing it changes nothing).
+function Game:unit(id)
+  local st = self.state
+  local u = st:unit(id)
+  u.values = st:values(id)
+  u.markers = st:markers(id)
+  return u
+end
+
+--- Unit ids in id order, optionally only those matching filter(game, id).
+function Game:units(filter)
+  local out = {}
+  for id = 1, self.state:unit_count() do
+    if not filter or filter(self, id) then out[#out + 1] = id end
+  end
+  return out
+end
+
+function Game:get(id, field) return self.state:get(id, field) end
+function Game:set(id, field, v) return self.state:set(id, field, v) end
+function Game:value(id, key) return self.state:value(id, key) end
+function Game:set_value(id, key, v) return self.state:set_value(id, key, v) end
+function Game:marker(id, key) return self.state:marker(id, key) end
+function Game:set_marker(id, key, n) return self.state:set_marker(id, key, n) end
+function Game:add_marker(id, key, n) return self.state:add_marker(id, key, n) end
+--- Remove n of a marker (all of it when n is nil); returns how many were there.
+function Game:remove_marker(id, key, n)
+  local c = self.state:marker(id, key)
+  self.state:set_marker(id, key, n and math.max(0, c - n) or 0)
+  return c
+end
+function Game:move(id, kind, where) return self.state:move(id, kind, where) end
+
+-- damage primitives
+function Game:add_hits(id, n) return self.state:add_hits(id, n or 1) end
+--- Flip a counter: to `face` when given, else full <-> damaged.
+function Game:flip(id, face)
+  local st = self.state
+  if not face then face = st:get(id, "face") == "full" and "damaged" or "full" end
+  st:set(id, "face", face)
+  return face
+end
+function Game:reduce_points(id, n) return self.state:reduce_points(id, n) end
+function Game:split(id, points) return self.state:split(id, points) end
+function Game:combine(a, b) return self.state:combine(a, b) end
+function Game:eliminate(id) return self.state:eliminate(id) end
+Game.sink = Game.eliminate
+
+-- cargo
+--- Put `cargo` inside `carrier`.
+function Game:load(cargo, carrier) return self.state:move(cargo, "unit", carrier) end
+function Game:cargo(carrier) return self.state:cargo(carrier) end
+--- Capacity check in one measure over one carrier or several carrying
+--- together: {capacity, used, over, excess = {ids}}.
+function Game:cargo_check(carriers, measure) return self.state:cargo_check(carriers, measure) end
+--- Eliminate the cargo in excess of capacity; returns the ids eliminated.
+function Game:drop_excess(carriers, measure)
+  local rep = self.state:cargo_check(carriers, measure)
+  for _, id in ipairs(rep.excess) do self.state:eliminate(id) end
+  return rep.excess
+end
+
+-- groups
+--- A new group: spec.name, plus attributes (kind, known, reserve, mp ...).
+function Game:group_new(spec)
+  if type(spec) == "string" then spec = { name = spec } end
+  local st = self.state
+  local g = st:group_new(spec.name)
+  local keys = sorted_keys(spec)
+  for _, k in ipairs(keys) do
+    if k ~= "name" and k ~= "units" then st:group_set(g, k, spec[k]) end
+  end
+  for _, u in ipairs(spec.units or {}) do st:group_add(g, u) end
+  return g
+end
+function Game:group_add(g, u, pos) return self.state:group_add(g, u, pos) end
+function Game:group_remove(g, u) return self.state:group_remove(g, u) end
+function Game:group_units(g) return self.state:group_units(g) end
+function Game:group_get(g, k) return self.state:group_value(g, k) end
+function Game:group_set(g, k, v) return self.state:group_set(g, k, v) end
+function Game:groups_of(u) return self.state:groups_of(u) end
+function Game:groups()
+  local out = {}
+  for g = 1, self.state:group_count() do out[g] = g end
+  return out
+end
+
+-- game-wide values
+function Game:global(k) return self.state:global(k) end
+function Game:set_global(k, v) return self.state:set_global(k, v) end
+for _, k in ipairs({ "turn", "phase", "segment", "step" }) do
+  Game[k] = function(self) return self.state:global(k) end
+  Game["set_" .. k] = function(self, v) return self.state:set_global(k, v) end
+end
+function Game:owner(hex) return self.state:owner(hex) end
+function Game:set_owner(hex, side) return self.state:set_owner(hex, side) end
+
+-- ---- save and load ----------------------------------------------------------------
+
+--- Save the whole game atomically: state, dice position, seed, scenario,
+--- variants, versions and the hash of every rule file in use.
+---@return boolean|nil ok, string? reason
+function Game:save(path)
+  local meta = {
+    { "keel", keel.version }, { "lua", keel.lua_version }, { "lpeg", tostring(keel.lpeg_version) },
+    { "seed", tostring(self.seed) }, { "scenario", self.scenario or "" },
+    { "variants", encode(self.variants) }, { "dice", self.dice:save_state() },
+    { "actions", tostring(self.state:action_number()) },
+  }
+  for _, rf in ipairs(self.rule_files) do meta[#meta + 1] = { "rule_file", rf[2] .. " " .. rf[1] } end
+  return self.state:save(path, meta)
+end
+
+--- Load a saved game; nil and a reason for a damaged, truncated or
+--- foreign file. The game's `warnings` lists rule files that changed
+--- since the save, and version differences.
+---@return table|nil game, string? reason
+function M.load(path, opts)
+  opts = opts or {}
+  local st, meta = kstate.load(path)
+  if not st then return nil, meta end
+  local m, rule_files = {}, {}
+  for _, kv in ipairs(meta) do
+    if kv[1] == "rule_file" then rule_files[#rule_files + 1] = kv[2] else m[kv[1]] = kv[2] end
+  end
+  local seed = math.tointeger(tonumber(m.seed or ""))
+  if not seed or not m.dice then st:close(); return nil, path .. ": save has no seed or dice state" end
+  local variants = json.decode(m.variants or "[]") or {}
+  local ok, game = pcall(M.new, {
+    state = st, seed = seed, scenario = m.scenario ~= "" and m.scenario or nil, variants = variants,
+    dice = opts.dice, dice_state = m.dice, loaded = path, board = nil,
+  })
+  if not ok then st:close(); return nil, path .. ": " .. tostring(game) end
+  game.warnings = {}
+  if m.keel ~= keel.version then
+    game.warnings[#game.warnings + 1] = ("saved by keel %s, loaded by keel %s"):format(tostring(m.keel), keel.version)
+  end
+  for _, rf in ipairs(rule_files) do
+    local h, p = rf:match("^(%x+) (.*)$")
+    if h then
+      game.rule_files[#game.rule_files + 1] = { p, h }
+      local text = read_file(p)
+      local now = text and kstate.hash_bytes(text)
+      if now ~= h then
+        game.warnings[#game.warnings + 1] = ("rule file %s %s since the save"):format(p, text and "changed" or "is missing")
+      end
+    end
+  end
+  return game
+end
+
+-- ---- scenarios (interim, until the runtime's scenario loader lands) ----------------
+
+--- Start a game from a scenario script: a Lua file returning either
+--- function(game) (setup) or {rules = function(game), setup = function(game)}.
+--- Rule files loaded with game:load_rules are resolved from its folder.
+---@param path string
+---@param opts? {seed?: integer, variants?: string[], board?: any}
+function M.from_scenario(path, opts)
+  opts = opts or {}
+  local chunk, err = loadfile(path, "t")
+  if not chunk then error(err, 2) end
+  local scen = chunk()
+  local game = M.new { seed = opts.seed, scenario = path, variants = opts.variants, board = opts.board,
+                       dice = opts.dice }
+  game.base_dir = path:match("^(.*)/[^/]*$") or "."
+  if type(scen) == "function" then
+    scen(game)
+  elseif type(scen) == "table" then
+    if scen.rules then scen.rules(game) end
+    if scen.setup then scen.setup(game) end
+  else
+    error(path .. ": a scenario returns a function or a table {rules=, setup=}", 2)
+  end
+  return game
+end
+
+return M

@@ -1,0 +1,141 @@
+---@meta keel.game
+-- LuaLS definitions for keel.game (scripts/keel/game.lua).
+
+---@class keel.gamelib
+---@field JOURNAL_VERSION integer
+local gamelib = {}
+
+---@class keel.GameOpts
+---@field seed? integer
+---@field board? any
+---@field dice? keel.Dice
+---@field scenario? string
+---@field variants? string[]
+---@field journal? boolean
+
+---@param opts? keel.GameOpts
+---@return keel.Game
+function gamelib.new(opts) end
+---@param path string
+---@param opts? keel.GameOpts
+---@return keel.Game
+function gamelib.from_scenario(path, opts) end
+---@param path string
+---@return keel.Game|nil game, string? reason
+function gamelib.load(path) end
+---@param v any
+---@return boolean
+function gamelib.is_error(v) end
+
+---@class keel.GameError
+---@field message string "file:line: rule ID: reason"
+---@field rule string?
+---@field file string?
+---@field line integer?
+---@field reason string
+
+---@class keel.UnitSpec
+---@field name string
+---@field type? string
+---@field side? string
+---@field values? table<string, keel.Value>
+---@field markers? table<string, integer>
+---@field points? integer
+---@field face? keel.Face
+---@field hits? integer
+---@field at? table {kind, where}
+
+---@class keel.Game
+---@field state keel.State
+---@field dice keel.Dice
+---@field seed integer
+---@field rule_files string[][]
+---@field warnings? string[]
+local Game = {}
+---@param fn fun(g: keel.Game, ...): ...
+---@param opts? {rule?: string}
+function Game:transaction(fn, opts, ...) end
+---@return boolean ok, ...
+function Game:try(fn, opts, ...) end
+---@param rule string
+---@param fn fun(g: keel.Game, ...): ...
+function Game:with_rule(rule, fn, ...) end
+---@return string?
+function Game:rule() end
+---@param name string
+---@param fn fun(g: keel.Game): ...
+---@param opts? {rule?: string, order?: any}
+function Game:action(name, fn, opts) end
+---@param name string
+---@param handler fun(g: keel.Game, args: table)
+---@param opts? {rule?: string}
+function Game:define_order(name, handler, opts) end
+---@param name string
+---@param args? table
+function Game:play(name, args) end
+---@param n? integer
+function Game:undo(n) end
+---@param n? integer
+function Game:redo(n) end
+---@param expr string
+---@param opts? keel.RollOpts
+---@return integer total, keel.RollRecord record
+function Game:roll(expr, opts) end
+---@return integer
+function Game:hash() end
+---@return string
+function Game:hash_hex() end
+---@return string[]
+function Game:journal_lines() end
+---@return string
+function Game:journal_text() end
+---@param path string
+function Game:write_journal(path) end
+---@param path string
+---@return true|nil ok, string? reason
+function Game:save(path) end
+---@param path string
+---@return string hash
+function Game:use_rule_file(path) end
+---@param path string
+function Game:load_rules(path) end
+---@param spec keel.UnitSpec
+---@return integer id
+function Game:unit_new(spec) end
+---@param id integer
+---@return keel.UnitInfo
+function Game:unit(id) end
+---@param filter? fun(g: keel.Game, id: integer): boolean
+---@return integer[]
+function Game:units(filter) end
+---@param id integer
+---@param n? integer
+---@return integer hits
+function Game:add_hits(id, n) end
+---@param id integer
+---@param face? keel.Face
+---@return keel.Face
+function Game:flip(id, face) end
+---@param id integer
+function Game:eliminate(id) end
+---@param id integer
+function Game:sink(id) end
+---@param cargo integer
+---@param carrier integer
+function Game:load(cargo, carrier) end
+---@param carriers integer|integer[]
+---@param measure string
+---@return keel.CargoReport
+function Game:cargo_check(carriers, measure) end
+---@param carriers integer|integer[]
+---@param measure string
+---@return integer[] eliminated
+function Game:drop_excess(carriers, measure) end
+---@param spec string|table
+---@return integer gid
+function Game:group_new(spec) end
+---@param id integer
+---@param key string
+---@param n? integer
+---@return integer previous
+function Game:remove_marker(id, key, n) end

@@ -1,0 +1,235 @@
+---@meta keel
+-- LuaLS definitions for keel.state (kernel/l_state.c). Kept in step with it.
+
+---@class keel
+---@field state keel.statelib
+
+---@alias keel.Value nil|boolean|integer|number|string
+---@alias keel.LocKind "off"|"hex"|"port"|"box"|"zone"|"unit"|"dead"
+---@alias keel.Face "full"|"damaged"|"half"
+---@alias keel.Field "name"|"type"|"side"|"face"|"hits"|"points"|"loc"
+
+---@class keel.statelib
+---@field save_version integer
+local statelib = {}
+
+---@return keel.State
+function statelib.new() end
+---@param path string
+---@return keel.State|nil state, table|string meta_or_reason
+function statelib.load(path) end
+---@param text string
+---@param name? string
+---@return keel.State|nil state, table|string meta_or_reason
+function statelib.load_text(text, name) end
+---@param v any
+---@return string
+function statelib.json(v) end
+---@param path string
+---@param data string
+---@return true|nil ok, string? reason
+function statelib.write_file(path, data) end
+---@param s string
+---@return string hex16
+function statelib.hash_bytes(s) end
+
+---@class keel.UnitInfo
+---@field id integer
+---@field name string
+---@field type string?
+---@field side string?
+---@field face keel.Face
+---@field hits integer
+---@field points integer
+---@field loc keel.LocKind
+---@field where integer?
+
+---@class keel.CargoReport
+---@field capacity integer
+---@field used integer
+---@field over integer
+---@field excess integer[]
+
+---@class keel.State
+local State = {}
+---@param name string
+---@param type? string
+---@param side? string
+---@return integer id
+function State:unit_new(name, type, side) end
+---@return integer
+function State:unit_count() end
+---@param id integer
+---@return keel.UnitInfo
+function State:unit(id) end
+---@param id integer
+---@param field keel.Field
+---@return any value, integer? where
+function State:get(id, field) end
+---@param id integer
+---@param field keel.Field
+---@param v any
+function State:set(id, field, v) end
+---@param id integer
+---@param kind keel.LocKind
+---@param where? integer
+function State:move(id, kind, where) end
+---@param id integer
+---@param key string
+---@return keel.Value
+function State:value(id, key) end
+---@param id integer
+---@param key string
+---@param v keel.Value
+function State:set_value(id, key, v) end
+---@param id integer
+---@return table<string, keel.Value>
+function State:values(id) end
+---@param id integer
+---@return string[]
+function State:value_keys(id) end
+---@param id integer
+---@param name string
+---@return integer
+function State:marker(id, name) end
+---@param id integer
+---@param name string
+---@param n integer
+function State:set_marker(id, name, n) end
+---@param id integer
+---@param name string
+---@param n? integer
+---@return integer count
+function State:add_marker(id, name, n) end
+---@param id integer
+---@return table<string, integer>
+function State:markers(id) end
+---@param kind keel.LocKind
+---@param where? integer
+---@return integer[]
+function State:units_at(kind, where) end
+---@param id integer
+---@param n integer
+---@return integer hits
+function State:add_hits(id, n) end
+---@param id integer
+---@param n integer
+---@return integer points
+function State:reduce_points(id, n) end
+---@param id integer
+---@param points integer
+---@return integer new_id
+function State:split(id, points) end
+---@param a integer
+---@param b integer
+function State:combine(a, b) end
+---@param id integer
+function State:eliminate(id) end
+---@param carrier integer
+---@return integer[]
+function State:cargo(carrier) end
+---@param carriers integer|integer[]
+---@param measure string
+---@return keel.CargoReport
+function State:cargo_check(carriers, measure) end
+---@param name string
+---@return integer gid
+function State:group_new(name) end
+---@return integer
+function State:group_count() end
+---@param g integer
+---@return string
+function State:group_name(g) end
+---@param g integer
+---@param unit integer
+---@param pos? integer 1-based
+function State:group_add(g, unit, pos) end
+---@param g integer
+---@param unit integer
+function State:group_remove(g, unit) end
+---@param g integer
+---@return integer[]
+function State:group_units(g) end
+---@param unit integer
+---@return integer[]
+function State:groups_of(unit) end
+---@param g integer
+---@param key string
+---@return keel.Value
+function State:group_value(g, key) end
+---@param g integer
+---@param key string
+---@param v keel.Value
+function State:group_set(g, key, v) end
+---@param g integer
+---@return table<string, keel.Value>
+function State:group_values(g) end
+---@param key string
+---@return keel.Value
+function State:global(key) end
+---@param key string
+---@param v keel.Value
+function State:set_global(key, v) end
+---@return table<string, keel.Value> values, string[] keys
+function State:globals() end
+---@param hex integer
+---@return string?
+function State:owner(hex) end
+---@param hex integer|integer[]
+---@param side string?
+function State:set_owner(hex, side) end
+---@return integer
+function State:owned_count() end
+---@param rule string
+function State:push_rule(rule) end
+function State:pop_rule() end
+---@return string?
+function State:rule() end
+---@return integer level
+function State:begin() end
+---@param level integer
+function State:commit(level) end
+---@param level integer
+function State:rollback(level) end
+---@return integer
+function State:depth() end
+---@param name string
+---@param order_json? string
+---@return integer number
+function State:action_begin(name, order_json) end
+function State:action_end() end
+---@param n? integer
+function State:undo(n) end
+---@param n? integer
+function State:redo(n) end
+---@return integer
+function State:action_count() end
+---@return integer
+function State:redo_count() end
+---@return integer
+function State:action_number() end
+---@return integer
+function State:hash() end
+---@return string
+function State:hash_hex() end
+---@return integer
+function State:hash_full() end
+---@return string
+function State:journal() end
+---@return integer
+function State:journal_size() end
+---@param on boolean
+function State:journal_enable(on) end
+---@param line string
+function State:journal_append(line) end
+function State:journal_clear() end
+---@return integer total, integer units
+function State:memory() end
+---@param meta? string[][]
+---@return string
+function State:save_text(meta) end
+---@param path string
+---@param meta? string[][]
+---@return true|nil ok, string? reason
+function State:save(path, meta) end
+function State:close() end

@@ -1,0 +1,356 @@
+/* test_state.c — kernel/state.c, journal.c, save.c from C. */
+#include "keel.h"
+#include "check.h"
+#include <stdlib.h>
+#include <unistd.h>
+
+static keel_atom A(keel_state *st, const char *s) {
+  keel_atom a = 0;
+  CHECK_OK(keel_state_intern(st, s, strlen(s), &a));
+  return a;
+}
+
+static keel_value I(int64_t i) { keel_value v = { KEEL_V_INT, { 0 } }; v.u.i = i; return v; }
+static keel_value S(keel_atom s) { keel_value v = { KEEL_V_STR, { 0 } }; v.u.s = s; return v; }
+static keel_value F(double f) { keel_value v = { KEEL_V_FLOAT, { 0 } }; v.u.f = f; return v; }
+static const keel_value NIL = { KEEL_V_NIL, { 0 } };
+
+static int32_t ship(keel_state *st, const char *name, const char *type, int64_t strength) {
+  int32_t id = 0;
+  CHECK_OK(keel_state_unit_new(st, A(st, name), A(st, type), A(st, "Allied"), &id));
+  CHECK_OK(keel_state_unit_set_value(st, id, A(st, "strength"), I(strength)));
+  return id;
+}
+
+static int journal_has(keel_state *st, const char *needle) {
+  size_t n;
+  const char *j = keel_state_journal(st, &n);
+  return strstr(j, needle) != NULL;
+}
+
+TEST(state_units_and_fields) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  int32_t bb = ship(st, "Warspite", "BB", 5);
+  CHECK_INT(bb, 1);
+  CHECK_INT(keel_state_unit_count(st), 1);
+  CHECK_OK(keel_state_add_hits(st, bb, 2));
+  keel_unit_info u;
+  CHECK_OK(keel_state_unit_get(st, bb, &u));
+  CHECK_INT(u.hits, 2);
+  CHECK_INT(u.face, KEEL_FACE_FULL);
+  CHECK_INT(keel_state_add_hits(st, bb, -3), KEEL_E_ARG);
+  CHECK_INT(keel_state_unit_get(st, 9, &u), KEEL_E_NOT_FOUND);
+  /* values are kept sorted by name text */
+  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "speed"), I(9)));
+  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "aa"), F(1.5)));
+  CHECK_INT(keel_state_unit_value_count(st, bb), 3);
+  keel_atom k; keel_value v;
+  CHECK_OK(keel_state_unit_value_at(st, bb, 0, &k, &v));
+  CHECK_STR(keel_state_atom_str(st, k, NULL), "aa");
+  CHECK_OK(keel_state_unit_value_at(st, bb, 2, &k, &v));
+  CHECK_STR(keel_state_atom_str(st, k, NULL), "strength");
+  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "speed"), NIL));
+  CHECK_INT(keel_state_unit_value_count(st, bb), 2);
+  CHECK_INT(keel_state_unit_set_value(st, bb, A(st, "x"), F(1.0 / 0.0)), KEEL_E_ARG);
+  /* markers */
+  CHECK_OK(keel_state_add_marker(st, bb, A(st, "DG"), 1));
+  CHECK_OK(keel_state_add_marker(st, bb, A(st, "DG"), 1));
+  CHECK_INT(keel_state_unit_marker(st, bb, A(st, "DG")), 2);
+  CHECK_OK(keel_state_unit_set_marker(st, bb, A(st, "DG"), 0));
+  CHECK_INT(keel_state_unit_marker_count(st, bb), 0);
+  CHECK_INT(keel_state_hash(st), keel_state_hash_full(st));
+  CHECK(journal_has(st, "{\"ev\":\"set\",\"rule\":null,\"unit\":1,\"field\":\"hits\",\"old\":0,\"new\":2}"));
+  CHECK(journal_has(st, "\"key\":\"aa\",\"old\":null,\"new\":1.5}"));
+  keel_state_free(st);
+}
+
+TEST(state_hash_independent_of_history) {
+  keel_state *a, *b;
+  CHECK_OK(keel_state_new(&a));
+  CHECK_OK(keel_state_new(&b));
+  /* b interns strings in another order and takes a detour */
+  A(b, "zzz"); A(b, "DG"); A(b, "Allied");
+  int32_t x = ship(a, "Hood", "BC", 6), y = ship(b, "Hood", "BC", 6);
+  CHECK_OK(keel_state_add_hits(a, x, 1));
+  CHECK_OK(keel_state_add_hits(b, y, 3));
+  CHECK_OK(keel_state_unit_set_marker(b, y, A(b, "DG"), 4));
+  CHECK_OK(keel_state_unit_set(b, y, KEEL_F_HITS, 1));
+  CHECK_OK(keel_state_unit_set_marker(b, y, A(b, "DG"), 0));
+  CHECK(keel_state_hash(a) == keel_state_hash(b));
+  CHECK_OK(keel_state_set_global(a, A(a, "weather"), S(A(a, "storm"))));
+  CHECK(keel_state_hash(a) != keel_state_hash(b));
+  CHECK_OK(keel_state_set_global(b, A(b, "weather"), S(A(b, "storm"))));
+  CHECK(keel_state_hash(a) == keel_state_hash(b));
+  CHECK(keel_state_hash(a) == keel_state_hash_full(a));
+  keel_state_free(a);
+  keel_state_free(b);
+}
+
+TEST(state_transaction_rollback) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  int32_t bb = ship(st, "Nelson", "BB", 5);
+  int32_t g;
+  CHECK_OK(keel_state_group_new(st, A(st, "TF1"), &g));
+  uint64_t h0 = keel_state_hash(st);
+  size_t jn0; keel_state_journal(st, &jn0);
+  keel_mark m;
+  CHECK_OK(keel_state_begin(st, &m));
+  CHECK_OK(keel_state_add_hits(st, bb, 4));
+  CHECK_OK(keel_state_group_add(st, g, bb, -1));
+  CHECK_OK(keel_state_set_owner(st, 77, A(st, "Axis")));
+  int32_t extra;
+  CHECK_OK(keel_state_unit_new(st, A(st, "LC"), A(st, "LC"), 0, &extra));
+  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "new"), I(1)));
+  CHECK(keel_state_hash(st) != h0);
+  CHECK_OK(keel_state_rollback(st, &m));
+  CHECK(keel_state_hash(st) == h0);
+  CHECK(keel_state_hash_full(st) == h0);
+  CHECK_INT(keel_state_unit_count(st), 1);
+  CHECK_INT(keel_state_group_size(st, g), 0);
+  CHECK_INT(keel_state_owner(st, 77), 0);
+  size_t jn; keel_state_journal(st, &jn);
+  CHECK_INT(jn, jn0);
+  keel_state_free(st);
+}
+
+TEST(state_undo_redo) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  int32_t bb = ship(st, "Rodney", "BB", 5);
+  uint64_t h[4];
+  h[0] = keel_state_hash(st);
+  for (int i = 1; i <= 3; i++) {
+    CHECK_OK(keel_state_action_begin(st, "hit", NULL));
+    CHECK_OK(keel_state_add_hits(st, bb, 1));
+    int32_t nu;
+    CHECK_OK(keel_state_unit_new(st, A(st, "x"), 0, 0, &nu));
+    CHECK_OK(keel_state_action_end(st));
+    h[i] = keel_state_hash(st);
+  }
+  CHECK_INT(keel_state_action_count(st), 3);
+  CHECK_OK(keel_state_undo(st, 2));
+  CHECK(keel_state_hash(st) == h[1]);
+  CHECK_INT(keel_state_unit_count(st), 2);
+  CHECK_OK(keel_state_redo(st, 1));
+  CHECK(keel_state_hash(st) == h[2]);
+  CHECK(keel_state_hash_full(st) == h[2]);
+  CHECK_OK(keel_state_undo(st, 2));
+  CHECK(keel_state_hash(st) == h[0]);
+  CHECK_INT(keel_state_undo(st, 1), KEEL_E_RANGE);
+  CHECK_OK(keel_state_redo(st, 3));
+  CHECK(keel_state_hash(st) == h[3]);
+  CHECK(journal_has(st, "{\"ev\":\"undo\",\"n\":2,\"actions\":[3,2],"));
+  /* a new action clears redo */
+  CHECK_OK(keel_state_undo(st, 1));
+  CHECK_OK(keel_state_action_begin(st, "other", "{\"x\":1}"));
+  CHECK_INT(keel_state_undo(st, 1), KEEL_E_STATE);
+  CHECK_OK(keel_state_action_end(st));
+  CHECK_INT(keel_state_redo_count(st), 0);
+  keel_state_free(st);
+}
+
+TEST(state_groups_order_hash) {
+  keel_state *a, *b;
+  CHECK_OK(keel_state_new(&a));
+  CHECK_OK(keel_state_new(&b));
+  int32_t ga, gb;
+  for (int i = 0; i < 3; i++) { ship(a, "s", "DD", 1); ship(b, "s", "DD", 1); }
+  CHECK_OK(keel_state_group_new(a, A(a, "TF"), &ga));
+  CHECK_OK(keel_state_group_new(b, A(b, "TF"), &gb));
+  CHECK_OK(keel_state_group_add(a, ga, 1, -1));
+  CHECK_OK(keel_state_group_add(a, ga, 2, -1));
+  CHECK_OK(keel_state_group_add(a, ga, 3, -1));
+  CHECK_OK(keel_state_group_add(b, gb, 3, -1));
+  CHECK_OK(keel_state_group_add(b, gb, 1, 0));
+  CHECK_OK(keel_state_group_add(b, gb, 2, 1));
+  CHECK(keel_state_hash(a) == keel_state_hash(b));
+  CHECK_INT(keel_state_group_member(b, gb, 1), 2);
+  CHECK_INT(keel_state_group_add(b, gb, 2, -1), KEEL_E_DUPLICATE);
+  CHECK_OK(keel_state_group_remove(b, gb, 2));
+  CHECK_OK(keel_state_group_add(b, gb, 2, 2));   /* 1 3 2: another order */
+  CHECK(keel_state_hash(a) != keel_state_hash(b));
+  CHECK(keel_state_hash(b) == keel_state_hash_full(b));
+  keel_state_free(a);
+  keel_state_free(b);
+}
+
+TEST(state_cargo_and_eliminate) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  int32_t cv = ship(st, "Illustrious", "CV", 3);
+  CHECK_OK(keel_state_unit_set_value(st, cv, A(st, "capacity.planes"), I(2)));
+  int32_t p1 = ship(st, "Swordfish", "air", 1);
+  ship(st, "Fulmar", "air", 1);
+  int32_t p3 = ship(st, "Martlet", "air", 1);
+  for (int32_t p = p1; p <= p3; p++) {
+    CHECK_OK(keel_state_unit_set_value(st, p, A(st, "size.planes"), I(1)));
+    CHECK_OK(keel_state_unit_move(st, p, (keel_loc){ KEEL_LOC_UNIT, cv }));
+  }
+  CHECK_INT(keel_state_unit_move(st, cv, (keel_loc){ KEEL_LOC_UNIT, p1 }), KEEL_E_ARG);   /* loop */
+  keel_cargo_report rep;
+  int32_t ex[4];
+  CHECK_OK(keel_state_cargo_check(st, &cv, 1, "planes", &rep, ex, 4));
+  CHECK_INT(rep.capacity, 2);
+  CHECK_INT(rep.used, 3);
+  CHECK_INT(rep.excess_n, 1);
+  CHECK_INT(ex[0], p3);
+  CHECK_OK(keel_state_eliminate(st, cv));
+  keel_unit_info u;
+  for (int32_t p = cv; p <= p3; p++) {
+    CHECK_OK(keel_state_unit_get(st, p, &u));
+    CHECK_INT(u.loc.kind, KEEL_LOC_DEAD);
+  }
+  keel_state_free(st);
+}
+
+TEST(state_split_combine) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  int32_t lc = ship(st, "LC", "LC", 1);
+  CHECK_OK(keel_state_unit_set(st, lc, KEEL_F_POINTS, 5));
+  CHECK_OK(keel_state_unit_move(st, lc, (keel_loc){ KEEL_LOC_HEX, 42 }));
+  int32_t part;
+  CHECK_OK(keel_state_split(st, lc, 2, &part));
+  keel_unit_info u;
+  CHECK_OK(keel_state_unit_get(st, part, &u));
+  CHECK_INT(u.points, 2);
+  CHECK_INT(u.loc.kind, KEEL_LOC_HEX);
+  CHECK_INT(u.loc.where, 42);
+  CHECK_OK(keel_state_unit_get(st, lc, &u));
+  CHECK_INT(u.points, 3);
+  CHECK_INT(keel_state_split(st, lc, 3, &part), KEEL_E_ARG);
+  CHECK_OK(keel_state_combine(st, lc, part));
+  CHECK_OK(keel_state_unit_get(st, lc, &u));
+  CHECK_INT(u.points, 5);
+  CHECK_OK(keel_state_reduce_points(st, lc, 1));
+  CHECK_INT(keel_state_reduce_points(st, lc, 9), KEEL_E_ARG);
+  keel_state_free(st);
+}
+
+static keel_state *sample(void) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  int32_t bb = ship(st, "Warspite \"old lady\"\n", "BB", 5);
+  int32_t nt = ship(st, "NT", "NT", 1);
+  CHECK_OK(keel_state_unit_set_value(st, nt, A(st, "capacity.RE"), I(1)));
+  int32_t inf = ship(st, "5 Mtn", "inf", 1);
+  CHECK_OK(keel_state_unit_move(st, inf, (keel_loc){ KEEL_LOC_UNIT, nt }));
+  CHECK_OK(keel_state_unit_move(st, nt, (keel_loc){ KEEL_LOC_UNIT, bb }));   /* nested */
+  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "ratio"), F(0.1)));
+  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "slow"), (keel_value){ KEEL_V_BOOL, { 1 } }));
+  CHECK_OK(keel_state_unit_set(st, bb, KEEL_F_FACE, KEEL_FACE_DAMAGED));
+  CHECK_OK(keel_state_add_marker(st, bb, A(st, "-1 Step"), 2));
+  CHECK_OK(keel_state_unit_move(st, bb, (keel_loc){ KEEL_LOC_PORT, 1234 }));
+  int32_t g;
+  CHECK_OK(keel_state_group_new(st, A(st, "TF \u00e9"), &g));
+  CHECK_OK(keel_state_group_add(st, g, bb, -1));
+  CHECK_OK(keel_state_group_add(st, g, nt, 0));
+  CHECK_OK(keel_state_group_set_value(st, g, A(st, "mp"), I(20)));
+  CHECK_OK(keel_state_set_global(st, A(st, "turn"), I(3)));
+  CHECK_OK(keel_state_set_global(st, A(st, "suez"), S(A(st, "closed"))));
+  for (int i = 0; i < 50; i++) CHECK_OK(keel_state_set_owner(st, i * 4099, A(st, i % 2 ? "Axis" : "Allied")));
+  return st;
+}
+
+static keel_status load(const char *text, size_t len, keel_state **out, char **err) {
+  char **meta; size_t nmeta;
+  keel_status s = keel_state_load_text(text, len, out, &meta, &nmeta, err);
+  keel_save_meta_free(meta, nmeta);
+  return s;
+}
+
+TEST(save_round_trip) {
+  keel_state *st = sample();
+  const char *mk[] = { "seed", "dice" }, *mv[] = { "42", "x=1\ny=2" };
+  char *text; size_t len;
+  CHECK_OK(keel_state_save_text(st, mk, mv, 2, &text, &len));
+  keel_state *back; char **meta; size_t nmeta; char *err;
+  CHECK_OK(keel_state_load_text(text, len, &back, &meta, &nmeta, &err));
+  CHECK(err == NULL);
+  CHECK_INT(nmeta, 2);
+  CHECK_STR(meta[3], "x=1\ny=2");
+  CHECK(keel_state_hash(back) == keel_state_hash(st));
+  CHECK(keel_state_hash_full(back) == keel_state_hash(st));
+  char *text2; size_t len2;
+  CHECK_OK(keel_state_save_text(back, mk, mv, 2, &text2, &len2));
+  CHECK_INT(len2, len);
+  CHECK(memcmp(text, text2, len) == 0);
+  keel_save_meta_free(meta, nmeta);
+  free(text2);
+  keel_state_free(back);
+  free(text);
+  keel_state_free(st);
+}
+
+TEST(save_damaged_refused) {
+  keel_state *st = sample();
+  char *text; size_t len;
+  CHECK_OK(keel_state_save_text(st, NULL, NULL, 0, &text, &len));
+  int refused = 0, tried = 0;
+  char *copy = malloc(len + 1);
+  /* every truncation point */
+  for (size_t cut = 0; cut < len; cut++) {
+    keel_state *out; char *err;
+    keel_status s = load(text, cut, &out, &err);
+    tried++;
+    if (s != KEEL_OK && err && out == NULL) refused++;
+    free(err);
+    if (s == KEEL_OK) keel_state_free(out);
+  }
+  /* a flipped bit in every byte */
+  for (size_t i = 0; i < len; i++) {
+    memcpy(copy, text, len);
+    copy[i] ^= (char)(1 << (i % 8));
+    keel_state *out; char *err;
+    keel_status s = load(copy, len, &out, &err);
+    tried++;
+    if (s != KEEL_OK && err && out == NULL) refused++;
+    free(err);
+    if (s == KEEL_OK) keel_state_free(out);
+  }
+  CHECK_INT(refused, tried);
+  /* wrong version */
+  memcpy(copy, text, len);
+  copy[10] = '7';
+  keel_state *out; char *err;
+  CHECK_INT(load(copy, len, &out, &err), KEEL_E_VERSION);
+  CHECK(err && strstr(err, "version 7 is not supported"));
+  free(err);
+  free(copy);
+  free(text);
+  keel_state_free(st);
+}
+
+TEST(file_atomic_write_and_read) {
+  char dir[] = "/tmp/keel-state-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[256];
+  snprintf(path, sizeof path, "%s/a.save", dir);
+  CHECK_OK(keel_file_write_atomic(path, "one\n", 4));
+  CHECK_OK(keel_file_write_atomic(path, "two!\n", 5));
+  char *data; size_t len;
+  CHECK_OK(keel_file_read(path, 100, &data, &len));
+  CHECK_INT(len, 5);
+  CHECK(memcmp(data, "two!\n", 5) == 0);
+  free(data);
+  CHECK_INT(keel_file_read(path, 3, &data, &len), KEEL_E_CAPACITY);
+  CHECK_INT(keel_file_read("/nonexistent/x", 3, &data, &len), KEEL_E_NOT_FOUND);
+  unlink(path);
+  rmdir(dir);
+}
+
+int main(void) {
+  RUN(state_units_and_fields);
+  RUN(state_hash_independent_of_history);
+  RUN(state_transaction_rollback);
+  RUN(state_undo_redo);
+  RUN(state_groups_order_hash);
+  RUN(state_cargo_and_eliminate);
+  RUN(state_split_combine);
+  RUN(save_round_trip);
+  RUN(save_damaged_refused);
+  RUN(file_atomic_write_and_read);
+  return check_report();
+}

@@ -1,0 +1,175 @@
+-- tests/lua/save_test.lua — saves: round trips, damaged files refused with a
+-- clear message (none crash), and atomic writes under SIGKILL.
+local t = require "keel.testing"
+local keel = require "keel"
+local game_mod = require "keel.game"
+local S = keel.state
+
+local function tmpdir()
+  local p = io.popen("mktemp -d /tmp/keel-save-XXXXXX")
+  local d = p:read("l")
+  p:close()
+  return d
+end
+local function write(path, s) local f = assert(io.open(path, "wb")); f:write(s); f:close() end
+local function read(path) local f = assert(io.open(path, "rb")); local s = f:read("a"); f:close(); return s end
+
+local KEEL = (function()
+  local p = io.popen("readlink /proc/$PPID/exe")
+  local s = p:read("l")
+  p:close()
+  return s
+end)()
+
+local function sample_game()
+  local g = game_mod.from_scenario("tests/lua/data/state/scenario.lua", { seed = 77, variants = { "house" } })
+  g:play("barrage", { target = 5 })
+  g:play("dg", { target = 1 })
+  g:set_owner(keel.hex.from_qr(-3, 5), "Axis")
+  g:set_global("ratio", 0.25)
+  g:set_global("night", true)
+  return g
+end
+
+t.test("save-1: save then load gives the same hash, dice position and meta", function()
+  local dir = tmpdir()
+  local g = sample_game()
+  assert(g:save(dir .. "/g.save"))
+  local back = assert(game_mod.load(dir .. "/g.save"))
+  t.eq(back:hash(), g:hash())
+  t.eq(back.state:hash_full(), g:hash())
+  t.eq(back.seed, 77)
+  t.eq(back.variants, { "house" })
+  t.eq(back.warnings, {})
+  t.eq(back:roll("2d6"), g:roll("2d6"), "the dice continue where they were")
+  t.eq(back:unit(1).markers, g:unit(1).markers)
+  t.eq(back.state:save_text(), g.state:save_text(), "saving again gives the same text")
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("save-2: a changed rule file is reported on load", function()
+  local dir = tmpdir()
+  os.execute(("cp tests/lua/data/state/scenario.lua tests/lua/data/state/damage.lua %s/"):format(dir))
+  local g = game_mod.from_scenario(dir .. "/scenario.lua", { seed = 1 })
+  assert(g:save(dir .. "/g.save"))
+  write(dir .. "/damage.lua", read(dir .. "/damage.lua") .. "\n-- changed\n")
+  local back = assert(game_mod.load(dir .. "/g.save"))
+  t.eq(#back.warnings, 1)
+  t.ok(back.warnings[1]:find("damage.lua changed since the save", 1, true), back.warnings[1])
+  os.execute("rm -rf " .. dir)
+end)
+
+-- a good save text, and ways to damage it
+local good = sample_game().state:save_text({ { "seed", "77" }, { "dice", "fake-dice 1 77 0" } })
+
+local function rechecksum(body)   -- body without its checksum line
+  return body .. ("checksum %s\n"):format(S.hash_bytes(body))
+end
+local body = good:match("^(.*\n)checksum %x+\n$")
+local function edit(pattern, repl) return rechecksum((body:gsub(pattern, repl, 1))) end
+
+local garbage = {}
+do
+  local x = 12345
+  for i = 1, 4096 do x = (x * 1103515245 + 12345) % 2147483648; garbage[i] = string.char(x % 256) end
+  garbage = table.concat(garbage)
+end
+
+local damaged = {
+  { "empty", "", "empty file" },
+  { "one byte", "k", "not a keel save" },
+  { "truncated in the magic", good:sub(1, 5), "not a keel save" },
+  { "truncated after the version", good:sub(1, 12), "truncated" },
+  { "truncated at half", good:sub(1, #good // 2), "truncated" },
+  { "truncated before the checksum", body, "truncated" },
+  { "last newline missing", good:sub(1, -2), "truncated" },
+  { "checksum cut short", good:sub(1, -6) .. "\n", "truncated or damaged" },
+  { "flipped byte in the body", good:sub(1, 200) .. string.char(good:byte(201) ~ 1) .. good:sub(202), "checksum mismatch" },
+  { "flipped byte in the checksum", good:sub(1, -3) .. (good:sub(-2, -2) == "0" and "1" or "0") .. "\n", "checksum mismatch" },
+  { "a line deleted", good:gsub("\nV [^\n]*", "", 1), "checksum mismatch" },
+  { "wrong version", good:gsub("^keel%-save 1", "keel-save 2"), "version 2 is not supported" },
+  { "version 0", good:gsub("^keel%-save 1", "keel-save 0"), "version 0 is not supported" },
+  { "version not a number", good:gsub("^keel%-save 1", "keel-save x"), "malformed version" },
+  { "binary garbage", garbage, "not a keel save" },
+  { "zero bytes", string.rep("\0", 1000), "not a keel save" },
+  { "another format", '{"ev":"header"}\n', "not a keel save" },
+  { "two saves concatenated", good .. good, "checksum mismatch" },
+  { "CRLF line endings", rechecksum((body:gsub("\n", "\r\n"))), "malformed version" },
+  { "units out of order", edit("\nU 2 ", "\nU 9 "), "out of order" },
+  { "unknown line", edit("\nV ", "\nQ "), "unknown line" },
+  { "carried by a missing unit", edit("\nU 3 (.-) 5 2\n", "\nU 3 %1 5 99\n"), "carried by a unit that cannot carry it" },
+  { "counts do not match", edit("\nend (%d+)", function(n) return "\nend " .. (tonumber(n) + 1) end), "counts do not match" },
+  { "no end line", rechecksum((body:gsub("end [^\n]*\n$", ""))), "no 'end' line" },
+  { "bad string escape", edit('"Warspite"', '"War\\qspite"'), "unit: malformed" },
+  { "integer overflow", edit("\nV 1 \"strength\" 5", "\nV 1 \"strength\" 99999999999999999999"), "value: malformed" },
+  { "nan", edit("\nV 1 \"strength\" 5", "\nV 1 \"strength\" nan"), "value: malformed" },
+  { "negative hits", edit("\nU 1 (\"Warspite\" \"BB\" \"Allied\") (%d+) (%d+)", "\nU 1 %1 %2 -4"), "out of range" },
+  { "member not a unit", edit("\nE 1 ", "\nE 1 777 "), "members: unknown unit" },
+  { "text after end", rechecksum(body .. "W \"x\" 1\n"), "text after 'end'" },
+  { "trailing text on a line", edit("\nG 1 (\"[^\"]*\")", "\nG 1 %1 extra"), "unexpected text" },
+  { "bad location kind", edit("\nU 1 (.-) (%d+) (%d+)\n", "\nU 1 %1 42 %3\n"), "bad location kind" },
+}
+
+t.test("save-3: " .. #damaged .. " damaged save files are refused with a clear message", function()
+  t.ok(#damaged >= 25)
+  local dir = tmpdir()
+  for i, case in ipairs(damaged) do
+    local name, text, why = case[1], case[2], case[3]
+    t.ok(text ~= good, name .. ": the damage changed something")
+    local path = ("%s/%02d.save"):format(dir, i)
+    write(path, text)
+    local g, err = game_mod.load(path)
+    t.eq(g, nil, name)
+    t.ok(type(err) == "string" and err:find(path, 1, true), name .. ": names the file")
+    t.ok(err:find(why, 1, true), ("%s: %q does not say %q"):format(name, err, why))
+  end
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("save-4: an enormous file, a folder and a missing file are refused without reading them", function()
+  local dir = tmpdir()
+  os.execute(("truncate -s 3G %s/huge.save"):format(dir))
+  local g, err = game_mod.load(dir .. "/huge.save")
+  t.eq(g, nil)
+  t.ok(err:find("too large for a save", 1, true), err)
+  g, err = game_mod.load(dir)
+  t.eq(g, nil); t.ok(err:find("cannot read", 1, true), err)
+  g, err = game_mod.load(dir .. "/missing.save")
+  t.eq(g, nil); t.ok(err:find("not found", 1, true), err)
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("save-5: a save killed at any moment leaves the old file or the new one", function()
+  local dir = tmpdir()
+  local path = dir .. "/big.save"
+  local loop = "tests/lua/data/state/save_loop.lua"
+  local p = io.popen(("%s run %s %s hashes"):format(KEEL, loop, path))
+  local ha, hb = p:read("l"):match("^(%x+)%s+(%x+)$")
+  p:close()
+  t.ok(ha and hb and ha ~= hb)
+  local seen = { [ha] = 0, [hb] = 0 }
+  local kills = 16
+  for i = 1, kills do
+    local delay = 0.35 + (i * 0.037) % 0.5
+    os.execute(("%s run %s %s loop >/dev/null 2>&1 & pid=$!; sleep %.3f; kill -9 $pid; wait $pid 2>/dev/null")
+      :format(KEEL, loop, path, delay))
+    local f = io.open(path, "rb")
+    if f then
+      f:close()
+      local g, err = S.load(path)
+      t.ok(g, ("kill %d after %.3fs: %s"):format(i, delay, tostring(err)))
+      if g then
+        local h = g:hash_hex()
+        t.ok(seen[h], "the file holds state A or state B, got " .. h)
+        seen[h] = (seen[h] or 0) + 1
+        g:close()
+      end
+    end
+  end
+  t.ok(seen[ha] + seen[hb] > 0, "at least one save completed")
+  local ls = io.popen(("ls %s | grep -c tmp"):format(dir))
+  local torn = tonumber(ls:read("l")) or 0
+  ls:close()
+  io.write(("  (%d kills; %d left a half-written temp file behind, the save itself intact)\n"):format(kills, torn))
+  os.execute("rm -rf " .. dir)
+end)
