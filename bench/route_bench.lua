@@ -1,3 +1,4 @@
+-- luacheck: max line length 140
 -- bench/route_bench.lua — reach on a generated 256x256 board (65,536 hexes)
 -- at budgets 15, 30 and 60 MPs: keel (route.c through its binding) beside
 -- (a) a pure-Lua Dijkstra over the same costs and (b) the plain C bucket
@@ -91,4 +92,40 @@ for _, budget in ipairs { 15, 30, 60 } do
   print(("reach %2d MPs (%5d hexes): keel %8.1f µs %6.1f ns/hex | pure Lua %9.1f µs (%.1fx slower) | plain C %8.1f µs (keel/C %.2f)")
     :format(budget, reached, keel_s * 1e6, keel_s * 1e9 / reached, lua_s * 1e6, lua_s / keel_s,
             c_s * 1e6, keel_s / c_s))
+end
+
+-- entry conditions: the same 30-MP reach with 50 enemy-held hexes, as a
+-- blocked list (the fast path, in C) and as a Lua predicate (the slow path,
+-- asked once per candidate hex per search)
+local blocked, is_blocked = {}, {}
+for k = 1, 50 do
+  local h = hex.from_qr(128 + (k * 7) % 41 - 20, 64 + (k * 13) % 37 - 18)
+  blocked[#blocked + 1] = h
+  is_blocked[h] = true
+end
+local fast = m:reach(start, 30, { blocked = blocked }):count()
+local slow = m:reach(start, 30, { allow = function(h) return not is_blocked[h] end }):count()
+assert(fast == slow, "blocked list and predicate disagree")
+local plain_s = lib.time(function(n) for _ = 1, n do m:reach(start, 30) end end)
+local fast_s = lib.time(function(n) for _ = 1, n do m:reach(start, 30, { blocked = blocked }) end end)
+local slow_s = lib.time(function(n)
+  for _ = 1, n do m:reach(start, 30, { allow = function(h) return not is_blocked[h] end }) end
+end)
+print(("conditions, reach 30 MPs (%d hexes): plain %.1f µs | 50 blocked hexes (C) %.1f µs (%.2fx) | Lua predicate %.1f µs (%.2fx)")
+  :format(fast, plain_s * 1e6, fast_s * 1e6, fast_s / plain_s, slow_s * 1e6, slow_s / plain_s))
+
+-- a cost map straight from a board (one C pass), and a whole naval reach there
+local ok_nt, nt = pcall(require, "navgroup.tables")
+if ok_nt then
+  local movement = require "keel.movement"
+  local board = assert(keel.board.load("scenarios/maps/eastmed.map"))
+  local tf = movement.profile_from_table(nt.naval_mp_cost, "TF", movement.NAVAL_ROWS)
+  local build_s = lib.time(function(n)
+    for _ = 1, n do keel.route.from_board(board, tf, { friendly = { "Allied" } }) end
+  end)
+  local cm = keel.route.from_board(board, tf, { friendly = { "Allied" } })
+  local s0 = board:hex("15B:2407")
+  local reach_s = lib.time(function(n) for _ = 1, n do cm:reach(s0, 15) end end)
+  print(("eastmed.map (%d hexes): cost map from board + TF profile %.1f µs | TF reach 15 MPs (%d hexes, coasts) %.1f µs")
+    :format(#board:hexes(), build_s * 1e6, cm:reach(s0, 15):count(), reach_s * 1e6))
 end

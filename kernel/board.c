@@ -19,7 +19,7 @@
  * coast on every wet side, and a coastal hex one coast per circular run of
  * consecutive wet sides, so two coasts separated by land get two ids.
  */
-#include "keel.h"
+#include "route_impl.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -813,4 +813,123 @@ size_t keel_board_memory(const keel_board *b) {
   s += b->capplaces * sizeof *b->places + b->cappass * sizeof *b->pass;
   for (size_t i = 0; i < b->nplaces; i++) s += strlen(b->places[i].name) + 1;
   return s;
+}
+
+/* ---- movement: a cost map for a profile, in one pass over the flat arrays ------ */
+
+static int side_matches(const keel_side_match *m, size_t n, unsigned f) {
+  for (size_t i = 0; i < n; i++)
+    if ((f & m[i].mask) == m[i].value) return 1;
+  return 0;
+}
+
+static int friendly_cell(const keel_board *b, const keel_move_conditions *c, int64_t i) {
+  return i >= 0 && c->friendly[b->owner[i]];
+}
+
+/* the crossing cost of the side (cell i, canonical direction d) to cell j */
+static uint32_t crossing(const keel_board *b, const keel_profile *p, const keel_move_conditions *c,
+                         size_t i, int d, int64_t j, keel_hex h) {
+  unsigned f = b->side[i * 3 + (size_t)d];
+  unsigned w = f & KEEL_SIDE_WATER_MASK;
+  if (!w || j < 0) return KEEL_COST_BLOCKED;
+  uint32_t parts[5] = { p->water[w], p->riverine[(f & KEEL_SIDE_RIVERINE_MASK) >> 2],
+                        (f & KEEL_SIDE_NARROW_STRAIT) ? p->narrow_strait : 0,
+                        (f & KEEL_SIDE_ESTUARY) ? p->estuary : 0,
+                        (f & KEEL_SIDE_PROHIBITED) ? p->prohibited : 0 };
+  uint32_t sum = 0;
+  for (int k = 0; k < 5; k++) {
+    if (parts[k] == KEEL_COST_BLOCKED) return KEEL_COST_BLOCKED;
+    sum += parts[k];
+  }
+  if (p->water_route) {
+    unsigned ca = (b->coast[i] >> (4 * d)) & 0xfu, cb = (b->coast[j] >> (4 * (d + 3))) & 0xfu;
+    if (!wet_class(f) || !ca || !cb) return KEEL_COST_BLOCKED;
+  }
+  if (c) {
+    if (side_matches(c->closed, c->nclosed, f)) return KEEL_COST_BLOCKED;
+    if (side_matches(c->both_friendly, c->nboth, f) &&
+        !(friendly_cell(b, c, (int64_t)i) && friendly_cell(b, c, j)))
+      return KEEL_COST_BLOCKED;
+    if (b->npass && c->nboth) {   /* a crossing that passes through a strait (32.A.5) */
+      keel_side s, strait;
+      keel_side_of(h, d, &s);
+      passage key = { s, 0 };
+      const passage *pp = bsearch(&key, b->pass, b->npass, sizeof *b->pass, cmp_pass);
+      if (pp) {
+        strait = pp->strait;
+        size_t slot;
+        keel_hex sa, sb;
+        keel_side_hexes(strait, &sa, &sb);
+        if (side_slot(b, strait, &slot) == KEEL_OK &&
+            side_matches(c->both_friendly, c->nboth, b->side[slot]) &&
+            !(friendly_cell(b, c, cell_of(b, sa)) && friendly_cell(b, c, cell_of(b, sb))))
+          return KEEL_COST_BLOCKED;
+      }
+    }
+  }
+  return sum > KEEL_COST_MAX ? KEEL_COST_MAX : sum;
+}
+
+keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
+                               const keel_move_conditions *c, keel_costmap **out) {
+  *out = NULL;
+  if (!b->finished) return KEEL_E_STATE;
+  for (int t = 0; t < KEEL_TERRAIN_COUNT; t++)
+    if (p->enter[t] > KEEL_COST_MAX && p->enter[t] != KEEL_COST_BLOCKED) return KEEL_E_RANGE;
+  int64_t q0 = INT64_MAX, r0 = INT64_MAX, q1 = INT64_MIN, r1 = INT64_MIN;
+  for (size_t i = 0; i < b->ncells; i++) {
+    if (b->terrain[i] == KEEL_TERRAIN_NONE) continue;
+    keel_hex h;
+    keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
+                       b->row0 + (int64_t)(i / (size_t)b->cols), &h);
+    int64_t q = keel_hex_q(h), r = keel_hex_r(h);
+    if (q < q0) q0 = q;
+    if (q > q1) q1 = q;
+    if (r < r0) r0 = r;
+    if (r > r1) r1 = r;
+  }
+  if (q0 > q1) return KEEL_E_STATE;   /* no hexes */
+  keel_costmap *m;
+  keel_status st = keel_costmap_new(q0, r0, q1 - q0 + 1, r1 - r0 + 1, &m);
+  if (st != KEEL_OK) return st;
+  /* keel_costmap_new left every cell blocked; fill the board's hexes */
+  for (size_t i = 0; i < b->ncells; i++) {
+    int t = b->terrain[i];
+    if (t == KEEL_TERRAIN_NONE) continue;
+    keel_hex h;
+    keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
+                       b->row0 + (int64_t)(i / (size_t)b->cols), &h);
+    int ok;
+    size_t cell = keel_costmap_cell(m, h, &ok);
+    uint16_t e = p->enter[t];
+    if (c && ((c->friendly_only >> t) & 1u) && !c->friendly[b->owner[i]]) e = KEEL_COST_BLOCKED;
+    m->enter[cell] = e;
+    for (int d = 0; d < 3; d++) {
+      keel_hex nb;
+      int64_t j = -1;
+      if (keel_hex_neighbor(h, d, &nb) == KEEL_OK) j = cell_of(b, nb);
+      m->cross[cell * 3 + (size_t)d] = (uint16_t)crossing(b, p, c, i, d, j, h);
+    }
+    if (!p->water_route) continue;
+    /* two or more water bodies at this hex: number them 1..3 for the search */
+    uint32_t w = b->coast[i];
+    int ids[KEEL_COASTS] = { 0 }, nid = 0, map[6] = { 0 };
+    for (int d = 0; d < 6; d++) {
+      int id = (int)((w >> (4 * d)) & 0xfu), k;
+      if (!id) continue;
+      for (k = 1; k <= nid && ids[k] != id; k++) {}
+      if (k > nid) {
+        if (nid == KEEL_COASTS - 1) { keel_costmap_free(m); return KEEL_E_CAPACITY; }
+        ids[++nid] = id;
+      }
+      map[d] = k;
+    }
+    if (nid < 2) continue;
+    if ((st = keel_costmap_alloc_coasts(m)) != KEEL_OK) { keel_costmap_free(m); return st; }
+    for (int d = 0; d < 6; d++) m->coast[cell * 6 + (size_t)d] = (uint8_t)map[d];
+  }
+  keel_costmap_update_edges(m);
+  *out = m;
+  return KEEL_OK;
 }

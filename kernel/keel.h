@@ -265,6 +265,56 @@ KEEL_API keel_status keel_reach_cost(const keel_reach *r, keel_hex h, uint32_t *
 KEEL_API keel_status keel_reach_path(const keel_reach *r, keel_hex h, keel_hex *out,
                                      size_t cap, size_t *n);
 
+/* Search options (all optional; NULL opts = none), for one search only:
+ *   blocked: hexes (graph: node keys) that may not be entered;
+ *   stop:    hexes that may be entered but not left (the start excepted);
+ *   allow:   the slow path, a predicate asked once per candidate hex per
+ *            search (cached): 1 may enter, 0 may not, < 0 abort the search
+ *            (keel_reach_new_ex then returns KEEL_E_LIMIT). */
+typedef struct keel_reach_opts {
+  const keel_hex *blocked;
+  size_t nblocked;
+  const keel_hex *stop;
+  size_t nstop;
+  int (*allow)(void *ud, keel_hex h);
+  void *ud;
+  /* Where the reach set lives: one block of the given size from alloc
+   * (a host's garbage-collected memory; the host frees it, after
+   * keel_reach_free has released what keel added). NULL: malloc. */
+  void *(*alloc)(void *ud, size_t bytes);
+  void *alloc_ud;
+} keel_reach_opts;
+KEEL_API keel_status keel_reach_new_ex(const keel_costmap *m, keel_hex start, int start_coast,
+                                       uint32_t budget, const keel_reach_opts *opts,
+                                       keel_reach **out);
+/* One move from `from` (entered on coast `coast_in`, 0: any) to the
+ * adjacent `to`: its cost and the coast it arrives on; *cost = UINT32_MAX
+ * when the cost map forbids it (blocked hex or side, or the coast rule). */
+KEEL_API keel_status keel_costmap_step(const keel_costmap *m, keel_hex from, int coast_in,
+                                       keel_hex to, uint32_t *cost, int *coast_out);
+/* 1 when some hex of the map has two coasts (the search then tracks them). */
+KEEL_API int keel_costmap_has_coasts(const keel_costmap *m);
+
+/* Graphs: the same search over nodes named by 64-bit keys (sea boxes, sea
+ * zones, hexes and riverine hexsides together) with per-edge costs, held as
+ * compressed adjacency (CSR). Add nodes, then directed edges, then finish;
+ * ties go to the lower key. Reach sets over a graph answer in keys. */
+typedef struct keel_graph keel_graph;
+KEEL_API keel_status keel_graph_new(keel_graph **out);
+KEEL_API void keel_graph_free(keel_graph *g);
+KEEL_API keel_status keel_graph_add_node(keel_graph *g, int64_t key);
+/* cost 0..KEEL_COST_MAX; a repeated edge keeps the lower cost */
+KEEL_API keel_status keel_graph_add_edge(keel_graph *g, int64_t from, int64_t to, uint16_t cost);
+KEEL_API keel_status keel_graph_finish(keel_graph *g);
+KEEL_API size_t keel_graph_node_count(const keel_graph *g);
+KEEL_API size_t keel_graph_edge_count(const keel_graph *g);
+KEEL_API int keel_graph_has_node(const keel_graph *g, int64_t key);
+/* Neighbours of a node in key order with their costs; at most cap. */
+KEEL_API keel_status keel_graph_neighbors(const keel_graph *g, int64_t key, int64_t *out,
+                                          uint16_t *costs, size_t cap, size_t *n);
+KEEL_API keel_status keel_graph_reach(const keel_graph *g, int64_t start, uint32_t budget,
+                                      const keel_reach_opts *opts, keel_reach **out);
+
 /* ==== boards (kernel/board.c) ============================================= */
 
 /* A board: the map a rule system plays on. It owns a grid (printed labels and
@@ -425,6 +475,47 @@ KEEL_API keel_status keel_board_cell_hex(const keel_board *b, size_t i, keel_hex
 KEEL_API size_t keel_board_hex_count(const keel_board *b);
 /* Bytes of board data (arrays, tables, strings), for the bytes/hex figure. */
 KEEL_API size_t keel_board_memory(const keel_board *b);
+
+/* -- movement: a cost map straight from the board (board.c, one pass) -- */
+
+/* A movement profile: what one kind of group pays to enter each terrain
+ * class and cross each kind of hexside (KEEL_COST_BLOCKED: may not).
+ * Crossing a side costs water[class] + riverine[kind] + the cost of each
+ * flag it carries; entering the next hex then costs enter[terrain]. */
+typedef struct keel_profile {
+  uint16_t enter[KEEL_TERRAIN_COUNT];   /* by keel_terrain ([0] unused) */
+  uint16_t water[4];        /* by water class: [1] all-water, [2] partial, [3] all-land */
+  uint16_t riverine[8];     /* by (features & KEEL_SIDE_RIVERINE_MASK) >> 2; [0] none */
+  uint16_t narrow_strait, estuary, prohibited;   /* added when the flag is set */
+  int water_route;          /* 1: water routes (27.B.5): dry sides blocked, coasts kept */
+} keel_profile;
+
+/* Which sides a condition covers: (features & mask) == value. */
+typedef struct keel_side_match { unsigned mask, value; } keel_side_match;
+#define KEEL_MATCH_MAX 8
+
+/* Entry conditions that depend on the game, applied in C while the cost map
+ * is built (the fast paths; a rule's own predicate is keel_reach_opts.allow):
+ *   friendly[id]   owner ids friendly to the moving group ([0]: nobody);
+ *   friendly_only  bit t: hexes of terrain t may be entered only if friendly;
+ *   both_friendly  sides crossed only when both their hexes are friendly; a
+ *                  crossing with a strait passage (32.A.5) is judged by the
+ *                  strait's two hexes;
+ *   closed         sides that may not be crossed at all. */
+typedef struct keel_move_conditions {
+  uint8_t friendly[256];
+  unsigned friendly_only;
+  keel_side_match both_friendly[KEEL_MATCH_MAX];
+  size_t nboth;
+  keel_side_match closed[KEEL_MATCH_MAX];
+  size_t nclosed;
+} keel_move_conditions;
+
+/* A cost map over the board's hexes (its axial bounding box) for a profile
+ * under conditions (NULL: none). Coasts (27.B.5) come from the board: a hex
+ * whose sides touch two or more water bodies is searched by coast. */
+KEEL_API keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
+                                        const keel_move_conditions *c, keel_costmap **out);
 
 /* ==== dice (kernel/dice.c) =============================================== */
 

@@ -26,6 +26,8 @@ static keel_board *check_board(lua_State *L, int arg) {
   return u->b;
 }
 
+keel_board *keel_lua_checkboard(lua_State *L, int arg) { return check_board(L, arg); }
+
 static keel_board *check_built(lua_State *L, int arg) {
   keel_board *b = check_board(L, arg);
   if (!keel_board_is_finished(b)) luaL_argerror(L, arg, "board is not finished (call finish)");

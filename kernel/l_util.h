@@ -36,6 +36,9 @@ keel_hex *keel_lua_checkhexes(lua_State *L, int arg, size_t *n);
 void keel_lua_newclass(lua_State *L, const char *name, const luaL_Reg *methods,
                        lua_CFunction close, lua_CFunction tostring);
 /* Optional integer field of a table at `idx`. */
+/* The keel_board of a keel.Board userdata (l_board.c); raises when closed. */
+keel_board *keel_lua_checkboard(lua_State *L, int arg);
+
 lua_Integer keel_lua_optfield_int(lua_State *L, int idx, const char *k, lua_Integer def);
 
 #endif

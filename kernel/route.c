@@ -3,66 +3,77 @@
  *
  * A cost map covers an axial box of hexes, padded with one ring of blocked
  * cells so the search never checks bounds: cell index = row * stride + col,
- * and the six neighbours are fixed index offsets. The search is Dial's
- * algorithm: one FIFO bucket per MP value up to the budget. Its working
- * arrays live in the cost map and are reset only where they were touched,
- * so a small reach on a large map costs what it reaches, not the map size.
+ * and the six neighbours are fixed index offsets. What the search reads is
+ * one 16-bit edge cost per cell and direction (cross + enter, kept up to
+ * date by every setter), so a move costs one load. A graph holds the same
+ * search's input as compressed adjacency (CSR) over nodes named by keys.
+ *
+ * The search is Dial's algorithm: one FIFO bucket per MP value up to the
+ * budget. It writes the reach set (cell, cost, predecessor entry) as it
+ * settles states, so there is no second pass. Its working arrays live in
+ * the cost map or graph and are reset only where they were touched, so a
+ * small reach on a large map costs what it reaches, not the map size. One
+ * inlined loop is specialised at compile time for hexes or graph nodes,
+ * with or without coasts, with or without a predicate.
  *
  * With coasts, a search state is (cell, coast entered by): 27.B.5's hex with
  * two coasts separated by land is left only on the coast it was entered from.
  */
-#include "keel.h"
+#include "route_impl.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define UNREACHED 0xffffffffu
 
-struct keel_costmap {
-  int64_t q0, r0, width, height;   /* the box of hexes */
-  int64_t stride;                  /* width + 2 (padding) */
-  size_t cells;                    /* (width + 2) * (height + 2) */
-  uint16_t *enter;                 /* per cell */
-  uint16_t *cross;                 /* per cell, canonical sides 0..2 */
-  uint8_t *coast;                  /* per cell, 6 sides; NULL until a coast is set */
-  ptrdiff_t step[6];               /* index offset of each direction */
-  uint32_t *rank;                  /* per cell: its place in hex id order (ties) */
-  /* search workspace, reset where touched */
-  uint32_t *dist;                  /* per state */
-  int32_t *pred;                   /* per state */
-  size_t states_alloc;
-  uint32_t *touched;
-  size_t ntouched, touched_cap;
-  struct node *pool;               /* bucket queue nodes */
-  size_t pool_cap;
-  uint32_t *order;                 /* states in settled order */
-  size_t order_cap;
-  int32_t *head, *tail;            /* per bucket */
-  size_t buckets_cap;
-};
+typedef struct keel_qnode qnode;
 
 struct keel_reach {
+  int graph;                /* entries are graph nodes (keys), not cells */
+  int owned;                /* the block came from malloc: keel_reach_free frees it */
   int64_t q0, r0, stride;   /* the cost map's geometry, to turn cells into hexes */
   size_t n;                 /* settled states */
   uint32_t *cell, *cost;    /* per entry, in settled order; entry 0 is the start */
   int32_t *pred;            /* per entry: entry index of the predecessor, -1 */
+  int64_t *key;             /* graph: per entry, the node's key */
   int coasts;               /* several entries may share a hex */
-  /* the query index, built on first use: hex -> cheapest entry */
+  /* the query index, built on first use: id -> cheapest entry */
   int32_t *slot;
   size_t slots;
   int32_t *first;           /* distinct hexes: their cheapest entry, settled order */
   size_t nhex;
 };
 
-static size_t cell_of(const keel_costmap *m, keel_hex h, int *ok) {
+struct keel_graph {
+  int finished;
+  int64_t *key;             /* sorted after finish */
+  size_t n, cap;
+  struct gedge { int64_t from, to; uint16_t cost; } *pend;   /* edges before finish */
+  size_t npend, cappend;
+  uint32_t *off, *tgt;      /* CSR: edges of node u are off[u] .. off[u+1]-1 */
+  uint16_t *cost;
+  uint8_t *flag;            /* per node, during one search: 1 blocked, 2 stop */
+  struct keel_work work;
+};
+
+/* ---- cost maps ----------------------------------------------------------------- */
+
+size_t keel_costmap_cell(const keel_costmap *m, keel_hex h, int *ok) {
   int64_t q = keel_hex_q(h) - m->q0, r = keel_hex_r(h) - m->r0;
-  *ok = q >= 0 && r >= 0 && q < m->width && r < m->height;
+  *ok = keel_hex_is_valid(h) && q >= 0 && r >= 0 && q < m->width && r < m->height;
   return *ok ? (size_t)((r + 1) * m->stride + (q + 1)) : 0;
 }
+#define cell_of keel_costmap_cell
 
 int keel_costmap_contains(const keel_costmap *m, keel_hex h) {
   int ok;
   cell_of(m, h, &ok);
   return ok;
+}
+
+static void work_free(struct keel_work *w) {
+  free(w->dist); free(w->pred); free(w->pool); free(w->head); free(w->tail); free(w->verdict);
+  free(w->rcell); free(w->rcost); free(w->rpred);
+  memset(w, 0, sizeof *w);
 }
 
 keel_status keel_costmap_new(int64_t q0, int64_t r0, int64_t width, int64_t height,
@@ -71,6 +82,7 @@ keel_status keel_costmap_new(int64_t q0, int64_t r0, int64_t width, int64_t heig
   if (width < 1 || height < 1 || width > 16384 || height > 16384) return KEEL_E_RANGE;
   if (!keel_hex_is_valid_qr(q0, r0) || !keel_hex_is_valid_qr(q0 + width, r0 + height))
     return KEEL_E_RANGE;
+  if ((width + 2) * (height + 2) * 4 > 0x7fffffffLL) return KEEL_E_RANGE;
   keel_costmap *m = calloc(1, sizeof *m);
   if (!m) return KEEL_E_NOMEM;
   m->q0 = q0; m->r0 = r0; m->width = width; m->height = height;
@@ -78,8 +90,9 @@ keel_status keel_costmap_new(int64_t q0, int64_t r0, int64_t width, int64_t heig
   m->cells = (size_t)((width + 2) * (height + 2));
   m->enter = malloc(m->cells * sizeof *m->enter);
   m->cross = malloc(m->cells * 3 * sizeof *m->cross);
+  m->edge = calloc(m->cells * 8, sizeof *m->edge);
   m->rank = calloc(m->cells, sizeof *m->rank);
-  if (!m->enter || !m->cross || !m->rank) { keel_costmap_free(m); return KEEL_E_NOMEM; }
+  if (!m->enter || !m->cross || !m->edge || !m->rank) { keel_costmap_free(m); return KEEL_E_NOMEM; }
   /* hex ids order by q, then by r's low 32 bits unsigned: r >= 0 before r < 0 */
   uint32_t next = 0;
   for (int64_t q = 0; q < width; q++)
@@ -100,9 +113,8 @@ keel_status keel_costmap_new(int64_t q0, int64_t r0, int64_t width, int64_t heig
 
 void keel_costmap_free(keel_costmap *m) {
   if (!m) return;
-  free(m->enter); free(m->cross); free(m->coast); free(m->rank);
-  free(m->dist); free(m->pred); free(m->touched);
-  free(m->pool); free(m->order); free(m->head); free(m->tail);
+  free(m->enter); free(m->cross); free(m->edge); free(m->coast); free(m->rank);
+  work_free(&m->work);
   free(m);
 }
 
@@ -111,12 +123,44 @@ static int is_padding(const keel_costmap *m, size_t cell) {
   return r == 0 || q == 0 || r == m->height + 1 || q == m->width + 1;
 }
 
+/* cross cost of the side of `cell` in direction d (0..5) */
+static uint16_t cross_at(const keel_costmap *m, size_t cell, int d) {
+  return d < 3 ? m->cross[cell * 3 + (size_t)d]
+               : m->cross[(size_t)((ptrdiff_t)cell + m->step[d]) * 3 + (size_t)(d - 3)];
+}
+
+/* the edge cost of leaving `cell` in direction d */
+static uint8_t edge_value(const keel_costmap *m, size_t cell, int d) {
+  if (is_padding(m, cell)) return KEEL_EDGE_BLOCKED;
+  uint32_t e = m->enter[(size_t)((ptrdiff_t)cell + m->step[d])], c = cross_at(m, cell, d);
+  if (e == KEEL_COST_BLOCKED || c == KEEL_COST_BLOCKED) return KEEL_EDGE_BLOCKED;
+  return e + c >= KEEL_EDGE_BIG ? KEEL_EDGE_BIG : (uint8_t)(e + c);
+}
+
+static uint32_t big_cost(const keel_costmap *m, size_t cell, int d) {
+  return (uint32_t)m->enter[(size_t)((ptrdiff_t)cell + m->step[d])] + cross_at(m, cell, d);
+}
+
+void keel_costmap_update_edges(keel_costmap *m) {
+  for (size_t i = 0; i < m->cells; i++)
+    for (int d = 0; d < 6; d++) m->edge[i * 8 + (size_t)d] = edge_value(m, i, d);
+}
+
+/* the edges into cell (from its six neighbours) */
+static void update_edges_into(keel_costmap *m, size_t cell) {
+  for (int d = 0; d < 6; d++) {
+    size_t nb = (size_t)((ptrdiff_t)cell + m->step[d]);
+    m->edge[nb * 8 + (size_t)((d + 3) % 6)] = edge_value(m, nb, (d + 3) % 6);
+  }
+}
+
 void keel_costmap_fill(keel_costmap *m, uint16_t enter, uint16_t cross) {
   for (size_t i = 0; i < m->cells; i++) {
     int pad = is_padding(m, i);
     m->enter[i] = pad ? KEEL_COST_BLOCKED : enter;
     for (int d = 0; d < 3; d++) m->cross[i * 3 + d] = pad ? KEEL_COST_BLOCKED : cross;
   }
+  keel_costmap_update_edges(m);
   free(m->coast);
   m->coast = NULL;
 }
@@ -129,6 +173,7 @@ keel_status keel_costmap_set_enter(keel_costmap *m, keel_hex h, uint16_t cost) {
   if (!ok) return KEEL_E_OFF_BOARD;
   if (!cost_ok(cost)) return KEEL_E_RANGE;
   m->enter[c] = cost;
+  update_edges_into(m, c);
   return KEEL_OK;
 }
 
@@ -141,7 +186,7 @@ keel_status keel_costmap_get_enter(const keel_costmap *m, keel_hex h, uint16_t *
 }
 
 /* The canonical slot of a side: its first hex and direction 0..2; a side of
- * a hex on the box's edge whose first hex lies outside it has no slot. */
+ * a hex on the box's edge whose other hex lies outside it has no slot. */
 static keel_status side_slot(const keel_costmap *m, keel_side s, size_t *slot) {
   if (!keel_side_is_valid(s)) return KEEL_E_ARG;
   keel_hex a, b;
@@ -160,6 +205,11 @@ keel_status keel_costmap_set_cross(keel_costmap *m, keel_side s, uint16_t cost) 
   if (st != KEEL_OK) return st;
   if (!cost_ok(cost)) return KEEL_E_RANGE;
   m->cross[slot] = cost;
+  size_t a = slot / 3;
+  int d = (int)(slot % 3);
+  size_t b = (size_t)((ptrdiff_t)a + m->step[d]);
+  m->edge[a * 8 + (size_t)d] = edge_value(m, a, d);
+  m->edge[b * 8 + (size_t)(d + 3)] = edge_value(m, b, d + 3);
   return KEEL_OK;
 }
 
@@ -171,232 +221,533 @@ keel_status keel_costmap_get_cross(const keel_costmap *m, keel_side s, uint16_t 
   return KEEL_OK;
 }
 
+keel_status keel_costmap_alloc_coasts(keel_costmap *m) {
+  if (m->coast) return KEEL_OK;
+  m->coast = calloc(m->cells * 6, 1);
+  return m->coast ? KEEL_OK : KEEL_E_NOMEM;
+}
+
 keel_status keel_costmap_set_coast(keel_costmap *m, keel_hex h, int dir, int coast) {
   int ok;
   size_t c = cell_of(m, h, &ok);
   if (!ok) return KEEL_E_OFF_BOARD;
   if (dir < 0 || dir > 5 || coast < 0 || coast >= KEEL_COASTS) return KEEL_E_ARG;
-  if (!m->coast) {
-    m->coast = calloc(m->cells * 6, 1);
-    if (!m->coast) return KEEL_E_NOMEM;
-  }
+  keel_status st = keel_costmap_alloc_coasts(m);
+  if (st != KEEL_OK) return st;
   m->coast[c * 6 + (size_t)dir] = (uint8_t)coast;
+  return KEEL_OK;
+}
+
+int keel_costmap_has_coasts(const keel_costmap *m) { return m->coast != NULL; }
+
+keel_status keel_costmap_step(const keel_costmap *m, keel_hex from, int coast_in, keel_hex to,
+                              uint32_t *cost, int *coast_out) {
+  int oka, okb;
+  size_t a = cell_of(m, from, &oka);
+  cell_of(m, to, &okb);
+  *cost = UINT32_MAX;
+  *coast_out = 0;
+  if (!oka || !okb) return KEEL_E_OFF_BOARD;
+  if (coast_in < 0 || coast_in >= KEEL_COASTS) return KEEL_E_ARG;
+  int d = keel_hex_direction_to(from, to);
+  if (d < 0) return KEEL_E_NOT_ADJACENT;
+  uint8_t e = m->edge[a * 8 + (size_t)d];
+  if (e == KEEL_EDGE_BLOCKED) return KEEL_OK;
+  if (m->coast) {
+    size_t b = (size_t)((ptrdiff_t)a + m->step[d]);
+    int leave = m->coast[a * 6 + (size_t)d];
+    if (coast_in && leave && leave != coast_in) return KEEL_OK;
+    *coast_out = m->coast[b * 6 + (size_t)((d + 3) % 6)];
+  }
+  *cost = e == KEEL_EDGE_BIG ? big_cost(m, a, d) : e;
   return KEEL_OK;
 }
 
 /* ---- the search ------------------------------------------------------------ */
 
-typedef struct node { uint32_t state; int32_t next; } node;
-
-/* append a state to a bucket (FIFO) */
-static int push(keel_costmap *m, size_t *npool, uint32_t bucket, uint32_t state) {
-  if (*npool == m->pool_cap) {
-    size_t cap = m->pool_cap ? m->pool_cap * 2 : 4096;
-    node *p = realloc(m->pool, cap * sizeof *p);
-    if (!p) return 0;
-    m->pool = p;
-    m->pool_cap = cap;
+static keel_status work_ready(struct keel_work *w, size_t states, uint32_t budget, int filter) {
+  if (w->states < states) {
+    free(w->dist); free(w->pred);
+    w->dist = malloc(states * sizeof *w->dist);
+    w->pred = malloc(states * sizeof *w->pred);
+    if (!w->dist || !w->pred) {
+      free(w->dist); free(w->pred);
+      w->dist = NULL; w->pred = NULL; w->states = 0;
+      return KEEL_E_NOMEM;
+    }
+    for (size_t i = 0; i < states; i++) w->dist[i] = UNREACHED;
+    w->states = states;
   }
-  int32_t k = (int32_t)(*npool)++;
-  m->pool[k].state = state;
-  m->pool[k].next = -1;
-  if (m->tail[bucket] >= 0) m->pool[m->tail[bucket]].next = k;
-  else m->head[bucket] = k;
-  m->tail[bucket] = k;
-  return 1;
-}
-
-static keel_status workspace(keel_costmap *m, size_t states) {
-  if (m->states_alloc >= states) return KEEL_OK;
-  free(m->dist); free(m->pred);
-  m->dist = malloc(states * sizeof *m->dist);
-  m->pred = malloc(states * sizeof *m->pred);
-  if (!m->dist || !m->pred) { m->states_alloc = 0; return KEEL_E_NOMEM; }
-  for (size_t i = 0; i < states; i++) m->dist[i] = UNREACHED;
-  m->states_alloc = states;
+  if (w->buckets < (size_t)budget + 1) {
+    free(w->head); free(w->tail);
+    w->head = malloc(((size_t)budget + 1) * sizeof *w->head);
+    w->tail = malloc(((size_t)budget + 1) * sizeof *w->tail);
+    w->buckets = (w->head && w->tail) ? (size_t)budget + 1 : 0;
+    if (!w->buckets) return KEEL_E_NOMEM;
+  }
+  if (!w->pool) {
+    w->pool = malloc(4096 * sizeof *w->pool);
+    if (!w->pool) return KEEL_E_NOMEM;
+    w->pool_cap = 4096;
+  }
+  if (!w->rcell) {
+    w->rcell = malloc(1024 * sizeof *w->rcell);
+    w->rcost = malloc(1024 * sizeof *w->rcost);
+    w->rpred = malloc(1024 * sizeof *w->rpred);
+    if (!w->rcell || !w->rcost || !w->rpred) {
+      free(w->rcell); free(w->rcost); free(w->rpred);
+      w->rcell = w->rcost = NULL; w->rpred = NULL;
+      return KEEL_E_NOMEM;
+    }
+    w->rcap = 1024;
+  }
+  if (filter) {
+    if (w->verdicts < states) {
+      free(w->verdict);
+      w->verdict = malloc(states);
+      w->verdicts = w->verdict ? states : 0;
+      if (!w->verdict) return KEEL_E_NOMEM;
+    }
+    memset(w->verdict, 0, states);
+  }
+  for (uint32_t b = 0; b <= budget; b++) w->head[b] = w->tail[b] = -1;
   return KEEL_OK;
 }
 
-static int touch(keel_costmap *m, uint32_t state) {
-  if (m->ntouched == m->touched_cap) {
-    size_t cap = m->touched_cap ? m->touched_cap * 2 : 1024;
-    uint32_t *t = realloc(m->touched, cap * sizeof *t);
-    if (!t) return 0;
-    m->touched = t;
-    m->touched_cap = cap;
+/* Make room for `need` more queue nodes and one more entry (n used). */
+static int grow(struct keel_work *w, size_t n, size_t npool, size_t need) {
+  if (npool + need > w->pool_cap) {
+    size_t cap = w->pool_cap * 2;
+    while (cap < npool + need) cap *= 2;
+    qnode *p = realloc(w->pool, cap * sizeof *p);
+    if (!p) return 0;
+    w->pool = p;
+    w->pool_cap = cap;
   }
-  m->touched[m->ntouched++] = state;
+  if (n == w->rcap) {
+    size_t cap = w->rcap * 2;
+    uint32_t *c = realloc(w->rcell, cap * sizeof *c);
+    if (c) w->rcell = c;
+    uint32_t *k = realloc(w->rcost, cap * sizeof *k);
+    if (k) w->rcost = k;
+    int32_t *p = realloc(w->rpred, cap * sizeof *p);
+    if (p) w->rpred = p;
+    if (!c || !k || !p) return 0;
+    w->rcap = cap;
+  }
   return 1;
 }
 
-static void reset_workspace(keel_costmap *m) {
-  for (size_t i = 0; i < m->ntouched; i++) m->dist[m->touched[i]] = UNREACHED;
-  m->ntouched = 0;
+
+/* Copy the n entries the search left in the workspace into a reach set: one
+ * block (header, keys for a graph, then cell, cost, pred). */
+static keel_status make_reach(const struct keel_work *w, size_t n, const keel_graph *g,
+                              const keel_reach_opts *opts, keel_reach **out) {
+  size_t head = (sizeof(keel_reach) + 7) & ~(size_t)7;
+  size_t keys = g ? n * sizeof(int64_t) : 0;
+  size_t bytes = head + keys + n * (sizeof(uint32_t) * 2 + sizeof(int32_t));
+  int owned = !(opts && opts->alloc);
+  char *p = owned ? malloc(bytes) : opts->alloc(opts->alloc_ud, bytes);
+  if (!p) return KEEL_E_NOMEM;
+  keel_reach *r = (keel_reach *)p;
+  memset(r, 0, sizeof *r);
+  r->owned = owned;
+  r->graph = g != NULL;
+  r->n = n;
+  r->key = g ? (int64_t *)(p + head) : NULL;
+  r->cell = (uint32_t *)(p + head + keys);
+  r->cost = r->cell + n;
+  r->pred = (int32_t *)(r->cost + n);
+  memcpy(r->cell, w->rcell, n * sizeof *r->cell);
+  memcpy(r->cost, w->rcost, n * sizeof *r->cost);
+  memcpy(r->pred, w->rpred, n * sizeof *r->pred);
+  if (g) for (size_t i = 0; i < n; i++) r->key[i] = g->key[w->rcell[i]];
+  r->nhex = n;
+  *out = r;
+  return KEEL_OK;
 }
 
-static keel_status build_result(keel_costmap *m, const uint32_t *order, size_t n,
-                                int shift, keel_reach **out);
+/* The inputs of one search: a cost map's cells or a graph's nodes. */
+typedef struct source {
+  const keel_costmap *m;      /* hex mode */
+  const keel_graph *g;        /* graph mode */
+  const keel_reach_opts *opts;
+} source;
 
-/* Grow a workspace array so that `need` more items fit. */
-static int reserve(void **v, size_t *cap, size_t used, size_t need, size_t item) {
-  if (used + need <= *cap) return 1;
-  size_t c = *cap ? *cap : 1024;
-  while (c < used + need) c *= 2;
-  void *p = realloc(*v, c * item);
-  if (!p) return 0;
-  *v = p;
-  *cap = c;
-  return 1;
+static keel_hex cell_hex(int64_t q0, int64_t r0, int64_t stride, uint32_t c) {
+  int64_t q = (int64_t)c % stride - 1 + q0, r = (int64_t)c / stride - 1 + r0;
+  return (keel_hex)(((uint64_t)q << 32) | ((uint64_t)r & 0xffffffffu));
 }
 
-/* The bucket-queue loop. `coasts` is a constant at each call, so the
- * compiler makes one loop without the coast logic and one with it; hot
+/* ask the predicate about node/cell x once per search; 1 yes, 0 no, -1 abort */
+static int ask(const source *s, uint8_t *verdict, uint32_t x) {
+  if (verdict[x]) return verdict[x] == 1;
+  keel_hex h = s->g ? s->g->key[x] : cell_hex(s->m->q0, s->m->r0, s->m->stride, x);
+  int v = s->opts->allow(s->opts->ud, h);
+  if (v < 0) return -1;
+  verdict[x] = v ? 1 : 2;
+  return v != 0;
+}
+
+/* Relax the move from settled state u (entry i, cost b) to node/cell nb at
+ * cost c; d is the direction (hex mode, for coasts). A macro so that the
+ * hex and graph loops share it and stay one inlined loop each. */
+#define RELAX(nb_, c_, d_) do {                                                 \
+    uint32_t nb = (nb_), nd = b + (c_), cout = 0;                               \
+    if (nd > budget) break;                                                     \
+    if (coasts) {                                                               \
+      uint8_t leave = coast[(size_t)cell * 6 + (d_)];                           \
+      if (cin && leave && leave != cin) break;                                  \
+      cout = coast[(size_t)nb * 6 + ((d_) + 3) % 6];                            \
+    }                                                                           \
+    uint32_t v = (nb << shift) | cout, dv = dist[v];                            \
+    if (nd < dv) {                                                              \
+      if (filter && dv == UNREACHED) {                                          \
+        int ok_ = ask(s, verdict, nb);                                          \
+        if (ok_ < 0) { st = KEEL_E_LIMIT; goto out; }                           \
+        if (!ok_) break;                                                        \
+      }                                                                         \
+      dist[v] = nd;                                                             \
+      pred[v] = i;                                                              \
+      int32_t q_ = (int32_t)npool++;            /* append to bucket nd */       \
+      pool[q_].state = v;                                                       \
+      pool[q_].next = -1;                                                       \
+      if (tail[nd] >= 0) pool[tail[nd]].next = q_; else head[nd] = q_;          \
+      tail[nd] = q_;                                                            \
+    } else if (nd == dv && nd != b) {          /* a tie, v unsettled: lower id wins */ \
+      uint32_t other_ = rcell[pred[v]];                                         \
+      if (graph ? cell < other_ : rank[cell] < rank[other_]) pred[v] = i;       \
+    }                                                                           \
+  } while (0)
+
+/* The bucket-queue loop. `graph`, `coasts` and `filter` are constants at
+ * each call, so the compiler makes one loop per combination and the plain
+ * hex loop carries neither coast, predicate nor adjacency-list logic. Hot
  * arrays are held in locals so stores to dist/pred don't force reloads. */
 static inline __attribute__((always_inline)) keel_status
-search(keel_costmap *m, uint32_t budget, const int coasts, size_t *npool_io, size_t *norder_io) {
+search(const source *s, struct keel_work *w, size_t *nout, uint32_t budget, size_t npool,
+       const int graph, const int coasts, const int filter) {
   const int shift = coasts ? 2 : 0;
-  const uint16_t *enter = m->enter, *cross = m->cross;
-  const uint8_t *coast = m->coast;
-  const uint32_t *rank = m->rank;
-  uint32_t *dist = m->dist;
-  int32_t *pred = m->pred, *head = m->head, *tail = m->tail;
-  ptrdiff_t step[6];
-  for (int d = 0; d < 6; d++) step[d] = m->step[d];
-  size_t npool = *npool_io, norder = 0, ntouched = m->ntouched;
+  const keel_costmap *m = s->m;
+  const keel_graph *g = s->g;
+  const uint8_t *edge = graph ? NULL : m->edge;
+  const uint8_t *coast = coasts ? m->coast : NULL;
+  const uint32_t *rank = graph ? NULL : m->rank;
+  const uint32_t *off = graph ? g->off : NULL, *tgt = graph ? g->tgt : NULL;
+  const uint16_t *ecost = graph ? g->cost : NULL;
+  const uint8_t *flag = graph ? g->flag : NULL;
+  uint32_t *dist = w->dist;
+  int32_t *pred = w->pred, *head = w->head, *tail = w->tail;
+  uint8_t *verdict = w->verdict;
+  ptrdiff_t step[6] = { 0 };
+  if (!graph) for (int d = 0; d < 6; d++) step[d] = m->step[d];
+  qnode *pool = w->pool;
+  size_t pool_cap = w->pool_cap, n = 0, cap = w->rcap;
+  uint32_t *rcell = w->rcell, *rcost = w->rcost;
+  int32_t *rpred = w->rpred;
   keel_status st = KEEL_OK;
   for (uint32_t b = 0; b <= budget; b++) {
-    for (int32_t k = head[b]; k >= 0; k = m->pool[k].next) {
-      uint32_t u = m->pool[k].state;
+    for (int32_t k = head[b]; k >= 0; k = pool[k].next) {
+      uint32_t u = pool[k].state;
       /* stale entry; a state is settled once, at the bucket of its cost
        * (it is pushed again only when its cost drops) */
       if (dist[u] != b) continue;
-      if (!reserve((void **)&m->order, &m->order_cap, norder, 1, sizeof *m->order) ||
-          !reserve((void **)&m->pool, &m->pool_cap, npool, 6, sizeof *m->pool) ||
-          !reserve((void **)&m->touched, &m->touched_cap, ntouched, 6, sizeof *m->touched)) {
-        st = KEEL_E_NOMEM;
-        goto out;
+      uint32_t cell = u >> shift;
+      uint32_t lo = graph ? off[cell] : 0, hi = graph ? off[cell + 1] : 6;
+      if (npool + (hi - lo) > pool_cap || n == cap) {
+        if (!grow(w, n, npool, hi - lo)) { st = KEEL_E_NOMEM; goto out; }
+        pool = w->pool; pool_cap = w->pool_cap; cap = w->rcap;
+        rcell = w->rcell; rcost = w->rcost; rpred = w->rpred;
       }
-      node *pool = m->pool;
-      uint32_t *touched = m->touched;
-      m->order[norder++] = u;
-      size_t cell = u >> shift;
+      int32_t i = (int32_t)n++;
+      rcell[i] = cell;
+      rcost[i] = b;
+      rpred[i] = pred[u];
+      if (graph && (flag[cell] & 2) && i) continue;     /* a stop node */
       uint32_t cin = coasts ? (u & 3u) : 0;
-      for (int d = 0; d < 6; d++) {
-        size_t nb = (size_t)((ptrdiff_t)cell + step[d]);
-        uint32_t e = enter[nb];
-        if (e == KEEL_COST_BLOCKED) continue;
-        uint32_t c = d < 3 ? cross[cell * 3 + (size_t)d] : cross[nb * 3 + (size_t)(d - 3)];
-        if (c == KEEL_COST_BLOCKED) continue;
-        uint32_t cout = 0;
-        if (coasts) {
-          uint8_t leave = coast[cell * 6 + (size_t)d];
-          if (cin && leave && leave != cin) continue;
-          cout = coast[nb * 6 + (size_t)((d + 3) % 6)];
+      if (graph) {
+        for (uint32_t e = lo; e < hi; e++) {
+          if (flag[tgt[e]] & 1) continue;                      /* a blocked node */
+          RELAX(tgt[e], ecost[e], e);
         }
-        uint32_t nd = b + e + c;
-        if (nd > budget) continue;
-        uint32_t v = (uint32_t)(nb << shift) | cout;
-        if (nd < dist[v]) {
-          if (dist[v] == UNREACHED) touched[ntouched++] = v;
-          dist[v] = nd;
-          pred[v] = (int32_t)u;
-          int32_t n = (int32_t)npool++;            /* append to bucket nd */
-          pool[n].state = v;
-          pool[n].next = -1;
-          if (tail[nd] >= 0) pool[tail[nd]].next = n; else head[nd] = n;
-          tail[nd] = n;
-        } else if (nd == dist[v] && nd != b &&   /* tie, v unsettled: lower hex id wins */
-                   rank[cell] < rank[(size_t)pred[v] >> shift]) {
-          pred[v] = (int32_t)u;
+      } else {
+        const uint8_t *e6 = edge + (size_t)cell * 8;
+#pragma GCC unroll 6
+        for (uint32_t d = 0; d < 6; d++) {
+          uint32_t c = e6[d];
+          if (c >= KEEL_EDGE_BIG) {
+            if (c == KEEL_EDGE_BLOCKED) continue;
+            c = big_cost(m, cell, (int)d);
+          }
+          RELAX((uint32_t)((ptrdiff_t)cell + step[d]), c, d);
         }
       }
     }
   }
 out:
-  m->ntouched = ntouched;
-  *npool_io = npool;
-  *norder_io = norder;
+  *nout = n;
+  for (size_t k = 0; k < npool; k++) dist[pool[k].state] = UNREACHED;
   return st;
 }
+#undef RELAX
 
-keel_status keel_reach_new(const keel_costmap *cm, keel_hex start, int start_coast,
-                           uint32_t budget, keel_reach **out) {
-  keel_costmap *m = (keel_costmap *)cm;   /* only the workspace changes */
+/* patches of the edge array for blocked and stop hexes, undone after */
+typedef struct patch { size_t at; uint8_t old; } patch;
+
+static keel_status apply_opts(keel_costmap *m, size_t start_cell, const keel_reach_opts *o,
+                              patch **out, size_t *np) {
+  *out = NULL;
+  *np = 0;
+  if (!o || (!o->nblocked && !o->nstop)) return KEEL_OK;
+  patch *p = malloc((o->nblocked + o->nstop) * 6 * sizeof *p);
+  if (!p) return KEEL_E_NOMEM;
+  size_t n = 0;
+  for (size_t i = 0; i < o->nblocked; i++) {
+    int ok;
+    size_t c = cell_of(m, o->blocked[i], &ok);
+    if (!ok) continue;
+    for (int d = 0; d < 6; d++) {   /* the edges into c */
+      size_t at = (size_t)((ptrdiff_t)c + m->step[d]) * 8 + (size_t)((d + 3) % 6);
+      p[n].at = at; p[n++].old = m->edge[at];
+      m->edge[at] = KEEL_EDGE_BLOCKED;
+    }
+  }
+  for (size_t i = 0; i < o->nstop; i++) {
+    int ok;
+    size_t c = cell_of(m, o->stop[i], &ok);
+    if (!ok || c == start_cell) continue;
+    for (int d = 0; d < 6; d++) {   /* the edges out of c */
+      size_t at = c * 8 + (size_t)d;
+      p[n].at = at; p[n++].old = m->edge[at];
+      m->edge[at] = KEEL_EDGE_BLOCKED;
+    }
+  }
+  *out = p;
+  *np = n;
+  return KEEL_OK;
+}
+
+static void undo_opts(keel_costmap *m, patch *p, size_t n) {
+  while (n--) m->edge[p[n].at] = p[n].old;
+  free(p);
+}
+
+keel_status keel_reach_new_ex(const keel_costmap *cm, keel_hex start, int start_coast,
+                              uint32_t budget, const keel_reach_opts *opts, keel_reach **out) {
+  keel_costmap *m = (keel_costmap *)cm;   /* only the workspace changes (and is restored) */
   *out = NULL;
   int ok;
   size_t start_cell = cell_of(m, start, &ok);
   if (!ok) return KEEL_E_OFF_BOARD;
   if (start_coast < 0 || start_coast >= KEEL_COASTS) return KEEL_E_ARG;
   if (budget > 1u << 20) return KEEL_E_RANGE;
-  const int shift = m->coast ? 2 : 0;            /* state = cell << shift | coast */
-  const uint32_t coast_mask = m->coast ? 3u : 0u;
-  if (m->cells << shift > 0x7fffffffu) return KEEL_E_RANGE;
-  keel_status st = workspace(m, m->cells << shift);
+  const int coasts = m->coast != NULL, shift = coasts ? 2 : 0;   /* state = cell << shift | coast */
+  const int filter = opts && opts->allow;
+  keel_status st = work_ready(&m->work, m->cells << shift, budget, filter);
+  if (st != KEEL_OK) return st;
+  if (filter && m->work.verdicts < m->cells) return KEEL_E_NOMEM;
+  patch *p;
+  size_t np, n = 0;
+  st = apply_opts(m, start_cell, opts, &p, &np);
   if (st != KEEL_OK) return st;
 
-  size_t npool = 0, norder = 0;
-  if (m->buckets_cap < (size_t)budget + 1) {
-    free(m->head); free(m->tail);
-    m->head = malloc(((size_t)budget + 1) * sizeof *m->head);
-    m->tail = malloc(((size_t)budget + 1) * sizeof *m->tail);
-    m->buckets_cap = (m->head && m->tail) ? (size_t)budget + 1 : 0;
-    if (!m->buckets_cap) { st = KEEL_E_NOMEM; goto done; }
-  }
-  for (uint32_t b = 0; b <= budget; b++) m->head[b] = m->tail[b] = -1;
-
-  uint32_t s0 = (uint32_t)(start_cell << shift) | ((uint32_t)start_coast & coast_mask);
-  m->dist[s0] = 0;
-  m->pred[s0] = -1;
-  if (!touch(m, s0) || !push(m, &npool, 0, s0)) { st = KEEL_E_NOMEM; goto done; }
-
-  st = shift ? search(m, budget, 1, &npool, &norder) : search(m, budget, 0, &npool, &norder);
-  if (st != KEEL_OK) goto done;
-  st = build_result(m, m->order, norder, shift, out);
-done:
-  reset_workspace(m);
-  return st;
-}
-
-static uint64_t mix(uint32_t cell) {
-  uint64_t x = cell;
-  x ^= x >> 16; x *= 0x45d9f3bULL; x ^= x >> 16;
-  return x;
-}
-
-static keel_hex entry_hex(const keel_reach *r, size_t i) {
-  int64_t c = r->cell[i];
-  int64_t q = c % r->stride - 1 + r->q0, rr = c / r->stride - 1 + r->r0;
-  return (keel_hex)(((uint64_t)q << 32) | ((uint64_t)rr & 0xffffffffu));
-}
-
-static keel_status build_result(keel_costmap *m, const uint32_t *order, size_t n,
-                                int shift, keel_reach **out) {
-  keel_reach *r = calloc(1, sizeof *r);
-  if (!r) return KEEL_E_NOMEM;
+  struct keel_work *w = &m->work;
+  uint32_t s0 = (uint32_t)(start_cell << shift) | (coasts ? (uint32_t)start_coast : 0u);
+  w->dist[s0] = 0;
+  w->pred[s0] = -1;
+  w->pool[0].state = s0;
+  w->pool[0].next = -1;
+  w->head[0] = w->tail[0] = 0;
+  source src = { m, NULL, opts };
+  if (coasts)
+    st = filter ? search(&src, w, &n, budget, 1, 0, 1, 1) : search(&src, w, &n, budget, 1, 0, 1, 0);
+  else
+    st = filter ? search(&src, w, &n, budget, 1, 0, 0, 1) : search(&src, w, &n, budget, 1, 0, 0, 0);
+  undo_opts(m, p, np);
+  if (st != KEEL_OK) return st;
+  keel_reach *r;
+  st = make_reach(w, n, NULL, opts, &r);   /* the workspace is clean: alloc may raise */
+  if (st != KEEL_OK) return st;
   r->q0 = m->q0; r->r0 = m->r0; r->stride = m->stride;
-  r->n = n;
-  r->coasts = shift != 0;
-  r->cell = malloc((n ? n : 1) * sizeof *r->cell);
-  r->cost = malloc((n ? n : 1) * sizeof *r->cost);
-  r->pred = malloc((n ? n : 1) * sizeof *r->pred);
-  if (!r->cell || !r->cost || !r->pred) { keel_reach_free(r); return KEEL_E_NOMEM; }
-  for (size_t i = 0; i < n; i++) {
-    r->cell[i] = order[i] >> shift;
-    r->cost[i] = m->dist[order[i]];
-  }
-  /* predecessors as entry indexes: reuse dist (reset afterwards) as state -> entry */
-  for (size_t i = 0; i < n; i++) m->dist[order[i]] = (uint32_t)i;
-  for (size_t i = 0; i < n; i++) {
-    int32_t p = m->pred[order[i]];
-    r->pred[i] = p < 0 ? -1 : (int32_t)m->dist[(uint32_t)p];
-  }
-  r->nhex = r->coasts ? (size_t)-1 : n;
+  r->coasts = coasts;
+  r->nhex = coasts ? (size_t)-1 : r->n;
   *out = r;
   return KEEL_OK;
 }
 
-/* Build the hex -> entry index; settled order has nondecreasing cost, so a
- * hex's first entry is its cheapest. */
+keel_status keel_reach_new(const keel_costmap *m, keel_hex start, int start_coast,
+                           uint32_t budget, keel_reach **out) {
+  return keel_reach_new_ex(m, start, start_coast, budget, NULL, out);
+}
+
+/* ---- graphs ------------------------------------------------------------------ */
+
+keel_status keel_graph_new(keel_graph **out) {
+  *out = calloc(1, sizeof **out);
+  return *out ? KEEL_OK : KEEL_E_NOMEM;
+}
+
+void keel_graph_free(keel_graph *g) {
+  if (!g) return;
+  free(g->key); free(g->pend); free(g->off); free(g->tgt); free(g->cost); free(g->flag);
+  work_free(&g->work);
+  free(g);
+}
+
+static int cmp_key(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* node index of key (after finish), or -1 */
+static int64_t node_of(const keel_graph *g, int64_t key) {
+  size_t lo = 0, hi = g->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (g->key[mid] < key) lo = mid + 1; else hi = mid;
+  }
+  return lo < g->n && g->key[lo] == key ? (int64_t)lo : -1;
+}
+
+keel_status keel_graph_add_node(keel_graph *g, int64_t key) {
+  if (g->finished) return KEEL_E_STATE;
+  if (g->n >= 0x3fffffff) return KEEL_E_CAPACITY;
+  if (g->n == g->cap) {
+    size_t cap = g->cap ? g->cap * 2 : 64;
+    int64_t *k = realloc(g->key, cap * sizeof *k);
+    if (!k) return KEEL_E_NOMEM;
+    g->key = k;
+    g->cap = cap;
+  }
+  g->key[g->n++] = key;
+  return KEEL_OK;
+}
+
+keel_status keel_graph_add_edge(keel_graph *g, int64_t from, int64_t to, uint16_t cost) {
+  if (g->finished) return KEEL_E_STATE;
+  if (cost > KEEL_COST_MAX) return KEEL_E_RANGE;
+  if (g->npend >= 0x7fffffff) return KEEL_E_CAPACITY;
+  if (g->npend == g->cappend) {
+    size_t cap = g->cappend ? g->cappend * 2 : 64;
+    struct gedge *e = realloc(g->pend, cap * sizeof *e);
+    if (!e) return KEEL_E_NOMEM;
+    g->pend = e;
+    g->cappend = cap;
+  }
+  g->pend[g->npend].from = from;
+  g->pend[g->npend].to = to;
+  g->pend[g->npend++].cost = cost;
+  return KEEL_OK;
+}
+
+static int cmp_edge(const void *a, const void *b) {
+  const struct gedge *x = a, *y = b;
+  if (x->from != y->from) return x->from < y->from ? -1 : 1;
+  if (x->to != y->to) return x->to < y->to ? -1 : 1;
+  return x->cost < y->cost ? -1 : x->cost > y->cost;
+}
+
+keel_status keel_graph_finish(keel_graph *g) {
+  if (g->finished) return KEEL_E_STATE;
+  if (g->n) qsort(g->key, g->n, sizeof *g->key, cmp_key);
+  for (size_t i = 1; i < g->n; i++)
+    if (g->key[i] == g->key[i - 1]) return KEEL_E_DUPLICATE;
+  if (g->npend) qsort(g->pend, g->npend, sizeof *g->pend, cmp_edge);
+  g->off = calloc(g->n + 1, sizeof *g->off);
+  g->tgt = malloc((g->npend ? g->npend : 1) * sizeof *g->tgt);
+  g->cost = malloc((g->npend ? g->npend : 1) * sizeof *g->cost);
+  g->flag = calloc(g->n ? g->n : 1, 1);
+  if (!g->off || !g->tgt || !g->cost || !g->flag) return KEEL_E_NOMEM;
+  g->finished = 1;   /* node_of works from here */
+  size_t m = 0;
+  for (size_t i = 0; i < g->npend; i++) {
+    const struct gedge *e = &g->pend[i];
+    if (i && e->from == g->pend[i - 1].from && e->to == g->pend[i - 1].to) continue;  /* cheapest kept */
+    int64_t a = node_of(g, e->from), b = node_of(g, e->to);
+    if (a < 0 || b < 0) { g->finished = 0; return KEEL_E_NOT_FOUND; }
+    g->off[a + 1]++;
+    g->tgt[m] = (uint32_t)b;
+    g->cost[m++] = e->cost;
+  }
+  for (size_t i = 0; i < g->n; i++) g->off[i + 1] += g->off[i];
+  free(g->pend);
+  g->pend = NULL;
+  g->npend = m;
+  return KEEL_OK;
+}
+
+size_t keel_graph_node_count(const keel_graph *g) { return g->n; }
+size_t keel_graph_edge_count(const keel_graph *g) { return g->finished ? g->off[g->n] : g->npend; }
+int keel_graph_has_node(const keel_graph *g, int64_t key) { return g->finished && node_of(g, key) >= 0; }
+
+keel_status keel_graph_neighbors(const keel_graph *g, int64_t key, int64_t *out, uint16_t *costs,
+                                 size_t cap, size_t *n) {
+  *n = 0;
+  if (!g->finished) return KEEL_E_STATE;
+  int64_t u = node_of(g, key);
+  if (u < 0) return KEEL_E_NOT_FOUND;
+  for (uint32_t e = g->off[u]; e < g->off[u + 1]; e++) {
+    if (*n >= cap) return KEEL_E_CAPACITY;
+    if (out) out[*n] = g->key[g->tgt[e]];
+    if (costs) costs[*n] = g->cost[e];
+    (*n)++;
+  }
+  return KEEL_OK;
+}
+
+keel_status keel_graph_reach(const keel_graph *cg, int64_t start, uint32_t budget,
+                             const keel_reach_opts *opts, keel_reach **out) {
+  keel_graph *g = (keel_graph *)cg;   /* only the workspace changes */
+  *out = NULL;
+  if (!g->finished) return KEEL_E_STATE;
+  int64_t s = node_of(g, start);
+  if (s < 0) return KEEL_E_NOT_FOUND;
+  if (budget > 1u << 20) return KEEL_E_RANGE;
+  const int filter = opts && opts->allow;
+  keel_status st = work_ready(&g->work, g->n, budget, filter);
+  if (st != KEEL_OK) return st;
+  if (opts) {
+    for (size_t i = 0; i < opts->nblocked; i++) {
+      int64_t x = node_of(g, opts->blocked[i]);
+      if (x >= 0) g->flag[x] |= 1;
+    }
+    for (size_t i = 0; i < opts->nstop; i++) {
+      int64_t x = node_of(g, opts->stop[i]);
+      if (x >= 0) g->flag[x] |= 2;
+    }
+  }
+  struct keel_work *w = &g->work;
+  w->dist[s] = 0;
+  w->pred[s] = -1;
+  w->pool[0].state = (uint32_t)s;
+  w->pool[0].next = -1;
+  w->head[0] = w->tail[0] = 0;
+  source src = { NULL, g, opts };
+  size_t n = 0;
+  st = filter ? search(&src, w, &n, budget, 1, 1, 0, 1) : search(&src, w, &n, budget, 1, 1, 0, 0);
+  memset(g->flag, 0, g->n ? g->n : 1);
+  if (st != KEEL_OK) return st;
+  return make_reach(w, n, g, opts, out);
+}
+
+/* ---- reach sets -------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t x) {
+  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
+  return x;
+}
+
+/* the id the index hashes: the cell (hex mode) or the key (graph mode) */
+static uint64_t entry_id(const keel_reach *r, size_t i) {
+  return r->graph ? (uint64_t)r->key[i] : r->cell[i];
+}
+
+static keel_hex entry_hex(const keel_reach *r, size_t i) {
+  return r->graph ? r->key[i] : cell_hex(r->q0, r->r0, r->stride, r->cell[i]);
+}
+
+/* Build the id -> entry index; settled order has nondecreasing cost, so an
+ * id's first entry is its cheapest. */
 static keel_status ensure_index(const keel_reach *cr) {
   keel_reach *r = (keel_reach *)cr;   /* the index is a cache, not a visible change */
   if (r->slot) return KEEL_OK;
@@ -408,31 +759,39 @@ static keel_status ensure_index(const keel_reach *cr) {
   for (size_t i = 0; i < slots; i++) slot[i] = -1;
   size_t nhex = 0, mask = slots - 1;
   for (size_t i = 0; i < r->n; i++) {
-    size_t k = (size_t)mix(r->cell[i]) & mask;
-    while (slot[k] >= 0 && r->cell[slot[k]] != r->cell[i]) k = (k + 1) & mask;
+    uint64_t id = entry_id(r, i);
+    size_t k = (size_t)mix(id) & mask;
+    while (slot[k] >= 0 && entry_id(r, (size_t)slot[k]) != id) k = (k + 1) & mask;
     if (slot[k] < 0) { slot[k] = (int32_t)i; first[nhex++] = (int32_t)i; }
   }
   r->slot = slot; r->slots = slots; r->first = first; r->nhex = nhex;
   return KEEL_OK;
 }
 
-/* The cheapest entry of hex h, or -1. */
+/* The cheapest entry of hex (or key) h, or -1. */
 static int32_t find_entry(const keel_reach *r, keel_hex h) {
   if (ensure_index(r) != KEEL_OK) return -1;
-  int64_t q = keel_hex_q(h) - r->q0, rr = keel_hex_r(h) - r->r0;
-  if (q < 0 || rr < 0 || q >= r->stride - 2) return -1;
-  int64_t c64 = (rr + 1) * r->stride + (q + 1);
-  if (c64 > 0xffffffffLL) return -1;
-  uint32_t c = (uint32_t)c64;
-  size_t mask = r->slots - 1, k = (size_t)mix(c) & mask;
-  while (r->slot[k] >= 0 && r->cell[r->slot[k]] != c) k = (k + 1) & mask;
+  uint64_t id;
+  if (r->graph) {
+    id = (uint64_t)h;
+  } else {
+    if (!keel_hex_is_valid(h)) return -1;
+    int64_t q = keel_hex_q(h) - r->q0, rr = keel_hex_r(h) - r->r0;
+    if (q < 0 || rr < 0 || q >= r->stride - 2) return -1;
+    int64_t c64 = (rr + 1) * r->stride + (q + 1);
+    if (c64 > 0xffffffffLL) return -1;
+    id = (uint64_t)c64;
+  }
+  size_t mask = r->slots - 1, k = (size_t)mix(id) & mask;
+  while (r->slot[k] >= 0 && entry_id(r, (size_t)r->slot[k]) != id) k = (k + 1) & mask;
   return r->slot[k];
 }
 
 void keel_reach_free(keel_reach *r) {
   if (!r) return;
-  free(r->cell); free(r->cost); free(r->pred); free(r->slot); free(r->first);
-  free(r);
+  free(r->slot); free(r->first);
+  r->slot = r->first = NULL;
+  if (r->owned) free(r);
 }
 
 size_t keel_reach_count(const keel_reach *r) {
@@ -465,5 +824,7 @@ keel_status keel_reach_path(const keel_reach *r, keel_hex h, keel_hex *out, size
 }
 
 size_t keel_reach_bytes(const keel_reach *r) {
-  return sizeof *r + r->n * (sizeof *r->cell + sizeof *r->cost + sizeof *r->pred);
+  return sizeof *r + r->n * (sizeof *r->cell + sizeof *r->cost + sizeof *r->pred) +
+         (r->key ? r->n * sizeof *r->key : 0) +
+         (r->slot ? r->slots * sizeof *r->slot + r->n * sizeof *r->first : 0);
 }

@@ -2,6 +2,7 @@
 #include "check.h"
 #include "keel.h"
 #include <stdlib.h>
+#include <string.h>
 
 static keel_hex H(int64_t q, int64_t r) { keel_hex h; keel_hex_from_qr(q, r, &h); return h; }
 
@@ -147,11 +148,192 @@ TEST(reach_27B5_two_coasts_left_only_on_the_coast_entered) {
   keel_costmap_free(m);
 }
 
+static int refuse_21(void *ud, keel_hex h) {
+  int *asked = ud;
+  (*asked)++;
+  return h != H(2, 1);
+}
+static int abort_all(void *ud, keel_hex h) { (void)ud; (void)h; return -1; }
+
+TEST(reach_options_blocked_stop_predicate) {
+  keel_costmap *m = open_sea(10);
+  keel_reach *r;
+  uint32_t c;
+  keel_hex blocked[1] = { H(1, 0) }, stop[1] = { H(0, 1) };
+  keel_reach_opts o = { blocked, 1, stop, 1, NULL, NULL, NULL, NULL };
+  CHECK_OK(keel_reach_new_ex(m, H(0, 0), 0, 4, &o, &r));
+  CHECK_INT(keel_reach_cost(r, H(1, 0), &c), KEEL_E_NOT_FOUND);
+  CHECK_OK(keel_reach_cost(r, H(0, 1), &c));
+  CHECK_INT(c, 1);
+  CHECK_OK(keel_reach_cost(r, H(0, 2), &c));
+  CHECK_INT(c, 3);                                 /* round the stop hex: one more */
+  keel_hex path[8];
+  size_t n;
+  CHECK_OK(keel_reach_path(r, H(0, 2), path, 8, &n));
+  CHECK(path[1] != H(0, 1));
+  keel_reach_free(r);
+  /* the edges are restored */
+  CHECK_OK(keel_reach_new(m, H(0, 0), 0, 4, &r));
+  CHECK_OK(keel_reach_cost(r, H(1, 0), &c));
+  CHECK_INT(c, 1);
+  CHECK_INT(keel_reach_count(r), keel_max_disk_size(4));
+  keel_reach_free(r);
+  /* the predicate: asked once per candidate hex, may refuse */
+  int asked = 0;
+  keel_reach_opts p = { NULL, 0, NULL, 0, refuse_21, &asked, NULL, NULL };
+  CHECK_OK(keel_reach_new_ex(m, H(0, 0), 0, 3, &p, &r));
+  CHECK_INT(keel_reach_cost(r, H(2, 1), &c), KEEL_E_NOT_FOUND);
+  CHECK_INT(asked, (int)keel_max_disk_size(3) - 1);
+  keel_reach_free(r);
+  keel_reach_opts a = { NULL, 0, NULL, 0, abort_all, NULL, NULL, NULL };
+  CHECK_INT(keel_reach_new_ex(m, H(0, 0), 0, 3, &a, &r), KEEL_E_LIMIT);
+  CHECK_OK(keel_reach_new(m, H(0, 0), 0, 3, &r));   /* workspace clean after the abort */
+  CHECK_INT(keel_reach_count(r), keel_max_disk_size(3));
+  keel_reach_free(r);
+  /* one step */
+  int coast;
+  CHECK_OK(keel_costmap_step(m, H(0, 0), 0, H(1, 0), &c, &coast));
+  CHECK_INT(c, 1);
+  CHECK_INT(keel_costmap_step(m, H(0, 0), 0, H(2, 0), &c, &coast), KEEL_E_NOT_ADJACENT);
+  CHECK_OK(keel_costmap_set_enter(m, H(1, 0), KEEL_COST_BLOCKED));
+  CHECK_OK(keel_costmap_step(m, H(0, 0), 0, H(1, 0), &c, &coast));
+  CHECK(c == UINT32_MAX);
+  /* a large cost (enter + cross past 8 bits) is still exact */
+  CHECK_OK(keel_costmap_set_enter(m, H(1, 0), 300));
+  keel_side s;
+  keel_side_between(H(0, 0), H(1, 0), &s);
+  CHECK_OK(keel_costmap_set_cross(m, s, 1000));
+  CHECK_OK(keel_costmap_step(m, H(0, 0), 0, H(1, 0), &c, &coast));
+  CHECK_INT(c, 1300);
+  CHECK_OK(keel_reach_new(m, H(0, 0), 0, 2000, &r));
+  CHECK_OK(keel_reach_cost(r, H(1, 0), &c));
+  CHECK_INT(c, 301);                               /* round about: 1 + 300 */
+  keel_reach_free(r);
+  keel_costmap_free(m);
+}
+
+TEST(graph_reach_same_search_over_keys) {
+  keel_graph *g;
+  CHECK_OK(keel_graph_new(&g));
+  int64_t keys[5] = { 50, 10, 40, 30, 20 };
+  for (int i = 0; i < 5; i++) CHECK_OK(keel_graph_add_node(g, keys[i]));
+  /* a diamond 10 -> 20|30 -> 40, and 40 -> 50 costing 3 */
+  CHECK_OK(keel_graph_add_edge(g, 10, 30, 1));
+  CHECK_OK(keel_graph_add_edge(g, 10, 20, 1));
+  CHECK_OK(keel_graph_add_edge(g, 30, 40, 1));
+  CHECK_OK(keel_graph_add_edge(g, 20, 40, 1));
+  CHECK_OK(keel_graph_add_edge(g, 40, 50, 5));
+  CHECK_OK(keel_graph_add_edge(g, 40, 50, 3));   /* repeated: the cheaper kept */
+  CHECK_OK(keel_graph_finish(g));
+  CHECK_INT(keel_graph_node_count(g), 5);
+  CHECK_INT(keel_graph_edge_count(g), 5);
+  CHECK_INT(keel_graph_add_node(g, 60), KEEL_E_STATE);
+  keel_reach *r;
+  CHECK_OK(keel_graph_reach(g, 10, 10, NULL, &r));
+  uint32_t c;
+  CHECK_OK(keel_reach_cost(r, 50, &c));
+  CHECK_INT(c, 5);
+  int64_t path[8];
+  size_t n;
+  CHECK_OK(keel_reach_path(r, 50, path, 8, &n));
+  CHECK_INT(n, 4);
+  CHECK_INT(path[1], 20);                          /* tie: the lower key */
+  CHECK_INT(keel_reach_hex(r, 0), 10);
+  keel_reach_free(r);
+  int64_t blocked[1] = { 20 }, stop[1] = { 40 };
+  keel_reach_opts o = { blocked, 1, stop, 1, NULL, NULL, NULL, NULL };
+  CHECK_OK(keel_graph_reach(g, 10, 10, &o, &r));
+  CHECK_INT(keel_reach_cost(r, 20, &c), KEEL_E_NOT_FOUND);
+  CHECK_OK(keel_reach_cost(r, 40, &c));
+  CHECK_INT(c, 2);
+  CHECK_INT(keel_reach_cost(r, 50, &c), KEEL_E_NOT_FOUND);   /* 40 is a stop */
+  keel_reach_free(r);
+  CHECK_INT(keel_graph_reach(g, 99, 10, NULL, &r), KEEL_E_NOT_FOUND);
+  int64_t nb[4];
+  uint16_t cost[4];
+  CHECK_OK(keel_graph_neighbors(g, 40, nb, cost, 4, &n));
+  CHECK_INT(n, 1);
+  CHECK_INT(cost[0], 3);
+  keel_graph_free(g);
+  /* bad graphs */
+  CHECK_OK(keel_graph_new(&g));
+  CHECK_OK(keel_graph_add_node(g, 1));
+  CHECK_OK(keel_graph_add_node(g, 1));
+  CHECK_INT(keel_graph_finish(g), KEEL_E_DUPLICATE);
+  keel_graph_free(g);
+  CHECK_OK(keel_graph_new(&g));
+  CHECK_OK(keel_graph_add_node(g, 1));
+  CHECK_OK(keel_graph_add_edge(g, 1, 2, 1));
+  CHECK_INT(keel_graph_finish(g), KEEL_E_NOT_FOUND);
+  keel_graph_free(g);
+}
+
+TEST(board_costmap_from_profile_in_one_pass) {
+  keel_numbering num = { 0, 1, 2, 1, 1 };
+  keel_board *b;
+  CHECK_OK(keel_board_new(&num, &b));
+  CHECK_OK(keel_board_add_section(b, "A", 0, 0, 6, 6));
+  CHECK_OK(keel_board_set_default_terrain(b, KEEL_TERRAIN_SEA));
+  keel_hex land, coastal, sea;
+  size_t at;
+  keel_grid_parse(keel_board_grid(b), "0303", &land, &at);
+  keel_grid_parse(keel_board_grid(b), "0304", &coastal, &at);
+  keel_grid_parse(keel_board_grid(b), "0202", &sea, &at);
+  CHECK_OK(keel_board_set_terrain(b, land, KEEL_TERRAIN_LAND));
+  CHECK_OK(keel_board_set_terrain(b, coastal, KEEL_TERRAIN_COASTAL));
+  int allied;
+  CHECK_OK(keel_board_add_owner(b, "Allied", &allied));
+  CHECK_OK(keel_board_finish(b));
+  keel_profile p;
+  memset(&p, 0, sizeof p);
+  for (int t = 0; t < KEEL_TERRAIN_COUNT; t++) p.enter[t] = KEEL_COST_BLOCKED;
+  p.enter[KEEL_TERRAIN_SEA] = 1;
+  p.enter[KEEL_TERRAIN_COASTAL] = 2;
+  p.water[0] = p.water[3] = KEEL_COST_BLOCKED;
+  p.prohibited = KEEL_COST_BLOCKED;
+  p.water_route = 1;
+  keel_costmap *m;
+  CHECK_OK(keel_board_costmap(b, &p, NULL, &m));
+  uint16_t e;
+  CHECK_OK(keel_costmap_get_enter(m, land, &e));
+  CHECK_INT(e, KEEL_COST_BLOCKED);
+  CHECK_OK(keel_costmap_get_enter(m, coastal, &e));
+  CHECK_INT(e, 2);
+  CHECK_OK(keel_costmap_get_enter(m, sea, &e));
+  CHECK_INT(e, 1);
+  keel_reach *r;
+  CHECK_OK(keel_reach_new(m, sea, 0, 100, &r));
+  CHECK_INT(keel_reach_count(r), keel_board_hex_count(b) - 1);   /* all but the land hex */
+  uint32_t c;
+  CHECK_OK(keel_reach_cost(r, coastal, &c));
+  CHECK(c >= 2);
+  keel_reach_free(r);
+  keel_costmap_free(m);
+  /* friendly_only: coastal hexes only when friendly; nobody owns it */
+  keel_move_conditions cond;
+  memset(&cond, 0, sizeof cond);
+  cond.friendly[allied] = 1;
+  cond.friendly_only = 1u << KEEL_TERRAIN_COASTAL;
+  CHECK_OK(keel_board_costmap(b, &p, &cond, &m));
+  CHECK_OK(keel_costmap_get_enter(m, coastal, &e));
+  CHECK_INT(e, KEEL_COST_BLOCKED);
+  keel_costmap_free(m);
+  CHECK_OK(keel_board_set_owner(b, coastal, allied));
+  CHECK_OK(keel_board_costmap(b, &p, &cond, &m));
+  CHECK_OK(keel_costmap_get_enter(m, coastal, &e));
+  CHECK_INT(e, 2);
+  keel_costmap_free(m);
+  keel_board_free(b);
+}
+
 int main(void) {
   RUN(reach_on_open_sea_is_a_disk);
   RUN(reach_respects_enter_and_cross_costs_and_blocks);
   RUN(reach_budget_and_errors);
   RUN(reach_is_the_same_every_run_with_lower_hex_id_on_ties);
   RUN(reach_27B5_two_coasts_left_only_on_the_coast_entered);
+  RUN(reach_options_blocked_stop_predicate);
+  RUN(graph_reach_same_search_over_keys);
+  RUN(board_costmap_from_profile_in_one_pass);
   return check_report();
 }

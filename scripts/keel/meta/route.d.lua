@@ -42,11 +42,65 @@ function CostMap:cross_cost(s) end
 ---@param coast integer 0..3 (0: any)
 ---@return keel.CostMap self
 function CostMap:set_coast(h, dir, coast) end
+---@class keel.ReachOpts
+---@field coast? integer the coast the group is on (0: either)
+---@field blocked? keel.Hex[] hexes that may not be entered (this search only)
+---@field stop? keel.Hex[] hexes that may be entered but not left (the start excepted)
+---@field allow? fun(h: keel.Hex): boolean the slow path: asked once per candidate hex per search
+
 ---@param start keel.Hex
 ---@param budget integer MPs
----@param coast? integer the coast the group is on (0: either)
+---@param opts? integer|keel.ReachOpts a coast, or options
 ---@return keel.Reach|nil, string? reason
-function CostMap:reach(start, budget, coast) end
+function CostMap:reach(start, budget, opts) end
+---@param from keel.Hex
+---@param to keel.Hex adjacent
+---@param coast? integer the coast `from` was entered on
+---@return integer|nil cost, integer|string coast_or_reason
+function CostMap:step(from, to, coast) end
+---@return boolean
+function CostMap:has_coasts() end
+
+---@class keel.MoveProfile
+---@field enter table<string, integer> cost by terrain class (unlisted: blocked)
+---@field cross? table<string, integer> cost by hexside feature (water classes unlisted: blocked)
+---@field water_route? boolean follow water routes and coasts (27.B.5)
+
+---@class keel.MoveConditions
+---@field friendly? string[] owner names friendly to the group
+---@field friendly_only? string[] terrain classes entered only when friendly-owned
+---@field both_friendly? string[] side features or names crossed only when both hexes are friendly (straits: through passages)
+---@field closed? string[] side features or names never crossed
+
+---@param board keel.Board
+---@param profile keel.MoveProfile
+---@param conditions? keel.MoveConditions
+---@return keel.CostMap
+function routelib.from_board(board, profile, conditions) end
+
+---@class keel.GraphSpec
+---@field nodes integer[] node keys (distinct)
+---@field edges? integer[][] {from, to, cost?} directed edges (cost default 1)
+
+---@param spec keel.GraphSpec
+---@return keel.Graph
+function routelib.graph(spec) end
+
+---@class keel.Graph
+local Graph = {}
+---@param start integer key
+---@param budget integer
+---@param opts? keel.ReachOpts blocked/stop/allow by key
+---@return keel.Reach|nil, string? reason
+function Graph:reach(start, budget, opts) end
+---@param key integer
+---@return integer[]|nil keys, integer[]|string costs_or_reason
+function Graph:neighbors(key) end
+---@return integer nodes, integer edges
+function Graph:count() end
+---@param key integer
+---@return boolean
+function Graph:has(key) end
 
 ---@class keel.Reach
 local Reach = {}
