@@ -6,6 +6,8 @@
  *                               (pattern_steps + pattern_per_byte * #s) or
  *                               when the action is over its CPU limit
  *   rep, gsub                   refuse to build a string over `string_max`
+ *                               (the limits hold inside actions only: the
+ *                               host's code outside them is not bounded)
  *   format                      refuses '%p'; '%s' of a table prints a
  *                               stable id, never an address
  *   tostring                    "table: #7" instead of "table: 0x55..."
@@ -92,7 +94,10 @@ static int poll_stop(void *ud) { return ((keel_guard *)ud)->stop != KEEL_STOP_NO
 
 static void setup(keel_pattern *m, keel_guard *b, const char *s, size_t ls,
                   const char *p, size_t lp) {
-  uint64_t steps = (uint64_t)b->pattern_steps + (uint64_t)b->pattern_per_byte * ls;
+  /* limits hold inside actions (keel.sandbox.protect); the host's own code
+   * outside any action runs unbounded, as with the stock library */
+  uint64_t steps = b->depth == 0 ? UINT64_MAX
+                 : (uint64_t)b->pattern_steps + (uint64_t)b->pattern_per_byte * ls;
   keel_pattern_init(m, s, ls, p, lp, steps);
   m->interrupted = poll_stop;
   m->ud = b;
@@ -219,7 +224,7 @@ static int l_gmatch(lua_State *L) {
 }
 
 static void check_size(lua_State *L, keel_guard *b, size_t n, const char *fname) {
-  if (n > b->string_max)
+  if (b->depth > 0 && n > b->string_max)
     luaL_error(L, "%s: the result would be over the sandbox's limit of %I bytes",
                fname, (LUAI_UACINT)b->string_max);
 }
@@ -338,7 +343,8 @@ static int l_rep(lua_State *L) {
     return 1;
   }
   size_t unit = l + lsep;
-  if (unit < l || (size_t)n > (b->string_max + lsep) / unit)
+  size_t max = b->depth > 0 ? b->string_max : (size_t)0x7fffffff * 4;
+  if (unit < l || (size_t)n > (max + lsep) / unit)
     return luaL_error(L, "string.rep: the result would be over the sandbox's limit of %I bytes "
                       "(asked for %I copies of %I bytes)", (LUAI_UACINT)b->string_max,
                       (LUAI_UACINT)n, (LUAI_UACINT)l);
