@@ -29,17 +29,32 @@
 #include <string.h>
 
 int luaopen_keel(lua_State *L);
+/* kernel/l_state.c */
+keel_state *keel_lua_state_take(lua_State *L, int idx);
+void keel_lua_state_push_borrowed(lua_State *L, keel_state *st);
 
 #define BOX_MT "keel.Box"
 #define SANDBOX_MT "keel.Sandbox"
 #define TRUST_MAX 4
 
-/* The box and what only this file needs: trusted source prefixes. */
+#define KEEP_MAX 8
+
+/* The box and what only this file needs: trusted source prefixes, and the
+ * game states kept across a rebuild of the Lua state (keel.sandbox.keep). */
 typedef struct {
   keel_guard box;
   char trusted[TRUST_MAX][256];
   int ntrusted;
+  struct { char name[32]; keel_state *st; } kept[KEEP_MAX];
 } full_box;
+
+static void free_kept(full_box *fb) {
+  for (int i = 0; i < KEEP_MAX; i++) {
+    if (fb->kept[i].st) keel_state_free(fb->kept[i].st);
+    fb->kept[i].st = NULL;
+    fb->kept[i].name[0] = '\0';
+  }
+}
 
 static keel_guard **extra(lua_State *L) { return (keel_guard **)lua_getextraspace(L); }
 
@@ -65,6 +80,7 @@ static int box_gc(lua_State *L) {
   full_box *fb = luaL_checkudata(L, 1, BOX_MT);
   keel_watchdog_free(fb->box.wd);
   fb->box.wd = NULL;
+  free_kept(fb);
   return 0;
 }
 
@@ -283,7 +299,7 @@ static int protect_aux(lua_State *L, int first, int handler) {
   }
   if (stop == KEEL_STOP_NONE && st == LUA_ERRMEM) stop = KEEL_STOP_MEMORY;
   lua_pushboolean(L, 0);
-  if (st == LUA_OK || stop == KEEL_STOP_MEMORY) {
+  if (st == LUA_OK || (stop == KEEL_STOP_MEMORY && lua_type(L, -2) != LUA_TTABLE)) {
     /* swallowed then returned, or Lua's bare "not enough memory": say why */
     lua_pushstring(L, b->where);
     int saved = b->stop;
@@ -429,6 +445,43 @@ static int l_trust(lua_State *L) {
   if (fb->ntrusted == TRUST_MAX) return luaL_error(L, "too many trusted prefixes");
   memcpy(fb->trusted[fb->ntrusted++], p, n + 1);
   return 0;
+}
+
+/* keel.sandbox.keep(name, state) -> nothing: the game state (a keel.State)
+ * now belongs to the sandbox and outlives this Lua state; the State goes on
+ * using it  [-2, +0, e] */
+static int l_keep(lua_State *L) {
+  full_box *fb = (full_box *)upbox(L);
+  size_t n;
+  const char *name = luaL_checklstring(L, 1, &n);
+  luaL_argcheck(L, n > 0 && n < sizeof fb->kept[0].name, 1, "a short name expected");
+  int slot = -1;
+  for (int i = 0; i < KEEP_MAX; i++) {
+    if (fb->kept[i].st && strcmp(fb->kept[i].name, name) == 0)
+      return luaL_error(L, "keep: a state named '%s' is kept already", name);
+    if (!fb->kept[i].st && slot < 0) slot = i;
+  }
+  if (slot < 0) return luaL_error(L, "keep: at most %d states", KEEP_MAX);
+  keel_state *st = keel_lua_state_take(L, 2);
+  if (!st) return luaL_argerror(L, 2, "an open keel.State that is not kept already");
+  fb->kept[slot].st = st;
+  memcpy(fb->kept[slot].name, name, n + 1);
+  return 0;
+}
+
+/* keel.sandbox.kept(name) -> State | nil: a kept game state, for a Lua
+ * state rebuilt after running out of memory  [-1, +1, m] */
+static int l_kept(lua_State *L) {
+  full_box *fb = (full_box *)upbox(L);
+  const char *name = luaL_checkstring(L, 1);
+  for (int i = 0; i < KEEP_MAX; i++) {
+    if (fb->kept[i].st && strcmp(fb->kept[i].name, name) == 0) {
+      keel_lua_state_push_borrowed(L, fb->kept[i].st);
+      return 1;
+    }
+  }
+  lua_pushnil(L);
+  return 1;
 }
 
 /* ---- coroutines that keep track of the running thread ------------------ */
@@ -842,6 +895,7 @@ static int sb_gc(lua_State *L) {
   close_child(sb);
   if (sb->box) {
     keel_watchdog_free(sb->box->box.wd);
+    free_kept(sb->box);
     free(sb->box);
     sb->box = NULL;
   }
@@ -903,6 +957,7 @@ int keel_lua_open_sandbox(lua_State *L) {
   static const luaL_Reg funcs[] = {
     { "protect", l_protect }, { "xprotect", l_xprotect }, { "limits", l_limits },
     { "usage", l_usage }, { "trust", l_trust }, { "stopping", l_stopping },
+    { "keep", l_keep }, { "kept", l_kept },
     { NULL, NULL }
   };
   lua_newtable(L);

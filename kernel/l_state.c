@@ -19,6 +19,7 @@ typedef struct lstate {
   keel_state *st;
   keel_mark *marks;
   size_t nmarks, capmarks;
+  int borrowed;      /* st belongs to a sandbox (keel.sandbox.keep): not freed here */
 } lstate;
 
 static lstate *check_state(lua_State *L, int arg) {
@@ -109,11 +110,31 @@ static int l_new(lua_State *L) {
 /* st:close()  [-1, +0, -] (also __gc, __close) */
 static int l_gc(lua_State *L) {
   lstate *s = luaL_checkudata(L, 1, STATE_MT);
-  keel_state_free(s->st);
+  if (!s->borrowed) keel_state_free(s->st);
   s->st = NULL;
   free(s->marks);
   s->marks = NULL;
   return 0;
+}
+
+/* For keel.sandbox (kernel/l_sandbox.c): the keel_state of the State at
+ * idx passes to the caller, and the State goes on using it as borrowed, so
+ * that the game state outlives the Lua state (a sandbox rebuilt after an
+ * out-of-memory error). NULL when idx is not an open State. */
+keel_state *keel_lua_state_take(lua_State *L, int idx) {
+  lstate *s = luaL_testudata(L, idx, STATE_MT);
+  if (!s || !s->st || s->borrowed) return NULL;
+  s->borrowed = 1;
+  return s->st;
+}
+
+/* A State for st that does not free it.  [-0, +1, m] */
+void keel_lua_state_push_borrowed(lua_State *L, keel_state *st) {
+  lstate *s = lua_newuserdatauv(L, sizeof *s, 0);
+  memset(s, 0, sizeof *s);
+  s->st = st;
+  s->borrowed = 1;
+  luaL_setmetatable(L, STATE_MT);
 }
 
 /* tostring(st) -> "keel.State (N units, M groups)"  [-1, +1, m] */

@@ -103,6 +103,7 @@ local function rule_error(e, rule_id, level, stop_fn)
   -- a position inside the kernel's own Lua says less than the script's line
   if file and file:match("keel/[%w_/]+%.lua$") and frames[1] then file = nil end
   if not file and frames[1] then file, lnum = frames[1]:match("^(.-):(%d+):") end
+  if rest == "not enough memory" then rest = "memory limit exceeded (Lua: not enough memory)" end
   local rid, rrest = rest:match("^rule ([%w][%w%._%-]*): (.*)$")
   if rid then rule_id, rest = rid, rrest end
   local where = file and (file .. ":" .. lnum .. ": ") or ""

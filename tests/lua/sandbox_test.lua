@@ -414,3 +414,53 @@ t.test("sandbox-limit: an error object with a looping __tostring does not hang t
     t.eq(type(err), "table")   -- the kernel never calls its __tostring
   end)
 end)
+
+t.test("sandbox-limit: after running out of memory the Lua state is rebuilt; the game state in C is intact", function()
+  -- a rule family whose action takes a hit, then grabs memory without end
+  local dir = os.tmpname()
+  os.remove(dir)
+  os.execute("mkdir -p " .. dir .. "/greedy")
+  local function write(name, text)
+    local f = assert(io.open(dir .. "/greedy/" .. name, "w"))
+    f:write(text)
+    f:close()
+  end
+  write("manifest.lua", [[return family { name = "greedy", files = { "r.lua" } }]])
+  write("r.lua", [[
+    rule { id = "G.1", title = "Greedy", actions = { grab = { params = { unit = "unit" },
+      effect = function(ctx, p)
+        ctx.game:add_hits(p.unit, 2)
+        local t = {}
+        pcall(function() for i = 1, 1e9 do t[i] = { i } end end)
+        return #t
+      end } } }
+  ]])
+  local box = sandbox.new { memory = 24 * 1024 * 1024 }
+  local ok, before = box:eval([[
+    local keel = require "keel"
+    local st = keel.state.new()
+    keel.sandbox.keep("game", st)          -- the game state now belongs to the sandbox
+    game = require("keel.game").new { seed = 5, state = st }
+    game:unit_new { name = "Warspite", type = "BB", side = "Allied", values = { strength = 5 } }
+    set = require("keel.rules").load { families = { "greedy" }, path = { ... } }
+    return game:hash_hex()
+  ]], "=[setup]", dir)
+  t.ok(ok, before)
+  local ok2, res, err, kind = box:eval([[return set:act(game, "grab", { unit = 1 })]])
+  t.ok(ok2)
+  t.eq(res, nil)
+  t.eq(kind, "memory")
+  t.ok(err.message:find("rule G.1", 1, true), err.message)
+  t.eq(box:usage().rebuilds, 1)                                  -- the Lua state was discarded
+  t.eq(select(2, box:eval([[return game]])), nil)                -- ... with everything in it
+  local ok3, after, hits = box:eval([[
+    local st = require("keel").sandbox.kept("game")
+    local g = require("keel.game").new { seed = 5, state = st }
+    return g:hash_hex(), g:get(1, "hits")
+  ]])
+  t.ok(ok3, after)
+  t.eq(after, before)                                            -- the game state is intact
+  t.eq(hits, 0)                                                  -- and the action rolled back
+  box:close()
+  os.execute("rm -rf " .. dir)
+end)
