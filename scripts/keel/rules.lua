@@ -561,16 +561,21 @@ function Set:_error_handler(e)
   return rule_error(e, r and r.id or nil, 3, self._entry_fn)
 end
 
+local function finish(running, st, ok, ...)
+  st:pop_rule()
+  running[#running] = nil
+  if not ok then error((...), 0) end
+  return ...
+end
+
 -- Call fn(ctx, ...) of rule r with r in force for the journal.
 function Set:_call(r, fn, game, ...)
   local running, st = self._running, game.state
   running[#running + 1] = r
   st:push_rule(r.id)
-  local res = pack(xpcall(fn, self._handler, self:_ctx_for(r, game), ...))
-  st:pop_rule()
-  running[#running] = nil
-  if not res[1] then error(res[2], 0) end
-  return unpack(res, 2, res.n)
+  local entry = self._ctx[r]
+  local ctx = entry and entry.game == game and entry.ctx or self:_ctx_for(r, game)
+  return finish(running, st, xpcall(fn, self._handler, ctx, ...))
 end
 
 function Set:_dispatch(game, event, data)
