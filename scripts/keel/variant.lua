@@ -39,8 +39,9 @@ local function known_keys(t)
   return #out > 0 and concat(out, ", ") or "none"
 end
 
--- Merge `new` into `values`, refusing keys the rule does not have; the
--- changes are listed as "key old -> new".
+-- Merge `new` into `values`, refusing top-level keys the rule does not have
+-- (a typo); nested tables are data and take new keys. The changes are
+-- listed as "key old -> new".
 local function merge_values(values, new, prefix, out, id)
   for _, k in ipairs((function()
     local ks = {}
@@ -50,7 +51,7 @@ local function merge_values(values, new, prefix, out, id)
   end)()) do
     local v = new[k]
     local name = prefix .. tostring(k)
-    if values[k] == nil then
+    if values[k] == nil and prefix == "" then   -- nested tables are data: new keys are fine
       error(("rule %s has no value '%s' (its values: %s)"):format(id, name, known_keys(values)), 0)
     end
     if type(v) == "table" and type(values[k]) == "table" then
@@ -292,7 +293,7 @@ function M.apply(set, path)
   end
 
   local env = sandbox.env { extra = api }
-  set:_run_file(path, env, "variant")
+  set:_run_file(path, env, nil)
   if not v.name then
     error(path .. ": a variant file begins with variant { name = ..., base = ... }", 0)
   end

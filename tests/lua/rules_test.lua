@@ -354,7 +354,7 @@ t.test("variant-7: a replace and mistakes in variants are reported with file and
   t.eq(set:rule("27.C.4").base_line, 36)
   t.raises(function() variant("set_values('27.C.4', {})") end, "begins with variant")
   t.raises(function() variant("variant { name = 'x', base = 'toy27' }\nset_values('27.Q', {})") end,
-    ":2: rule variant: set_values: no rule 27.Q")
+    ":2: set_values: no rule 27.Q")
   t.raises(function() variant("variant { name = 'x', base = 'toy27' }\nset_values('27.C.4', { steps = 2 })") end,
     "rule 27.C.4 has no value 'steps' (its values: naval_steps)")
   t.raises(function() variant("variant { name = 'x', base = 'toy27' }\nwrap('27.C.4', { on = { turn_end = function() end } })") end,
