@@ -141,7 +141,7 @@ demo: all
 	./bin/keel run scenarios/demo.lua
 
 lint:
-	luacheck scripts tests/lua scenarios bench
+	luacheck scripts tests/lua tests/families tests/scenarios scenarios bench doc/examples
 
 # ---- install -----------------------------------------------------------------
 install: all

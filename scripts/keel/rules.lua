@@ -344,12 +344,15 @@ function Set:_normalize(spec, id, where)
     if type(a) ~= "table" then error(what .. ": actions." .. tostring(name) .. " must be a table", 3) end
     check_fields(a, ACTION_FIELDS, what .. ": action " .. tostring(name))
     if type(a.effect) ~= "function" then error(what .. ": action " .. name .. " needs an effect function", 3) end
-    if a.legal ~= nil and type(a.legal) ~= "function" then error(what .. ": action " .. name .. ": legal must be a function", 3) end
+    if a.legal ~= nil and type(a.legal) ~= "function" then
+      error(what .. ": action " .. name .. ": legal must be a function", 3)
+    end
     local params = {}
     for pname, ptype in pairs(a.params or {}) do
       local base, opt = tostring(ptype):match("^(%a+)(%??)$")
       if not base or not PARAM_TYPES[base] then
-        error(("%s: action %s: parameter '%s' has unknown type %q (types: unit, group, hex, integer, number, string, boolean, table, any; add '?' if optional)")
+        error(("%s: action %s: parameter '%s' has unknown type %q (types: unit, group, hex, integer, "
+          .. "number, string, boolean, table, any; add '?' if optional)")
           :format(what, name, tostring(pname), tostring(ptype)), 3)
       end
       params[pname] = { type = base, optional = opt == "?" }

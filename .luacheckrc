@@ -1,0 +1,51 @@
+-- .luacheckrc — luacheck settings for keel (`make lint`; luacheck --std lua54).
+--
+-- Kernel and test code is plain Lua 5.4. Rule files, manifests, variants
+-- and scenarios run in keel's sandbox: they get the custom stds below, so
+-- that an editor flags `io`, `os`, `require` ... in a rule file the way the
+-- sandbox would refuse them, and knows `rule`, `family`, `variant`,
+-- `scenario` and the variant calls.
+std = "lua54"
+max_line_length = 140
+codes = true
+
+-- What every sandboxed script may use (scripts/keel/sandbox.lua).
+stds.keel_script = {
+  read_globals = {
+    "assert", "error", "ipairs", "next", "pairs", "pcall", "select", "tonumber",
+    "tostring", "type", "xpcall", "rawequal", "rawlen", "rawget", "rawset",
+    "getmetatable", "setmetatable", "load", "print", "_VERSION",
+    "string", "table", "math", "utf8", "coroutine", "keel",
+  },
+  globals = { "_G" },
+}
+-- rule files and manifests (scripts/keel/rules.lua)
+stds.keel_rules = { read_globals = { "rule", "family" } }
+-- variant files (scripts/keel/variant.lua)
+stds.keel_variant = {
+  read_globals = { "variant", "set_values", "disable", "wrap", "replace", "add", "set_row" },
+}
+-- scenario files (scripts/keel/scenario.lua)
+stds.keel_scenario = { read_globals = { "scenario" } }
+
+files["tests/families"] = { std = "keel_script+keel_rules" }
+files["tests/families/variants"] = { std = "keel_script+keel_variant" }
+files["tests/scenarios"] = { std = "keel_script+keel_scenario" }
+files["doc/examples/convoy"] = { std = "keel_script+keel_rules" }
+files["doc/examples/variants"] = { std = "keel_script+keel_variant" }
+files["doc/examples/convoy_scenario.lua"] = { std = "keel_script+keel_scenario" }
+
+-- LuaLS ---@meta files declare things and never use them.
+files["scripts/keel/meta"] = { ignore = { "111", "112", "211", "212", "241" }, max_line_length = false }
+
+-- Tests and benchmarks spell out long expected strings and commands.
+files["tests/lua"] = { max_line_length = false }
+files["bench"] = { max_line_length = false }
+
+-- A scenario that tries to escape the sandbox on purpose (a test of it).
+exclude_files = { "tests/scenarios/escape.lua" }
+
+-- Known and harmless, in files of other areas (left as they are).
+files["scripts/keel/json.lua"] = { ignore = { "211/char" } }
+files["scripts/keel/cli/replay.lua"] = { ignore = { "311/q" } }
+files["tests/lua/cli_test.lua"] = { ignore = { "311/out" } }

@@ -1,0 +1,219 @@
+---@meta keel.rules
+-- LuaLS definitions for rule authors: the globals of rule files, manifests,
+-- variants and scenarios (scripts/keel/rules.lua, variant.lua, scenario.lua),
+-- the ctx a rule's functions get, and the keel.rules module itself.
+
+-- ---- what a rule's functions get ----------------------------------------------
+
+---@class keel.RuleView
+---@field id string the rulebook id ("27.A.3")
+---@field title string
+---@field values table the rule's values, as variants left them (read-only)
+---@field file string
+---@field line integer
+
+---@class keel.Ctx
+---@field game keel.GameFacade the game's state (no files, journal or undo)
+---@field rule keel.RuleView this rule
+local Ctx = {}
+--- Roll the kernel's dice; journaled with this rule's id.
+---@param expr string "2d6", "1d6+1"
+---@param opts? {reason?: string, stream?: string}
+---@return integer total, table record
+function Ctx:roll(expr, opts) end
+--- Roll on a table: the result of the row, and the resolution record.
+---@param name string
+---@param modifiers? table modifier name -> true/false/count
+---@param opts? {reason?: string, stream?: string, modifier?: integer}
+---@return any result, table record
+function Ctx:resolve(name, modifiers, opts) end
+--- A table of the rule set (read-only).
+---@param name string
+---@return table
+function Ctx:table(name) end
+--- Send an event to the rules that hook it.
+---@param event string
+---@param data? table
+function Ctx:emit(event, data) end
+--- Ask the rule that answers a query.
+---@param name string
+---@return any ...
+function Ctx:query(name, ...) end
+--- A value of this rule.
+---@param key string
+---@return any
+function Ctx:value(key) end
+--- A line of narration attributed to this rule.
+---@param fmt string
+function Ctx:say(fmt, ...) end
+
+---@class keel.GameFacade
+---@field board? table read-only board queries (terrain, features, port, hex, label, ...)
+local GameFacade = {}
+---@return table snapshot
+function GameFacade:unit(id) end
+---@return integer[]
+function GameFacade:units(filter) end
+function GameFacade:get(id, field) end
+function GameFacade:set(id, field, v) end
+function GameFacade:value(id, key) end
+function GameFacade:set_value(id, key, v) end
+function GameFacade:marker(id, key) end
+function GameFacade:set_marker(id, key, n) end
+function GameFacade:add_marker(id, key, n) end
+function GameFacade:remove_marker(id, key, n) end
+function GameFacade:move(id, kind, where) end
+function GameFacade:add_hits(id, n) end
+function GameFacade:flip(id, face) end
+function GameFacade:reduce_points(id, n) end
+function GameFacade:eliminate(id) end
+function GameFacade:unit_new(spec) end
+function GameFacade:group_new(spec) end
+function GameFacade:group_add(g, u, pos) end
+function GameFacade:group_remove(g, u) end
+---@return integer[]
+function GameFacade:group_units(g) end
+function GameFacade:global(k) end
+function GameFacade:set_global(k, v) end
+function GameFacade:owner(hex) end
+function GameFacade:set_owner(hex, side) end
+---@return integer total, table record
+function GameFacade:roll(expr, opts) end
+
+-- ---- rule files ----------------------------------------------------------------
+
+---@alias keel.Handler fun(ctx: keel.Ctx, ev: table)|{[1]: fun(ctx: keel.Ctx, ev: table), priority: integer}
+
+---@class keel.ActionSpec
+---@field params? table<string, string> name -> "unit"|"group"|"hex"|"integer"|"number"|"string"|"boolean"|"table"|"any" (add "?" if optional)
+---@field legal? fun(ctx: keel.Ctx, p: table): (string|boolean|nil), string? nil when legal, else the reason
+---@field effect fun(ctx: keel.Ctx, p: table): any
+
+---@class keel.RuleSpec
+---@field id string the rulebook id
+---@field title string
+---@field priority? integer handlers run by priority (higher first), then load order
+---@field values? table
+---@field on? table<string, keel.Handler>
+---@field actions? table<string, keel.ActionSpec>
+---@field vetoes? table<string, fun(ctx: keel.Ctx, p: table): string?>
+---@field queries? table<string, fun(ctx: keel.Ctx, ...): any>
+---@field notes? string
+
+--- Define a rule (in a rule file).
+---@param spec keel.RuleSpec
+---@return string id
+function rule(spec) end
+
+---@class keel.FamilySpec
+---@field name string the folder's name
+---@field rulebook? string
+---@field description? string
+---@field depends? string[]
+---@field files string[] rule files, in load order
+---@field tables? string[] files in tables/
+---@field events? string[] events of the family's own
+
+--- Describe a rule family (in manifest.lua).
+---@param spec keel.FamilySpec
+---@return keel.FamilySpec
+function family(spec) end
+
+-- ---- variants --------------------------------------------------------------------
+
+--- Begin a variant file: its name, the family it changes, and the rules an
+--- earlier variant changed that it means to change again.
+---@param spec {name: string, base: string, overrides?: string[], description?: string}
+function variant(spec) end
+---@param id string
+---@param values table
+function set_values(id, values) end
+---@param id string
+---@param reason? string
+function disable(id, reason) end
+---@param id string
+---@param spec {on?: table<string, fun(orig: function, ctx: keel.Ctx, ...)>, actions?: table, vetoes?: table, queries?: table}
+function wrap(id, spec) end
+---@param id string
+---@param spec keel.RuleSpec
+function replace(id, spec) end
+---@param spec keel.RuleSpec
+function add(spec) end
+--- Change one row of a table: its label ("4-6", or a row name) and one cell per column.
+---@param table_name string
+---@param row string
+---@param ... string
+function set_row(table_name, row, ...) end
+
+-- ---- scenarios ------------------------------------------------------------------
+
+---@class keel.ForceSpec
+---@field name string
+---@field type? string
+---@field side? string
+---@field values? table
+---@field markers? table
+---@field face? string
+---@field hits? integer
+---@field points? integer
+---@field at? string|integer a hex label of the map, or a hex
+---@field group? string
+
+---@class keel.ScenarioSpec
+---@field name string
+---@field description? string
+---@field map? string
+---@field rules string[]
+---@field path? string[]
+---@field variants? string[]
+---@field seed? integer
+---@field flags? table
+---@field forces? keel.ForceSpec[]
+---@field orders? table[]
+
+--- A scenario (a file ends with `return scenario { ... }`).
+---@param spec keel.ScenarioSpec
+---@return keel.ScenarioSpec
+function scenario(spec) end
+
+-- ---- the module ---------------------------------------------------------------------
+
+---@class keel.ruleslib
+---@field events string[]
+---@field path string[]
+---@field game_methods string[]
+---@field board_methods string[]
+local ruleslib = {}
+---@param opts {families: string[], variants?: string[], path?: string[], narrate?: fun(kind: string, data: table)}
+---@return keel.RuleSet
+function ruleslib.load(opts) end
+---@param opts? {path?: string[], narrate?: fun(kind: string, data: table)}
+---@return keel.RuleSet
+function ruleslib.new(opts) end
+---@param err any
+---@return string
+function ruleslib.format_error(err) end
+---@param err any
+---@return string
+function ruleslib.kind_of(err) end
+
+---@class keel.RuleSet
+---@field families table
+---@field rules table
+---@field variants table[]
+---@field conflicts table[]
+local RuleSet = {}
+function RuleSet:load_family(name) end
+function RuleSet:apply_variant(path) end
+function RuleSet:finalize() end
+---@return true|nil ok, any reason_or_result, string? kind
+function RuleSet:act(game, name, params) end
+---@return string|nil reason, string? kind
+function RuleSet:check(game, name, params) end
+function RuleSet:emit(game, event, data) end
+function RuleSet:query(game, name, ...) end
+function RuleSet:rule(id) end
+---@return string[]
+function RuleSet:ids(all) end
+function RuleSet:table(name) end
+function RuleSet:declare_files(game) end

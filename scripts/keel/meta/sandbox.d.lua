@@ -1,0 +1,82 @@
+---@meta keel.sandbox
+-- LuaLS definitions for keel.sandbox (kernel/l_sandbox.c and
+-- scripts/keel/sandbox.lua) and keel.strlib (kernel/l_strlib.c).
+
+---@class keel.SandboxLimits
+---@field cpu? number seconds one action may run (0/false: off)
+---@field budget? integer instructions one action may run (0/false: off)
+---@field memory? integer bytes the state may use (states made by new only)
+---@field string? integer bytes string.rep / gsub may build
+---@field pattern_steps? integer steps of one pattern call
+---@field pattern_per_byte? integer and more steps per subject byte
+
+---@class keel.sandboxlib
+---@field coroutine table resume/wrap/close that follow the running thread
+---@field forbidden table<string, string> left-out globals and why
+---@field api_modules string[]
+local sandbox = {}
+--- Run fn as one action under the limits.
+---@return boolean ok, any ... results, or error and kind ("error"|"cpu"|"budget"|"memory")
+function sandbox.protect(fn, ...) end
+---@return boolean ok, any ...
+function sandbox.xprotect(fn, handler, ...) end
+---@param t? keel.SandboxLimits
+---@return keel.SandboxLimits before
+function sandbox.limits(t) end
+---@return {memory: integer, memory_peak?: integer, instructions: integer, own_state: boolean}
+function sandbox.usage() end
+---@return string|nil kind
+function sandbox.stopping() end
+---@param prefix string
+function sandbox.trust(prefix) end
+---@param name string
+---@param state keel.State
+function sandbox.keep(name, state) end
+---@param name string
+---@return keel.State|nil
+function sandbox.kept(name) end
+---@param opts? keel.SandboxLimits
+---@return keel.Sandbox
+function sandbox.new(opts) end
+--- A fresh environment for one script (scripts/keel/sandbox.lua).
+---@param opts? {extra?: table, print?: function, keel?: table}
+---@return table
+function sandbox.env(opts) end
+---@return function|nil, string?
+function sandbox.load(text, chunkname, env) end
+---@return function|nil, string?
+function sandbox.loadfile(path, env) end
+---@return table proxy
+function sandbox.readonly(t, name) end
+---@return boolean
+function sandbox.is_protected(t) end
+---@return string
+function sandbox.tostring(v) end
+
+---@class keel.Sandbox
+local Sandbox = {}
+---@return boolean ok, any ...
+function Sandbox:call(module, fname, ...) end
+---@return boolean ok, any ...
+function Sandbox:eval(source, chunkname, ...) end
+function Sandbox:reset() end
+---@return table
+function Sandbox:usage() end
+---@param t? keel.SandboxLimits
+---@return keel.SandboxLimits
+function Sandbox:limits(t) end
+function Sandbox:close() end
+
+---@class keel.strlib
+---@field string table the bounded string library
+---@field locked_message string
+local strlib = {}
+function strlib.find(s, pattern, init, plain) end
+function strlib.match(s, pattern, init) end
+function strlib.gmatch(s, pattern, init) end
+function strlib.gsub(s, pattern, repl, n) end
+function strlib.rep(s, n, sep) end
+function strlib.format(fmt, ...) end
+---@return string
+function strlib.tostring(v) end
+function strlib.lock() end
