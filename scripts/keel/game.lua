@@ -523,6 +523,9 @@ end
 ---@param opts? {seed?: integer, variants?: string[], board?: any}
 function M.from_scenario(path, opts)
   opts = opts or {}
+  -- a scenario of the rules runtime (`return scenario { ... }`): keel.scenario sets it up
+  local scenario = require "keel.scenario"
+  if scenario.is_scenario_file(path) then return (scenario.game_for_replay(path)) end
   local chunk, err = loadfile(path, "t")
   if not chunk then error(err, 2) end
   local scen = chunk()

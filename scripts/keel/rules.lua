@@ -341,6 +341,7 @@ function Set:_normalize(spec, id, where)
     r.on[ev] = { fn = fn, priority = p }
   end
   for name, a in pairs(spec.actions or {}) do
+    if name == "emit" then error(what .. ": 'emit' is the kernel's order for events; name the action otherwise", 3) end
     if type(a) ~= "table" then error(what .. ": actions." .. tostring(name) .. " must be a table", 3) end
     check_fields(a, ACTION_FIELDS, what .. ": action " .. tostring(name))
     if type(a.effect) ~= "function" then error(what .. ": action " .. name .. " needs an effect function", 3) end
@@ -624,7 +625,8 @@ function M.kind_of(err)
   return type(err) == "table" and rawget(err, "kind") or "error"
 end
 
---- Send an event to the rules, as one transaction (all or nothing).
+--- Send an event to the rules, as one action of the game (all or nothing,
+--- undoable, journaled as the order `emit` so that `keel replay` plays it).
 --- Raises the rule error when a rule fails or a limit is reached.
 ---@param game table
 ---@param event string
@@ -632,8 +634,11 @@ end
 function Set:emit(game, event, data)
   self:_ready()
   data = data or {}
+  if not self.event_names[event] then error(("unknown event '%s'"):format(tostring(event)), 2) end
+  self:_define_orders(game)
   local function body()
-    return game:transaction(function() return self:_dispatch(game, event, data) end)
+    -- an order of the game (journaled, undoable, replayable)
+    return game:play("emit", { event = event, data = data })
   end
   local res = pack(self:_enter(body))
   if not res[1] then error(res[2], 0) end
@@ -735,6 +740,9 @@ function Set:_define_orders(game)
       return self:_call(a.rule, a.def.effect, g, params)
     end, { rule = a.rule.id })
   end
+  game:define_order("emit", function(g, args)
+    return self:_dispatch(g, args.event, args.data or {})
+  end)
   game._rules_orders = self
 end
 
