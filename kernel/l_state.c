@@ -369,32 +369,30 @@ static int l_markers(lua_State *L) {
   return 1;
 }
 
-/* st:add_hits(id, n) -> hits  [-3, +1, e] */
-static int l_add_hits(lua_State *L) {
+/* Apply fn(unit at 2, n at 3) and push the unit's hits or points after it;
+ * KEEL_E_ARG is a bad n (`bad` says why). */
+static int change_count(lua_State *L, keel_status (*fn)(keel_state *, int32_t, int64_t),
+                        const char *what, const char *bad, int hits) {
   keel_state *st = S(L);
   int32_t id = unit_arg(L, st, 2);
   lua_Integer n = luaL_checkinteger(L, 3);
-  keel_status s = keel_state_add_hits(st, id, n);
-  if (s == KEEL_E_ARG) return luaL_argerror(L, 3, "hits would go below 0");
-  check(L, s, "add_hits");
+  keel_status s = fn(st, id, n);
+  if (s == KEEL_E_ARG) return luaL_argerror(L, 3, bad);
+  check(L, s, what);
   keel_unit_info u;
   keel_state_unit_get(st, id, &u);
-  lua_pushinteger(L, u.hits);
+  lua_pushinteger(L, hits ? u.hits : u.points);
   return 1;
+}
+
+/* st:add_hits(id, n) -> hits  [-3, +1, e] */
+static int l_add_hits(lua_State *L) {
+  return change_count(L, keel_state_add_hits, "add_hits", "hits would go below 0", 1);
 }
 
 /* st:reduce_points(id, n) -> points  [-3, +1, e] */
 static int l_reduce_points(lua_State *L) {
-  keel_state *st = S(L);
-  int32_t id = unit_arg(L, st, 2);
-  lua_Integer n = luaL_checkinteger(L, 3);
-  keel_status s = keel_state_reduce_points(st, id, n);
-  if (s == KEEL_E_ARG) return luaL_argerror(L, 3, "must be 0..points");
-  check(L, s, "reduce_points");
-  keel_unit_info u;
-  keel_state_unit_get(st, id, &u);
-  lua_pushinteger(L, u.points);
-  return 1;
+  return change_count(L, keel_state_reduce_points, "reduce_points", "must be 0..points", 0);
 }
 
 /* st:split(id, points) -> new id  [-3, +1, e] */
