@@ -229,13 +229,24 @@ static int64_t cell_of(const keel_board *b, keel_hex h) {
   return i;
 }
 
-static keel_status build_cell(keel_board *b, keel_hex h, int64_t *cell) {
+/* KEEL_OK while b is being built, with its cell arrays allocated. */
+static keel_status building(keel_board *b) {
   if (b->finished) return KEEL_E_STATE;
+  return ensure_alloc(b);
+}
+
+/* The cell of h on the board, its arrays allocated (built or not). */
+static keel_status alloc_cell(keel_board *b, keel_hex h, int64_t *cell) {
   keel_status st = ensure_alloc(b);
   if (st != KEEL_OK) return st;
   if (!keel_hex_is_valid(h)) return KEEL_E_ARG;
   *cell = cell_of(b, h);
   return *cell < 0 ? KEEL_E_OFF_BOARD : KEEL_OK;
+}
+
+static keel_status build_cell(keel_board *b, keel_hex h, int64_t *cell) {
+  if (b->finished) return KEEL_E_STATE;
+  return alloc_cell(b, h, cell);
 }
 
 static keel_status query_cell(const keel_board *b, keel_hex h, int64_t *cell) {
@@ -277,8 +288,7 @@ static keel_status side_slot(const keel_board *b, keel_side s, size_t *slot) {
 }
 
 keel_status keel_board_add_side(keel_board *b, keel_side s, unsigned features) {
-  if (b->finished) return KEEL_E_STATE;
-  keel_status st = ensure_alloc(b);
+  keel_status st = building(b);
   if (st != KEEL_OK) return st;
   if (features > 0xffffu) return KEEL_E_ARG;
   int name = (int)(features >> KEEL_SIDE_NAME_SHIFT);
@@ -409,8 +419,7 @@ keel_status keel_board_add_tag(keel_board *b, keel_hex h, int id) {
 }
 
 keel_status keel_board_add_strait_passage(keel_board *b, keel_side crossing, keel_side strait) {
-  if (b->finished) return KEEL_E_STATE;
-  keel_status st = ensure_alloc(b);
+  keel_status st = building(b);
   if (st != KEEL_OK) return st;
   size_t sc, ss;
   if ((st = side_slot(b, crossing, &sc)) != KEEL_OK) return st;
@@ -440,11 +449,9 @@ const char *keel_board_owner_name(const keel_board *b, int id) { return names_ge
 int keel_board_owner_count(const keel_board *b) { return (int)b->owners.n; }
 
 keel_status keel_board_set_owner(keel_board *b, keel_hex h, int id) {
-  keel_status st = ensure_alloc(b);
+  int64_t i;
+  keel_status st = alloc_cell(b, h, &i);
   if (st != KEEL_OK) return st;
-  if (!keel_hex_is_valid(h)) return KEEL_E_ARG;
-  int64_t i = cell_of(b, h);
-  if (i < 0) return KEEL_E_OFF_BOARD;
   if (id < 0 || (size_t)id > b->owners.n) return KEEL_E_ARG;
   b->owner[i] = (uint8_t)id;
   return KEEL_OK;
@@ -503,8 +510,7 @@ static int cmp_pass(const void *x, const void *y) {
 }
 
 keel_status keel_board_finish(keel_board *b) {
-  if (b->finished) return KEEL_E_STATE;
-  keel_status st = ensure_alloc(b);
+  keel_status st = building(b);
   if (st != KEEL_OK) return st;
   for (size_t i = 0; i < b->ncells; i++)
     if ((b->flags[i] & F_ONBOARD) && !(b->flags[i] & F_TERRAIN)) b->terrain[i] = (uint8_t)b->deflt;

@@ -95,11 +95,8 @@ static int l_connect_by_hexes(lua_State *L) {
 static int l_area_of(lua_State *L) {
   keel_areas *a = check_areas(L, 1);
   size_t i;
-  if (keel_area_of(a, keel_lua_checkhex(L, 2), &i) != KEEL_OK) {
-    lua_pushnil(L);
-    lua_pushliteral(L, "area_of: hex is in no area");
-    return 2;
-  }
+  if (keel_area_of(a, keel_lua_checkhex(L, 2), &i) != KEEL_OK)
+    return keel_lua_nilmsg(L, "area_of: hex is in no area");
   lua_pushstring(L, keel_area_name(a, i));
   return 1;
 }
@@ -134,12 +131,7 @@ static int l_adjacent(lua_State *L) {
 /* areas:neighbors(name) -> {names in the order the areas were added}  [-2, +1, e] */
 static int l_neighbors(lua_State *L) {
   keel_areas *a = check_areas(L, 1);
-  size_t i = check_area(L, a, 2), n = keel_area_neighbor_count(a, i);
-  lua_createtable(L, (int)n, 0);
-  for (size_t k = 0; k < n; k++) {
-    lua_pushstring(L, keel_area_name(a, keel_area_neighbor(a, i, k)));
-    lua_rawseti(L, -2, (lua_Integer)k + 1);
-  }
+  keel_lua_pushareaneighbors(L, a, check_area(L, a, 2));
   return 1;
 }
 
@@ -147,24 +139,14 @@ static int l_neighbors(lua_State *L) {
 static int l_distance(lua_State *L) {
   keel_areas *a = check_areas(L, 1);
   int64_t d = keel_area_distance(a, check_area(L, a, 2), check_area(L, a, 3));
-  if (d < 0) {
-    lua_pushnil(L);
-    lua_pushliteral(L, "distance: no path between the areas");
-    return 2;
-  }
+  if (d < 0) return keel_lua_nilmsg(L, "distance: no path between the areas");
   lua_pushinteger(L, d);
   return 1;
 }
 
 /* areas:names() -> {names in the order added}  [-1, +1, e] */
 static int l_names(lua_State *L) {
-  keel_areas *a = check_areas(L, 1);
-  size_t n = keel_area_count(a);
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    lua_pushstring(L, keel_area_name(a, i));
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
+  keel_lua_pushareanames(L, check_areas(L, 1));
   return 1;
 }
 

@@ -40,6 +40,13 @@ static keel_board *check_building(lua_State *L, int arg) {
   return b;
 }
 
+/* Push nil and "'<label>': <status phrase>"; returns 0 (for get_hex/get_side). */
+static int bad_label(lua_State *L, const char *label, keel_status st) {
+  lua_pushnil(L);
+  lua_pushfstring(L, "'%s': %s", label, keel_status_str(st));
+  return 0;
+}
+
 /* Resolve a hex argument: integer, label or place name. On failure pushes
  * nil and a reason and returns 0. */
 static int get_hex(lua_State *L, keel_board *b, int arg, keel_hex *out) {
@@ -54,9 +61,7 @@ static int get_hex(lua_State *L, keel_board *b, int arg, keel_hex *out) {
   keel_status st = keel_grid_parse(keel_board_grid(b), s, out, &at);
   if (st == KEEL_OK) return 1;
   if (keel_board_is_finished(b) && keel_board_place(b, s, out) == KEEL_OK) return 1;
-  lua_pushnil(L);
-  lua_pushfstring(L, "'%s': %s", s, keel_status_str(st));
-  return 0;
+  return bad_label(L, s, st);
 }
 
 static int get_side(lua_State *L, keel_board *b, int arg, keel_side *out) {
@@ -70,9 +75,19 @@ static int get_side(lua_State *L, keel_board *b, int arg, keel_side *out) {
   size_t at = 0;
   keel_status st = keel_grid_parse_side(keel_board_grid(b), s, out, &at);
   if (st == KEEL_OK) return 1;
-  lua_pushnil(L);
-  lua_pushfstring(L, "'%s': %s", s, keel_status_str(st));
-  return 0;
+  return bad_label(L, s, st);
+}
+
+/* The side at 2, or the side between the hexes at 2 and 3. On failure pushes
+ * nil and a reason ("<what>: ..." when the hexes are not adjacent) and
+ * returns 0. */
+static int get_side_or_pair(lua_State *L, keel_board *b, const char *what, keel_side *out) {
+  if (lua_isnoneornil(L, 3)) return get_side(L, b, 2, out);
+  keel_hex a, c;
+  if (!get_hex(L, b, 2, &a) || !get_hex(L, b, 3, &c)) return 0;
+  keel_status st = keel_side_between(a, c, out);
+  if (st != KEEL_OK) { keel_lua_nilerr(L, st, what); return 0; }
+  return 1;
 }
 
 #define HEX_ARG(L, b, arg, h) do { if (!get_hex(L, b, arg, &(h))) return 2; } while (0)
@@ -199,14 +214,19 @@ static int l_add_side(lua_State *L) {
   return result(L, keel_board_add_side(b, s, (unsigned)f), "side");
 }
 
-/* board:side_name_id(name) -> id | nil, reason  [-2, +1|2, e] */
-static int l_side_name_id(lua_State *L) {
-  keel_board *b = check_building(L, 1);
+/* Push the id that fn gives the name at 2, or nil and "<what>: <reason>". */
+static int name_id(lua_State *L, keel_board *b, keel_status (*fn)(keel_board *, const char *, int *),
+                   const char *what) {
   int id;
-  keel_status st = keel_board_side_name_id(b, luaL_checkstring(L, 2), &id);
-  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "side name");
+  keel_status st = fn(b, luaL_checkstring(L, 2), &id);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, what);
   lua_pushinteger(L, id);
   return 1;
+}
+
+/* board:side_name_id(name) -> id | nil, reason  [-2, +1|2, e] */
+static int l_side_name_id(lua_State *L) {
+  return name_id(L, check_building(L, 1), keel_board_side_name_id, "side name");
 }
 
 /* board:set_coasts(hex, {c0..c5}) -> true | nil, reason  [-3, +1|2, e] */
@@ -291,14 +311,7 @@ static int l_set_zone(lua_State *L) {
 }
 
 /* board:tag_id(name) -> id | nil, reason  [-2, +1|2, e] */
-static int l_tag_id(lua_State *L) {
-  keel_board *b = check_building(L, 1);
-  int id;
-  keel_status st = keel_board_tag_id(b, luaL_checkstring(L, 2), &id);
-  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "tag");
-  lua_pushinteger(L, id);
-  return 1;
-}
+static int l_tag_id(lua_State *L) { return name_id(L, check_building(L, 1), keel_board_tag_id, "tag"); }
 
 /* board:add_tag(hex, id) -> true | nil, reason  [-3, +1|2, e] */
 static int l_add_tag(lua_State *L) {
@@ -318,14 +331,7 @@ static int l_add_strait_passage(lua_State *L) {
 }
 
 /* board:add_owner(name) -> id | nil, reason  [-2, +1|2, e] */
-static int l_add_owner(lua_State *L) {
-  keel_board *b = check_board(L, 1);
-  int id;
-  keel_status st = keel_board_add_owner(b, luaL_checkstring(L, 2), &id);
-  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "owner");
-  lua_pushinteger(L, id);
-  return 1;
-}
+static int l_add_owner(lua_State *L) { return name_id(L, check_board(L, 1), keel_board_add_owner, "owner"); }
 
 /* board:finish() -> board | nil, reason  [-1, +1|2, e] */
 static int l_finish(lua_State *L) {
@@ -365,15 +371,7 @@ static int l_label(lua_State *L) {
 static int l_side(lua_State *L) {
   keel_board *b = check_board(L, 1);
   keel_side s;
-  if (!lua_isnoneornil(L, 3)) {
-    keel_hex a, c;
-    HEX_ARG(L, b, 2, a);
-    HEX_ARG(L, b, 3, c);
-    keel_status st = keel_side_between(a, c, &s);
-    if (st != KEEL_OK) return keel_lua_nilerr(L, st, "side");
-  } else {
-    SIDE_ARG(L, b, 2, s);
-  }
+  if (!get_side_or_pair(L, b, "side", &s)) return 2;
   lua_pushinteger(L, s);
   return 1;
 }
@@ -401,12 +399,7 @@ static int l_numbering(lua_State *L) {
   lua_pushinteger(L, n->digits); lua_setfield(L, -2, "digits");
   lua_pushinteger(L, n->first_col); lua_setfield(L, -2, "first_col");
   lua_pushinteger(L, n->first_row); lua_setfield(L, -2, "first_row");
-  size_t ns = keel_grid_section_count(g);
-  lua_createtable(L, (int)ns, 0);
-  for (size_t i = 0; i < ns; i++) {
-    lua_pushstring(L, keel_grid_section_name(g, i));
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
+  keel_lua_pushsectionnames(L, g);
   lua_setfield(L, -2, "sections");
   return 1;
 }
@@ -458,15 +451,7 @@ static void push_features(lua_State *L, keel_board *b, unsigned f) {
 static int l_features(lua_State *L) {
   keel_board *b = check_built(L, 1);
   keel_side s;
-  if (!lua_isnoneornil(L, 3)) {
-    keel_hex a, c;
-    HEX_ARG(L, b, 2, a);
-    HEX_ARG(L, b, 3, c);
-    keel_status st = keel_side_between(a, c, &s);
-    if (st != KEEL_OK) return keel_lua_nilerr(L, st, "features");
-  } else {
-    SIDE_ARG(L, b, 2, s);
-  }
+  if (!get_side_or_pair(L, b, "features", &s)) return 2;
   unsigned f;
   keel_status st = keel_board_side(b, s, &f);
   if (st != KEEL_OK) return keel_lua_nilerr(L, st, "features");
@@ -501,12 +486,7 @@ static int l_port(lua_State *L) {
   QUERY_HEX(L, b, h);
   keel_port p;
   keel_status st = keel_board_port(b, h, &p);
-  if (st == KEEL_E_NOT_FOUND) {
-    lua_pushnil(L);
-    lua_pushliteral(L, "port: no port in this hex");
-    return 2;
-  }
-  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "port");
+  if (st != KEEL_OK) return keel_lua_nilerr_nf(L, st, "port", "port: no port in this hex");
   push_port(L, &p);
   return 1;
 }
@@ -615,12 +595,7 @@ static int l_box(lua_State *L) {
   QUERY_HEX(L, b, h);
   keel_box x;
   keel_status st = keel_board_box(b, h, &x);
-  if (st == KEEL_E_NOT_FOUND) {
-    lua_pushnil(L);
-    lua_pushliteral(L, "box: the board has no sea boxes");
-    return 2;
-  }
-  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "box");
+  if (st != KEEL_OK) return keel_lua_nilerr_nf(L, st, "box", "box: the board has no sea boxes");
   lua_pushinteger(L, x);
   return 1;
 }
@@ -629,11 +604,7 @@ static int l_box(lua_State *L) {
 static int l_seaboxes(lua_State *L) {
   keel_board *b = check_built(L, 1);
   keel_boxgrid g;
-  if (keel_board_seaboxes(b, &g) != KEEL_OK) {
-    lua_pushnil(L);
-    lua_pushliteral(L, "seaboxes: the board has no sea boxes");
-    return 2;
-  }
+  if (keel_board_seaboxes(b, &g) != KEEL_OK) return keel_lua_nilmsg(L, "seaboxes: the board has no sea boxes");
   lua_pushinteger(L, g.radius);
   lua_pushinteger(L, g.origin);
   return 2;
@@ -645,12 +616,7 @@ static int l_box_hexes(lua_State *L) {
   keel_box x = keel_lua_checkhex(L, 2);
   keel_boxgrid g;
   if (keel_board_seaboxes(b, &g) != KEEL_OK) return keel_lua_nilerr(L, KEEL_E_NOT_FOUND, "box_hexes");
-  size_t cap = keel_max_disk_size(g.radius), n;
-  keel_hex *buf = lua_newuserdatauv(L, cap * sizeof *buf, 0);
-  keel_status st = keel_box_hexes(&g, x, buf, cap, &n);
-  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "box_hexes");
-  keel_lua_pushhexes(L, buf, n);
-  return 1;
+  return keel_lua_pushboxhexes(L, &g, x, "box_hexes");
 }
 
 /* board:zone(hex) -> name | false (none) | nil, reason  [-2, +1|2, e] */
@@ -666,14 +632,7 @@ static int l_zone(lua_State *L) {
 
 /* board:zones() -> {name, ...} in index order  [-1, +1, e] */
 static int l_zones(lua_State *L) {
-  keel_board *b = check_board(L, 1);
-  const keel_areas *a = keel_board_areas(b);
-  size_t n = keel_area_count(a);
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    lua_pushstring(L, keel_area_name(a, i));
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
+  keel_lua_pushareanames(L, keel_board_areas(check_board(L, 1)));
   return 1;
 }
 
@@ -684,31 +643,19 @@ static int l_zone_neighbors(lua_State *L) {
   size_t i;
   keel_status st = keel_area_find(a, luaL_checkstring(L, 2), &i);
   if (st != KEEL_OK) return keel_lua_nilerr(L, st, "zone");
-  size_t n = keel_area_neighbor_count(a, i);
-  lua_createtable(L, (int)n, 0);
-  for (size_t k = 0; k < n; k++) {
-    lua_pushstring(L, keel_area_name(a, keel_area_neighbor(a, i, k)));
-    lua_rawseti(L, -2, (lua_Integer)k + 1);
-  }
+  keel_lua_pushareaneighbors(L, a, i);
   return 1;
 }
 
 /* board:tags(hex) -> {name, ...} | nil, reason  [-2, +1|2, e] */
 static int l_tags(lua_State *L) {
   QUERY_HEX(L, b, h);
-  int ids[64];
+  int small[64], *ids = small;
   size_t n;
   keel_status st = keel_board_tags(b, h, ids, 64, &n);
   if (st == KEEL_E_CAPACITY) {   /* many tags on one hex: ask again with room */
-    int *big = lua_newuserdatauv(L, 65536 * sizeof *big, 0);
-    st = keel_board_tags(b, h, big, 65536, &n);
-    if (st != KEEL_OK) return keel_lua_nilerr(L, st, "tags");
-    lua_createtable(L, (int)n, 0);
-    for (size_t i = 0; i < n; i++) {
-      lua_pushstring(L, keel_board_tag_name(b, big[i]));
-      lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    return 1;
+    ids = lua_newuserdatauv(L, 65536 * sizeof *ids, 0);
+    st = keel_board_tags(b, h, ids, 65536, &n);
   }
   if (st != KEEL_OK) return keel_lua_nilerr(L, st, "tags");
   lua_createtable(L, (int)n, 0);
@@ -791,12 +738,8 @@ static int l_strait_passage(lua_State *L) {
   keel_side s, t;
   SIDE_ARG(L, b, 2, s);
   keel_status st = keel_board_strait_passage(b, s, &t);
-  if (st == KEEL_E_NOT_FOUND) {
-    lua_pushnil(L);
-    lua_pushliteral(L, "strait_passage: crossing this side passes no narrow strait");
-    return 2;
-  }
-  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "strait_passage");
+  if (st != KEEL_OK)
+    return keel_lua_nilerr_nf(L, st, "strait_passage", "strait_passage: crossing this side passes no narrow strait");
   lua_pushinteger(L, t);
   return 1;
 }
@@ -870,17 +813,7 @@ int keel_lua_open_board(lua_State *L) {
   static const luaL_Reg fns[] = {
     { "new", l_new }, { "load", l_load }, { "load_string", l_load_string }, { NULL, NULL }
   };
-  if (luaL_newmetatable(L, BOARD_MT)) {
-    luaL_newlib(L, methods);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, l_close);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, l_close);
-    lua_setfield(L, -2, "__close");
-    lua_pushcfunction(L, l_tostring);
-    lua_setfield(L, -2, "__tostring");
-  }
-  lua_pop(L, 1);
+  keel_lua_newclass(L, BOARD_MT, methods, l_close, l_tostring);
   luaL_newlib(L, fns);
   /* feature bits, terrain codes and port sizes for map loaders */
   static const struct { const char *k; lua_Integer v; } consts[] = {

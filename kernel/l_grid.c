@@ -138,13 +138,7 @@ static int l_section_of(lua_State *L) {
 
 /* grid:sections() -> { name, ... } in the order added  [-1, +1, e] */
 static int l_sections(lua_State *L) {
-  keel_grid *g = check_grid(L, 1);
-  size_t n = keel_grid_section_count(g);
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    lua_pushstring(L, keel_grid_section_name(g, i));
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
+  keel_lua_pushsectionnames(L, check_grid(L, 1));
   return 1;
 }
 

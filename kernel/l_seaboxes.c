@@ -63,13 +63,7 @@ static int l_center(lua_State *L) {
 /* sb:hexes(box) -> {hexes}: centre first, then rings  [-2, +1, e] */
 static int l_hexes(lua_State *L) {
   keel_boxgrid *g = check_sb(L, 1);
-  keel_box b = check_box(L, 2);
-  size_t cap = keel_max_disk_size(g->radius), n;
-  keel_hex *buf = lua_newuserdatauv(L, cap * sizeof *buf, 0);
-  keel_status st = keel_box_hexes(g, b, buf, cap, &n);
-  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "hexes");
-  keel_lua_pushhexes(L, buf, n);
-  return 1;
+  return keel_lua_pushboxhexes(L, g, check_box(L, 2), "hexes");
 }
 
 /* sb:neighbors(box) -> {6 boxes in direction order}  [-2, +1, e] */

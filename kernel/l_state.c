@@ -146,6 +146,77 @@ static int l_tostring(lua_State *L) {
   return 1;
 }
 
+/* ---- named values: of a unit, of a group, of the game ---- */
+
+/* The named values of one owner kind through keel.h; the game's ignore id. */
+typedef struct named {
+  const char *set_what;
+  keel_status (*get)(const keel_state *, int32_t, keel_atom, keel_value *);
+  keel_status (*set)(keel_state *, int32_t, keel_atom, keel_value);
+  size_t (*count)(const keel_state *, int32_t);
+  keel_status (*at)(const keel_state *, int32_t, size_t, keel_atom *, keel_value *);
+} named;
+
+static keel_status global_get(const keel_state *st, int32_t id, keel_atom key, keel_value *v) {
+  (void)id;
+  *v = keel_state_global(st, key);
+  return KEEL_OK;
+}
+static keel_status global_set(keel_state *st, int32_t id, keel_atom key, keel_value v) {
+  (void)id;
+  return keel_state_set_global(st, key, v);
+}
+static size_t global_count(const keel_state *st, int32_t id) { (void)id; return keel_state_global_count(st); }
+static keel_status global_at(const keel_state *st, int32_t id, size_t i, keel_atom *key, keel_value *v) {
+  (void)id;
+  return keel_state_global_at(st, i, key, v);
+}
+
+static const named unit_values = { "set_value", keel_state_unit_value, keel_state_unit_set_value,
+                                   keel_state_unit_value_count, keel_state_unit_value_at };
+static const named group_values = { "group_set", keel_state_group_value, keel_state_group_set_value,
+                                    keel_state_group_value_count, keel_state_group_value_at };
+static const named game_values = { "set_global", global_get, global_set, global_count, global_at };
+
+/* Push the value of the key at arg (nil when none; an unknown key is none). */
+static int push_named_value(lua_State *L, keel_state *st, const named *nm, int32_t id, int arg) {
+  size_t len;
+  const char *k = luaL_checklstring(L, arg, &len);
+  keel_value v = { KEEL_V_NIL, { 0 } };
+  keel_atom key = keel_state_atom_find(st, k, len);
+  if (key) nm->get(st, id, key, &v);
+  push_value(L, st, v);
+  return 1;
+}
+
+/* Set the key at arg to the value at arg + 1 (nil removes it). */
+static int set_named_value(lua_State *L, keel_state *st, const named *nm, int32_t id, int arg) {
+  keel_atom key = atom_arg(L, st, arg);
+  check(L, nm->set(st, id, key, value_arg(L, st, arg + 1)), nm->set_what);
+  return 0;
+}
+
+/* Push {key = value} (with map) and then {sorted keys} (with keys). */
+static int push_named_values(lua_State *L, keel_state *st, const named *nm, int32_t id, int map, int keys) {
+  size_t n = nm->count(st, id);
+  if (map) lua_createtable(L, 0, (int)n);
+  if (keys) lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    keel_atom k; keel_value v;
+    nm->at(st, id, i, &k, &v);
+    push_atom(L, st, k);
+    if (keys) {
+      if (map) lua_pushvalue(L, -1);
+      lua_rawseti(L, map ? -3 : -2, (lua_Integer)i + 1);
+    }
+    if (map) {
+      push_value(L, st, v);
+      lua_rawset(L, keys ? -4 : -3);
+    }
+  }
+  return map + keys;
+}
+
 /* ---- units ---- */
 
 /* st:unit_new(name, type?, side?) -> id  [-4, +1, e] */
@@ -253,53 +324,24 @@ static int l_move(lua_State *L) {
 /* st:value(id, key) -> value|nil  [-3, +1, e] */
 static int l_value(lua_State *L) {
   keel_state *st = S(L);
-  int32_t id = unit_arg(L, st, 2);
-  size_t len;
-  const char *k = luaL_checklstring(L, 3, &len);
-  keel_value v = { KEEL_V_NIL, { 0 } };
-  keel_atom key = keel_state_atom_find(st, k, len);
-  if (key) keel_state_unit_value(st, id, key, &v);
-  push_value(L, st, v);
-  return 1;
+  return push_named_value(L, st, &unit_values, unit_arg(L, st, 2), 3);
 }
 
 /* st:set_value(id, key, value|nil)  [-4, +0, e] */
 static int l_set_value(lua_State *L) {
   keel_state *st = S(L);
-  int32_t id = unit_arg(L, st, 2);
-  keel_atom key = atom_arg(L, st, 3);
-  check(L, keel_state_unit_set_value(st, id, key, value_arg(L, st, 4)), "set_value");
-  return 0;
+  return set_named_value(L, st, &unit_values, unit_arg(L, st, 2), 3);
 }
 
 /* st:values(id) -> {key = value}  [-2, +1, e]; st:value_keys(id) -> sorted keys */
 static int l_values(lua_State *L) {
   keel_state *st = S(L);
-  int32_t id = unit_arg(L, st, 2);
-  size_t n = keel_state_unit_value_count(st, id);
-  lua_createtable(L, 0, (int)n);
-  for (size_t i = 0; i < n; i++) {
-    keel_atom k; keel_value v;
-    keel_state_unit_value_at(st, id, i, &k, &v);
-    push_atom(L, st, k);
-    push_value(L, st, v);
-    lua_rawset(L, -3);
-  }
-  return 1;
+  return push_named_values(L, st, &unit_values, unit_arg(L, st, 2), 1, 0);
 }
 
 static int l_value_keys(lua_State *L) {
   keel_state *st = S(L);
-  int32_t id = unit_arg(L, st, 2);
-  size_t n = keel_state_unit_value_count(st, id);
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    keel_atom k; keel_value v;
-    keel_state_unit_value_at(st, id, i, &k, &v);
-    push_atom(L, st, k);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  return 1;
+  return push_named_values(L, st, &unit_values, unit_arg(L, st, 2), 0, 1);
 }
 
 /* st:marker(id, name) -> count  [-3, +1, e] */
@@ -348,32 +390,30 @@ static int l_markers(lua_State *L) {
   return 1;
 }
 
-/* st:add_hits(id, n) -> hits  [-3, +1, e] */
-static int l_add_hits(lua_State *L) {
+/* Apply fn(unit at 2, n at 3) and push the unit's hits or points after it;
+ * KEEL_E_ARG is a bad n (`bad` says why). */
+static int change_count(lua_State *L, keel_status (*fn)(keel_state *, int32_t, int64_t),
+                        const char *what, const char *bad, int hits) {
   keel_state *st = S(L);
   int32_t id = unit_arg(L, st, 2);
   lua_Integer n = luaL_checkinteger(L, 3);
-  keel_status s = keel_state_add_hits(st, id, n);
-  if (s == KEEL_E_ARG) return luaL_argerror(L, 3, "hits would go below 0");
-  check(L, s, "add_hits");
+  keel_status s = fn(st, id, n);
+  if (s == KEEL_E_ARG) return luaL_argerror(L, 3, bad);
+  check(L, s, what);
   keel_unit_info u;
   keel_state_unit_get(st, id, &u);
-  lua_pushinteger(L, u.hits);
+  lua_pushinteger(L, hits ? u.hits : u.points);
   return 1;
+}
+
+/* st:add_hits(id, n) -> hits  [-3, +1, e] */
+static int l_add_hits(lua_State *L) {
+  return change_count(L, keel_state_add_hits, "add_hits", "hits would go below 0", 1);
 }
 
 /* st:reduce_points(id, n) -> points  [-3, +1, e] */
 static int l_reduce_points(lua_State *L) {
-  keel_state *st = S(L);
-  int32_t id = unit_arg(L, st, 2);
-  lua_Integer n = luaL_checkinteger(L, 3);
-  keel_status s = keel_state_reduce_points(st, id, n);
-  if (s == KEEL_E_ARG) return luaL_argerror(L, 3, "must be 0..points");
-  check(L, s, "reduce_points");
-  keel_unit_info u;
-  keel_state_unit_get(st, id, &u);
-  lua_pushinteger(L, u.points);
-  return 1;
+  return change_count(L, keel_state_reduce_points, "reduce_points", "must be 0..points", 0);
 }
 
 /* st:split(id, points) -> new id  [-3, +1, e] */
@@ -534,80 +574,31 @@ static int l_groups_of(lua_State *L) {
 /* st:group_value(g, key) -> value  [-3, +1, e] */
 static int l_group_value(lua_State *L) {
   keel_state *st = S(L);
-  int32_t g = group_arg(L, st, 2);
-  size_t len;
-  const char *k = luaL_checklstring(L, 3, &len);
-  keel_atom key = keel_state_atom_find(st, k, len);
-  keel_value v = { KEEL_V_NIL, { 0 } };
-  if (key) keel_state_group_value(st, g, key, &v);
-  push_value(L, st, v);
-  return 1;
+  return push_named_value(L, st, &group_values, group_arg(L, st, 2), 3);
 }
 
 /* st:group_set(g, key, value|nil)  [-4, +0, e] */
 static int l_group_set(lua_State *L) {
   keel_state *st = S(L);
-  int32_t g = group_arg(L, st, 2);
-  keel_atom key = atom_arg(L, st, 3);
-  check(L, keel_state_group_set_value(st, g, key, value_arg(L, st, 4)), "group_set");
-  return 0;
+  return set_named_value(L, st, &group_values, group_arg(L, st, 2), 3);
 }
 
 /* st:group_values(g) -> {key = value}  [-2, +1, e] */
 static int l_group_values(lua_State *L) {
   keel_state *st = S(L);
-  int32_t g = group_arg(L, st, 2);
-  size_t n = keel_state_group_value_count(st, g);
-  lua_createtable(L, 0, (int)n);
-  for (size_t i = 0; i < n; i++) {
-    keel_atom k; keel_value v;
-    keel_state_group_value_at(st, g, i, &k, &v);
-    push_atom(L, st, k);
-    push_value(L, st, v);
-    lua_rawset(L, -3);
-  }
-  return 1;
+  return push_named_values(L, st, &group_values, group_arg(L, st, 2), 1, 0);
 }
 
 /* ---- globals, ownership ---- */
 
 /* st:global(key) -> value  [-2, +1, e] */
-static int l_global(lua_State *L) {
-  keel_state *st = S(L);
-  size_t len;
-  const char *k = luaL_checklstring(L, 2, &len);
-  keel_atom key = keel_state_atom_find(st, k, len);
-  keel_value v = { KEEL_V_NIL, { 0 } };
-  if (key) v = keel_state_global(st, key);
-  push_value(L, st, v);
-  return 1;
-}
+static int l_global(lua_State *L) { return push_named_value(L, S(L), &game_values, 0, 2); }
 
 /* st:set_global(key, value|nil)  [-3, +0, e] */
-static int l_set_global(lua_State *L) {
-  keel_state *st = S(L);
-  keel_atom key = atom_arg(L, st, 2);
-  check(L, keel_state_set_global(st, key, value_arg(L, st, 3)), "set_global");
-  return 0;
-}
+static int l_set_global(lua_State *L) { return set_named_value(L, S(L), &game_values, 0, 2); }
 
 /* st:globals() -> {key = value}, {sorted keys}  [-1, +2, m] */
-static int l_globals(lua_State *L) {
-  keel_state *st = S(L);
-  size_t n = keel_state_global_count(st);
-  lua_createtable(L, 0, (int)n);
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    keel_atom k; keel_value v;
-    keel_state_global_at(st, i, &k, &v);
-    push_atom(L, st, k);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, (lua_Integer)i + 1);
-    push_value(L, st, v);
-    lua_rawset(L, -4);
-  }
-  return 2;
-}
+static int l_globals(lua_State *L) { return push_named_values(L, S(L), &game_values, 0, 1, 1); }
 
 /* st:owner(hex) -> side|nil  [-2, +1, e] */
 static int l_owner(lua_State *L) {
@@ -665,23 +656,20 @@ static size_t level_arg(lua_State *L, lstate *s) {
   return (size_t)lv;
 }
 
-/* st:commit(level)  [-2, +0, e] */
-static int l_commit(lua_State *L) {
+/* Close the innermost transaction (level at 2) with commit or rollback. */
+static int close_level(lua_State *L, keel_status (*close)(keel_state *, const keel_mark *), const char *what) {
   lstate *s = check_state(L, 1);
   size_t lv = level_arg(L, s);
-  check(L, keel_state_commit(s->st, &s->marks[lv - 1]), "commit");
+  check(L, close(s->st, &s->marks[lv - 1]), what);
   s->nmarks--;
   return 0;
 }
 
+/* st:commit(level)  [-2, +0, e] */
+static int l_commit(lua_State *L) { return close_level(L, keel_state_commit, "commit"); }
+
 /* st:rollback(level)  [-2, +0, e] */
-static int l_rollback(lua_State *L) {
-  lstate *s = check_state(L, 1);
-  size_t lv = level_arg(L, s);
-  check(L, keel_state_rollback(s->st, &s->marks[lv - 1]), "rollback");
-  s->nmarks--;
-  return 0;
-}
+static int l_rollback(lua_State *L) { return close_level(L, keel_state_rollback, "rollback"); }
 
 /* st:depth() -> open transactions  [-1, +1, -] */
 static int l_depth(lua_State *L) { lua_pushinteger(L, (lua_Integer)check_state(L, 1)->nmarks); return 1; }
@@ -701,38 +689,38 @@ static int l_action_begin(lua_State *L) {
 /* st:action_end()  [-1, +0, e] */
 static int l_action_end(lua_State *L) { check(L, keel_state_action_end(S(L)), "action_end"); return 0; }
 
+/* Undo (redo 0) or redo the last n (at 2, default 1) actions. */
+static int undo_redo(lua_State *L, int redo) {
+  keel_state *st = S(L);
+  size_t can = redo ? keel_state_redo_count(st) : keel_state_action_count(st);
+  lua_Integer n = luaL_optinteger(L, 2, 1);
+  if (n < 0 || (size_t)n > can)
+    return luaL_argerror(L, 2, lua_pushfstring(L, "%d actions can be %s", (int)can, redo ? "redone" : "undone"));
+  check(L, (redo ? keel_state_redo : keel_state_undo)(st, (size_t)n), redo ? "redo" : "undo");
+  return 0;
+}
+
 /* st:undo(n) / st:redo(n)  [-2, +0, e] */
-static int l_undo(lua_State *L) {
-  keel_state *st = S(L);
-  lua_Integer n = luaL_optinteger(L, 2, 1);
-  if (n < 0 || (size_t)n > keel_state_action_count(st))
-    return luaL_argerror(L, 2, lua_pushfstring(L, "%d actions can be undone", (int)keel_state_action_count(st)));
-  check(L, keel_state_undo(st, (size_t)n), "undo");
-  return 0;
-}
-static int l_redo(lua_State *L) {
-  keel_state *st = S(L);
-  lua_Integer n = luaL_optinteger(L, 2, 1);
-  if (n < 0 || (size_t)n > keel_state_redo_count(st))
-    return luaL_argerror(L, 2, lua_pushfstring(L, "%d actions can be redone", (int)keel_state_redo_count(st)));
-  check(L, keel_state_redo(st, (size_t)n), "redo");
-  return 0;
-}
+static int l_undo(lua_State *L) { return undo_redo(L, 0); }
+static int l_redo(lua_State *L) { return undo_redo(L, 1); }
 static int l_action_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_action_count(S(L))); return 1; }
 static int l_redo_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_redo_count(S(L))); return 1; }
 static int l_action_number(lua_State *L) { lua_pushinteger(L, keel_state_action_number(S(L))); return 1; }
 
 /* ---- hash, journal, memory ---- */
 
-/* st:hash() -> integer; st:hash_hex() -> "016x"; st:hash_full() -> integer  [-1, +1, -] */
-static int l_hash(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_hash(S(L))); return 1; }
-static int l_hash_full(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_hash_full(S(L))); return 1; }
-static int l_hash_hex(lua_State *L) {
+/* Push h as 16 lowercase hex digits. */
+static int push_hex64(lua_State *L, uint64_t h) {
   char tmp[20];
-  snprintf(tmp, sizeof tmp, "%016llx", (unsigned long long)keel_state_hash(S(L)));
+  snprintf(tmp, sizeof tmp, "%016llx", (unsigned long long)h);
   lua_pushstring(L, tmp);
   return 1;
 }
+
+/* st:hash() -> integer; st:hash_hex() -> "016x"; st:hash_full() -> integer  [-1, +1, -] */
+static int l_hash(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_hash(S(L))); return 1; }
+static int l_hash_full(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_hash_full(S(L))); return 1; }
+static int l_hash_hex(lua_State *L) { return push_hex64(L, keel_state_hash(S(L))); }
 
 /* st:journal() -> string  [-1, +1, m] */
 static int l_journal(lua_State *L) {
@@ -946,6 +934,18 @@ static char **owned_ptr(lua_State *L) {
   return p;
 }
 
+/* Write path atomically: push true, or nil and "<path>: <failed> (<status>)". */
+static int write_file(lua_State *L, const char *path, const char *data, size_t len, const char *failed) {
+  keel_status s = keel_file_write_atomic(path, data, len);
+  if (s != KEEL_OK) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: %s (%s)", path, failed, keel_status_str(s));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
 /* st:save_text(meta?) -> string  [-2, +1, e] */
 static int l_save_text(lua_State *L) {
   keel_state *st = S(L);
@@ -965,14 +965,7 @@ static int l_save(lua_State *L) {
   char **p = owned_ptr(L);
   size_t len;
   save_text(L, st, 3, p, &len);
-  keel_status s = keel_file_write_atomic(path, *p, len);
-  if (s != KEEL_OK) {
-    lua_pushnil(L);
-    lua_pushfstring(L, "%s: cannot write the save (%s)", path, keel_status_str(s));
-    return 2;
-  }
-  lua_pushboolean(L, 1);
-  return 1;
+  return write_file(L, path, *p, len, "cannot write the save");
 }
 
 static int push_loaded(lua_State *L, const char *name, const char *text, size_t len) {
@@ -1031,24 +1024,14 @@ static int l_write_file(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   size_t len;
   const char *data = luaL_checklstring(L, 2, &len);
-  keel_status s = keel_file_write_atomic(path, data, len);
-  if (s != KEEL_OK) {
-    lua_pushnil(L);
-    lua_pushfstring(L, "%s: cannot write (%s)", path, keel_status_str(s));
-    return 2;
-  }
-  lua_pushboolean(L, 1);
-  return 1;
+  return write_file(L, path, data, len, "cannot write");
 }
 
 /* keel.state.hash_bytes(s) -> "016x"  [-1, +1, e] (FNV-1a 64) */
 static int l_hash_bytes(lua_State *L) {
   size_t len;
   const char *s = luaL_checklstring(L, 1, &len);
-  char tmp[20];
-  snprintf(tmp, sizeof tmp, "%016llx", (unsigned long long)keel_hash_bytes(s, len));
-  lua_pushstring(L, tmp);
-  return 1;
+  return push_hex64(L, keel_hash_bytes(s, len));
 }
 
 int keel_lua_open_state(lua_State *L) {

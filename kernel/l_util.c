@@ -29,6 +29,53 @@ int keel_lua_nilerr(lua_State *L, keel_status st, const char *what) {
   return 2;
 }
 
+int keel_lua_nilmsg(lua_State *L, const char *reason) {
+  lua_pushnil(L);
+  lua_pushstring(L, reason);
+  return 2;
+}
+
+int keel_lua_nilerr_nf(lua_State *L, keel_status st, const char *what, const char *not_found) {
+  if (st == KEEL_E_NOT_FOUND) return keel_lua_nilmsg(L, not_found);
+  return keel_lua_nilerr(L, st, what);
+}
+
+void keel_lua_pushareanames(lua_State *L, const keel_areas *a) {
+  size_t n = keel_area_count(a);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushstring(L, keel_area_name(a, i));
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+}
+
+void keel_lua_pushareaneighbors(lua_State *L, const keel_areas *a, size_t i) {
+  size_t n = keel_area_neighbor_count(a, i);
+  lua_createtable(L, (int)n, 0);
+  for (size_t k = 0; k < n; k++) {
+    lua_pushstring(L, keel_area_name(a, keel_area_neighbor(a, i, k)));
+    lua_rawseti(L, -2, (lua_Integer)k + 1);
+  }
+}
+
+void keel_lua_pushsectionnames(lua_State *L, const keel_grid *g) {
+  size_t n = keel_grid_section_count(g);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushstring(L, keel_grid_section_name(g, i));
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+}
+
+int keel_lua_pushboxhexes(lua_State *L, const keel_boxgrid *g, keel_box x, const char *what) {
+  size_t cap = keel_max_disk_size(g->radius), n;
+  keel_hex *buf = lua_newuserdatauv(L, cap * sizeof *buf, 0);
+  keel_status st = keel_box_hexes(g, x, buf, cap, &n);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, what);
+  keel_lua_pushhexes(L, buf, n);
+  return 1;
+}
+
 void keel_lua_pushhexes(lua_State *L, const keel_hex *hexes, size_t n) {
   lua_createtable(L, (int)n, 0);
   for (size_t i = 0; i < n; i++) {

@@ -25,8 +25,22 @@ keel_side keel_lua_checkside(lua_State *L, int arg);
 int keel_lua_fail(lua_State *L, keel_status st, const char *what);
 /* Push nil and "<what>: <status phrase>"; returns 2. */
 int keel_lua_nilerr(lua_State *L, keel_status st, const char *what);
+/* Push nil and `reason`; returns 2. */
+int keel_lua_nilmsg(lua_State *L, const char *reason);
+/* keel_lua_nilerr, but with `not_found` as the whole reason for
+ * KEEL_E_NOT_FOUND; returns 2. */
+int keel_lua_nilerr_nf(lua_State *L, keel_status st, const char *what, const char *not_found);
 /* Push an array of hexes as a new table. */
 void keel_lua_pushhexes(lua_State *L, const keel_hex *hexes, size_t n);
+/* Push the names of all the areas, in the order added, as a new table. */
+void keel_lua_pushareanames(lua_State *L, const keel_areas *a);
+/* Push the names of the neighbours of area i, in the order added. */
+void keel_lua_pushareaneighbors(lua_State *L, const keel_areas *a, size_t i);
+/* Push the names of the grid's map sections, in the order added. */
+void keel_lua_pushsectionnames(lua_State *L, const keel_grid *g);
+/* The hexes of box x of g as a new table, or nil and "<what>: <reason>";
+ * returns 1 or 2. */
+int keel_lua_pushboxhexes(lua_State *L, const keel_boxgrid *g, keel_box x, const char *what);
 /* Read an array of hexes from table at `arg`; returns a lua-owned buffer
  * (userdata left on the stack) holding *n hexes. */
 keel_hex *keel_lua_checkhexes(lua_State *L, int arg, size_t *n);
@@ -35,10 +49,9 @@ keel_hex *keel_lua_checkhexes(lua_State *L, int arg, size_t *n);
  * and __close, and `tostring` as __tostring. Leaves the stack as it was. */
 void keel_lua_newclass(lua_State *L, const char *name, const luaL_Reg *methods,
                        lua_CFunction close, lua_CFunction tostring);
-/* Optional integer field of a table at `idx`. */
 /* The keel_board of a keel.Board userdata (l_board.c); raises when closed. */
 keel_board *keel_lua_checkboard(lua_State *L, int arg);
-
+/* Optional integer field of a table at `idx`. */
 lua_Integer keel_lua_optfield_int(lua_State *L, int idx, const char *k, lua_Integer def);
 
 #endif

@@ -245,13 +245,17 @@ static int atom_ok(const keel_state *st, keel_atom a) { return a >= 0 && (size_t
 
 /* ---- sorted named arrays -------------------------------------------------- */
 
-/* Binary search by key text; returns 1 if found, *at the index (or the
+/* Binary search by key text in n records of stride bytes that each begin
+ * with their key (kv, km); returns 1 if found, *at the index (or the
  * insertion point). */
-static int kv_find(const keel_state *st, const kv *arr, size_t n, keel_atom key, size_t *at) {
+static int key_find(const keel_state *st, const void *arr, size_t stride, size_t n,
+                    keel_atom key, size_t *at) {
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    int c = keel__atom_cmp(st, arr[mid].key, key);
+    keel_atom k;
+    memcpy(&k, (const char *)arr + mid * stride, sizeof k);
+    int c = keel__atom_cmp(st, k, key);
     if (c == 0) { *at = mid; return 1; }
     if (c < 0) lo = mid + 1; else hi = mid;
   }
@@ -259,51 +263,42 @@ static int kv_find(const keel_state *st, const kv *arr, size_t n, keel_atom key,
   return 0;
 }
 
-static int km_find(const keel_state *st, const km *arr, size_t n, keel_atom key, size_t *at) {
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    int c = keel__atom_cmp(st, arr[mid].key, key);
-    if (c == 0) { *at = mid; return 1; }
-    if (c < 0) lo = mid + 1; else hi = mid;
+/* Put the record rec (stride bytes, beginning with its key) in its place in
+ * a sorted array of n, replacing the one with its key; with remove, take
+ * that one out instead. Capacity must already allow one more. Returns the
+ * new count. */
+static size_t key_put(const keel_state *st, void *arr, size_t stride, size_t n,
+                      const void *rec, int remove) {
+  char *a = arr;
+  keel_atom key;
+  memcpy(&key, rec, sizeof key);
+  size_t at;
+  int found = key_find(st, arr, stride, n, key, &at);
+  if (remove) {
+    if (found) { memmove(a + at * stride, a + (at + 1) * stride, (n - at - 1) * stride); n--; }
+  } else {
+    if (!found) { memmove(a + (at + 1) * stride, a + at * stride, (n - at) * stride); n++; }
+    memcpy(a + at * stride, rec, stride);
   }
-  *at = lo;
-  return 0;
+  return n;
 }
 
 static keel_value kv_get(const keel_state *st, const kv *arr, size_t n, keel_atom key) {
   size_t at;
-  if (key && kv_find(st, arr, n, key, &at)) return arr[at].v;
+  if (key && key_find(st, arr, sizeof *arr, n, key, &at)) return arr[at].v;
   return (keel_value){ KEEL_V_NIL, { 0 } };
 }
 
-/* Set (v non-nil) or remove; capacity must already allow one more. */
-static void kv_put(const keel_state *st, kv *arr, uint16_t *n, keel_atom key, keel_value v) {
-  size_t at;
-  int found = kv_find(st, arr, *n, key, &at);
-  if (v.kind == KEEL_V_NIL) {
-    if (found) { memmove(arr + at, arr + at + 1, (*n - at - 1) * sizeof *arr); (*n)--; }
-  } else if (found) {
-    arr[at].v = v;
-  } else {
-    memmove(arr + at + 1, arr + at, (*n - at) * sizeof *arr);
-    arr[at] = (kv){ key, v };
-    (*n)++;
-  }
+/* Set (v non-nil) or remove; returns the new count. */
+static size_t kv_put(const keel_state *st, kv *arr, size_t n, keel_atom key, keel_value v) {
+  kv rec = { key, v };
+  return key_put(st, arr, sizeof rec, n, &rec, v.kind == KEEL_V_NIL);
 }
 
-static void km_put(const keel_state *st, km *arr, uint16_t *n, keel_atom key, int64_t c) {
-  size_t at;
-  int found = km_find(st, arr, *n, key, &at);
-  if (c == 0) {
-    if (found) { memmove(arr + at, arr + at + 1, (*n - at - 1) * sizeof *arr); (*n)--; }
-  } else if (found) {
-    arr[at].n = c;
-  } else {
-    memmove(arr + at + 1, arr + at, (*n - at) * sizeof *arr);
-    arr[at] = (km){ key, c };
-    (*n)++;
-  }
+/* Set (c non-zero) or remove; returns the new count. */
+static size_t km_put(const keel_state *st, km *arr, size_t n, keel_atom key, int64_t c) {
+  km rec = { key, c };
+  return key_put(st, arr, sizeof rec, n, &rec, c == 0);
 }
 
 static int value_eq(keel_value a, keel_value b) {
@@ -328,6 +323,70 @@ static int value_ok(const keel_state *st, keel_value v) {
   case KEEL_V_STR: return v.u.s > 0 && (size_t)v.u.s < st->natoms;
   default: return 0;
   }
+}
+
+/* ---- named values of units, groups and the game --------------------------- */
+
+#define UNIT_OK(st, id) ((id) >= 1 && (id) <= (st)->nunits)
+#define GROUP_OK(st, id) ((id) >= 1 && (id) <= (st)->ngroups)
+
+/* Where the named values of a unit (kind OP_UNIT_VALUE) or a group
+ * (OP_GROUP_VALUE) are; val NULL if there is no such unit or group. */
+typedef struct holder { kv **val; uint16_t *n, *cap; } holder;
+
+static holder holder_of(const keel_state *st, int kind, int64_t id) {
+  /* the units and groups are not const storage: a const caller only reads */
+  if (kind == OP_UNIT_VALUE && UNIT_OK(st, id)) {
+    unit *u = (unit *)&st->units[id - 1];
+    return (holder){ &u->val, &u->nval, &u->capval };
+  }
+  if (kind == OP_GROUP_VALUE && GROUP_OK(st, id)) {
+    group *g = (group *)&st->groups[id - 1];
+    return (holder){ &g->val, &g->nval, &g->capval };
+  }
+  return (holder){ NULL, NULL, NULL };
+}
+
+/* Record the op (kind, id) that sets key to v among the n values arr. */
+static keel_status kv_set(keel_state *st, int kind, int64_t id, const kv *arr, size_t n,
+                          keel_atom key, keel_value v) {
+  if (key <= 0 || !atom_ok(st, key) || !value_ok(st, v)) return KEEL_E_ARG;
+  op o = { .kind = (uint8_t)kind, .id = id, .key = key };
+  o.a = kv_get(st, arr, n, key);
+  o.b = v;
+  if (value_eq(o.a, o.b)) return KEEL_OK;
+  return keel__state_push(st, &o);
+}
+
+static keel_status kv_at(const kv *arr, size_t n, size_t i, keel_atom *key, keel_value *v) {
+  if (i >= n) return KEEL_E_RANGE;
+  *key = arr[i].key;
+  *v = arr[i].v;
+  return KEEL_OK;
+}
+
+static keel_status value_get(const keel_state *st, int kind, int64_t id, keel_atom key, keel_value *out) {
+  holder h = holder_of(st, kind, id);
+  if (!h.val) return KEEL_E_NOT_FOUND;
+  *out = kv_get(st, *h.val, *h.n, key);
+  return KEEL_OK;
+}
+
+static keel_status value_set(keel_state *st, int kind, int64_t id, keel_atom key, keel_value v) {
+  holder h = holder_of(st, kind, id);
+  if (!h.val) return KEEL_E_NOT_FOUND;
+  return kv_set(st, kind, id, *h.val, *h.n, key, v);
+}
+
+static size_t value_count(const keel_state *st, int kind, int64_t id) {
+  holder h = holder_of(st, kind, id);
+  return h.val ? *h.n : 0;
+}
+
+static keel_status value_at(const keel_state *st, int kind, int64_t id, size_t i, keel_atom *key, keel_value *v) {
+  holder h = holder_of(st, kind, id);
+  if (!h.val) return KEEL_E_NOT_FOUND;
+  return kv_at(*h.val, *h.n, i, key, v);
 }
 
 /* ---- ownership map -------------------------------------------------------- */
@@ -364,7 +423,8 @@ static int own_reserve(keel_state *st) {
 
 /* ---- applying ops --------------------------------------------------------- */
 
-static void unit_facts(keel_state *st, int32_t id) {   /* the facts of a fresh unit */
+/* XOR in or out the fields of unit id (its values and markers not). */
+static void unit_facts(keel_state *st, int32_t id) {
   const unit *u = &st->units[id - 1];
   st->hash ^= fact(T_NAME, (uint64_t)id, keel__atom_hash(st, u->name), 0);
   st->hash ^= fact(T_TYPE, (uint64_t)id, keel__atom_hash(st, u->type), 0);
@@ -399,41 +459,34 @@ static void group_erase(keel_state *st, int32_t g, size_t pos) {
   gr->nmem--;
 }
 
+/* Room for record n + 1 of the units or groups (*cap of them, the first
+ * *init zeroed once so that their arrays can be kept and freed). */
+static int grow_records(void **arr, size_t elem, int32_t *cap, int32_t n, int32_t *init) {
+  size_t c = (size_t)*cap;
+  if (!grow(arr, elem, &c, (size_t)n + 1)) return 0;
+  *cap = (int32_t)(c > 0x7fffffff ? 0x7fffffff : c);
+  if (*init <= n) {
+    memset((char *)*arr + (size_t)n * elem, 0, elem);
+    *init = n + 1;
+  }
+  return 1;
+}
+
 /* Reserve whatever applying o forward needs; 0 on out of memory. */
 static int prepare(keel_state *st, const op *o) {
   switch (o->kind) {
-  case OP_UNIT_NEW: {
-    size_t cap = (size_t)st->capunits;
-    if (!grow((void **)&st->units, sizeof *st->units, &cap, (size_t)st->nunits + 1)) return 0;
-    st->capunits = (int32_t)(cap > 0x7fffffff ? 0x7fffffff : cap);
-    if (st->initunits <= st->nunits) {
-      memset(&st->units[st->nunits], 0, sizeof(unit));
-      st->initunits = st->nunits + 1;
-    }
-    return 1;
-  }
-  case OP_UNIT_VALUE: {
-    unit *u = &st->units[o->id - 1];
-    return o->b.kind == KEEL_V_NIL || grow16((void **)&u->val, sizeof *u->val, &u->capval, (size_t)u->nval + 1);
+  case OP_UNIT_NEW:
+    return grow_records((void **)&st->units, sizeof *st->units, &st->capunits, st->nunits, &st->initunits);
+  case OP_UNIT_VALUE: case OP_GROUP_VALUE: {
+    holder h = holder_of(st, o->kind, o->id);
+    return o->b.kind == KEEL_V_NIL || grow16((void **)h.val, sizeof **h.val, h.cap, (size_t)*h.n + 1);
   }
   case OP_UNIT_MARKER: {
     unit *u = &st->units[o->id - 1];
     return o->b.u.i == 0 || grow16((void **)&u->mark, sizeof *u->mark, &u->capmark, (size_t)u->nmark + 1);
   }
-  case OP_GROUP_NEW: {
-    size_t cap = (size_t)st->capgroups;
-    if (!grow((void **)&st->groups, sizeof *st->groups, &cap, (size_t)st->ngroups + 1)) return 0;
-    st->capgroups = (int32_t)(cap > 0x7fffffff ? 0x7fffffff : cap);
-    if (st->initgroups <= st->ngroups) {
-      memset(&st->groups[st->ngroups], 0, sizeof(group));
-      st->initgroups = st->ngroups + 1;
-    }
-    return 1;
-  }
-  case OP_GROUP_VALUE: {
-    group *g = &st->groups[o->id - 1];
-    return o->b.kind == KEEL_V_NIL || grow16((void **)&g->val, sizeof *g->val, &g->capval, (size_t)g->nval + 1);
-  }
+  case OP_GROUP_NEW:
+    return grow_records((void **)&st->groups, sizeof *st->groups, &st->capgroups, st->ngroups, &st->initgroups);
   case OP_GROUP_INSERT: {
     group *g = &st->groups[o->id - 1];
     size_t cap = g->capmem;
@@ -502,11 +555,12 @@ void keel__apply(keel_state *st, const op *o, int forward) {
     }
     break;
   }
-  case OP_UNIT_VALUE: {
-    unit *u = &st->units[o->id - 1];
-    hash_kv(st, T_VALUE, (uint64_t)o->id, o->key, from);
-    hash_kv(st, T_VALUE, (uint64_t)o->id, o->key, to);
-    kv_put(st, u->val, &u->nval, o->key, to);
+  case OP_UNIT_VALUE: case OP_GROUP_VALUE: {
+    holder h = holder_of(st, o->kind, o->id);
+    uint64_t tag = o->kind == OP_UNIT_VALUE ? T_VALUE : T_GVALUE;
+    hash_kv(st, tag, (uint64_t)o->id, o->key, from);
+    hash_kv(st, tag, (uint64_t)o->id, o->key, to);
+    *h.n = (uint16_t)kv_put(st, *h.val, *h.n, o->key, to);
     break;
   }
   case OP_UNIT_MARKER: {
@@ -514,27 +568,17 @@ void keel__apply(keel_state *st, const op *o, int forward) {
     uint64_t kh = keel__atom_hash(st, o->key);
     if (from.u.i) st->hash ^= fact(T_MARKER, (uint64_t)o->id, kh, (uint64_t)from.u.i);
     if (to.u.i) st->hash ^= fact(T_MARKER, (uint64_t)o->id, kh, (uint64_t)to.u.i);
-    km_put(st, u->mark, &u->nmark, o->key, to.u.i);
+    u->nmark = (uint16_t)km_put(st, u->mark, u->nmark, o->key, to.u.i);
     break;
   }
-  case OP_GROUP_NEW:
+  case OP_GROUP_NEW: {   /* a fresh group: its name, and the link of its empty list */
     if (forward) {
       group *g = &st->groups[st->ngroups++];
       g->name = o->key; g->nmem = 0; g->nval = 0;
-      st->hash ^= fact(T_GNAME, (uint64_t)st->ngroups, keel__atom_hash(st, g->name), 0) ^
-                  glink(st->ngroups, 0, 0);
-    } else {
-      group *g = &st->groups[st->ngroups - 1];
-      st->hash ^= fact(T_GNAME, (uint64_t)st->ngroups, keel__atom_hash(st, g->name), 0) ^
-                  glink(st->ngroups, 0, 0);
-      st->ngroups--;
     }
-    break;
-  case OP_GROUP_VALUE: {
-    group *g = &st->groups[o->id - 1];
-    hash_kv(st, T_GVALUE, (uint64_t)o->id, o->key, from);
-    hash_kv(st, T_GVALUE, (uint64_t)o->id, o->key, to);
-    kv_put(st, g->val, &g->nval, o->key, to);
+    st->hash ^= fact(T_GNAME, (uint64_t)st->ngroups, keel__atom_hash(st, st->groups[st->ngroups - 1].name), 0) ^
+                glink(st->ngroups, 0, 0);
+    if (!forward) st->ngroups--;
     break;
   }
   case OP_GROUP_INSERT:
@@ -547,19 +591,7 @@ void keel__apply(keel_state *st, const op *o, int forward) {
   case OP_GLOBAL: {
     hash_kv(st, T_GLOBAL, 0, o->key, from);
     hash_kv(st, T_GLOBAL, 0, o->key, to);
-    uint16_t n = (uint16_t)st->nglob;   /* kv_put counts in uint16 */
-    size_t at;
-    int found = kv_find(st, st->glob, st->nglob, o->key, &at);
-    if (to.kind == KEEL_V_NIL) {
-      if (found) { memmove(st->glob + at, st->glob + at + 1, (st->nglob - at - 1) * sizeof(kv)); st->nglob--; }
-    } else if (found) {
-      st->glob[at].v = to;
-    } else {
-      memmove(st->glob + at + 1, st->glob + at, (st->nglob - at) * sizeof(kv));
-      st->glob[at] = (kv){ o->key, to };
-      st->nglob++;
-    }
-    (void)n;
+    st->nglob = kv_put(st, st->glob, st->nglob, o->key, to);
     break;
   }
   case OP_OWNER: {
@@ -623,9 +655,6 @@ keel_atom keel_state_rule(const keel_state *st) {
 }
 
 /* ---- units ---------------------------------------------------------------- */
-
-#define UNIT_OK(st, id) ((id) >= 1 && (id) <= (st)->nunits)
-#define GROUP_OK(st, id) ((id) >= 1 && (id) <= (st)->ngroups)
 
 keel_status keel_state_unit_new(keel_state *st, keel_atom name, keel_atom type, keel_atom side, int32_t *id) {
   if (!atom_ok(st, name) || !atom_ok(st, type) || !atom_ok(st, side)) return KEEL_E_ARG;
@@ -707,41 +736,26 @@ keel_status keel_state_unit_move(keel_state *st, int32_t id, keel_loc loc) {
 }
 
 keel_status keel_state_unit_value(const keel_state *st, int32_t id, keel_atom key, keel_value *out) {
-  if (!UNIT_OK(st, id)) return KEEL_E_NOT_FOUND;
-  const unit *u = &st->units[id - 1];
-  *out = kv_get(st, u->val, u->nval, key);
-  return KEEL_OK;
+  return value_get(st, OP_UNIT_VALUE, id, key, out);
 }
 
 keel_status keel_state_unit_set_value(keel_state *st, int32_t id, keel_atom key, keel_value v) {
-  if (!UNIT_OK(st, id)) return KEEL_E_NOT_FOUND;
-  if (key <= 0 || !atom_ok(st, key) || !value_ok(st, v)) return KEEL_E_ARG;
-  const unit *u = &st->units[id - 1];
-  op o = { .kind = OP_UNIT_VALUE, .id = id, .key = key };
-  o.a = kv_get(st, u->val, u->nval, key);
-  o.b = v;
-  if (value_eq(o.a, o.b)) return KEEL_OK;
-  return keel__state_push(st, &o);
+  return value_set(st, OP_UNIT_VALUE, id, key, v);
 }
 
 size_t keel_state_unit_value_count(const keel_state *st, int32_t id) {
-  return UNIT_OK(st, id) ? st->units[id - 1].nval : 0;
+  return value_count(st, OP_UNIT_VALUE, id);
 }
 
 keel_status keel_state_unit_value_at(const keel_state *st, int32_t id, size_t i, keel_atom *key, keel_value *v) {
-  if (!UNIT_OK(st, id)) return KEEL_E_NOT_FOUND;
-  const unit *u = &st->units[id - 1];
-  if (i >= u->nval) return KEEL_E_RANGE;
-  *key = u->val[i].key;
-  *v = u->val[i].v;
-  return KEEL_OK;
+  return value_at(st, OP_UNIT_VALUE, id, i, key, v);
 }
 
 int64_t keel_state_unit_marker(const keel_state *st, int32_t id, keel_atom key) {
   if (!UNIT_OK(st, id) || key <= 0) return 0;
   const unit *u = &st->units[id - 1];
   size_t at;
-  return km_find(st, u->mark, u->nmark, key, &at) ? u->mark[at].n : 0;
+  return key_find(st, u->mark, sizeof *u->mark, u->nmark, key, &at) ? u->mark[at].n : 0;
 }
 
 keel_status keel_state_unit_set_marker(keel_state *st, int32_t id, keel_atom key, int64_t count) {
@@ -972,34 +986,19 @@ int32_t keel_state_group_member(const keel_state *st, int32_t gid, size_t i) {
 }
 
 keel_status keel_state_group_value(const keel_state *st, int32_t gid, keel_atom key, keel_value *out) {
-  if (!GROUP_OK(st, gid)) return KEEL_E_NOT_FOUND;
-  const group *g = &st->groups[gid - 1];
-  *out = kv_get(st, g->val, g->nval, key);
-  return KEEL_OK;
+  return value_get(st, OP_GROUP_VALUE, gid, key, out);
 }
 
 keel_status keel_state_group_set_value(keel_state *st, int32_t gid, keel_atom key, keel_value v) {
-  if (!GROUP_OK(st, gid)) return KEEL_E_NOT_FOUND;
-  if (key <= 0 || !atom_ok(st, key) || !value_ok(st, v)) return KEEL_E_ARG;
-  const group *g = &st->groups[gid - 1];
-  op o = { .kind = OP_GROUP_VALUE, .id = gid, .key = key };
-  o.a = kv_get(st, g->val, g->nval, key);
-  o.b = v;
-  if (value_eq(o.a, o.b)) return KEEL_OK;
-  return keel__state_push(st, &o);
+  return value_set(st, OP_GROUP_VALUE, gid, key, v);
 }
 
 size_t keel_state_group_value_count(const keel_state *st, int32_t gid) {
-  return GROUP_OK(st, gid) ? st->groups[gid - 1].nval : 0;
+  return value_count(st, OP_GROUP_VALUE, gid);
 }
 
 keel_status keel_state_group_value_at(const keel_state *st, int32_t gid, size_t i, keel_atom *key, keel_value *v) {
-  if (!GROUP_OK(st, gid)) return KEEL_E_NOT_FOUND;
-  const group *g = &st->groups[gid - 1];
-  if (i >= g->nval) return KEEL_E_RANGE;
-  *key = g->val[i].key;
-  *v = g->val[i].v;
-  return KEEL_OK;
+  return value_at(st, OP_GROUP_VALUE, gid, i, key, v);
 }
 
 /* ---- globals and ownership ------------------------------------------------ */
@@ -1009,21 +1008,13 @@ keel_value keel_state_global(const keel_state *st, keel_atom key) {
 }
 
 keel_status keel_state_set_global(keel_state *st, keel_atom key, keel_value v) {
-  if (key <= 0 || !atom_ok(st, key) || !value_ok(st, v)) return KEEL_E_ARG;
-  op o = { .kind = OP_GLOBAL, .key = key };
-  o.a = keel_state_global(st, key);
-  o.b = v;
-  if (value_eq(o.a, o.b)) return KEEL_OK;
-  return keel__state_push(st, &o);
+  return kv_set(st, OP_GLOBAL, 0, st->glob, st->nglob, key, v);
 }
 
 size_t keel_state_global_count(const keel_state *st) { return st->nglob; }
 
 keel_status keel_state_global_at(const keel_state *st, size_t i, keel_atom *key, keel_value *v) {
-  if (i >= st->nglob) return KEEL_E_RANGE;
-  *key = st->glob[i].key;
-  *v = st->glob[i].v;
-  return KEEL_OK;
+  return kv_at(st->glob, st->nglob, i, key, v);
 }
 
 keel_atom keel_state_owner(const keel_state *st, keel_hex h) {
@@ -1053,13 +1044,7 @@ uint64_t keel_state_hash_full(const keel_state *st) {
   keel_state *t = &tmp;
   for (int32_t id = 1; id <= st->nunits; id++) {
     const unit *u = &st->units[id - 1];
-    t->hash ^= fact(T_NAME, (uint64_t)id, keel__atom_hash(st, u->name), 0);
-    t->hash ^= fact(T_TYPE, (uint64_t)id, keel__atom_hash(st, u->type), 0);
-    t->hash ^= fact(T_SIDE, (uint64_t)id, keel__atom_hash(st, u->side), 0);
-    t->hash ^= fact(T_FACE, (uint64_t)id, u->face, 0);
-    t->hash ^= fact(T_HITS, (uint64_t)id, (uint64_t)u->hits, 0);
-    t->hash ^= fact(T_POINTS, (uint64_t)id, (uint64_t)u->points, 0);
-    t->hash ^= fact(T_LOC, (uint64_t)id, loc_hash(u->lk, u->where), 0);
+    unit_facts(t, id);
     for (uint16_t i = 0; i < u->nval; i++) hash_kv(t, T_VALUE, (uint64_t)id, u->val[i].key, u->val[i].v);
     for (uint16_t i = 0; i < u->nmark; i++)
       t->hash ^= fact(T_MARKER, (uint64_t)id, keel__atom_hash(st, u->mark[i].key), (uint64_t)u->mark[i].n);

@@ -291,33 +291,32 @@ function Game:play(name, args)
   return self:action(name, function(g) return o.fn(g, args) end, { rule = o.rule, order = args })
 end
 
+-- Move the last n dice records of `from` onto `to`; returns the last one moved.
+local function move_records(from, to, n)
+  local moved
+  for _ = 1, n do
+    local a = table.remove(from)
+    to[#to + 1] = a
+    moved = a or moved
+  end
+  return moved
+end
+
 --- Undo the last n actions (default 1): state and dice as before them.
 function Game:undo(n)
   n = n or 1
-  local st = self.state
-  trim(self._acts, st:action_count())
-  st:undo(n)
-  local first
-  for _ = 1, n do
-    local a = table.remove(self._acts)
-    self._redo[#self._redo + 1] = a
-    first = a or first
-  end
+  trim(self._acts, self.state:action_count())
+  self.state:undo(n)
+  local first = move_records(self._acts, self._redo, n)
   if first then self.dice:load_state(first[1]) end
 end
 
 --- Redo the last n undone actions (default 1).
 function Game:redo(n)
   n = n or 1
-  local st = self.state
-  trim(self._redo, st:redo_count())
-  st:redo(n)
-  local last
-  for _ = 1, n do
-    local a = table.remove(self._redo)
-    self._acts[#self._acts + 1] = a
-    last = a or last
-  end
+  trim(self._redo, self.state:redo_count())
+  self.state:redo(n)
+  local last = move_records(self._redo, self._acts, n)
   if last then self.dice:load_state(last[2]) end
 end
 

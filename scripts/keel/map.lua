@@ -247,6 +247,16 @@ end
 local SIDE = keel.board.SIDE
 local TCODE = keel.board.TERRAIN
 
+-- A label's section prefix ("SEC:" or ""), its digits, and its column and
+-- row of d digits each.
+local function label_parts(lbl, d)
+  local sec, digits = lbl:match("^(.-:?)(%d+)$")
+  return sec, digits, tonumber(digits:sub(1, d)), tonumber(digits:sub(d + 1))
+end
+
+-- The format that makes a label again from (section prefix, column, row).
+local function label_format(d) return "%s%0" .. d .. "d%0" .. d .. "d" end
+
 local function sorted_keys(t)
   local ks = {}
   for k in pairs(t) do ks[#ks + 1] = k end
@@ -323,20 +333,19 @@ function Builder:hexes(list)
       local b = self.board
       local n = b:numbering()
       local d = n.digits
-      local sec, digits = lbl:match("^(.-:?)(%d+)$")
+      local sec, digits, c1, r1 = label_parts(lbl, d)
       if #digits ~= 2 * d or #to ~= 2 * d then
         self:fail(pos, ("a range SEC:CCRR..CCRR with %d-digit columns and rows"):format(d),
           "bad hex range", "'" .. show(lbl .. ".." .. to) .. "'")
       end
       self:hex({ pos, lbl })
       self:hex({ pos, sec .. to })
-      local c1, r1 = tonumber(digits:sub(1, d)), tonumber(digits:sub(d + 1))
-      local c2, r2 = tonumber(to:sub(1, d)), tonumber(to:sub(d + 1))
+      local _, _, c2, r2 = label_parts(to, d)
       if c2 < c1 or r2 < r1 then
         self:fail(pos, "a range from its top-left to its bottom-right hex", "empty hex range",
           "'" .. show(lbl .. ".." .. to) .. "'")
       end
-      local f = "%s%0" .. d .. "d%0" .. d .. "d"
+      local f = label_format(d)
       for r = r1, r2 do
         for c = c1, c2 do out[#out + 1] = self:hex({ pos, f:format(sec, c, r) }) end
       end
@@ -348,6 +357,14 @@ end
 function Builder:check(ok, why, pos, expected, problem, found)
   if ok then return ok end
   self:fail(pos, expected, problem or phrase(why), found)
+end
+
+-- A board call refused (why) what the statement at pos gives: when the
+-- board has it already ("defined twice"), fail with dup_expected, dup_problem
+-- and dup_found; otherwise as not giving `expected`.
+function Builder:refused(why, pos, expected, dup_expected, dup_problem, dup_found)
+  if phrase(why):find("defined twice", 1, true) then self:fail(pos, dup_expected, dup_problem, dup_found) end
+  self:check(false, why, pos, expected)
 end
 
 local function terrain_name(self, a)
@@ -429,9 +446,8 @@ function Builder:grid(s, kind, legend, apply_row)
   local at = self:hex(s.at)
   local n = b:numbering()
   local d = n.digits
-  local sec, digits = s.at[2]:match("^(.-:?)(%d+)$")
-  local c0, r0 = tonumber(digits:sub(1, d)), tonumber(digits:sub(d + 1))
-  local f = "%s%0" .. d .. "d%0" .. d .. "d"
+  local sec, _, c0, r0 = label_parts(s.at[2], d)
+  local f = label_format(d)
   local known = sorted_keys(legend)
   for ri, row in ipairs(s.rows) do
     local rowpos, txt = row[1], row[2]
@@ -515,10 +531,8 @@ function handlers.hex(self, s)
   local t = terrain_name(self, s.terrain)
   local ok, why = self.board:set_terrain(h, t)
   if not ok then
-    if phrase(why):find("defined twice", 1, true) then
-      self:fail(s.hex[1], "each hex's terrain once", "duplicate hex", "'" .. show(s.hex[2]) .. "' again")
-    end
-    self:check(ok, why, s.hex[1], "a hex on the board")
+    self:refused(why, s.hex[1], "a hex on the board",
+      "each hex's terrain once", "duplicate hex", "'" .. show(s.hex[2]) .. "' again")
   end
 end
 
@@ -546,12 +560,9 @@ function handlers.side(self, s)
     local side = self:side(a)
     local ok, why = self.board:add_side(side, bits)
     if not ok then
-      local p = phrase(why)
-      if p:find("defined twice", 1, true) then
-        self:fail(a[1], "features that agree with the earlier ones for this hexside",
-          "conflicting hexside features", "'" .. show(a[2]) .. "'")
-      end
-      self:check(ok, why, a[1], "a hexside between two hexes on the board")
+      self:refused(why, a[1], "a hexside between two hexes on the board",
+        "features that agree with the earlier ones for this hexside", "conflicting hexside features",
+        "'" .. show(a[2]) .. "'")
     end
   end
 end
@@ -563,10 +574,8 @@ function handlers.strait(self, s)
     local c = self:side(a)
     local ok, why = self.board:add_strait_passage(c, st)
     if not ok then
-      if phrase(why):find("defined twice", 1, true) then
-        self:fail(a[1], "a hexside that passes through one strait only", "duplicate strait passage", "'" .. show(a[2]) .. "'")
-      end
-      self:check(ok, why, a[1], "a hexside on the board")
+      self:refused(why, a[1], "a hexside on the board",
+        "a hexside that passes through one strait only", "duplicate strait passage", "'" .. show(a[2]) .. "'")
     end
   end
 end
@@ -591,10 +600,10 @@ function handlers.coasts(self, s)
     end
   end
   local ok, why = self.board:set_coasts(h, c)
-  if not ok and phrase(why):find("defined twice", 1, true) then
-    self:fail(s.hex[1], "one 'coasts' statement per hex", "duplicate coasts", "'" .. show(s.hex[2]) .. "'")
+  if not ok then
+    self:refused(why, s.hex[1], "a hex on the board",
+      "one 'coasts' statement per hex", "duplicate coasts", "'" .. show(s.hex[2]) .. "'")
   end
-  self:check(ok, why, s.hex[1], "a hex on the board")
 end
 
 function handlers.port(self, s)
@@ -606,19 +615,17 @@ function handlers.port(self, s)
   local cap = s.capacity and s.capacity[2]
   if cap and cap < 0 then self:fail(s.capacity[1], "a capacity >= 0", "bad capacity", tostring(cap)) end
   local ok, why = self.board:add_port(h, size, cap, s.inland)
-  if not ok and phrase(why):find("defined twice", 1, true) then
-    self:fail(s.hex[1], "one port per hex", "duplicate port", "'" .. show(s.hex[2]) .. "'")
+  if not ok then
+    self:refused(why, s.hex[1], "a hex on the board", "one port per hex", "duplicate port", "'" .. show(s.hex[2]) .. "'")
   end
-  self:check(ok, why, s.hex[1], "a hex on the board")
   if s.name then self:place(s.name, h) end
 end
 
 function Builder:place(a, h)
   local ok, why = self.board:add_place(a[2], h)
-  if not ok and phrase(why):find("defined twice", 1, true) then
-    self:fail(a[1], "a new place name", "duplicate place", '"' .. show(a[2]) .. '"')
+  if not ok then
+    self:refused(why, a[1], "a place on the board", "a new place name", "duplicate place", '"' .. show(a[2]) .. '"')
   end
-  self:check(ok, why, a[1], "a place on the board")
 end
 
 function handlers.place(self, s) self:place(s.name, self:hex(s.hex)) end
@@ -645,30 +652,31 @@ function handlers.owner(self, s)
   return b
 end
 
-function Builder:zone_hex(name, h, pos)
-  local b = self.board
+-- The index of zone `name`, added to the board the first time.
+function Builder:zone_index(name, pos, expected)
   local idx = self.zones[name]
   if not idx then
     local why
-    idx, why = b:add_zone(name)
-    self:check(idx, why, pos, "a zone name")
+    idx, why = self.board:add_zone(name)
+    self:check(idx, why, pos, expected)
     self.zones[name] = idx
   end
-  local ok, why = b:set_zone(h, idx)
-  if not ok and phrase(why):find("defined twice", 1, true) then
-    self:fail(pos, "each hex in one sea zone", "hex in two sea zones", "'" .. show(b:label(h)) .. "'")
+  return idx
+end
+
+function Builder:zone_hex(name, h, pos)
+  local b = self.board
+  local ok, why = b:set_zone(h, self:zone_index(name, pos, "a zone name"))
+  if not ok then
+    self:refused(why, pos, "a hex on the board",
+      "each hex in one sea zone", "hex in two sea zones", "'" .. show(b:label(h)) .. "'")
   end
-  self:check(ok, why, pos, "a hex on the board")
 end
 
 function handlers.zone(self, s)
   self:board_ready(s.pos)
   local name = s.name[2]
-  if not self.zones[name] then
-    local idx, why = self.board:add_zone(name)
-    self:check(idx, why, s.name[1], "a new zone name")
-    self.zones[name] = idx
-  end
+  self:zone_index(name, s.name[1], "a new zone name")
   for _, h in ipairs(s.hexes and self:hexes(s.hexes) or {}) do self:zone_hex(name, h, s.name[1]) end
 end
 
@@ -677,10 +685,9 @@ function handlers.seaboxes(self, s)
   local r = s.radius[2]
   if r < 0 or r > 1024 then self:fail(s.radius[1], "a radius 0..1024", "bad radius", tostring(r)) end
   local ok, why = self.board:set_seaboxes(r, o)
-  if not ok and phrase(why):find("defined twice", 1, true) then
-    self:fail(s.pos, "one 'seaboxes' statement", "sea boxes declared twice", "'seaboxes'")
+  if not ok then
+    self:refused(why, s.pos, "sea boxes", "one 'seaboxes' statement", "sea boxes declared twice", "'seaboxes'")
   end
-  self:check(ok, why, s.pos, "sea boxes")
 end
 
 function handlers.cd(self, s)
@@ -688,10 +695,10 @@ function handlers.cd(self, s)
   local lv = s.level[2]
   if lv < 0 or lv > 255 then self:fail(s.level[1], "a level 0..255", "bad coast-defence level", tostring(lv)) end
   local ok, why = self.board:set_cd(h, lv)
-  if not ok and phrase(why):find("defined twice", 1, true) then
-    self:fail(s.hex[1], "one coast-defence level per hex", "duplicate coast defence", "'" .. show(s.hex[2]) .. "'")
+  if not ok then
+    self:refused(why, s.hex[1], "a hex on the board",
+      "one coast-defence level per hex", "duplicate coast defence", "'" .. show(s.hex[2]) .. "'")
   end
-  self:check(ok, why, s.hex[1], "a hex on the board")
 end
 
 function handlers.tag(self, s)

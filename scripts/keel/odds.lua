@@ -257,25 +257,27 @@ function M.format_table(o)
   return concat(out, "\n")
 end
 
---- Lines of a hit distribution.
-function M.format_hits(o)
-  local out = { ("%s hitting on %d or less (each die %s) — hits:"):format(o.expr, o.on,
-    tostring(o.p_hit)) }
-  out[#out + 1] = ("  %4s  %9s  %s"):format("hits", "chance", "exact")
+-- Lines of a distribution: the title, then a row per o.rows entry r with
+-- r[key] in a column w wide headed `label`, its chance and exact odds.
+local function format_counts(o, title, label, w, key)
+  local out = { title }
+  out[#out + 1] = ("  %" .. w .. "s  %9s  %s"):format(label, "chance", "exact")
   for _, r in ipairs(o.rows) do
-    out[#out + 1] = ("  %4d  %s  %s"):format(r.hits, pct(r.count, o.den), M.format_fraction(r.count, o.den))
+    out[#out + 1] = ("  %" .. w .. "d  %s  %s"):format(r[key], pct(r.count, o.den),
+      M.format_fraction(r.count, o.den))
   end
   return concat(out, "\n")
 end
 
+--- Lines of a hit distribution.
+function M.format_hits(o)
+  return format_counts(o, ("%s hitting on %d or less (each die %s) — hits:"):format(o.expr, o.on,
+    tostring(o.p_hit)), "hits", 4, "hits")
+end
+
 --- Lines of a dice total distribution.
 function M.format_expr(o)
-  local out = { ("%s — totals:"):format(o.expr) }
-  out[#out + 1] = ("  %5s  %9s  %s"):format("total", "chance", "exact")
-  for _, r in ipairs(o.rows) do
-    out[#out + 1] = ("  %5d  %s  %s"):format(r.total, pct(r.count, o.den), M.format_fraction(r.count, o.den))
-  end
-  return concat(out, "\n")
+  return format_counts(o, ("%s — totals:"):format(o.expr), "total", 5, "total")
 end
 
 return M

@@ -85,7 +85,7 @@ Ctx.esc = M.esc
 -- every side between two on-board hexes, once, in board order
 local function board_sides(ctx)
   if ctx._sides then return ctx._sides end
-  local b, out = ctx.board, {}
+  local out = {}
   for _, h in ipairs(ctx.hexes) do
     for d = 0, 2 do
       local s = hex.side_of(h, d)
@@ -94,7 +94,6 @@ local function board_sides(ctx)
     end
   end
   ctx._sides = out
-  local _ = b
   return out
 end
 
@@ -160,16 +159,24 @@ function M.layers.sides(ctx)
   ctx:add('</g>\n')
 end
 
+-- Stroke (in the group's style) every hexside whose two hexes are apart by
+-- apart(hex_a, hex_b).
+local function stroke_borders(ctx, apart)
+  for _, s in ipairs(board_sides(ctx)) do
+    local a, o = hex.side_hexes(s)
+    if apart(a, o) then ctx:line(s, "") end
+  end
+end
+
 function M.layers.zones(ctx)
   local b = ctx.board
   if #b:zones() == 0 then return end
   ctx.used.zone = true
   ctx:add(fmt('<g id="zones" stroke="%s" stroke-width="2.5" stroke-dasharray="8,4" fill="none">\n', M.ZONE_COLOR))
-  for _, s in ipairs(board_sides(ctx)) do
-    local a, o = hex.side_hexes(s)
+  stroke_borders(ctx, function(a, o)
     local za, zo = b:zone(a), b:zone(o)
-    if za and zo and za ~= zo then ctx:line(s, "") end
-  end
+    return za and zo and za ~= zo
+  end)
   -- a name at the first hex of each zone
   local seen = {}
   for _, h in ipairs(ctx.hexes) do
@@ -189,10 +196,7 @@ function M.layers.seaboxes(ctx)
   if not b:seaboxes() then return end
   ctx.used.seabox = true
   ctx:add(fmt('<g id="seaboxes" stroke="%s" stroke-width="1.6" stroke-dasharray="2,2" fill="none">\n', M.BOX_COLOR))
-  for _, s in ipairs(board_sides(ctx)) do
-    local a, o = hex.side_hexes(s)
-    if b:box(a) ~= b:box(o) then ctx:line(s, "") end
-  end
+  stroke_borders(ctx, function(a, o) return b:box(a) ~= b:box(o) end)
   ctx:add('</g>\n')
 end
 
