@@ -492,12 +492,19 @@ function Set:facade(game)
   local f = self._facades[game]
   if f then return f end
   local g = facade_of(game, M.game_methods)
+  local proxy
+  -- a filter gets the facade, never the game itself
+  g.units = function(_, filter)
+    if filter == nil then return game:units() end
+    return game:units(function(_, id) return filter(proxy, id) end)
+  end
   g.roll = function(_, expr, opts)
     opts = opts or {}
     return game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = game.state:rule() })
   end
   if game.board then g.board = sandbox.readonly((facade_of(game.board, M.board_methods)), "game.board") end
   f = sandbox.readonly(g, "game")
+  proxy = f
   self._facades[game] = f
   return f
 end

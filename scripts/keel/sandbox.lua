@@ -24,6 +24,7 @@ local M = {}
 local real_load, real_type, real_error = load, type, error
 local real_setmetatable, real_rawset, real_rawget = setmetatable, rawset, rawget
 local real_select, real_tostring = select, strlib.tostring
+local real_getmetatable = getmetatable
 local io_write = io.write
 
 -- Kernel code (scripts/keel/) may finish its cleanup after a stop; script
@@ -88,6 +89,10 @@ local function readonly(t, name)
     __metatable = name .. " is read-only",
     __tostring = function() return name .. " (read-only)" end,
   }
+  local tmt = real_getmetatable(t)
+  if real_type(tmt) == "table" and real_rawget(tmt, "__call") then   -- a callable module: keel.grid { ... }
+    mt.__call = function(_, ...) return t(...) end
+  end
   real_setmetatable(p, mt)
   proxies[t] = p
   protected[p] = name
@@ -155,6 +160,13 @@ local function safe_xpcall(f, handler, ...)
   end, ...)
 end
 
+-- The metatables of keel's objects (userdata) are shared by every script
+-- and the kernel: a script may not see them.
+local function safe_getmetatable(v)
+  if real_type(v) == "userdata" then return "the metatable of a keel object is locked" end
+  return real_getmetatable(v)
+end
+
 local function safe_rawset(t, k, v)
   if protected[t] then
     real_error(("rawset: %s is read-only"):format(protected[t]), 2)
@@ -213,7 +225,7 @@ local shared = {
   assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
   pcall = pcall, select = select, tonumber = tonumber, type = type,
   xpcall = safe_xpcall, rawequal = rawequal, rawlen = rawlen, rawget = rawget,
-  getmetatable = getmetatable, warn = nil,
+  getmetatable = safe_getmetatable,
   tostring = real_tostring,
   setmetatable = safe_setmetatable,
   rawset = safe_rawset,

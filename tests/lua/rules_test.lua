@@ -218,6 +218,11 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
         state = function(ctx) return ctx.game.state end,
         set = function(ctx) ctx.game.units = nil end,
         rawctx = function(ctx) ctx.x = 1 end,
+        filter = function(ctx)
+          local seen
+          ctx.game:units(function(g) seen = g; return true end)
+          return seen.save, seen.state, type(seen.unit)
+        end,
       } }
     ]] })
   local set = rules.load { families = { "peek" }, path = { dir } }
@@ -226,6 +231,7 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
   t.eq(set:query(g, "state"), nil)
   t.raises(function() set:query(g, "set") end, "game is read-only")
   t.raises(function() set:query(g, "rawctx") end, "ctx is read-only")
+  t.eq({ set:query(g, "filter") }, { nil, nil, "function" })   -- a filter gets the facade too
 end)
 
 t.test("rules-10: tables seen by rules are read-only", function()

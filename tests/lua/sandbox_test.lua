@@ -128,6 +128,15 @@ t.test("sandbox-escape: pairs over a shared table sees the library, read-only", 
   refused([[for k, v in pairs(keel) do if type(v) == "table" then v.x = 1 end end]], "read-only")
 end)
 
+t.test("sandbox-escape: the metatables of keel objects are out of reach", function()
+  local ok, mt = run([[
+    local grid = keel.grid.new { orientation = "flat", shift = "odd", digits = 2,
+                             sections = { { name = "A", col = 0, row = 0 } } }
+    return getmetatable(grid)]])
+  t.ok(ok, mt)
+  t.eq(mt, "the metatable of a keel object is locked")
+end)
+
 t.test("sandbox-escape: __gc finalizers are refused", function()
   refused([[setmetatable({}, { __gc = function() while true do end end })]],
           "__gc is not allowed")
