@@ -392,9 +392,10 @@ end
 M.caller = caller
 
 function Set:_load_rule_file(fam, path)
-  local env
-  env = sandbox.env { extra = {
+  local loading = true
+  local env = sandbox.env { extra = {
     rule = function(spec)
+      if not loading then error("rule{...} may only be called while its file loads", 2) end
       if type(spec) ~= "table" then error("rule{...} expects a table", 2) end
       check_id(spec.id, "rule")
       local where = caller(2)
@@ -404,6 +405,7 @@ function Set:_load_rule_file(fam, path)
     end,
   } }
   self:_run_file(path, env, nil)
+  loading = false
 end
 
 -- ---- dispatch tables ------------------------------------------------------------------

@@ -292,8 +292,19 @@ function M.apply(set, path)
     record("table " .. name, "row", here(1), ("%s: %s -> %s"):format(row, old_text, concat(cells, " ")))
   end
 
-  local env = sandbox.env { extra = api }
-  set:_run_file(path, env, nil)
+  -- the calls work while the file loads, never later (from a wrapper, mid-game)
+  local loading = true
+  local guarded = {}
+  for name, fn in pairs(api) do
+    guarded[name] = function(...)
+      if not loading then error(name .. " may only be called while the variant file loads", 2) end
+      return fn(...)
+    end
+  end
+  local env = sandbox.env { extra = guarded }
+  local ok, err = pcall(set._run_file, set, path, env, nil)
+  loading = false
+  if not ok then error(err, 0) end
   if not v.name then
     error(path .. ": a variant file begins with variant { name = ..., base = ... }", 0)
   end

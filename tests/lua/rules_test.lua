@@ -218,6 +218,7 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
         state = function(ctx) return ctx.game.state end,
         set = function(ctx) ctx.game.units = nil end,
         rawctx = function(ctx) ctx.x = 1 end,
+        late = function() rule { id = "P.2", title = "sneaked in" } end,
         filter = function(ctx)
           local seen
           ctx.game:units(function(g) seen = g; return true end)
@@ -231,6 +232,7 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
   t.eq(set:query(g, "state"), nil)
   t.raises(function() set:query(g, "set") end, "game is read-only")
   t.raises(function() set:query(g, "rawctx") end, "ctx is read-only")
+  t.raises(function() set:query(g, "late") end, "rule{...} may only be called while its file loads")
   t.eq({ set:query(g, "filter") }, { nil, nil, "function" })   -- a filter gets the facade too
 end)
 
@@ -359,6 +361,12 @@ t.test("variant-7: a replace and mistakes in variants are reported with file and
   t.eq(set:rule("27.C.4").title, "Exploitation Phase")
   t.eq(set:rule("27.C.4").base_line, 36)
   t.raises(function() variant("set_values('27.C.4', {})") end, "begins with variant")
+  local late = variant([[
+    variant { name = "late", base = "toy27" }
+    wrap("27.C.4", { on = { exploitation_phase = function(orig, ctx) disable("27.C.2") end } })
+  ]])
+  t.raises(function() late:emit(fleet(), "exploitation_phase") end,
+    "disable may only be called while the variant file loads")
   t.raises(function() variant("variant { name = 'x', base = 'toy27' }\nset_values('27.Q', {})") end,
     ":2: set_values: no rule 27.Q")
   t.raises(function() variant("variant { name = 'x', base = 'toy27' }\nset_values('27.C.4', { steps = 2 })") end,
