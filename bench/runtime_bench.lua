@@ -83,3 +83,14 @@ do
   lib.compare("same, instruction budget (count hook)", budget, "limits off", off)
   os.execute("rm -rf " .. dir)
 end
+
+-- ---- the cost of arming the limits, per action ---------------------------------------
+do
+  local f = function() end
+  local saved = sandbox.limits()
+  sandbox.limits { cpu = 1 }
+  local on = lib.time(function(k) for _ = 1, k do sandbox.protect(f) end end)
+  sandbox.limits { cpu = saved.cpu }
+  local ref = lib.time(function(k) for _ = 1, k do pcall(f) end end)
+  lib.compare("empty action under the CPU watchdog", on, "pcall", ref)
+end
