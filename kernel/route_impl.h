@@ -15,23 +15,27 @@
 #define KEEL_EDGE_BLOCKED 0xffu
 #define KEEL_EDGE_BIG 0xfeu
 
-/* What a search needs besides the graph: per-state distance and predecessor,
- * the bucket queue, the predicate cache. Allocated on first search, then
- * reset only where a search touched it. */
+/* What a search needs besides the graph: per-state distance and predecessor
+ * (side by side: a relaxation reads and writes one cache line), the bucket
+ * queue, the predicate cache, and the reach set as the search settles it.
+ * Allocated on first search, then reset only where a search touched it:
+ * between searches every dist is UNREACHED and every bucket empty. */
 struct keel_qnode { uint32_t state; int32_t next; };
+struct keel_sp { uint32_t dist; int32_t pred; };     /* pred: entry index */
+struct keel_entry { uint32_t cell; int32_t pred; };  /* a settled state, pred entry or -1 */
+struct keel_run { uint32_t first, cost; };           /* entries first.. cost `cost` */
 struct keel_work {
-  uint32_t *dist;                  /* per state, UINT32_MAX: unreached */
-  int32_t *pred;                   /* per state: entry index of the predecessor */
+  struct keel_sp *sp;              /* per state, dist UINT32_MAX: unreached */
   size_t states;
   struct keel_qnode *pool;         /* bucket queue nodes, FIFO per bucket */
   size_t pool_cap;
-  int32_t *head, *tail;            /* per bucket (MP value) */
+  int32_t *head, *tail;            /* per bucket (MP value), -1: empty */
+  struct keel_run *run;            /* per bucket at most one run */
   size_t buckets;
   uint8_t *verdict;                /* per node: predicate cache (0 unknown, 1 yes, 2 no) */
   size_t verdicts;
-  uint32_t *rcell, *rcost;         /* the reach set as the search settles it: */
-  int32_t *rpred;                  /*   cell, cost, predecessor entry */
-  size_t rcap;
+  struct keel_entry *ent;          /* the reach set in settled order */
+  size_t ecap;
 };
 
 struct keel_costmap {
