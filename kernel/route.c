@@ -27,24 +27,6 @@
 
 typedef struct keel_qnode qnode;
 
-struct keel_reach {
-  int graph;                /* entries are graph nodes (keys), not cells */
-  int owned;                /* the block came from malloc: keel_reach_free frees it */
-  int64_t q0, r0, stride;   /* the cost map's geometry, to turn cells into hexes */
-  size_t n;                 /* settled states */
-  struct keel_entry *ent;   /* per entry, in settled order: cell (graph: node), pred entry;
-                             * entry 0 is the start */
-  struct keel_run *run;     /* the cost of each entry as runs: settled order is by cost */
-  size_t nrun;
-  int64_t *key;             /* graph: per entry, the node's key */
-  int coasts;               /* several entries may share a hex */
-  /* the query index, built on first use: id -> cheapest entry */
-  int32_t *slot;
-  size_t slots;
-  int32_t *first;           /* distinct hexes: their cheapest entry, settled order */
-  size_t nhex;
-};
-
 struct keel_graph {
   int finished;
   int64_t *key;             /* sorted after finish */
@@ -748,18 +730,22 @@ static keel_hex entry_hex(const keel_reach *r, size_t i) {
   return r->graph ? r->key[i] : cell_hex(r->q0, r->r0, r->stride, r->ent[i].cell);
 }
 
-/* Build the id -> entry index; settled order has nondecreasing cost, so an
- * id's first entry is its cheapest. */
-static keel_status ensure_index(const keel_reach *cr) {
-  keel_reach *r = (keel_reach *)cr;   /* the index is a cache, not a visible change */
-  if (r->slot) return KEEL_OK;
+static size_t index_slots(size_t n) {
   size_t slots = 16;
-  while (slots < r->n * 2) slots *= 2;
-  int32_t *slot = malloc(slots * sizeof *slot);
-  int32_t *first = malloc((r->n ? r->n : 1) * sizeof *first);
-  if (!slot || !first) { free(slot); free(first); return KEEL_E_NOMEM; }
+  while (slots < n * 2) slots *= 2;
+  return slots;
+}
+
+size_t keel_reach_index_bytes(const keel_reach *r) {
+  return (index_slots(r->n) + (r->n ? r->n : 1)) * sizeof(int32_t);
+}
+
+/* Build the id -> entry index in mem (keel_reach_index_bytes); settled
+ * order has nondecreasing cost, so an id's first entry is its cheapest. */
+void keel_reach_index_in(keel_reach *r, void *mem) {
+  size_t slots = index_slots(r->n), nhex = 0, mask = slots - 1;
+  int32_t *slot = mem, *first = slot + slots;
   for (size_t i = 0; i < slots; i++) slot[i] = -1;
-  size_t nhex = 0, mask = slots - 1;
   for (size_t i = 0; i < r->n; i++) {
     uint64_t id = entry_id(r, i);
     size_t k = (size_t)mix(id) & mask;
@@ -767,6 +753,15 @@ static keel_status ensure_index(const keel_reach *cr) {
     if (slot[k] < 0) { slot[k] = (int32_t)i; first[nhex++] = (int32_t)i; }
   }
   r->slot = slot; r->slots = slots; r->first = first; r->nhex = nhex;
+}
+
+static keel_status ensure_index(const keel_reach *cr) {
+  keel_reach *r = (keel_reach *)cr;   /* the index is a cache, not a visible change */
+  if (r->slot) return KEEL_OK;
+  void *mem = malloc(keel_reach_index_bytes(r));
+  if (!mem) return KEEL_E_NOMEM;
+  keel_reach_index_in(r, mem);
+  r->index_owned = 1;
   return KEEL_OK;
 }
 
@@ -791,8 +786,10 @@ static int32_t find_entry(const keel_reach *r, keel_hex h) {
 
 void keel_reach_free(keel_reach *r) {
   if (!r) return;
-  free(r->slot); free(r->first);
+  if (r->index_owned) free(r->slot);   /* slot and first are one block */
   r->slot = r->first = NULL;
+  r->index_owned = 0;
+  if (r->coasts) r->nhex = (size_t)-1;
   if (r->owned) free(r);
 }
 

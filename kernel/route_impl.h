@@ -51,6 +51,33 @@ struct keel_costmap {
   struct keel_work work;           /* search workspace, reset where touched */
 };
 
+/* A reach set: one block (this header, graph keys, entries, runs). The
+ * binding reads it to place the query index in the host's memory. */
+struct keel_reach {
+  int graph;                /* entries are graph nodes (keys), not cells */
+  int owned;                /* the block came from malloc: keel_reach_free frees it */
+  int64_t q0, r0, stride;   /* the cost map's geometry, to turn cells into hexes */
+  size_t n;                 /* settled states */
+  struct keel_entry *ent;   /* per entry, in settled order: cell (graph: node), pred entry;
+                             * entry 0 is the start */
+  struct keel_run *run;     /* the cost of each entry as runs: settled order is by cost */
+  size_t nrun;
+  int64_t *key;             /* graph: per entry, the node's key */
+  int coasts;               /* several entries may share a hex */
+  /* the query index, built on first use: id -> cheapest entry */
+  int32_t *slot;            /* slot and first: one block, from malloc when index_owned */
+  size_t slots;
+  int32_t *first;           /* distinct hexes: their cheapest entry, settled order */
+  size_t nhex;
+  int index_owned;
+};
+
+/* The query index in caller-provided memory of keel_reach_index_bytes(r)
+ * bytes (a host's garbage-collected memory, kept alive as long as the reach
+ * set); keel_reach_free then leaves it alone. */
+size_t keel_reach_index_bytes(const keel_reach *r);
+void keel_reach_index_in(keel_reach *r, void *mem);
+
 /* cell index of a hex (padding included), *ok = 0 when outside the box */
 size_t keel_costmap_cell(const keel_costmap *m, keel_hex h, int *ok);
 /* Recompute the edge costs of every cell (after bulk writes to enter/cross). */
