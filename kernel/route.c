@@ -716,9 +716,9 @@ keel_status keel_graph_reach(const keel_graph *cg, int64_t start, uint32_t budge
 
 /* ---- reach sets -------------------------------------------------------------- */
 
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
-  return x;
+/* Fibonacci hashing: the top bits of id * 2^64/phi; neighbouring cells spread */
+static size_t slot_of(uint64_t id, int bits) {
+  return (size_t)(((id ^ (id >> 32)) * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
 }
 
 /* the id the index hashes: the cell (hex mode) or the key (graph mode) */
@@ -730,29 +730,42 @@ static keel_hex entry_hex(const keel_reach *r, size_t i) {
   return r->graph ? r->key[i] : cell_hex(r->q0, r->r0, r->stride, r->ent[i].cell);
 }
 
-static size_t index_slots(size_t n) {
-  size_t slots = 16;
-  while (slots < n * 2) slots *= 2;
-  return slots;
+static int index_bits(size_t n) {   /* load factor at most 2/3 */
+  int bits = 4;
+  while (((size_t)1 << bits) < n + n / 2) bits++;
+  return bits;
 }
 
 size_t keel_reach_index_bytes(const keel_reach *r) {
-  return (index_slots(r->n) + (r->n ? r->n : 1)) * sizeof(int32_t);
+  return ((size_t)1 << index_bits(r->n)) * sizeof(struct keel_islot) +
+         (r->coasts ? r->n * sizeof(int32_t) : 0);
 }
 
 /* Build the id -> entry index in mem (keel_reach_index_bytes); settled
- * order has nondecreasing cost, so an id's first entry is its cheapest. */
+ * order has nondecreasing cost, so an id's first entry is its cheapest.
+ * A slot keeps the id's low 32 bits beside the entry, so probing does not
+ * read the entries (and, for cells, that is the whole id). Without coasts
+ * every entry is a distinct hex: no list of first entries. */
 void keel_reach_index_in(keel_reach *r, void *mem) {
-  size_t slots = index_slots(r->n), nhex = 0, mask = slots - 1;
-  int32_t *slot = mem, *first = slot + slots;
-  for (size_t i = 0; i < slots; i++) slot[i] = -1;
+  int bits = index_bits(r->n);
+  size_t slots = (size_t)1 << bits, nhex = 0, mask = slots - 1;
+  struct keel_islot *slot = mem;
+  int32_t *first = r->coasts ? (int32_t *)(slot + slots) : NULL;
+  for (size_t i = 0; i < slots; i++) slot[i].entry = -1;
   for (size_t i = 0; i < r->n; i++) {
     uint64_t id = entry_id(r, i);
-    size_t k = (size_t)mix(id) & mask;
-    while (slot[k] >= 0 && entry_id(r, (size_t)slot[k]) != id) k = (k + 1) & mask;
-    if (slot[k] < 0) { slot[k] = (int32_t)i; first[nhex++] = (int32_t)i; }
+    size_t k = slot_of(id, bits);
+    while (slot[k].entry >= 0 &&
+           (slot[k].tag != (uint32_t)id || (r->graph && entry_id(r, (size_t)slot[k].entry) != id)))
+      k = (k + 1) & mask;
+    if (slot[k].entry < 0) {
+      slot[k].tag = (uint32_t)id;
+      slot[k].entry = (int32_t)i;
+      if (first) first[nhex] = (int32_t)i;
+      nhex++;
+    }
   }
-  r->slot = slot; r->slots = slots; r->first = first; r->nhex = nhex;
+  r->slot = slot; r->bits = bits; r->first = first; r->nhex = nhex;
 }
 
 static keel_status ensure_index(const keel_reach *cr) {
@@ -779,15 +792,19 @@ static int32_t find_entry(const keel_reach *r, keel_hex h) {
     if (c64 > 0xffffffffLL) return -1;
     id = (uint64_t)c64;
   }
-  size_t mask = r->slots - 1, k = (size_t)mix(id) & mask;
-  while (r->slot[k] >= 0 && entry_id(r, (size_t)r->slot[k]) != id) k = (k + 1) & mask;
-  return r->slot[k];
+  size_t mask = ((size_t)1 << r->bits) - 1, k = slot_of(id, r->bits);
+  const struct keel_islot *slot = r->slot;
+  while (slot[k].entry >= 0 &&
+         (slot[k].tag != (uint32_t)id || (r->graph && entry_id(r, (size_t)slot[k].entry) != id)))
+    k = (k + 1) & mask;
+  return slot[k].entry;
 }
 
 void keel_reach_free(keel_reach *r) {
   if (!r) return;
   if (r->index_owned) free(r->slot);   /* slot and first are one block */
-  r->slot = r->first = NULL;
+  r->slot = NULL;
+  r->first = NULL;
   r->index_owned = 0;
   if (r->coasts) r->nhex = (size_t)-1;
   if (r->owned) free(r);
@@ -830,5 +847,5 @@ keel_status keel_reach_path(const keel_reach *r, keel_hex h, keel_hex *out, size
 size_t keel_reach_bytes(const keel_reach *r) {
   return sizeof *r + r->n * sizeof *r->ent + r->nrun * sizeof *r->run +
          (r->key ? r->n * sizeof *r->key : 0) +
-         (r->slot ? r->slots * sizeof *r->slot + r->n * sizeof *r->first : 0);
+         (r->slot ? keel_reach_index_bytes(r) : 0);
 }

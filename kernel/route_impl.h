@@ -65,9 +65,10 @@ struct keel_reach {
   int64_t *key;             /* graph: per entry, the node's key */
   int coasts;               /* several entries may share a hex */
   /* the query index, built on first use: id -> cheapest entry */
-  int32_t *slot;            /* slot and first: one block, from malloc when index_owned */
-  size_t slots;
-  int32_t *first;           /* distinct hexes: their cheapest entry, settled order */
+  struct keel_islot { uint32_t tag; int32_t entry; } *slot;   /* 2^bits, open addressing;
+                             * slot and first: one block, from malloc when index_owned */
+  int bits;
+  int32_t *first;           /* coasts: distinct hexes, their cheapest entry, settled order */
   size_t nhex;
   int index_owned;
 };
