@@ -150,7 +150,11 @@ t.test("route: a reach set answers after a collection and after close; an aborte
   end
   local calls = 0
   t.raises(function()
-    m:reach(H(0, 0), 300, { allow = function() calls = calls + 1; if calls > 20 then error("boom") end; return true end })
+    m:reach(H(0, 0), 300, { allow = function()
+      calls = calls + 1
+      if calls > 20 then error("boom") end
+      return true
+    end })
   end, "boom")
   local again = m:reach(H(0, 0), 40)
   t.eq(again:hexes(), r:hexes())
