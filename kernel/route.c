@@ -4,7 +4,7 @@
  * A cost map covers an axial box of hexes, padded with one ring of blocked
  * cells so the search never checks bounds: cell index = row * stride + col,
  * and the six neighbours are fixed index offsets. What the search reads is
- * one 16-bit edge cost per cell and direction (cross + enter, kept up to
+ * one edge cost byte per cell and direction (cross + enter, kept up to
  * date by every setter), so a move costs one load. A graph holds the same
  * search's input as compressed adjacency (CSR) over nodes named by keys.
  *
