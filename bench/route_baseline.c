@@ -71,15 +71,20 @@ int main(void) {
   memset(dist, 0xff, sizeof dist);
   int start = (64 + 128 + 1) * STRIDE + (128 + 1);     /* axial (128, 64) */
   static const uint32_t budgets[3] = { 15, 30, 60 };
+  /* timed like bench/lib.lua's lib.time: n calls between two clock()
+   * reads, n growing until they take at least 0.2 s; one warm-up batch */
   for (int i = 0; i < 3; i++) {
-    size_t n = 0, calls = 0;
-    clock_t t0 = clock();
+    size_t n = 0;
+    for (int k = 0; k < 100; k++) n = reach(start, budgets[i]);
     double dt;
-    do {
-      n = reach(start, budgets[i]);
-      calls++;
+    long calls = 1;
+    for (;;) {
+      clock_t t0 = clock();
+      for (long k = 0; k < calls; k++) n = reach(start, budgets[i]);
       dt = (double)(clock() - t0) / CLOCKS_PER_SEC;
-    } while (dt < 0.3);
+      if (dt >= 0.2) break;
+      calls *= dt < 0.02 ? 10 : 2;
+    }
     printf("%u %.3f %zu\n", budgets[i], dt / (double)calls * 1e6, n);
   }
   return 0;

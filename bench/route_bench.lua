@@ -1,25 +1,35 @@
 -- luacheck: max line length 140
 -- bench/route_bench.lua — reach on a generated 256x256 board (65,536 hexes)
--- at budgets 15, 30 and 60 MPs: keel (route.c through its binding) beside
+-- with the TF profile at budgets 15, 30 and 60 MPs: keel (route.c through its binding) beside
 -- (a) a pure-Lua Dijkstra over the same costs and (b) the plain C bucket
 -- queue in bench/route_baseline.c, all in this run.
 local keel = require "keel"
 local lib = dofile("bench/lib.lua")
 local hex = keel.hex
 
--- the board: even-q offset rectangle 256x256; land where (col*7 + row*13) % 11 == 0
-local m = keel.route.costmap { q0 = 0, r0 = -128, width = 256, height = 384,
-                               enter = keel.route.BLOCKED, cross = 0 }
+-- the board: a generated 256x256 even-q board (labels G:CCCRRR), all-sea
+-- with all-land where (col*7 + row*13) % 11 == 0, and its cost map for a
+-- task force: keel.route.from_board with the TF profile (the Naval MP Cost
+-- Summary), as a rule builds it
+local movement = require "keel.movement"
+local nt = require "navgroup.tables"
+local tf = movement.profile_from_table(nt.naval_mp_cost, "TF", movement.NAVAL_ROWS)
+local board = keel.board.new { shift = "even", digits = 3, first_col = 0, first_row = 0 }
+assert(board:section("G", 0, 0, 256, 256))
+board:default_terrain("all-sea")
 local lua_enter = {}
+local sea_cost = assert(tf.enter["all-sea"])
 for col = 0, 255 do
   for row = 0, 255 do
     local h = hex.from_offset("even-q", col, row)
-    local cost = ((col * 7 + row * 13) % 11 == 0) and keel.route.BLOCKED or 1
-    m:set_enter(h, cost)
+    local land = (col * 7 + row * 13) % 11 == 0
+    if land then assert(board:set_terrain(h, "all-land")) end
     local q, r = hex.qr(h)
-    if cost ~= keel.route.BLOCKED then lua_enter[(q + 1024) * 4096 + r + 1024] = cost end
+    if not land then lua_enter[(q + 1024) * 4096 + r + 1024] = sea_cost end
   end
 end
+board:finish()
+local m = keel.route.from_board(board, tf)
 local start = hex.from_qr(128, 64)
 local lua_start = (128 + 1024) * 4096 + 64 + 1024   -- pure Lua keys hexes as q*4096 + r
 
@@ -92,6 +102,11 @@ for _, budget in ipairs { 15, 30, 60 } do
   print(("reach %2d MPs (%5d hexes): keel %8.1f µs %6.1f ns/hex | pure Lua %9.1f µs (%.1fx slower) | plain C %8.1f µs (keel/C %.2f)")
     :format(budget, reached, keel_s * 1e6, keel_s * 1e9 / reached, lua_s * 1e6, lua_s / keel_s,
             c_s * 1e6, keel_s / c_s))
+  -- the query index is built on the first cost/path query: what that adds
+  local far = hex.from_qr(128 + budget // 2, 64)
+  local query_s = lib.time(function(n) for _ = 1, n do m:reach(start, budget):cost(far) end end)
+  print(("   reach + first cost query (builds the hex index): %.1f µs (keel/C %.2f)")
+    :format(query_s * 1e6, query_s / c_s))
 end
 
 -- entry conditions: the same 30-MP reach with 50 enemy-held hexes, as a
@@ -115,17 +130,14 @@ print(("conditions, reach 30 MPs (%d hexes): plain %.1f µs | 50 blocked hexes (
   :format(fast, plain_s * 1e6, fast_s * 1e6, fast_s / plain_s, slow_s * 1e6, slow_s / plain_s))
 
 -- a cost map straight from a board (one C pass), and a whole naval reach there
-local ok_nt, nt = pcall(require, "navgroup.tables")
-if ok_nt then
-  local movement = require "keel.movement"
-  local board = assert(keel.board.load("scenarios/maps/eastmed.map"))
-  local tf = movement.profile_from_table(nt.naval_mp_cost, "TF", movement.NAVAL_ROWS)
+do
+  local east = assert(keel.board.load("scenarios/maps/eastmed.map"))
   local build_s = lib.time(function(n)
-    for _ = 1, n do keel.route.from_board(board, tf, { friendly = { "Allied" } }) end
+    for _ = 1, n do keel.route.from_board(east, tf, { friendly = { "Allied" } }) end
   end)
-  local cm = keel.route.from_board(board, tf, { friendly = { "Allied" } })
-  local s0 = board:hex("15B:2407")
+  local cm = keel.route.from_board(east, tf, { friendly = { "Allied" } })
+  local s0 = east:hex("15B:2407")
   local reach_s = lib.time(function(n) for _ = 1, n do cm:reach(s0, 15) end end)
   print(("eastmed.map (%d hexes): cost map from board + TF profile %.1f µs | TF reach 15 MPs (%d hexes, coasts) %.1f µs")
-    :format(#board:hexes(), build_s * 1e6, cm:reach(s0, 15):count(), reach_s * 1e6))
+    :format(#east:hexes(), build_s * 1e6, cm:reach(s0, 15):count(), reach_s * 1e6))
 end

@@ -8,9 +8,14 @@
  *   r:cost(hex), r:path(hex), r:count(), r:hexes()
  *   local m = keel.route.from_board(board, profile, conditions)   -- in C, one pass
  *   local g = keel.route.graph { nodes = {...}, edges = {{a, b, cost}, ...} }
- * A reach set lives in one userdata block (the collector sees its size).
+ * A reach set lives in one userdata block (the collector sees its size);
+ * its query index, built on the first query that needs it, is a second
+ * block held as the first's user value. So neither owns C memory and a
+ * reach set has no __gc: the collector frees it without a finalizer, which
+ * matters at thousands of reaches a second (__close drops the index).
  */
 #include "l_util.h"
+#include "route_impl.h"
 #include <string.h>
 
 #define COSTMAP_MT "keel.CostMap"
@@ -30,6 +35,18 @@ static keel_costmap *check_costmap(lua_State *L, int arg) {
 /* a reach set is the userdata block itself (keel_reach_opts.alloc) */
 static keel_reach *check_reach(lua_State *L, int arg) {
   return luaL_checkudata(L, arg, REACH_MT);
+}
+
+/* Put the query index of reach set r (at absolute index arg) in place when
+ * a lookup needs it (or counting hexes does: with coasts): built in a
+ * userdata kept as the set's user value, so the core never mallocs it. */
+static keel_reach *with_index(lua_State *L, int arg, keel_reach *r, int lookup) {
+  if (!r->slot && (lookup || r->nhex == (size_t)-1)) {
+    void *mem = lua_newuserdatauv(L, keel_reach_index_bytes(r), 0);
+    lua_setiuservalue(L, arg, 1);
+    keel_reach_index_in(r, mem);
+  }
+  return r;
 }
 
 static keel_graph *check_graph(lua_State *L, int arg) {
@@ -54,9 +71,12 @@ static int costmap_gc(lua_State *L) {
   return 0;
 }
 
-/* releases the query index; the block is Lua's */
-static int reach_gc(lua_State *L) {
-  keel_reach_free(luaL_checkudata(L, 1, REACH_MT));
+/* reach:__close(): drops the query index (rebuilt if queried again); the
+ * blocks are Lua's, so a reach set needs no __gc */
+static int reach_close(lua_State *L) {
+  keel_reach_free(check_reach(L, 1));
+  lua_pushnil(L);
+  lua_setiuservalue(L, 1, 1);
   return 0;
 }
 
@@ -147,7 +167,7 @@ typedef struct lopts {
 } lopts;
 
 static void *lua_block(void *ud, size_t bytes) {
-  return lua_newuserdatauv((lua_State *)ud, bytes, 0);
+  return lua_newuserdatauv((lua_State *)ud, bytes, 1);   /* user value: the query index */
 }
 
 /* opts.allow(hex) -> truthy: may enter. An error stops the search. */
@@ -508,14 +528,16 @@ static int l_graph_has(lua_State *L) {
 
 /* reach:count() -> hexes reached  [-1, +1, e] */
 static int l_count(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)keel_reach_count(check_reach(L, 1)));
+  lua_pushinteger(L, (lua_Integer)keel_reach_count(with_index(L, 1, check_reach(L, 1), 0)));
   return 1;
 }
 
 /* reach:cost(hex) -> MPs | nil, reason  [-2, +1|2, e] */
 static int l_cost(lua_State *L) {
   uint32_t c;
-  if (keel_reach_cost(check_reach(L, 1), keel_lua_checkhex(L, 2), &c) != KEEL_OK) {
+  keel_reach *r = check_reach(L, 1);
+  keel_hex h = keel_lua_checkhex(L, 2);
+  if (keel_reach_cost(with_index(L, 1, r, 1), h, &c) != KEEL_OK) {
     lua_pushnil(L);
     lua_pushliteral(L, "cost: hex not reachable within the budget");
     return 2;
@@ -528,6 +550,7 @@ static int l_cost(lua_State *L) {
 static int l_path(lua_State *L) {
   keel_reach *r = check_reach(L, 1);
   keel_hex h = keel_lua_checkhex(L, 2);
+  with_index(L, 1, r, 1);
   size_t n;
   if (keel_reach_path(r, h, NULL, 0, &n) == KEEL_E_NOT_FOUND) {
     lua_pushnil(L);
@@ -542,7 +565,7 @@ static int l_path(lua_State *L) {
 
 /* reach:hexes() -> {hexes in settled order: cost, then discovery}  [-1, +1, e] */
 static int l_hexes(lua_State *L) {
-  keel_reach *r = check_reach(L, 1);
+  keel_reach *r = with_index(L, 1, check_reach(L, 1), 0);
   size_t n = keel_reach_count(r);
   lua_createtable(L, (int)n, 0);
   for (size_t i = 0; i < n; i++) {
@@ -566,16 +589,19 @@ static int costmap_tostring(lua_State *L) {
 }
 
 static int reach_tostring(lua_State *L) {
-  lua_pushfstring(L, "keel.Reach (%d hexes)", (int)keel_reach_count(check_reach(L, 1)));
+  lua_pushfstring(L, "keel.Reach (%d hexes)", (int)keel_reach_count(with_index(L, 1, check_reach(L, 1), 0)));
   return 1;
 }
 
+/* gc NULL: no __gc (close alone is __close) */
 static void new_class(lua_State *L, const char *name, const luaL_Reg *methods,
-                      lua_CFunction gc, lua_CFunction tostring) {
+                      lua_CFunction gc, lua_CFunction close, lua_CFunction tostring) {
   luaL_newmetatable(L, name);
-  lua_pushcfunction(L, gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pushcfunction(L, gc);
+  if (gc) {
+    lua_pushcfunction(L, gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_pushcfunction(L, close);
   lua_setfield(L, -2, "__close");
   lua_pushcfunction(L, tostring);
   lua_setfield(L, -2, "__tostring");
@@ -598,9 +624,9 @@ int keel_lua_open_route(lua_State *L) {
   static const luaL_Reg reach_methods[] = {
     {"count", l_count}, {"cost", l_cost}, {"path", l_path}, {"hexes", l_hexes}, {NULL, NULL}
   };
-  new_class(L, COSTMAP_MT, costmap_methods, costmap_gc, costmap_tostring);
-  new_class(L, REACH_MT, reach_methods, reach_gc, reach_tostring);
-  new_class(L, GRAPH_MT, graph_methods, graph_gc, graph_tostring);
+  new_class(L, COSTMAP_MT, costmap_methods, costmap_gc, costmap_gc, costmap_tostring);
+  new_class(L, REACH_MT, reach_methods, NULL, reach_close, reach_tostring);
+  new_class(L, GRAPH_MT, graph_methods, graph_gc, graph_gc, graph_tostring);
   lua_newtable(L);
   lua_pushcfunction(L, l_costmap);
   lua_setfield(L, -2, "costmap");

@@ -4,7 +4,7 @@
  * A cost map covers an axial box of hexes, padded with one ring of blocked
  * cells so the search never checks bounds: cell index = row * stride + col,
  * and the six neighbours are fixed index offsets. What the search reads is
- * one 16-bit edge cost per cell and direction (cross + enter, kept up to
+ * one edge cost byte per cell and direction (cross + enter, kept up to
  * date by every setter), so a move costs one load. A graph holds the same
  * search's input as compressed adjacency (CSR) over nodes named by keys.
  *
@@ -26,22 +26,6 @@
 #define UNREACHED 0xffffffffu
 
 typedef struct keel_qnode qnode;
-
-struct keel_reach {
-  int graph;                /* entries are graph nodes (keys), not cells */
-  int owned;                /* the block came from malloc: keel_reach_free frees it */
-  int64_t q0, r0, stride;   /* the cost map's geometry, to turn cells into hexes */
-  size_t n;                 /* settled states */
-  uint32_t *cell, *cost;    /* per entry, in settled order; entry 0 is the start */
-  int32_t *pred;            /* per entry: entry index of the predecessor, -1 */
-  int64_t *key;             /* graph: per entry, the node's key */
-  int coasts;               /* several entries may share a hex */
-  /* the query index, built on first use: id -> cheapest entry */
-  int32_t *slot;
-  size_t slots;
-  int32_t *first;           /* distinct hexes: their cheapest entry, settled order */
-  size_t nhex;
-};
 
 struct keel_graph {
   int finished;
@@ -71,8 +55,8 @@ int keel_costmap_contains(const keel_costmap *m, keel_hex h) {
 }
 
 static void work_free(struct keel_work *w) {
-  free(w->dist); free(w->pred); free(w->pool); free(w->head); free(w->tail); free(w->verdict);
-  free(w->rcell); free(w->rcost); free(w->rpred);
+  free(w->sp); free(w->pool); free(w->head); free(w->tail); free(w->run); free(w->verdict);
+  free(w->ent);
   memset(w, 0, sizeof *w);
 }
 
@@ -267,39 +251,31 @@ keel_status keel_costmap_step(const keel_costmap *m, keel_hex from, int coast_in
 
 static keel_status work_ready(struct keel_work *w, size_t states, uint32_t budget, int filter) {
   if (w->states < states) {
-    free(w->dist); free(w->pred);
-    w->dist = malloc(states * sizeof *w->dist);
-    w->pred = malloc(states * sizeof *w->pred);
-    if (!w->dist || !w->pred) {
-      free(w->dist); free(w->pred);
-      w->dist = NULL; w->pred = NULL; w->states = 0;
-      return KEEL_E_NOMEM;
-    }
-    for (size_t i = 0; i < states; i++) w->dist[i] = UNREACHED;
-    w->states = states;
+    free(w->sp);
+    w->sp = malloc(states * sizeof *w->sp);
+    w->states = w->sp ? states : 0;
+    if (!w->sp) return KEEL_E_NOMEM;
+    for (size_t i = 0; i < states; i++) w->sp[i].dist = UNREACHED;
   }
   if (w->buckets < (size_t)budget + 1) {
-    free(w->head); free(w->tail);
-    w->head = malloc(((size_t)budget + 1) * sizeof *w->head);
-    w->tail = malloc(((size_t)budget + 1) * sizeof *w->tail);
-    w->buckets = (w->head && w->tail) ? (size_t)budget + 1 : 0;
+    size_t nb = (size_t)budget + 1;
+    free(w->head); free(w->tail); free(w->run);
+    w->head = malloc(nb * sizeof *w->head);
+    w->tail = malloc(nb * sizeof *w->tail);
+    w->run = malloc(nb * sizeof *w->run);
+    w->buckets = (w->head && w->tail && w->run) ? nb : 0;
     if (!w->buckets) return KEEL_E_NOMEM;
+    for (size_t b = 0; b < nb; b++) w->head[b] = w->tail[b] = -1;
   }
   if (!w->pool) {
     w->pool = malloc(4096 * sizeof *w->pool);
     if (!w->pool) return KEEL_E_NOMEM;
     w->pool_cap = 4096;
   }
-  if (!w->rcell) {
-    w->rcell = malloc(1024 * sizeof *w->rcell);
-    w->rcost = malloc(1024 * sizeof *w->rcost);
-    w->rpred = malloc(1024 * sizeof *w->rpred);
-    if (!w->rcell || !w->rcost || !w->rpred) {
-      free(w->rcell); free(w->rcost); free(w->rpred);
-      w->rcell = w->rcost = NULL; w->rpred = NULL;
-      return KEEL_E_NOMEM;
-    }
-    w->rcap = 1024;
+  if (!w->ent) {
+    w->ent = malloc(1024 * sizeof *w->ent);
+    if (!w->ent) return KEEL_E_NOMEM;
+    w->ecap = 1024;
   }
   if (filter) {
     if (w->verdicts < states) {
@@ -310,7 +286,6 @@ static keel_status work_ready(struct keel_work *w, size_t states, uint32_t budge
     }
     memset(w->verdict, 0, states);
   }
-  for (uint32_t b = 0; b <= budget; b++) w->head[b] = w->tail[b] = -1;
   return KEEL_OK;
 }
 
@@ -324,28 +299,23 @@ static int grow(struct keel_work *w, size_t n, size_t npool, size_t need) {
     w->pool = p;
     w->pool_cap = cap;
   }
-  if (n == w->rcap) {
-    size_t cap = w->rcap * 2;
-    uint32_t *c = realloc(w->rcell, cap * sizeof *c);
-    if (c) w->rcell = c;
-    uint32_t *k = realloc(w->rcost, cap * sizeof *k);
-    if (k) w->rcost = k;
-    int32_t *p = realloc(w->rpred, cap * sizeof *p);
-    if (p) w->rpred = p;
-    if (!c || !k || !p) return 0;
-    w->rcap = cap;
+  if (n == w->ecap) {
+    size_t cap = w->ecap * 2;
+    struct keel_entry *e = realloc(w->ent, cap * sizeof *e);
+    if (!e) return 0;
+    w->ent = e;
+    w->ecap = cap;
   }
   return 1;
 }
 
-
-/* Copy the n entries the search left in the workspace into a reach set: one
- * block (header, keys for a graph, then cell, cost, pred). */
-static keel_status make_reach(const struct keel_work *w, size_t n, const keel_graph *g,
-                              const keel_reach_opts *opts, keel_reach **out) {
+/* Copy the n entries and nrun runs the search left in the workspace into a
+ * reach set: one block (header, keys for a graph, entries, runs). */
+static keel_status make_reach(const struct keel_work *w, size_t n, size_t nrun,
+                              const keel_graph *g, const keel_reach_opts *opts, keel_reach **out) {
   size_t head = (sizeof(keel_reach) + 7) & ~(size_t)7;
   size_t keys = g ? n * sizeof(int64_t) : 0;
-  size_t bytes = head + keys + n * (sizeof(uint32_t) * 2 + sizeof(int32_t));
+  size_t bytes = head + keys + n * sizeof(struct keel_entry) + nrun * sizeof(struct keel_run);
   int owned = !(opts && opts->alloc);
   char *p = owned ? malloc(bytes) : opts->alloc(opts->alloc_ud, bytes);
   if (!p) return KEEL_E_NOMEM;
@@ -355,13 +325,12 @@ static keel_status make_reach(const struct keel_work *w, size_t n, const keel_gr
   r->graph = g != NULL;
   r->n = n;
   r->key = g ? (int64_t *)(p + head) : NULL;
-  r->cell = (uint32_t *)(p + head + keys);
-  r->cost = r->cell + n;
-  r->pred = (int32_t *)(r->cost + n);
-  memcpy(r->cell, w->rcell, n * sizeof *r->cell);
-  memcpy(r->cost, w->rcost, n * sizeof *r->cost);
-  memcpy(r->pred, w->rpred, n * sizeof *r->pred);
-  if (g) for (size_t i = 0; i < n; i++) r->key[i] = g->key[w->rcell[i]];
+  r->ent = (struct keel_entry *)(p + head + keys);
+  r->run = (struct keel_run *)(r->ent + n);
+  r->nrun = nrun;
+  memcpy(r->ent, w->ent, n * sizeof *r->ent);
+  memcpy(r->run, w->run, nrun * sizeof *r->run);
+  if (g) for (size_t i = 0; i < n; i++) r->key[i] = g->key[w->ent[i].cell];
   r->nhex = n;
   *out = r;
   return KEEL_OK;
@@ -391,7 +360,8 @@ static int ask(const source *s, uint8_t *verdict, uint32_t x) {
 
 /* Relax the move from settled state u (entry i, cost b) to node/cell nb at
  * cost c; d is the direction (hex mode, for coasts). A macro so that the
- * hex and graph loops share it and stay one inlined loop each. */
+ * hex and graph loops share it and stay one inlined loop each. With `small`
+ * (budget < KEEL_EDGE_BIG) a blocked or big edge fails the budget test. */
 #define RELAX(nb_, c_, d_) do {                                                 \
     uint32_t nb = (nb_), nd = b + (c_), cout = 0;                               \
     if (nd > budget) break;                                                     \
@@ -400,33 +370,36 @@ static int ask(const source *s, uint8_t *verdict, uint32_t x) {
       if (cin && leave && leave != cin) break;                                  \
       cout = coast[(size_t)nb * 6 + ((d_) + 3) % 6];                            \
     }                                                                           \
-    uint32_t v = (nb << shift) | cout, dv = dist[v];                            \
+    uint32_t v = (nb << shift) | cout, dv = sp[v].dist;                         \
     if (nd < dv) {                                                              \
       if (filter && dv == UNREACHED) {                                          \
         int ok_ = ask(s, verdict, nb);                                          \
         if (ok_ < 0) { st = KEEL_E_LIMIT; goto out; }                           \
         if (!ok_) break;                                                        \
       }                                                                         \
-      dist[v] = nd;                                                             \
-      pred[v] = i;                                                              \
+      sp[v].dist = nd;                                                          \
+      sp[v].pred = i;                                                           \
       int32_t q_ = (int32_t)npool++;            /* append to bucket nd */       \
       pool[q_].state = v;                                                       \
       pool[q_].next = -1;                                                       \
       if (tail[nd] >= 0) pool[tail[nd]].next = q_; else head[nd] = q_;          \
       tail[nd] = q_;                                                            \
+      if (nd > maxb) maxb = nd;                                                 \
     } else if (nd == dv && nd != b) {          /* a tie, v unsettled: lower id wins */ \
-      uint32_t other_ = rcell[pred[v]];                                         \
-      if (graph ? cell < other_ : rank[cell] < rank[other_]) pred[v] = i;       \
+      uint32_t other_ = ent[sp[v].pred].cell;                                   \
+      if (graph ? cell < other_ : rk < rank[other_]) sp[v].pred = i;            \
     }                                                                           \
   } while (0)
 
-/* The bucket-queue loop. `graph`, `coasts` and `filter` are constants at
- * each call, so the compiler makes one loop per combination and the plain
- * hex loop carries neither coast, predicate nor adjacency-list logic. Hot
- * arrays are held in locals so stores to dist/pred don't force reloads. */
+/* The bucket-queue loop from the start state s0, for a budget. `graph`,
+ * `coasts`, `filter` and `small` are constants at each call, so the
+ * compiler makes one loop per combination and the plain hex loop carries
+ * neither coast, predicate nor adjacency-list logic. Hot arrays are held in
+ * locals so stores don't force reloads. Only buckets up to the highest one
+ * used are visited, and each is left empty once drained. */
 static inline __attribute__((always_inline)) keel_status
-search(const source *s, struct keel_work *w, size_t *nout, uint32_t budget, size_t npool,
-       const int graph, const int coasts, const int filter) {
+search(const source *s, struct keel_work *w, uint32_t s0, uint32_t budget, size_t *nout,
+       size_t *nrun, const int graph, const int coasts, const int filter, const int small) {
   const int shift = coasts ? 2 : 0;
   const keel_costmap *m = s->m;
   const keel_graph *g = s->g;
@@ -436,46 +409,53 @@ search(const source *s, struct keel_work *w, size_t *nout, uint32_t budget, size
   const uint32_t *off = graph ? g->off : NULL, *tgt = graph ? g->tgt : NULL;
   const uint16_t *ecost = graph ? g->cost : NULL;
   const uint8_t *flag = graph ? g->flag : NULL;
-  uint32_t *dist = w->dist;
-  int32_t *pred = w->pred, *head = w->head, *tail = w->tail;
+  const ptrdiff_t S = graph ? 0 : m->stride;
+  struct keel_sp *sp = w->sp;
+  int32_t *head = w->head, *tail = w->tail;
+  struct keel_run *run = w->run;
   uint8_t *verdict = w->verdict;
-  ptrdiff_t step[6] = { 0 };
-  if (!graph) for (int d = 0; d < 6; d++) step[d] = m->step[d];
   qnode *pool = w->pool;
-  size_t pool_cap = w->pool_cap, n = 0, cap = w->rcap;
-  uint32_t *rcell = w->rcell, *rcost = w->rcost;
-  int32_t *rpred = w->rpred;
+  size_t pool_cap = w->pool_cap, n = 0, nr = 0, npool = 1, cap = w->ecap;
+  struct keel_entry *ent = w->ent;
   keel_status st = KEEL_OK;
-  for (uint32_t b = 0; b <= budget; b++) {
+  uint32_t b = 0, maxb = 0;
+  sp[s0].dist = 0;
+  sp[s0].pred = -1;
+  pool[0].state = s0;
+  pool[0].next = -1;
+  head[0] = tail[0] = 0;
+  for (; b <= maxb; b++) {
+    size_t n0 = n;
     for (int32_t k = head[b]; k >= 0; k = pool[k].next) {
       uint32_t u = pool[k].state;
       /* stale entry; a state is settled once, at the bucket of its cost
        * (it is pushed again only when its cost drops) */
-      if (dist[u] != b) continue;
+      if (sp[u].dist != b) continue;
       uint32_t cell = u >> shift;
       uint32_t lo = graph ? off[cell] : 0, hi = graph ? off[cell + 1] : 6;
       if (npool + (hi - lo) > pool_cap || n == cap) {
         if (!grow(w, n, npool, hi - lo)) { st = KEEL_E_NOMEM; goto out; }
-        pool = w->pool; pool_cap = w->pool_cap; cap = w->rcap;
-        rcell = w->rcell; rcost = w->rcost; rpred = w->rpred;
+        pool = w->pool; pool_cap = w->pool_cap; ent = w->ent; cap = w->ecap;
       }
       int32_t i = (int32_t)n++;
-      rcell[i] = cell;
-      rcost[i] = b;
-      rpred[i] = pred[u];
+      ent[i].cell = cell;
+      ent[i].pred = sp[u].pred;
       if (graph && (flag[cell] & 2) && i) continue;     /* a stop node */
       uint32_t cin = coasts ? (u & 3u) : 0;
+      const uint32_t rk = graph ? 0 : rank[cell];
       if (graph) {
         for (uint32_t e = lo; e < hi; e++) {
           if (flag[tgt[e]] & 1) continue;                      /* a blocked node */
           RELAX(tgt[e], ecost[e], e);
         }
       } else {
+        /* directions 0..5 as in hex.c: (1,0) (1,-1) (0,-1) (-1,0) (-1,1) (0,1) */
+        const ptrdiff_t step[6] = { 1, 1 - S, -S, -1, S - 1, S };
         const uint8_t *e6 = edge + (size_t)cell * 8;
 #pragma GCC unroll 6
         for (uint32_t d = 0; d < 6; d++) {
           uint32_t c = e6[d];
-          if (c >= KEEL_EDGE_BIG) {
+          if (!small && c >= KEEL_EDGE_BIG) {
             if (c == KEEL_EDGE_BLOCKED) continue;
             c = big_cost(m, cell, (int)d);
           }
@@ -483,10 +463,18 @@ search(const source *s, struct keel_work *w, size_t *nout, uint32_t budget, size
         }
       }
     }
+    head[b] = tail[b] = -1;
+    if (n > n0) { run[nr].first = (uint32_t)n0; run[nr++].cost = b; }
   }
 out:
   *nout = n;
-  for (size_t k = 0; k < npool; k++) dist[pool[k].state] = UNREACHED;
+  *nrun = nr;
+  if (st == KEEL_OK && !coasts) {
+    for (size_t k = 0; k < n; k++) sp[ent[k].cell].dist = UNREACHED;   /* all pushed were settled */
+  } else {
+    for (size_t k = 0; k < npool; k++) sp[pool[k].state].dist = UNREACHED;
+    for (; b <= maxb; b++) head[b] = tail[b] = -1;
+  }
   return st;
 }
 #undef RELAX
@@ -547,26 +535,26 @@ keel_status keel_reach_new_ex(const keel_costmap *cm, keel_hex start, int start_
   if (st != KEEL_OK) return st;
   if (filter && m->work.verdicts < m->cells) return KEEL_E_NOMEM;
   patch *p;
-  size_t np, n = 0;
+  size_t np, n = 0, nrun = 0;
   st = apply_opts(m, start_cell, opts, &p, &np);
   if (st != KEEL_OK) return st;
 
   struct keel_work *w = &m->work;
   uint32_t s0 = (uint32_t)(start_cell << shift) | (coasts ? (uint32_t)start_coast : 0u);
-  w->dist[s0] = 0;
-  w->pred[s0] = -1;
-  w->pool[0].state = s0;
-  w->pool[0].next = -1;
-  w->head[0] = w->tail[0] = 0;
   source src = { m, NULL, opts };
   if (coasts)
-    st = filter ? search(&src, w, &n, budget, 1, 0, 1, 1) : search(&src, w, &n, budget, 1, 0, 1, 0);
+    st = filter ? search(&src, w, s0, budget, &n, &nrun, 0, 1, 1, 0)
+                : search(&src, w, s0, budget, &n, &nrun, 0, 1, 0, 0);
+  else if (filter)
+    st = search(&src, w, s0, budget, &n, &nrun, 0, 0, 1, 0);
+  else if (budget < KEEL_EDGE_BIG)   /* the common case: no blocked/big test per edge */
+    st = search(&src, w, s0, budget, &n, &nrun, 0, 0, 0, 1);
   else
-    st = filter ? search(&src, w, &n, budget, 1, 0, 0, 1) : search(&src, w, &n, budget, 1, 0, 0, 0);
-  undo_opts(m, p, np);
+    st = search(&src, w, s0, budget, &n, &nrun, 0, 0, 0, 0);
+  if (p) undo_opts(m, p, np);
   if (st != KEEL_OK) return st;
   keel_reach *r;
-  st = make_reach(w, n, NULL, opts, &r);   /* the workspace is clean: alloc may raise */
+  st = make_reach(w, n, nrun, NULL, opts, &r);   /* the workspace is clean: alloc may raise */
   if (st != KEEL_OK) return st;
   r->q0 = m->q0; r->r0 = m->r0; r->stride = m->stride;
   r->coasts = coasts;
@@ -717,54 +705,76 @@ keel_status keel_graph_reach(const keel_graph *cg, int64_t start, uint32_t budge
     }
   }
   struct keel_work *w = &g->work;
-  w->dist[s] = 0;
-  w->pred[s] = -1;
-  w->pool[0].state = (uint32_t)s;
-  w->pool[0].next = -1;
-  w->head[0] = w->tail[0] = 0;
   source src = { NULL, g, opts };
-  size_t n = 0;
-  st = filter ? search(&src, w, &n, budget, 1, 1, 0, 1) : search(&src, w, &n, budget, 1, 1, 0, 0);
+  size_t n = 0, nrun = 0;
+  st = filter ? search(&src, w, (uint32_t)s, budget, &n, &nrun, 1, 0, 1, 0)
+              : search(&src, w, (uint32_t)s, budget, &n, &nrun, 1, 0, 0, 0);
   memset(g->flag, 0, g->n ? g->n : 1);
   if (st != KEEL_OK) return st;
-  return make_reach(w, n, g, opts, out);
+  return make_reach(w, n, nrun, g, opts, out);
 }
 
 /* ---- reach sets -------------------------------------------------------------- */
 
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
-  return x;
+/* Fibonacci hashing: the top bits of id * 2^64/phi; neighbouring cells spread */
+static size_t slot_of(uint64_t id, int bits) {
+  return (size_t)(((id ^ (id >> 32)) * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
 }
 
 /* the id the index hashes: the cell (hex mode) or the key (graph mode) */
 static uint64_t entry_id(const keel_reach *r, size_t i) {
-  return r->graph ? (uint64_t)r->key[i] : r->cell[i];
+  return r->graph ? (uint64_t)r->key[i] : r->ent[i].cell;
 }
 
 static keel_hex entry_hex(const keel_reach *r, size_t i) {
-  return r->graph ? r->key[i] : cell_hex(r->q0, r->r0, r->stride, r->cell[i]);
+  return r->graph ? r->key[i] : cell_hex(r->q0, r->r0, r->stride, r->ent[i].cell);
 }
 
-/* Build the id -> entry index; settled order has nondecreasing cost, so an
- * id's first entry is its cheapest. */
+static int index_bits(size_t n) {   /* load factor at most 2/3 */
+  int bits = 4;
+  while (((size_t)1 << bits) < n + n / 2) bits++;
+  return bits;
+}
+
+size_t keel_reach_index_bytes(const keel_reach *r) {
+  return ((size_t)1 << index_bits(r->n)) * sizeof(struct keel_islot) +
+         (r->coasts ? r->n * sizeof(int32_t) : 0);
+}
+
+/* Build the id -> entry index in mem (keel_reach_index_bytes); settled
+ * order has nondecreasing cost, so an id's first entry is its cheapest.
+ * A slot keeps the id's low 32 bits beside the entry, so probing does not
+ * read the entries (and, for cells, that is the whole id). Without coasts
+ * every entry is a distinct hex: no list of first entries. */
+void keel_reach_index_in(keel_reach *r, void *mem) {
+  int bits = index_bits(r->n);
+  size_t slots = (size_t)1 << bits, nhex = 0, mask = slots - 1;
+  struct keel_islot *slot = mem;
+  int32_t *first = r->coasts ? (int32_t *)(slot + slots) : NULL;
+  for (size_t i = 0; i < slots; i++) slot[i].entry = -1;
+  for (size_t i = 0; i < r->n; i++) {
+    uint64_t id = entry_id(r, i);
+    size_t k = slot_of(id, bits);
+    while (slot[k].entry >= 0 &&
+           (slot[k].tag != (uint32_t)id || (r->graph && entry_id(r, (size_t)slot[k].entry) != id)))
+      k = (k + 1) & mask;
+    if (slot[k].entry < 0) {
+      slot[k].tag = (uint32_t)id;
+      slot[k].entry = (int32_t)i;
+      if (first) first[nhex] = (int32_t)i;
+      nhex++;
+    }
+  }
+  r->slot = slot; r->bits = bits; r->first = first; r->nhex = nhex;
+}
+
 static keel_status ensure_index(const keel_reach *cr) {
   keel_reach *r = (keel_reach *)cr;   /* the index is a cache, not a visible change */
   if (r->slot) return KEEL_OK;
-  size_t slots = 16;
-  while (slots < r->n * 2) slots *= 2;
-  int32_t *slot = malloc(slots * sizeof *slot);
-  int32_t *first = malloc((r->n ? r->n : 1) * sizeof *first);
-  if (!slot || !first) { free(slot); free(first); return KEEL_E_NOMEM; }
-  for (size_t i = 0; i < slots; i++) slot[i] = -1;
-  size_t nhex = 0, mask = slots - 1;
-  for (size_t i = 0; i < r->n; i++) {
-    uint64_t id = entry_id(r, i);
-    size_t k = (size_t)mix(id) & mask;
-    while (slot[k] >= 0 && entry_id(r, (size_t)slot[k]) != id) k = (k + 1) & mask;
-    if (slot[k] < 0) { slot[k] = (int32_t)i; first[nhex++] = (int32_t)i; }
-  }
-  r->slot = slot; r->slots = slots; r->first = first; r->nhex = nhex;
+  void *mem = malloc(keel_reach_index_bytes(r));
+  if (!mem) return KEEL_E_NOMEM;
+  keel_reach_index_in(r, mem);
+  r->index_owned = 1;
   return KEEL_OK;
 }
 
@@ -782,15 +792,21 @@ static int32_t find_entry(const keel_reach *r, keel_hex h) {
     if (c64 > 0xffffffffLL) return -1;
     id = (uint64_t)c64;
   }
-  size_t mask = r->slots - 1, k = (size_t)mix(id) & mask;
-  while (r->slot[k] >= 0 && entry_id(r, (size_t)r->slot[k]) != id) k = (k + 1) & mask;
-  return r->slot[k];
+  size_t mask = ((size_t)1 << r->bits) - 1, k = slot_of(id, r->bits);
+  const struct keel_islot *slot = r->slot;
+  while (slot[k].entry >= 0 &&
+         (slot[k].tag != (uint32_t)id || (r->graph && entry_id(r, (size_t)slot[k].entry) != id)))
+    k = (k + 1) & mask;
+  return slot[k].entry;
 }
 
 void keel_reach_free(keel_reach *r) {
   if (!r) return;
-  free(r->slot); free(r->first);
-  r->slot = r->first = NULL;
+  if (r->index_owned) free(r->slot);   /* slot and first are one block */
+  r->slot = NULL;
+  r->first = NULL;
+  r->index_owned = 0;
+  if (r->coasts) r->nhex = (size_t)-1;
   if (r->owned) free(r);
 }
 
@@ -807,7 +823,12 @@ keel_hex keel_reach_hex(const keel_reach *r, size_t i) {
 keel_status keel_reach_cost(const keel_reach *r, keel_hex h, uint32_t *cost) {
   int32_t k = find_entry(r, h);
   if (k < 0) return KEEL_E_NOT_FOUND;
-  *cost = r->cost[k];
+  size_t lo = 0, hi = r->nrun;   /* the last run starting at or before k */
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (r->run[mid].first <= (uint32_t)k) lo = mid; else hi = mid;
+  }
+  *cost = r->run[lo].cost;
   return KEEL_OK;
 }
 
@@ -816,15 +837,15 @@ keel_status keel_reach_path(const keel_reach *r, keel_hex h, keel_hex *out, size
   *n = 0;
   if (k < 0) return KEEL_E_NOT_FOUND;
   size_t len = 0;
-  for (int32_t j = k; j >= 0; j = r->pred[j]) len++;
+  for (int32_t j = k; j >= 0; j = r->ent[j].pred) len++;
   *n = len;
   if (cap < len) return KEEL_E_CAPACITY;
-  for (int32_t j = k; j >= 0; j = r->pred[j]) out[--len] = entry_hex(r, (size_t)j);
+  for (int32_t j = k; j >= 0; j = r->ent[j].pred) out[--len] = entry_hex(r, (size_t)j);
   return KEEL_OK;
 }
 
 size_t keel_reach_bytes(const keel_reach *r) {
-  return sizeof *r + r->n * (sizeof *r->cell + sizeof *r->cost + sizeof *r->pred) +
+  return sizeof *r + r->n * sizeof *r->ent + r->nrun * sizeof *r->run +
          (r->key ? r->n * sizeof *r->key : 0) +
-         (r->slot ? r->slots * sizeof *r->slot + r->n * sizeof *r->first : 0);
+         (r->slot ? keel_reach_index_bytes(r) : 0);
 }

@@ -15,23 +15,27 @@
 #define KEEL_EDGE_BLOCKED 0xffu
 #define KEEL_EDGE_BIG 0xfeu
 
-/* What a search needs besides the graph: per-state distance and predecessor,
- * the bucket queue, the predicate cache. Allocated on first search, then
- * reset only where a search touched it. */
+/* What a search needs besides the graph: per-state distance and predecessor
+ * (side by side: a relaxation reads and writes one cache line), the bucket
+ * queue, the predicate cache, and the reach set as the search settles it.
+ * Allocated on first search, then reset only where a search touched it:
+ * between searches every dist is UNREACHED and every bucket empty. */
 struct keel_qnode { uint32_t state; int32_t next; };
+struct keel_sp { uint32_t dist; int32_t pred; };     /* pred: entry index */
+struct keel_entry { uint32_t cell; int32_t pred; };  /* a settled state, pred entry or -1 */
+struct keel_run { uint32_t first, cost; };           /* entries first.. cost `cost` */
 struct keel_work {
-  uint32_t *dist;                  /* per state, UINT32_MAX: unreached */
-  int32_t *pred;                   /* per state: entry index of the predecessor */
+  struct keel_sp *sp;              /* per state, dist UINT32_MAX: unreached */
   size_t states;
   struct keel_qnode *pool;         /* bucket queue nodes, FIFO per bucket */
   size_t pool_cap;
-  int32_t *head, *tail;            /* per bucket (MP value) */
+  int32_t *head, *tail;            /* per bucket (MP value), -1: empty */
+  struct keel_run *run;            /* per bucket at most one run */
   size_t buckets;
   uint8_t *verdict;                /* per node: predicate cache (0 unknown, 1 yes, 2 no) */
   size_t verdicts;
-  uint32_t *rcell, *rcost;         /* the reach set as the search settles it: */
-  int32_t *rpred;                  /*   cell, cost, predecessor entry */
-  size_t rcap;
+  struct keel_entry *ent;          /* the reach set in settled order */
+  size_t ecap;
 };
 
 struct keel_costmap {
@@ -46,6 +50,34 @@ struct keel_costmap {
   uint32_t *rank;                  /* per cell: its place in hex id order (ties) */
   struct keel_work work;           /* search workspace, reset where touched */
 };
+
+/* A reach set: one block (this header, graph keys, entries, runs). The
+ * binding reads it to place the query index in the host's memory. */
+struct keel_reach {
+  int graph;                /* entries are graph nodes (keys), not cells */
+  int owned;                /* the block came from malloc: keel_reach_free frees it */
+  int64_t q0, r0, stride;   /* the cost map's geometry, to turn cells into hexes */
+  size_t n;                 /* settled states */
+  struct keel_entry *ent;   /* per entry, in settled order: cell (graph: node), pred entry;
+                             * entry 0 is the start */
+  struct keel_run *run;     /* the cost of each entry as runs: settled order is by cost */
+  size_t nrun;
+  int64_t *key;             /* graph: per entry, the node's key */
+  int coasts;               /* several entries may share a hex */
+  /* the query index, built on first use: id -> cheapest entry */
+  struct keel_islot { uint32_t tag; int32_t entry; } *slot;   /* 2^bits, open addressing;
+                             * slot and first: one block, from malloc when index_owned */
+  int bits;
+  int32_t *first;           /* coasts: distinct hexes, their cheapest entry, settled order */
+  size_t nhex;
+  int index_owned;
+};
+
+/* The query index in caller-provided memory of keel_reach_index_bytes(r)
+ * bytes (a host's garbage-collected memory, kept alive as long as the reach
+ * set); keel_reach_free then leaves it alone. */
+size_t keel_reach_index_bytes(const keel_reach *r);
+void keel_reach_index_in(keel_reach *r, void *mem);
 
 /* cell index of a hex (padding included), *ok = 0 when outside the box */
 size_t keel_costmap_cell(const keel_costmap *m, keel_hex h, int *ok);

@@ -69,3 +69,94 @@ t.test("route: misuse raises with what was expected; off the map is nil and a re
   t.raises(function() route.costmap { width = 0, height = 3 } end, "width and height must be 1..16384")
   t.fails("not on the board", m:reach(H(5, 5), 3))
 end)
+
+-- a map with every kind of edge: costs 1..5, 254 and 300 (the search adds
+-- those itself), blocked hexes and sides; `zero` adds 0-cost hexes
+local function mixed(size, zero)
+  local m, x = sea(size), 12345
+  local function roll(n) x = (x * 1103515245 + 12345) % 2147483648; return x % n end
+  local costs = { 1, 2, 3, 5, 1, 1, 254, 300, route.BLOCKED, zero and 0 or 1 }
+  for q = -size, size do
+    for r = -size, size do
+      local h = H(q, r)
+      m:set_enter(h, costs[roll(#costs) + 1])
+      if roll(4) == 0 and q < size then
+        m:set_cross(hex.side_between(h, H(q + 1, r)), roll(2) == 0 and route.BLOCKED or 2)
+      end
+    end
+  end
+  return m
+end
+
+-- the plain Dijkstra a reach must agree with, over m:step
+local function dijkstra(m, size, start, budget)
+  local dist, done = { [start] = 0 }, {}
+  while true do
+    local u
+    for h, d in pairs(dist) do
+      if not done[h] and (not u or d < dist[u] or (d == dist[u] and h < u)) then u = h end
+    end
+    if not u then return dist end
+    done[u] = true
+    for _, v in ipairs(hex.neighbors(u)) do
+      local q, r = hex.qr(v)
+      if math.abs(q) <= size and math.abs(r) <= size then
+        local c = m:step(u, v)
+        if c and dist[u] + c <= budget and (not dist[v] or dist[u] + c < dist[v]) then
+          dist[v] = dist[u] + c
+        end
+      end
+    end
+  end
+end
+
+t.test("route: reach agrees with a plain Dijkstra, small and large budgets; ties go to the lower hex id", function()
+  for _, zero in ipairs { false, true } do
+    local m = mixed(6, zero)
+    for _, budget in ipairs { 0, 4, 9, 253, 254, 300, 700 } do
+      local want, r = dijkstra(m, 6, H(0, 0), budget), m:reach(H(0, 0), budget)
+      local n = 0
+      for _ in pairs(want) do n = n + 1 end
+      t.eq(r:count(), n)
+      for h, c in pairs(want) do
+        t.eq(r:cost(h), c)
+        local p = r:path(h)
+        t.eq(p[#p], h)
+        if #p > 1 and not zero then   -- the predecessor: the lowest id of the cheapest
+          local best
+          for _, v in ipairs(hex.neighbors(h)) do
+            local s = want[v] and m:step(v, h)
+            if s and want[v] + s == c and (not best or v < best) then best = v end
+          end
+          t.eq(p[#p - 1], best)
+        end
+      end
+    end
+  end
+end)
+
+t.test("route: a reach set answers after a collection and after close; an aborted search leaves no trace", function()
+  local m = mixed(6)
+  local r = m:reach(H(0, 0), 40)
+  local cost, path = r:cost(H(3, 3)), r:path(H(3, 3))
+  collectgarbage()
+  collectgarbage()
+  t.eq(r:cost(H(3, 3)), cost)
+  getmetatable(r).__close(r)   -- drops the index
+  t.eq(r:path(H(3, 3)), path)
+  do
+    local c <close> = m:reach(H(0, 0), 40)
+    t.eq(c:cost(H(3, 3)), cost)
+  end
+  local calls = 0
+  t.raises(function()
+    m:reach(H(0, 0), 300, { allow = function()
+      calls = calls + 1
+      if calls > 20 then error("boom") end
+      return true
+    end })
+  end, "boom")
+  local again = m:reach(H(0, 0), 40)
+  t.eq(again:hexes(), r:hexes())
+  t.eq(again:path(H(3, 3)), path)
+end)
