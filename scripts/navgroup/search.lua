@@ -1,0 +1,649 @@
+-- scripts/navgroup/search.lua — 32.B NAVAL SEARCHES (004_0e2364863b8db0db.txt).
+--
+-- When a phasing naval group enters a hex or spends MPs, each contact rule
+-- (32.B.1-32.B.6) says whether it calls for a search there; 32.B then rolls
+-- once on the NAVAL SEARCH TABLE with every modifier computed from the game,
+-- unless this step's best modifier so far is not beaten (the re-search
+-- sentence of 32.B), and applies the result. doc/navgroup.md "Searches" says
+-- what a scenario supplies (air units, airbases, danger zones, ZOCs ...).
+--
+-- State kept (all journaled):
+--   global `search_segment`      the naval movement segment counter (32.B bars
+--                                last "the current naval movement segment")
+--   moving group: `found`, `search_seg`/`search_best` (best modifier rolled
+--                 this segment), `search_f` (segment of an F result),
+--                 `revealed_tfs`, `declared_cargo`(_low/_high)
+--   searching group: `search_barred` (segment of a D or F* result)
+--   air unit: markers `X` / `Inop`; value `no_search:<group id>` (F result)
+
+local NAVAL = { TF = true, CG = true, NT = true, LC = true, LB = true, SUB = true, RF = true, CD = true }
+local CARGO = { NT = true, LC = true, LB = true }
+
+-- ---- shared helpers (pure reads of the game) -----------------------------------
+
+local function label(g, hex)
+  local b = g.board
+  return b and b:label(hex) or tostring(hex)
+end
+
+-- The owner of a hex: the game's ownership, else the board's.
+local function owner(g, hex)
+  local o = g:owner(hex)
+  if o == nil and g.board then o = g.board:owner(hex) end
+  return o or nil
+end
+
+local function unit_hex(g, u)
+  local kind, where = g:get(u, "loc")
+  if kind == "hex" or kind == "port" then return where, kind end
+end
+
+local function gname(g, gid) return g:group_get(gid, "name") or ("group " .. tostring(gid)) end
+
+local function dist(a, b) return keel.hex.distance(a, b) end
+
+local function zone_of(g, hex)
+  return g.board and g.board:zone(hex) or nil
+end
+
+-- An air unit, for these rules: a unit with a `mission` value or `air = true`.
+local function is_air(g, u)
+  return g:value(u, "mission") ~= nil or g:value(u, "air") == true
+end
+
+local function can_search(g, u, gid)
+  return g:marker(u, "X") == 0 and g:marker(u, "Inop") == 0
+    and not (gid and g:value(u, "no_search:" .. gid))
+end
+
+-- Air units of `side` flying one of `missions` (a set) whose range reaches
+-- `hex` from their airbase (the hex they are at), able to search for `gid`;
+-- in unit id order.
+local function air_in_range(g, side, missions, hex, gid)
+  local out = {}
+  for _, u in ipairs(g:units()) do
+    if g:get(u, "side") == side and missions[g:value(u, "mission") or ""] then
+      local base = unit_hex(g, u)
+      local range = g:value(u, "range") or 0
+      if base and dist(base, hex) <= range and can_search(g, u, gid) then out[#out + 1] = u end
+    end
+  end
+  return out
+end
+
+-- Distinct airbases of `units`, nearest to `hex` first (then hex id).
+local function airbases(g, units, hex)
+  local seen, out = {}, {}
+  for _, u in ipairs(units) do
+    local b = unit_hex(g, u)
+    if b and not seen[b] then seen[b] = true; out[#out + 1] = b end
+  end
+  table.sort(out, function(a, b)
+    local da, db = dist(a, hex), dist(b, hex)
+    if da ~= db then return da < db end
+    return a < b
+  end)
+  return out
+end
+
+-- Port interdiction level in a hex (global `pi:<label>`, else a board tag
+-- `port_interdiction` (1) or `port_interdiction_<N>`), ignoring the phasing
+-- side's own marker when `pi_side:<label>` says whose it is.
+local function pi_level(g, hex, phasing)
+  local lab = label(g, hex)
+  local whose = g:global("pi_side:" .. lab)
+  if whose ~= nil and whose == phasing then return 0 end
+  local n = g:global("pi:" .. lab)
+  if n then return n end
+  if g.board then
+    for _, t in ipairs(g.board:tags(hex)) do
+      if t == "port_interdiction" then return 1 end
+      local lv = t:match("^port_interdiction_(%d+)$")
+      if lv then return tonumber(lv) end
+    end
+  end
+  return 0
+end
+
+local function blockade_level(g, hex, phasing)
+  local lab = label(g, hex)
+  local whose = g:global("blockade_side:" .. lab)
+  if whose ~= nil and whose == phasing then return 0 end
+  return g:global("blockade:" .. lab) or 0
+end
+
+-- Coast defences on the board, listed once per board (hex order).
+local cd_cache = {}
+local function board_cds(b)
+  local l = cd_cache[b]
+  if not l then
+    l = {}
+    for _, h in ipairs(b:hexes()) do
+      local lv = b:cd(h)
+      if lv and lv > 0 then l[#l + 1] = { hex = h, level = lv } end
+    end
+    cd_cache[b] = l
+  end
+  return l
+end
+
+-- Enemy CDs and ports whose range (CD strength, port size) reaches `hex`
+-- (32.B.5): { {hex=, level=, what="CD"|"port"} ... }.
+local function cds_ports_in_range(ctx, enemy, hex)
+  local g, sizes = ctx.game, ctx:query("search_port_sizes")
+  local out = {}
+  if g.board then
+    for _, c in ipairs(board_cds(g.board)) do
+      if owner(g, c.hex) == enemy and dist(c.hex, hex) <= c.level then
+        out[#out + 1] = { hex = c.hex, level = c.level, what = "CD" }
+      end
+    end
+    for _, p in ipairs(g.board:ports()) do
+      local n = sizes[p.size] or 0
+      if owner(g, p.hex) == enemy and dist(p.hex, hex) <= n then
+        out[#out + 1] = { hex = p.hex, level = n, what = "port" }
+      end
+    end
+  end
+  for _, u in ipairs(g:units()) do
+    if g:get(u, "type") == "CD" and g:get(u, "side") == enemy then
+      local h, lv = unit_hex(g, u), g:value(u, "cd") or g:value(u, "strength") or 0
+      if h and lv > 0 and dist(h, hex) <= lv then out[#out + 1] = { hex = h, level = lv, what = "CD" } end
+    end
+  end
+  return out
+end
+
+local function group_units_of_type(g, gid, types)
+  local n = 0
+  for _, u in ipairs(g:group_units(gid)) do
+    if types[g:get(u, "type")] then n = n + 1 end
+  end
+  return n
+end
+
+-- Reserve groups of `side` in port (in `zone`, or anywhere for "any") that
+-- are not yet activated: activate them and emit `reserves_activated`.
+local function activate(ctx, side, zone, why)
+  local g = ctx.game
+  local done = {}
+  for _, gid in ipairs(g:groups()) do
+    if g:group_get(gid, "reserve") == true and not g:group_get(gid, "activated")
+      and #g:group_units(gid) > 0 and ctx:query("group_side", gid) == side then
+      local h = ctx:query("group_hex", gid)
+      local in_port = g:group_get(gid, "in_port")
+      if in_port == nil then
+        local _, kind = unit_hex(g, g:group_units(gid)[1])
+        in_port = kind == "port"
+      end
+      if h and in_port and (zone == "any" or zone_of(g, h) == zone) then
+        g:group_set(gid, "activated", true)
+        done[#done + 1] = gid
+      end
+    end
+  end
+  if #done > 0 then
+    ctx:say("%s: %d reserve group(s) of %s in port activated (%s)", why, #done, side,
+      zone == "any" and "any sea zone" or "sea zone " .. tostring(zone))
+    ctx:emit("reserves_activated", { side = side, zone = zone, groups = done, rule = ctx.rule.id })
+  end
+  return done
+end
+
+-- The searching party of a set of contacts: the searching naval group (if
+-- any), the patrol air units used, and every air unit in range (patrol or
+-- strike) for the attacks.
+local function party_of(contacts)
+  local p = { patrol = {}, air = {}, kinds = {} }
+  for _, c in ipairs(contacts) do
+    p.kinds[#p.kinds + 1] = c.kind
+    if c.searcher then p.group = c.searcher end
+    if c.patrol then p.patrol = c.patrol end
+    if c.air then p.air = c.air end
+  end
+  return p
+end
+
+-- Every modifier of the NAVAL SEARCH TABLE, by the table's names.
+local function modifiers(ctx, info, party)
+  local g, v = ctx.game, ctx.rule.values
+  local hex, gid, enemy = info.hex, info.group, info.enemy
+  local m = {}
+  -- "-# each 5 hexes from the furthest enemy airbase flying naval patrol whose air units are used"
+  local far = 0
+  for _, b in ipairs(airbases(g, party.patrol, hex)) do far = math.max(far, dist(b, hex)) end
+  m.airbase_distance = far // v.airbase_distance_per
+  local sea = g:global("sea")
+  m.stormy_seas = sea == "stormy"
+  m.rough_seas = sea == "rough"
+  -- "-1 for each air unit on naval air escort up to ... air units on naval air patrol"
+  local escorts = 0
+  for _, u in ipairs(g:units()) do
+    if g:get(u, "side") == info.side and g:value(u, "mission") == v.missions.escort
+      and g:value(u, "escort") == gid and can_search(g, u) then escorts = escorts + 1 end
+  end
+  m.air_escort = math.min(escorts, #party.patrol)
+  if info.night ~= nil then m.night = info.night else m.night = g:global("night") == true end
+  m.did_not_leave_hex = info.left_hex == false
+  -- "friendly owned": the searching side's (values.friendly = "searcher"), or the phasing side's
+  local friend = v.friendly == "phasing" and info.side or enemy
+  local b = g.board
+  m.friendly_coastal_hex = b ~= nil and b:terrain(hex) == "coastal" and owner(g, hex) == friend
+  local port = b and b:port(hex)
+  m.friendly_major_port = port ~= nil and v.major_ports[port.size] == true and owner(g, hex) == friend
+  m.naval_base_within_10 = false
+  if b then
+    for _, nb in ipairs(b:tagged(v.naval_base_tag)) do
+      if owner(g, nb) == friend and dist(nb, hex) <= v.naval_base_range then m.naval_base_within_10 = true end
+    end
+  end
+  -- ZOC (another chapter): levels a scenario supplies; protected waters negate non-air non-ground ZOC
+  local ground_air, other = ctx:query("search_zoc", enemy, hex)
+  if ctx:query("search_protected_waters", hex) then other = 0 end
+  local zoc = math.max(ground_air or 0, other or 0)
+  m.enemy_partial_zoc = zoc == 1
+  m.enemy_full_zoc = zoc == 2
+  m.enemy_double_zoc = zoc >= 3
+  m.air_patrol = #party.patrol
+  m.previously_found = g:group_get(gid, "found") == true
+  local kind = ctx:query("group_kind", gid)
+  m.mixed_group = kind == "mixed"
+  m.cargo_group = kind == "cargo"
+  m.port_interdiction = pi_level(g, hex, info.side)
+  m.blockade = blockade_level(g, hex, info.side)
+  local ps, cd = 0, 0
+  for _, c in ipairs(cds_ports_in_range(ctx, enemy, hex)) do
+    if c.what == "port" then ps = math.max(ps, c.level) else cd = math.max(cd, c.level) end
+  end
+  m.port_size = ps
+  m.cd_level = cd
+  m.tf_size = group_units_of_type(g, gid, v.tf_types) // 4
+  return m
+end
+
+-- The contacts at this hex for this event, from the contact rules in order.
+local function contacts_for(ctx, info)
+  local out = {}
+  for _, q in ipairs(ctx.rule.values.contacts) do
+    local c = ctx:query(q, info)
+    if c then out[#out + 1] = c end
+  end
+  return out
+end
+
+local function build_info(ctx, ev, event)
+  local g = ctx.game
+  local gid = ev.group
+  local side = ctx:query("group_side", gid)
+  return {
+    group = gid, side = side, enemy = ctx:query("search_enemy_side", side),
+    hex = ev.to or ev.hex or ctx:query("group_hex", gid), from = ev.from, event = event,
+    left_hex = ev.left_hex, night = ev.night, segment = g:global("search_segment") or 0,
+  }
+end
+
+local function most_distant_airbase(g, party, hex)
+  local bases = airbases(g, party.patrol, hex)
+  return bases[#bases]
+end
+
+-- All air units of a side at an airbase.
+local function air_at(g, side, base)
+  local out = {}
+  for _, u in ipairs(g:units()) do
+    if g:get(u, "side") == side and is_air(g, u) and unit_hex(g, u) == base then out[#out + 1] = u end
+  end
+  return out
+end
+
+local function step_marker(ctx, sg, n)
+  local g = ctx.game
+  for _, u in ipairs(g:group_units(sg)) do g:add_marker(u, ctx.rule.values.step_marker, n) end
+end
+
+-- 32.B Results: D, F*, F, S, S*.
+local function apply_result(ctx, info, party, code)
+  local g, v = ctx.game, ctx.rule.values
+  local gid, hex, seg, enemy = info.group, info.hex, info.segment, info.enemy
+  local far = most_distant_airbase(g, party, hex)
+  if code == "D" or code == "F*" then
+    local n, mk = 2, "X"
+    if code == "F*" then n, mk = 1, "Inop" end
+    if party.group then
+      step_marker(ctx, party.group, n)
+      g:group_set(party.group, "search_barred", seg)
+      ctx:say("%s: searching group %s gets a \"-%d Step\" marker and searches no more this segment",
+        code, gname(g, party.group), n)
+    end
+    if far then
+      for _, u in ipairs(air_at(g, enemy, far)) do g:add_marker(u, mk, 1) end
+      ctx:say("%s: air units at %s (the most distant airbase) get \"%s\"", code, label(g, far), mk)
+    end
+  elseif code == "F" then
+    g:group_set(gid, "search_f", seg)
+    ctx:say("F: the non-phasing naval groups may not search for this group again this segment")
+    if far then
+      for _, u in ipairs(air_at(g, enemy, far)) do g:set_value(u, "no_search:" .. gid, true) end
+      ctx:say("F: air units at %s (the most distant airbase) may not search for this group again", label(g, far))
+    end
+  else -- S, S*
+    g:group_set(gid, "found", true)
+    local great = code == "S*"
+    activate(ctx, enemy, great and "any" or zone_of(g, hex), code)
+    if not great or v.reveal_on_great_success then
+      local tfs = group_units_of_type(g, gid, v.tf_types)
+      local cargo = group_units_of_type(g, gid, CARGO)
+      local declared = ctx:query("search_declared_cargo", gid, cargo)
+      local low, high = cargo * 0.5, cargo * 1.5  -- "No rounding permitted."
+      if type(declared) ~= "number" or declared < low or declared > high then
+        error(("declared cargo %s is not within 50%% of %d"):format(tostring(declared), cargo))
+      end
+      g:group_set(gid, "revealed_tfs", tfs)
+      g:group_set(gid, "declared_cargo", declared)
+      g:group_set(gid, "declared_cargo_low", low)
+      g:group_set(gid, "declared_cargo_high", high)
+      ctx:say("%s: %d TF(s) revealed; NT+LC+LB declared as %s (true total within %s..%s)",
+        code, tfs, tostring(declared), tostring(low), tostring(high))
+    end
+    if not great then
+      -- "Air units from one airbase may attempt to attack the naval group."
+      local bases = airbases(g, party.air, hex)
+      if #bases > 0 then
+        ctx:emit("search_air_attack", { group = gid, hex = hex, result = code, airbases = { bases[1] },
+          choices = bases, units = air_at(g, enemy, bases[1]) })
+      end
+    else
+      local bases = airbases(g, party.patrol, hex)
+      if #bases > 0 then
+        ctx:emit("search_air_attack", { group = gid, hex = hex, result = code, airbases = bases,
+          units = party.patrol })
+      end
+      -- "Air units from another airbase within range may join the attack by
+      -- making a search roll resulting in a success. If another great success
+      -- is rolled, continue to roll for more airbases."
+      local searching = {}
+      for _, b in ipairs(bases) do searching[b] = true end
+      local others = {}
+      for _, b in ipairs(airbases(g, air_in_range(g, enemy, v.search_missions, hex, gid), hex)) do
+        if not searching[b] then others[#others + 1] = b end
+      end
+      for _, b in ipairs(others) do
+        local units = {}
+        for _, u in ipairs(air_at(g, enemy, b)) do
+          if g:value(u, "mission") == v.missions.patrol and can_search(g, u, gid) then units[#units + 1] = u end
+        end
+        local mods = modifiers(ctx, info, { patrol = units, air = units })
+        local r = ctx:resolve("naval_search", mods, { reason = "airbase " .. label(g, b) .. " joins the attack" })
+        if r.code ~= "S" and r.code ~= "S*" then
+          ctx:say("airbase %s does not join (%s)", label(g, b), r.code)
+          break
+        end
+        ctx:emit("search_air_attack", { group = gid, hex = hex, result = r.code, airbases = { b },
+          units = air_at(g, enemy, b), joined = true })
+        if r.code ~= "S*" then break end
+      end
+    end
+  end
+end
+
+local function consider(ctx, ev, event)
+  local g, v = ctx.game, ctx.rule.values
+  if ev.reacting then return end
+  local info = build_info(ctx, ev, event)
+  local phasing = g:global("phasing") or info.side
+  if info.side ~= phasing then return end
+  local gid, seg = info.group, info.segment
+  -- entering a hex fires both group_enters_hex and mp_spent: one look per expenditure
+  if g:group_get(gid, "search_look_seg") == seg and g:group_get(gid, "search_look_hex") == info.hex
+    and g:group_get(gid, "search_look_spent") == ev.spent then return end
+  g:group_set(gid, "search_look_seg", seg)
+  g:group_set(gid, "search_look_hex", info.hex)
+  g:group_set(gid, "search_look_spent", ev.spent)
+
+  local contacts = contacts_for(ctx, info)
+  if #contacts == 0 then return end
+  ctx:emit("search_contact", { group = gid, hex = info.hex, side = info.enemy, event = event, contacts = contacts })
+  local party = party_of(contacts)
+  local mods = modifiers(ctx, info, party)
+  local tbl = ctx:table("naval_search")
+  local total = tbl:modifiers_for(mods)
+  -- the found modifier is not a change "due to the naval group's movement"
+  local cmp = total - (mods.previously_found and v.found_modifier or 0)
+  if g:group_get(gid, "search_seg") == seg then
+    local best = g:group_get(gid, "search_best")
+    if cmp <= best then
+      ctx:say("no new search at %s: modifier %+d is not above %+d", label(g, info.hex), cmp, best)
+      return
+    end
+  end
+  g:group_set(gid, "search_seg", seg)
+  g:group_set(gid, "search_best", cmp)
+  local kinds = table.concat(party.kinds, ", ")
+  local result = ctx:resolve("naval_search", mods, { reason = ("search for %s at %s (%s)"):format(
+    gname(g, gid), label(g, info.hex), kinds) })
+  apply_result(ctx, info, party, result.code)
+  ctx:emit("naval_search", { group = gid, hex = info.hex, searcher = party.group, contact = kinds,
+    modifier = total, result = result.code, side = info.enemy, kinds = party.kinds })
+end
+
+-- ---- 32.B ------------------------------------------------------------------------
+
+rule {
+  id = "32.B", title = "Naval searches",
+  values = {
+    -- the contact rules asked, in order (32.B.1 ... 32.B.6)
+    contacts = { "contact_danger_zone", "contact_air_mission", "contact_port_interdiction",
+                 "contact_ground_units", "contact_cd_port", "contact_proximity" },
+    sides = { "Allied", "Axis" },
+    -- air missions (another chapter): the `mission` value of an air unit
+    missions = { patrol = "naval patrol", strike = "naval strike", escort = "naval air escort" },
+    search_missions = { ["naval patrol"] = true, ["naval strike"] = true },
+    airbase_distance_per = 5,          -- "each 5 hexes from the furthest enemy airbase"
+    naval_base_range = 10,             -- "naval base is within 10 hexes"
+    naval_base_tag = "naval_base",     -- board tag of a naval base (another chapter)
+    major_ports = { major = true, great = true },
+    -- port size as a number, for range and modifier: not in Rule 32 — a
+    -- stand-in ordinal a scenario or variant replaces (set_values)
+    port_sizes = { minor = 1, standard = 2, medium = 2, major = 3, great = 4 },
+    tf_types = { TF = true },          -- "TF size": the TFs in the group
+    friendly = "searcher",             -- whose "friendly owned" hex/port/base: "searcher" | "phasing"
+    reveal_on_great_success = false,   -- S* does not say the TFs are revealed
+    found_modifier = 1,
+    step_marker = "step",              -- "-N Step" markers: `step` with count N (the contract)
+  },
+  on = {
+    naval_step_start = function(ctx, _)
+      local g = ctx.game
+      g:set_global("search_segment", (g:global("search_segment") or 0) + 1)
+      for _, gid in ipairs(g:groups()) do
+        if g:group_get(gid, "found") then g:group_set(gid, "found", false) end
+      end
+    end,
+    group_enters_hex = function(ctx, ev) consider(ctx, ev, "enter") end,
+    mp_spent = function(ctx, ev) consider(ctx, ev, "spend") end,
+  },
+  queries = {
+    search_enemy_side = function(ctx, side)
+      for _, s in ipairs(ctx.rule.values.sides) do if s ~= side then return s end end
+    end,
+    search_port_sizes = function(ctx) return ctx.rule.values.port_sizes end,
+    search_values = function(ctx) return ctx.rule.values end,
+    -- ZOC is another chapter: the level (1 partial, 2 full, 3 double or more)
+    -- `side` exerts in `hex` from ground/air units, and from other units.
+    search_zoc = function(ctx, side, hex)
+      local g = ctx.game
+      local lab = label(g, hex)
+      return g:global("zoc:" .. side .. ":" .. lab) or 0, g:global("zoc_other:" .. side .. ":" .. lab) or 0
+    end,
+    search_protected_waters = function(ctx, hex)
+      local g = ctx.game
+      return g:global("protected:" .. label(g, hex)) == true
+        or (g.board ~= nil and g.board:has_tag(hex, "protected_waters"))
+    end,
+    -- The figure the phasing player declares for NT+LC+LB (within 50%):
+    -- the true total unless a scenario answers otherwise.
+    search_declared_cargo = function(_, _, total) return total end,
+    -- For tests and tools: the contacts and modifiers a search would use.
+    search_modifiers = function(ctx, ev, event)
+      local info = build_info(ctx, ev, event or "enter")
+      local contacts = contacts_for(ctx, info)
+      local party = party_of(contacts)
+      local m = modifiers(ctx, info, party)
+      return m, ctx:table("naval_search"):modifiers_for(m), party.kinds
+    end,
+  },
+}
+
+-- ---- contact rules -------------------------------------------------------------------
+-- Each answers a query with a contact ({kind=, searcher=, patrol=, air=}) or nil.
+
+rule {
+  id = "32.B.1", title = "Danger zone contact",
+  values = { tag = "danger_zone" },
+  queries = {
+    -- an enemy danger zone: board tag `danger_zone_<side>` or global `danger_zone:<label>` = side
+    contact_danger_zone = function(ctx, info)
+      if info.event ~= "enter" then return nil end
+      local g = ctx.game
+      local lab = label(g, info.hex)
+      if g:global("danger_zone:" .. lab) == info.enemy
+        or (g.board and g.board:has_tag(info.hex, ctx.rule.values.tag .. "_" .. info.enemy)) then
+        return { kind = "danger zone", rule = "32.B.1" }
+      end
+    end,
+  },
+  on = {
+    naval_search = function(ctx, ev)
+      if ev.result == "S" or ev.result == "S*" then
+        for _, k in ipairs(ev.kinds) do
+          if k == "danger zone" then activate(ctx, ev.side, zone_of(ctx.game, ev.hex), "32.B.1 danger zone contact") end
+        end
+      end
+    end,
+  },
+}
+
+rule {
+  id = "32.B.2", title = "Naval patrol/naval strike contact",
+  queries = {
+    contact_air_mission = function(ctx, info)
+      local g = ctx.game
+      local v = ctx:query("search_values")
+      local air = air_in_range(g, info.enemy, v.search_missions, info.hex, info.group)
+      if #air == 0 then return nil end
+      local patrol = {}
+      for _, u in ipairs(air) do
+        if g:value(u, "mission") == v.missions.patrol then patrol[#patrol + 1] = u end
+      end
+      return { kind = "naval patrol/strike", air = air, patrol = patrol, rule = "32.B.2" }
+    end,
+  },
+  on = {
+    naval_search = function(ctx, ev)
+      if ev.result == "S" or ev.result == "S*" then
+        for _, k in ipairs(ev.kinds) do
+          if k == "naval patrol/strike" then
+            activate(ctx, ev.side, zone_of(ctx.game, ev.hex), "32.B.2 air contact")
+          end
+        end
+      end
+    end,
+  },
+}
+
+rule {
+  id = "32.B.3", title = "Port interdiction/blockade contact",
+  queries = {
+    contact_port_interdiction = function(ctx, info)
+      local g = ctx.game
+      local pi, bl = pi_level(g, info.hex, info.side), blockade_level(g, info.hex, info.side)
+      if pi > 0 then return { kind = "port interdiction", rule = "32.B.3" } end
+      if bl > 0 then return { kind = "blockade", rule = "32.B.3" } end
+    end,
+  },
+  on = {
+    search_contact = function(ctx, ev)
+      for _, c in ipairs(ev.contacts) do
+        if c.rule == "32.B.3" then activate(ctx, ev.side, zone_of(ctx.game, ev.hex), "32.B.3 " .. c.kind) end
+      end
+    end,
+  },
+}
+
+rule {
+  id = "32.B.4", title = "Enemy ground unit contact",
+  queries = {
+    contact_ground_units = function(ctx, info)
+      local g = ctx.game
+      for _, u in ipairs(g:units()) do
+        if g:get(u, "side") == info.enemy and not NAVAL[g:get(u, "type")] and not is_air(g, u) then
+          local h = unit_hex(g, u)
+          if h and dist(h, info.hex) <= 1 then
+            return { kind = "enemy ground units", unit = u, rule = "32.B.4" }
+          end
+        end
+      end
+    end,
+  },
+  on = {
+    search_contact = function(ctx, ev)
+      for _, c in ipairs(ev.contacts) do
+        if c.rule == "32.B.4" then activate(ctx, ev.side, zone_of(ctx.game, ev.hex), "32.B.4 enemy ground unit") end
+      end
+    end,
+  },
+}
+
+rule {
+  id = "32.B.5", title = "CD/port search roll",
+  values = { activation_zone = "any" },  -- "any reserve naval groups in port" (no sea zone named)
+  queries = {
+    contact_cd_port = function(ctx, info)
+      if info.event ~= "enter" then return nil end
+      local l = cds_ports_in_range(ctx, info.enemy, info.hex)
+      if #l == 0 then return nil end
+      local here = false
+      for _, c in ipairs(l) do if c.hex == info.hex then here = true end end
+      return { kind = "CD/port range", here = here, rule = "32.B.5" }
+    end,
+  },
+  on = {
+    search_contact = function(ctx, ev)
+      for _, c in ipairs(ev.contacts) do
+        if c.rule == "32.B.5" and c.here then
+          local z = ctx.rule.values.activation_zone
+          activate(ctx, ev.side, z == "any" and "any" or zone_of(ctx.game, ev.hex), "32.B.5 enemy port/CD hex")
+        end
+      end
+    end,
+  },
+}
+
+rule {
+  id = "32.B.6", title = "Proximity of enemy naval units",
+  values = { range = { combat = 15, submarine = 15, mixed = 10, cargo = 5 }, no_search_types = { RF = true } },
+  queries = {
+    contact_proximity = function(ctx, info)
+      local g, v = ctx.game, ctx.rule.values
+      if g:group_get(info.group, "search_f") == info.segment then return nil end  -- F result
+      local best, best_d
+      for _, sg in ipairs(g:groups()) do
+        local units = g:group_units(sg)
+        local searchers = 0
+        for _, u in ipairs(units) do
+          if not v.no_search_types[g:get(u, "type")] then searchers = searchers + 1 end
+        end
+        if searchers > 0 and sg ~= info.group and ctx:query("group_side", sg) == info.enemy
+          and g:group_get(sg, "search_barred") ~= info.segment then
+          local range = v.range[ctx:query("group_kind", sg)]
+          local h = ctx:query("group_hex", sg)
+          if range and h then
+            local d = ctx:query("sea_distance", h, info.hex, range)
+            if d and d <= range and (not best_d or d < best_d) then best, best_d = sg, d end
+          end
+        end
+      end
+      if best then return { kind = "proximity", searcher = best, distance = best_d, rule = "32.B.6" } end
+    end,
+  },
+}
