@@ -296,7 +296,16 @@ t.test("32.B.6-1: a non-phasing combat naval group may search within 15 hexes tr
   t.eq(#w.rolls, 1)
   t.eq(w:probe("searcher"), axis)
   t.eq(w:probe("search_kinds"), "proximity")
-  -- spending MPs for any purpose also counts (a better modifier: night is not; found is not)
+  -- "(or spends MPs for any purpose)": a group that starts within range and replenishes
+  local w2 = world()
+  w2:group("Italian fleet", "Axis", "A:2010", { "TF" })
+  local f2 = w2:group("Force H", "Allied", "A:0510", { "TF" })
+  local m, total = w2:mods(f2, "A:0510", "spend")
+  t.eq(m.did_not_leave_hex, true)
+  w2:force(8, total)
+  w2:spend(f2, 15)
+  t.eq(#w2.rolls, 1)
+  t.eq(applied(w2:last_roll()).did_not_leave_hex, -1)
 end)
 
 t.test("32.B.6-2: mixed groups search within 10 hexes, cargo groups within 5, submarine groups (non-cargo) within 15", function()
