@@ -391,7 +391,7 @@ local function consider(ctx, ev, event)
   if ev.reacting then return end
   local info = build_info(ctx, ev, event)
   local phasing = g:global("phasing") or info.side
-  if info.side ~= phasing then return end
+  if info.side ~= phasing or info.enemy == nil then return end  -- a side not in values.sides: no enemy
   local gid, seg = info.group, info.segment
   -- entering a hex fires both group_enters_hex and mp_spent: one look per expenditure
   if g:group_get(gid, "search_look_seg") == seg and g:group_get(gid, "search_look_hex") == info.hex
