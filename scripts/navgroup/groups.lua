@@ -264,7 +264,7 @@ local function port_for(ctx, g)
   local game, board = ctx.game, ctx.game.board
   local side = ctx:query("group_side", g)
   local rs = game:group_get(g, "river_side")
-  local cands = {}
+  local cands
   if rs then
     local a, b = keel.hex.side_hexes(rs)
     cands = { a, b }

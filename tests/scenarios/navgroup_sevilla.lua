@@ -16,7 +16,7 @@ return scenario {
     { "move", group = "Escort", path = { "23A:3227/3327" }, expect = { illegal = "only cargo naval groups" } },
     { "move", group = "Convoy", path = { "23A:3227", "23A:3227/3327", "23A:3327/3226" } },
     { "move", group = "Convoy", path = { "23A:3226/3326", "23A:3326/3225", "23A:3225/3325", "23A:3224/3225" } },
-    { "spend", group = "Convoy", activity = "enter_all_sea", expect = { illegal = "costs 1 MPs, 7 left" } },
+    { "spend", group = "Convoy", activity = "replenish", expect = { illegal = "costs 15 MPs, 7 left" } },
     { "enter_port", group = "Convoy", expect = { units = { ["NT 1"] = { loc = "port" } } } },
   },
 }
