@@ -319,6 +319,166 @@ function M.area_reach(ag, from, budget, opts)
   return out, r
 end
 
+-- ---- rivers and canals: hexes and hexsides in one graph (32.A.6) --------------------
+
+local WATER = { ["all-sea"] = true, coastal = true, lake = true }
+
+-- every riverine hexside of the board, in side order (computed once per engine)
+function Engine:riverine_sides()
+  if self.graphs.riverine then return self.graphs.riverine end
+  local board, seen, list = self.board, {}, {}
+  for _, h in ipairs(board:hexes()) do
+    for _, n in ipairs(hexlib.neighbors(h)) do
+      if board:contains(n) then
+        local s = board:side(h, n)
+        if s and not seen[s] then
+          seen[s] = true
+          local f = board:features(s)
+          if f and f.riverine then list[#list + 1] = s end
+        end
+      end
+    end
+  end
+  sort(list)
+  self.graphs.riverine = list
+  return list
+end
+
+local River = {}
+River.__index = River
+M.RiverGraph = River
+
+--- The river graph of the board for one profile: nodes are the riverine
+--- hexsides and the water hexes (all-sea, coastal, lake) beside them;
+--- edges: hex -> one of its riverine sides and side -> side sharing an end
+--- cost `profile.river` (the "Enter river/canal hexside" row); side -> one
+--- of its water hexes costs entering that hex. Hexes and sides are both
+--- 64-bit keys that may coincide, so the graph numbers its nodes: a node is
+--- written {kind = "hex"|"side", id = n} (or "hex:<id>"/"side:<id>" keys).
+--- Cached per engine and profile.
+---@param profile table a movement.profile (with .river)
+function Engine:river_graph(profile)
+  if getmetatable(profile) ~= Profile then error("movement: river_graph: a movement.profile expected", 2) end
+  self.graphs.rivers = self.graphs.rivers or {}
+  local rg = self.graphs.rivers[profile]
+  if rg then return rg end
+  local board = self.board
+  local river_cost = profile.river or 1
+  local index, kind, id, nodes, edges = {}, {}, {}, {}, {}
+  local function node(k, x)
+    local key = k .. ":" .. x
+    local i = index[key]
+    if not i then
+      i = #nodes
+      nodes[i + 1] = i
+      index[key] = i; kind[i] = k; id[i] = x
+    end
+    return i
+  end
+  local sides = self:riverine_sides()
+  local is_river = {}
+  for _, s in ipairs(sides) do is_river[s] = true end
+  for _, s in ipairs(sides) do
+    local sn = node("side", s)
+    local a, b = hexlib.side_hexes(s)
+    for _, h in ipairs { a, b } do
+      if board:contains(h) and WATER[board:terrain(h)] then
+        local hn = node("hex", h)
+        if river_cost ~= route.BLOCKED then edges[#edges + 1] = { hn, sn, river_cost } end
+        local enter = profile.enter[board:terrain(h)]
+        if enter and enter ~= route.BLOCKED then edges[#edges + 1] = { sn, hn, enter } end
+      end
+    end
+    if river_cost ~= route.BLOCKED then
+      for _, t in ipairs(board:riverine_neighbors(s) or {}) do
+        if is_river[t] then edges[#edges + 1] = { sn, node("side", t), river_cost } end
+      end
+    end
+  end
+  local adj = {}
+  for i = 0, #nodes - 1 do adj[i] = {} end
+  for _, e in ipairs(edges) do
+    local c = adj[e[1]][e[2]]
+    if not c or e[3] < c then adj[e[1]][e[2]] = e[3] end
+  end
+  rg = setmetatable({ graph = route.graph { nodes = nodes, edges = edges }, index = index,
+    kind = kind, id = id, adj = adj, board = board, profile = profile }, River)
+  self.graphs.rivers[profile] = rg
+  return rg
+end
+
+-- a node index from {kind=, id=} or "kind:id"
+function River:node(n)
+  if type(n) == "table" then return self.index[tostring(n.kind) .. ":" .. tostring(n.id)] end
+  return self.index[n]
+end
+
+--- Every node, {kind=, id=}, in node order.
+function River:nodes()
+  local out = {}
+  for i = 0, #self.kind do
+    if self.kind[i] then out[#out + 1] = { kind = self.kind[i], id = self.id[i] } end
+  end
+  return out
+end
+
+--- Is this hex or side ({kind=, id=}) in the graph?
+function River:has(n) return self:node(n) ~= nil end
+
+--- The cost of one move between two nodes, or nil when they are not linked.
+function River:cost(a, b)
+  local ia, ib = self:node(a), self:node(b)
+  if not ia or not ib then return nil end
+  return self.adj[ia][ib]
+end
+
+local function node_opts(self, opts)
+  if not opts then return {} end
+  local o = {}
+  for _, f in ipairs { "blocked", "stop" } do
+    if opts[f] then
+      o[f] = {}
+      for _, n in ipairs(opts[f]) do
+        local i = self:node(n)
+        if i then o[f][#o[f] + 1] = i end
+      end
+    end
+  end
+  if opts.allow then
+    local allow, kind, id = opts.allow, self.kind, self.id
+    o.allow = function(i) return allow(kind[i], id[i]) end
+  end
+  return o
+end
+
+--- Nodes reachable from `start` within `budget`: a list of {kind=, id=,
+--- cost=} in settled order. opts: blocked/stop = {node...},
+--- allow = function(kind, id) -> bool.
+function River:reach(start, budget, opts)
+  local s = self:node(start)
+  if not s then return nil, "river reach: start is not on a river route" end
+  local r = self.graph:reach(s, budget, node_opts(self, opts))
+  local out = {}
+  for _, i in ipairs(r:hexes()) do
+    out[#out + 1] = { kind = self.kind[i], id = self.id[i], cost = r:cost(i) }
+  end
+  return out
+end
+
+--- The cheapest river route from `from` to `to`: a list of {kind=, id=}
+--- and its cost, or nil, reason.
+function River:path(from, to, budget, opts)
+  local s, t = self:node(from), self:node(to)
+  if not s then return nil, "river path: start is not on a river route" end
+  if not t then return nil, "river path: destination is not on a river route" end
+  local r = self.graph:reach(s, budget or 4096, node_opts(self, opts))
+  local c = r:cost(t)
+  if not c then return nil, "river path: destination cannot be reached" end
+  local out = {}
+  for k, i in ipairs(r:path(t)) do out[k] = { kind = self.kind[i], id = self.id[i] } end
+  return out, c
+end
+
 -- ---- step-by-step execution ----------------------------------------------------------
 
 local Mover = {}

@@ -1,18 +1,37 @@
--- scripts/navgroup — Rule 32 NAVAL UNIT MOVEMENT (004_0e2364863b8db0db.txt).
--- The contract between its rule areas: /work/rule32-contract.md; the rule
--- ids and their files and tests: doc/navgroup.md.
+-- scripts/navgroup — Rule 32 Naval Unit Movement (004_0e2364863b8db0db.txt):
+-- naval groups, their movement, searches, reaction and combat. One file per
+-- rule area; the rule ids, their files and tests, and the contract between
+-- the areas (queries, events, game data) are in doc/navgroup.md.
 return family {
   name = "navgroup",
-  rulebook = "Rule 32 — Naval Unit Movement (004_0e2364863b8db0db.txt)",
+  rulebook = "Rule 32 Naval Unit Movement (V 11.07.19)",
   depends = {},
   files = {
-    "search.lua",           -- 32.B, 32.B.1-32.B.6 (B)
+    "groups.lua",   -- 32.A, 32.A.1, 32.A.1.a, 32.A.1.b, 32.A.4
+    "costs.lua",    -- 32.A.3
+    "enemy.lua",    -- 32.A.2
+    "straits.lua",  -- 32.A.5
+    "rivers.lua",   -- 32.A.6
+    "suez.lua",     -- 32.A.6.a
+    "corinth.lua",  -- 32.A.6.a.1
+    "move.lua",     -- the move and spend actions
+    "search.lua",   -- 32.B, 32.B.1-32.B.6
   },
-  tables = { "naval_search.tbl" },
+  tables = {
+    "naval_search.tbl",                 -- 32.B
+    "naval_mp_cost.tbl",                -- 32.A.3
+    "amphibious_assault_modifiers.tbl", -- 37.B Table 1
+    "amphibious_landing_effects.tbl",   -- 37.B Table 2
+    "landing_craft_damage.tbl",         -- 37.D Table 3
+    "invasion_reaction.tbl",            -- 37.E Table 4
+    "success_table_standin.tbl",        -- cited by 37.D/37.E, supplied by a scenario
+  },
   events = {
-    "naval_search",         -- 32.B: a search was rolled (B)
-    "reserves_activated",   -- 32.B/32.C: reserve groups activated (B, C)
-    "search_contact",       -- 32.B: contacts found at a hex, before the roll (B)
-    "search_air_attack",    -- 32.B S/S*, 32.B.2: air units may attack the group (B)
+    "naval_combat",       -- {group, hex, kind, enemy, cd, fired_by, round}: emitted by move, resolved by 32.D
+    "owner_changed",      -- {hex, side}: a rule that changes a hex's owner says so (Suez hexside owners)
+    "naval_search",       -- 32.B: a search was rolled
+    "reserves_activated", -- 32.B/32.C: reserve groups activated
+    "search_contact",     -- 32.B: contacts found at a hex, before the roll
+    "search_air_attack",  -- 32.B S/S*, 32.B.2: air units may attack the group
   },
 }

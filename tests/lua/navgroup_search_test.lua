@@ -21,7 +21,7 @@ local function load_set(narrate)
     if set:rule(id).queries.group_kind then have = true end
   end
   if not have then set:load_family("navgroup_stub") end
-  set:load_family("navgroup_probe")
+  set:load_family("navgroup_search_probe")
   set:finalize()
   return set
 end

@@ -75,3 +75,18 @@ function Mover:stop(reason) end
 function Mover:can_enter(to) end
 ---@return table[] steps {n=, cause=, hex=, from=, mp=, spent=, by=, reason=}
 function Mover:journal() end
+
+---@class keel.RiverGraph
+local RiverGraph = {}
+--- Every node, {kind = "hex"|"side", id = n}.
+---@return table[]
+function RiverGraph:nodes() end
+---@return boolean
+function RiverGraph:has(node) end
+--- The cost of one move between two linked nodes, or nil.
+---@return integer|nil
+function RiverGraph:cost(a, b) end
+--- Nodes reached: {kind=, id=, cost=} in settled order. opts: blocked/stop = {node...}, allow = function(kind, id).
+function RiverGraph:reach(start, budget, opts) end
+--- The cheapest river route: {node...}, cost | nil, reason.
+function RiverGraph:path(from, to, budget, opts) end

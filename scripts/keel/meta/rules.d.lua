@@ -46,6 +46,24 @@ function Ctx:value(key) end
 --- A line of narration attributed to this rule.
 ---@param fmt string
 function Ctx:say(fmt, ...) end
+--- A movement profile from one column of a keyed table (read-only).
+---@param table string
+---@param column string
+---@param rows table {enter=, cross=, river=, water_route=}
+---@return table profile
+function Ctx:profile(table, column, rows) end
+--- Reach set of a group {profile=, friendly=, conditions=, ...} (or a profile).
+---@return userdata|nil reach
+---@return string|nil reason
+function Ctx:reach(group, start, budget, opts) end
+--- Cheapest legal path: path, cost | nil, reason.
+function Ctx:path(group, from, to, budget, opts) end
+--- One move as the search prices it: cost, coast | nil, reason.
+function Ctx:step_cost(group, from, to, coast) end
+--- A mover for step-by-step execution (doc/movement.md); callbacks get (mover, ev).
+function Ctx:mover(group, callbacks, opts) end
+--- The river graph of the board for a profile (32.A.6): has, nodes, cost, reach, path.
+function Ctx:river_graph(profile) end
 
 ---@class keel.GameFacade
 ---@field board? table read-only board queries (terrain, features, port, hex, label, ...)

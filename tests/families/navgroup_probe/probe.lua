@@ -1,29 +1,32 @@
--- Records the 32.B events in globals.
-local function add(g, k, n) g:set_global("probe:" .. k, (g:global("probe:" .. k) or 0) + n) end
+-- T.1: stop or pause for combat where the globals say; log every event.
+local function log(ctx, line)
+  local n = (ctx.game:global("probe_n") or 0) + 1
+  ctx.game:set_global("probe_n", n)
+  ctx.game:set_global("probe:" .. n, line)
+end
 
 rule {
-  id = "T.32.probe", title = "Search event probe",
+  id = "T.1", title = "Movement event probe",
   on = {
-    naval_search = function(ctx, ev)
-      local g = ctx.game
-      add(g, "searches", 1)
-      g:set_global("probe:search_kinds", ev.contact)
-      g:set_global("probe:searcher", ev.searcher or false)
-      g:set_global("probe:result", ev.result)
+    mp_spent = function(ctx, ev)
+      log(ctx, ("mp %s %d %s"):format(ctx.game.board:label(ev.hex), ev.spent, ev.activity))
+      if ctx.game:global("probe_stop_mp") == ev.spent then ev.stop = "probe stop" end
     end,
-    search_air_attack = function(ctx, ev)
-      local g = ctx.game
-      add(g, "attacks", 1)
-      local labels = {}
-      for i, b in ipairs(ev.airbases) do labels[i] = g.board:label(b) end
-      local prev = g:global("probe:attack_bases")
-      local s = table.concat(labels, ",")
-      g:set_global("probe:attack_bases", prev and prev .. ";" .. s or s)
+    group_enters_hex = function(ctx, ev)
+      local label = ctx.game.board:label(ev.to)
+      log(ctx, ("enter %s %d"):format(label, ev.spent))
+      if ctx.game:global("probe_combat_at") == label then
+        ev.combat = { kind = "surface", fired_by = "group" }
+      end
+      if ctx.game:global("probe_stop_at") == label then ev.stop = "probe stop at " .. label end
     end,
-    reserves_activated = function(ctx, ev)
-      local g = ctx.game
-      add(g, "activations", 1)
-      g:set_global("probe:activated_zone", ev.zone)
+    naval_combat = function(ctx, ev)
+      log(ctx, ("combat %s %s"):format(ctx.game.board:label(ev.hex), ev.kind))
+      if ctx.game:global("probe_resolve") then
+        ev.resolved = true
+        local g = ev.group
+        ctx.game:group_set(g, "mp_spent", ctx.game:group_get(g, "mp_spent") + 1)   -- a second round
+      end
     end,
   },
 }

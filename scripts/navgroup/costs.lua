@@ -1,0 +1,132 @@
+-- 32.A.3 Naval MP Cost Summary: every activity, every column (TF, NT, LC,
+-- LB), with the footnotes (* armour doubles landing costs unless using port
+-- capacity; ** not before 1942 with TFs and NTs; port interdiction x5 per level).
+
+local function has_stars(label) return label:find("%*%*") ~= nil end
+
+rule {
+  id = "32.A.3", title = "Naval MP cost summary",
+  values = {
+    table = "naval_mp_cost",
+    -- the column each naval unit type pays from ("count each ship as a single TF")
+    columns = { TF = "TF", CG = "TF", SUB = "TF", RF = "TF", NT = "NT", LC = "LC", LB = "LB" },
+    -- the movement rows, as keel.movement profiles read them
+    rows = { enter = { ["all-sea"] = "enter_all_sea", coastal = "enter_coastal" },
+             river = "enter_river_canal",
+             cross = { ["all-water"] = 0, ["partial-water"] = 0 }, water_route = true },
+    -- a group with a river flotilla pays its row for coastal, river and lake
+    flotilla_rows = { enter = { ["all-sea"] = "enter_all_sea", coastal = "river_flotilla",
+                                lake = "river_flotilla" },
+                      river = "river_flotilla",
+                      cross = { ["all-water"] = 0, ["partial-water"] = 0 }, water_route = true },
+    flotilla_types = { RF = true },
+    -- ties between equally slow columns go to the first of these
+    column_order = { "LB", "TF", "NT", "LC" },
+    -- the landing costs the * footnote doubles
+    landing_rows = { ed_port = true, ed_port_he = true, ed_beach_amph = true, ed_beach_intrinsic = true,
+      ed_beach_non_amph_he = true, ed_beach_non_amph = true, assault_intrinsic = true,
+      assault_amph = true, assault_non_amph = true, assault_he = true, assault_cm_cavalry = true },
+    -- rows done with port capacity (the * footnote does not apply there)
+    port_rows = { ed_port = true, ed_port_he = true },
+    -- the ** footnote: not before this year with these columns
+    before_year = 1942, not_before_columns = { TF = true, NT = true },
+    pi_row = "port_interdiction",
+    movement_activities = { enter = true },
+  },
+  queries = {
+    -- the columns the group's units pay from, in column_order
+    group_columns = function(ctx, g)
+      local v, present = ctx.rule.values, {}
+      for _, u in ipairs(ctx:query("group_members", g)) do
+        local c = v.columns[ctx.game:get(u, "type")]
+        if c then present[c] = true end
+      end
+      local out = {}
+      for _, c in ipairs(v.column_order) do if present[c] then out[#out + 1] = c end end
+      return out
+    end,
+    -- the column the group moves by: the most expensive one for movement
+    -- (LB if any LB; TF, NT and LC cost the same)
+    group_column = function(ctx, g)
+      local v = ctx.rule.values
+      local t = ctx:table(v.table)
+      local best, best_cost
+      for _, c in ipairs(ctx:query("group_columns", g)) do
+        local sum = 0
+        for _, key in ipairs { v.rows.enter["all-sea"], v.rows.enter.coastal, v.rows.river } do
+          local cell = t:get(key, c)
+          sum = sum + (cell.kind == "number" and cell.value or 1000)
+        end
+        if not best_cost or sum > best_cost then best, best_cost = c, sum end
+      end
+      return best or "TF"
+    end,
+    -- the movement profile of a group (its column; river flotilla rows if it has one)
+    movement_profile = function(ctx, g)
+      local v = ctx.rule.values
+      local rows = v.rows
+      for _, u in ipairs(ctx:query("group_members", g)) do
+        if v.flotilla_types[ctx.game:get(u, "type")] then rows = v.flotilla_rows end
+      end
+      return ctx:profile(v.table, ctx:query("group_column", g), rows)
+    end,
+    -- the port interdiction level of an enemy marker in the hex (global
+    -- pi:<label>, or a board tag pi:N / port_interdiction); pi_side:<label>
+    -- says whose marker it is (absent: the enemy's)
+    pi_level = function(ctx, side, hex)
+      local game, board = ctx.game, ctx.game.board
+      local label = board:label(hex)
+      local owner = game:global("pi_side:" .. label)
+      if owner and owner == side then return 0 end
+      local level = game:global("pi:" .. label)
+      if level then return level end
+      for _, tag in ipairs(board:tags(hex) or {}) do
+        local n = tag:match("^pi:(%d+)$")
+        if n then return math.tointeger(n) end
+        if tag == "port_interdiction" then return 1 end
+      end
+      return 0
+    end,
+    -- the MPs the group spends for an activity (a row key of the table):
+    -- cost, or nil, reason. opts: column (who does it), year, armour
+    -- (non-intrinsic amphibious armour), port_capacity, hex, pi_level.
+    activity_cost = function(ctx, g, activity, opts)
+      opts = opts or {}
+      local v, game = ctx.rule.values, ctx.game
+      local t = ctx:table(v.table)
+      local row = t.by_key[activity]
+      if not row then return nil, ("32.A.3: no activity '%s' on the Naval MP Cost Summary"):format(tostring(activity)) end
+      local columns = opts.column and { opts.column } or ctx:query("group_columns", g)
+      local year = opts.year or game:global("year")
+      local cost, why
+      for _, c in ipairs(columns) do
+        local cell = t:get(activity, c)
+        if cell.kind == "number" then
+          if has_stars(row.label) and year and year < v.before_year and v.not_before_columns[c] then
+            why = ("32.A.3 **: not before %d with TFs and NTs"):format(v.before_year)
+          elseif not cost or cell.value > cost then
+            cost = cell.value
+          end
+        end
+      end
+      if not cost then
+        return nil, why or ("32.A.3: %s: not done by %s"):format(row.label, table.concat(columns, "/"))
+      end
+      if opts.armour and v.landing_rows[activity] then
+        local capacity = opts.port_capacity
+        if capacity == nil then capacity = v.port_rows[activity] or false end
+        if not capacity then cost = cost * 2 end
+      end
+      if not v.movement_activities[activity] then
+        local hex = opts.hex or ctx:query("group_hex", g)
+        local level = opts.pi_level or (hex and ctx:query("pi_level", ctx:query("group_side", g), hex)) or 0
+        if level > 0 then
+          local cell = t:get(v.pi_row, columns[1] or "TF")
+          local mult = cell.kind == "multiply" and cell.num // cell.den or 5
+          cost = cost * mult * level
+        end
+      end
+      return cost
+    end,
+  },
+}

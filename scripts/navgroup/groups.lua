@@ -1,0 +1,312 @@
+-- 32.A General rule for naval movement; 32.A.1 combining/splitting;
+-- 32.A.1.a/b combining at the end of the player-turn; 32.A.4 ending movement.
+-- The queries here (group_kind, group_side, group_hex, friendly, allowance,
+-- mp_left, sea_distance, may_move) are the contract other rule areas use.
+
+-- the units of a group that are still in play
+local function members(game, g)
+  local out = {}
+  for _, u in ipairs(game:group_units(g)) do
+    local loc = game:get(u, "loc")
+    if loc ~= "dead" then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- the kind a group's units make (32.A.1: combat, cargo, mixed, submarine)
+local function kind_of(values, game, units)
+  if #units == 0 then return nil end
+  local combat, cargo, sub = true, true, true
+  for _, u in ipairs(units) do
+    local t = game:get(u, "type")
+    if not values.combat_types[t] then combat = false end
+    if not values.cargo_types[t] then cargo = false end
+    if not values.submarine_types[t] then sub = false end
+  end
+  return combat and "combat" or cargo and "cargo" or sub and "submarine" or "mixed"
+end
+
+-- the group values a split part keeps (32.A.1: each part keeps the MPs spent)
+local KEPT = { "side", "mp_spent", "step_allowance", "allowance", "reserve", "activated", "reacting",
+  "in_port", "coast", "river_side", "night_mp", "moved", "known", "found", "move_ended" }
+
+rule {
+  id = "32.A", title = "General rule for naval movement",
+  values = {
+    allowance = 15,            -- a phasing group's MPs per naval movement step (or as printed: unit value mp)
+    reacting_allowance = 15,   -- reacting groups: 15 MPs per naval movement step
+    combat_types = { TF = true, CG = true },
+    cargo_types = { NT = true, LC = true, LB = true },
+    submarine_types = { SUB = true },
+    naval_types = { TF = true, CG = true, NT = true, LC = true, LB = true, SUB = true, RF = true },
+    sea_rows = { enter = { ["all-sea"] = 1, coastal = 1 },
+                 cross = { ["all-water"] = 0, ["partial-water"] = 0 }, water_route = true },
+  },
+  queries = {
+    -- the units of the group in play, in group order
+    group_members = function(ctx, g) return members(ctx.game, g) end,
+    group_kind = function(ctx, g)
+      local k = ctx.game:group_get(g, "kind")
+      if k then return k end
+      return kind_of(ctx.rule.values, ctx.game, members(ctx.game, g))
+    end,
+    group_side = function(ctx, g)
+      local s = ctx.game:group_get(g, "side")
+      if s then return s end
+      local u = members(ctx.game, g)[1]
+      return u and ctx.game:get(u, "side") or nil
+    end,
+    -- hex, in_port: where the group's first unit is (at sea or in port)
+    group_hex = function(ctx, g)
+      for _, u in ipairs(members(ctx.game, g)) do
+        local kind, where = ctx.game:get(u, "loc")
+        if kind == "hex" then return where, false end
+        if kind == "port" then return where, true end
+      end
+      return nil
+    end,
+    friendly = function(ctx, side, hex)
+      return side ~= nil and ctx.game:owner(hex) == side
+    end,
+    -- MPs for this step: as set for the step (combining), as set on the
+    -- group, 15 when reacting, else 15 or the slowest printed allowance
+    allowance = function(ctx, g)
+      local game, v = ctx.game, ctx.rule.values
+      local a = game:group_get(g, "step_allowance") or game:group_get(g, "allowance")
+      if a then return a end
+      if game:group_get(g, "reacting") then return v.reacting_allowance end
+      local best
+      for _, u in ipairs(members(game, g)) do
+        local mp = game:value(u, "mp") or v.allowance
+        if not best or mp < best then best = mp end
+      end
+      return best or v.allowance
+    end,
+    mp_left = function(ctx, g)
+      return ctx:query("allowance", g) - (ctx.game:group_get(g, "mp_spent") or 0)
+    end,
+    -- hexes traced by sea (water routes through all-sea and coastal hexes),
+    -- or nil beyond limit
+    sea_distance = function(ctx, from, to, limit)
+      local p = ctx:profile("naval_mp_cost", "TF", ctx.rule.values.sea_rows)
+      local r = ctx:reach(p, from, limit or 60)
+      if not r then return nil end
+      return (r:cost(to))
+    end,
+    -- nil when the group may move now, else why not (32.A: non-reserve
+    -- groups in the player's naval movement steps, reserve groups in the
+    -- enemy's; reaction movement at any time)
+    may_move = function(ctx, g)
+      local game = ctx.game
+      if #members(game, g) == 0 then return "the group has no units" end
+      local phasing = game:global("phasing")
+      if not phasing then return nil end
+      local side = ctx:query("group_side", g)
+      local reserve = game:group_get(g, "reserve")
+      if game:group_get(g, "reacting") then return nil end
+      if side == phasing then
+        if reserve then return "32.A: reserve naval groups move in the enemy player-turn" end
+        return nil
+      end
+      if reserve then return nil end
+      return "32.A: non-reserve naval groups move in their own player's naval movement steps"
+    end,
+    naval_group = function(ctx, g)
+      local units = members(ctx.game, g)
+      if #units == 0 then return false end
+      for _, u in ipairs(units) do
+        if not ctx.rule.values.naval_types[ctx.game:get(u, "type")] then return false end
+      end
+      return true
+    end,
+  },
+  on = {
+    -- MPs count per naval movement step
+    naval_step_start = function(ctx)
+      local game = ctx.game
+      for _, g in ipairs(game:groups()) do
+        if game:group_get(g, "mp_spent") ~= nil or game:group_get(g, "moved") ~= nil then
+          game:group_set(g, "mp_spent", 0)
+          game:group_set(g, "night_mp", 0)
+          game:group_set(g, "moved", false)
+        end
+        if game:group_get(g, "step_allowance") ~= nil then game:group_set(g, "step_allowance", nil) end
+        if game:group_get(g, "move_ended") ~= nil then game:group_set(g, "move_ended", nil) end
+      end
+    end,
+  },
+}
+
+-- put every unit of `from` into `into` and leave `from` empty
+local function absorb(game, into, from)
+  for _, u in ipairs(game:group_units(from)) do
+    game:group_remove(from, u)
+    game:group_add(into, u)
+  end
+  game:group_set(from, "merged_into", into)
+  if game:group_get(into, "kind") then game:group_set(into, "kind", nil) end
+end
+
+local function same_place(ctx, a, b)
+  local ha, pa = ctx:query("group_hex", a)
+  local hb, pb = ctx:query("group_hex", b)
+  return ha ~= nil and ha == hb and pa == pb
+    and ctx.game:group_get(a, "river_side") == ctx.game:group_get(b, "river_side")
+end
+
+rule {
+  id = "32.A.1", title = "Combining/splitting naval groups",
+  actions = {
+    -- two phasing groups in the same hex combine; the combined group has
+    -- spent the most MPs either had, with that group's allowance
+    combine = {
+      params = { group = "group", into = "group" },
+      legal = function(ctx, p)
+        if p.group == p.into then return "32.A.1: a group cannot combine with itself" end
+        local sa, sb = ctx:query("group_side", p.group), ctx:query("group_side", p.into)
+        if not sa or not sb then return "32.A.1: both groups need units" end
+        if sa ~= sb then return "32.A.1: only groups of one side combine" end
+        local phasing = ctx.game:global("phasing")
+        if phasing and sa ~= phasing and not ctx.game:group_get(p.group, "reacting") then
+          return "32.A.1: only phasing naval groups combine"
+        end
+        if not same_place(ctx, p.group, p.into) then return "32.A.1: the groups must be in the same hex" end
+      end,
+      effect = function(ctx, p)
+        local game = ctx.game
+        local sa = game:group_get(p.group, "mp_spent") or 0
+        local sb = game:group_get(p.into, "mp_spent") or 0
+        local most = sa > sb and p.group or p.into
+        local allowance = ctx:query("allowance", most)
+        game:group_set(p.into, "mp_spent", math.max(sa, sb))
+        game:group_set(p.into, "step_allowance", allowance)
+        game:group_set(p.into, "night_mp", math.max(game:group_get(p.group, "night_mp") or 0,
+          game:group_get(p.into, "night_mp") or 0))
+        if game:group_get(p.group, "moved") then game:group_set(p.into, "moved", true) end
+        absorb(game, p.into, p.group)
+        ctx:say("combined: %d MPs spent, %d left", math.max(sa, sb), allowance - math.max(sa, sb))
+      end,
+    },
+    -- a group splits: the named units form a new group that keeps the MPs spent
+    split = {
+      params = { group = "group", units = "table", name = "string?" },
+      legal = function(ctx, p)
+        local game = ctx.game
+        local in_group, n = {}, 0
+        for _, u in ipairs(members(game, p.group)) do in_group[u] = true; n = n + 1 end
+        if #p.units == 0 then return "32.A.1: name the units that split off" end
+        if #p.units >= n then return "32.A.1: at least one unit stays in the original group" end
+        for _, u in ipairs(p.units) do
+          if not in_group[u] then return "32.A.1: unit " .. tostring(u) .. " is not in the group" end
+        end
+      end,
+      effect = function(ctx, p)
+        local game = ctx.game
+        local name = p.name or (tostring(p.group) .. "-split")
+        local ng = game:group_new { name = name }
+        for _, k in ipairs(KEPT) do
+          local v = game:group_get(p.group, k)
+          if v ~= nil then game:group_set(ng, k, v) end
+        end
+        if game:group_get(ng, "step_allowance") == nil then
+          game:group_set(ng, "step_allowance", ctx:query("allowance", p.group))
+        end
+        for _, u in ipairs(p.units) do
+          game:group_remove(p.group, u)
+          game:group_add(ng, u)
+        end
+        if game:group_get(p.group, "kind") then game:group_set(p.group, "kind", nil) end
+        ctx:say("split off group %d: %d MPs spent", ng, game:group_get(ng, "mp_spent") or 0)
+        return ng
+      end,
+    },
+  },
+}
+
+-- 32.A.1.a/b: at the end of the player-turn the phasing groups combine,
+-- at sea (same hex) and in port (same port): combat, cargo and mixed
+-- groups into one, submarine groups into another.
+local function end_of_turn_combine(ctx, side, in_port)
+  local game = ctx.game
+  local first, order = {}, {}
+  for _, g in ipairs(game:groups()) do
+    if ctx:query("naval_group", g) and ctx:query("group_side", g) == side then
+      local hex, port = ctx:query("group_hex", g)
+      if hex and port == in_port then
+        local sub = ctx:query("group_kind", g) == "submarine"
+        local key = tostring(hex) .. (sub and ":sub" or ":surface") .. ":" ..
+          tostring(game:group_get(g, "river_side") or "")
+        if first[key] then
+          absorb(game, first[key], g)
+        else
+          first[key] = g
+          order[#order + 1] = g
+        end
+      end
+    end
+  end
+  return order
+end
+
+rule {
+  id = "32.A.1.a", title = "Combining naval groups at sea",
+  on = { player_turn_end = function(ctx, ev) end_of_turn_combine(ctx, ev.side, false) end },
+}
+
+rule {
+  id = "32.A.1.b", title = "Combining naval groups in port",
+  on = { player_turn_end = function(ctx, ev) end_of_turn_combine(ctx, ev.side, true) end },
+}
+
+-- the friendly-owned port where a group may enter: its hex, or (on a
+-- riverine hexside) the inland port beside it
+local function port_for(ctx, g)
+  local game, board = ctx.game, ctx.game.board
+  local side = ctx:query("group_side", g)
+  local rs = game:group_get(g, "river_side")
+  local cands
+  if rs then
+    local a, b = keel.hex.side_hexes(rs)
+    cands = { a, b }
+  else
+    local hex, port = ctx:query("group_hex", g)
+    if port then return nil, "32.A.4: the group is in port already" end
+    cands = { hex }
+  end
+  for _, h in ipairs(cands) do
+    if board:contains(h) and board:port(h) and game:owner(h) == side then return h end
+  end
+  return nil, "32.A.4: a group enters only a friendly-owned port in its hex"
+end
+
+rule {
+  id = "32.A.4", title = "Ending movement",
+  actions = {
+    -- end movement in a friendly-owned port's hex: enter the port
+    enter_port = {
+      params = { group = "group" },
+      legal = function(ctx, p)
+        local h, why = port_for(ctx, p.group)
+        if not h then return why end
+      end,
+      effect = function(ctx, p)
+        local game = ctx.game
+        local h = port_for(ctx, p.group)
+        for _, u in ipairs(members(game, p.group)) do game:move(u, "port", h) end
+        game:group_set(p.group, "in_port", true)
+        game:group_set(p.group, "river_side", nil)
+        game:group_set(p.group, "coast", nil)
+        game:group_set(p.group, "move_ended", true)
+        ctx:say("group %d ends its movement in port at %s", p.group, game.board:label(h))
+      end,
+    },
+    -- end movement at sea (the group may not move again this step)
+    end_movement = {
+      params = { group = "group" },
+      legal = function(ctx, p)
+        if #members(ctx.game, p.group) == 0 then return "the group has no units" end
+      end,
+      effect = function(ctx, p) ctx.game:group_set(p.group, "move_ended", true) end,
+    },
+  },
+}

@@ -1,0 +1,181 @@
+-- 32.A.6.a The Suez Canal: Allied groups only, along Allied-owned canal
+-- hexsides while the canal is open; hexside ownership (owns both hexes, or
+-- was the last to); open / temporarily closed / permanently closed, each
+-- change at its initial phase; 25 VPs lost on a direct Open -> Permanently
+-- Closed change.
+
+-- the canal's hexsides, in side order: those named `name` reachable along
+-- riverine hexsides from the sides of the hex of `from`
+local function canal_sides(ctx)
+  local v, board = ctx.rule.values, ctx.game.board
+  local start = board:hex(v.from)
+  if not start then return {} end
+  local seen, list, queue = {}, {}, {}
+  local function visit(s)
+    if s and not seen[s] then
+      seen[s] = true
+      local f = board:features(s)
+      if f and f.riverine == "canal" and f.name == v.name then
+        list[#list + 1] = s
+        queue[#queue + 1] = s
+      end
+    end
+  end
+  for _, n in ipairs(keel.hex.neighbors(start)) do
+    if board:contains(n) then visit(board:side(start, n)) end
+  end
+  local i = 1
+  while queue[i] do
+    for _, t in ipairs(board:riverine_neighbors(queue[i]) or {}) do visit(t) end
+    i = i + 1
+  end
+  table.sort(list)
+  return list
+end
+
+local function key(ctx, s) return "suez_side:" .. ctx.game.board:side_label(s) end
+
+-- bring the stored hexside owners up to date: a side owning both hexes owns the hexside
+local function refresh(ctx)
+  local game = ctx.game
+  for _, s in ipairs(canal_sides(ctx)) do
+    local a, b = keel.hex.side_hexes(s)
+    local oa, ob = game:owner(a), game:owner(b)
+    if oa and oa == ob and game:global(key(ctx, s)) ~= oa then game:set_global(key(ctx, s), oa) end
+  end
+end
+
+local function side_owner(ctx, s)
+  local game = ctx.game
+  local a, b = keel.hex.side_hexes(s)
+  local oa, ob = game:owner(a), game:owner(b)
+  if oa and oa == ob then return oa end
+  return game:global(key(ctx, s))
+end
+
+local function status(ctx) return ctx.game:global("suez") or "open" end
+
+local function in_initial_phase(ctx, side)
+  return ctx.game:global("initial_phase") == side
+end
+
+-- an Axis unit in regular supply anywhere in the Egyptian Delta?
+local function axis_in_delta(ctx)
+  local v, game, board = ctx.rule.values, ctx.game, ctx.game.board
+  for _, u in ipairs(game:units()) do
+    if game:get(u, "side") == v.axis then
+      local kind, where = game:get(u, "loc")
+      if (kind == "hex" or kind == "port") and board:has_tag(where, v.delta_tag) then
+        local supply
+        if v.supply_query then supply = ctx:query(v.supply_query, u) else supply = game:value(u, "supply") end
+        if supply == "regular" then return true end
+      end
+    end
+  end
+  return false
+end
+
+rule {
+  id = "32.A.6.a", title = "The Suez Canal",
+  priority = 100,     -- status changes come first in the initial phase
+  values = {
+    name = "Suez", from = "Port Said", to = "Suez",
+    allied = "Allied", axis = "Axis",
+    delta_tag = "delta",
+    supply_query = false, -- a query name (unit -> "regular"|...) if another chapter answers it
+    vp_loss = 25,
+  },
+  queries = {
+    suez_sides = function(ctx) return canal_sides(ctx) end,
+    suez_status = function(ctx) return status(ctx) end,
+    -- who owns a canal hexside: owns both hexes, or was the last to
+    suez_side_owner = function(ctx, s) return side_owner(ctx, s) end,
+    suez_allows = function(ctx, g, s)
+      local v = ctx.rule.values
+      local side = ctx:query("group_side", g)
+      if side ~= v.allied then return "32.A.6.a: Axis naval groups may never move along the Suez Canal" end
+      if status(ctx) ~= "open" then return "32.A.6.a: the Suez Canal is " .. status(ctx) end
+      if side_owner(ctx, s) ~= v.allied then
+        return ("32.A.6.a: the canal hexside %s is not Allied-owned"):format(ctx.game.board:side_label(s))
+      end
+      return nil
+    end,
+    -- nil when the Allied player may close the canal now, else why not
+    suez_can_close = function(ctx)
+      local v = ctx.rule.values
+      if not in_initial_phase(ctx, v.allied) then return "32.A.6.a: only in an Allied initial phase" end
+      if status(ctx) ~= "open" then return "32.A.6.a: only an open canal is temporarily closed" end
+      if not axis_in_delta(ctx) then
+        return "32.A.6.a: no Axis unit in regular supply in the Egyptian Delta"
+      end
+      return nil
+    end,
+    suez_can_reopen = function(ctx)
+      local v = ctx.rule.values
+      refresh(ctx)
+      if not in_initial_phase(ctx, v.allied) then return "32.A.6.a: only in an Allied initial phase" end
+      if status(ctx) ~= "temporarily closed" then return "32.A.6.a: only a temporarily closed canal reopens" end
+      for _, s in ipairs(canal_sides(ctx)) do
+        if side_owner(ctx, s) ~= v.allied then
+          return ("32.A.6.a: the canal hexside %s is not Allied-owned"):format(ctx.game.board:side_label(s))
+        end
+      end
+      return nil
+    end,
+  },
+  on = {
+    game_start = function(ctx)
+      if ctx.game:global("suez") == nil then ctx.game:set_global("suez", "open") end
+      refresh(ctx)
+    end,
+    owner_changed = function(ctx) refresh(ctx) end,
+    turn_start = function(ctx) refresh(ctx) end,
+    player_turn_start = function(ctx) refresh(ctx) end,
+    naval_step_start = function(ctx) refresh(ctx) end,
+    player_turn_end = function(ctx)
+      refresh(ctx)
+      ctx.game:set_global("initial_phase", nil)
+    end,
+    movement_phase = function(ctx) ctx.game:set_global("initial_phase", nil) end,
+    -- permanent closure, automatic at the start of the first Allied or Axis
+    -- initial phase with an Axis-owned canal hexside
+    initial_phase = function(ctx, ev)
+      local v, game = ctx.rule.values, ctx.game
+      refresh(ctx)
+      game:set_global("initial_phase", ev.side)
+      if ev.side ~= v.allied and ev.side ~= v.axis then return end
+      local was = status(ctx)
+      if was == "permanently closed" then return end
+      for _, s in ipairs(canal_sides(ctx)) do
+        if side_owner(ctx, s) == v.axis then
+          game:set_global("suez", "permanently closed")
+          ctx:say("the Suez Canal is permanently closed (%s is Axis-owned)", game.board:side_label(s))
+          if was == "open" then
+            local k = "vp:" .. v.allied
+            game:set_global(k, (game:global(k) or 0) - v.vp_loss)
+            ctx:say("the Allied player loses %d victory points", v.vp_loss)
+          end
+          return
+        end
+      end
+    end,
+  },
+  actions = {
+    close_suez = {
+      params = {},
+      legal = function(ctx) return ctx:query("suez_can_close") end,
+      effect = function(ctx)
+        ctx.game:set_global("suez", "temporarily closed")
+        ctx:say("the Allied player temporarily closes the Suez Canal")
+      end,
+    },
+    reopen_suez = {
+      params = {},
+      legal = function(ctx) return ctx:query("suez_can_reopen") end,
+      effect = function(ctx)
+        ctx.game:set_global("suez", "open")
+        ctx:say("the Allied player reopens the Suez Canal")
+      end,
+    },
+  },
+}
