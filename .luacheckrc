@@ -29,6 +29,9 @@ stds.keel_variant = {
 stds.keel_scenario = { read_globals = { "scenario" } }
 
 files["tests/families"] = { std = "keel_script+keel_rules" }
+-- Rule 32's family (scripts/navgroup); its tables module is kernel-side Lua
+files["scripts/navgroup"] = { std = "keel_script+keel_rules" }
+files["scripts/navgroup/tables.lua"] = { std = "lua54" }
 files["tests/families/variants"] = { std = "keel_script+keel_variant" }
 files["tests/scenarios"] = { std = "keel_script+keel_scenario" }
 files["doc/examples/convoy"] = { std = "keel_script+keel_rules" }
