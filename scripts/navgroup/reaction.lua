@@ -88,13 +88,22 @@ local function end_reaction(ctx, g)
   if game:group_get(g, "allowance") ~= nil then game:group_set(g, "allowance", nil) end
 end
 
-local function port_zone(ctx, g)
+-- Is group g's port in sea zone `zone`? The group's value `zone`, else the
+-- board's zone of its hex, else (a port hex outside every zone) the zones of
+-- the hexes next to it.
+local function in_zone(ctx, g, zone)
   local game = ctx.game
   local z = game:group_get(g, "zone")
-  if z then return z end
+  if z then return z == zone end
   local hex = ctx:query("group_hex", g)
-  if hex and game.board and game.board:contains(hex) then return game.board:zone(hex) end
-  return nil
+  local b = game.board
+  if not (hex and b and b:contains(hex)) then return false end
+  local own = b:zone(hex)
+  if own then return own == zone end
+  for _, h in ipairs(keel.hex.neighbors(hex)) do
+    if b:contains(h) and b:zone(h) == zone then return true end
+  end
+  return false
 end
 
 local function in_port(ctx, g)
@@ -207,7 +216,7 @@ rule {
       for _, g in ipairs(game:groups()) do
         if game:group_get(g, "reserve") == true and game:group_get(g, "activated") ~= true
             and #units_of(ctx, g) > 0 and ctx:query("group_side", g) == ev.side and in_port(ctx, g)
-            and (ev.zone == nil or ev.zone == "any" or port_zone(ctx, g) == ev.zone) then
+            and (ev.zone == nil or ev.zone == "any" or in_zone(ctx, g, ev.zone)) then
           game:group_set(g, "activated", true)
           ctx:say("reserve group %d activated (%s)", g, ev.zone or "any")
         end
