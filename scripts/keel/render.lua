@@ -275,6 +275,77 @@ local LEGEND_LINES = {
   { "seabox", "sea box outline", 'stroke="' .. M.BOX_COLOR .. '" stroke-width="1.6" stroke-dasharray="2,2"' },
 }
 
+-- ---- overlays: units and a path (layers made from game data) ----------------
+
+--- Counters on the board: a layer that draws `units` ({hex =, label =,
+--- side =} each), stacked in the order given, coloured by side.
+---@param units {hex: integer, label: string, side?: string}[]
+---@return function layer
+function M.units_layer(units)
+  return function(ctx)
+    local stacks, order = {}, {}
+    for _, u in ipairs(units) do
+      if not stacks[u.hex] then stacks[u.hex] = {}; order[#order + 1] = u.hex end
+      local st = stacks[u.hex]
+      st[#st + 1] = u
+    end
+    local w, h = ctx.size * 0.95, ctx.size * 0.42
+    ctx:add('<g id="units" font-family="sans-serif" text-anchor="middle">\n')
+    for _, hx in ipairs(order) do
+      local x, y = ctx:center(hx)
+      for i, u in ipairs(stacks[hx]) do
+        local side = u.side or "?"
+        ctx.used_unit_side[side] = true
+        local dx, dy = (i - 1) * ctx.size * 0.12, (i - 1) * ctx.size * 0.12
+        ctx:add(fmt('<rect x="%s" y="%s" width="%s" height="%s" rx="2" fill="%s" stroke="#000" stroke-width="0.8"/>\n',
+          num(x - w / 2 + dx), num(y - h / 2 - dy), num(w), num(h), M.unit_color(side)))
+        ctx:add(fmt('<text x="%s" y="%s" font-size="%s" fill="#fff">%s</text>\n', num(x + dx),
+          num(y + h * 0.3 - dy), num(ctx.size * 0.26), M.esc(u.label)))
+      end
+    end
+    ctx:add('</g>\n')
+  end
+end
+
+local UNIT_COLORS = { Allied = "#1f4e9c", Axis = "#7a1f1f" }
+--- The counter colour of a side (fixed for Allied and Axis, else grey).
+function M.unit_color(side) return UNIT_COLORS[side] or "#555" end
+
+--- A path (a list of hexes, first to last) drawn as a line with an arrow.
+---@param hexes integer[]
+---@return function layer
+function M.path_layer(hexes)
+  return function(ctx)
+    if #hexes < 2 then return end
+    ctx.used.path = true
+    local pts = {}
+    for _, hx in ipairs(hexes) do
+      local x, y = ctx:center(hx)
+      pts[#pts + 1] = num(x) .. "," .. num(y)
+    end
+    ctx:add('<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">',
+      '<path d="M0,0 L10,5 L0,10 z" fill="#e07000"/></marker></defs>\n')
+    ctx:add(fmt('<polyline id="path" points="%s" fill="none" stroke="#e07000" stroke-width="%s" stroke-dasharray="6,3" marker-end="url(#arrow)"/>\n',
+      concat(pts, " "), num(ctx.size * 0.15)))
+  end
+end
+
+--- The units of a game that stand on the board (at sea or in port), in id
+--- order, as units_layer wants them.
+---@param game table a keel.game
+function M.game_units(game)
+  local out = {}
+  for _, id in ipairs(game:units()) do
+    local kind, where = game:get(id, "loc")
+    if (kind == "hex" or kind == "port") and where then
+      local t = game:get(id, "type")
+      out[#out + 1] = { hex = where, side = game:get(id, "side"),
+                        label = (t and t ~= "" and t or game:get(id, "name")) }
+    end
+  end
+  return out
+end
+
 function M.layers.legend(ctx)
   local x0, y = ctx.legend_x, ctx.margin
   local lines = {}
@@ -306,6 +377,19 @@ function M.layers.legend(ctx)
   if ctx.used.cd then
     row(function(x, yy) return fmt('<text x="%s" y="%s" font-size="10" fill="#900">CD</text>', num(x), num(yy)) end,
       "coast-defence level")
+  end
+  local sides = {}
+  for sd in pairs(ctx.used_unit_side) do sides[#sides + 1] = sd end
+  sort(sides)
+  for _, sd in ipairs(sides) do
+    row(function(x, yy)
+      return fmt('<rect x="%s" y="%s" width="18" height="10" rx="2" fill="%s" stroke="#000"/>', num(x), num(yy - 9), M.unit_color(sd))
+    end, sd .. " unit")
+  end
+  if ctx.used.path then
+    row(function(x, yy)
+      return fmt('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e07000" stroke-width="3" stroke-dasharray="6,3"/>', num(x), num(yy - 4), num(x + 18), num(yy - 4))
+    end, "last move")
   end
   local owners = {}
   for o in pairs(ctx.used_owner) do owners[#owners + 1] = o end
@@ -355,7 +439,7 @@ function M.svg(board, opts)
   local ctx = setmetatable({
     board = board, layout = layout, size = size, hexes = hexes, margin = margin + title_h,
     legend_x = margin * 2 + map_w, legend_w = legend_w, out = {}, used = {}, used_terrain = {},
-    used_owner = {}, owner_colors = {}, on = {},
+    used_owner = {}, used_unit_side = {}, owner_colors = {}, on = {},
   }, Ctx)
   for _, h in ipairs(hexes) do ctx.on[h] = true end
   local layers = {}

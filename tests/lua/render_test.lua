@@ -132,3 +132,26 @@ else
       ("map screenshot %d bytes, blank page %d bytes"):format(#shot, #blank))
   end)
 end
+
+t.test("render-units: units and a path overlay; keel run SCENARIO --svg draws the final position", function()
+  local board = assert(map.load("scenarios/maps/crete.map"))
+  local a, b = board:hex("15B:2407"), board:hex("15B:2508")
+  local svg = render.svg(board, { extra_layers = {
+    render.path_layer { a, b },
+    render.units_layer { { hex = a, label = "BB", side = "Allied" }, { hex = a, label = "CL", side = "Allied" },
+                         { hex = b, label = "NT<1>", side = "Axis" } } } })
+  t.ok(xml.check(svg))
+  t.ok(svg:find('id="units"', 1, true) and svg:find('id="path"', 1, true))
+  t.ok(svg:find(">NT&lt;1&gt;<", 1, true), "labels are escaped")
+  t.ok(svg:find("Allied unit", 1, true) and svg:find("last move", 1, true), "the legend names them")
+  local out = os.tmpname()
+  local keel_bin = os.getenv("KEEL_BIN") or "bin/keel"
+  local ok = os.execute(keel_bin .. " run tests/scenarios/convoy_crete.lua --quiet --svg " .. out .. " >/dev/null")
+  t.ok(ok, "keel run --svg succeeds")
+  local f = assert(io.open(out))
+  local drawn = f:read("a")
+  f:close()
+  os.remove(out)
+  t.ok(xml.check(drawn))
+  t.ok(drawn:find('id="units"', 1, true), "the scenario's units are drawn")
+end)

@@ -358,6 +358,14 @@ t.test("18.3-barrage-1: the Barrage Table stand-in loads and says it is one", fu
   t.eq(tostring(b:lookup(12)["10+"]), "2")
 end)
 
+t.test("18.5f-alt-1: the ALT stand-in: two dice per hex, says it is a stand-in", function()
+  local alt = tables.get("amphibious_landing_table")
+  t.ok(alt.title:find("stand%-in"), "stand-in title")
+  t.eq(alt.rule, "18.5f")
+  t.eq(tostring(alt:lookup(2)), "L2")
+  t.eq(tostring(alt:lookup(12)), "NE")
+end)
+
 -- ---- the format ---------------------------------------------------------------------------------
 
 t.test("tables-format-1: cells parse into structure", function()

@@ -4,7 +4,7 @@ local cli = require "keel.cli"
 local M = {
   summary = "run a Lua script, or play a scenario and narrate it",
   usage = "keel run FILE.lua [ARGS...]\n" ..
-          "       keel run SCENARIO.lua [--journal FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]",
+          "       keel run SCENARIO.lua [--journal FILE] [--svg FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]",
   help = "A plain script runs with `keel` loaded (local keel = require \"keel\").\n" ..
          "The global table `arg` holds the script name at 0 and ARGS from 1;\n" ..
          "the ARGS are also passed as the chunk's `...`. The script's exit\n" ..
@@ -16,6 +16,7 @@ local M = {
          "with its modifiers and result, each change of state. Orders may carry\n" ..
          "expectations; the exit status is 1 when one is not met.\n" ..
          "  --journal FILE  write the game's journal (JSON lines) to FILE\n" ..
+         "  --svg FILE      draw the final position (units, last move) as SVG\n" ..
          "  --quiet         print only unmet expectations and the result line\n" ..
          "  --json          narrate as JSON lines (one object per event)\n" ..
          "  --memory MIB    the game's memory limit (default 256)\n" ..
@@ -197,6 +198,7 @@ function M.scenario_main(path, opts)
       local wok, werr = run.game:write_journal(opts.journal)
       if not wok then error("--journal: " .. tostring(werr), 0) end
     end
+    if opts.svg then M.write_svg(run, spec, opts.svg) end
     local total = passed + failed
     if opts.json then
       io.write(require("keel.json").encode({ kind = "result", orders = total, passed = passed, failed = failed,
@@ -214,10 +216,25 @@ function M.scenario_main(path, opts)
   return err > 0 and 1 or 0
 end
 
+--- Draw the final position: the board, the units on it, and the last
+--- move's path when a rule answers the query `last_path`.
+function M.write_svg(run, spec, path)
+  local render = require "keel.render"
+  if not run.board then error("--svg: the scenario has no map", 0) end
+  local layers = { render.units_layer(render.game_units(run.game)) }
+  if run.set.queries and run.set.queries.last_path then
+    local hexes = run.set:query(run.game, "last_path")
+    if hexes then table.insert(layers, 1, render.path_layer(hexes)) end
+  end
+  local svg = render.svg(run.board, { title = spec.name, extra_layers = layers })
+  local ok, err = require("keel").state.write_file(path, svg)
+  if not ok then error("--svg: " .. tostring(err), 0) end
+end
+
 -- A scenario plays in a sandbox state of its own (a memory limit per game).
 local function run_scenario(file, args)
   local opts, rest = cli.parse_options(args, { journal = "value", quiet = "flag", json = "flag",
-                                                memory = "value", cpu = "value" })
+                                                memory = "value", cpu = "value", svg = "value" })
   if #rest > 0 then cli.usage_error("a scenario takes no arguments, got '" .. rest[1] .. "'") end
   local memory = tonumber(opts.memory or "256")
   local cpu = tonumber(opts.cpu or "5")
@@ -227,7 +244,7 @@ local function run_scenario(file, args)
   local sb = keel.sandbox.new { memory = math.floor(memory * 1024 * 1024) }
   io.stdout:flush()
   local ok, status, kind = sb:call("keel.cli.run", "scenario_main", file,
-    { journal = opts.journal, quiet = opts.quiet, json = opts.json, cpu = cpu })
+    { journal = opts.journal, quiet = opts.quiet, json = opts.json, cpu = cpu, svg = opts.svg })
   sb:close()
   if not ok then
     io.stderr:write("keel: ", tostring(status), kind == "memory" and " (try --memory)" or "", "\n")
