@@ -15,6 +15,7 @@
 -- ---- helpers shared by the rules of this file ---------------------------------------
 
 local hexlib = keel.hex
+local cd_value   -- (32.D.3, below)
 
 -- ev.combat is the first combat an event starts, ev.combats all of them in order.
 local function add_combat(ev, c)
@@ -158,11 +159,18 @@ rule {
       -- 32.D.2 note (and 32.D.3: CD combat affects movement as surface combat):
       -- no combat when the moving units have spent all their MPs.
       if ev.kind ~= "submarine" and mp_left(ctx, g) <= 0 then
-        ev.occurred = false
+        ev.occurred, ev.resolved = false, true
         ctx:say("no %s combat for group %d: it has spent all its MPs (32.D.2)", ev.kind, g)
         return
       end
+      ev.resolved = true   -- the move action records nothing of its own
       local hex = ev.hex or ctx:query("group_hex", g)
+      -- a CD's value when the move action did not pass it (32.D.3: halved next door)
+      if ev.kind == "cd" and ev.value == nil and ev.cd ~= nil and hex ~= nil then
+        local level = ctx:query("cd_level", ev.cd)
+        local _, d = ctx:query("in_combat_zone", ev.cd, hex, "cd")
+        ev.value, ev.halved = ctx:query("cd_value", level, d)
+      end
       local night = ev.night
       if night == nil then night = game:global("night") == true end
       local round, rounds, charged = ev.round or 1, 0, 0
@@ -180,7 +188,8 @@ rule {
         -- the record: journaled (a game value) and narrated
         local n = (game:global("naval_combats") or 0) + 1
         game:set_global("naval_combats", n)
-        local what = ev.kind == "cd" and ("CD at %s (fired by the %s)"):format(label(ctx, ev.cd), ev.fired_by or "cd")
+        local what = ev.kind == "cd" and ("CD at %s (fired by the %s; CD value %s)"):format(label(ctx, ev.cd),
+          ev.fired_by or "cd", tostring(ev.value))
           or ("enemy group %s"):format(tostring(ev.enemy))
         local text = ("round %d of %s combat: group %d with %s at %s%s: %s"):format(round, ev.kind, g, what,
           label(ctx, hex), night and " (night)" or "", res.text or "fought")
@@ -326,6 +335,14 @@ local function enemy_cds(ctx, side, hex)
   return out
 end
 
+-- A CD's value firing at `distance`: halved next door (value, halved).
+function cd_value(v, level, distance)
+  if distance == nil or distance == 0 then return level, false end
+  local value = level * v.adjacent.num / v.adjacent.den
+  if math.type(value) == "float" and value == math.floor(value) then value = math.tointeger(value) end
+  return value, true
+end
+
 -- The fire points crossed when the MPs spent in a CD's zone go from `before`
 -- to `after`: { at = n, by = "cd"|"group" } in order.
 local function fire_points(v, before, after)
@@ -348,6 +365,27 @@ rule {
     adjacent = { num = 1, den = 2 },   -- a CD firing into an adjacent hex: value halved
     cd_types = { CD = true },          -- units that are coast defences (value `cd` = level)
   },
+  queries = {
+    --- cd_level(hex) -> the coast-defence level at hex (the board's, else a CD unit's), 0 if none
+    cd_level = function(ctx, hex)
+      local game, v = ctx.game, ctx.rule.values
+      local b = game.board
+      if b and b:contains(hex) and (b:cd(hex) or 0) > 0 then return b:cd(hex) end
+      for _, u in ipairs(game:units()) do
+        if v.cd_types[game:get(u, "type")] then
+          local kind, where = game:get(u, "loc")
+          if (kind == "hex" or kind == "port") and where == hex then
+            return game:value(u, "cd") or game:value(u, "strength") or 0
+          end
+        end
+      end
+      return 0
+    end,
+    --- cd_value(level, distance) -> value, halved: a CD firing into an adjacent hex fires at half
+    cd_value = function(ctx, level, distance)
+      return cd_value(ctx.rule.values, level, distance)
+    end,
+  },
   on = {
     mp_spent = function(ctx, ev)
       local game, v = ctx.game, ctx.rule.values
@@ -369,12 +407,7 @@ rule {
               -- effects on movement as surface combat: none without MPs (32.D.2)
               ctx:say("no CD combat for group %d at %s: it has spent all its MPs", g, label(ctx, hex))
             else
-              local value, halved = cd.level, false
-              if cd.distance > 0 then
-                value = cd.level * v.adjacent.num / v.adjacent.den
-                if math.type(value) == "float" and value == math.floor(value) then value = math.tointeger(value) end
-                halved = true
-              end
+              local value, halved = cd_value(v, cd.level, cd.distance)
               add_combat(ev, { kind = "cd", cd = cd.hex, fired_by = p.by, value = value, halved = halved,
                                level = cd.level, at_mp = p.at, return_fire = true, rule = ctx.rule.id })
               ctx:say("CD combat: %s at %s fires on group %d after %d MPs in its zone%s", p.by == "cd" and "the CD"

@@ -274,16 +274,22 @@ rule {
           game:set_value(u, "reaction_marked", true)
         end
       end
-      -- night MPs: as many as the phasing player's, in the same order
-      local mp = ev.mp or 0
-      local before = ev.spent - mp
-      local nights = 0
-      for i = before + 1, ev.spent do
-        local night
-        if plan.order == "night-day" then night = i <= plan.night else night = i > plan.day end
-        if night then nights = nights + 1 end
+      -- night MPs: as many as the phasing player's, in the same order. The
+      -- group's night_mp is set from the plan (not from the game's night flag,
+      -- which follows the phasing player's time).
+      local function is_night(i)
+        if plan.order == "night-day" then return i <= plan.night end
+        return i > plan.day
       end
-      if nights > 0 then game:group_set(g, "night_mp", (game:group_get(g, "night_mp") or 0) + nights) end
+      local mp = ev.mp or 0
+      local nights, total = 0, 0
+      for i = 1, ev.spent do
+        if is_night(i) then
+          total = total + 1
+          if i > ev.spent - mp then nights = nights + 1 end
+        end
+      end
+      if (game:group_get(g, "night_mp") or 0) ~= total then game:group_set(g, "night_mp", total) end
       ev.night = nights > 0
       -- the end of the reaction
       local limit = plan.day + plan.night

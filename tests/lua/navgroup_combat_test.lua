@@ -301,6 +301,10 @@ t.test("32.D.3-4: a CD firing into an adjacent hex has its value halved; in its 
   t.eq(ev.combat.halved, false)
   set, g, tf = cd_setup(4)
   t.eq(spends(set, g, tf, H(1, 0), 2, 2, "enter", true).combat.value, 2, "an even level halves to an integer")
+  -- naval_combat without the value (as the move action passes it): 32.D finds it
+  local nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(1, 0), kind = "cd", cd = H(0, 0), fired_by = "cd", round = 1 })
+  t.eq({ nc.value, nc.halved, nc.resolved }, { 2, true, true })
+  t.ok(g:global("naval_combat:1"):find("CD value 2", 1, true))
 end)
 
 t.test("32.D.3-5: leaving the zone starts the count again; a friendly CD does not fire", function()
@@ -346,7 +350,7 @@ t.test("32.D.3-8: combat rounds fought in a CD's zone count as MPs spent there: 
   local nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(1, 0), kind = "surface", enemy = en, round = 1 })
   t.eq(nc.rounds, 2)
   t.eq(g:global("naval_combats"), 4, "two surface rounds (the second's MP is the 2nd in the zone), then the CD's two")
-  t.ok(g:global("naval_combat:3"):find("^round 1 of cd combat: group %d+ with CD at %(0,0,0%) %(fired by the cd%)"))
+  t.ok(g:global("naval_combat:3"):find("^round 1 of cd combat: group %d+ with CD at %(0,0,0%) %(fired by the cd; CD value 1%)"))
 end)
 
 -- ---- the payload protocol ----------------------------------------------------------------

@@ -17,9 +17,12 @@ local function setup(opts)
 end
 
 -- Spend `mp` movement MPs (one hex entry) for a group; returns the payload.
--- (as the move action does: the group's mp_spent goes up only if the rules accept)
+-- (as the move action does: the group's mp_spent goes up only if the rules
+-- accept; its night_mp goes up when it is night, 32.C then corrects a
+-- reacting group's by its plan)
 local function move_mp(set, g, grp, mp, activity)
   local spent = (g:group_get(grp, "mp_spent") or 0) + mp
+  if g:global("night") then g:group_set(grp, "night_mp", (g:group_get(grp, "night_mp") or 0) + mp) end
   local ev = F.emit(set, g, "mp_spent", { group = grp, hex = H(9, 9), mp = mp, spent = spent,
                                           activity = activity or "enter", left_hex = true, night = g:global("night") == true })
   g:group_set(grp, "mp_spent", spent)
