@@ -16,6 +16,8 @@ return family {
     "corinth.lua",  -- 32.A.6.a.1
     "move.lua",     -- the move and spend actions
     "search.lua",   -- 32.B, 32.B.1-32.B.6
+    "reaction.lua", -- 32.C
+    "combat.lua",   -- 32.D, 32.D.1-32.D.3
   },
   tables = {
     "naval_search.tbl",                 -- 32.B
@@ -27,7 +29,7 @@ return family {
     "success_table_standin.tbl",        -- cited by 37.D/37.E, supplied by a scenario
   },
   events = {
-    "naval_combat",       -- {group, hex, kind, enemy, cd, fired_by, round}: emitted by move, resolved by 32.D
+    "naval_combat",       -- {group, hex, kind, enemy, cd, fired_by, round}: emitted by move, resolved by 32.D's hook
     "owner_changed",      -- {hex, side}: a rule that changes a hex's owner says so (Suez hexside owners)
     "naval_search",       -- 32.B: a search was rolled
     "reserves_activated", -- 32.B/32.C: reserve groups activated

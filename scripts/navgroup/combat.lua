@@ -1,0 +1,423 @@
+-- 32.D MOVEMENT AND COMBAT (004_0e2364863b8db0db.txt): when the movement of
+-- naval groups starts submarine, surface and CD combat. The movement area's
+-- `move` action emits `group_enters_hex` and `mp_spent`; the rules below put
+-- the combats the text starts into the event (`ev.combat`, and every one of
+-- them in `ev.combats`), and the move action emits `naval_combat` for each,
+-- then resumes if MPs are left. How a combat is resolved is not in the text:
+-- 32.D calls the query `resolve_naval_combat` for each round (a scenario or
+-- variant supplies it; the default records the engagement) and charges the
+-- MP of each round after the first (32.A.3).
+--
+-- "Combat zone" is defined in another chapter: here it is data, 32.D's
+-- value `combat_zone` (hexes within N of the group or CD; default 1: its hex
+-- and the adjacent hexes), which a scenario or variant may change.
+
+-- ---- helpers shared by the rules of this file ---------------------------------------
+
+local hexlib = keel.hex
+local cd_value   -- (32.D.3, below)
+
+-- ev.combat is the first combat an event starts, ev.combats all of them in order.
+local function add_combat(ev, c)
+  local list = ev.combats or {}
+  list[#list + 1] = c
+  ev.combats = list
+  if ev.combat == nil then ev.combat = c end
+end
+
+local function label(ctx, hex)
+  local b = ctx.game.board
+  if b and hex and b:contains(hex) then return b:label(hex) end
+  if math.type(hex) == "integer" and hexlib.is_valid(hex) then return hexlib.tostring(hex) end
+  return tostring(hex)
+end
+
+-- MPs the group has left after `spent` (its reaction allowance when reacting, 32.C).
+local function mp_left(ctx, g, spent)
+  spent = spent or ctx.game:group_get(g, "mp_spent") or 0
+  local left = ctx:query("allowance", g) - spent
+  if ctx:query("is_reacting", g) then
+    local r = ctx:query("reaction_allowance", g) - spent
+    if r < left then left = r end
+  end
+  return left
+end
+
+-- A small set of ids in one string value (",3,5,"): the state holds scalars only.
+local function in_set(s, id) return s ~= nil and s:find("," .. id .. ",", 1, true) ~= nil end
+local function set_add(s, id) return (s or ",") .. id .. "," end
+
+-- Enemy naval groups at sea whose combat zone holds `hex`; `accept(kind)` filters.
+-- A group at sea ignores enemy groups in port (32.A.2). Ids in order.
+local function enemy_groups_near(ctx, g, hex, source, accept)
+  local game = ctx.game
+  local side = ctx:query("group_side", g)
+  local out = {}
+  if side == nil or hex == nil then return out end
+  for _, e in ipairs(game:groups()) do
+    if e ~= g and #game:group_units(e) > 0 and game:group_get(e, "in_port") ~= true then
+      local es = ctx:query("group_side", e)
+      if es ~= nil and es ~= side and accept(ctx:query("group_kind", e)) then
+        local eh = ctx:query("group_hex", e)
+        if eh and ctx:query("in_combat_zone", eh, hex, source) then out[#out + 1] = e end
+      end
+    end
+  end
+  return out
+end
+
+-- The condition "starts the step in a hex in the combat zone ... and spends
+-- any MPs in its hex without leaving the hex" (32.D.1 e, 32.D.2 b): a phasing
+-- group spending MPs on an activity (not on entering a hex, not on a combat
+-- round) before it has left its hex this step.
+local function spends_without_leaving(ctx, ev)
+  if ev.left_hex or ev.activity == "enter" or ev.activity == "combat round" then return false end
+  local g = ev.group
+  if ctx.game:group_get(g, "c_left") then return false end
+  local phasing = ctx.game:global("phasing")
+  return phasing ~= nil and ctx:query("group_side", g) == phasing
+end
+
+-- Start one combat per enemy group (once per step for the start-of-step case).
+local function start_group_combats(ctx, ev, kind, enemies, once)
+  local g = ev.group
+  local engaged = ctx.game:group_get(g, "c_engaged")
+  for _, e in ipairs(enemies) do
+    if not (once and in_set(engaged, e)) then
+      if once then engaged = set_add(engaged, e) end
+      add_combat(ev, { kind = kind, enemy = e, rule = ctx.rule.id })
+      ctx:say("%s combat: group %d with enemy group %d at %s", kind, g, e, label(ctx, ev.to or ev.hex))
+    end
+  end
+  if once and engaged ~= ctx.game:group_get(g, "c_engaged") then ctx.game:group_set(g, "c_engaged", engaged) end
+end
+
+-- "hex:mp,hex:mp" <-> { [hex] = mp }: MPs a group spent in each CD's zone.
+local function decode_counts(s)
+  local t = {}
+  for h, n in (s or ""):gmatch("(%-?%d+):(%d+)") do t[math.tointeger(tonumber(h))] = math.tointeger(tonumber(n)) end
+  return t
+end
+local function encode_counts(t, order)
+  local parts = {}
+  for _, h in ipairs(order) do parts[#parts + 1] = ("%d:%d"):format(h, t[h]) end
+  if #parts == 0 then return nil end
+  return table.concat(parts, ",")
+end
+
+-- ---- 32.D ---------------------------------------------------------------------------
+
+rule {
+  id = "32.D", title = "Movement and Combat",
+  values = {
+    -- combat zone radius in hexes, by what the zone belongs to (0: its hex only)
+    combat_zone = { naval = 1, submarine = 1, cd = 1 },
+    -- the default resolution: rounds fought when no scenario resolves combat
+    default_rounds = 1,
+    -- 32.A.3, first row: each round after the first costs the row's MPs
+    round_cost_row = "combat_round",
+    -- table columns by unit type (the other types pay as a TF, 32.A's note)
+    columns = { TF = "TF", CG = "TF", NT = "NT", LC = "LC", LB = "LB" },
+  },
+  queries = {
+    --- in_combat_zone(center, hex, source) -> boolean, distance: is `hex` in the
+    --- combat zone of a group or CD (source "naval", "submarine" or "cd") at `center`?
+    in_combat_zone = function(ctx, center, hex, source)
+      local r = ctx.rule.values.combat_zone[source or "naval"] or ctx.rule.values.combat_zone.naval
+      local d = hexlib.distance(center, hex)
+      return d <= r, d
+    end,
+    --- combat_zone(center, source) -> hexes of the zone (centre first, then rings)
+    combat_zone = function(ctx, center, source)
+      local r = ctx.rule.values.combat_zone[source or "naval"] or ctx.rule.values.combat_zone.naval
+      return hexlib.spiral(center, r)
+    end,
+    --- resolve_naval_combat(info) -> { more = bool, text = string }: one round
+    --- of a combat. The default records the engagement and fights
+    --- `default_rounds` rounds; a scenario or variant supplies the real one.
+    resolve_naval_combat = function(ctx, info)
+      return { more = info.round < ctx.rule.values.default_rounds, text = "engagement recorded" }
+    end,
+  },
+  on = {
+    -- per-step bookkeeping of the triggers below
+    naval_step_start = function(ctx)
+      local game = ctx.game
+      for _, g in ipairs(game:groups()) do
+        for _, k in ipairs({ "c_left", "c_engaged", "cd_mp" }) do
+          if game:group_get(g, k) ~= nil then game:group_set(g, k, nil) end
+        end
+      end
+    end,
+    group_enters_hex = function(ctx, ev)
+      if not ctx.game:group_get(ev.group, "c_left") then ctx.game:group_set(ev.group, "c_left", true) end
+    end,
+    -- The resolution: after the scenario's own handlers (priority -100).
+    naval_combat = { function(ctx, ev)
+      local game, g = ctx.game, ev.group
+      local v = ctx.rule.values
+      -- 32.D.2 note (and 32.D.3: CD combat affects movement as surface combat):
+      -- no combat when the moving units have spent all their MPs.
+      if ev.kind ~= "submarine" and mp_left(ctx, g) <= 0 then
+        ev.occurred, ev.resolved = false, true
+        ctx:say("no %s combat for group %d: it has spent all its MPs (32.D.2)", ev.kind, g)
+        return
+      end
+      ev.resolved = true   -- the move action records nothing of its own
+      local hex = ev.hex or ctx:query("group_hex", g)
+      -- a CD's value when the move action did not pass it (32.D.3: halved next door)
+      if ev.kind == "cd" and ev.value == nil and ev.cd ~= nil and hex ~= nil then
+        local level = ctx:query("cd_level", ev.cd)
+        local _, d = ctx:query("in_combat_zone", ev.cd, hex, "cd")
+        ev.value, ev.halved = ctx:query("cd_value", level, d)
+      end
+      local night = ev.night
+      if night == nil then night = game:global("night") == true end
+      local round, rounds, charged = ev.round or 1, 0, 0
+      local later = {}
+      while true do
+        rounds = rounds + 1
+        local info = { group = g, hex = hex, kind = ev.kind, enemy = ev.enemy, cd = ev.cd, fired_by = ev.fired_by,
+                       value = ev.value, halved = ev.halved, round = round, night = night }
+        local res
+        if ev.result then   -- resolved by a scenario's handler: { rounds = n }
+          res = { more = round < (ev.result.rounds or 1), text = ev.result.text }
+        else
+          res = ctx:query("resolve_naval_combat", info) or {}
+        end
+        -- the record: journaled (a game value) and narrated
+        local n = (game:global("naval_combats") or 0) + 1
+        game:set_global("naval_combats", n)
+        local what = ev.kind == "cd" and ("CD at %s (fired by the %s; CD value %s)"):format(label(ctx, ev.cd),
+          ev.fired_by or "cd", tostring(ev.value))
+          or ("enemy group %s"):format(tostring(ev.enemy))
+        local text = ("round %d of %s combat: group %d with %s at %s%s: %s"):format(round, ev.kind, g, what,
+          label(ctx, hex), night and " (night)" or "", res.text or "fought")
+        game:set_global("naval_combat:" .. n, text)
+        ctx:say("%s", text)
+        if not res.more then break end
+        -- each round after the first costs 1 MP (32.A.3); none left: the combat ends
+        local cost = 0
+        local tbl = ctx:table("naval_mp_cost")
+        for _, u in ipairs(game:group_units(g)) do
+          local cell = tbl:get(v.round_cost_row, v.columns[game:get(u, "type")] or "TF")
+          if cell.value and cell.value > cost then cost = cell.value end
+        end
+        if mp_left(ctx, g) < cost then
+          ctx:say("combat ends: group %d has no MPs for another round (32.D.2)", g)
+          break
+        end
+        local night_left = night and ctx:query("night_mp_left", g)
+        if night_left and night_left < cost then
+          ctx:say("combat ends: group %d has no night MPs left for another round (32.C)", g)
+          break
+        end
+        local spent = (game:group_get(g, "mp_spent") or 0) + cost
+        game:group_set(g, "mp_spent", spent)
+        if night then game:group_set(g, "night_mp", (game:group_get(g, "night_mp") or 0) + cost) end
+        charged = charged + cost
+        local me = { group = g, hex = hex, mp = cost, spent = spent, activity = "combat round",
+                     left_hex = false, night = night }
+        ctx:emit("mp_spent", me)
+        for _, c in ipairs(me.combats or {}) do later[#later + 1] = c end
+        round = round + 1
+      end
+      ev.occurred, ev.rounds, ev.mp = true, rounds, charged
+      ev.resume = mp_left(ctx, g) > 0
+      -- combats started by the rounds' MPs (a CD's fire point reached), in order
+      for _, c in ipairs(later) do
+        ctx:emit("naval_combat", { group = g, hex = hex, kind = c.kind, enemy = c.enemy, cd = c.cd,
+                                   fired_by = c.fired_by, value = c.value, halved = c.halved, round = 1,
+                                   night = night })
+      end
+    end, priority = -100 },
+  },
+}
+
+-- ---- 32.D.1 -------------------------------------------------------------------------
+
+local function is_sub(kind) return kind == "submarine" end
+
+rule {
+  id = "32.D.1", title = "Submarine Naval Combat",
+  on = {
+    -- d) a non-submarine group (phasing or not) enters a hex in the combat
+    -- zone of an enemy submarine group
+    group_enters_hex = function(ctx, ev)
+      if is_sub(ctx:query("group_kind", ev.group)) then return end   -- submarines ignore submarines
+      local subs = enemy_groups_near(ctx, ev.group, ev.to, "submarine", is_sub)
+      start_group_combats(ctx, ev, "submarine", subs, false)
+    end,
+    -- e) a phasing non-submarine group that started the step in the zone
+    -- spends MPs in its hex without leaving it
+    mp_spent = function(ctx, ev)
+      if not spends_without_leaving(ctx, ev) then return end
+      if is_sub(ctx:query("group_kind", ev.group)) then return end
+      local subs = enemy_groups_near(ctx, ev.group, ev.hex, "submarine", is_sub)
+      start_group_combats(ctx, ev, "submarine", subs, true)
+    end,
+  },
+}
+
+-- ---- 32.D.2 -------------------------------------------------------------------------
+
+-- The enemy groups a moving group of `kind` fights at the surface: never
+-- submarines; a cargo group ignores enemy cargo groups.
+local function surface_enemies(ctx, ev, hex)
+  local kind = ctx:query("group_kind", ev.group)
+  if is_sub(kind) then return {} end
+  return enemy_groups_near(ctx, ev.group, hex, "naval", function(ek)
+    if is_sub(ek) then return false end
+    if kind == "cargo" and ek == "cargo" then return false end
+    return true
+  end)
+end
+
+rule {
+  id = "32.D.2", title = "Surface Naval Combat",
+  on = {
+    -- a) a non-submarine group (phasing or not) enters a hex in the combat
+    -- zone of an enemy naval group
+    group_enters_hex = function(ctx, ev)
+      local enemies = surface_enemies(ctx, ev, ev.to)
+      if #enemies == 0 then return end
+      if mp_left(ctx, ev.group, ev.spent) <= 0 then
+        ctx:say("no surface combat for group %d at %s: it has spent all its MPs", ev.group, label(ctx, ev.to))
+        return
+      end
+      start_group_combats(ctx, ev, "surface", enemies, false)
+    end,
+    -- b) a phasing non-submarine group that started the step in the zone
+    -- spends MPs in its hex without leaving it
+    mp_spent = function(ctx, ev)
+      if not spends_without_leaving(ctx, ev) then return end
+      local enemies = surface_enemies(ctx, ev, ev.hex)
+      if #enemies == 0 then return end
+      if mp_left(ctx, ev.group, ev.spent) <= 0 then
+        ctx:say("no surface combat for group %d at %s: it has spent all its MPs", ev.group, label(ctx, ev.hex))
+        return
+      end
+      start_group_combats(ctx, ev, "surface", enemies, true)
+    end,
+  },
+}
+
+-- ---- 32.D.3 -------------------------------------------------------------------------
+
+-- Enemy CDs whose combat zone holds `hex`: the board's coast defences (owned
+-- by the hex's owner) and CD units (`cd_types`, level = value `cd`), each as
+-- { hex =, level =, distance = }, in hex order then unit order.
+local function enemy_cds(ctx, side, hex)
+  local game, v = ctx.game, ctx.rule.values
+  local out, seen = {}, {}
+  local board = game.board
+  -- the zone is symmetric: the CDs whose zone holds `hex` are in the zone around `hex`
+  for _, h in ipairs(ctx:query("combat_zone", hex, "cd")) do
+    if board and board:contains(h) then
+      local level = board:cd(h)
+      local owner = game:owner(h)
+      if level and level > 0 and owner and owner ~= side then
+        local inz, d = ctx:query("in_combat_zone", h, hex, "cd")
+        if inz then out[#out + 1] = { hex = h, level = level, distance = d }; seen[h] = true end
+      end
+    end
+  end
+  for _, u in ipairs(game:units()) do
+    if v.cd_types[game:get(u, "type")] and game:get(u, "side") ~= side then
+      local kind, where = game:get(u, "loc")
+      if (kind == "hex" or kind == "port") and not seen[where] then
+        local inz, d = ctx:query("in_combat_zone", where, hex, "cd")
+        local level = game:value(u, "cd") or game:value(u, "strength") or 0
+        if inz and level > 0 then out[#out + 1] = { hex = where, level = level, distance = d, unit = u } end
+      end
+    end
+  end
+  return out
+end
+
+-- A CD's value firing at `distance`: halved next door (value, halved).
+function cd_value(v, level, distance)
+  if distance == nil or distance == 0 then return level, false end
+  local value = level * v.adjacent.num / v.adjacent.den
+  if math.type(value) == "float" and value == math.floor(value) then value = math.tointeger(value) end
+  return value, true
+end
+
+-- The fire points crossed when the MPs spent in a CD's zone go from `before`
+-- to `after`: { at = n, by = "cd"|"group" } in order.
+local function fire_points(v, before, after)
+  local pts = {}
+  for t = before + 1, after do
+    if t == v.cd_first or (t > v.cd_first and (t - v.cd_first) % v.cd_every == 0) then
+      pts[#pts + 1] = { at = t, by = "cd" }
+    end
+    if t % v.group_every == 0 then pts[#pts + 1] = { at = t, by = "group" } end
+  end
+  return pts
+end
+
+rule {
+  id = "32.D.3", title = "CD Combat",
+  values = {
+    cd_first = 2,      -- a) by the CD at the first 2 MPs in its zone (entry included)
+    cd_every = 5,      -- b) by the CD every 5 MPs after the first 2
+    group_every = 5,   -- c) by the naval unit at 5 MPs in the zone (entry included), and each 5 after
+    adjacent = { num = 1, den = 2 },   -- a CD firing into an adjacent hex: value halved
+    cd_types = { CD = true },          -- units that are coast defences (value `cd` = level)
+  },
+  queries = {
+    --- cd_level(hex) -> the coast-defence level at hex (the board's, else a CD unit's), 0 if none
+    cd_level = function(ctx, hex)
+      local game, v = ctx.game, ctx.rule.values
+      local b = game.board
+      if b and b:contains(hex) and (b:cd(hex) or 0) > 0 then return b:cd(hex) end
+      for _, u in ipairs(game:units()) do
+        if v.cd_types[game:get(u, "type")] then
+          local kind, where = game:get(u, "loc")
+          if (kind == "hex" or kind == "port") and where == hex then
+            return game:value(u, "cd") or game:value(u, "strength") or 0
+          end
+        end
+      end
+      return 0
+    end,
+    --- cd_value(level, distance) -> value, halved: a CD firing into an adjacent hex fires at half
+    cd_value = function(ctx, level, distance)
+      return cd_value(ctx.rule.values, level, distance)
+    end,
+  },
+  on = {
+    mp_spent = function(ctx, ev)
+      local game, v = ctx.game, ctx.rule.values
+      local g, hex, mp = ev.group, ev.hex, ev.mp or 0
+      local side = ctx:query("group_side", g)
+      if hex == nil or side == nil then return end
+      local before = decode_counts(game:group_get(g, "cd_mp"))
+      local after, order = {}, {}
+      local cds = enemy_cds(ctx, side, hex)
+      local left = mp_left(ctx, g, ev.spent)
+      for _, cd in ipairs(cds) do
+        if after[cd.hex] == nil then
+          local b = before[cd.hex] or 0
+          local a = b + mp
+          after[cd.hex] = a
+          order[#order + 1] = cd.hex
+          for _, p in ipairs(fire_points(v, b, a)) do
+            if left <= 0 then
+              -- effects on movement as surface combat: none without MPs (32.D.2)
+              ctx:say("no CD combat for group %d at %s: it has spent all its MPs", g, label(ctx, hex))
+            else
+              local value, halved = cd_value(v, cd.level, cd.distance)
+              add_combat(ev, { kind = "cd", cd = cd.hex, fired_by = p.by, value = value, halved = halved,
+                               level = cd.level, at_mp = p.at, return_fire = true, rule = ctx.rule.id })
+              ctx:say("CD combat: %s at %s fires on group %d after %d MPs in its zone%s", p.by == "cd" and "the CD"
+                or "the group, at the CD", label(ctx, cd.hex), g, p.at, halved and " (adjacent: value halved)" or "")
+            end
+          end
+        end
+      end
+      local enc = encode_counts(after, order)
+      if enc ~= game:group_get(g, "cd_mp") then game:group_set(g, "cd_mp", enc) end
+    end,
+  },
+}
