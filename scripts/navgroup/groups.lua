@@ -86,8 +86,10 @@ rule {
       return ctx:query("allowance", g) - (ctx.game:group_get(g, "mp_spent") or 0)
     end,
     -- hexes traced by sea (water routes through all-sea and coastal hexes),
-    -- or nil beyond limit
+    -- or nil beyond limit (and nil, reason in a game without a board: no
+    -- sea to trace through)
     sea_distance = function(ctx, from, to, limit)
+      if not ctx.game.board then return nil, "32.A: this game has no board" end
       local p = ctx:profile("naval_mp_cost", "TF", ctx.rule.values.sea_rows)
       local r = ctx:reach(p, from, limit or 60)
       if not r then return nil end

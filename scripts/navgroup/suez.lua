@@ -5,9 +5,11 @@
 -- Closed change.
 
 -- the canal's hexsides, in side order: those named `name` reachable along
--- riverine hexsides from the sides of the hex of `from`
+-- riverine hexsides from the sides of the hex of `from` (none in a game
+-- without a board, or on a map without the canal's port)
 local function canal_sides(ctx)
   local v, board = ctx.rule.values, ctx.game.board
+  if not board then return {} end
   local start = board:hex(v.from)
   if not start then return {} end
   local seen, list, queue = {}, {}, {}
@@ -62,6 +64,7 @@ end
 -- an Axis unit in regular supply anywhere in the Egyptian Delta?
 local function axis_in_delta(ctx)
   local v, game, board = ctx.rule.values, ctx.game, ctx.game.board
+  if not board then return false end
   for _, u in ipairs(game:units()) do
     if game:get(u, "side") == v.axis then
       local kind, where = game:get(u, "loc")

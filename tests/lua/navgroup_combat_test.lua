@@ -104,7 +104,7 @@ t.test("32.D.1-7: submarine combat suspends movement; the default resolution rec
   t.eq(nc.mp, 0, "the first round is free")
   t.eq(nc.resume, true, "MPs left: movement resumes")
   t.eq(g:global("naval_combats"), 1)
-  t.eq(g:global("naval_combat:1"), ("round 1 of submarine combat: group %d with enemy group %d at (1,0,-1): engagement recorded")
+  t.eq(g:global("naval_combat:1"), ("round 1 of submarine combat: group %d with enemy group %d at A:0101: engagement recorded")
     :format(tf, sub))
   t.ok(said[#said]:find("^32.D: round 1 of submarine combat"), "narrated with the rule id")
   t.ok(g:journal_text():find("naval_combat:1", 1, true), "journaled")
@@ -350,7 +350,7 @@ t.test("32.D.3-8: combat rounds fought in a CD's zone count as MPs spent there: 
   local nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(1, 0), kind = "surface", enemy = en, round = 1 })
   t.eq(nc.rounds, 2)
   t.eq(g:global("naval_combats"), 4, "two surface rounds (the second's MP is the 2nd in the zone), then the CD's two")
-  t.ok(g:global("naval_combat:3"):find("^round 1 of cd combat: group %d+ with CD at %(0,0,0%) %(fired by the cd; CD value 1%)"))
+  t.ok(g:global("naval_combat:3"):find("^round 1 of cd combat: group %d+ with CD at A:0000 %(fired by the cd; CD value 1%)"))
 end)
 
 -- ---- the payload protocol ----------------------------------------------------------------

@@ -1,8 +1,8 @@
 -- tests/lua/navgroup_fixture.lua — shared by the Rule 32 tests
 -- (navgroup_*_test.lua; loaded with dofile, not a test file itself).
--- Builds the navgroup rule set; when no rule of the family answers the
--- movement area's queries yet (scripts/navgroup/groups.lua), the test-only
--- stand-in tests/families/navgroup_standin answers them.
+-- Builds the navgroup rule set (the whole family: movement, searches,
+-- reaction and combat answer together) and games on a small open sea (the
+-- map below) unless a test brings its own board.
 local keel = require "keel"
 local rules = require "keel.rules"
 local game_mod = require "keel.game"
@@ -16,16 +16,26 @@ function M.set(opts)
   opts = opts or {}
   local set = rules.new { path = { "tests/families" }, narrate = opts.narrate }
   set:load_family("navgroup")
-  local answered = false
-  for _, id in ipairs(set:ids(true)) do
-    if set:rule(id).queries.group_kind then answered = true end
-  end
-  if not answered then set:load_family("navgroup_standin") end
   for _, f in ipairs(opts.families or {}) do set:load_family(f) end
   for _, v in ipairs(opts.variants or {}) do set:apply_variant(v) end
   set:finalize()
-  M.standin = not answered
   return set
+end
+
+-- An open sea, 12 columns by 16 rows, labels from A:0000 (axial (0,0)) so
+-- that the tests' hexes H(0..11, -1..9) are on it; one sea zone; no owners,
+-- ports or CDs (a test adds what it needs).
+M.SEA_MAP = [[
+map "Rule 32 test sea"
+hexes flat even digits 2 first 0 0
+section A at 0 0 size 12 16
+default all-sea
+zone "Aegean" A:0000..1115
+]]
+
+--- The test sea as a board (a new one each call: tests may change owners).
+function M.sea()
+  return assert(keel.board.load_string(M.SEA_MAP, "navgroup_fixture.map"))
 end
 
 --- A set whose narration is collected in the returned list.
@@ -38,7 +48,8 @@ function M.narrated(opts)
   return M.set(opts), said
 end
 
-function M.game(board) return game_mod.new { seed = 1, board = board } end
+--- A game on `board`, else on the test sea.
+function M.game(board) return game_mod.new { seed = 1, board = board or M.sea() } end
 
 --- A group of units of `types` (all at `hex`, or in port with values.in_port):
 --- group id, unit ids. `values` are group values (side is set).

@@ -94,16 +94,14 @@ t.test("32.C-4: MPs in a reaction segment are spent only for movement, for no ot
   local set, g = setup()
   local r = F.group(g, "R", "Axis", { "NT" }, H(0, 0), { reserve = true, activated = true })
   assert(act(set, g, "react", { group = r }))
+  t.fails("a reacting group spends MPs only for movement, not for replenish",
+    act(set, g, "spend", { group = r, activity = "replenish" }))
   move_mp(set, g, r, 1)
   local before = g:hash()
   t.raises(function()
     F.emit(set, g, "mp_spent", { group = r, hex = H(0, 0), mp = 15, spent = 16, activity = "embark", left_hex = false })
   end, "a reacting group spends MPs only for movement, not for embark")
   t.eq(g:hash(), before, "refused: nothing changed")
-  if F.standin then
-    t.fails("a reacting group spends MPs only for movement, not for replenish",
-      act(set, g, "spend", { group = r, mp = 15, activity = "replenish" }))
-  end
   F.emit(set, g, "mp_spent", { group = r, hex = H(0, 0), mp = 1, spent = 2, activity = "combat round", left_hex = false })
 end)
 
@@ -174,8 +172,14 @@ end)
 t.test("32.C-8: at the start of its next friendly naval movement step the marker drops one level and the group counts as having moved", function()
   local set, g = setup()
   local r, us = F.group(g, "R", "Axis", { "TF", "NT" }, H(0, 0), { reserve = true, activated = true })
+  -- a non-reserve group with a -1 Step marker reacts too: in its own steps
+  -- it could move, were it not counted as having moved
+  local m, mu = F.group(g, "M", "Axis", { "TF" }, H(0, 0))
+  g:set_marker(mu[1], "step", 1)
   assert(act(set, g, "react", { group = r }))
+  assert(act(set, g, "react", { group = m }))
   move_mp(set, g, r, 3)
+  move_mp(set, g, m, 1)
   F.emit(set, g, "naval_step_end", { side = "Allied", step = 1 })
   F.emit(set, g, "naval_step_start", { side = "Allied", step = 2 })
   t.eq(markers(g, us), { 1, 1 }, "not in the enemy's steps")
@@ -185,9 +189,8 @@ t.test("32.C-8: at the start of its next friendly naval movement step the marker
   t.eq(markers(g, us), { 0, 0 })
   t.eq(set:query(g, "moved_this_step", r), true)
   t.raises(function() move_mp(set, g, r, 1) end, "counted as having moved this step")
-  if F.standin then
-    t.fails("counted as having moved this step", act(set, g, "move", { group = r, to = H(1, 0) }))
-  end
+  t.eq({ g:marker(mu[1], "step") or 0, set:query(g, "moved_this_step", m) }, { 1, true }, "2 -> 1")
+  t.fails("counted as having moved this step", act(set, g, "move", { group = m, to = H(1, 0) }))
   F.emit(set, g, "naval_step_end", { side = "Axis", step = 1 })
   t.eq(set:query(g, "moved_this_step", r), false)
   F.emit(set, g, "naval_step_start", { side = "Axis", step = 2 })
