@@ -156,6 +156,9 @@ rule {
     naval_combat = { function(ctx, ev)
       local game, g = ctx.game, ev.group
       local v = ctx.rule.values
+      -- a scenario's rule that resolved the combat itself (the contract's
+      -- ev.resolved: it fought, charged and recorded it) leaves nothing to do
+      if ev.resolved then return end
       -- 32.D.2 note (and 32.D.3: CD combat affects movement as surface combat):
       -- no combat when the moving units have spent all their MPs.
       if ev.kind ~= "submarine" and mp_left(ctx, g) <= 0 then

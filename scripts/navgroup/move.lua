@@ -125,10 +125,25 @@ end
 
 -- ---- executing a move ------------------------------------------------------------
 
+-- the combats an event's handlers started, in order: every entry of
+-- ev.combats (32.D puts all of them there), and ev.combat when it is not one
+-- of them (a handler that sets only the first)
+local function started(ev)
+  local list = {}
+  for _, c in ipairs(ev.combats or {}) do list[#list + 1] = c end
+  if ev.combat then
+    local listed = false
+    for _, c in ipairs(list) do if c == ev.combat then listed = true end end
+    if not listed then table.insert(list, 1, ev.combat) end
+  end
+  return list
+end
+
 local function verdict(st, ev)
-  if ev.combat then st.combats[#st.combats + 1] = { combat = ev.combat, hex = ev.hex or ev.to } end
+  local list = started(ev)
+  for _, c in ipairs(list) do st.combats[#st.combats + 1] = { combat = c, hex = ev.hex or ev.to } end
   if ev.stop then st.stop = ev.stop; return "stop" end
-  if ev.combat then return "pause" end
+  if #list > 0 then return "pause" end
   return "continue"
 end
 
@@ -162,8 +177,12 @@ local function fight(ctx, st)
   local list = st.combats
   st.combats = {}
   for _, c in ipairs(list) do
-    local ev = { group = st.g, hex = c.hex, kind = c.combat.kind, enemy = c.combat.enemy, cd = c.combat.cd,
-      fired_by = c.combat.fired_by, round = 1 }
+    if #ctx:query("group_members", st.g) == 0 then break end     -- sunk in an earlier combat
+    -- the entry's fields (kind, enemy, cd, fired_by, value, halved, rule...),
+    -- then the group, the hex and the first round
+    local ev = {}
+    for k, v in pairs(c.combat) do ev[k] = v end
+    ev.group, ev.hex, ev.round = st.g, c.hex, 1
     ctx:emit("naval_combat", ev)
     if not ev.resolved then
       local n = (game:global("engagements") or 0) + 1

@@ -218,9 +218,12 @@ t.test("32.A.2-2: a group in the hex of an enemy-owned port blocks it; a blockad
   t.ok(w.act("put_to_sea", { group = w.groups.P }))
   local _, in_port = w.q("group_hex", w.groups.P)
   t.eq(in_port, false)
-  t.eq(w.game:global("engagements"), 1)
-  t.ok(w.game:global("engagement:1"):find("surface combat: group 1 at 23A:2927 with group 2"), w.game:global("engagement:1"))
+  -- 32.D.2 resolves it (the default resolution: one round, recorded)
+  t.eq(w.game:global("naval_combats"), 1)
+  t.ok(w.game:global("naval_combat:1"):find("^round 1 of surface combat: group 1 with enemy group 2 at 23A:2927"),
+    w.game:global("naval_combat:1"))
   t.eq(probe_log(w.game)[#probe_log(w.game)], "combat 23A:2927 surface")
+  t.eq(w.game:global("engagements"), nil, "resolved: the move action records nothing of its own")
 end)
 
 -- ---- 32.A.3 --------------------------------------------------------------------------
@@ -500,13 +503,43 @@ t.test("32.A.move-2: ev.combat pauses movement, naval_combat is emitted, movemen
   t.eq(log[3], "combat 23A:3030 surface")
   t.eq(log[4], "mp 23A:3031 3 enter")
   t.eq(w.game:global("engagements"), nil)    -- resolved by the probe: nothing recorded
-  -- unresolved combat is recorded; out of MPs, movement ends
+  t.eq(w.game:global("naval_combats"), nil, "nor by 32.D: the probe resolved it (ev.resolved)")
+  -- not resolved by the probe: 32.D resolves it, movement goes on
+  local w1 = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
+    { globals = { probe_combat_at = "23A:3030" } })
+  t.ok(w1.act("move", { group = w1.groups.G, path = { "23A:3030", "23A:3031" } }))
+  t.eq(w1.game:global("naval_combats"), 1)
+  t.eq(at(w1, "TF"), "23A:3031")
+  -- out of MPs: naval_combat is emitted, but no combat occurs (32.D.2's
+  -- note: not when the moving units have expended all their MPs), nothing
+  -- is recorded, and movement ends
   local w2 = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
     { globals = { probe_combat_at = "23A:3030" } })
   w2.game:group_set(w2.groups.G, "mp_spent", 14)
   t.ok(w2.act("move", { group = w2.groups.G, path = { "23A:3030" } }))
-  t.eq(w2.game:global("engagements"), 1)
+  local log2 = probe_log(w2.game)
+  t.eq(log2[#log2], "combat 23A:3030 surface")
+  t.eq(w2.game:global("naval_combats"), nil)
+  t.eq(w2.game:global("engagements"), nil)
   t.eq(w2.gv("G", "move_ended"), true)
+end)
+
+t.test("32.A.move-4: every combat of ev.combats is fought, in order, before movement resumes", function()
+  local w = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
+    { globals = { probe_combats_at = "23A:3030" } })
+  t.ok(w.act("move", { group = w.groups.G, path = { "23A:3030", "23A:3031" } }))
+  local log = probe_log(w.game)
+  t.eq({ log[2], log[3], log[4], log[5] },
+    { "enter 23A:3030 1", "combat 23A:3030 submarine", "combat 23A:3030 surface", "mp 23A:3031 2 enter" })
+  t.eq(w.game:global("naval_combats"), 2, "32.D resolves each")
+  t.ok(w.game:global("naval_combat:1"):find("^round 1 of submarine combat"))
+  t.ok(w.game:global("naval_combat:2"):find("^round 1 of surface combat"))
+  t.eq(at(w, "TF"), "23A:3031")
+  -- a handler that sets only ev.combat is heard too (the first of the list)
+  local w2 = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
+    { globals = { probe_combat_at = "23A:3030" } })
+  t.ok(w2.act("move", { group = w2.groups.G, path = { "23A:3030" } }))
+  t.eq(w2.game:global("naval_combats"), 1)
 end)
 
 t.test("32.A.move-3: ev.stop from mp_spent; not enough MPs is illegal and changes nothing", function()

@@ -18,6 +18,10 @@ rule {
       if ctx.game:global("probe_combat_at") == label then
         ev.combat = { kind = "surface", fired_by = "group" }
       end
+      if ctx.game:global("probe_combats_at") == label then   -- two at once, as 32.D sets them
+        ev.combats = { { kind = "submarine" }, { kind = "surface", fired_by = "group" } }
+        ev.combat = ev.combats[1]
+      end
       if ctx.game:global("probe_stop_at") == label then ev.stop = "probe stop at " .. label end
     end,
     naval_combat = function(ctx, ev)
