@@ -11,8 +11,9 @@
 --     flags = { weather = "clear" },
 --     forces = {
 --       { name = "Warspite", type = "BB", side = "Allied", values = { strength = 5 },
---         at = "15B:2407", group = "Force H" },
+--         at = "15B:2407", group = "Force H" },     -- port = true: in port at `at`
 --     },
+--     groups = { ["Force H"] = { reserve = true } },  -- group values, set after the forces
 --     orders = {
 --       { event = "game_start" },
 --       { "move", unit = "Warspite", to = "15B:2508", boxes = 9 },
@@ -36,9 +37,9 @@ local type, pairs, ipairs, tostring, error = type, pairs, ipairs, tostring, erro
 local sort, concat = table.sort, table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
-                 variants = true, seed = true, flags = true, forces = true, orders = true }
+                 variants = true, seed = true, flags = true, forces = true, groups = true, orders = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
-                       face = true, hits = true, points = true, at = true, group = true }
+                       face = true, hits = true, points = true, at = true, port = true, group = true }
 
 --- Is this text a scenario (a `return scenario {` or `return scenario(` line)?
 ---@param text string
@@ -174,7 +175,7 @@ function M.start(spec, opts)
     if f.at ~= nil then
       local h = self:hex(f.at)
       if not h then fail(spec.file, ("forces %s: at %s is not a hex of the map"):format(f.name, tostring(f.at))) end
-      game:move(id, "hex", h)
+      game:move(id, f.port and "port" or "hex", h)
     end
     if f.group then
       local g = self.groups[f.group]
@@ -184,6 +185,12 @@ function M.start(spec, opts)
       end
       game:group_add(g, id)
     end
+  end
+  for _, name in ipairs(sorted_keys(spec.groups or {})) do
+    local g = self.groups[name]
+    if not g then fail(spec.file, ("groups: no force is in a group named '%s'"):format(name)) end
+    local vals = spec.groups[name]
+    for _, k in ipairs(sorted_keys(vals)) do game:group_set(g, k, vals[k]) end
   end
   st:pop_rule()
   return self

@@ -460,7 +460,10 @@ rule {
       end
     end,
     group_enters_hex = function(ctx, ev) consider(ctx, ev, "enter") end,
-    mp_spent = function(ctx, ev) consider(ctx, ev, "spend") end,
+    -- the move action spends an entry's MPs (mp_spent, activity "enter")
+    -- before group_enters_hex: those MPs are spent entering the hex, so
+    -- their look sees the entering contacts (32.B.1, 32.B.5) too
+    mp_spent = function(ctx, ev) consider(ctx, ev, ev.activity == "enter" and "enter" or "spend") end,
   },
   queries = {
     search_enemy_side = function(ctx, side)
