@@ -556,7 +556,7 @@ end)
 
 -- ---- the scenarios --------------------------------------------------------------------
 
-for _, name in ipairs { "navgroup_straits", "navgroup_sevilla", "navgroup_suez" } do
+for _, name in ipairs { "navgroup_straits", "navgroup_sevilla", "navgroup_suez", "navgroup_integration" } do
   t.test("32.A scenario " .. name .. " plays with every expectation met", function()
     local run = scenario.start(scenario.load("tests/scenarios/" .. name .. ".lua"))
     local passed, failed = run:play_all()

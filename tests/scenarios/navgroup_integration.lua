@@ -1,14 +1,20 @@
--- Rule 32 as one game, on scenarios/maps/eastmed.map: the Axis group
--- Regia moves with `move` towards Port Said; 32.B rolls searches as it
--- enters hexes, 32.D.2 starts surface combat when it passes the Allied
--- Escort at sea, 32.D.3's CD at Port Said fires when Regia has spent 2 MPs
--- in its zone, and entering Port Said's hex (an enemy port and CD, 32.B.5)
--- activates the Allied reserve in Alexandria, which reacts (32.C) and moves
--- out to engage Regia (32.D.2 a: a non-phasing group entering the zone).
+-- Rule 32 as one game, on scenarios/maps/eastmed.map: the three rule areas
+-- (movement, searches, reaction and combat) together, seed 32.
+--
+-- The Axis group Regia moves with `move` down column 34 towards Port Said.
+-- 32.B rolls a search on its first MP (proximity of the Allied Escort: F,
+-- so Escort searches no more this segment); 32.D.2 starts surface combat
+-- as Regia enters 19A:3408 and 3409, in Escort's combat zone, and movement
+-- resumes after each. In range of Port Said's port and CD, 32.B rolls
+-- again as the modifier rises: S* (reserves in port in any sea zone
+-- activated: Warspite in Alexandria), then S. Entering Port Said's hex, the
+-- CD fires at Regia's 2nd MP in its zone (32.D.3 a). In the Allied reaction
+-- Warspite reacts (32.C: a -1 Step marker) and moves out to 19A:3412, in
+-- Regia's zone: surface combat started by the non-phasing group (32.D.2 a).
 return scenario {
   name = "Rule 32 together: move, search, combat, reaction",
   map = "../../scenarios/maps/eastmed.map",
-  rules = { "navgroup", "navgroup_search_probe" },
+  rules = { "navgroup", "navgroup_search_probe" },   -- the probe keeps each search's result in globals
   path = { "../families" },
   seed = 32,
   flags = { phasing = "Axis", sea = "calm", night = false },
@@ -22,9 +28,36 @@ return scenario {
   orders = {
     { event = "naval_step_start", data = { side = "Axis", step = 1 } },
     { "react", group = "Reserve", expect = { illegal = "has not been activated" } },
-    { "move", group = "Regia", path = { "19A:3407", "19A:3408", "19A:3409", "19A:3410", "19A:3411", "19A:3412" } },
-    { "move", group = "Regia", path = { "19A:3413" } },
+    { "move", group = "Regia", path = { "19A:3407", "19A:3408", "19A:3409", "19A:3410", "19A:3411", "19A:3412" },
+      expect = {
+        units = { Littorio = { at = "19A:3412" }, Trento = { at = "19A:3412" } },
+        global = {
+          naval_combats = 2,
+          ["naval_combat:1"] = "round 1 of surface combat: group 1 with enemy group 2 at 19A:3408: engagement recorded",
+          ["naval_combat:2"] = "round 1 of surface combat: group 1 with enemy group 2 at 19A:3409: engagement recorded",
+          ["probe:searches"] = 3, ["probe:result"] = "S", ["probe:search_kinds"] = "CD/port range",
+          ["probe:activations"] = 1, ["probe:activated_zone"] = "any",
+        },
+      } },
+    { "move", group = "Regia", path = { "19A:3413" },
+      expect = {
+        units = { Littorio = { at = "19A:3413" } },
+        global = {
+          naval_combats = 3, ["probe:searches"] = 4,
+          ["naval_combat:3"] = "round 1 of cd combat: group 1 with CD at 19A:3413 (fired by the cd; CD value 2) "
+            .. "at 19A:3413: engagement recorded",
+        },
+      } },
+    -- Escort is not a reserve and has no -# Step marker: it does not react
+    { "react", group = "Escort", expect = { illegal = "not a reserve group" } },
     { "react", group = "Reserve", against = "Regia" },
-    { "move", group = "Reserve", path = { "19A:2811", "19A:2911", "19A:3010", "19A:3110", "19A:3211", "19A:3311" } },
+    { "move", group = "Reserve", to = "19A:3412",
+      expect = {
+        units = { Warspite = { at = "19A:3412", values = { reacting = true } } },
+        global = {
+          naval_combats = 4, ["probe:searches"] = 4,   -- a reacting group is not searched for
+          ["naval_combat:4"] = "round 1 of surface combat: group 3 with enemy group 1 at 19A:3412: engagement recorded",
+        },
+      } },
   },
 }
