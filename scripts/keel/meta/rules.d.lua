@@ -175,6 +175,7 @@ function set_row(table_name, row, ...) end
 ---@field hits? integer
 ---@field points? integer
 ---@field at? string|integer a hex label of the map, or a hex
+---@field port? boolean the unit starts in port at `at`
 ---@field group? string
 
 ---@class keel.ScenarioSpec
@@ -187,6 +188,7 @@ function set_row(table_name, row, ...) end
 ---@field seed? integer
 ---@field flags? table
 ---@field forces? keel.ForceSpec[]
+---@field groups? table<string, table> group values by group name, set after the forces
 ---@field orders? table[]
 
 --- A scenario (a file ends with `return scenario { ... }`).
