@@ -138,7 +138,19 @@ bench: all $(patsubst bench/%.c,$(REL)/bench/%,$(CBENCH_SRC))
 
 # ---- the main job ------------------------------------------------------------
 demo: all
-	./bin/keel run scenarios/demo.lua
+	@mkdir -p out
+	./bin/keel run scenarios/suez_1942.lua --journal out/suez_1942.jsonl --svg out/suez_1942.svg
+	@echo "journal: out/suez_1942.jsonl  picture: out/suez_1942.svg"
+
+# scenario journals the tests compare runs against (tests/golden/); run after
+# a deliberate change to a rule, a map or the journal format, and review the diff
+GOLDEN := scenarios/suez_1942.lua tests/scenarios/convoy_crete.lua tests/scenarios/navgroup_integration.lua
+golden: all
+	@mkdir -p tests/golden
+	@for s in $(GOLDEN); do \
+	  ./bin/keel run $$s --quiet --journal tests/golden/$$(basename $$s .lua).jsonl >/dev/null || exit 1; \
+	  echo "tests/golden/$$(basename $$s .lua).jsonl"; done
+.PHONY: golden
 
 lint:
 	luacheck scripts tests/lua tests/families tests/scenarios scenarios bench doc/examples

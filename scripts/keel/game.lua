@@ -142,6 +142,23 @@ local function read_file(path)
   return s
 end
 
+-- Rule files under keel's own scripts folder are named "<keel>/family/file"
+-- in journals and saves, so that the same game gives the same journal
+-- wherever keel is built or installed; other paths are kept as given.
+local KEEL_PREFIX = "<keel>/"
+
+local function portable_path(path)
+  local dir = keel.script_dir .. "/"
+  if path:sub(1, #dir) == dir then return KEEL_PREFIX .. path:sub(#dir + 1) end
+  return path
+end
+
+local function real_path(path)
+  if path:sub(1, #KEEL_PREFIX) == KEEL_PREFIX then return keel.script_dir .. "/" .. path:sub(#KEEL_PREFIX + 1) end
+  return path
+end
+M.portable_path, M.real_path = portable_path, real_path
+
 --- Declare a rule file in use: its hash goes in the journal and in saves.
 ---@param path string
 ---@return string hash
@@ -149,8 +166,9 @@ function Game:use_rule_file(path)
   local text, err = read_file(path)
   if not text then error("use_rule_file: " .. tostring(err), 2) end
   local h = kstate.hash_bytes(text)
-  self.rule_files[#self.rule_files + 1] = { path, h }
-  self.state:journal_append(line("rule_file", { { "path", path }, { "hash", h } }))
+  local name = portable_path(path)
+  self.rule_files[#self.rule_files + 1] = { name, h }
+  self.state:journal_append(line("rule_file", { { "path", name }, { "hash", h } }))
   return h
 end
 
@@ -503,7 +521,7 @@ function M.load(path, opts)
     local h, p = rf:match("^(%x+) (.*)$")
     if h then
       game.rule_files[#game.rule_files + 1] = { p, h }
-      local text = read_file(p)
+      local text = read_file(real_path(p))
       local now = text and kstate.hash_bytes(text)
       if now ~= h then
         game.warnings[#game.warnings + 1] = ("rule file %s %s since the save"):format(p, text and "changed" or "is missing")

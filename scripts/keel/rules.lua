@@ -299,7 +299,7 @@ local RULE_FIELDS = { id = true, title = true, priority = true, values = true, o
                       actions = true, vetoes = true, queries = true, notes = true }
 local ACTION_FIELDS = { params = true, legal = true, effect = true, title = true, rule = true }
 local PARAM_TYPES = { unit = true, hex = true, integer = true, number = true, string = true,
-                      boolean = true, table = true, any = true, group = true }
+                      boolean = true, table = true, any = true, group = true, units = true }
 
 local function check_id(id, what)
   if type(id) ~= "string" or not id:match("^[%w][%w%._%-]*$") then
@@ -798,11 +798,18 @@ function Set:query(game, name, ...)
   return unpack(res, 2, res.n)
 end
 
-local function check_param(game, p, v)
+local check_param
+function check_param(game, p, v)
   local t = p.type
   if t == "any" then return true end
   if t == "unit" then
     return math.type(v) == "integer" and v >= 1 and v <= game.state:unit_count(), "a unit id"
+  elseif t == "units" then
+    if type(v) ~= "table" then return false, "a list of unit ids" end
+    for _, u in ipairs(v) do
+      if not check_param(game, { type = "unit" }, u) then return false, "a list of unit ids" end
+    end
+    return true
   elseif t == "group" then
     return math.type(v) == "integer" and v >= 1 and v <= game.state:group_count(), "a group id"
   elseif t == "hex" then

@@ -203,6 +203,16 @@ function Run:hex(v)
   return nil
 end
 
+-- A group by name: the scenario's own groups, then groups made in play
+-- (a split names its new group), the first in id order.
+function Run:group_named(name)
+  if self.groups[name] then return self.groups[name] end
+  local st = self.game.state
+  for g = 1, st:group_count() do
+    if st:group_name(g) == name then return g end
+  end
+end
+
 -- Turn an order's names and labels into ids and hexes, by the action's
 -- parameter types.
 function Run:params_for(name, order)
@@ -214,11 +224,17 @@ function Run:params_for(name, order)
   if not a then return params end
   for k, p in pairs(a.def.params) do
     local v = params[k]
-    if type(v) == "string" then
+    if p.type == "units" and type(v) == "table" then
+      local ids = {}
+      for i, u in ipairs(v) do
+        ids[i] = type(u) == "string" and (self.units[u] or error(("no unit named '%s'"):format(u), 0)) or u
+      end
+      params[k] = ids
+    elseif type(v) == "string" then
       if p.type == "unit" then
         params[k] = self.units[v] or error(("no unit named '%s'"):format(v), 0)
       elseif p.type == "group" then
-        params[k] = self.groups[v] or error(("no group named '%s'"):format(v), 0)
+        params[k] = self:group_named(v) or error(("no group named '%s'"):format(v), 0)
       elseif p.type == "hex" then
         params[k] = self:hex(v) or error(("'%s' is not a hex of the map"):format(v), 0)
       end

@@ -191,7 +191,7 @@ rule {
     },
     -- a group splits: the named units form a new group that keeps the MPs spent
     split = {
-      params = { group = "group", units = "table", name = "string?" },
+      params = { group = "group", units = "units", name = "string?" },
       legal = function(ctx, p)
         local game = ctx.game
         local in_group, n = {}, 0

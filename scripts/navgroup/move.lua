@@ -292,6 +292,15 @@ end
 
 local function finish(ctx, st)
   local game = ctx.game
+  -- the hexes of this move, first to last, for pictures (query last_path)
+  local labels = {}
+  for _, h in ipairs(st.path) do
+    labels[#labels + 1] = math.type(h) == "integer" and game.board:label(h) or h
+  end
+  if #labels > 0 then
+    if st.from then table.insert(labels, 1, game.board:label(st.from)) end
+    game:set_global("last_path", table.concat(labels, " "))
+  end
   if st.stop then
     game:group_set(st.g, "move_ended", true)
     ctx:say("group %d stops: %s", st.g, tostring(st.stop))
@@ -301,6 +310,18 @@ end
 
 rule {
   id = "32.A.move", title = "Moving naval groups (the move and spend actions)",
+  queries = {
+    -- the hexes of the last move (hexsides of a river leg are left out)
+    last_path = function(ctx)
+      local text = ctx.game:global("last_path")
+      if not text then return nil end
+      local hexes = {}
+      for label in text:gmatch("%S+") do
+        if not label:find("/", 1, true) then hexes[#hexes + 1] = ctx.game.board:hex(label) end
+      end
+      return hexes
+    end,
+  },
   actions = {
     -- move a group along a path (hexes and riverine hexsides) or to a destination
     move = {
@@ -331,7 +352,8 @@ rule {
         local g = p.group
         local steps = plan(ctx, g, p)
         local st = new_state(ctx, g)
-        local _, in_port = position(ctx, g)
+        local start, in_port = position(ctx, g)
+        if start and start.kind == "hex" then st.from = start.id end
         if in_port and #steps > 0 then
           if put_to_sea(ctx, st) == "stopped" then return finish(ctx, st) end
         end

@@ -43,6 +43,11 @@ local function fmt(v, board)
     end
     return ("%q"):format(v)
   end
+  -- integers of the size of a packed hex, on the board, read better as labels
+  if board and math.type(v) == "integer" and (v >= 1 << 32 or v < 0) then
+    local label = board:label(v)
+    if label then return label end
+  end
   return tostring(v)
 end
 
@@ -64,6 +69,11 @@ local function narrator(opts)
   local n = { game = nil, offset = 0 }
   local out = io.write
 
+  local function group_name(g)
+    local ok, name = pcall(n.game.state.group_name, n.game.state, g)
+    return ok and name and (name .. " (group " .. g .. ")") or ("group " .. tostring(g))
+  end
+
   local function unit_name(id)
     local ok, name = pcall(n.game.get, n.game, id, "name")
     return ok and name and (name .. " (unit " .. id .. ")") or ("unit " .. tostring(id))
@@ -75,12 +85,14 @@ local function narrator(opts)
     if ev == "set" or ev == "value" or ev == "marker" then
       return ("%s %s: %s -> %s"):format(unit_name(e.unit), e.field or e.key, fmt(e.old, n.board), fmt(e.new, n.board))
     end
-    if ev == "global" then return ("%s: %s -> %s"):format(e.key, fmt(e.old), fmt(e.new)) end
+    if ev == "global" then return ("%s: %s -> %s"):format(e.key, fmt(e.old, n.board), fmt(e.new, n.board)) end
     if ev == "owner" then return ("hex %s owner: %s -> %s"):format(tostring(e.hex), fmt(e.old), fmt(e.new)) end
     if ev == "group" then return ("new group %d %s"):format(e.group, fmt(e.name)) end
-    if ev == "gvalue" then return ("group %d %s: %s -> %s"):format(e.group, e.key, fmt(e.old), fmt(e.new)) end
-    if ev == "join" then return ("%s joins group %d"):format(unit_name(e.unit), e.group) end
-    if ev == "leave" then return ("%s leaves group %d"):format(unit_name(e.unit), e.group) end
+    if ev == "gvalue" then
+      return ("%s %s: %s -> %s"):format(group_name(e.group), e.key, fmt(e.old, n.board), fmt(e.new, n.board))
+    end
+    if ev == "join" then return ("%s joins %s"):format(unit_name(e.unit), group_name(e.group)) end
+    if ev == "leave" then return ("%s leaves %s"):format(unit_name(e.unit), group_name(e.group)) end
     if ev == "rollback" then return "rolled back" end
     return nil
   end
@@ -99,14 +111,25 @@ local function narrator(opts)
       else
         local e = json.decode(line)
         local t = e and change_text(e)
-        if t then out("      ", e.rule and ("[" .. e.rule .. "] ") or "", t, "\n") end
+        if t then
+          n.show_pending(e.rule)
+          out("      ", e.rule and ("[" .. e.rule .. "] ") or "", t, "\n")
+        end
       end
     end
   end
 
+  -- In text, "rule X — on event" is printed only when the rule then does
+  -- something (a change, a roll, a line of narration); JSON keeps them all.
+  function n.show_pending(rule)
+    if n.pending and rule == n.pending_rule then out(n.pending, "\n"); n.pending = nil end
+  end
+
   local function emit(obj, text)
     if opts.quiet then return end
-    if opts.json then out(json.encode(obj), "\n") else out(text, "\n") end
+    if opts.json then out(json.encode(obj), "\n") return end
+    n.show_pending(obj.rule)
+    out(text, "\n")
   end
 
   function n.event(kind, d)
@@ -114,8 +137,9 @@ local function narrator(opts)
     local r = d.rule
     local rid, title = r and r.id, r and r.title or ""
     if kind == "fire" then
-      emit({ kind = "fire", rule = rid, title = title, event = d.event },
-           ("    rule %s %s — on %s"):format(rid, title, d.event))
+      local text = ("    rule %s %s — on %s"):format(rid, title, d.event)
+      if opts.json then emit({ kind = "fire", rule = rid, title = title, event = d.event }, text)
+      elseif not opts.quiet then n.pending, n.pending_rule = text, rid end
     elseif kind == "action" then
       emit({ kind = "action", rule = rid, title = title, action = d.action },
            ("    rule %s %s — action %s"):format(rid, title, d.action))
@@ -221,6 +245,12 @@ end
 function M.write_svg(run, spec, path)
   local render = require "keel.render"
   if not run.board then error("--svg: the scenario has no map", 0) end
+  -- the board shows who owns what now, as the game state says
+  local board, st = run.board, run.game.state
+  for _, h in ipairs(board:hexes()) do
+    local side = st:owner(h)
+    if (side or false) ~= board:owner(h) then board:set_owner(h, side or false) end
+  end
   local layers = { render.units_layer(render.game_units(run.game)) }
   if run.set.queries and run.set.queries.last_path then
     local hexes = run.set:query(run.game, "last_path")

@@ -1,0 +1,44 @@
+-- S.1 The ground war, as far as the showcase needs it: a ground unit
+-- advances to a hex; a side takes a hex (owner_changed tells Rule 32, whose
+-- Suez hexside owners follow hex owners, 32.A.6.a).
+rule {
+  id = "S.1", title = "Ground advance and capture (scenario stand-in)",
+  actions = {
+    advance = {
+      params = { unit = "unit", to = "hex" },
+      legal = function(ctx, p)
+        local t = ctx.game.board:terrain(p.to)
+        if t == "all-sea" then return "a ground unit cannot advance into an all-sea hex" end
+      end,
+      effect = function(ctx, p)
+        ctx.game:move(p.unit, "hex", p.to)
+        ctx:say("%s advances to %s", ctx.game:get(p.unit, "name"), ctx.game.board:label(p.to))
+      end,
+    },
+    capture = {
+      params = { side = "string", hex = "hex" },
+      legal = function(ctx, p)
+        if ctx.game:owner(p.hex) == p.side then return "the hex is already " .. p.side end
+      end,
+      effect = function(ctx, p)
+        ctx.game:set_owner(p.hex, p.side)
+        ctx:say("%s takes %s", p.side, ctx.game.board:label(p.hex))
+        ctx:emit("owner_changed", { hex = p.hex, side = p.side })
+      end,
+    },
+  },
+}
+
+-- S.2 The turn sequence the showcase walks through: whose player-turn it is.
+rule {
+  id = "S.2", title = "Phasing player (scenario stand-in for the sequence of play)",
+  actions = {
+    set_phasing = {
+      params = { side = "string" },
+      effect = function(ctx, p)
+        ctx.game:set_global("phasing", p.side)
+        ctx:say("the %s player-turn begins", p.side)
+      end,
+    },
+  },
+}
