@@ -486,15 +486,17 @@ keel_status keel_file_write_atomic(const char *path, const char *data, size_t le
   char *tmp = malloc(pl + 16);
   char *dir = malloc(pl + 2);
   if (!tmp || !dir) { free(tmp); free(dir); return KEEL_E_NOMEM; }
-  snprintf(tmp, pl + 16, "%s.tmp.XXXXXX", path);
+  /* One temporary name per file: a save killed mid-write leaves at most one
+   * "<path>.tmp" behind, and the next save overwrites it (one writer per file). */
+  snprintf(tmp, pl + 16, "%s.tmp", path);
   const char *slash = strrchr(path, '/');
   if (slash == path) strcpy(dir, "/");
   else if (slash) { memcpy(dir, path, (size_t)(slash - path)); dir[slash - path] = '\0'; }
   else strcpy(dir, ".");
   keel_status rc = KEEL_E_IO;
-  int fd = mkstemp(tmp);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd >= 0) {
-    int ok = fchmod(fd, 0644) == 0 && write_all(fd, data, len) && fsync(fd) == 0;
+    int ok = write_all(fd, data, len) && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
     if (ok && rename(tmp, path) == 0) {
       int dfd = open(dir, O_RDONLY | O_DIRECTORY);
