@@ -172,7 +172,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(SHAREDIR)
 
 clean:
-	rm -rf build bin lib
+	rm -rf build bin lib out
 
 # ---- docs --------------------------------------------------------------------
 coverage: all
