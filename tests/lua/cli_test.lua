@@ -33,24 +33,26 @@ t.test("cli: unknown command and unknown option: one line, exit 2", function()
   t.eq(status, 2)
 end)
 
-t.test("cli: keel run passes arguments and returns the script's status", function()
+-- `keel run` a script written to a temporary file: status, output, the file's name.
+local function run_script(src, args)
   local f = os.tmpname()
-  local h = io.open(f, "w")
-  h:write('local a, b = ...\nassert(arg[1] == a and arg[2] == b)\nprint(require("keel").hex.distance(0, 1), a, b)\nreturn 3\n')
+  local h = assert(io.open(f, "w"))
+  h:write(src)
   h:close()
-  local status, out = sh(keel_bin .. " run " .. f .. " x y")
+  local status, out = sh(keel_bin .. " run " .. f .. (args or ""))
   os.remove(f)
+  return status, out, f
+end
+
+t.test("cli: keel run passes arguments and returns the script's status", function()
+  local status, out = run_script('local a, b = ...\nassert(arg[1] == a and arg[2] == b)\n' ..
+    'print(require("keel").hex.distance(0, 1), a, b)\nreturn 3\n', " x y")
   t.eq(out, "1\tx\ty\n")
   t.eq(status, 3)
 end)
 
 t.test("cli: keel run reports a script error with file and line, exit 1", function()
-  local f = os.tmpname()
-  local h = io.open(f, "w")
-  h:write('local x = 1\nerror("boom")\n')
-  h:close()
-  local status, out = sh(keel_bin .. " run " .. f)
-  os.remove(f)
+  local status, out, f = run_script('local x = 1\nerror("boom")\n')
   t.eq(status, 1)
   t.ok(out:find(f .. ":2: boom", 1, true), out)
   status, out = sh(keel_bin .. " run /nonexistent/file.lua")
