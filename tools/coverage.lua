@@ -6,13 +6,7 @@
 local rules_dir = arg[1] or "../shared/rules"
 local out_path = arg[2] or "doc/coverage.md"
 
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read = require("keel.game").read_file
 
 local function lines_of(cmd)
   local p = assert(io.popen(cmd))

@@ -134,6 +134,10 @@ end
 
 -- ---- rule files ------------------------------------------------------------------
 
+--- The whole file at path, or nil and the reason (host side: kernel code,
+--- the CLI and tools; scripts in a sandbox never get this).
+---@param path string
+---@return string|nil text, string|nil err
 local function read_file(path)
   local f, err = io.open(path, "rb")
   if not f then return nil, err end
@@ -141,6 +145,7 @@ local function read_file(path)
   f:close()
   return s
 end
+M.read_file = read_file
 
 -- Rule files under keel's own scripts folder are named "<keel>/family/file"
 -- in journals and saves, so that the same game gives the same journal

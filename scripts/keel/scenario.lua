@@ -48,17 +48,9 @@ function M.is_scenario_text(text)
       or text:find("\n%s*return%s+scenario%s*[{(]") ~= nil
 end
 
-local function read(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
 --- Is the file at path a scenario?
 function M.is_scenario_file(path)
-  local text = read(path)
+  local text = game_mod.read_file(path)
   return text ~= nil and M.is_scenario_text(text)
 end
 

@@ -6,6 +6,9 @@
 --     t.eq(hits, 5)
 --   end)
 --   os.exit(t.report())   -- prints "N passed, N failed"
+--
+-- Helpers for tests that touch files and processes: t.keel_bin, t.sh(cmd)
+-- -> status, output; t.read_file(path); t.tmpdir().
 local M = {}
 
 local passed, failed = 0, 0
@@ -108,5 +111,37 @@ function M.report()
 end
 
 function M.counts() return passed, failed end
+
+-- ---- helpers for tests that read files and run keel ------------------------------
+
+--- The keel binary under test (tests/run.sh sets KEEL_BIN; else bin/keel).
+M.keel_bin = os.getenv("KEEL_BIN") or "bin/keel"
+
+--- The whole file at path; raises when it cannot be read.
+---@param path string
+---@return string
+function M.read_file(path)
+  return assert(require("keel.game").read_file(path))
+end
+
+--- Run a shell command: its exit status and its output (stdout and stderr).
+---@param cmd string
+---@return integer status, string output
+function M.sh(cmd)
+  local p = assert(io.popen(cmd .. " 2>&1; echo \"exit=$?\""))
+  local out = p:read("a")
+  p:close()
+  local status = tonumber(out:match("exit=(%d+)%s*$"))
+  return status, (out:gsub("exit=%d+%s*$", ""))
+end
+
+--- A fresh temporary folder (/tmp/keel-test-XXXXXX).
+---@return string
+function M.tmpdir()
+  local p = assert(io.popen("mktemp -d /tmp/keel-test-XXXXXX"))
+  local d = p:read("l")
+  p:close()
+  return d
+end
 
 return M

@@ -321,9 +321,7 @@ t.test("board-5: keel.board.load and load_string go through keel.map", function(
 end)
 
 t.test("board-6: the worked example of doc/map-format.md loads and says what the doc says", function()
-  local f = assert(io.open("doc/map-format.md"))
-  local text = f:read("a")
-  f:close()
+  local text = t.read_file("doc/map-format.md")
   local example = text:match("```keel%-map\n(.-)```")
   t.ok(example, "doc has a ```keel-map block")
   local b, err = map.load_string(example, "doc/map-format.md")

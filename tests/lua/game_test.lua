@@ -14,34 +14,7 @@ local function ship(g, name, type_, strength, extra)
   return g:unit_new { name = name, type = type_, side = "Allied", values = values }
 end
 
-local function sh(cmd)
-  local p = io.popen(cmd .. " 2>&1; echo \"rc=$?\"")
-  local out = p:read("a")
-  p:close()
-  local rc = tonumber(out:match("rc=(%d+)\n?$"))
-  return rc, out:gsub("rc=%d+\n?$", "")
-end
-
-local KEEL = (function()
-  local p = io.popen("readlink /proc/$PPID/exe")
-  local s = p:read("l")
-  p:close()
-  return s
-end)()
-
-local function tmpdir()
-  local p = io.popen("mktemp -d /tmp/keel-game-XXXXXX")
-  local d = p:read("l")
-  p:close()
-  return d
-end
-
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local sh, tmpdir, read, KEEL = t.sh, t.tmpdir, t.read_file, t.keel_bin
 
 -- ---- damage models on the rule texts' examples -----------------------------------
 

@@ -3,20 +3,13 @@
 -- byte as recorded. After a deliberate change, `make golden` records them
 -- again; review that diff like code.
 local t = require "keel.testing"
-local keel_bin = os.getenv("KEEL_BIN") or "bin/keel"
+local keel_bin, read = t.keel_bin, t.read_file
 
 local GOLDEN = {
   { scenario = "scenarios/suez_1942.lua", journal = "tests/golden/suez_1942.jsonl" },
   { scenario = "tests/scenarios/convoy_crete.lua", journal = "tests/golden/convoy_crete.jsonl" },
   { scenario = "tests/scenarios/navgroup_integration.lua", journal = "tests/golden/navgroup_integration.jsonl" },
 }
-
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
 
 local function first_difference(a, b)
   local la, lb = {}, {}

@@ -5,12 +5,7 @@ local t = require "keel.testing"
 local rules = require "keel.rules"
 local scenario = require "keel.scenario"
 
-local function slurp(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local slurp = t.read_file
 
 t.test("guide-1: each example the guide shows is the file on disk", function()
   local guide = slurp("doc/guide.md")

@@ -9,13 +9,7 @@ local F = dofile("tests/lua/navgroup_fixture.lua")
 local H = F.H
 
 -- Allied (phasing) moving group at (0,0); the fixture's helpers do the rest.
-local function setup(opts)
-  opts = opts or {}
-  local set, said = F.narrated(opts)
-  local g = F.game(opts.board)
-  g:set_global("phasing", opts.phasing or "Allied")
-  return set, g, said
-end
+local setup = F.setup
 
 local function enters(set, g, grp, to, spent, extra)
   local ev = { group = grp, from = nil, to = to, cost = 1, spent = spent or 1 }

@@ -51,6 +51,16 @@ end
 --- A game on `board`, else on the test sea.
 function M.game(board) return game_mod.new { seed = 1, board = board or M.sea() } end
 
+--- A narrated set and a game on opts.board (else the test sea) with
+--- opts.phasing (default "Allied") phasing: set, game, said.
+function M.setup(opts)
+  opts = opts or {}
+  local set, said = M.narrated(opts)
+  local g = M.game(opts.board)
+  g:set_global("phasing", opts.phasing or "Allied")
+  return set, g, said
+end
+
 --- A group of units of `types` (all at `hex`, or in port with values.in_port):
 --- group id, unit ids. `values` are group values (side is set).
 function M.group(g, name, side, types, hex, values, unit_values)

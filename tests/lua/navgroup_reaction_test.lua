@@ -8,13 +8,7 @@ local keel = require "keel"
 local F = dofile("tests/lua/navgroup_fixture.lua")
 local H = F.H
 
-local function setup(opts)
-  opts = opts or {}
-  local set, said = F.narrated(opts)
-  local g = F.game(opts.board)
-  g:set_global("phasing", opts.phasing or "Allied")
-  return set, g, said
-end
+local setup = F.setup
 
 -- Spend `mp` movement MPs (one hex entry) for a group; returns the payload.
 -- (as the move action does: the group's mp_spent goes up only if the rules

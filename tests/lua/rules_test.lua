@@ -384,9 +384,7 @@ t.test("variant-8: keel rules lists the set and what each variant changed", func
   local out = os.tmpname()
   local rc = os.execute(("bin/keel rules --path %s toy27 --variant %s --variant %s > %s"):format(
     FAM, V .. "campaign_001.lua", V .. "fast_convoys.lua", out))
-  local f = assert(io.open(out))
-  local text = f:read("a")
-  f:close()
+  local text = t.read_file(out)
   t.ok(rc, "exit 0")
   t.ok(text:find("27.C.4     Exploitation Phase", 1, true), text)
   t.ok(text:find("values changed by 'campaign 001' (tests/families/variants/campaign_001.lua:11): naval_steps 3 -> 4", 1, true), text)

@@ -5,21 +5,8 @@ local keel = require "keel"
 local game_mod = require "keel.game"
 local S = keel.state
 
-local function tmpdir()
-  local p = io.popen("mktemp -d /tmp/keel-save-XXXXXX")
-  local d = p:read("l")
-  p:close()
-  return d
-end
+local tmpdir, read, KEEL = t.tmpdir, t.read_file, t.keel_bin
 local function write(path, s) local f = assert(io.open(path, "wb")); f:write(s); f:close() end
-local function read(path) local f = assert(io.open(path, "rb")); local s = f:read("a"); f:close(); return s end
-
-local KEEL = (function()
-  local p = io.popen("readlink /proc/$PPID/exe")
-  local s = p:read("l")
-  p:close()
-  return s
-end)()
 
 local function sample_game()
   local g = game_mod.from_scenario("tests/lua/data/state/scenario.lua", { seed = 77, variants = { "house" } })

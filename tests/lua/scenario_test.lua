@@ -6,22 +6,7 @@ local scenario = require "keel.scenario"
 
 local S = "tests/scenarios/"
 
-local function sh(cmd)
-  local out = os.tmpname()
-  local ok, _, code = os.execute(cmd .. " > " .. out .. " 2>&1")
-  local f = assert(io.open(out))
-  local text = f:read("a")
-  f:close()
-  os.remove(out)
-  return ok and 0 or code, text
-end
-
-local function slurp(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local sh, slurp = t.sh, t.read_file
 
 t.test("scenario-1: a scenario sets up map, rules, variants, forces and flags", function()
   local run = scenario.start(scenario.load(S .. "convoy_crete.lua"))

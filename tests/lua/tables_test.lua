@@ -479,9 +479,7 @@ end)
 -- ---- doc/tables.md: the worked example runs ------------------------------------------------------
 
 t.test("doc-tables-1: the worked example in doc/tables.md runs and agrees with the shipped table", function()
-  local f = assert(io.open("doc/tables.md"))
-  local md = f:read("a")
-  f:close()
+  local md = t.read_file("doc/tables.md")
   local tbl_text = md:match("```tbl\n(.-)```")
   local lua_text = md:match("```lua\n(.-)```")
   t.ok(tbl_text and lua_text, "doc/tables.md has a ```tbl and a ```lua block")

@@ -23,14 +23,6 @@ local M = {
          "  --cpu SECONDS   the CPU limit of one action (default 5)",
 }
 
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
 -- ---- narration (runs inside the scenario's sandbox state) -----------------------
 
 local function fmt(v, board)
@@ -286,7 +278,7 @@ end
 function M.run(args)
   local file = args[1]
   if not file then cli.usage_error("run needs a FILE.lua") end
-  local text = read(file)
+  local text = require("keel.game").read_file(file)
   if text and require("keel.scenario").is_scenario_text(text) then
     local rest = {}
     for i = 2, #args do rest[#rest + 1] = args[i] end

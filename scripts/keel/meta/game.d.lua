@@ -26,6 +26,9 @@ function gamelib.load(path) end
 ---@param v any
 ---@return boolean
 function gamelib.is_error(v) end
+---@param path string
+---@return string|nil text, string? reason
+function gamelib.read_file(path) end
 
 ---@class keel.GameError
 ---@field message string "file:line: rule ID: reason"
