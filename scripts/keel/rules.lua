@@ -46,7 +46,7 @@ M.events = {
   "game_start", "turn_start", "player_turn_start",
   "initial_phase", "movement_phase", "naval_step_start", "group_enters_hex",
   "mp_spent", "naval_step_end", "combat_phase", "unit_hit", "unit_sunk",
-  "exploitation_phase", "player_turn_end", "turn_end",
+  "exploitation_phase", "player_turn_end", "turn_end", "owner_changed",
 }
 
 --- Where families are looked for, after a set's own `path`.
@@ -507,6 +507,12 @@ function Set:facade(game)
   g.roll = function(_, expr, opts)
     opts = opts or {}
     return game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = game.state:rule() })
+  end
+  -- a hex that changes hands is news every rule may hook: owner_changed
+  g.set_owner = function(_, hex, side)
+    local old = game:owner(hex)
+    game:set_owner(hex, side)
+    if old ~= side then self:_dispatch(game, "owner_changed", { hex = hex, side = side, old = old }) end
   end
   if game.board then g.board = sandbox.readonly((facade_of(game.board, M.board_methods)), "game.board") end
   f = sandbox.readonly(g, "game")

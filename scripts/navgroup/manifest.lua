@@ -30,7 +30,6 @@ return family {
   },
   events = {
     "naval_combat",       -- {group, hex, kind, enemy, cd, fired_by, round}: emitted by move, resolved by 32.D's hook
-    "owner_changed",      -- {hex, side}: a rule that changes a hex's owner says so (Suez hexside owners)
     "naval_search",       -- 32.B: a search was rolled
     "reserves_activated", -- 32.B/32.C: reserve groups activated
     "search_contact",     -- 32.B: contacts found at a hex, before the roll

@@ -1,6 +1,6 @@
 -- S.1 The ground war, as far as the showcase needs it: a ground unit
--- advances to a hex; a side takes a hex (owner_changed tells Rule 32, whose
--- Suez hexside owners follow hex owners, 32.A.6.a).
+-- advances to a hex; a side takes a hex (the kernel's owner_changed event
+-- tells Rule 32, whose Suez hexside owners follow hex owners, 32.A.6.a).
 rule {
   id = "S.1", title = "Ground advance and capture (scenario stand-in)",
   actions = {
@@ -23,7 +23,6 @@ rule {
       effect = function(ctx, p)
         ctx.game:set_owner(p.hex, p.side)
         ctx:say("%s takes %s", p.side, ctx.game.board:label(p.hex))
-        ctx:emit("owner_changed", { hex = p.hex, side = p.side })
       end,
     },
   },
