@@ -51,7 +51,7 @@ all: check-deps bin/keel lib/keel.so lib/libkeel.a lib/keel.pc
 DEB_PKGS := liblua5.4-dev lua-lpeg-dev lua5.4 lua-lpeg
 # What the tests use beyond the build: a browser that loads the SVG pictures
 # (tests/lua/render_test.lua skips that check when none is installed).
-TEST_PKGS := chromium
+TEST_PKGS := chromium lua-check
 deps:
 	@sh tools/deps.sh install $(DEB_PKGS) $(TEST_PKGS)
 check-deps:

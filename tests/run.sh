@@ -45,6 +45,11 @@ run_kind rel build/rel bin/keel
 if [ -z "${KEEL_ONLY:-}" ]; then
   [ -x build/rel/tests/host ] && suite "rel c/host (pkg-config)" build/rel/tests/host
   suite "install/uninstall" sh tests/install.sh
+  if command -v luacheck >/dev/null 2>&1; then
+    suite "lint (luacheck)" sh -c 'make -s lint >/dev/null 2>&1 && echo "1 passed, 0 failed" || { make -s lint; echo "0 passed, 1 failed"; exit 1; }'
+  else
+    echo "lint (luacheck): skipped, luacheck is not installed (make deps installs lua-check)"
+  fi
   KEEL_SCRIPTS="$(pwd)/scripts" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
     run_kind asan build/asan build/asan/keel
 fi
