@@ -463,6 +463,7 @@ end
 function Game:group_add(g, u, pos) return self.state:group_add(g, u, pos) end
 function Game:group_remove(g, u) return self.state:group_remove(g, u) end
 function Game:group_units(g) return self.state:group_units(g) end
+function Game:group_name(g) return self.state:group_name(g) end
 function Game:group_get(g, k) return self.state:group_value(g, k) end
 function Game:group_set(g, k, v) return self.state:group_set(g, k, v) end
 function Game:groups_of(u) return self.state:groups_of(u) end

@@ -471,7 +471,7 @@ M.game_methods = {
   "unit", "units", "get", "set", "value", "set_value", "marker", "set_marker", "add_marker",
   "remove_marker", "move", "add_hits", "flip", "reduce_points", "split", "combine", "eliminate",
   "sink", "load", "cargo", "cargo_check", "drop_excess", "unit_new", "group_new", "group_add",
-  "group_remove", "group_units", "group_get", "group_set", "groups_of", "groups", "global",
+  "group_remove", "group_units", "group_name", "group_get", "group_set", "groups_of", "groups", "global",
   "set_global", "turn", "set_turn", "phase", "set_phase", "segment", "set_segment", "step",
   "set_step", "owner", "set_owner", "hash", "hash_hex", "rule",
 }

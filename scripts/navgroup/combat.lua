@@ -32,6 +32,24 @@ local function label(ctx, hex)
   return tostring(hex)
 end
 
+-- A combat's kind as the narration names it.
+local function kind_name(kind) return kind == "cd" and "CD" or kind end
+
+-- Who fights whom, and where, for a combat's record: "Regia with enemy Escort
+-- at 19A:3408", "the CD at 19A:3413 (value 1, halved) fires on Regia at 19A:3412".
+local function combatants(ctx, ev, g, hex)
+  local game = ctx.game
+  local name, at = game:group_name(g), label(ctx, hex)
+  if ev.kind ~= "cd" then
+    local enemy = ev.enemy and game:group_name(ev.enemy) or "an unknown group"
+    return ("%s with enemy %s at %s"):format(name, enemy, at)
+  end
+  local cd = ("the CD at %s (value %s%s)"):format(label(ctx, ev.cd), tostring(ev.value), ev.halved and ", halved" or "")
+  local where = ev.cd == hex and "in its hex" or ("at " .. at)
+  if ev.fired_by == "group" then return ("%s %s fires on %s"):format(name, where, cd) end
+  return ("%s fires on %s %s"):format(cd, name, where)
+end
+
 -- MPs the group has left after `spent` (its reaction allowance when reacting, 32.C).
 local function mp_left(ctx, g, spent)
   spent = spent or ctx.game:group_get(g, "mp_spent") or 0
@@ -86,7 +104,8 @@ local function start_group_combats(ctx, ev, kind, enemies, once)
     if not (once and in_set(engaged, e)) then
       if once then engaged = set_add(engaged, e) end
       add_combat(ev, { kind = kind, enemy = e, rule = ctx.rule.id })
-      ctx:say("%s combat: group %d with enemy group %d at %s", kind, g, e, label(ctx, ev.to or ev.hex))
+      ctx:say("%s combat: %s with enemy %s at %s", kind, ctx.game:group_name(g), ctx.game:group_name(e),
+        label(ctx, ev.to or ev.hex))
     end
   end
   if once and engaged ~= ctx.game:group_get(g, "c_engaged") then ctx.game:group_set(g, "c_engaged", engaged) end
@@ -163,7 +182,7 @@ rule {
       -- no combat when the moving units have spent all their MPs.
       if ev.kind ~= "submarine" and mp_left(ctx, g) <= 0 then
         ev.occurred, ev.resolved = false, true
-        ctx:say("no %s combat for group %d: it has spent all its MPs (32.D.2)", ev.kind, g)
+        ctx:say("no %s combat for %s: it has spent all its MPs (32.D.2)", kind_name(ev.kind), game:group_name(g))
         return
       end
       ev.resolved = true   -- the move action records nothing of its own
@@ -191,11 +210,8 @@ rule {
         -- the record: journaled (a game value) and narrated
         local n = (game:global("naval_combats") or 0) + 1
         game:set_global("naval_combats", n)
-        local what = ev.kind == "cd" and ("CD at %s (fired by the %s; CD value %s)"):format(label(ctx, ev.cd),
-          ev.fired_by or "cd", tostring(ev.value))
-          or ("enemy group %s"):format(tostring(ev.enemy))
-        local text = ("round %d of %s combat: group %d with %s at %s%s: %s"):format(round, ev.kind, g, what,
-          label(ctx, hex), night and " (night)" or "", res.text or "fought")
+        local text = ("round %d of %s combat: %s%s: %s"):format(round, kind_name(ev.kind), combatants(ctx, ev, g, hex),
+          night and " (night)" or "", res.text or "fought")
         game:set_global("naval_combat:" .. n, text)
         ctx:say("%s", text)
         if not res.more then break end
@@ -207,12 +223,12 @@ rule {
           if cell.value and cell.value > cost then cost = cell.value end
         end
         if mp_left(ctx, g) < cost then
-          ctx:say("combat ends: group %d has no MPs for another round (32.D.2)", g)
+          ctx:say("combat ends: %s has no MPs for another round (32.D.2)", game:group_name(g))
           break
         end
         local night_left = night and ctx:query("night_mp_left", g)
         if night_left and night_left < cost then
-          ctx:say("combat ends: group %d has no night MPs left for another round (32.C)", g)
+          ctx:say("combat ends: %s has no night MPs left for another round (32.C)", game:group_name(g))
           break
         end
         local spent = (game:group_get(g, "mp_spent") or 0) + cost
@@ -276,31 +292,28 @@ local function surface_enemies(ctx, ev, hex)
   end)
 end
 
+-- Surface combat with the enemies whose zone holds `hex` (a, or b with
+-- `once`): none when the group has no MPs left after this expenditure.
+local function start_surface(ctx, ev, hex, once)
+  local enemies = surface_enemies(ctx, ev, hex)
+  if #enemies == 0 then return end
+  if mp_left(ctx, ev.group, ev.spent) <= 0 then
+    ctx:say("no surface combat for %s at %s: it has spent all its MPs", ctx.game:group_name(ev.group), label(ctx, hex))
+    return
+  end
+  start_group_combats(ctx, ev, "surface", enemies, once)
+end
+
 rule {
   id = "32.D.2", title = "Surface Naval Combat",
   on = {
     -- a) a non-submarine group (phasing or not) enters a hex in the combat
     -- zone of an enemy naval group
-    group_enters_hex = function(ctx, ev)
-      local enemies = surface_enemies(ctx, ev, ev.to)
-      if #enemies == 0 then return end
-      if mp_left(ctx, ev.group, ev.spent) <= 0 then
-        ctx:say("no surface combat for group %d at %s: it has spent all its MPs", ev.group, label(ctx, ev.to))
-        return
-      end
-      start_group_combats(ctx, ev, "surface", enemies, false)
-    end,
+    group_enters_hex = function(ctx, ev) start_surface(ctx, ev, ev.to, false) end,
     -- b) a phasing non-submarine group that started the step in the zone
     -- spends MPs in its hex without leaving it
     mp_spent = function(ctx, ev)
-      if not spends_without_leaving(ctx, ev) then return end
-      local enemies = surface_enemies(ctx, ev, ev.hex)
-      if #enemies == 0 then return end
-      if mp_left(ctx, ev.group, ev.spent) <= 0 then
-        ctx:say("no surface combat for group %d at %s: it has spent all its MPs", ev.group, label(ctx, ev.hex))
-        return
-      end
-      start_group_combats(ctx, ev, "surface", enemies, true)
+      if spends_without_leaving(ctx, ev) then start_surface(ctx, ev, ev.hex, true) end
     end,
   },
 }
@@ -408,13 +421,16 @@ rule {
           for _, p in ipairs(fire_points(v, b, a)) do
             if left <= 0 then
               -- effects on movement as surface combat: none without MPs (32.D.2)
-              ctx:say("no CD combat for group %d at %s: it has spent all its MPs", g, label(ctx, hex))
+              ctx:say("no CD combat for %s at %s: it has spent all its MPs", game:group_name(g), label(ctx, hex))
             else
               local value, halved = cd_value(v, cd.level, cd.distance)
               add_combat(ev, { kind = "cd", cd = cd.hex, fired_by = p.by, value = value, halved = halved,
                                level = cd.level, at_mp = p.at, return_fire = true, rule = ctx.rule.id })
-              ctx:say("CD combat: %s at %s fires on group %d after %d MPs in its zone%s", p.by == "cd" and "the CD"
-                or "the group, at the CD", label(ctx, cd.hex), g, p.at, halved and " (adjacent: value halved)" or "")
+              local name = game:group_name(g)
+              ctx:say("CD combat: %s after %d MPs in the CD's zone%s", p.by == "cd"
+                and ("the CD at %s fires on %s"):format(label(ctx, cd.hex), name)
+                or ("%s fires on the CD at %s"):format(name, label(ctx, cd.hex)), p.at,
+                halved and " (adjacent: value halved)" or "")
             end
           end
         end

@@ -186,7 +186,8 @@ rule {
           game:group_get(p.into, "night_mp") or 0))
         if game:group_get(p.group, "moved") then game:group_set(p.into, "moved", true) end
         absorb(game, p.into, p.group)
-        ctx:say("combined: %d MPs spent, %d left", math.max(sa, sb), allowance - math.max(sa, sb))
+        ctx:say("%s combines into %s: %d MPs spent, %d left", game:group_name(p.group), game:group_name(p.into),
+          math.max(sa, sb), allowance - math.max(sa, sb))
       end,
     },
     -- a group splits: the named units form a new group that keeps the MPs spent
@@ -199,12 +200,15 @@ rule {
         if #p.units == 0 then return "32.A.1: name the units that split off" end
         if #p.units >= n then return "32.A.1: at least one unit stays in the original group" end
         for _, u in ipairs(p.units) do
-          if not in_group[u] then return "32.A.1: unit " .. tostring(u) .. " is not in the group" end
+          if not in_group[u] then
+            return ("32.A.1: %s is not in %s"):format(game:get(u, "name") or ("unit " .. tostring(u)),
+              game:group_name(p.group))
+          end
         end
       end,
       effect = function(ctx, p)
         local game = ctx.game
-        local name = p.name or (tostring(p.group) .. "-split")
+        local name = p.name or (game:group_name(p.group) .. "-split")
         local ng = game:group_new { name = name }
         for _, k in ipairs(KEPT) do
           local v = game:group_get(p.group, k)
@@ -218,7 +222,10 @@ rule {
           game:group_add(ng, u)
         end
         if game:group_get(p.group, "kind") then game:group_set(p.group, "kind", nil) end
-        ctx:say("split off group %d: %d MPs spent", ng, game:group_get(ng, "mp_spent") or 0)
+        local names = {}
+        for _, u in ipairs(p.units) do names[#names + 1] = game:get(u, "name") end
+        ctx:say("%s splits off from %s as %s: %d MPs spent", table.concat(names, ", "), game:group_name(p.group),
+          name, game:group_get(ng, "mp_spent") or 0)
         return ng
       end,
     },
@@ -240,6 +247,8 @@ local function end_of_turn_combine(ctx, side, in_port)
           tostring(game:group_get(g, "river_side") or "")
         if first[key] then
           absorb(game, first[key], g)
+          ctx:say("%s combines into %s at %s%s (end of the player-turn)", game:group_name(g),
+            game:group_name(first[key]), game.board and game.board:label(hex) or tostring(hex), port and ", in port" or "")
         else
           first[key] = g
           order[#order + 1] = g
@@ -299,7 +308,7 @@ rule {
         game:group_set(p.group, "river_side", nil)
         game:group_set(p.group, "coast", nil)
         game:group_set(p.group, "move_ended", true)
-        ctx:say("group %d ends its movement in port at %s", p.group, game.board:label(h))
+        ctx:say("%s ends its movement in port at %s", game:group_name(p.group), game.board:label(h))
       end,
     },
     -- end movement at sea (the group may not move again this step)

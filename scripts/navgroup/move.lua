@@ -9,7 +9,7 @@
 -- place name or a hexside label ("23A:3227/3327")
 local function node_of(board, x)
   if math.type(x) == "integer" then
-    if not board:contains(x) then return nil, "hex " .. tostring(x) .. " is not on the board" end
+    if not board:contains(x) then return nil, "a hex that is not on the board" end
     return { kind = "hex", id = x }
   end
   if type(x) ~= "string" then return nil, "a hex or hexside label expected, got " .. type(x) end
@@ -187,9 +187,11 @@ local function fight(ctx, st)
     if not ev.resolved then
       local n = (game:global("engagements") or 0) + 1
       game:set_global("engagements", n)
-      game:set_global("engagement:" .. n, ("%s combat: group %d at %s%s (by %s)"):format(tostring(ev.kind),
-        st.g, game.board:label(c.hex), ev.enemy and (" with group " .. tostring(ev.enemy)) or
-        ev.cd and (" with the CD at " .. game.board:label(ev.cd)) or "", tostring(ev.fired_by)))
+      game:set_global("engagement:" .. n, ("%s combat: %s at %s%s%s"):format(
+        ev.kind == "cd" and "CD" or tostring(ev.kind), game:group_name(st.g), game.board:label(c.hex),
+        ev.enemy and (" with enemy " .. game:group_name(ev.enemy)) or
+        ev.cd and (" with the CD at " .. game.board:label(ev.cd)) or "",
+        ev.fired_by and (" (fired by the %s)"):format(ev.fired_by == "cd" and "CD" or ev.fired_by) or ""))
       ctx:say("naval combat recorded: %s", game:global("engagement:" .. n))
     end
   end
@@ -279,7 +281,8 @@ local function put_to_sea(ctx, st)
   verdict(st, ev)
   if #st.combats == 0 and blocker then
     st.combats[1] = { combat = { kind = "surface", enemy = blocker, fired_by = "group" }, hex = hex }
-    ctx:say("32.A.2: a blockaded group puts to sea in the enemy group's hex: naval combat")
+    ctx:say("32.A.2: %s puts to sea from a blockaded port into the hex of enemy %s: naval combat",
+      game:group_name(st.g), game:group_name(blocker))
   end
   if #st.combats > 0 then return fight(ctx, st) == "stopped" and "stopped" or "done" end
   if st.stop then return "stopped" end
@@ -303,7 +306,7 @@ local function finish(ctx, st)
   end
   if st.stop then
     game:group_set(st.g, "move_ended", true)
-    ctx:say("group %d stops: %s", st.g, tostring(st.stop))
+    ctx:say("%s stops: %s", game:group_name(st.g), tostring(st.stop))
   end
   return st.stop
 end

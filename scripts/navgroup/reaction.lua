@@ -55,23 +55,24 @@ end
 -- Why group g may not react now (nil: it may).
 local function may_react(ctx, g)
   local game, v = ctx.game, ctx.rule.values
-  if #units_of(ctx, g) == 0 then return ("group %d has no units"):format(g) end
-  if reacting(ctx, g) then return ("group %d is already reacting"):format(g) end
+  local name = game:group_name(g)
+  if #units_of(ctx, g) == 0 then return ("%s has no units"):format(name) end
+  if reacting(ctx, g) then return ("%s is already reacting"):format(name) end
   local seg = game:segment()
   if seg ~= nil and v.segment ~= nil and seg ~= v.segment then
     return ("groups react only in the %s segment (now: %s)"):format(v.segment, tostring(seg))
   end
   local phasing = game:global("phasing")
   if phasing ~= nil and ctx:query("group_side", g) == phasing then
-    return ("group %d belongs to the phasing side (%s): it moves, it does not react"):format(g, phasing)
+    return ("%s belongs to the phasing side (%s): it moves, it does not react"):format(name, phasing)
   end
   -- any group with a "-# Step" marker may always move in the reaction phase
   if has_step_marker(ctx, g, v.marker) then return nil end
   if game:group_get(g, "reserve") ~= true then
-    return ("group %d is not a reserve group and has no -# Step marker"):format(g)
+    return ("%s is not a reserve group and has no -# Step marker"):format(name)
   end
   if game:group_get(g, "activated") ~= true then
-    return ("reserve group %d has not been activated (32.B)"):format(g)
+    return ("reserve group %s has not been activated (32.B)"):format(name)
   end
   return nil
 end
@@ -154,7 +155,8 @@ rule {
         local limit = reaction_allowance(ctx, p.group)
         local day = p.day or limit - night
         if day < 0 or day + night > limit then
-          return ("group %d may spend %d MPs reacting: not %d by day and %d at night"):format(p.group, limit, day, night)
+          return ("%s may spend %d MPs reacting: not %d by day and %d at night"):format(
+            ctx.game:group_name(p.group), limit, day, night)
         end
       end,
       effect = function(ctx, p)
@@ -178,13 +180,15 @@ rule {
           game:set_value(u, "reaction_night", night)
           game:set_value(u, "reaction_order", order)
         end
-        ctx:say("group %d reacts: up to %d MPs, %d by day and %d at night (%s)", g, limit, day, night, order)
+        ctx:say("%s reacts%s: up to %d MPs, %d by day and %d at night (%s MPs first)", game:group_name(g),
+          p.against and (" against " .. game:group_name(p.against)) or "", limit, day, night,
+          order == "night-day" and "night" or "day")
       end,
     },
     end_reaction = {
       params = { group = "group" },
       legal = function(ctx, p)
-        if not reacting(ctx, p.group) then return ("group %d is not reacting"):format(p.group) end
+        if not reacting(ctx, p.group) then return ("%s is not reacting"):format(ctx.game:group_name(p.group)) end
       end,
       effect = function(ctx, p) end_reaction(ctx, p.group) end,
     },
@@ -195,7 +199,7 @@ rule {
     move = function(ctx, p)
       if p.group == nil then return nil end
       if ctx.game:group_get(p.group, "step_moved") == true then
-        return ("group %d moved in reaction and is counted as having moved this step"):format(p.group)
+        return ("%s moved in reaction and is counted as having moved this step"):format(ctx.game:group_name(p.group))
       end
       local v = ctx.rule.values
       if ctx.game:segment() == v.segment and not reacting(ctx, p.group) then
@@ -218,7 +222,8 @@ rule {
             and #units_of(ctx, g) > 0 and ctx:query("group_side", g) == ev.side and in_port(ctx, g)
             and (ev.zone == nil or ev.zone == "any" or in_zone(ctx, g, ev.zone)) then
           game:group_set(g, "activated", true)
-          ctx:say("reserve group %d activated (%s)", g, ev.zone or "any")
+          ctx:say("reserve group %s activated (%s)", game:group_name(g),
+            (ev.zone == nil or ev.zone == "any") and "any sea zone" or ("sea zone " .. tostring(ev.zone)))
         end
       end
     end,
@@ -240,7 +245,8 @@ rule {
             if (game:marker(u, marker) or 0) > 0 then game:add_marker(u, marker, -1) end
           end
           game:group_set(g, "step_moved", true)
-          ctx:say("group %d reduces its -# Step marker and counts as having moved this step", g)
+          ctx:say("%s: its units' -# Step markers go down one level; it counts as having moved this step",
+            game:group_name(g))
         end
       end
     end, priority = -10 },
@@ -258,7 +264,8 @@ rule {
       local plan = plan_of(ctx, g)
       if not plan then
         if game:group_get(g, "step_moved") == true and ev.activity ~= "combat round" then
-          error(("group %d reacted and is counted as having moved this step: it spends no MPs"):format(g), 0)
+          error(("%s reacted and is counted as having moved this step: it spends no MPs"):format(
+            game:group_name(g)), 0)
         end
         return
       end
@@ -296,10 +303,10 @@ rule {
       local allowance = reaction_allowance(ctx, g)
       if allowance < limit then limit = allowance end
       if ev.spent > limit then
-        error(("group %d has spent %d MPs reacting; its reaction ends at %d"):format(g, ev.spent, limit), 0)
+        error(("%s has spent %d MPs reacting; its reaction ends at %d"):format(game:group_name(g), ev.spent, limit), 0)
       end
       if ev.spent == limit then
-        ev.stop = ("32.C: group %d has spent its %d reaction MPs"):format(g, limit)
+        ev.stop = ("32.C: %s has spent its %d reaction MPs"):format(game:group_name(g), limit)
       end
     end,
   },

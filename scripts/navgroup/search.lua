@@ -38,8 +38,6 @@ local function unit_hex(g, u)
   if kind == "hex" or kind == "port" then return where, kind end
 end
 
-local function gname(g, gid) return g:group_get(gid, "name") or ("group " .. tostring(gid)) end
-
 local function dist(a, b) return keel.hex.distance(a, b) end
 
 local function zone_of(g, hex)
@@ -183,8 +181,10 @@ local function activate(ctx, side, zone, why)
     end
   end
   if #done > 0 then
-    ctx:say("%s: %d reserve group(s) of %s in port activated (%s)", why, #done, side,
-      zone == "any" and "any sea zone" or "sea zone " .. tostring(zone))
+    local names = {}
+    for _, gid in ipairs(done) do names[#names + 1] = g:group_name(gid) end
+    ctx:say("%s: %s reserves in port activated (%s): %s", why, side,
+      zone == "any" and "any sea zone" or "sea zone " .. tostring(zone), table.concat(names, ", "))
     ctx:emit("reserves_activated", { side = side, zone = zone, groups = done, rule = ctx.rule.id })
   end
   return done
@@ -313,7 +313,7 @@ local function apply_result(ctx, info, party, code)
       step_marker(ctx, party.group, n)
       g:group_set(party.group, "search_barred", seg)
       ctx:say("%s: searching group %s gets a \"-%d Step\" marker and searches no more this segment",
-        code, gname(g, party.group), n)
+        code, g:group_name(party.group), n)
     end
     if far then
       for _, u in ipairs(air_at(g, enemy, far)) do g:add_marker(u, mk, 1) end
@@ -321,13 +321,15 @@ local function apply_result(ctx, info, party, code)
     end
   elseif code == "F" then
     g:group_set(gid, "search_f", seg)
-    ctx:say("F: the non-phasing naval groups may not search for this group again this segment")
+    ctx:say("F: the non-phasing naval groups may not search for %s again this segment", g:group_name(gid))
     if far then
       for _, u in ipairs(air_at(g, enemy, far)) do g:set_value(u, "no_search:" .. gid, true) end
-      ctx:say("F: air units at %s (the most distant airbase) may not search for this group again", label(g, far))
+      ctx:say("F: air units at %s (the most distant airbase) may not search for %s again", label(g, far),
+        g:group_name(gid))
     end
   else -- S, S*
     g:group_set(gid, "found", true)
+    ctx:say("%s: %s is found", code, g:group_name(gid))
     local great = code == "S*"
     activate(ctx, enemy, great and "any" or zone_of(g, hex), code)
     if not great or v.reveal_on_great_success then
@@ -342,8 +344,8 @@ local function apply_result(ctx, info, party, code)
       g:group_set(gid, "declared_cargo", declared)
       g:group_set(gid, "declared_cargo_low", low)
       g:group_set(gid, "declared_cargo_high", high)
-      ctx:say("%s: %d TF(s) revealed; NT+LC+LB declared as %s (true total within %s..%s)",
-        code, tfs, tostring(declared), tostring(low), tostring(high))
+      ctx:say("%s: %d TF(s) revealed; NT+LC+LB declared as %g (true total within %g..%g)",
+        code, tfs, declared, low, high)
     end
     if not great then
       -- "Air units from one airbase may attempt to attack the naval group."
@@ -412,15 +414,18 @@ local function consider(ctx, ev, event)
   if g:group_get(gid, "search_seg") == seg then
     local best = g:group_get(gid, "search_best")
     if cmp <= best then
-      ctx:say("no new search at %s: modifier %+d is not above %+d", label(g, info.hex), cmp, best)
+      ctx:say("no new search for %s at %s: modifier %+d is not above this step's best, %+d", g:group_name(gid),
+        label(g, info.hex), cmp, best)
       return
     end
   end
   g:group_set(gid, "search_seg", seg)
   g:group_set(gid, "search_best", cmp)
   local kinds = table.concat(party.kinds, ", ")
+  ctx:say("search for %s at %s (contact: %s%s)", g:group_name(gid), label(g, info.hex), kinds,
+    party.group and ("; searching group: " .. g:group_name(party.group)) or "")
   local result = ctx:resolve("naval_search", mods, { reason = ("search for %s at %s (%s)"):format(
-    gname(g, gid), label(g, info.hex), kinds) })
+    g:group_name(gid), label(g, info.hex), kinds) })
   apply_result(ctx, info, party, result.code)
   ctx:emit("naval_search", { group = gid, hex = info.hex, searcher = party.group, contact = kinds,
     modifier = total, result = result.code, side = info.enemy, kinds = party.kinds })
@@ -500,6 +505,34 @@ rule {
 -- ---- contact rules -------------------------------------------------------------------
 -- Each answers a query with a contact ({kind=, searcher=, patrol=, air=}) or nil.
 
+-- A `naval_search` handler (32.B.1, 32.B.2): on an S or S* result with a
+-- contact of `kind`, activate the searching side's reserves in port in the
+-- search hex's sea zone.
+local function activate_on_success(kind, why)
+  return function(ctx, ev)
+    if ev.result ~= "S" and ev.result ~= "S*" then return end
+    for _, k in ipairs(ev.kinds) do
+      if k == kind then activate(ctx, ev.side, zone_of(ctx.game, ev.hex), why) end
+    end
+  end
+end
+
+-- A `search_contact` handler (32.B.3-32.B.5: whatever the roll): for each
+-- contact of rule `id`, activate the searching side's reserves in port in
+-- `zone(ctx, ev, c)` (false: none; default the search hex's sea zone). `why`
+-- is the narration's reason, or a function of the contact giving it.
+local function activate_on_contact(id, why, zone)
+  return function(ctx, ev)
+    for _, c in ipairs(ev.contacts) do
+      if c.rule == id then
+        local z
+        if zone then z = zone(ctx, ev, c) else z = zone_of(ctx.game, ev.hex) end
+        if z ~= false then activate(ctx, ev.side, z, type(why) == "function" and why(c) or why) end
+      end
+    end
+  end
+end
+
 rule {
   id = "32.B.1", title = "Danger zone contact",
   values = { tag = "danger_zone" },
@@ -515,15 +548,7 @@ rule {
       end
     end,
   },
-  on = {
-    naval_search = function(ctx, ev)
-      if ev.result == "S" or ev.result == "S*" then
-        for _, k in ipairs(ev.kinds) do
-          if k == "danger zone" then activate(ctx, ev.side, zone_of(ctx.game, ev.hex), "32.B.1 danger zone contact") end
-        end
-      end
-    end,
-  },
+  on = { naval_search = activate_on_success("danger zone", "32.B.1 danger zone contact") },
 }
 
 rule {
@@ -541,17 +566,7 @@ rule {
       return { kind = "naval patrol/strike", air = air, patrol = patrol, rule = "32.B.2" }
     end,
   },
-  on = {
-    naval_search = function(ctx, ev)
-      if ev.result == "S" or ev.result == "S*" then
-        for _, k in ipairs(ev.kinds) do
-          if k == "naval patrol/strike" then
-            activate(ctx, ev.side, zone_of(ctx.game, ev.hex), "32.B.2 air contact")
-          end
-        end
-      end
-    end,
-  },
+  on = { naval_search = activate_on_success("naval patrol/strike", "32.B.2 air contact") },
 }
 
 rule {
@@ -564,13 +579,7 @@ rule {
       if bl > 0 then return { kind = "blockade", rule = "32.B.3" } end
     end,
   },
-  on = {
-    search_contact = function(ctx, ev)
-      for _, c in ipairs(ev.contacts) do
-        if c.rule == "32.B.3" then activate(ctx, ev.side, zone_of(ctx.game, ev.hex), "32.B.3 " .. c.kind) end
-      end
-    end,
-  },
+  on = { search_contact = activate_on_contact("32.B.3", function(c) return "32.B.3 " .. c.kind end) },
 }
 
 rule {
@@ -588,13 +597,7 @@ rule {
       end
     end,
   },
-  on = {
-    search_contact = function(ctx, ev)
-      for _, c in ipairs(ev.contacts) do
-        if c.rule == "32.B.4" then activate(ctx, ev.side, zone_of(ctx.game, ev.hex), "32.B.4 enemy ground unit") end
-      end
-    end,
-  },
+  on = { search_contact = activate_on_contact("32.B.4", "32.B.4 enemy ground unit") },
 }
 
 rule {
@@ -610,16 +613,12 @@ rule {
       return { kind = "CD/port range", here = here, rule = "32.B.5" }
     end,
   },
-  on = {
-    search_contact = function(ctx, ev)
-      for _, c in ipairs(ev.contacts) do
-        if c.rule == "32.B.5" and c.here then
-          local z = ctx.rule.values.activation_zone
-          activate(ctx, ev.side, z == "any" and "any" or zone_of(ctx.game, ev.hex), "32.B.5 enemy port/CD hex")
-        end
-      end
-    end,
-  },
+  -- only when the group enters the hex of the enemy port or CD
+  on = { search_contact = activate_on_contact("32.B.5", "32.B.5 enemy port/CD hex", function(ctx, ev, c)
+    if not c.here then return false end
+    local z = ctx.rule.values.activation_zone
+    return z == "any" and "any" or zone_of(ctx.game, ev.hex)
+  end) },
 }
 
 rule {

@@ -98,8 +98,8 @@ t.test("32.D.1-7: submarine combat suspends movement; the default resolution rec
   t.eq(nc.mp, 0, "the first round is free")
   t.eq(nc.resume, true, "MPs left: movement resumes")
   t.eq(g:global("naval_combats"), 1)
-  t.eq(g:global("naval_combat:1"), ("round 1 of submarine combat: group %d with enemy group %d at A:0101: engagement recorded")
-    :format(tf, sub))
+  t.eq(g:global("naval_combat:1"), "round 1 of submarine combat: TF with enemy U at A:0101: engagement recorded")
+  t.eq({ g:group_name(tf), g:group_name(sub) }, { "TF", "U" }, "named by the groups' names")
   t.ok(said[#said]:find("^32.D: round 1 of submarine combat"), "narrated with the rule id")
   t.ok(g:journal_text():find("naval_combat:1", 1, true), "journaled")
 end)
@@ -298,7 +298,8 @@ t.test("32.D.3-4: a CD firing into an adjacent hex has its value halved; in its 
   -- naval_combat without the value (as the move action passes it): 32.D finds it
   local nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(1, 0), kind = "cd", cd = H(0, 0), fired_by = "cd", round = 1 })
   t.eq({ nc.value, nc.halved, nc.resolved }, { 2, true, true })
-  t.ok(g:global("naval_combat:1"):find("CD value 2", 1, true))
+  t.ok(g:global("naval_combat:1"):find("the CD at A:0000 (value 2, halved) fires on TF at A:0101", 1, true),
+    g:global("naval_combat:1"))
 end)
 
 t.test("32.D.3-5: leaving the zone starts the count again; a friendly CD does not fire", function()
@@ -344,7 +345,8 @@ t.test("32.D.3-8: combat rounds fought in a CD's zone count as MPs spent there: 
   local nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(1, 0), kind = "surface", enemy = en, round = 1 })
   t.eq(nc.rounds, 2)
   t.eq(g:global("naval_combats"), 4, "two surface rounds (the second's MP is the 2nd in the zone), then the CD's two")
-  t.ok(g:global("naval_combat:3"):find("^round 1 of cd combat: group %d+ with CD at A:0000 %(fired by the cd; CD value 1%)"))
+  t.ok(g:global("naval_combat:3"):find("^round 1 of CD combat: the CD at A:0000 %(value 1, halved%) fires on TF at A:0101"),
+    g:global("naval_combat:3"))
 end)
 
 -- ---- the payload protocol ----------------------------------------------------------------

@@ -220,7 +220,7 @@ t.test("32.A.2-2: a group in the hex of an enemy-owned port blocks it; a blockad
   t.eq(in_port, false)
   -- 32.D.2 resolves it (the default resolution: one round, recorded)
   t.eq(w.game:global("naval_combats"), 1)
-  t.ok(w.game:global("naval_combat:1"):find("^round 1 of surface combat: group 1 with enemy group 2 at 23A:2927"),
+  t.ok(w.game:global("naval_combat:1"):find("^round 1 of surface combat: P with enemy X at 23A:2927"),
     w.game:global("naval_combat:1"))
   t.eq(probe_log(w.game)[#probe_log(w.game)], "combat 23A:2927 surface")
   t.eq(w.game:global("engagements"), nil, "resolved: the move action records nothing of its own")

@@ -40,7 +40,7 @@ end
 t.test("32.C-1: a reserve group reacts only once activated (the reserves_activated event of 32.B's results)", function()
   local set, g = setup()
   local r = F.group(g, "R", "Axis", { "TF" }, H(0, 0), { reserve = true, in_port = true, zone = "Aegean" })
-  t.fails("reserve group 1 has not been activated (32.B)", act(set, g, "react", { group = r }))
+  t.fails("reserve group R has not been activated (32.B)", act(set, g, "react", { group = r }))
   F.emit(set, g, "reserves_activated", { side = "Axis", zone = "Aegean" })
   t.eq(g:group_get(r, "activated"), true)
   t.ok(act(set, g, "react", { group = r }))
@@ -68,7 +68,7 @@ end)
 t.test("32.C-3: any group with a -# Step marker may always react, reserve or not; others may not; nor the phasing side", function()
   local set, g = setup()
   local plain = F.group(g, "P", "Axis", { "TF" }, H(0, 0))
-  t.fails("group 1 is not a reserve group and has no -# Step marker", act(set, g, "react", { group = plain }))
+  t.fails("P is not a reserve group and has no -# Step marker", act(set, g, "react", { group = plain }))
   local marked, mu = F.group(g, "M", "Axis", { "TF", "NT" }, H(0, 0))
   g:set_marker(mu[2], "step", 1)
   t.ok(act(set, g, "react", { group = marked }))
@@ -114,11 +114,11 @@ t.test("32.C-5: a reacting group ends its reaction at 15 MPs, or half its printe
   assert(act(set, g, "react", { group = r }))
   t.eq(move_mp(set, g, r, 7).stop, nil)
   t.eq(move_mp(set, g, r, 7).stop, nil)
-  t.eq(move_mp(set, g, r, 1).stop, "32.C: group 1 has spent its 15 reaction MPs")
+  t.eq(move_mp(set, g, r, 1).stop, "32.C: R has spent its 15 reaction MPs")
   t.raises(function() move_mp(set, g, r, 1) end, "its reaction ends at 15")
   move_mp(set, g, mix, 8)
-  t.raises(function() move_mp(set, g, mix, 3) end, "group 3 has spent 11 MPs reacting; its reaction ends at 10")
-  t.eq(move_mp(set, g, mix, 2).stop, "32.C: group 3 has spent its 10 reaction MPs")
+  t.raises(function() move_mp(set, g, mix, 3) end, "Mix has spent 11 MPs reacting; its reaction ends at 10")
+  t.eq(move_mp(set, g, mix, 2).stop, "32.C: Mix has spent its 10 reaction MPs")
 end)
 
 t.test("32.C-6: a reacting group may split at any time; all the parts continue reaction movement", function()
@@ -136,7 +136,7 @@ t.test("32.C-6: a reacting group may split at any time; all the parts continue r
     t.eq(set:query(g, "is_reacting", p), true)
     t.eq(move_mp(set, g, p, 4).stop, nil)
   end
-  t.eq(move_mp(set, g, parts[2], 5).stop, "32.C: group 3 has spent its 15 reaction MPs", "each part to its own end")
+  t.eq(move_mp(set, g, parts[2], 5).stop, "32.C: R3 has spent its 15 reaction MPs", "each part to its own end")
   t.eq(markers(g, us), { 1, 1, 1 }, "one marker each, placed once")
 end)
 
@@ -209,7 +209,7 @@ t.test("32.C-9: reacting units move at night: the same number of night MPs as th
   for i = 1, 9 do
     local ev = move_mp(set, g, r, 1)
     nights[i] = ev.night and "N" or "D"
-    if i < 9 then t.eq(ev.stop, nil) else t.eq(ev.stop, "32.C: group 2 has spent its 9 reaction MPs") end
+    if i < 9 then t.eq(ev.stop, nil) else t.eq(ev.stop, "32.C: Reacting has spent its 9 reaction MPs") end
   end
   t.eq(table.concat(nights), "DDDDDDDNN", "7 by day, then 2 at night, as the phasing player: day first")
   t.eq(g:group_get(r, "night_mp"), 2)
@@ -235,5 +235,5 @@ t.test("32.C-10: the same order: when the phasing player's night MPs came first,
   for i = 1, 5 do nights[i] = move_mp(set, g, r, 1).night and "N" or "D" end
   t.eq(table.concat(nights), "NNNDD")
   t.eq(g:group_get(r, "night_mp"), 3)
-  t.eq(move_mp(set, g, r, 10).stop, "32.C: group 2 has spent its 15 reaction MPs", "3 night + 12 day by default")
+  t.eq(move_mp(set, g, r, 10).stop, "32.C: Reacting has spent its 15 reaction MPs", "3 night + 12 day by default")
 end)

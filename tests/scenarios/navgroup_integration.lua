@@ -27,14 +27,14 @@ return scenario {
   groups = { Reserve = { reserve = true, in_port = true } },
   orders = {
     { event = "naval_step_start", data = { side = "Axis", step = 1 } },
-    { "react", group = "Reserve", expect = { illegal = "has not been activated" } },
+    { "react", group = "Reserve", expect = { illegal = "reserve group Reserve has not been activated" } },
     { "move", group = "Regia", path = { "19A:3407", "19A:3408", "19A:3409", "19A:3410", "19A:3411", "19A:3412" },
       expect = {
         units = { Littorio = { at = "19A:3412" }, Trento = { at = "19A:3412" } },
         global = {
           naval_combats = 2,
-          ["naval_combat:1"] = "round 1 of surface combat: group 1 with enemy group 2 at 19A:3408: engagement recorded",
-          ["naval_combat:2"] = "round 1 of surface combat: group 1 with enemy group 2 at 19A:3409: engagement recorded",
+          ["naval_combat:1"] = "round 1 of surface combat: Regia with enemy Escort at 19A:3408: engagement recorded",
+          ["naval_combat:2"] = "round 1 of surface combat: Regia with enemy Escort at 19A:3409: engagement recorded",
           ["probe:searches"] = 3, ["probe:result"] = "S", ["probe:search_kinds"] = "CD/port range",
           ["probe:activations"] = 1, ["probe:activated_zone"] = "any",
         },
@@ -44,19 +44,19 @@ return scenario {
         units = { Littorio = { at = "19A:3413" } },
         global = {
           naval_combats = 3, ["probe:searches"] = 4,
-          ["naval_combat:3"] = "round 1 of cd combat: group 1 with CD at 19A:3413 (fired by the cd; CD value 2) "
-            .. "at 19A:3413: engagement recorded",
+          ["naval_combat:3"] = "round 1 of CD combat: the CD at 19A:3413 (value 2) fires on Regia in its hex: "
+            .. "engagement recorded",
         },
       } },
     -- Escort is not a reserve and has no -# Step marker: it does not react
-    { "react", group = "Escort", expect = { illegal = "not a reserve group" } },
+    { "react", group = "Escort", expect = { illegal = "Escort is not a reserve group" } },
     { "react", group = "Reserve", against = "Regia" },
     { "move", group = "Reserve", to = "19A:3412",
       expect = {
         units = { Warspite = { at = "19A:3412", values = { reacting = true } } },
         global = {
           naval_combats = 4, ["probe:searches"] = 4,   -- a reacting group is not searched for
-          ["naval_combat:4"] = "round 1 of surface combat: group 3 with enemy group 1 at 19A:3412: engagement recorded",
+          ["naval_combat:4"] = "round 1 of surface combat: Reserve with enemy Regia at 19A:3412: engagement recorded",
         },
       } },
   },

@@ -35,10 +35,12 @@ local function fmt(v, board)
     end
     return ("%q"):format(v)
   end
-  -- integers of the size of a packed hex, on the board, read better as labels
+  -- integers of the size of a packed hex (or hexside), on the board, read better as labels
   if board and math.type(v) == "integer" and (v >= 1 << 32 or v < 0) then
     local label = board:label(v)
     if label then return label end
+    local ok, side = pcall(board.side_label, board, v)
+    if ok and side then return side end
   end
   return tostring(v)
 end
@@ -78,7 +80,7 @@ local function narrator(opts)
       return ("%s %s: %s -> %s"):format(unit_name(e.unit), e.field or e.key, fmt(e.old, n.board), fmt(e.new, n.board))
     end
     if ev == "global" then return ("%s: %s -> %s"):format(e.key, fmt(e.old, n.board), fmt(e.new, n.board)) end
-    if ev == "owner" then return ("hex %s owner: %s -> %s"):format(tostring(e.hex), fmt(e.old), fmt(e.new)) end
+    if ev == "owner" then return ("hex %s owner: %s -> %s"):format(fmt(e.hex, n.board), fmt(e.old), fmt(e.new)) end
     if ev == "group" then return ("new group %d %s"):format(e.group, fmt(e.name)) end
     if ev == "gvalue" then
       return ("%s %s: %s -> %s"):format(group_name(e.group), e.key, fmt(e.old, n.board), fmt(e.new, n.board))

@@ -91,6 +91,8 @@ function GameFacade:group_add(g, u, pos) end
 function GameFacade:group_remove(g, u) end
 ---@return integer[]
 function GameFacade:group_units(g) end
+---@return string name the group's name
+function GameFacade:group_name(g) end
 function GameFacade:global(k) end
 function GameFacade:set_global(k, v) end
 function GameFacade:owner(hex) end
