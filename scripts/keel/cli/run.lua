@@ -135,6 +135,7 @@ local function narrator(opts)
       if opts.json then emit({ kind = "fire", rule = rid, title = title, event = d.event }, text)
       elseif not opts.quiet then n.pending, n.pending_rule = text, rid end
     elseif kind == "action" then
+      n.pending = nil   -- a new action: the last rule that fired did nothing more
       emit({ kind = "action", rule = rid, title = title, action = d.action },
            ("    rule %s %s — action %s"):format(rid, title, d.action))
     elseif kind == "roll" then
@@ -160,6 +161,7 @@ local function narrator(opts)
   end
 
   function n.order(phase, i, order, outcome, problems)
+    n.pending = nil
     n.flush()
     if phase == "start" then
       emit({ kind = "order", index = i, order = order_text(order) }, ("order %d: %s"):format(i, order_text(order)))
