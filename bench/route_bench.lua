@@ -103,7 +103,8 @@ for _, budget in ipairs { 15, 30, 60 } do
   local lua_s = lib.time(function(n) for _ = 1, n do lua_reach(lua_start, budget) end end)
   local c_s = baseline[budget].us * 1e-6
   print(("reach %2d MPs (%5d hexes): keel %8.1f µs %6.1f ns/hex | pure Lua %9.1f µs (%.1fx slower) | "
-         .. "plain C, no result kept %8.1f µs (keel/C %.2f)"):format(budget, reached, keel_s * 1e6, keel_s * 1e9 / reached, lua_s * 1e6, lua_s / keel_s,
+         .. "plain C, no result kept %8.1f µs (keel/C %.2f)")
+    :format(budget, reached, keel_s * 1e6, keel_s * 1e9 / reached, lua_s * 1e6, lua_s / keel_s,
             c_s * 1e6, keel_s / c_s))
   -- what a rule does: reach, then query. Until the cost map's next search
   -- the set borrows the map's cell -> entry array: no index to build
