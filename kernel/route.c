@@ -18,6 +18,13 @@
  *
  * With coasts, a search state is (cell, coast entered by): 27.B.5's hex with
  * two coasts separated by land is left only on the coast it was entered from.
+ *
+ * Lookups in a reach set (hex -> cheapest entry): a hex search without
+ * coasts leaves each settled cell's entry in the cost map's per-state
+ * array, which the set may borrow until the map's next search (a host
+ * sets keel_reach.lender; see route_impl.h). Otherwise the set builds its
+ * own index on first use: a dense array over the reached cells' box, or
+ * open addressing when that box is sparse (and for graphs).
  */
 #include "route_impl.h"
 #include <stdlib.h>
