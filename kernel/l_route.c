@@ -8,9 +8,11 @@
  *   r:cost(hex), r:path(hex), r:count(), r:hexes()
  *   local m = keel.route.from_board(board, profile, conditions)   -- in C, one pass
  *   local g = keel.route.graph { nodes = {...}, edges = {{a, b, cost}, ...} }
- * A reach set lives in one userdata block (the collector sees its size);
- * its query index, built on the first query that needs it, is a second
- * block held as the first's user value. So neither owns C memory and a
+ * A reach set lives in one userdata block (the collector sees its size).
+ * Until the next search on its cost map, lookups borrow the map's own
+ * cell -> entry array through the map's lender token (user value 2);
+ * after that, a query index is built on the first query that needs it, a
+ * second block held as user value 1. So neither owns C memory and a
  * reach set has no __gc: the collector frees it without a finalizer, which
  * matters at thousands of reaches a second (__close drops the index).
  */
@@ -21,7 +23,11 @@
 #define COSTMAP_MT "keel.CostMap"
 #define REACH_MT "keel.Reach"
 
-typedef struct { keel_costmap *m; } costmap_ud;
+/* A cost map's lender token: reach sets hold it (user value 2) to borrow
+ * the map's cell -> entry array (keel_reach.lender); m is NULL once the map
+ * is freed. Tiny, so a reach set kept long keeps no cost map alive. */
+typedef struct { keel_costmap *m; } lender;
+typedef struct { keel_costmap *m; lender *tok; } costmap_ud;   /* user value 1: tok */
 #define GRAPH_MT "keel.Graph"
 
 typedef struct { keel_graph *g; } graph_ud;
@@ -38,10 +44,12 @@ static keel_reach *check_reach(lua_State *L, int arg) {
 }
 
 /* Put the query index of reach set r (at absolute index arg) in place when
- * a lookup needs it (or counting hexes does: with coasts): built in a
+ * a lookup needs it (unless it borrows the cost map's: see
+ * keel_reach.lender) or counting hexes does (with coasts): built in a
  * userdata kept as the set's user value, so the core never mallocs it. */
 static keel_reach *with_index(lua_State *L, int arg, keel_reach *r, int lookup) {
-  if (!r->slot && (lookup || r->nhex == (size_t)-1)) {
+  if (!keel_reach_indexed(r) &&
+      ((lookup && !keel_reach_borrows(r)) || r->nhex == (size_t)-1)) {
     void *mem = lua_newuserdatauv(L, keel_reach_index_bytes(r), 0);
     lua_setiuservalue(L, arg, 1);
     keel_reach_index_in(r, mem);
@@ -68,7 +76,21 @@ static int costmap_gc(lua_State *L) {
   costmap_ud *u = luaL_checkudata(L, 1, COSTMAP_MT);
   keel_costmap_free(u->m);
   u->m = NULL;
+  if (u->tok) u->tok->m = NULL;   /* reach sets stop borrowing */
   return 0;
+}
+
+/* push an empty cost map userdata with its lender token; fill with set_costmap */
+static costmap_ud *new_costmap_ud(lua_State *L) {
+  costmap_ud *u = lua_newuserdatauv(L, sizeof *u, 1);
+  u->m = NULL;
+  u->tok = NULL;
+  luaL_setmetatable(L, COSTMAP_MT);
+  lender *tok = lua_newuserdatauv(L, sizeof *tok, 0);
+  tok->m = NULL;
+  lua_setiuservalue(L, -2, 1);
+  u->tok = tok;
+  return u;
 }
 
 /* reach:__close(): drops the query index (rebuilt if queried again); the
@@ -90,9 +112,7 @@ static int graph_gc(lua_State *L) {
 /* keel.route.costmap{q0, r0, width, height, enter = 1, cross = 0} -> CostMap  [-1, +1, e] */
 static int l_costmap(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  costmap_ud *u = lua_newuserdatauv(L, sizeof *u, 0);
-  u->m = NULL;
-  luaL_setmetatable(L, COSTMAP_MT);
+  costmap_ud *u = new_costmap_ud(L);
   lua_Integer q0 = keel_lua_optfield_int(L, 1, "q0", 0), r0 = keel_lua_optfield_int(L, 1, "r0", 0);
   lua_Integer w = keel_lua_optfield_int(L, 1, "width", 0), h = keel_lua_optfield_int(L, 1, "height", 0);
   keel_status st = keel_costmap_new(q0, r0, w, h, &u->m);
@@ -105,6 +125,7 @@ static int l_costmap(lua_State *L) {
   uint16_t cross = lua_isnil(L, -1) ? 0 : check_cost(L, -1);
   lua_pop(L, 2);
   keel_costmap_fill(u->m, enter, cross);
+  u->tok->m = u->m;
   return 1;
 }
 
@@ -167,7 +188,7 @@ typedef struct lopts {
 } lopts;
 
 static void *lua_block(void *ud, size_t bytes) {
-  return lua_newuserdatauv((lua_State *)ud, bytes, 1);   /* user value: the query index */
+  return lua_newuserdatauv((lua_State *)ud, bytes, 2);   /* user values: query index, lender */
 }
 
 /* opts.allow(hex) -> truthy: may enter. An error stops the search. */
@@ -234,6 +255,9 @@ static int l_reach(lua_State *L) {
   keel_status st = keel_reach_new_ex(m, start, (int)coast, (uint32_t)budget, &o.o, &r);
   if (st != KEEL_OK) return search_failed(L, &o, st, top, "reach: start");
   luaL_setmetatable(L, REACH_MT);   /* the block lua_block pushed */
+  lua_getiuservalue(L, 1, 1);       /* lookups borrow the map's array until its next search */
+  lua_setiuservalue(L, -2, 2);
+  r->lender = &((costmap_ud *)lua_touserdata(L, 1))->tok->m;
   return 1;
 }
 
@@ -414,11 +438,10 @@ static int l_from_board(lua_State *L) {
   keel_move_conditions c;
   read_profile(L, 2, &p);
   read_conditions(L, b, 3, &c);
-  costmap_ud *u = lua_newuserdatauv(L, sizeof *u, 0);
-  u->m = NULL;
-  luaL_setmetatable(L, COSTMAP_MT);
+  costmap_ud *u = new_costmap_ud(L);
   keel_status st = keel_board_costmap(b, &p, &c, &u->m);
   if (st != KEEL_OK) return keel_lua_fail(L, st, "from_board");
+  u->tok->m = u->m;
   return 1;
 }
 

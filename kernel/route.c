@@ -18,6 +18,13 @@
  *
  * With coasts, a search state is (cell, coast entered by): 27.B.5's hex with
  * two coasts separated by land is left only on the coast it was entered from.
+ *
+ * Lookups in a reach set (hex -> cheapest entry): a hex search without
+ * coasts leaves each settled cell's entry in the cost map's per-state
+ * array, which the set may borrow until the map's next search (a host
+ * sets keel_reach.lender; see route_impl.h). Otherwise the set builds its
+ * own index on first use: a dense array over the reached cells' box, or
+ * open addressing when that box is sparse (and for graphs).
  */
 #include "route_impl.h"
 #include <stdlib.h>
@@ -255,7 +262,7 @@ static keel_status work_ready(struct keel_work *w, size_t states, uint32_t budge
     w->sp = malloc(states * sizeof *w->sp);
     w->states = w->sp ? states : 0;
     if (!w->sp) return KEEL_E_NOMEM;
-    for (size_t i = 0; i < states; i++) w->sp[i].dist = UNREACHED;
+    for (size_t i = 0; i < states; i++) { w->sp[i].dist = UNREACHED; w->sp[i].pred = -1; }
   }
   if (w->buckets < (size_t)budget + 1) {
     size_t nb = (size_t)budget + 1;
@@ -440,6 +447,7 @@ search(const source *s, struct keel_work *w, uint32_t s0, uint32_t budget, size_
       int32_t i = (int32_t)n++;
       ent[i].cell = cell;
       ent[i].pred = sp[u].pred;
+      if (!graph && !coasts) sp[u].pred = i;   /* settled: pred is free; cell -> entry, lent */
       if (graph && (flag[cell] & 2) && i) continue;     /* a stop node */
       uint32_t cin = coasts ? (u & 3u) : 0;
       const uint32_t rk = graph ? 0 : rank[cell];
@@ -531,6 +539,7 @@ keel_status keel_reach_new_ex(const keel_costmap *cm, keel_hex start, int start_
   if (budget > 1u << 20) return KEEL_E_RANGE;
   const int coasts = m->coast != NULL, shift = coasts ? 2 : 0;   /* state = cell << shift | coast */
   const int filter = opts && opts->allow;
+  uint64_t epoch = ++m->work.epoch;   /* from here sp changes: sets lent by earlier searches stop borrowing */
   keel_status st = work_ready(&m->work, m->cells << shift, budget, filter);
   if (st != KEEL_OK) return st;
   if (filter && m->work.verdicts < m->cells) return KEEL_E_NOMEM;
@@ -559,6 +568,7 @@ keel_status keel_reach_new_ex(const keel_costmap *cm, keel_hex start, int start_
   r->q0 = m->q0; r->r0 = m->r0; r->stride = m->stride;
   r->coasts = coasts;
   r->nhex = coasts ? (size_t)-1 : r->n;
+  r->epoch = coasts ? 0 : epoch;
   *out = r;
   return KEEL_OK;
 }
@@ -736,9 +746,71 @@ static int index_bits(size_t n) {   /* load factor at most 2/3 */
   return bits;
 }
 
+/* Cell / stride without a divide: cells < 2^29 (keel_costmap_new) and
+ * stride < 2^15, so with k = 29 + ceil(log2 stride) and m = ceil(2^k /
+ * stride), (cell * m) >> k is exact and cell * m < 2^60. */
+typedef struct divider { uint64_t m; int k; } divider;
+
+static divider divider_of(uint64_t d) {
+  int b = 0;
+  while (((uint64_t)1 << b) < d) b++;
+  divider v = { (((uint64_t)1 << (29 + b)) + d - 1) / d, 29 + b };
+  return v;
+}
+
+static uint32_t div_row(divider v, uint32_t cell) { return (uint32_t)(((uint64_t)cell * v.m) >> v.k); }
+
+/* Choose the index: a dense array over the box of the reached cells when
+ * that box has at most 4 cells an entry (+ 64), else open addressing. The
+ * box is found once per set (a pass over the entries); the set's entries
+ * never change, so neither does the choice. */
+static void choose_layout(const keel_reach *cr) {
+  keel_reach *r = (keel_reach *)cr;   /* a cache, as the index itself */
+  if (r->layout) return;
+  r->layout = 2;
+  if (r->graph || !r->n) return;
+  uint32_t stride = (uint32_t)r->stride;
+  divider v = divider_of(stride);
+  uint32_t cmin = UINT32_MAX, cmax = 0, colmin = UINT32_MAX, colmax = 0;
+  const struct keel_entry *ent = r->ent;
+  for (size_t i = 0; i < r->n; i++) {
+    uint32_t c = ent[i].cell, col = c - div_row(v, c) * stride;
+    cmin = c < cmin ? c : cmin;
+    cmax = c > cmax ? c : cmax;
+    colmin = col < colmin ? col : colmin;
+    colmax = col > colmax ? col : colmax;
+  }
+  uint32_t row0 = div_row(v, cmin), bh = div_row(v, cmax) - row0 + 1, bw = colmax - colmin + 1;
+  if ((uint64_t)bw * bh > 4 * (uint64_t)r->n + 64) return;
+  r->brow = row0; r->bcol = colmin; r->bw = bw; r->bh = bh;
+  r->layout = 1;
+}
+
 size_t keel_reach_index_bytes(const keel_reach *r) {
-  return ((size_t)1 << index_bits(r->n)) * sizeof(struct keel_islot) +
-         (r->coasts ? r->n * sizeof(int32_t) : 0);
+  choose_layout(r);
+  size_t first = r->coasts ? r->n * sizeof(int32_t) : 0;
+  if (r->layout == 1) return (size_t)r->bw * r->bh * sizeof(int32_t) + first;
+  return ((size_t)1 << index_bits(r->n)) * sizeof(struct keel_islot) + first;
+}
+
+/* The dense index: every box cell -1, then each entry's cell its first
+ * (cheapest) entry. */
+static void dense_index_in(keel_reach *r, int32_t *dense, int32_t *first) {
+  uint32_t stride = (uint32_t)r->stride, bw = r->bw, brow = r->brow, bcol = r->bcol;
+  divider v = divider_of(stride);
+  size_t nhex = 0;
+  memset(dense, 0xff, (size_t)bw * r->bh * sizeof *dense);
+  const struct keel_entry *ent = r->ent;
+  for (size_t i = 0; i < r->n; i++) {
+    uint32_t c = ent[i].cell, row = div_row(v, c);
+    size_t k = (size_t)(row - brow) * bw + (c - row * stride - bcol);
+    if (first) {                                    /* coasts: a hex may come again */
+      if (dense[k] >= 0) continue;
+      first[nhex++] = (int32_t)i;
+    }
+    dense[k] = (int32_t)i;
+  }
+  r->dense = dense; r->first = first; r->nhex = first ? nhex : r->n;
 }
 
 /* Build the id -> entry index in mem (keel_reach_index_bytes); settled
@@ -747,6 +819,12 @@ size_t keel_reach_index_bytes(const keel_reach *r) {
  * read the entries (and, for cells, that is the whole id). Without coasts
  * every entry is a distinct hex: no list of first entries. */
 void keel_reach_index_in(keel_reach *r, void *mem) {
+  choose_layout(r);
+  if (r->layout == 1) {
+    size_t cells = (size_t)r->bw * r->bh;
+    dense_index_in(r, mem, r->coasts ? (int32_t *)mem + cells : NULL);
+    return;
+  }
   int bits = index_bits(r->n);
   size_t slots = (size_t)1 << bits, nhex = 0, mask = slots - 1;
   struct keel_islot *slot = mem;
@@ -770,7 +848,7 @@ void keel_reach_index_in(keel_reach *r, void *mem) {
 
 static keel_status ensure_index(const keel_reach *cr) {
   keel_reach *r = (keel_reach *)cr;   /* the index is a cache, not a visible change */
-  if (r->slot) return KEEL_OK;
+  if (keel_reach_indexed(r)) return KEEL_OK;
   void *mem = malloc(keel_reach_index_bytes(r));
   if (!mem) return KEEL_E_NOMEM;
   keel_reach_index_in(r, mem);
@@ -780,6 +858,14 @@ static keel_status ensure_index(const keel_reach *cr) {
 
 /* The cheapest entry of hex (or key) h, or -1. */
 static int32_t find_entry(const keel_reach *r, keel_hex h) {
+  if (keel_reach_borrows(r)) {   /* the cost map's latest search */
+    const keel_costmap *m = *r->lender;
+    int ok;
+    size_t c = cell_of(m, h, &ok);
+    if (!ok) return -1;
+    int32_t k = m->work.sp[c].pred;   /* checked, so a cell the search never settled misses */
+    return k >= 0 && (size_t)k < r->n && r->ent[k].cell == c ? k : -1;
+  }
   if (ensure_index(r) != KEEL_OK) return -1;
   uint64_t id;
   if (r->graph) {
@@ -787,6 +873,10 @@ static int32_t find_entry(const keel_reach *r, keel_hex h) {
   } else {
     if (!keel_hex_is_valid(h)) return -1;
     int64_t q = keel_hex_q(h) - r->q0, rr = keel_hex_r(h) - r->r0;
+    if (r->dense) {   /* cell row rr + 1, column q + 1 */
+      uint64_t row = (uint64_t)(rr + 1 - (int64_t)r->brow), col = (uint64_t)(q + 1 - (int64_t)r->bcol);
+      return row < r->bh && col < r->bw ? r->dense[row * r->bw + col] : -1;
+    }
     if (q < 0 || rr < 0 || q >= r->stride - 2) return -1;
     int64_t c64 = (rr + 1) * r->stride + (q + 1);
     if (c64 > 0xffffffffLL) return -1;
@@ -802,8 +892,9 @@ static int32_t find_entry(const keel_reach *r, keel_hex h) {
 
 void keel_reach_free(keel_reach *r) {
   if (!r) return;
-  if (r->index_owned) free(r->slot);   /* slot and first are one block */
+  if (r->index_owned) free(r->dense ? (void *)r->dense : (void *)r->slot);   /* with first: one block */
   r->slot = NULL;
+  r->dense = NULL;
   r->first = NULL;
   r->index_owned = 0;
   if (r->coasts) r->nhex = (size_t)-1;
@@ -847,5 +938,5 @@ keel_status keel_reach_path(const keel_reach *r, keel_hex h, keel_hex *out, size
 size_t keel_reach_bytes(const keel_reach *r) {
   return sizeof *r + r->n * sizeof *r->ent + r->nrun * sizeof *r->run +
          (r->key ? r->n * sizeof *r->key : 0) +
-         (r->slot ? keel_reach_index_bytes(r) : 0);
+         (keel_reach_indexed(r) ? keel_reach_index_bytes(r) : 0);
 }

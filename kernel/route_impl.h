@@ -36,6 +36,7 @@ struct keel_work {
   size_t verdicts;
   struct keel_entry *ent;          /* the reach set in settled order */
   size_t ecap;
+  uint64_t epoch;                  /* searches begun: a reach set lends sp while it is the latest */
 };
 
 struct keel_costmap {
@@ -64,14 +65,38 @@ struct keel_reach {
   size_t nrun;
   int64_t *key;             /* graph: per entry, the node's key */
   int coasts;               /* several entries may share a hex */
-  /* the query index, built on first use: id -> cheapest entry */
-  struct keel_islot { uint32_t tag; int32_t entry; } *slot;   /* 2^bits, open addressing;
-                             * slot and first: one block, from malloc when index_owned */
+  /* the query index, built on first use: id -> cheapest entry. Hex mode,
+   * when the reached cells' bounding box is at most about 4 cells an entry:
+   * a dense array over that box; otherwise (graphs, sprawling sets) open
+   * addressing. The index (dense or slot) and first: one block, from malloc
+   * when index_owned. */
+  struct keel_islot { uint32_t tag; int32_t entry; } *slot;   /* 2^bits */
   int bits;
+  int32_t *dense;           /* bw * bh, row-major over the box; -1: not reached */
+  int layout;               /* 0 not yet chosen, 1 dense, 2 slot */
+  uint32_t brow, bcol, bw, bh;   /* the box in the cost map's cell rows and columns */
   int32_t *first;           /* coasts: distinct hexes, their cheapest entry, settled order */
   size_t nhex;
   int index_owned;
+  /* The borrowed index. A hex search without coasts leaves, in its cost
+   * map's work.sp, each settled cell's entry as pred; while no later search
+   * has begun (work.epoch == epoch), a lookup reads that and needs no index
+   * of its own. Only a host sets lender: a pointer it keeps readable for the
+   * set's whole life and sets to NULL when the cost map is freed (the Lua
+   * binding: a small token userdata held as the set's second user value).
+   * NULL: never borrow (the C API). */
+  keel_costmap *const *lender;
+  uint64_t epoch;           /* the search that made the set; 0: none to borrow from */
 };
+
+/* Do lookups borrow (see lender) right now, so need no index of their own? */
+static inline int keel_reach_borrows(const keel_reach *r) {
+  const keel_costmap *m = r->lender ? *r->lender : NULL;
+  return m && r->epoch && m->work.epoch == r->epoch;
+}
+
+/* Has the query index been built (keel_reach_index_in)? */
+static inline int keel_reach_indexed(const keel_reach *r) { return r->slot || r->dense; }
 
 /* The query index in caller-provided memory of keel_reach_index_bytes(r)
  * bytes (a host's garbage-collected memory, kept alive as long as the reach

@@ -1,6 +1,7 @@
 /* test_route.c — reach sets and paths over MP costs (route.c). */
 #include "check.h"
 #include "keel.h"
+#include "route_impl.h"   /* which query index a reach set built; borrowing (lender) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -326,6 +327,66 @@ TEST(board_costmap_from_profile_in_one_pass) {
   keel_board_free(b);
 }
 
+/* every hex of the box (and one ring outside it): cost as a plain distance
+ * on open sea within budget from `from`, else not found */
+static void check_disk(const keel_reach *r, int64_t size, keel_hex from, uint32_t budget) {
+  for (int64_t q = -size - 1; q <= size + 1; q++)
+    for (int64_t rr = -size - 1; rr <= size + 1; rr++) {
+      uint32_t c, d = (uint32_t)keel_hex_distance(H(q, rr), from);
+      int inside = q >= -size && q <= size && rr >= -size && rr <= size && d <= budget;
+      keel_status st = keel_reach_cost(r, H(q, rr), &c);
+      CHECK_INT(st, inside ? KEEL_OK : KEEL_E_NOT_FOUND);
+      if (inside) CHECK_INT(c, d);
+    }
+}
+
+TEST(reach_query_index_dense_hashed_or_borrowed) {
+  keel_costmap *m = open_sea(12);
+  keel_reach *r, *r2;
+  uint32_t c;
+  /* a compact set: a dense array over its box */
+  CHECK_OK(keel_reach_new(m, H(2, -3), 0, 5, &r));
+  check_disk(r, 12, H(2, -3), 5);
+  CHECK(r->dense != NULL && r->slot == NULL);
+  CHECK_INT(keel_reach_cost(r, H(1000, 0), &c), KEEL_E_NOT_FOUND);
+  keel_reach_free(r);
+  /* a sprawling set (one diagonal line: its box is n x n): open addressing */
+  keel_costmap_fill(m, KEEL_COST_BLOCKED, 0);
+  for (int64_t k = -12; k <= 12; k++) CHECK_OK(keel_costmap_set_enter(m, H(k, -k), 1));
+  CHECK_OK(keel_reach_new(m, H(0, 0), 0, 100, &r));
+  CHECK_INT(keel_reach_count(r), 25);
+  for (int64_t k = -12; k <= 12; k++) {
+    CHECK_OK(keel_reach_cost(r, H(k, -k), &c));
+    CHECK_INT(c, k < 0 ? -k : k);
+  }
+  CHECK_INT(keel_reach_cost(r, H(1, 0), &c), KEEL_E_NOT_FOUND);
+  CHECK(r->dense == NULL && r->slot != NULL);
+  keel_reach_free(r);
+  /* borrowed: lookups read the cost map's array until its next search */
+  keel_costmap_fill(m, 1, 0);
+  keel_costmap *lent = m;
+  CHECK_OK(keel_reach_new(m, H(-6, 0), 0, 4, &r));
+  r->lender = &lent;
+  check_disk(r, 12, H(-6, 0), 4);
+  CHECK(!keel_reach_indexed(r));
+  keel_hex path[8];
+  size_t n;
+  CHECK_OK(keel_reach_path(r, H(-2, 0), path, 8, &n));
+  CHECK_INT(n, 5);
+  CHECK_OK(keel_reach_new(m, H(6, 0), 0, 3, &r2));   /* a later search: r builds its own */
+  r2->lender = &lent;
+  check_disk(r2, 12, H(6, 0), 3);   /* r's cells, stale in the map's array, are misses */
+  CHECK(!keel_reach_indexed(r2));
+  check_disk(r, 12, H(-6, 0), 4);
+  CHECK(keel_reach_indexed(r));
+  lent = NULL;                      /* the cost map is gone: r2 builds its own too */
+  check_disk(r2, 12, H(6, 0), 3);
+  CHECK(keel_reach_indexed(r2));
+  keel_reach_free(r);
+  keel_reach_free(r2);
+  keel_costmap_free(m);
+}
+
 int main(void) {
   RUN(reach_on_open_sea_is_a_disk);
   RUN(reach_respects_enter_and_cross_costs_and_blocks);
@@ -335,5 +396,6 @@ int main(void) {
   RUN(reach_options_blocked_stop_predicate);
   RUN(graph_reach_same_search_over_keys);
   RUN(board_costmap_from_profile_in_one_pass);
+  RUN(reach_query_index_dense_hashed_or_borrowed);
   return check_report();
 }

@@ -160,3 +160,33 @@ t.test("route: a reach set answers after a collection and after close; an aborte
   t.eq(again:hexes(), r:hexes())
   t.eq(again:path(H(3, 3)), path)
 end)
+
+t.test("route: a reach set answers the same after later searches, after its cost map is closed or collected", function()
+  local function check(r, from, budget, size)
+    for q = -size - 1, size + 1 do
+      for rr = -size - 1, size + 1 do
+        local h, d = H(q, rr), hex.distance(H(q, rr), from)
+        if math.abs(q) <= size and math.abs(rr) <= size and d <= budget then
+          t.eq(r:cost(h), d)
+          t.eq(#r:path(h), d + 1)
+        else
+          t.fails("not reachable", r:cost(h))
+        end
+      end
+    end
+  end
+  local m = sea(8)
+  local a = m:reach(H(-4, 0), 3)
+  check(a, H(-4, 0), 3, 8)              -- the cost map's latest search: lookups borrow its array
+  local b = m:reach(H(4, 0), 2)
+  check(b, H(4, 0), 2, 8)               -- a's hexes, stale in the map's array, are not b's
+  check(a, H(-4, 0), 3, 8)              -- a later search: a builds its own index
+  local c = m:reach(H(0, 0), 2)
+  getmetatable(m).__close(m)
+  check(c, H(0, 0), 2, 8)
+  local d = sea(8):reach(H(1, 1), 2)    -- its cost map is garbage at once
+  collectgarbage()
+  collectgarbage()
+  check(d, H(1, 1), 2, 8)
+  t.eq(d:count(), 19)
+end)
