@@ -465,6 +465,58 @@ keel_status keel_board_owner(const keel_board *b, keel_hex h, int *id) {
   return KEEL_OK;
 }
 
+/* ---- bulk building: a layer over a rectangle or a row ------------------------ */
+
+static keel_status set_one(keel_board *b, keel_board_layer layer, keel_hex h, int value) {
+  switch (layer) {
+  case KEEL_LAYER_TERRAIN: return keel_board_set_terrain(b, h, (keel_terrain)value);
+  case KEEL_LAYER_OWNER: return keel_board_set_owner(b, h, value);
+  case KEEL_LAYER_ZONE:
+    return value < 0 ? KEEL_E_ARG : keel_board_set_zone(b, h, (size_t)value);
+  case KEEL_LAYER_TAG: return keel_board_add_tag(b, h, value);
+  default: return KEEL_E_ARG;
+  }
+}
+
+keel_status keel_board_fill(keel_board *b, keel_board_layer layer, keel_hex a, keel_hex c,
+                            int value, keel_hex *at) {
+  if ((unsigned)layer >= KEEL_LAYER_COUNT || !keel_hex_is_valid(a) || !keel_hex_is_valid(c))
+    return KEEL_E_ARG;
+  int64_t c0, r0, c1, r1;
+  keel_hex_to_offset(a, b->conv, &c0, &r0);
+  keel_hex_to_offset(c, b->conv, &c1, &r1);
+  if (c1 < c0 || r1 < r0) return KEEL_E_ARG;
+  for (int64_t r = r0; r <= r1; r++)
+    for (int64_t col = c0; col <= c1; col++) {
+      keel_hex h = a;
+      keel_status st = keel_offset_to_hex(b->conv, col, r, &h);
+      if (st == KEEL_OK) st = set_one(b, layer, h, value);
+      if (st != KEEL_OK) {
+        if (at) *at = h;
+        return st;
+      }
+    }
+  return KEEL_OK;
+}
+
+keel_status keel_board_fill_row(keel_board *b, keel_board_layer layer, keel_hex first,
+                                const int *values, size_t n, size_t *at) {
+  if ((unsigned)layer >= KEEL_LAYER_COUNT || !keel_hex_is_valid(first)) return KEEL_E_ARG;
+  int64_t col, row;
+  keel_hex_to_offset(first, b->conv, &col, &row);
+  for (size_t i = 0; i < n; i++) {
+    if (values[i] < 0) continue;
+    keel_hex h;
+    keel_status st = keel_offset_to_hex(b->conv, col + (int64_t)i, row, &h);
+    if (st == KEEL_OK) st = set_one(b, layer, h, values[i]);
+    if (st != KEEL_OK) {
+      if (at) *at = i;
+      return st;
+    }
+  }
+  return KEEL_OK;
+}
+
 /* ---- finish: derive side classes and coasts, sort the sparse tables ----------- */
 
 static int is_water(int t) {
@@ -509,22 +561,54 @@ static int cmp_pass(const void *x, const void *y) {
   return a->crossing < c->crossing ? -1 : a->crossing > c->crossing;
 }
 
+/* Neighbours by cell arithmetic: the offset step (dc, dr) in direction d
+ * depends only on the parity of the cell's column (flat) or row (pointy),
+ * counted from col0 / row0. Sampled from two neighbouring cells. */
+typedef struct cell_steps { int by_row; int64_t dc[2][6], dr[2][6]; } cell_steps;
+
+static keel_status cell_steps_of(const keel_board *b, cell_steps *s) {
+  s->by_row = b->conv == KEEL_ODD_R || b->conv == KEEL_EVEN_R;
+  for (int p = 0; p < 2; p++) {
+    int64_t c = b->col0 + (s->by_row ? 0 : p), r = b->row0 + (s->by_row ? p : 0);
+    keel_hex h;
+    keel_status st = keel_offset_to_hex(b->conv, c, r, &h);
+    if (st != KEEL_OK) return st;
+    for (int d = 0; d < 6; d++) {
+      keel_hex nb;
+      int64_t nc, nr;
+      if ((st = keel_hex_neighbor(h, d, &nb)) != KEEL_OK) return st;
+      keel_hex_to_offset(nb, b->conv, &nc, &nr);
+      s->dc[p][d] = nc - c;
+      s->dr[p][d] = nr - r;
+    }
+  }
+  return KEEL_OK;
+}
+
+/* the cell next to cell i in direction d 0..5, or -1 when it is not on the board */
+static int64_t cell_next(const keel_board *b, const cell_steps *s, size_t i, int d) {
+  int64_t x = (int64_t)(i % (size_t)b->cols), y = (int64_t)(i / (size_t)b->cols);
+  int p = (int)((s->by_row ? y : x) & 1);
+  x += s->dc[p][d];
+  y += s->dr[p][d];
+  if (x < 0 || y < 0 || x >= b->cols || y >= b->rows) return -1;
+  int64_t j = y * b->cols + x;
+  return b->terrain[j] == KEEL_TERRAIN_NONE ? -1 : j;
+}
+
 keel_status keel_board_finish(keel_board *b) {
   keel_status st = building(b);
   if (st != KEEL_OK) return st;
+  cell_steps steps;
+  if ((st = cell_steps_of(b, &steps)) != KEEL_OK) return st;
   for (size_t i = 0; i < b->ncells; i++)
     if ((b->flags[i] & F_ONBOARD) && !(b->flags[i] & F_TERRAIN)) b->terrain[i] = (uint8_t)b->deflt;
   /* from here on, on board = terrain set */
   b->finished = 1;
   for (size_t i = 0; i < b->ncells; i++) {
     if (b->terrain[i] == KEEL_TERRAIN_NONE) continue;
-    keel_hex h;
-    keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
-                       b->row0 + (int64_t)(i / (size_t)b->cols), &h);
     for (int d = 0; d < 3; d++) {
-      keel_hex nb;
-      int64_t j = -1;
-      if (keel_hex_neighbor(h, d, &nb) == KEEL_OK) j = cell_of(b, nb);
+      int64_t j = cell_next(b, &steps, i, d);
       uint16_t *f = &b->side[i * 3 + (size_t)d];
       if (j < 0) { *f = 0; continue; }
       if (!(*f & KEEL_SIDE_WATER_MASK))
@@ -534,14 +618,10 @@ keel_status keel_board_finish(keel_board *b) {
   for (size_t i = 0; i < b->ncells; i++) {
     int t = b->terrain[i];
     if (t == KEEL_TERRAIN_NONE || (b->flags[i] & F_COASTS)) continue;
-    keel_hex h;
-    keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
-                       b->row0 + (int64_t)(i / (size_t)b->cols), &h);
     int wet[6], nwet = 0;
     for (int d = 0; d < 6; d++) {
-      keel_hex nb;
-      int64_t j = -1;
-      unsigned f = side_at(b, h, d, &nb, &j);
+      int64_t j = cell_next(b, &steps, i, d);
+      unsigned f = j < 0 ? 0 : d < 3 ? b->side[i * 3 + (size_t)d] : b->side[(size_t)j * 3 + (size_t)(d - 3)];
       wet[d] = j >= 0 && wet_class(f) && t != KEEL_TERRAIN_LAND;
       nwet += wet[d];
     }
