@@ -217,16 +217,22 @@ static keel_status ensure_alloc(keel_board *b) {
 }
 
 /* cell index of h, or -1 when it is not on the board */
-static int64_t cell_of(const keel_board *b, keel_hex h) {
-  if (!b->alloc || !keel_hex_is_valid(h)) return -1;
-  int64_t c, r;
-  keel_hex_to_offset(h, b->conv, &c, &r);
+/* cell index of offset (c, r), or -1 when it is not on the board (arrays allocated) */
+static int64_t cell_at(const keel_board *b, int64_t c, int64_t r) {
   c -= b->col0;
   r -= b->row0;
   if (c < 0 || r < 0 || c >= b->cols || r >= b->rows) return -1;
   int64_t i = r * b->cols + c;
   if (b->finished ? b->terrain[i] == KEEL_TERRAIN_NONE : !(b->flags[i] & F_ONBOARD)) return -1;
   return i;
+}
+
+/* cell index of h, or -1 when it is not on the board */
+static int64_t cell_of(const keel_board *b, keel_hex h) {
+  if (!b->alloc || !keel_hex_is_valid(h)) return -1;
+  int64_t c, r;
+  keel_hex_to_offset(h, b->conv, &c, &r);
+  return cell_at(b, c, r);
 }
 
 /* KEEL_OK while b is being built, with its cell arrays allocated. */
@@ -265,15 +271,19 @@ keel_status keel_board_set_default_terrain(keel_board *b, keel_terrain t) {
   return KEEL_OK;
 }
 
-keel_status keel_board_set_terrain(keel_board *b, keel_hex h, keel_terrain t) {
-  int64_t i;
-  keel_status st = build_cell(b, h, &i);
-  if (st != KEEL_OK) return st;
+/* The one-hex setters of the bulk layers, once the hex's cell i is found. */
+static keel_status terrain_cell(keel_board *b, int64_t i, keel_terrain t) {
   if (t <= KEEL_TERRAIN_NONE || t >= KEEL_TERRAIN_COUNT) return KEEL_E_ARG;
   if (b->flags[i] & F_TERRAIN) return KEEL_E_DUPLICATE;
   b->flags[i] |= F_TERRAIN;
   b->terrain[i] = (uint8_t)t;
   return KEEL_OK;
+}
+
+keel_status keel_board_set_terrain(keel_board *b, keel_hex h, keel_terrain t) {
+  int64_t i;
+  keel_status st = build_cell(b, h, &i);
+  return st != KEEL_OK ? st : terrain_cell(b, i, t);
 }
 
 /* the storage of a side: cell of its first hex and direction 0..2, both hexes on board */
@@ -385,16 +395,19 @@ keel_status keel_board_add_zone(keel_board *b, const char *name, size_t *index) 
   return keel_area_add(b->areas, name, index);
 }
 
-keel_status keel_board_set_zone(keel_board *b, keel_hex h, size_t index) {
-  int64_t i;
-  keel_status st = build_cell(b, h, &i);
-  if (st != KEEL_OK) return st;
+static keel_status zone_cell(keel_board *b, int64_t i, keel_hex h, size_t index) {
   if (index >= keel_area_count(b->areas)) return KEEL_E_ARG;
   if (b->zone[i]) return KEEL_E_DUPLICATE;
-  st = keel_area_add_hex(b->areas, index, h);
+  keel_status st = keel_area_add_hex(b->areas, index, h);
   if (st != KEEL_OK) return st;
   b->zone[i] = (uint16_t)(index + 1);
   return KEEL_OK;
+}
+
+keel_status keel_board_set_zone(keel_board *b, keel_hex h, size_t index) {
+  int64_t i;
+  keel_status st = build_cell(b, h, &i);
+  return st != KEEL_OK ? st : zone_cell(b, i, h, index);
 }
 
 keel_status keel_board_tag_id(keel_board *b, const char *name, int *id) {
@@ -407,15 +420,18 @@ keel_status keel_board_tag_id(keel_board *b, const char *name, int *id) {
   return names_intern(&b->tags, name, 0xffff, id);
 }
 
-keel_status keel_board_add_tag(keel_board *b, keel_hex h, int id) {
-  int64_t i;
-  keel_status st = build_cell(b, h, &i);
-  if (st != KEEL_OK) return st;
+static keel_status tag_cell(keel_board *b, int64_t i, int id) {
   if (!names_get(&b->tags, id)) return KEEL_E_ARG;
   if (!grow((void **)&b->tagv, &b->captags, b->ntags, sizeof *b->tagv)) return KEEL_E_NOMEM;
   b->tagv[b->ntags].cell = (uint32_t)i;
   b->tagv[b->ntags++].tag = (uint16_t)id;
   return KEEL_OK;
+}
+
+keel_status keel_board_add_tag(keel_board *b, keel_hex h, int id) {
+  int64_t i;
+  keel_status st = build_cell(b, h, &i);
+  return st != KEEL_OK ? st : tag_cell(b, i, id);
 }
 
 keel_status keel_board_add_strait_passage(keel_board *b, keel_side crossing, keel_side strait) {
@@ -448,13 +464,16 @@ keel_status keel_board_owner_find(const keel_board *b, const char *name, int *id
 const char *keel_board_owner_name(const keel_board *b, int id) { return names_get(&b->owners, id); }
 int keel_board_owner_count(const keel_board *b) { return (int)b->owners.n; }
 
-keel_status keel_board_set_owner(keel_board *b, keel_hex h, int id) {
-  int64_t i;
-  keel_status st = alloc_cell(b, h, &i);
-  if (st != KEEL_OK) return st;
+static keel_status owner_cell(keel_board *b, int64_t i, int id) {
   if (id < 0 || (size_t)id > b->owners.n) return KEEL_E_ARG;
   b->owner[i] = (uint8_t)id;
   return KEEL_OK;
+}
+
+keel_status keel_board_set_owner(keel_board *b, keel_hex h, int id) {
+  int64_t i;
+  keel_status st = alloc_cell(b, h, &i);
+  return st != KEEL_OK ? st : owner_cell(b, i, id);
 }
 
 keel_status keel_board_owner(const keel_board *b, keel_hex h, int *id) {
@@ -467,14 +486,23 @@ keel_status keel_board_owner(const keel_board *b, keel_hex h, int *id) {
 
 /* ---- bulk building: a layer over a rectangle or a row ------------------------ */
 
-static keel_status set_one(keel_board *b, keel_board_layer layer, keel_hex h, int value) {
+/* Set `layer` of the hex at offset (c, r) as the one-hex call does: the same
+ * checks in the same order, the cell found by arithmetic. */
+static keel_status set_at(keel_board *b, keel_board_layer layer, int64_t c, int64_t r, int value) {
+  keel_status st = layer == KEEL_LAYER_OWNER ? ensure_alloc(b) : building(b);
+  if (st != KEEL_OK) return st;
+  int64_t i = cell_at(b, c, r);
+  if (i < 0) return KEEL_E_OFF_BOARD;
   switch (layer) {
-  case KEEL_LAYER_TERRAIN: return keel_board_set_terrain(b, h, (keel_terrain)value);
-  case KEEL_LAYER_OWNER: return keel_board_set_owner(b, h, value);
-  case KEEL_LAYER_ZONE:
-    return value < 0 ? KEEL_E_ARG : keel_board_set_zone(b, h, (size_t)value);
-  case KEEL_LAYER_TAG: return keel_board_add_tag(b, h, value);
-  default: return KEEL_E_ARG;
+  case KEEL_LAYER_TERRAIN: return terrain_cell(b, i, (keel_terrain)value);
+  case KEEL_LAYER_OWNER: return owner_cell(b, i, value);
+  case KEEL_LAYER_TAG: return tag_cell(b, i, value);
+  default: {
+    keel_hex h;
+    if (value < 0) return KEEL_E_ARG;
+    if ((st = keel_offset_to_hex(b->conv, c, r, &h)) != KEEL_OK) return st;
+    return zone_cell(b, i, h, (size_t)value);
+  }
   }
 }
 
@@ -488,11 +516,9 @@ keel_status keel_board_fill(keel_board *b, keel_board_layer layer, keel_hex a, k
   if (c1 < c0 || r1 < r0) return KEEL_E_ARG;
   for (int64_t r = r0; r <= r1; r++)
     for (int64_t col = c0; col <= c1; col++) {
-      keel_hex h = a;
-      keel_status st = keel_offset_to_hex(b->conv, col, r, &h);
-      if (st == KEEL_OK) st = set_one(b, layer, h, value);
+      keel_status st = set_at(b, layer, col, r, value);
       if (st != KEEL_OK) {
-        if (at) *at = h;
+        if (at && keel_offset_to_hex(b->conv, col, r, at) != KEEL_OK) *at = a;
         return st;
       }
     }
@@ -506,9 +532,7 @@ keel_status keel_board_fill_row(keel_board *b, keel_board_layer layer, keel_hex 
   keel_hex_to_offset(first, b->conv, &col, &row);
   for (size_t i = 0; i < n; i++) {
     if (values[i] < 0) continue;
-    keel_hex h;
-    keel_status st = keel_offset_to_hex(b->conv, col + (int64_t)i, row, &h);
-    if (st == KEEL_OK) st = set_one(b, layer, h, values[i]);
+    keel_status st = set_at(b, layer, col + (int64_t)i, row, values[i]);
     if (st != KEEL_OK) {
       if (at) *at = i;
       return st;

@@ -475,14 +475,14 @@ function handlers.terrain(self, s)
   local legend = self.legends.terrain
   local unknown = unknown_symbol(legend)
   self:grid(s, "terrain", legend, function(first, rowpos, txt, known, c0, r, sec, f)
-    -- every symbol is checked before any hex is set
-    local u = txt:find(unknown)
-    if u then
-      self:fail(rowpos + u - 1, "a terrain symbol (one of " .. concat(known, " ") .. " _)",
-        "unknown terrain symbol", "'" .. show(sub(txt, u, u)) .. "'")
-    end
     local ok, why, i, at = self.board:fill_row("terrain", first, txt, legend)
     if not ok then
+      -- a symbol the legend lacks anywhere in the row comes first
+      local u = txt:find(unknown)
+      if u then
+        self:fail(rowpos + u - 1, "a terrain symbol (one of " .. concat(known, " ") .. " _)",
+          "unknown terrain symbol", "'" .. show(sub(txt, u, u)) .. "'")
+      end
       local p = phrase(why)
       local lbl = f:format(sec, c0 + at - 1, r)
       if p:find("defined twice", 1, true) then
