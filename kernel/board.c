@@ -217,16 +217,22 @@ static keel_status ensure_alloc(keel_board *b) {
 }
 
 /* cell index of h, or -1 when it is not on the board */
-static int64_t cell_of(const keel_board *b, keel_hex h) {
-  if (!b->alloc || !keel_hex_is_valid(h)) return -1;
-  int64_t c, r;
-  keel_hex_to_offset(h, b->conv, &c, &r);
+/* cell index of offset (c, r), or -1 when it is not on the board (arrays allocated) */
+static int64_t cell_at(const keel_board *b, int64_t c, int64_t r) {
   c -= b->col0;
   r -= b->row0;
   if (c < 0 || r < 0 || c >= b->cols || r >= b->rows) return -1;
   int64_t i = r * b->cols + c;
   if (b->finished ? b->terrain[i] == KEEL_TERRAIN_NONE : !(b->flags[i] & F_ONBOARD)) return -1;
   return i;
+}
+
+/* cell index of h, or -1 when it is not on the board */
+static int64_t cell_of(const keel_board *b, keel_hex h) {
+  if (!b->alloc || !keel_hex_is_valid(h)) return -1;
+  int64_t c, r;
+  keel_hex_to_offset(h, b->conv, &c, &r);
+  return cell_at(b, c, r);
 }
 
 /* KEEL_OK while b is being built, with its cell arrays allocated. */
@@ -265,15 +271,19 @@ keel_status keel_board_set_default_terrain(keel_board *b, keel_terrain t) {
   return KEEL_OK;
 }
 
-keel_status keel_board_set_terrain(keel_board *b, keel_hex h, keel_terrain t) {
-  int64_t i;
-  keel_status st = build_cell(b, h, &i);
-  if (st != KEEL_OK) return st;
+/* The one-hex setters of the bulk layers, once the hex's cell i is found. */
+static keel_status terrain_cell(keel_board *b, int64_t i, keel_terrain t) {
   if (t <= KEEL_TERRAIN_NONE || t >= KEEL_TERRAIN_COUNT) return KEEL_E_ARG;
   if (b->flags[i] & F_TERRAIN) return KEEL_E_DUPLICATE;
   b->flags[i] |= F_TERRAIN;
   b->terrain[i] = (uint8_t)t;
   return KEEL_OK;
+}
+
+keel_status keel_board_set_terrain(keel_board *b, keel_hex h, keel_terrain t) {
+  int64_t i;
+  keel_status st = build_cell(b, h, &i);
+  return st != KEEL_OK ? st : terrain_cell(b, i, t);
 }
 
 /* the storage of a side: cell of its first hex and direction 0..2, both hexes on board */
@@ -385,16 +395,19 @@ keel_status keel_board_add_zone(keel_board *b, const char *name, size_t *index) 
   return keel_area_add(b->areas, name, index);
 }
 
-keel_status keel_board_set_zone(keel_board *b, keel_hex h, size_t index) {
-  int64_t i;
-  keel_status st = build_cell(b, h, &i);
-  if (st != KEEL_OK) return st;
+static keel_status zone_cell(keel_board *b, int64_t i, keel_hex h, size_t index) {
   if (index >= keel_area_count(b->areas)) return KEEL_E_ARG;
   if (b->zone[i]) return KEEL_E_DUPLICATE;
-  st = keel_area_add_hex(b->areas, index, h);
+  keel_status st = keel_area_add_hex(b->areas, index, h);
   if (st != KEEL_OK) return st;
   b->zone[i] = (uint16_t)(index + 1);
   return KEEL_OK;
+}
+
+keel_status keel_board_set_zone(keel_board *b, keel_hex h, size_t index) {
+  int64_t i;
+  keel_status st = build_cell(b, h, &i);
+  return st != KEEL_OK ? st : zone_cell(b, i, h, index);
 }
 
 keel_status keel_board_tag_id(keel_board *b, const char *name, int *id) {
@@ -407,15 +420,18 @@ keel_status keel_board_tag_id(keel_board *b, const char *name, int *id) {
   return names_intern(&b->tags, name, 0xffff, id);
 }
 
-keel_status keel_board_add_tag(keel_board *b, keel_hex h, int id) {
-  int64_t i;
-  keel_status st = build_cell(b, h, &i);
-  if (st != KEEL_OK) return st;
+static keel_status tag_cell(keel_board *b, int64_t i, int id) {
   if (!names_get(&b->tags, id)) return KEEL_E_ARG;
   if (!grow((void **)&b->tagv, &b->captags, b->ntags, sizeof *b->tagv)) return KEEL_E_NOMEM;
   b->tagv[b->ntags].cell = (uint32_t)i;
   b->tagv[b->ntags++].tag = (uint16_t)id;
   return KEEL_OK;
+}
+
+keel_status keel_board_add_tag(keel_board *b, keel_hex h, int id) {
+  int64_t i;
+  keel_status st = build_cell(b, h, &i);
+  return st != KEEL_OK ? st : tag_cell(b, i, id);
 }
 
 keel_status keel_board_add_strait_passage(keel_board *b, keel_side crossing, keel_side strait) {
@@ -448,13 +464,16 @@ keel_status keel_board_owner_find(const keel_board *b, const char *name, int *id
 const char *keel_board_owner_name(const keel_board *b, int id) { return names_get(&b->owners, id); }
 int keel_board_owner_count(const keel_board *b) { return (int)b->owners.n; }
 
-keel_status keel_board_set_owner(keel_board *b, keel_hex h, int id) {
-  int64_t i;
-  keel_status st = alloc_cell(b, h, &i);
-  if (st != KEEL_OK) return st;
+static keel_status owner_cell(keel_board *b, int64_t i, int id) {
   if (id < 0 || (size_t)id > b->owners.n) return KEEL_E_ARG;
   b->owner[i] = (uint8_t)id;
   return KEEL_OK;
+}
+
+keel_status keel_board_set_owner(keel_board *b, keel_hex h, int id) {
+  int64_t i;
+  keel_status st = alloc_cell(b, h, &i);
+  return st != KEEL_OK ? st : owner_cell(b, i, id);
 }
 
 keel_status keel_board_owner(const keel_board *b, keel_hex h, int *id) {
@@ -462,6 +481,63 @@ keel_status keel_board_owner(const keel_board *b, keel_hex h, int *id) {
   keel_status st = query_cell(b, h, &i);
   if (st != KEEL_OK) return st;
   *id = b->owner[i];
+  return KEEL_OK;
+}
+
+/* ---- bulk building: a layer over a rectangle or a row ------------------------ */
+
+/* Set `layer` of the hex at offset (c, r) as the one-hex call does: the same
+ * checks in the same order, the cell found by arithmetic. */
+static keel_status set_at(keel_board *b, keel_board_layer layer, int64_t c, int64_t r, int value) {
+  keel_status st = layer == KEEL_LAYER_OWNER ? ensure_alloc(b) : building(b);
+  if (st != KEEL_OK) return st;
+  int64_t i = cell_at(b, c, r);
+  if (i < 0) return KEEL_E_OFF_BOARD;
+  switch (layer) {
+  case KEEL_LAYER_TERRAIN: return terrain_cell(b, i, (keel_terrain)value);
+  case KEEL_LAYER_OWNER: return owner_cell(b, i, value);
+  case KEEL_LAYER_TAG: return tag_cell(b, i, value);
+  default: {
+    keel_hex h;
+    if (value < 0) return KEEL_E_ARG;
+    if ((st = keel_offset_to_hex(b->conv, c, r, &h)) != KEEL_OK) return st;
+    return zone_cell(b, i, h, (size_t)value);
+  }
+  }
+}
+
+keel_status keel_board_fill(keel_board *b, keel_board_layer layer, keel_hex a, keel_hex c,
+                            int value, keel_hex *at) {
+  if ((unsigned)layer >= KEEL_LAYER_COUNT || !keel_hex_is_valid(a) || !keel_hex_is_valid(c))
+    return KEEL_E_ARG;
+  int64_t c0, r0, c1, r1;
+  keel_hex_to_offset(a, b->conv, &c0, &r0);
+  keel_hex_to_offset(c, b->conv, &c1, &r1);
+  if (c1 < c0 || r1 < r0) return KEEL_E_ARG;
+  for (int64_t r = r0; r <= r1; r++)
+    for (int64_t col = c0; col <= c1; col++) {
+      keel_status st = set_at(b, layer, col, r, value);
+      if (st != KEEL_OK) {
+        if (at && keel_offset_to_hex(b->conv, col, r, at) != KEEL_OK) *at = a;
+        return st;
+      }
+    }
+  return KEEL_OK;
+}
+
+keel_status keel_board_fill_row(keel_board *b, keel_board_layer layer, keel_hex first,
+                                const int *values, size_t n, size_t *at) {
+  if ((unsigned)layer >= KEEL_LAYER_COUNT || !keel_hex_is_valid(first)) return KEEL_E_ARG;
+  int64_t col, row;
+  keel_hex_to_offset(first, b->conv, &col, &row);
+  for (size_t i = 0; i < n; i++) {
+    if (values[i] < 0) continue;
+    keel_status st = set_at(b, layer, col + (int64_t)i, row, values[i]);
+    if (st != KEEL_OK) {
+      if (at) *at = i;
+      return st;
+    }
+  }
   return KEEL_OK;
 }
 
@@ -509,22 +585,54 @@ static int cmp_pass(const void *x, const void *y) {
   return a->crossing < c->crossing ? -1 : a->crossing > c->crossing;
 }
 
+/* Neighbours by cell arithmetic: the offset step (dc, dr) in direction d
+ * depends only on the parity of the cell's column (flat) or row (pointy),
+ * counted from col0 / row0. Sampled from two neighbouring cells. */
+typedef struct cell_steps { int by_row; int64_t dc[2][6], dr[2][6]; } cell_steps;
+
+static keel_status cell_steps_of(const keel_board *b, cell_steps *s) {
+  s->by_row = b->conv == KEEL_ODD_R || b->conv == KEEL_EVEN_R;
+  for (int p = 0; p < 2; p++) {
+    int64_t c = b->col0 + (s->by_row ? 0 : p), r = b->row0 + (s->by_row ? p : 0);
+    keel_hex h;
+    keel_status st = keel_offset_to_hex(b->conv, c, r, &h);
+    if (st != KEEL_OK) return st;
+    for (int d = 0; d < 6; d++) {
+      keel_hex nb;
+      int64_t nc, nr;
+      if ((st = keel_hex_neighbor(h, d, &nb)) != KEEL_OK) return st;
+      keel_hex_to_offset(nb, b->conv, &nc, &nr);
+      s->dc[p][d] = nc - c;
+      s->dr[p][d] = nr - r;
+    }
+  }
+  return KEEL_OK;
+}
+
+/* the cell next to cell i in direction d 0..5, or -1 when it is not on the board */
+static int64_t cell_next(const keel_board *b, const cell_steps *s, size_t i, int d) {
+  int64_t x = (int64_t)(i % (size_t)b->cols), y = (int64_t)(i / (size_t)b->cols);
+  int p = (int)((s->by_row ? y : x) & 1);
+  x += s->dc[p][d];
+  y += s->dr[p][d];
+  if (x < 0 || y < 0 || x >= b->cols || y >= b->rows) return -1;
+  int64_t j = y * b->cols + x;
+  return b->terrain[j] == KEEL_TERRAIN_NONE ? -1 : j;
+}
+
 keel_status keel_board_finish(keel_board *b) {
   keel_status st = building(b);
   if (st != KEEL_OK) return st;
+  cell_steps steps;
+  if ((st = cell_steps_of(b, &steps)) != KEEL_OK) return st;
   for (size_t i = 0; i < b->ncells; i++)
     if ((b->flags[i] & F_ONBOARD) && !(b->flags[i] & F_TERRAIN)) b->terrain[i] = (uint8_t)b->deflt;
   /* from here on, on board = terrain set */
   b->finished = 1;
   for (size_t i = 0; i < b->ncells; i++) {
     if (b->terrain[i] == KEEL_TERRAIN_NONE) continue;
-    keel_hex h;
-    keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
-                       b->row0 + (int64_t)(i / (size_t)b->cols), &h);
     for (int d = 0; d < 3; d++) {
-      keel_hex nb;
-      int64_t j = -1;
-      if (keel_hex_neighbor(h, d, &nb) == KEEL_OK) j = cell_of(b, nb);
+      int64_t j = cell_next(b, &steps, i, d);
       uint16_t *f = &b->side[i * 3 + (size_t)d];
       if (j < 0) { *f = 0; continue; }
       if (!(*f & KEEL_SIDE_WATER_MASK))
@@ -534,14 +642,10 @@ keel_status keel_board_finish(keel_board *b) {
   for (size_t i = 0; i < b->ncells; i++) {
     int t = b->terrain[i];
     if (t == KEEL_TERRAIN_NONE || (b->flags[i] & F_COASTS)) continue;
-    keel_hex h;
-    keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
-                       b->row0 + (int64_t)(i / (size_t)b->cols), &h);
     int wet[6], nwet = 0;
     for (int d = 0; d < 6; d++) {
-      keel_hex nb;
-      int64_t j = -1;
-      unsigned f = side_at(b, h, d, &nb, &j);
+      int64_t j = cell_next(b, &steps, i, d);
+      unsigned f = j < 0 ? 0 : d < 3 ? b->side[i * 3 + (size_t)d] : b->side[(size_t)j * 3 + (size_t)(d - 3)];
       wet[d] = j >= 0 && wet_class(f) && t != KEEL_TERRAIN_LAND;
       nwet += wet[d];
     }

@@ -416,6 +416,27 @@ KEEL_API keel_status keel_board_add_tag(keel_board *b, keel_hex h, int id);
 KEEL_API keel_status keel_board_add_strait_passage(keel_board *b, keel_side crossing,
                                                    keel_side strait);
 KEEL_API keel_status keel_board_finish(keel_board *b);
+/* Bulk building for map loaders: one layer over many hexes in one call,
+ * each hex exactly as the one-hex call for the layer sets it (same checks,
+ * same statuses). */
+typedef enum keel_board_layer {
+  KEEL_LAYER_TERRAIN,   /* value: a keel_terrain (keel_board_set_terrain) */
+  KEEL_LAYER_OWNER,     /* value: an owner id, 0 nobody (keel_board_set_owner) */
+  KEEL_LAYER_ZONE,      /* value: a zone index (keel_board_set_zone) */
+  KEEL_LAYER_TAG,       /* value: a tag id (keel_board_add_tag) */
+  KEEL_LAYER_COUNT
+} keel_board_layer;
+/* Every hex of the offset rectangle from corner a (lowest column and row) to
+ * corner c (highest), row by row, each row from its lowest column. Stops at
+ * the first hex refused: its status, the hex in *at (may be NULL); the hexes
+ * before it keep their value. KEEL_E_ARG when c lies before a. */
+KEEL_API keel_status keel_board_fill(keel_board *b, keel_board_layer layer, keel_hex a,
+                                     keel_hex c, int value, keel_hex *at);
+/* n hexes from `first` along its offset row, column by column: values[i]
+ * for the i-th, a negative value leaves it. Stops like keel_board_fill with
+ * the index in *at (may be NULL). */
+KEEL_API keel_status keel_board_fill_row(keel_board *b, keel_board_layer layer, keel_hex first,
+                                         const int *values, size_t n, size_t *at);
 KEEL_API int keel_board_is_finished(const keel_board *b);
 
 /* -- owners: players/sides that own hexes (id 1..255, 0: nobody) -- */

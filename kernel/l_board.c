@@ -204,6 +204,139 @@ static int l_set_terrain_row(lua_State *L) {
   return 1;
 }
 
+/* ---- bulk building: a layer over a rectangle or a row of symbols ------------ */
+
+static const char *const layer_names[] = { "terrain", "owner", "zone", "tag", NULL };
+/* the name a one-hex call gives its failures, per layer */
+static const char *const layer_what[] = { "terrain", "set_owner", "zone", "tag" };
+
+/* The board at 1 for a bulk call on `layer`: owners may change after finish. */
+static keel_board *check_layer_board(lua_State *L, keel_board_layer layer) {
+  return layer == KEEL_LAYER_OWNER ? check_board(L, 1) : check_building(L, 1);
+}
+
+/* The value at idx for `layer`, as the one-hex call takes it: a terrain name,
+ * an owner name or false, a zone index >= 1, a tag id. NULL, or what is wrong
+ * (pushed). */
+static const char *layer_value(lua_State *L, keel_board *b, keel_board_layer layer, int idx,
+                               int *out) {
+  int t = lua_type(L, idx);
+  switch (layer) {
+  case KEEL_LAYER_TERRAIN: {
+    keel_terrain tr;
+    if (t != LUA_TSTRING) return lua_pushliteral(L, "terrain name expected");
+    if (keel_terrain_from_name(lua_tostring(L, idx), &tr) != KEEL_OK)
+      return lua_pushfstring(L, "unknown terrain '%s'", lua_tostring(L, idx));
+    *out = (int)tr;
+    return NULL;
+  }
+  case KEEL_LAYER_OWNER:
+    if (t == LUA_TSTRING) {
+      if (keel_board_owner_find(b, lua_tostring(L, idx), out) != KEEL_OK)
+        return lua_pushfstring(L, "unknown owner '%s'", lua_tostring(L, idx));
+      return NULL;
+    }
+    if (lua_toboolean(L, idx)) return lua_pushliteral(L, "owner name or false expected");
+    *out = 0;
+    return NULL;
+  default: {   /* zone index 1.., tag id 1.. */
+    int isnum;
+    lua_Integer v = lua_tointegerx(L, idx, &isnum);
+    if (!isnum || v < 1 || v > 0xffff)
+      return layer == KEEL_LAYER_ZONE ? lua_pushliteral(L, "zone index >= 1 expected")
+                                      : lua_pushliteral(L, "tag id 1..65535 expected");
+    *out = layer == KEEL_LAYER_ZONE ? (int)v - 1 : (int)v;
+    return NULL;
+  }
+  }
+}
+
+/* board:fill(layer, from, to, value) -> true | nil, reason, hex  [-5, +1|3, e]
+ * layer "terrain" | "owner" | "zone" | "tag": every hex of the offset
+ * rectangle from..to, as set_terrain / set_owner / set_zone / add_tag. */
+static int l_fill(lua_State *L) {
+  keel_board_layer layer = (keel_board_layer)luaL_checkoption(L, 2, NULL, layer_names);
+  keel_board *b = check_layer_board(L, layer);
+  keel_hex from, to;
+  if (!get_hex(L, b, 3, &from) || !get_hex(L, b, 4, &to)) return 2;
+  int value;
+  const char *bad = layer_value(L, b, layer, 5, &value);
+  if (bad) return luaL_argerror(L, 5, bad);
+  keel_hex at = from;
+  keel_status st = keel_board_fill(b, layer, from, to, value, &at);
+  if (st == KEEL_OK) { lua_pushboolean(L, 1); return 1; }
+  keel_lua_nilerr(L, st, st == KEEL_E_ARG && at == from ? "fill" : layer_what[layer]);
+  lua_pushinteger(L, at);
+  return 3;
+}
+
+/* byte index (1-based) in s of column col (0-based); spaces and tabs are not columns */
+static size_t column_index(const char *s, size_t len, size_t col) {
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] == ' ' || s[i] == '\t') continue;
+    if (col-- == 0) return i + 1;
+  }
+  return len + 1;
+}
+
+/* board:fill_row(layer, first, symbols, legend, start?) -> true | nil, reason, index, column
+ *   [-6, +1|4, e]  one column per symbol eastward from first (spaces and tabs
+ * are not columns, '_' leaves its hex), the value legend[symbol]; columns
+ * before byte `start` are counted only. Stops at a symbol legend lacks
+ * ("fill_row: no legend entry for 'Q'") or a hex refused, with its byte
+ * index and column. */
+static int l_fill_row(lua_State *L) {
+  keel_board_layer layer = (keel_board_layer)luaL_checkoption(L, 2, NULL, layer_names);
+  keel_board *b = check_layer_board(L, layer);
+  keel_hex first = keel_lua_checkhex(L, 3);
+  size_t len;
+  const char *s = luaL_checklstring(L, 4, &len);
+  luaL_checktype(L, 5, LUA_TTABLE);
+  lua_Integer start = luaL_optinteger(L, 6, 1);
+  int vals[256];
+  for (int i = 0; i < 256; i++) vals[i] = -2;   /* -2: no entry */
+  lua_pushnil(L);
+  while (lua_next(L, 5)) {
+    size_t kl;
+    if (lua_type(L, -2) != LUA_TSTRING || (lua_tolstring(L, -2, &kl), kl != 1))
+      return luaL_argerror(L, 5, "keys must be one-character symbols");
+    int v;
+    const char *bad = layer_value(L, b, layer, -1, &v);
+    if (bad) return luaL_argerror(L, 5, lua_pushfstring(L, "'%s': %s", lua_tostring(L, -3), bad));
+    vals[(unsigned char)lua_tostring(L, -2)[0]] = v;
+    lua_pop(L, 1);
+  }
+  vals['_'] = -1;
+  int small[512], *buf = small;
+  if (len > 512) buf = lua_newuserdatauv(L, len * sizeof *buf, 0);
+  size_t n = 0, miss = 0;
+  int missed = 0;
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == ' ' || c == '\t') continue;
+    if ((lua_Integer)i + 1 < start) { buf[n++] = -1; continue; }
+    if (vals[c] == -2) { missed = 1; miss = i; break; }
+    buf[n++] = vals[c];
+  }
+  size_t at = 0;
+  keel_status st = keel_board_fill_row(b, layer, first, buf, n, &at);
+  if (st != KEEL_OK) {
+    keel_lua_nilerr(L, st, layer_what[layer]);
+    lua_pushinteger(L, (lua_Integer)column_index(s, len, at));
+    lua_pushinteger(L, (lua_Integer)at + 1);
+    return 4;
+  }
+  if (missed) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "fill_row: no legend entry for '%c'", s[miss]);
+    lua_pushinteger(L, (lua_Integer)miss + 1);
+    lua_pushinteger(L, (lua_Integer)n + 1);
+    return 4;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
 /* board:add_side(side, features) -> true | nil, reason  [-3, +1|2, e] */
 static int l_add_side(lua_State *L) {
   keel_board *b = check_building(L, 1);
@@ -791,6 +924,7 @@ int keel_lua_open_board(lua_State *L) {
   static const luaL_Reg methods[] = {
     { "close", l_close }, { "section", l_section }, { "default_terrain", l_default_terrain },
     { "set_terrain", l_set_terrain }, { "set_terrain_row", l_set_terrain_row },
+    { "fill", l_fill }, { "fill_row", l_fill_row },
     { "add_side", l_add_side }, { "side_name_id", l_side_name_id },
     { "set_coasts", l_set_coasts }, { "add_port", l_add_port }, { "add_place", l_add_place },
     { "set_cd", l_set_cd }, { "set_seaboxes", l_set_seaboxes }, { "add_zone", l_add_zone },

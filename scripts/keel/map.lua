@@ -15,7 +15,7 @@ local P, R, S, C, Ct, Cc, Cp, Cmt, Cg = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Ct,
 local error, type, tostring, tonumber, pcall, ipairs, pairs = error, type, tostring, tonumber, pcall, ipairs, pairs
 local setmetatable = setmetatable
 local concat, sort = table.concat, table.sort
-local byte, char, fmt, sub = string.byte, string.char, string.format, string.sub
+local byte, fmt, sub = string.byte, string.format, string.sub
 
 local M = {}
 
@@ -245,7 +245,6 @@ end
 ---------------------------------------------------------------------------
 
 local SIDE = keel.board.SIDE
-local TCODE = keel.board.TERRAIN
 
 -- A label's section prefix ("SEC:" or ""), its digits, and its column and
 -- row of d digits each.
@@ -322,13 +321,16 @@ function Builder:side(a)
   return s
 end
 
--- expand a hex list (labels and rectangles)
-function Builder:hexes(list)
+-- check a hex list (labels and rectangles) and give its rectangles: {from
+-- hex, to hex} each, a label as a rectangle of one hex. Both corners of a
+-- rectangle are in its section, so every hex between them is too.
+function Builder:rects(list)
   local out = {}
   for _, item in ipairs(list) do
     local pos, lbl, to = item[1], item[2], item[3]
     if not to then
-      out[#out + 1] = self:hex({ pos, lbl })
+      local h = self:hex({ pos, lbl })
+      out[#out + 1] = { h, h }
     else
       local b = self.board
       local n = b:numbering()
@@ -338,17 +340,14 @@ function Builder:hexes(list)
         self:fail(pos, ("a range SEC:CCRR..CCRR with %d-digit columns and rows"):format(d),
           "bad hex range", "'" .. show(lbl .. ".." .. to) .. "'")
       end
-      self:hex({ pos, lbl })
-      self:hex({ pos, sec .. to })
+      local a = self:hex({ pos, lbl })
+      local z = self:hex({ pos, sec .. to })
       local _, _, c2, r2 = label_parts(to, d)
       if c2 < c1 or r2 < r1 then
         self:fail(pos, "a range from its top-left to its bottom-right hex", "empty hex range",
           "'" .. show(lbl .. ".." .. to) .. "'")
       end
-      local f = label_format(d)
-      for r = r1, r2 do
-        for c = c1, c2 do out[#out + 1] = self:hex({ pos, f:format(sec, c, r) }) end
-      end
+      out[#out + 1] = { a, z }
     end
   end
   return out
@@ -464,66 +463,117 @@ function Builder:grid(s, kind, legend, apply_row)
   end
 end
 
+-- A pattern that finds the first symbol of a grid row that the legend lacks.
+local function unknown_symbol(legend)
+  local cls = { "[^ \t_" }
+  for sym in pairs(legend) do cls[#cls + 1] = sym:find("^%w$") and sym or "%" .. sym end
+  cls[#cls + 1] = "]"
+  return concat(cls)
+end
+
 function handlers.terrain(self, s)
   local legend = self.legends.terrain
-  local codes = {}
-  for k, v in pairs(legend) do codes[k] = TCODE[v] end
+  local unknown = unknown_symbol(legend)
   self:grid(s, "terrain", legend, function(first, rowpos, txt, known, c0, r, sec, f)
-    local out, poss = {}, {}
-    for i = 1, #txt do
-      local c = sub(txt, i, i)
-      if c ~= " " and c ~= "\t" then
-        if c == "_" then out[#out + 1] = "\0"
-        else
-          local code = codes[c]
-          if not code then
-            self:fail(rowpos + i - 1, "a terrain symbol (one of " .. concat(known, " ") .. " _)",
-              "unknown terrain symbol", "'" .. show(c) .. "'")
-          end
-          out[#out + 1] = char(code)
-        end
-        poss[#out] = rowpos + i - 1
-      end
-    end
-    local ok, why, at = self.board:set_terrain_row(first, concat(out))
+    local ok, why, i, at = self.board:fill_row("terrain", first, txt, legend)
     if not ok then
+      -- a symbol the legend lacks anywhere in the row comes first
+      local u = txt:find(unknown)
+      if u then
+        self:fail(rowpos + u - 1, "a terrain symbol (one of " .. concat(known, " ") .. " _)",
+          "unknown terrain symbol", "'" .. show(sub(txt, u, u)) .. "'")
+      end
       local p = phrase(why)
       local lbl = f:format(sec, c0 + at - 1, r)
       if p:find("defined twice", 1, true) then
-        self:fail(poss[at], "each hex's terrain once", "duplicate hex", "'" .. show(lbl) .. "' again")
+        self:fail(rowpos + i - 1, "each hex's terrain once", "duplicate hex", "'" .. show(lbl) .. "' again")
       end
-      self:fail(poss[at], "a hex inside a section", "terrain grid runs off the board", "'" .. show(lbl) .. "'")
+      self:fail(rowpos + i - 1, "a hex inside a section", "terrain grid runs off the board", "'" .. show(lbl) .. "'")
     end
   end)
 end
 
-local function layer_grid(self, s, kind, apply)
-  local legend = self.legends[kind]
-  self:grid(s, kind, legend, function(_, rowpos, txt, known, c0, r, sec, f)
-    local k = 0
-    for i = 1, #txt do
-      local c = sub(txt, i, i)
-      if c ~= " " and c ~= "\t" then
-        k = k + 1
-        if c ~= "_" then
-          local v = legend[c]
-          if not v then
-            self:fail(rowpos + i - 1, "a " .. kind .. " symbol (one of " .. concat(known, " ") ..
-              " _, declared with 'legend " .. kind .. "')", "unknown " .. kind .. " symbol", "'" .. show(c) .. "'")
-          end
-          apply(self:hex({ rowpos + i - 1, f:format(sec, c0 + k - 1, r) }), v, rowpos + i - 1)
-        end
+local function unknown_grid_symbol(self, kind, legend, pos, sym)
+  self:fail(pos, "a " .. kind .. " symbol (one of " .. concat(sorted_keys(legend), " ") ..
+    " _, declared with 'legend " .. kind .. "')", "unknown " .. kind .. " symbol", "'" .. show(sym) .. "'")
+end
+
+-- A grid row symbol by symbol (the slow path: it fails where the row does).
+local function layer_row_each(self, kind, legend, apply, rowpos, txt, c0, r, sec, f)
+  local k = 0
+  for i = 1, #txt do
+    local c = sub(txt, i, i)
+    if c ~= " " and c ~= "\t" then
+      k = k + 1
+      if c ~= "_" then
+        local v = legend[c]
+        if not v then unknown_grid_symbol(self, kind, legend, rowpos + i - 1, c) end
+        apply(self:hex({ rowpos + i - 1, f:format(sec, c0 + k - 1, r) }), v, rowpos + i - 1)
       end
     end
+  end
+end
+
+-- A zones or owners grid. A row whose last hex (not '_') is inside the
+-- section of its first has every hex inside: fast_row(first, rowpos, txt,
+-- legend, column -> label) does it in bulk. Any other row goes symbol by
+-- symbol through apply(hex, value, pos), which fails where the row does.
+local function layer_grid(self, s, kind, apply, fast_row)
+  local legend = self.legends[kind]
+  local unknown = unknown_symbol(legend)
+  self:grid(s, kind, legend, function(first, rowpos, txt, _, c0, r, sec, f)
+    local cols = txt:gsub("[ \t]", "")
+    local last = cols:find("[^_]_*$")
+    if not last then return end   -- nothing but '_'
+    if self.board:hex(f:format(sec, c0 + last - 1, r)) then
+      return fast_row(first, rowpos, txt, legend, unknown, function(k) return f:format(sec, c0 + k - 1, r) end)
+    end
+    layer_row_each(self, kind, legend, apply, rowpos, txt, c0, r, sec, f)
   end)
 end
 
 function handlers.zones(self, s)
-  layer_grid(self, s, "zone", function(h, v, pos) self:zone_hex(v, h, pos) end)
+  local vals = {}   -- symbol -> zone index, as the row meets them
+  layer_grid(self, s, "zone", function(h, v, pos) self:zone_hex(v, h, pos) end,
+    function(first, rowpos, txt, legend, _, label_of)
+      local b, start = self.board, 1
+      while true do
+        local ok, why, i, k = b:fill_row("zone", first, txt, vals, start)
+        if ok then return end
+        local sym, pos = sub(txt, i, i), rowpos + i - 1
+        if vals[sym] then   -- the hex refused its zone
+          self:refused(why, pos, "a hex on the board",
+            "each hex in one sea zone", "hex in two sea zones", "'" .. show(b:label(b:hex(label_of(k)))) .. "'")
+        end
+        local v = legend[sym]
+        if not v then unknown_grid_symbol(self, "zone", legend, pos, sym) end
+        vals[sym] = self:zone_index(v, pos, "a zone name")
+        start = i
+      end
+    end)
 end
 
 function handlers.owners(self, s)
-  layer_grid(self, s, "owner", function(h, v, pos) self:own_hex(v, h, pos) end)
+  layer_grid(self, s, "owner", function(h, v, pos) self:own_hex(v, h, pos) end,
+    function(first, rowpos, txt, legend, unknown)
+      -- owners are added in the order the row meets them, up to a symbol
+      -- the legend lacks; their hexes are set when the map is built
+      local u = txt:find(unknown)
+      local met = {}
+      for sym, name in pairs(legend) do
+        local i = txt:find(sym, 1, true)
+        if i and (not u or i < u) then met[#met + 1] = { i, sym, name } end
+      end
+      sort(met, function(x, y) return x[1] < y[1] end)
+      local vals = {}
+      for _, m in ipairs(met) do
+        self:owner_id(m[3], rowpos + m[1] - 1)
+        vals[m[2]] = m[3]
+      end
+      if u then unknown_grid_symbol(self, "owner", legend, rowpos + u - 1, sub(txt, u, u)) end
+      self.ownership[#self.ownership + 1] = { row = true, first = first, txt = txt, vals = vals,
+        pos = rowpos + met[1][1] - 1 }
+    end)
 end
 
 function handlers.hex(self, s)
@@ -640,14 +690,14 @@ end
 
 function Builder:own_hex(name, h, pos)
   self:owner_id(name, pos)
-  self.ownership[#self.ownership + 1] = { h, name, pos }
+  self.ownership[#self.ownership + 1] = { a = h, z = h, name = name, pos = pos }
 end
 
 function handlers.owner(self, s)
   local b = self:board_ready(s.pos)
   self:owner_id(s.name[2], s.name[1])
-  for _, h in ipairs(s.hexes and self:hexes(s.hexes) or {}) do
-    self.ownership[#self.ownership + 1] = { h, s.name[2], s.name[1] }
+  for _, q in ipairs(s.hexes and self:rects(s.hexes) or {}) do
+    self.ownership[#self.ownership + 1] = { a = q[1], z = q[2], name = s.name[2], pos = s.name[1] }
   end
   return b
 end
@@ -676,8 +726,15 @@ end
 function handlers.zone(self, s)
   self:board_ready(s.pos)
   local name = s.name[2]
-  self:zone_index(name, s.name[1], "a new zone name")
-  for _, h in ipairs(s.hexes and self:hexes(s.hexes) or {}) do self:zone_hex(name, h, s.name[1]) end
+  local idx = self:zone_index(name, s.name[1], "a new zone name")
+  local b = self.board
+  for _, q in ipairs(s.hexes and self:rects(s.hexes) or {}) do
+    local ok, why, at = b:fill("zone", q[1], q[2], idx)
+    if not ok then
+      self:refused(why, s.name[1], "a hex on the board",
+        "each hex in one sea zone", "hex in two sea zones", "'" .. show(b:label(at)) .. "'")
+    end
+  end
 end
 
 function handlers.seaboxes(self, s)
@@ -705,8 +762,8 @@ function handlers.tag(self, s)
   self:board_ready(s.pos)
   local id, why = self.board:tag_id(s.name[2])
   self:check(id, why, s.name[1], "a tag name")
-  for _, h in ipairs(self:hexes(s.hexes)) do
-    self:check(self.board:add_tag(h, id), "hex off the board", s.name[1], "a hex on the board")
+  for _, q in ipairs(self:rects(s.hexes)) do
+    self:check(self.board:fill("tag", q[1], q[2], id), "hex off the board", s.name[1], "a hex on the board")
   end
 end
 
@@ -734,7 +791,10 @@ function M.build(desc)
     local b = self.board
     if self.default_terrain then b:default_terrain(self.default_terrain) end
     for _, o in ipairs(self.ownership) do
-      self:check(b:set_owner(o[1], o[2]), "hex off the board", o[3], "a hex on the board")
+      local ok
+      if o.row then ok = b:fill_row("owner", o.first, o.txt, o.vals)
+      else ok = b:fill("owner", o.a, o.z, o.name) end
+      self:check(ok, "hex off the board", o.pos, "a hex on the board")
     end
     local fin, why = b:finish()
     if not fin then self:fail(1, "a board that can be finished", phrase(why)) end

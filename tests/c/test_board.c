@@ -236,6 +236,69 @@ TEST(board_misuse) {
   keel_board_free(NULL);
 }
 
+TEST(board_bulk_fill) {
+  keel_board *b;
+  CHECK_OK(keel_board_new(&NUM, &b));
+  CHECK_OK(keel_board_add_section(b, "A", 0, 0, 6, 4));
+  int owner, tag;
+  size_t zone;
+  CHECK_OK(keel_board_add_owner(b, "Blue", &owner));
+  CHECK_OK(keel_board_tag_id(b, "t", &tag));
+  CHECK_OK(keel_board_add_zone(b, "Z", &zone));
+  keel_hex at = 0;
+  /* rectangle 0203..0304 = 4 hexes, row by row */
+  CHECK_OK(keel_board_fill(b, KEEL_LAYER_OWNER, H(b, "A:0203"), H(b, "A:0304"), owner, &at));
+  CHECK_OK(keel_board_fill(b, KEEL_LAYER_TAG, H(b, "A:0101"), H(b, "A:0201"), tag, &at));
+  CHECK_OK(keel_board_fill(b, KEEL_LAYER_ZONE, H(b, "A:0102"), H(b, "A:0602"), (int)zone, &at));
+  /* a second zone over 0502..0503 stops at 0502, the first hex already zoned */
+  CHECK_INT(keel_board_fill(b, KEEL_LAYER_ZONE, H(b, "A:0502"), H(b, "A:0503"), (int)zone, &at),
+            KEEL_E_DUPLICATE);
+  CHECK(at == H(b, "A:0502"));
+  CHECK_INT(keel_board_fill(b, KEEL_LAYER_TAG, H(b, "A:0304"), H(b, "A:0203"), tag, &at), KEEL_E_ARG);
+  CHECK_INT(keel_board_fill(b, KEEL_LAYER_COUNT, H(b, "A:0101"), H(b, "A:0101"), 1, &at), KEEL_E_ARG);
+  /* off the board: the rectangle runs past column 06 */
+  keel_hex c0701, c0602;
+  CHECK_OK(keel_offset_to_hex(KEEL_EVEN_Q, 7, 1, &c0701));   /* printed 0701: off the board */
+  CHECK_INT(keel_board_fill(b, KEEL_LAYER_OWNER, H(b, "A:0501"), c0701, owner, &at), KEEL_E_OFF_BOARD);
+  CHECK(at == c0701);
+  CHECK_OK(keel_offset_to_hex(KEEL_EVEN_Q, 6, 2, &c0602));
+  /* a row: terrain from 0101, -1 leaves a hex; then a duplicate in the second row call */
+  int row[6] = { KEEL_TERRAIN_SEA, -1, KEEL_TERRAIN_COASTAL, KEEL_TERRAIN_LAND, KEEL_TERRAIN_LAKE, KEEL_TERRAIN_SEA };
+  size_t i = 99;
+  CHECK_OK(keel_board_fill_row(b, KEEL_LAYER_TERRAIN, H(b, "A:0101"), row, 6, &i));
+  int again[2] = { KEEL_TERRAIN_SEA, KEEL_TERRAIN_SEA };
+  CHECK_OK(keel_board_fill_row(b, KEEL_LAYER_TERRAIN, H(b, "A:0201"), again, 1, &i));
+  CHECK_INT(keel_board_fill_row(b, KEEL_LAYER_TERRAIN, H(b, "A:0201"), again, 2, &i), KEEL_E_DUPLICATE);
+  CHECK_INT(i, 0);
+  CHECK_INT(keel_board_fill_row(b, KEEL_LAYER_TERRAIN, H(b, "A:0304"), row, 6, &i), KEEL_E_OFF_BOARD);
+  CHECK_INT(i, 4);                                   /* 0304, (0404 left), 0504, 0604, then 0704 */
+  CHECK_OK(keel_board_finish(b));
+  CHECK_INT(keel_board_fill(b, KEEL_LAYER_TAG, H(b, "A:0101"), H(b, "A:0101"), tag, &at), KEEL_E_STATE);
+  CHECK_OK(keel_board_fill(b, KEEL_LAYER_OWNER, H(b, "A:0101"), H(b, "A:0101"), owner, &at));
+  /* each hex as the one-hex calls set it */
+  int id;
+  keel_terrain t;
+  CHECK_OK(keel_board_owner(b, H(b, "A:0304"), &id));
+  CHECK_INT(id, owner);
+  CHECK_OK(keel_board_owner(b, H(b, "A:0101"), &id));
+  CHECK_INT(id, owner);
+  CHECK_OK(keel_board_owner(b, H(b, "A:0601"), &id));        /* set before 0701 stopped it */
+  CHECK_INT(id, owner);
+  CHECK_OK(keel_board_owner(b, H(b, "A:0103"), &id));
+  CHECK_INT(id, 0);
+  CHECK(keel_board_has_tag(b, H(b, "A:0201"), tag));
+  CHECK(!keel_board_has_tag(b, H(b, "A:0301"), tag));
+  CHECK_OK(keel_board_zone(b, c0602, &zone));
+  CHECK_INT(zone, 0);
+  CHECK_OK(keel_board_terrain(b, H(b, "A:0301"), &t));
+  CHECK_INT(t, KEEL_TERRAIN_COASTAL);
+  CHECK_OK(keel_board_terrain(b, H(b, "A:0504"), &t));
+  CHECK_INT(t, KEEL_TERRAIN_COASTAL);
+  CHECK_OK(keel_board_terrain(b, H(b, "A:0404"), &t));
+  CHECK_INT(t, KEEL_TERRAIN_LAND);                           /* left: the default */
+  keel_board_free(b);
+}
+
 int main(void) {
   RUN(board_terrain_and_labels);
   RUN(board_derived_sides_and_coasts_27_B_5);
@@ -243,5 +306,6 @@ int main(void) {
   RUN(board_zones_tags_boxes);
   RUN(board_riverine_and_straits);
   RUN(board_misuse);
+  RUN(board_bulk_fill);
   return check_report();
 }

@@ -335,3 +335,78 @@ t.test("board-6: the worked example of doc/map-format.md loads and says what the
   t.eq(b:zone("A:0101"), "North Sea")
   t.ok(b:has_tag("A:0302", "capital"))
 end)
+
+t.test("board-7: fill and fill_row set a layer over a rectangle or a row as the one-hex calls do", function()
+  local b = keel.board.new { shift = "even" }
+  assert(b:section("A", 0, 0, 6, 4))
+  assert(b:add_owner("Blue"))
+  local z = assert(b:add_zone("Z"))
+  local tag = assert(b:tag_id("t"))
+  t.ok(b:fill("owner", "A:0203", "A:0304", "Blue"))
+  t.ok(b:fill("tag", "A:0101", "A:0201", tag))
+  t.ok(b:fill("zone", "A:0102", "A:0602", z))
+  local ok, why, at = b:fill("zone", "A:0502", "A:0503", z)
+  t.eq(ok, nil)
+  t.ok(why:find("defined twice", 1, true), why)
+  t.eq(b:label(at), "A:0502")
+  t.raises(function() b:fill("owner", "A:0101", "A:0101", "Martians") end, "unknown owner 'Martians'")
+  t.raises(function() b:fill("river", "A:0101", "A:0101", 1) end, "invalid option 'river'")
+  t.raises(function() b:fill("zone", "A:0101", "A:0101", 0) end, "zone index >= 1")
+  t.fails("not on the board", b:fill("owner", "A:0101", "A:0701", "Blue"))
+  -- a row: spaces and tabs are not columns, '_' leaves its hex
+  t.ok(b:fill_row("terrain", b:hex("A:0101"), ". _c\tL", { ["."] = "all-sea", c = "coastal", L = "all-land" }))
+  local legend = { ["."] = "all-sea" }
+  local ok2, why2, i, col = b:fill_row("terrain", b:hex("A:0104"), "..Q.", legend)
+  t.eq({ ok2, i, col }, { nil, 3, 3 })
+  t.ok(why2:find("no legend entry for 'Q'", 1, true), why2)
+  legend.Q = "lake"
+  t.ok(b:fill_row("terrain", b:hex("A:0104"), "..Q.", legend, 3))   -- columns 1, 2 were set
+  local ok3, why3, i3, col3 = b:fill_row("terrain", b:hex("A:0301"), " .", legend)
+  t.eq({ ok3, i3, col3 }, { nil, 2, 1 })
+  t.ok(why3:find("terrain: ", 1, true) and why3:find("defined twice", 1, true), why3)
+  t.eq(select(3, b:fill_row("terrain", b:hex("A:0502"), "...", legend)), 3)   -- column 07 is off the board
+  t.raises(function() b:fill_row("terrain", b:hex("A:0103"), ".", { ["."] = "swamp" }) end, "unknown terrain 'swamp'")
+  t.raises(function() b:fill_row("terrain", b:hex("A:0103"), ".", { [".."] = "lake" }) end, "one-character symbols")
+  assert(b:finish())
+  t.eq(b:owner("A:0304"), "Blue")
+  t.eq(b:owner("A:0103"), false)
+  t.ok(b:has_tag("A:0201", "t"))
+  t.eq(b:zone("A:0602"), "Z")
+  t.eq(b:zone("A:0503"), false)
+  t.eq({ b:terrain("A:0101"), b:terrain("A:0201"), b:terrain("A:0301"), b:terrain("A:0401") },
+    { "all-sea", "all-land", "coastal", "all-land" })
+  t.eq({ b:terrain("A:0104"), b:terrain("A:0304"), b:terrain("A:0404") }, { "all-sea", "lake", "all-sea" })
+  t.raises(function() b:fill("tag", "A:0101", "A:0101", tag) end, "board is finished")
+  t.ok(b:fill_row("owner", b:hex("A:0101"), "bb_b", { b = "Blue" }))   -- owners change after finish
+  t.eq({ b:owner("A:0101"), b:owner("A:0301"), b:owner("A:0401") }, { "Blue", false, "Blue" })
+  b:close()
+end)
+
+t.test("board-8: owners, zones and tags from grids and rectangles land on the hexes their labels name", function()
+  local b = assert(map.load_string(table.concat({
+    "hexes pointy odd digits 2 first 1 1",
+    "section A at 0 0 size 4 3", "section B at 0 4 size 4 3",
+    "legend owner {", " r Red", " b Blue", "}",
+    "legend zone {", ' n "North"', " s South", "}",
+    "owners at B:0101 {", "  _ b r b", "  r", "}",
+    "zones at A:0201 {", "  n n _", "  s", "}",
+    "owner Green A:0102..0203 B:0403",
+    'tag "x y" A:0103..0303',
+    "zone South B:0303..0403",
+  }, "\n") .. "\n", "t.map"))
+  t.eq(b:owners(), { "Blue", "Red", "Green" })   -- in the order the map meets them
+  local function layer(get, sec)
+    local out = {}
+    for r = 1, 3 do
+      local row = {}
+      for c = 1, 4 do row[c] = tostring(get(b, ("%s:%02d%02d"):format(sec, c, r))) end
+      out[r] = table.concat(row, " ")
+    end
+    return out
+  end
+  t.eq(layer(b.owner, "A"), { "false false false false", "Green Green false false", "Green Green false false" })
+  t.eq(layer(b.owner, "B"), { "false Blue Red Blue", "Red false false false", "false false false Green" })
+  t.eq(layer(b.zone, "A"), { "false North North false", "false South false false", "false false false false" })
+  t.eq(layer(b.zone, "B"), { "false false false false", "false false false false", "false false South South" })
+  t.eq(labels(b, b:tagged("x y")), { "A:0103", "A:0203", "A:0303" })
+end)

@@ -55,6 +55,16 @@ local cases = {
   { "negative coast-defence level", HEAD .. "cd 15B:0101 -1\n", "3:13", "bad coast-defence level" },
   { "grid symbol '{'", HEAD .. "terrain at 15B:0101 {\n . {\n}\n", "4:1", "expected a grid row or '}'" },
   { "legend with '_'", HEAD .. "legend terrain {\n _ coastal\n}\n", "4:2", "reserved symbol" },
+  { "unknown owner symbol", HEAD .. "legend owner {\n r Red\n}\nowners at 15B:0101 {\n r _ Q\n}\n", "7:6", "unknown owner symbol: found 'Q'" },
+  { "owner grid row off its section", HEAD .. "legend owner {\n r Red\n}\nowners at 15B:0901 {\n r _ r\n}\n", "7:6", "hex off the board: found '15B:1101'" },
+  { "zone grid row into the next section", HEAD .. "section 16 at 10 0 size 4 4\nlegend zone {\n a A\n}\n" ..
+    "zones at 15B:0901 {\n a a a\n}\n", "8:6", "hex off the board: found '15B:1101'" },
+  { "hex in two zones (grid)", HEAD .. 'legend zone {\n a A\n b "B"\n}\nzone "A" 15B:0202\n' ..
+    "zones at 15B:0102 {\n b b a a\n b b\n}\n", "9:4", "hex in two sea zones: found '15B:0202'" },
+  { "hex in two zones (ranges)", HEAD .. 'zone "A" 15B:0304..0505\nzone "B" 15B:0101..0909\n', "4:6", "hex in two sea zones: found '15B:0304'" },
+  { "owner range off the board", HEAD .. "owner Red 15B:0101 15B:0909..1109\n", "3:20", "hex off the board: found '15B:1109'" },
+  { "unknown symbol before a duplicate hex in a row", HEAD .. "terrain at 15B:0101 {\n . c\n}\nterrain at 15B:0101 {\n . Q\n}\n",
+    "7:4", "unknown terrain symbol: found 'Q'" },
 }
 
 for i, c in ipairs(cases) do

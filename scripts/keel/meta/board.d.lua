@@ -3,6 +3,7 @@
 
 ---@alias keel.HexArg integer|string  a hex, a label "15B:2407" or a place name
 ---@alias keel.SideArg integer|string a hexside or a label "33:1223/1224"
+---@alias keel.BoardLayer "terrain"|"owner"|"zone"|"tag"
 
 ---@class keel.WaterStep
 ---@field hex integer   the hex entered
@@ -37,6 +38,14 @@ function Board:default_terrain(name) end
 function Board:set_terrain(hex, terrain) end
 ---@param first integer @param codes string @return true|nil ok, string? reason, integer? index
 function Board:set_terrain_row(first, codes) end
+---@param layer keel.BoardLayer @param from keel.HexArg @param to keel.HexArg
+---@param value string|integer|false terrain name, owner name or false, zone index, tag id
+---@return true|nil ok, string? reason, integer? hex
+function Board:fill(layer, from, to, value) end
+---@param layer keel.BoardLayer @param first integer @param symbols string
+---@param legend table<string, string|integer|false> @param start? integer
+---@return true|nil ok, string? reason, integer? index, integer? column
+function Board:fill_row(layer, first, symbols, legend, start) end
 ---@param side keel.SideArg @param bits integer @return true|nil ok, string? reason
 function Board:add_side(side, bits) end
 ---@param name string @return integer|nil id, string? reason
