@@ -174,36 +174,6 @@ static int l_set_terrain(lua_State *L) {
   return result(L, keel_board_set_terrain(b, h, check_terrain(L, 3)), "terrain");
 }
 
-/* board:set_terrain_row(first_hex, codes) -> true | nil, reason, index  [-3, +1|3, e]
- * codes: one byte per printed column from first_hex eastward, a terrain
- * number 1..5 or 0 to skip. */
-static int l_set_terrain_row(lua_State *L) {
-  keel_board *b = check_building(L, 1);
-  keel_hex h = keel_lua_checkhex(L, 2);
-  size_t n;
-  const char *codes = luaL_checklstring(L, 3, &n);
-  const keel_numbering *num = keel_grid_numbering(keel_board_grid(b));
-  keel_offset conv = num->pointy ? (num->shift_even ? KEEL_EVEN_R : KEEL_ODD_R)
-                                 : (num->shift_even ? KEEL_EVEN_Q : KEEL_ODD_Q);
-  int64_t col, row;
-  keel_hex_to_offset(h, conv, &col, &row);
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)codes[i];
-    if (c == 0) continue;
-    if (c >= KEEL_TERRAIN_COUNT) luaL_argerror(L, 3, "terrain code 0..5 expected");
-    keel_hex x;
-    keel_status st = keel_offset_to_hex(conv, col + (int64_t)i, row, &x);
-    if (st == KEEL_OK) st = keel_board_set_terrain(b, x, (keel_terrain)c);
-    if (st != KEEL_OK) {
-      keel_lua_nilerr(L, st, "terrain");
-      lua_pushinteger(L, (lua_Integer)i + 1);
-      return 3;
-    }
-  }
-  lua_pushboolean(L, 1);
-  return 1;
-}
-
 /* ---- bulk building: a layer over a rectangle or a row of symbols ------------ */
 
 static const char *const layer_names[] = { "terrain", "owner", "zone", "tag", NULL };
@@ -923,7 +893,7 @@ static int l_load_string(lua_State *L) { luaL_checkstring(L, 1); return call_map
 int keel_lua_open_board(lua_State *L) {
   static const luaL_Reg methods[] = {
     { "close", l_close }, { "section", l_section }, { "default_terrain", l_default_terrain },
-    { "set_terrain", l_set_terrain }, { "set_terrain_row", l_set_terrain_row },
+    { "set_terrain", l_set_terrain },
     { "fill", l_fill }, { "fill_row", l_fill_row },
     { "add_side", l_add_side }, { "side_name_id", l_side_name_id },
     { "set_coasts", l_set_coasts }, { "add_port", l_add_port }, { "add_place", l_add_place },

@@ -36,8 +36,6 @@ function Board:section(name, col, row, cols, rows) end
 function Board:default_terrain(name) end
 ---@param hex keel.HexArg @param terrain string @return true|nil ok, string? reason
 function Board:set_terrain(hex, terrain) end
----@param first integer @param codes string @return true|nil ok, string? reason, integer? index
-function Board:set_terrain_row(first, codes) end
 ---@param layer keel.BoardLayer @param from keel.HexArg @param to keel.HexArg
 ---@param value string|integer|false terrain name, owner name or false, zone index, tag id
 ---@return true|nil ok, string? reason, integer? hex
