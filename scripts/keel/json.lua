@@ -1,13 +1,13 @@
 --- keel.json — JSON for keel's journals, saves and test vectors.
 --
 -- decode(text) -> value | nil, "line:col: what was expected"
--- encode(value [, key_order]) -> text: object keys in `key_order` first (in
--- that order), then the rest sorted, so output is the same on every run.
--- Integers print as integers; floats with %.17g (round-trip exact).
+-- encode(value) -> text, through the kernel's encoder (keel.state.json), so
+-- the journal and everything else write JSON the same way.
 local M = {}
 
-local byte, sub, find, char = string.byte, string.sub, string.find, string.char
+local byte, sub, find = string.byte, string.sub, string.find
 local concat = table.concat
+local kstate_json = require("keel").state.json
 
 --- A marker for JSON null (decode maps null to M.null, encode writes it).
 M.null = setmetatable({}, { __tostring = function() return "null" end })
@@ -117,85 +117,15 @@ function M.decode(text)
   return v
 end
 
-local function quote(s)
-  return '"' .. s:gsub('[%c"\\]', function(c)
-    local map = { ['"'] = '\\"', ["\\"] = "\\\\", ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
-    return map[c] or ("\\u%04x"):format(byte(c))
-  end) .. '"'
-end
-M.quote = quote
-
-local function is_array(t)
-  local n = #t
-  if n == 0 then return next(t) == nil and getmetatable(t) ~= nil and getmetatable(t).__jsonarray or false end
-  for k in pairs(t) do
-    if math.type(k) ~= "integer" or k < 1 or k > n then return false end
-  end
-  return true
-end
-
---- Mark a table so that it encodes as an array even when empty.
-function M.array(t) return setmetatable(t or {}, { __jsonarray = true }) end
-
-local encode
-
-local function encode_number(v)
-  if math.type(v) == "integer" then return tostring(v) end
-  if v ~= v or v == math.huge or v == -math.huge then error("json: cannot encode " .. tostring(v)) end
-  if v == math.floor(v) and math.abs(v) < 2^53 then return ("%.1f"):format(v) end
-  return ("%.17g"):format(v)
-end
-
-function encode(v, order, out)
-  local t = type(v)
-  if v == M.null or v == nil then out[#out + 1] = "null"
-  elseif t == "boolean" then out[#out + 1] = tostring(v)
-  elseif t == "number" then out[#out + 1] = encode_number(v)
-  elseif t == "string" then out[#out + 1] = quote(v)
-  elseif t == "table" then
-    if is_array(v) then
-      out[#out + 1] = "["
-      for i = 1, #v do
-        if i > 1 then out[#out + 1] = "," end
-        encode(v[i], order, out)
-      end
-      out[#out + 1] = "]"
-    else
-      local keys, seen = {}, {}
-      for _, k in ipairs(order or {}) do
-        if v[k] ~= nil then keys[#keys + 1] = k; seen[k] = true end
-      end
-      local rest = {}
-      for k in pairs(v) do
-        if not seen[k] then
-          if type(k) ~= "string" then error("json: object keys must be strings, got " .. type(k)) end
-          rest[#rest + 1] = k
-        end
-      end
-      table.sort(rest)
-      for _, k in ipairs(rest) do keys[#keys + 1] = k end
-      out[#out + 1] = "{"
-      for i, k in ipairs(keys) do
-        if i > 1 then out[#out + 1] = "," end
-        out[#out + 1] = quote(k)
-        out[#out + 1] = ":"
-        encode(v[k], order, out)
-      end
-      out[#out + 1] = "}"
-    end
-  else
-    error("json: cannot encode a " .. t)
-  end
-end
-
---- Encode a value; object keys listed in `order` come first, the rest sorted.
+--- Encode a value as JSON: the kernel's deterministic encoder (object keys
+-- sorted, integers as integers, floats shortest round-trip; see
+-- keel.state.json). M.null encodes as null at the top level; a table cannot
+-- hold it (decoded nulls are made nil before values are encoded again).
 ---@param v any
----@param order? string[]
 ---@return string
-function M.encode(v, order)
-  local out = {}
-  encode(v, order, out)
-  return concat(out)
+function M.encode(v)
+  if v == nil or v == M.null then return "null" end
+  return kstate_json(v)
 end
 
 return M
