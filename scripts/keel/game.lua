@@ -537,9 +537,10 @@ function M.load(path, opts)
   return game
 end
 
--- ---- scenarios (interim, until the runtime's scenario loader lands) ----------------
+-- ---- scenarios ------------------------------------------------------------------
 
---- Start a game from a scenario script: a Lua file returning either
+--- Start a game from a scenario: a rules-runtime scenario (`return scenario {`,
+--- set up by keel.scenario), or a plain script returning either
 --- function(game) (setup) or {rules = function(game), setup = function(game)}.
 --- Rule files loaded with game:load_rules are resolved from its folder.
 ---@param path string
