@@ -10,6 +10,7 @@
  * References: D. Blackman and S. Vigna, "Scrambled linear pseudorandom
  * number generators" (xoshiro256**, splitmix64); FNV-1a (Fowler, Noll, Vo).
  */
+#include "array.h"
 #include "keel.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -137,13 +138,7 @@ keel_status keel_dice_find(const keel_dice *d, const char *name, size_t *index) 
 keel_status keel_dice_stream(keel_dice *d, const char *name, size_t *index) {
   if (!d || !index || !keel_dice_name_is_valid(name)) return KEEL_E_ARG;
   if (find(d, name, index) == KEEL_OK) return KEEL_OK;
-  if (d->n == d->cap) {
-    size_t cap = d->cap ? d->cap * 2 : 8;
-    stream *s = realloc(d->streams, cap * sizeof *s);
-    if (!s) return KEEL_E_NOMEM;
-    d->streams = s;
-    d->cap = cap;
-  }
+  if (!KEEL_RESERVE(d->streams, d->cap, d->n + 1)) return KEEL_E_NOMEM;
   stream *s = &d->streams[d->n];
   memset(s, 0, sizeof *s);
   memcpy(s->name, name, strlen(name) + 1);
@@ -376,13 +371,7 @@ keel_status keel_dice_load(keel_dice *d, const char *text, size_t len,
         *why = "expected 'seed' and 16 lowercase hex digits"; st = KEEL_E_PARSE; goto fail;
       }
     } else {
-      if (n == cap) {
-        size_t ncap = cap ? cap * 2 : 8;
-        stream *s = realloc(streams, ncap * sizeof *s);
-        if (!s) { st = KEEL_E_NOMEM; *why = "out of memory"; goto fail; }
-        streams = s;
-        cap = ncap;
-      }
+      if (!KEEL_RESERVE(streams, cap, n + 1)) { st = KEEL_E_NOMEM; *why = "out of memory"; goto fail; }
       stream *s = &streams[n];
       memset(s, 0, sizeof *s);
       if (!word(&c, "stream ")) {

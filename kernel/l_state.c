@@ -7,6 +7,7 @@
  * Misuse (an unknown unit id, a bad field, a negative hit count) raises;
  * load returns nil and a reason for a damaged file.
  */
+#include "array.h"
 #include "l_util.h"
 #include "state_int.h"
 #include <stdlib.h>
@@ -637,13 +638,7 @@ static int l_rule(lua_State *L) { keel_state *st = S(L); push_atom(L, st, keel_s
 /* st:begin() -> level  [-1, +1, e] */
 static int l_begin(lua_State *L) {
   lstate *s = check_state(L, 1);
-  if (s->nmarks == s->capmarks) {
-    size_t cap = s->capmarks ? s->capmarks * 2 : 8;
-    keel_mark *m = realloc(s->marks, cap * sizeof *m);
-    if (!m) return luaL_error(L, "begin: out of memory");
-    s->marks = m;
-    s->capmarks = cap;
-  }
+  if (!KEEL_RESERVE(s->marks, s->capmarks, s->nmarks + 1)) return luaL_error(L, "begin: out of memory");
   check(L, keel_state_begin(s->st, &s->marks[s->nmarks]), "begin");
   lua_pushinteger(L, (lua_Integer)++s->nmarks);
   return 1;

@@ -26,6 +26,7 @@
  * own index on first use: a dense array over the reached cells' box, or
  * open addressing when that box is sparse (and for graphs).
  */
+#include "array.h"
 #include "route_impl.h"
 #include <stdlib.h>
 #include <string.h>
@@ -298,22 +299,7 @@ static keel_status work_ready(struct keel_work *w, size_t states, uint32_t budge
 
 /* Make room for `need` more queue nodes and one more entry (n used). */
 static int grow(struct keel_work *w, size_t n, size_t npool, size_t need) {
-  if (npool + need > w->pool_cap) {
-    size_t cap = w->pool_cap * 2;
-    while (cap < npool + need) cap *= 2;
-    qnode *p = realloc(w->pool, cap * sizeof *p);
-    if (!p) return 0;
-    w->pool = p;
-    w->pool_cap = cap;
-  }
-  if (n == w->ecap) {
-    size_t cap = w->ecap * 2;
-    struct keel_entry *e = realloc(w->ent, cap * sizeof *e);
-    if (!e) return 0;
-    w->ent = e;
-    w->ecap = cap;
-  }
-  return 1;
+  return KEEL_RESERVE(w->pool, w->pool_cap, npool + need) && KEEL_RESERVE(w->ent, w->ecap, n + 1);
 }
 
 /* Copy the n entries and nrun runs the search left in the workspace into a
@@ -610,13 +596,7 @@ static int64_t node_of(const keel_graph *g, int64_t key) {
 keel_status keel_graph_add_node(keel_graph *g, int64_t key) {
   if (g->finished) return KEEL_E_STATE;
   if (g->n >= 0x3fffffff) return KEEL_E_CAPACITY;
-  if (g->n == g->cap) {
-    size_t cap = g->cap ? g->cap * 2 : 64;
-    int64_t *k = realloc(g->key, cap * sizeof *k);
-    if (!k) return KEEL_E_NOMEM;
-    g->key = k;
-    g->cap = cap;
-  }
+  if (!KEEL_RESERVE_FROM(g->key, g->cap, g->n + 1, 64)) return KEEL_E_NOMEM;
   g->key[g->n++] = key;
   return KEEL_OK;
 }
@@ -625,13 +605,7 @@ keel_status keel_graph_add_edge(keel_graph *g, int64_t from, int64_t to, uint16_
   if (g->finished) return KEEL_E_STATE;
   if (cost > KEEL_COST_MAX) return KEEL_E_RANGE;
   if (g->npend >= 0x7fffffff) return KEEL_E_CAPACITY;
-  if (g->npend == g->cappend) {
-    size_t cap = g->cappend ? g->cappend * 2 : 64;
-    struct gedge *e = realloc(g->pend, cap * sizeof *e);
-    if (!e) return KEEL_E_NOMEM;
-    g->pend = e;
-    g->cappend = cap;
-  }
+  if (!KEEL_RESERVE_FROM(g->pend, g->cappend, g->npend + 1, 64)) return KEEL_E_NOMEM;
   g->pend[g->npend].from = from;
   g->pend[g->npend].to = to;
   g->pend[g->npend++].cost = cost;

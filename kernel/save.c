@@ -15,6 +15,7 @@
  * file is refused with a message naming the line, never half loaded.
  * Files are written atomically: temp file, fsync, rename, fsync directory.
  */
+#include "array.h"
 #include "state_int.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -247,17 +248,6 @@ static int get_value(parser *ps, keel_value *v) {
   return 1;
 }
 
-static int grow(void **arr, size_t elem, size_t *cap, size_t need) {
-  if (need <= *cap) return 1;
-  size_t c = *cap ? *cap * 2 : 16;
-  while (c < need) c *= 2;
-  void *p = realloc(*arr, c * elem);
-  if (!p) return 0;
-  *arr = p;
-  *cap = c;
-  return 1;
-}
-
 typedef struct cargo_fix { int32_t id; int64_t carrier; } cargo_fix;
 
 static keel_status parse_body(parser *ps, const char *text, size_t len, char ***meta, size_t *nmeta) {
@@ -284,13 +274,7 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       char *k, *v; size_t kl, vl;
       if (!get_str(ps, &k, &kl)) { rc = fail(ps, KEEL_E_PARSE, "meta: expected a quoted key"); break; }
       if (!sp(ps) || !get_str(ps, &v, &vl)) { free(k); rc = fail(ps, KEEL_E_PARSE, "meta: expected a quoted value"); break; }
-      if (*nmeta + 1 > capmeta) {
-        size_t c = capmeta ? capmeta * 2 : 8;
-        char **m = realloc(*meta, c * 2 * sizeof *m);
-        if (!m) { free(k); free(v); rc = KEEL_E_NOMEM; break; }
-        *meta = m;
-        capmeta = c;
-      }
+      if (!KEEL_RESERVE(*meta, capmeta, 2 * *nmeta + 2)) { free(k); free(v); rc = KEEL_E_NOMEM; break; }
       (*meta)[2 * *nmeta] = k;
       (*meta)[2 * *nmeta + 1] = v;
       (*nmeta)++;
@@ -311,7 +295,7 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       }
       if (lk < 0 || lk >= KEEL_LOC_COUNT) { rc = fail(ps, KEEL_E_PARSE, "unit %lld: bad location kind %lld", (long long)id, (long long)lk); break; }
       if (lk == KEEL_LOC_UNIT) {
-        if (!grow((void **)&fix, sizeof *fix, &capfix, nfix + 1)) { rc = KEEL_E_NOMEM; break; }
+        if (!KEEL_RESERVE_FROM(fix, capfix, nfix + 1, 16)) { rc = KEEL_E_NOMEM; break; }
         fix[nfix++] = (cargo_fix){ nid, where };
       } else if (keel_state_unit_move(st, nid, (keel_loc){ (keel_loc_kind)lk, where }) != KEEL_OK) {
         rc = fail(ps, KEEL_E_PARSE, "unit %lld: bad location", (long long)id); break;

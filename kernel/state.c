@@ -14,6 +14,7 @@
  *   - ops are recorded only while an action or a transaction is open;
  *     a change made outside both ends the undo history.
  */
+#include "array.h"
 #include "state_int.h"
 #include <math.h>
 #include <stdlib.h>
@@ -80,43 +81,20 @@ static uint64_t loc_hash(int lk, int64_t where) {
 /* ---- buffers and growth --------------------------------------------------- */
 
 int keel__buf_reserve(buf *b, size_t extra) {
-  if (b->cap - b->n > extra) return 1;
-  size_t cap = b->cap ? b->cap : 256;
-  while (cap - b->n <= extra) {
-    if (cap > SIZE_MAX / 2) return 0;
-    cap *= 2;
-  }
-  char *p = realloc(b->p, cap);
-  if (!p) return 0;
-  b->p = p;
-  b->cap = cap;
-  return 1;
+  if (extra > SIZE_MAX - b->n - 1) return 0;
+  return KEEL_RESERVE_FROM(b->p, b->cap, b->n + extra + 1, 256);
 }
 
 /* Grow *arr (of elem-size items, *cap of them) to hold need. */
 static int grow(void **arr, size_t elem, size_t *cap, size_t need) {
-  if (need <= *cap) return 1;
-  size_t c = *cap ? *cap : 8;
-  while (c < need) {
-    if (c > SIZE_MAX / 2 / elem) return 0;
-    c *= 2;
-  }
-  void *p = realloc(*arr, c * elem);
-  if (!p) return 0;
-  *arr = p;
-  *cap = c;
-  return 1;
+  return keel__array_reserve(arr, elem, cap, need, 8);
 }
 
-/* Small per-unit arrays start at 2 slots: most units hold a few values. */
+/* Small per-unit arrays start at 1 slot: most units hold a few values. */
 static int grow16(void **arr, size_t elem, uint16_t *cap, size_t need) {
   if (need > 65535) return 0;
-  if (need <= *cap) return 1;
-  size_t c = *cap ? *cap : 1;
-  while (c < need) c *= 2;
-  void *p = realloc(*arr, c * elem);
-  if (!p) return 0;
-  *arr = p;
+  size_t c = *cap;
+  if (!keel__array_reserve(arr, elem, &c, need, 1)) return 0;
   *cap = (uint16_t)(c > 65535 ? 65535 : c);
   return 1;
 }
