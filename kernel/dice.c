@@ -4,7 +4,7 @@
  * seed, a forced-faces queue for tests and tutorials, and an exact text
  * form of the state for saves. No lua.h here (see l_dice.c).
  *
- * A stream's generator is seeded with splitmix64(seed ^ fnv1a64(name)), so
+ * A stream's generator is seeded with splitmix64(seed ^ keel_hash_bytes(name)) (FNV-1a 64), so
  * the rolls of one stream never depend on how many rolls another made.
  *
  * References: D. Blackman and S. Vigna, "Scrambled linear pseudorandom
@@ -24,15 +24,6 @@ uint64_t keel_splitmix64_next(uint64_t *x) {
   z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
   z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
   return z ^ (z >> 31);
-}
-
-uint64_t keel_fnv1a64(const char *s, size_t len) {
-  uint64_t h = UINT64_C(0xcbf29ce484222325);
-  for (size_t i = 0; i < len; i++) {
-    h ^= (unsigned char)s[i];
-    h *= UINT64_C(0x100000001b3);
-  }
-  return h;
 }
 
 void keel_rng_seed(keel_rng *r, uint64_t seed) {
@@ -121,7 +112,7 @@ int keel_dice_name_is_valid(const char *name) {
 }
 
 void keel_dice_stream_rng(uint64_t seed, const char *name, keel_rng *out) {
-  keel_rng_seed(out, seed ^ keel_fnv1a64(name, strlen(name)));
+  keel_rng_seed(out, seed ^ keel_hash_bytes(name, strlen(name)));
 }
 
 static keel_status find(const keel_dice *d, const char *name, size_t *index) {

@@ -540,11 +540,10 @@ KEEL_API keel_status keel_board_costmap(const keel_board *b, const keel_profile 
 
 /* ==== dice (kernel/dice.c) =============================================== */
 
-/* Generators. splitmix64 (advance *x, return the next output), 64-bit
- * FNV-1a of a byte string, and xoshiro256** (Blackman and Vigna). */
+/* Generators. splitmix64 (advance *x, return the next output) and
+ * xoshiro256** (Blackman and Vigna); names hash with keel_hash_bytes. */
 typedef struct keel_rng { uint64_t s[4]; } keel_rng;
 KEEL_API uint64_t keel_splitmix64_next(uint64_t *x);
-KEEL_API uint64_t keel_fnv1a64(const char *s, size_t len);
 /* State = the first four splitmix64 outputs from `seed`. */
 KEEL_API void keel_rng_seed(keel_rng *r, uint64_t seed);
 KEEL_API uint64_t keel_rng_next(keel_rng *r);
@@ -555,7 +554,7 @@ KEEL_API uint64_t keel_rng_below(keel_rng *r, uint64_t n);
 KEEL_API int keel_rng_is_valid(const keel_rng *r);
 
 /* A set of named streams (dice for one game). A stream is created on first
- * use; its generator is keel_rng_seed(seed ^ keel_fnv1a64(name)), so rolls
+ * use; its generator is keel_rng_seed(seed ^ keel_hash_bytes(name)), so rolls
  * made on one stream never shift another. Each stream counts its rolls.
  * Forced faces (a FIFO queue shared by all streams) replace the faces of the
  * next dice rolled, without advancing any generator. */
