@@ -1002,7 +1002,7 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
     keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
                        b->row0 + (int64_t)(i / (size_t)b->cols), &h);
     int ok;
-    size_t cell = keel_costmap_cell(m, h, &ok);
+    size_t cell = keel__costmap_cell(m, h, &ok);
     uint16_t e = p->enter[t];
     if (c && ((c->friendly_only >> t) & 1u) && !c->friendly[b->owner[i]]) e = KEEL_COST_BLOCKED;
     m->enter[cell] = e;
@@ -1027,10 +1027,10 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
       map[d] = k;
     }
     if (nid < 2) continue;
-    if ((st = keel_costmap_alloc_coasts(m)) != KEEL_OK) { keel_costmap_free(m); return st; }
+    if ((st = keel__costmap_alloc_coasts(m)) != KEEL_OK) { keel_costmap_free(m); return st; }
     for (int d = 0; d < 6; d++) m->coast[cell * 6 + (size_t)d] = (uint8_t)map[d];
   }
-  keel_costmap_update_edges(m);
+  keel__costmap_update_edges(m);
   *out = m;
   return KEEL_OK;
 }

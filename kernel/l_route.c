@@ -48,11 +48,11 @@ static keel_reach *check_reach(lua_State *L, int arg) {
  * keel_reach.lender) or counting hexes does (with coasts): built in a
  * userdata kept as the set's user value, so the core never mallocs it. */
 static keel_reach *with_index(lua_State *L, int arg, keel_reach *r, int lookup) {
-  if (!keel_reach_indexed(r) &&
-      ((lookup && !keel_reach_borrows(r)) || r->nhex == (size_t)-1)) {
-    void *mem = lua_newuserdatauv(L, keel_reach_index_bytes(r), 0);
+  if (!keel__reach_indexed(r) &&
+      ((lookup && !keel__reach_borrows(r)) || r->nhex == (size_t)-1)) {
+    void *mem = lua_newuserdatauv(L, keel__reach_index_bytes(r), 0);
     lua_setiuservalue(L, arg, 1);
-    keel_reach_index_in(r, mem);
+    keel__reach_index_in(r, mem);
   }
   return r;
 }

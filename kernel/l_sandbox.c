@@ -84,7 +84,7 @@ static int box_gc(lua_State *L) {
   return 0;
 }
 
-keel_guard *keel_sandbox_guard(lua_State *L) {
+keel_guard *keel_lua_sandbox_guard(lua_State *L) {
   int t = lua_getfield(L, LUA_REGISTRYINDEX, KEEL_SANDBOX_REGKEY);
   if (t == LUA_TLIGHTUSERDATA || t == LUA_TUSERDATA) {
     keel_guard *b = lua_touserdata(L, -1);
@@ -136,7 +136,7 @@ static void record_where(lua_State *L, keel_guard *b) {
   b->where[0] = '\0';
 }
 
-int keel_sandbox_raise_stop(lua_State *L, keel_guard *b) {
+int keel_lua_sandbox_raise_stop(lua_State *L, keel_guard *b) {
   lua_sethook(L, hook, LUA_MASKCOUNT, 1);
   if (b->where[0] == '\0') record_where(L, b);
   lua_pushstring(L, b->where);
@@ -167,14 +167,14 @@ static void hook(lua_State *L, lua_Debug *ar) {
   if (b == NULL) { lua_sethook(L, NULL, 0, 0); return; }
   if (b->stop) {
     if (b->depth > 0 && is_trusted(L, ar, b)) return;   /* kernel code unwinds */
-    keel_sandbox_raise_stop(L, b);
+    keel_lua_sandbox_raise_stop(L, b);
     return;
   }
   if (b->depth > 0 && b->budget > 0) {
     b->used += lua_gethookcount(L);
     if (b->used >= b->budget) {
       b->stop = KEEL_STOP_BUDGET;
-      if (!is_trusted(L, ar, b)) keel_sandbox_raise_stop(L, b);
+      if (!is_trusted(L, ar, b)) keel_lua_sandbox_raise_stop(L, b);
       else lua_sethook(L, hook, LUA_MASKCOUNT, 1);
     }
     return;
@@ -489,7 +489,7 @@ static int l_kept(lua_State *L) {
 /* Resume co with narg values from L; the results (or the error, returned
  * as -1) end on L's top. */
 static int resume_tracked(lua_State *L, keel_guard *b, lua_State *co, int narg) {
-  if (b->stop) keel_sandbox_raise_stop(L, b);
+  if (b->stop) keel_lua_sandbox_raise_stop(L, b);
   if (!lua_checkstack(co, narg)) {
     lua_pushliteral(L, "too many arguments to resume");
     return -1;
@@ -508,7 +508,7 @@ static int resume_tracked(lua_State *L, keel_guard *b, lua_State *co, int narg) 
   b->current = prev;
   if (b->stop) {
     if (st == LUA_OK || st == LUA_YIELD) lua_pop(co, nres);
-    keel_sandbox_raise_stop(L, b);
+    keel_lua_sandbox_raise_stop(L, b);
   }
   if (st == LUA_OK || st == LUA_YIELD) {
     if (!lua_checkstack(L, nres + 1)) {
@@ -543,7 +543,7 @@ static int co_close(lua_State *L) {
   if (co == L || (st == LUA_OK && lua_getstack(co, 0, &(lua_Debug){0})))
     return luaL_error(L, "cannot close a %s coroutine", co == L ? "running" : "normal");
   st = reset_tracked(b, co);   /* dead with an error: gives that error */
-  if (b->stop) keel_sandbox_raise_stop(L, b);
+  if (b->stop) keel_lua_sandbox_raise_stop(L, b);
   if (st == LUA_OK) {
     lua_pushboolean(L, 1);
     return 1;
@@ -937,7 +937,7 @@ static int l_new(lua_State *L) {
 }
 
 int keel_lua_open_sandbox(lua_State *L) {
-  keel_guard *b = keel_sandbox_guard(L);
+  keel_guard *b = keel_lua_sandbox_guard(L);
   if (luaL_newmetatable(L, SANDBOX_MT)) {
     static const luaL_Reg methods[] = {
       { "call", sb_call }, { "eval", sb_eval }, { "reset", sb_reset },
