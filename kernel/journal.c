@@ -1,88 +1,11 @@
 /*
  * journal.c — the journal: one JSON line per event, fields in a fixed
- * order, numbers formatted the same way on every run (integers in decimal,
- * floats as the shortest %g that reads back to the same double, always
- * with a '.' or an exponent). The JSON writer is this file's own: no
- * library, no locale. See doc/journal.md for every event's fields.
+ * order, written with the kernel's JSON writer (json.c). See
+ * doc/journal.md for every event's fields.
  */
 #include "state_int.h"
 #include <stdlib.h>
 #include <string.h>
-
-int keel__json_raw(buf *b, const char *s, size_t len) {
-  if (!keel__buf_reserve(b, len)) return 0;
-  memcpy(b->p + b->n, s, len);
-  b->n += len;
-  return 1;
-}
-
-int keel__json_str(buf *b, const char *s, size_t len) {
-  static const char hex[] = "0123456789abcdef";
-  if (!keel__buf_reserve(b, len * 6 + 2)) return 0;
-  char *o = b->p + b->n;
-  *o++ = '"';
-  for (size_t i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)s[i];
-    switch (c) {
-    case '"': *o++ = '\\'; *o++ = '"'; break;
-    case '\\': *o++ = '\\'; *o++ = '\\'; break;
-    case '\n': *o++ = '\\'; *o++ = 'n'; break;
-    case '\r': *o++ = '\\'; *o++ = 'r'; break;
-    case '\t': *o++ = '\\'; *o++ = 't'; break;
-    default:
-      if (c < 0x20 || c == 0x7f) {
-        *o++ = '\\'; *o++ = 'u'; *o++ = '0'; *o++ = '0';
-        *o++ = hex[c >> 4]; *o++ = hex[c & 15];
-      } else {
-        *o++ = (char)c;
-      }
-    }
-  }
-  *o++ = '"';
-  b->n = (size_t)(o - b->p);
-  return 1;
-}
-
-int keel__json_atom(buf *b, const keel_state *st, keel_atom a) {
-  size_t len;
-  const char *s = keel_state_atom_str(st, a, &len);
-  if (!s) return keel__json_raw(b, "null", 4);
-  return keel__json_str(b, s, len);
-}
-
-int keel__json_int(buf *b, int64_t i) {
-  char tmp[24];
-  int n = snprintf(tmp, sizeof tmp, "%lld", (long long)i);
-  return keel__json_raw(b, tmp, (size_t)n);
-}
-
-int keel__json_float(buf *b, double f) {
-  char tmp[40];
-  int n = 0;
-  if (f != f || f - f != 0) return keel__json_raw(b, "null", 4);   /* NaN, inf: not JSON */
-  for (int prec = 1; prec <= 17; prec++) {
-    n = snprintf(tmp, sizeof tmp, "%.*g", prec, f);
-    if (strtod(tmp, NULL) == f) break;
-  }
-  if (!strpbrk(tmp, ".en")) { tmp[n++] = '.'; tmp[n++] = '0'; tmp[n] = '\0'; }
-  return keel__json_raw(b, tmp, (size_t)n);
-}
-
-int keel__json_value(buf *b, const keel_state *st, keel_value v) {
-  switch (v.kind) {
-  case KEEL_V_BOOL: return v.u.i ? keel__json_raw(b, "true", 4) : keel__json_raw(b, "false", 5);
-  case KEEL_V_INT: return keel__json_int(b, v.u.i);
-  case KEEL_V_FLOAT: return keel__json_float(b, v.u.f);
-  case KEEL_V_STR: return keel__json_atom(b, st, v.u.s);
-  default: return keel__json_raw(b, "null", 4);
-  }
-}
-
-int keel__json_hash(buf *b, uint64_t h) {
-  char tmp[20];
-  int n = snprintf(tmp, sizeof tmp, "\"%016llx\"", (unsigned long long)h);
-  return keel__json_raw(b, tmp, (size_t)n);
-}
 
 const char *keel__loc_name(keel_loc_kind k) {
   static const char *const names[KEEL_LOC_COUNT] = { "off", "hex", "port", "box", "zone", "unit", "dead" };
@@ -99,7 +22,7 @@ const char *keel__face_name(keel_face f) {
   return (unsigned)f < KEEL_FACE_COUNT ? names[f] : "?";
 }
 
-static int json_loc(buf *b, int lk, int64_t where) {
+static int json_loc(keel__buf *b, int lk, int64_t where) {
   char tmp[48];
   int n;
   if (lk == KEEL_LOC_OFF || lk == KEEL_LOC_DEAD) n = snprintf(tmp, sizeof tmp, "\"%s\"", keel__loc_name((keel_loc_kind)lk));
@@ -109,16 +32,16 @@ static int json_loc(buf *b, int lk, int64_t where) {
 
 #define RAW(s) keel__json_raw(b, s, sizeof(s) - 1)
 
-static int head(buf *b, const keel_state *st, const char *ev, keel_atom rule) {
+static int head(keel__buf *b, const keel_state *st, const char *ev, keel_atom rule) {
   return RAW("{\"ev\":\"") && keel__json_raw(b, ev, strlen(ev)) && RAW("\",\"rule\":") &&
          keel__json_atom(b, st, rule);
 }
 
-static int old_new(buf *b, const keel_state *st, keel_value a, keel_value v) {
+static int old_new(keel__buf *b, const keel_state *st, keel_value a, keel_value v) {
   return RAW(",\"old\":") && keel__json_value(b, st, a) && RAW(",\"new\":") && keel__json_value(b, st, v);
 }
 
-static int render(buf *b, const keel_state *st, const op *o) {
+static int render(keel__buf *b, const keel_state *st, const op *o) {
   switch (o->kind) {
   case OP_UNIT_NEW:
     return head(b, st, "unit", o->rule) && RAW(",\"unit\":") && keel__json_int(b, o->id) &&
@@ -168,7 +91,7 @@ static int render(buf *b, const keel_state *st, const op *o) {
 }
 
 keel_status keel__journal_op(keel_state *st, const op *o) {
-  buf *b = &st->journal;
+  keel__buf *b = &st->journal;
   if (!render(b, st, o) || !keel__buf_reserve(b, 1)) return KEEL_E_NOMEM;
   b->p[b->n++] = '\n';
   return KEEL_OK;

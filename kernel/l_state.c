@@ -753,96 +753,102 @@ static int l_memory(lua_State *L) {
   return 2;
 }
 
-/* ---- JSON of Lua values (deterministic: object keys sorted) ---- */
+/* ---- JSON of Lua values (json.c writes; object keys sorted) ---- */
 
-typedef struct jctx { buf b; const char *err; } jctx;
+/* The encoder's working memory, one per Lua state (upvalue 1 of
+ * keel.state.json): the output and a stack of object keys. It outlives
+ * each call, so encoding allocates nothing of Lua's and an error raised
+ * midway leaks nothing. No Lua code runs while it is in use (raw access
+ * only). */
+typedef struct scratch {
+  keel__buf out;
+  keel__json_key *keys;
+  size_t nkeys, capkeys;
+  const char *err;
+} scratch;
 
-static int key_cmp(const void *x, const void *y) {
-  const char *const *a = x, *const *c = y;
-  /* strings may hold zeros: compare by the length-prefixed copies */
-  size_t la, lc;
-  memcpy(&la, *a, sizeof la);
-  memcpy(&lc, *c, sizeof lc);
-  int r = memcmp(*a + sizeof la, *c + sizeof lc, la < lc ? la : lc);
-  return r ? r : (la < lc ? -1 : la > lc);
+#define SCRATCH_KEEP ((size_t)64 << 10)   /* larger buffers are freed after use */
+
+static void scratch_reset(scratch *j) {
+  if (j->out.cap > SCRATCH_KEEP) { free(j->out.p); j->out = (keel__buf){ 0 }; }
+  if (j->capkeys > SCRATCH_KEEP / sizeof *j->keys) { free(j->keys); j->keys = NULL; j->capkeys = 0; }
+  j->out.n = 0;
+  j->nkeys = 0;
+  j->err = NULL;
 }
 
-static void json_of(lua_State *L, int idx, jctx *j, int depth);
+/* __gc of the scratch userdata  [-1, +0, -] */
+static int scratch_gc(lua_State *L) {
+  scratch *j = lua_touserdata(L, 1);
+  free(j->out.p);
+  free(j->keys);
+  memset(j, 0, sizeof *j);
+  return 0;
+}
 
-static void json_table(lua_State *L, int idx, jctx *j, int depth) {
+static void json_of(lua_State *L, int idx, scratch *j, int depth);
+
+static void json_table(lua_State *L, int idx, scratch *j, int depth) {
   lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
-  size_t count = 0;
+  size_t count = 0, base = j->nkeys;
   int all_strings = 1;
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     count++;
     if (lua_type(L, -2) != LUA_TSTRING) all_strings = 0;
+    else if (all_strings) {
+      if (!KEEL_RESERVE(j->keys, j->capkeys, j->nkeys + 1)) { lua_pop(L, 2); j->err = "out of memory"; return; }
+      keel__json_key *k = &j->keys[j->nkeys++];
+      k->s = lua_tolstring(L, -2, &k->len);   /* the table keeps the key alive */
+    }
     lua_pop(L, 1);
   }
   if (n > 0 && (size_t)n == count) {           /* an array */
-    if (!keel__json_raw(&j->b, "[", 1)) { j->err = "out of memory"; return; }
+    j->nkeys = base;
+    if (!KEEL_JSON_LIT(&j->out, "[")) { j->err = "out of memory"; return; }
     for (lua_Integer i = 1; i <= n && !j->err; i++) {
-      if (i > 1 && !keel__json_raw(&j->b, ",", 1)) { j->err = "out of memory"; return; }
+      if (i > 1 && !KEEL_JSON_LIT(&j->out, ",")) { j->err = "out of memory"; return; }
       lua_rawgeti(L, idx, i);
       json_of(L, lua_gettop(L), j, depth + 1);
       lua_pop(L, 1);
     }
-    if (!j->err && !keel__json_raw(&j->b, "]", 1)) j->err = "out of memory";
+    if (!j->err && !KEEL_JSON_LIT(&j->out, "]")) j->err = "out of memory";
     return;
   }
   if (!all_strings) { j->err = "table keys must be all strings (an object) or 1..n (an array)"; return; }
-  /* sort the keys: copy them (length-prefixed) into a Lua-owned block */
-  char **keys = lua_newuserdatauv(L, (count ? count : 1) * sizeof *keys, 0);
-  int keys_idx = lua_gettop(L);
-  size_t total = 0, k = 0;
-  lua_pushnil(L);
-  while (lua_next(L, idx)) { size_t len; lua_tolstring(L, -2, &len); total += len + sizeof(size_t); lua_pop(L, 1); }
-  char *block = lua_newuserdatauv(L, total ? total : 1, 0);
-  char *w = block;
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    size_t len;
-    const char *s = lua_tolstring(L, -2, &len);
-    memcpy(w, &len, sizeof len);
-    memcpy(w + sizeof len, s, len);
-    keys[k++] = w;
-    w += len + sizeof len;
-    lua_pop(L, 1);
-  }
-  qsort(keys, count, sizeof *keys, key_cmp);
-  if (!keel__json_raw(&j->b, "{", 1)) { j->err = "out of memory"; return; }
+  keel__json_sort_keys(j->keys + base, count);
+  if (!KEEL_JSON_LIT(&j->out, "{")) { j->err = "out of memory"; return; }
   for (size_t i = 0; i < count && !j->err; i++) {
-    size_t len;
-    memcpy(&len, keys[i], sizeof len);
-    if ((i > 0 && !keel__json_raw(&j->b, ",", 1)) || !keel__json_str(&j->b, keys[i] + sizeof len, len) ||
-        !keel__json_raw(&j->b, ":", 1)) { j->err = "out of memory"; return; }
-    lua_pushlstring(L, keys[i] + sizeof len, len);
+    keel__json_key k = j->keys[base + i];     /* a copy: nested objects may move keys */
+    if ((i > 0 && !KEEL_JSON_LIT(&j->out, ",")) || !keel__json_str(&j->out, k.s, k.len) ||
+        !KEEL_JSON_LIT(&j->out, ":")) { j->err = "out of memory"; return; }
+    lua_pushlstring(L, k.s, k.len);
     lua_rawget(L, idx);
     json_of(L, lua_gettop(L), j, depth + 1);
     lua_pop(L, 1);
   }
-  if (!j->err && !keel__json_raw(&j->b, "}", 1)) j->err = "out of memory";
-  lua_settop(L, keys_idx - 1);
+  j->nkeys = base;
+  if (!j->err && !KEEL_JSON_LIT(&j->out, "}")) j->err = "out of memory";
 }
 
-static void json_of(lua_State *L, int idx, jctx *j, int depth) {
+static void json_of(lua_State *L, int idx, scratch *j, int depth) {
   int ok = 1;
   if (depth > 64) { j->err = "nested too deeply (a cycle?)"; return; }
   switch (lua_type(L, idx)) {
-  case LUA_TNIL: ok = keel__json_raw(&j->b, "null", 4); break;
-  case LUA_TBOOLEAN: ok = lua_toboolean(L, idx) ? keel__json_raw(&j->b, "true", 4) : keel__json_raw(&j->b, "false", 5); break;
+  case LUA_TNIL: ok = keel__json_null(&j->out); break;
+  case LUA_TBOOLEAN: ok = keel__json_bool(&j->out, lua_toboolean(L, idx)); break;
   case LUA_TNUMBER:
-    if (lua_isinteger(L, idx)) ok = keel__json_int(&j->b, lua_tointeger(L, idx));
+    if (lua_isinteger(L, idx)) ok = keel__json_int(&j->out, lua_tointeger(L, idx));
     else {
       double f = lua_tonumber(L, idx);
       if (f != f || f - f != 0) { j->err = "NaN and infinity have no JSON form"; return; }
-      ok = keel__json_float(&j->b, f);
+      ok = keel__json_float(&j->out, f);
     }
     break;
   case LUA_TSTRING: {
     size_t len;
     const char *s = lua_tolstring(L, idx, &len);
-    ok = keel__json_str(&j->b, s, len);
+    ok = keel__json_str(&j->out, s, len);
     break;
   }
   case LUA_TTABLE:
@@ -856,25 +862,14 @@ static void json_of(lua_State *L, int idx, jctx *j, int depth) {
   if (!ok) j->err = "out of memory";
 }
 
-static int json_gc(lua_State *L) {
-  jctx *j = lua_touserdata(L, 1);
-  free(j->b.p);
-  j->b.p = NULL;
-  return 0;
-}
-
 /* keel.state.json(value) -> string  [-1, +1, e] */
 static int l_json(lua_State *L) {
+  scratch *j = lua_touserdata(L, lua_upvalueindex(1));
   lua_settop(L, 1);
-  jctx *j = lua_newuserdatauv(L, sizeof *j, 0);   /* owns the buffer: freed even on error */
-  memset(j, 0, sizeof *j);
-  lua_newtable(L);
-  lua_pushcfunction(L, json_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_setmetatable(L, -2);
+  scratch_reset(j);
   json_of(L, 1, j, 0);
   if (j->err) return luaL_error(L, "json: %s", j->err);
-  lua_pushlstring(L, j->b.n ? j->b.p : "", j->b.n);
+  lua_pushlstring(L, j->out.n ? j->out.p : "", j->out.n);
   return 1;
 }
 
@@ -1057,12 +1052,20 @@ int keel_lua_open_state(lua_State *L) {
     { NULL, NULL }
   };
   static const luaL_Reg fns[] = {
-    { "new", l_new }, { "load", l_load }, { "load_text", l_load_text }, { "json", l_json },
+    { "new", l_new }, { "load", l_load }, { "load_text", l_load_text },
     { "write_file", l_write_file }, { "hash_bytes", l_hash_bytes },
     { NULL, NULL }
   };
   keel_lua_newclass(L, STATE_MT, methods, l_gc, l_tostring);
   luaL_newlib(L, fns);
+  scratch *j = lua_newuserdatauv(L, sizeof *j, 0);
+  memset(j, 0, sizeof *j);
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, scratch_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
+  lua_pushcclosure(L, l_json, 1);
+  lua_setfield(L, -2, "json");
   lua_pushinteger(L, 1);
   lua_setfield(L, -2, "save_version");
   return 1;

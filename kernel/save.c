@@ -37,7 +37,7 @@ static int cmp_slot(const void *x, const void *y) {
   return a < c ? -1 : a > c;
 }
 
-static int write_state(buf *b, const keel_state *st) {
+static int write_state(keel__buf *b, const keel_state *st) {
   for (int32_t id = 1; id <= st->nunits; id++) {
     const unit *u = &st->units[id - 1];
     int ok = RAW("U ") && keel__json_int(b, id) && RAW(" ") && keel__json_atom(b, st, u->name) &&
@@ -86,7 +86,7 @@ static int write_state(buf *b, const keel_state *st) {
 keel_status keel_state_save_text(const keel_state *st, const char *const *mk, const char *const *mv,
                                  size_t nmeta, char **out, size_t *len) {
   if (!st || !out || !len || (nmeta && (!mk || !mv))) return KEEL_E_ARG;
-  buf b = { 0 };
+  keel__buf b = { 0 };
   int ok = keel__json_raw(&b, MAGIC "1\n", sizeof(MAGIC "1\n") - 1);
   for (size_t i = 0; ok && i < nmeta; i++)
     ok = keel__json_raw(&b, "meta ", 5) && keel__json_str(&b, mk[i], strlen(mk[i])) &&

@@ -80,11 +80,6 @@ static uint64_t loc_hash(int lk, int64_t where) {
 
 /* ---- buffers and growth --------------------------------------------------- */
 
-int keel__buf_reserve(buf *b, size_t extra) {
-  if (extra > SIZE_MAX - b->n - 1) return 0;
-  return KEEL_RESERVE_FROM(b->p, b->cap, b->n + extra + 1, 256);
-}
-
 /* Grow *arr (of elem-size items, *cap of them) to hold need. */
 static int grow(void **arr, size_t elem, size_t *cap, size_t need) {
   return keel__array_reserve(arr, elem, cap, need, 8);
@@ -1079,7 +1074,7 @@ keel_status keel_state_rollback(keel_state *st, const keel_mark *m) {
 
 #define RAWB(s) keel__json_raw(&b, s, sizeof(s) - 1)
 
-static keel_status journal_line(keel_state *st, buf *line) {
+static keel_status journal_line(keel_state *st, keel__buf *line) {
   if (!st->journal_on) return KEEL_OK;
   if (!keel__buf_reserve(&st->journal, line->n + 1)) return KEEL_E_NOMEM;
   memcpy(st->journal.p + st->journal.n, line->p, line->n);
@@ -1092,7 +1087,7 @@ keel_status keel_state_action_begin(keel_state *st, const char *name, const char
   if (st->in_action) return KEEL_E_STATE;
   if (!name) return KEEL_E_ARG;
   if (!grow((void **)&st->actions, sizeof *st->actions, &st->capactions, st->nactions + 1)) return KEEL_E_NOMEM;
-  buf b = { 0 };
+  keel__buf b = { 0 };
   int ok = RAWB("{\"ev\":\"action\",\"action\":") &&
            keel__json_int(&b, st->action_seq + 1) &&
            RAWB(",\"name\":") && keel__json_str(&b, name, strlen(name)) &&
@@ -1113,7 +1108,7 @@ keel_status keel_state_action_begin(keel_state *st, const char *name, const char
 
 keel_status keel_state_action_end(keel_state *st) {
   if (!st->in_action || st->depth != st->action_depth + 1) return KEEL_E_STATE;
-  buf b = { 0 };
+  keel__buf b = { 0 };
   int ok = RAWB("{\"ev\":\"end\",\"action\":") && keel__json_int(&b, st->action_seq) &&
            RAWB(",\"hash\":") && keel__json_hash(&b, st->hash) &&
            RAWB("}");
@@ -1133,7 +1128,7 @@ size_t keel_state_redo_count(const keel_state *st) { return st->nredo; }
 int64_t keel_state_action_number(const keel_state *st) { return st->action_seq; }
 
 static keel_status undo_redo_line(keel_state *st, const char *ev, size_t n, const int64_t *numbers) {
-  buf b = { 0 };
+  keel__buf b = { 0 };
   int ok = RAWB("{\"ev\":\"") && keel__json_raw(&b, ev, strlen(ev)) &&
            RAWB("\",\"n\":") && keel__json_int(&b, (int64_t)n) &&
            RAWB(",\"actions\":[");

@@ -9,6 +9,7 @@
  */
 #ifndef KEEL_STATE_INT_H
 #define KEEL_STATE_INT_H
+#include "json.h"
 #include "keel.h"
 #include <stdio.h>
 
@@ -62,8 +63,6 @@ typedef struct redo_rec { size_t start, len; int64_t number; } redo_rec;
 
 typedef struct own_slot { keel_hex hex; keel_atom side; uint8_t used; } own_slot;
 
-typedef struct buf { char *p; size_t n, cap; } buf;
-
 struct keel_state {
   /* strings */
   atom_rec *atoms; size_t natoms, capatoms;     /* atoms[0] unused */
@@ -88,24 +87,16 @@ struct keel_state {
   int64_t action_seq;
   /* journal */
   int journal_on;
-  buf journal;
+  keel__buf journal;
 };
 
 /* state.c */
-int keel__buf_reserve(buf *b, size_t extra);
 keel_status keel__state_push(keel_state *st, op *o);     /* apply forward + record */
 void keel__apply(keel_state *st, const op *o, int forward);
 int keel__atom_cmp(const keel_state *st, keel_atom a, keel_atom b);
 uint64_t keel__atom_hash(const keel_state *st, keel_atom a);
 
-/* journal.c: JSON helpers (deterministic) */
-int keel__json_str(buf *b, const char *s, size_t len);
-int keel__json_atom(buf *b, const keel_state *st, keel_atom a);
-int keel__json_int(buf *b, int64_t i);
-int keel__json_float(buf *b, double f);
-int keel__json_value(buf *b, const keel_state *st, keel_value v);
-int keel__json_raw(buf *b, const char *s, size_t len);
-int keel__json_hash(buf *b, uint64_t h);
+/* journal.c */
 const char *keel__loc_name(keel_loc_kind k);
 const char *keel__field_name(keel_field f);
 const char *keel__face_name(keel_face f);
