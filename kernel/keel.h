@@ -797,8 +797,19 @@ KEEL_API keel_status keel_state_save_text(const keel_state *st, const char *cons
 KEEL_API keel_status keel_state_load_text(const char *text, size_t len, keel_state **out,
                                           char ***meta, size_t *nmeta, char **err);
 KEEL_API void keel_save_meta_free(char **meta, size_t nmeta);
-/* Write a file atomically: temp file in the same directory, fflush, fsync,
- * rename over path, fsync the directory. The old file survives any crash. */
+/* The same through a file: save writes it atomically (keel_file_write_atomic);
+ * load refuses a file over KEEL_SAVE_MAX bytes before reading it, and on any
+ * failure sets *err (malloc'd, without the path) as load_text does. */
+#define KEEL_SAVE_MAX ((size_t)1 << 30)
+KEEL_API keel_status keel_state_save(const keel_state *st, const char *path, const char *const *meta_keys,
+                                     const char *const *meta_vals, size_t nmeta);
+KEEL_API keel_status keel_state_load(const char *path, keel_state **out, char ***meta, size_t *nmeta,
+                                     char **err);
+
+/* ==== files (kernel/file.c) ============================================= */
+
+/* Write a file atomically: temp file in the same directory, fsync, rename
+ * over path, fsync the directory. The old file survives any crash. */
 KEEL_API keel_status keel_file_write_atomic(const char *path, const char *data, size_t len);
 /* Read a whole file of at most max bytes (KEEL_E_CAPACITY if larger). */
 KEEL_API keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len);

@@ -35,9 +35,7 @@ static int l_gc(lua_State *L) {
 
 /* keel.areas.new() -> Areas  [-0, +1, e] */
 static int l_new(lua_State *L) {
-  areas_ud *u = lua_newuserdatauv(L, sizeof *u, 0);
-  u->a = NULL;
-  luaL_setmetatable(L, AREAS_MT);
+  areas_ud *u = keel_lua_newobject(L, sizeof *u, 0, AREAS_MT);
   if (keel_areas_new(&u->a) != KEEL_OK) return luaL_error(L, "areas: out of memory");
   return 1;
 }
@@ -162,7 +160,8 @@ int keel_lua_open_areas(lua_State *L) {
     {"adjacent", l_adjacent}, {"neighbors", l_neighbors}, {"distance", l_distance},
     {"names", l_names}, {NULL, NULL}
   };
-  keel_lua_newclass(L, AREAS_MT, methods, l_gc, l_tostring);
+  static const keel_lua_class cls = { AREAS_MT, methods, l_gc, l_gc, l_tostring };
+  keel_lua_newclass(L, &cls, 0);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);
   lua_setfield(L, -2, "new");

@@ -118,9 +118,7 @@ static int l_new(lua_State *L) {
     n.first_col = (int)keel_lua_optfield_int(L, 1, "first_col", 1);
     n.first_row = (int)keel_lua_optfield_int(L, 1, "first_row", 1);
   }
-  lboard *u = lua_newuserdatauv(L, sizeof *u, 0);
-  u->b = NULL;
-  luaL_setmetatable(L, BOARD_MT);
+  lboard *u = keel_lua_newobject(L, sizeof *u, 0, BOARD_MT);
   keel_status st = keel_board_new(&n, &u->b);
   if (st != KEEL_OK) return luaL_argerror(L, 1, keel_status_str(st));
   return 1;
@@ -917,7 +915,8 @@ int keel_lua_open_board(lua_State *L) {
   static const luaL_Reg fns[] = {
     { "new", l_new }, { "load", l_load }, { "load_string", l_load_string }, { NULL, NULL }
   };
-  keel_lua_newclass(L, BOARD_MT, methods, l_close, l_tostring);
+  static const keel_lua_class cls = { BOARD_MT, methods, l_close, l_close, l_tostring };
+  keel_lua_newclass(L, &cls, 0);
   luaL_newlib(L, fns);
   /* feature bits, terrain codes and port sizes for map loaders */
   static const struct { const char *k; lua_Integer v; } consts[] = {

@@ -406,9 +406,7 @@ static int l_tostring(lua_State *L) {
 /* dice.new([seed]) -> Dice  [-0|1, +1, m]; seed: an integer (default 0) */
 static int l_new(lua_State *L) {
   lua_Integer seed = luaL_optinteger(L, 1, 0);
-  ldice *u = lua_newuserdatauv(L, sizeof *u, 1);
-  u->d = NULL;                      /* safe first ... */
-  luaL_setmetatable(L, DICE_MT);
+  ldice *u = keel_lua_newobject(L, sizeof *u, 1, DICE_MT);   /* safe first ... */
   lua_newtable(L);
   lua_setiuservalue(L, -2, 1);      /* on_roll callbacks */
   keel_status st = keel_dice_new((uint64_t)seed, &u->d);   /* ... then filled */
@@ -437,22 +435,8 @@ int keel_lua_open_dice(lua_State *L) {
   lua_setfield(L, -2, "cache");
   lua_pushinteger(L, 0);
   lua_setfield(L, -2, "n");
-  int shared = lua_gettop(L);
-  if (luaL_newmetatable(L, DICE_MT)) {
-    lua_createtable(L, 0, 16);
-    lua_pushvalue(L, shared);
-    luaL_setfuncs(L, methods, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, l_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, l_gc);
-    lua_setfield(L, -2, "__close");
-    lua_pushcfunction(L, l_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushliteral(L, DICE_MT);
-    lua_setfield(L, -2, "__name");
-  }
-  lua_pop(L, 1);
+  static const keel_lua_class cls = { DICE_MT, methods, l_gc, l_gc, l_tostring };
+  keel_lua_newclass(L, &cls, 1);
   luaL_newlib(L, fns);
   lua_pushstring(L, DEFAULT_STREAM);
   lua_setfield(L, -2, "DEFAULT_STREAM");
@@ -460,6 +444,5 @@ int keel_lua_open_dice(lua_State *L) {
   lua_setfield(L, -2, "MAX_COUNT");
   lua_pushinteger(L, KEEL_DICE_MAX_SIDES);
   lua_setfield(L, -2, "MAX_SIDES");
-  lua_remove(L, shared);
   return 1;
 }

@@ -163,9 +163,7 @@ static int l_tostring(lua_State *L) {
 /* keel.grid.new(spec) -> Grid  [-1, +1, e] */
 static int l_new(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  grid_ud *u = lua_newuserdatauv(L, sizeof *u, 0);
-  u->g = NULL;
-  luaL_setmetatable(L, GRID_MT);
+  grid_ud *u = keel_lua_newobject(L, sizeof *u, 0, GRID_MT);
   keel_numbering n;
   const char *orient = field_str(L, 1, "orientation", "flat");
   const char *shift = field_str(L, 1, "shift", "odd");
@@ -215,7 +213,8 @@ int keel_lua_open_grid(lua_State *L) {
     {"side_label", l_side_label}, {"section_of", l_section_of}, {"sections", l_sections},
     {"numbering", l_numbering}, {NULL, NULL}
   };
-  keel_lua_newclass(L, GRID_MT, methods, l_grid_gc, l_tostring);
+  static const keel_lua_class cls = { GRID_MT, methods, l_grid_gc, l_grid_gc, l_tostring };
+  keel_lua_newclass(L, &cls, 0);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);
   lua_setfield(L, -2, "new");

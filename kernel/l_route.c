@@ -82,10 +82,7 @@ static int costmap_gc(lua_State *L) {
 
 /* push an empty cost map userdata with its lender token; fill with set_costmap */
 static costmap_ud *new_costmap_ud(lua_State *L) {
-  costmap_ud *u = lua_newuserdatauv(L, sizeof *u, 1);
-  u->m = NULL;
-  u->tok = NULL;
-  luaL_setmetatable(L, COSTMAP_MT);
+  costmap_ud *u = keel_lua_newobject(L, sizeof *u, 1, COSTMAP_MT);
   lender *tok = lua_newuserdatauv(L, sizeof *tok, 0);
   tok->m = NULL;
   lua_setiuservalue(L, -2, 1);
@@ -450,9 +447,7 @@ static int l_from_board(lua_State *L) {
 /* keel.route.graph{nodes = {key, ...}, edges = {{from, to, cost}, ...}} -> Graph  [-1, +1, e] */
 static int l_graph(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  graph_ud *u = lua_newuserdatauv(L, sizeof *u, 0);
-  u->g = NULL;
-  luaL_setmetatable(L, GRAPH_MT);
+  graph_ud *u = keel_lua_newobject(L, sizeof *u, 0, GRAPH_MT);
   int top = lua_gettop(L);
   keel_status st = keel_graph_new(&u->g);
   if (st != KEEL_OK) return keel_lua_fail(L, st, "graph");
@@ -616,24 +611,6 @@ static int reach_tostring(lua_State *L) {
   return 1;
 }
 
-/* gc NULL: no __gc (close alone is __close) */
-static void new_class(lua_State *L, const char *name, const luaL_Reg *methods,
-                      lua_CFunction gc, lua_CFunction close, lua_CFunction tostring) {
-  luaL_newmetatable(L, name);
-  if (gc) {
-    lua_pushcfunction(L, gc);
-    lua_setfield(L, -2, "__gc");
-  }
-  lua_pushcfunction(L, close);
-  lua_setfield(L, -2, "__close");
-  lua_pushcfunction(L, tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_newtable(L);
-  luaL_setfuncs(L, methods, 0);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-}
-
 int keel_lua_open_route(lua_State *L) {
   static const luaL_Reg costmap_methods[] = {
     {"set_enter", l_set_enter}, {"enter_cost", l_enter_cost}, {"set_cross", l_set_cross},
@@ -647,9 +624,12 @@ int keel_lua_open_route(lua_State *L) {
   static const luaL_Reg reach_methods[] = {
     {"count", l_count}, {"cost", l_cost}, {"path", l_path}, {"hexes", l_hexes}, {NULL, NULL}
   };
-  new_class(L, COSTMAP_MT, costmap_methods, costmap_gc, costmap_gc, costmap_tostring);
-  new_class(L, REACH_MT, reach_methods, NULL, reach_close, reach_tostring);
-  new_class(L, GRAPH_MT, graph_methods, graph_gc, graph_gc, graph_tostring);
+  static const keel_lua_class classes[] = {
+    { COSTMAP_MT, costmap_methods, costmap_gc, costmap_gc, costmap_tostring },
+    { REACH_MT, reach_methods, NULL, reach_close, reach_tostring },   /* no __gc: see above */
+    { GRAPH_MT, graph_methods, graph_gc, graph_gc, graph_tostring },
+  };
+  for (size_t i = 0; i < sizeof classes / sizeof *classes; i++) keel_lua_newclass(L, &classes[i], 0);
   lua_newtable(L);
   lua_pushcfunction(L, l_costmap);
   lua_setfield(L, -2, "costmap");

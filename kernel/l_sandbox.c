@@ -93,13 +93,10 @@ keel_guard *keel_lua_sandbox_guard(lua_State *L) {
     return b;
   }
   lua_pop(L, 1);
-  full_box *fb = lua_newuserdatauv(L, sizeof *fb, 0);
+  static const keel_lua_class box_class = { BOX_MT, NULL, box_gc, NULL, NULL };
+  keel_lua_newclass(L, &box_class, 0);
+  full_box *fb = keel_lua_newobject(L, sizeof *fb, 0, BOX_MT);
   box_init(fb);
-  if (luaL_newmetatable(L, BOX_MT)) {
-    lua_pushcfunction(L, box_gc);
-    lua_setfield(L, -2, "__gc");
-  }
-  lua_setmetatable(L, -2);
   lua_setfield(L, LUA_REGISTRYINDEX, KEEL_SANDBOX_REGKEY);
   box_attach(L, &fb->box);
   return &fb->box;
@@ -917,9 +914,7 @@ static int sb_tostring(lua_State *L) {
 static int l_new(lua_State *L) {
   if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
   else { lua_settop(L, 0); lua_newtable(L); }
-  sandbox *sb = lua_newuserdatauv(L, sizeof *sb, 0);
-  memset(sb, 0, sizeof *sb);
-  luaL_setmetatable(L, SANDBOX_MT);
+  sandbox *sb = keel_lua_newobject(L, sizeof *sb, 0, SANDBOX_MT);
   sb->box = malloc(sizeof *sb->box);
   if (sb->box == NULL) return luaL_error(L, "cannot make a sandbox: out of memory");
   box_init(sb->box);
@@ -938,22 +933,13 @@ static int l_new(lua_State *L) {
 
 int keel_lua_open_sandbox(lua_State *L) {
   keel_guard *b = keel_lua_sandbox_guard(L);
-  if (luaL_newmetatable(L, SANDBOX_MT)) {
-    static const luaL_Reg methods[] = {
-      { "call", sb_call }, { "eval", sb_eval }, { "reset", sb_reset },
-      { "usage", sb_usage }, { "limits", sb_limits }, { "close", sb_gc },
-      { NULL, NULL }
-    };
-    luaL_newlib(L, methods);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, sb_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, sb_gc);
-    lua_setfield(L, -2, "__close");
-    lua_pushcfunction(L, sb_tostring);
-    lua_setfield(L, -2, "__tostring");
-  }
-  lua_pop(L, 1);
+  static const luaL_Reg methods[] = {
+    { "call", sb_call }, { "eval", sb_eval }, { "reset", sb_reset },
+    { "usage", sb_usage }, { "limits", sb_limits }, { "close", sb_gc },
+    { NULL, NULL }
+  };
+  static const keel_lua_class cls = { SANDBOX_MT, methods, sb_gc, sb_gc, sb_tostring };
+  keel_lua_newclass(L, &cls, 0);
   static const luaL_Reg funcs[] = {
     { "protect", l_protect }, { "xprotect", l_xprotect }, { "limits", l_limits },
     { "usage", l_usage }, { "trust", l_trust }, { "stopping", l_stopping },

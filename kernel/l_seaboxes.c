@@ -33,10 +33,9 @@ static int l_new(lua_State *L) {
     lua_pop(L, 1);
   }
   if (radius < 0 || radius > 1024) return luaL_error(L, "seaboxes: radius must be 0..1024, got %I", radius);
-  keel_boxgrid *g = lua_newuserdatauv(L, sizeof *g, 0);
+  keel_boxgrid *g = keel_lua_newobject(L, sizeof *g, 0, SEABOXES_MT);
   g->radius = radius;
   g->origin = origin;
-  luaL_setmetatable(L, SEABOXES_MT);
   return 1;
 }
 
@@ -101,7 +100,8 @@ int keel_lua_open_seaboxes(lua_State *L) {
     {"neighbors", l_neighbors}, {"distance", l_distance},
     {"radius", l_radius}, {"origin", l_origin}, {NULL, NULL}
   };
-  keel_lua_newclass(L, SEABOXES_MT, methods, NULL, l_tostring);
+  static const keel_lua_class cls = { SEABOXES_MT, methods, NULL, NULL, l_tostring };
+  keel_lua_newclass(L, &cls, 0);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);
   lua_setfield(L, -2, "new");

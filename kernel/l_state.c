@@ -14,7 +14,6 @@
 #include <string.h>
 
 #define STATE_MT "keel.State"
-#define SAVE_MAX ((size_t)1 << 30)     /* refuse saves above 1 GiB */
 
 typedef struct lstate {
   keel_state *st;
@@ -101,9 +100,7 @@ static const char *const field_names[] = { "name", "type", "side", "face", "hits
 
 /* keel.state.new() -> State  [-0, +1, m] */
 static int l_new(lua_State *L) {
-  lstate *s = lua_newuserdatauv(L, sizeof *s, 0);
-  memset(s, 0, sizeof *s);
-  luaL_setmetatable(L, STATE_MT);
+  lstate *s = keel_lua_newobject(L, sizeof *s, 0, STATE_MT);
   if (keel_state_new(&s->st) != KEEL_OK) return luaL_error(L, "state.new: out of memory");
   return 1;
 }
@@ -131,11 +128,9 @@ keel_state *keel_lua_state_take(lua_State *L, int idx) {
 
 /* A State for st that does not free it.  [-0, +1, m] */
 void keel_lua_state_push_borrowed(lua_State *L, keel_state *st) {
-  lstate *s = lua_newuserdatauv(L, sizeof *s, 0);
-  memset(s, 0, sizeof *s);
+  lstate *s = keel_lua_newobject(L, sizeof *s, 0, STATE_MT);
   s->st = st;
   s->borrowed = 1;
-  luaL_setmetatable(L, STATE_MT);
 }
 
 /* tostring(st) -> "keel.State (N units, M groups)"  [-1, +1, m] */
@@ -873,77 +868,47 @@ static int l_json(lua_State *L) {
   return 1;
 }
 
-/* ---- save, load, files ---- */
+/* ---- save, load, files (save.c, file.c) ---- */
 
-static int save_text(lua_State *L, keel_state *st, int meta_idx, char **out, size_t *len) {
-  /* meta: {{key, value}, ...}; strings are anchored in a fresh table */
-  size_t n = 0;
-  const char **mk = NULL, **mv = NULL;
-  if (!lua_isnoneornil(L, meta_idx)) {
-    luaL_checktype(L, meta_idx, LUA_TTABLE);
-    n = (size_t)luaL_len(L, meta_idx);
-    mk = lua_newuserdatauv(L, (n ? n : 1) * sizeof *mk, 0);
-    mv = lua_newuserdatauv(L, (n ? n : 1) * sizeof *mv, 0);
-    lua_createtable(L, (int)(2 * n), 0);
-    int anchor = lua_gettop(L);
-    for (size_t i = 0; i < n; i++) {
-      lua_geti(L, meta_idx, (lua_Integer)i + 1);
-      if (!lua_istable(L, -1)) return luaL_argerror(L, meta_idx, "meta: array of {key, value} expected");
-      for (int k = 1; k <= 2; k++) {
-        lua_geti(L, -1, k);
-        size_t sl;
-        const char *s = lua_tolstring(L, -1, &sl);
-        if (!s || strlen(s) != sl) return luaL_argerror(L, meta_idx, "meta: strings without zero bytes expected");
-        if (k == 1) mk[i] = s; else mv[i] = s;
-        lua_rawseti(L, anchor, (lua_Integer)(2 * i + (size_t)k));
-      }
-      lua_pop(L, 1);
+/* The meta pairs {{key, value}, ...} at arg as two arrays of strings, kept
+ * alive by a table left on the stack; *n pairs. */
+static void meta_arg(lua_State *L, int arg, const char ***mk, const char ***mv, size_t *n) {
+  *n = 0;
+  *mk = *mv = NULL;
+  if (lua_isnoneornil(L, arg)) return;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  size_t m = (size_t)luaL_len(L, arg);
+  const char **k = lua_newuserdatauv(L, (m ? 2 * m : 1) * sizeof *k, 0);
+  lua_createtable(L, (int)(2 * m), 0);
+  int anchor = lua_gettop(L);
+  for (size_t i = 0; i < m; i++) {
+    lua_geti(L, arg, (lua_Integer)i + 1);
+    if (!lua_istable(L, -1)) luaL_argerror(L, arg, "meta: array of {key, value} expected");
+    for (int f = 1; f <= 2; f++) {
+      lua_geti(L, -1, f);
+      size_t sl;
+      const char *str = lua_tolstring(L, -1, &sl);
+      if (!str || strlen(str) != sl) luaL_argerror(L, arg, "meta: strings without zero bytes expected");
+      k[(size_t)(f - 1) * m + i] = str;
+      lua_rawseti(L, anchor, (lua_Integer)(2 * i + (size_t)f));
     }
+    lua_pop(L, 1);
   }
-  keel_status s = keel_state_save_text(st, mk, mv, n, out, len);
-  if (s != KEEL_OK) return luaL_error(L, "save: %s", keel_status_str(s));
-  return 0;
-}
-
-static int buf_gc(lua_State *L) {
-  char **p = lua_touserdata(L, 1);
-  free(*p);
-  *p = NULL;
-  return 0;
-}
-
-/* A userdata owning a malloc'd pointer, freed by __gc (so errors never leak). */
-static char **owned_ptr(lua_State *L) {
-  char **p = lua_newuserdatauv(L, sizeof *p, 0);
-  *p = NULL;
-  if (luaL_newmetatable(L, "keel.state.buffer")) {
-    lua_pushcfunction(L, buf_gc);
-    lua_setfield(L, -2, "__gc");
-  }
-  lua_setmetatable(L, -2);
-  return p;
-}
-
-/* Write path atomically: push true, or nil and "<path>: <failed> (<status>)". */
-static int write_file(lua_State *L, const char *path, const char *data, size_t len, const char *failed) {
-  keel_status s = keel_file_write_atomic(path, data, len);
-  if (s != KEEL_OK) {
-    lua_pushnil(L);
-    lua_pushfstring(L, "%s: %s (%s)", path, failed, keel_status_str(s));
-    return 2;
-  }
-  lua_pushboolean(L, 1);
-  return 1;
+  *mk = k;
+  *mv = k + m;
+  *n = m;
 }
 
 /* st:save_text(meta?) -> string  [-2, +1, e] */
 static int l_save_text(lua_State *L) {
   keel_state *st = S(L);
-  lua_settop(L, 2);
-  char **p = owned_ptr(L);
-  size_t len;
-  save_text(L, st, 2, p, &len);
-  lua_pushlstring(L, *p, len);
+  const char **mk, **mv;
+  size_t n;
+  meta_arg(L, 2, &mk, &mv, &n);
+  scratch *j = lua_touserdata(L, lua_upvalueindex(1));
+  scratch_reset(j);
+  check(L, keel__state_save_buf(st, mk, mv, n, &j->out), "save_text");
+  lua_pushlstring(L, j->out.p, j->out.n);
   return 1;
 }
 
@@ -951,27 +916,33 @@ static int l_save_text(lua_State *L) {
 static int l_save(lua_State *L) {
   keel_state *st = S(L);
   const char *path = luaL_checkstring(L, 2);
-  lua_settop(L, 3);
-  char **p = owned_ptr(L);
-  size_t len;
-  save_text(L, st, 3, p, &len);
-  return write_file(L, path, *p, len, "cannot write the save");
-}
-
-static int push_loaded(lua_State *L, const char *name, const char *text, size_t len) {
-  keel_state *st;
-  char **meta; size_t nmeta; char *err;
-  keel_status s = keel_state_load_text(text, len, &st, &meta, &nmeta, &err);
+  const char **mk, **mv;
+  size_t n;
+  meta_arg(L, 3, &mk, &mv, &n);
+  keel_status s = keel_state_save(st, path, mk, mv, n);
+  if (s == KEEL_E_NOMEM || s == KEEL_E_ARG) return keel_lua_fail(L, s, "save");
   if (s != KEEL_OK) {
     lua_pushnil(L);
-    lua_pushfstring(L, "%s: %s", name, err ? err : keel_status_str(s));
-    free(err);
+    lua_pushfstring(L, "%s: cannot write the save (%s)", path, keel_status_str(s));
     return 2;
   }
-  lstate *ls = lua_newuserdatauv(L, sizeof *ls, 0);
-  memset(ls, 0, sizeof *ls);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* Push the State and meta pairs of a load, or nil and "<name>: <why>". */
+static int push_loaded(lua_State *L, const char *name, keel_status s, keel_state *st,
+                       char **meta, size_t nmeta, char *err) {
+  if (s != KEEL_OK) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", err ? err : keel_status_str(s));
+    free(err);
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: %s", name, why);
+    return 2;
+  }
+  lstate *ls = keel_lua_newobject(L, sizeof *ls, 0, STATE_MT);
   ls->st = st;
-  luaL_setmetatable(L, STATE_MT);
   lua_createtable(L, (int)nmeta, 0);
   for (size_t i = 0; i < nmeta; i++) {
     lua_createtable(L, 2, 0);
@@ -987,26 +958,18 @@ static int push_loaded(lua_State *L, const char *name, const char *text, size_t 
 static int l_load_text(lua_State *L) {
   size_t len;
   const char *text = luaL_checklstring(L, 1, &len);
-  return push_loaded(L, luaL_optstring(L, 2, "save"), text, len);
+  const char *name = luaL_optstring(L, 2, "save");
+  keel_state *st; char **meta; size_t nmeta; char *err;
+  keel_status s = keel_state_load_text(text, len, &st, &meta, &nmeta, &err);
+  return push_loaded(L, name, s, st, meta, nmeta, err);
 }
 
 /* keel.state.load(path) -> State, meta | nil, reason  [-1, +2, e] */
 static int l_load(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
-  char **p = owned_ptr(L);
-  size_t len;
-  keel_status s = keel_file_read(path, SAVE_MAX, p, &len);
-  if (s == KEEL_E_CAPACITY) {
-    lua_pushnil(L);
-    lua_pushfstring(L, "%s: too large for a save (over %d MiB); refusing to read it", path, (int)(SAVE_MAX >> 20));
-    return 2;
-  }
-  if (s != KEEL_OK) {
-    lua_pushnil(L);
-    lua_pushfstring(L, "%s: cannot read (%s)", path, keel_status_str(s));
-    return 2;
-  }
-  return push_loaded(L, path, *p, len);
+  keel_state *st; char **meta; size_t nmeta; char *err;
+  keel_status s = keel_state_load(path, &st, &meta, &nmeta, &err);
+  return push_loaded(L, path, s, st, meta, nmeta, err);
 }
 
 /* keel.state.write_file(path, data) -> true | nil, reason  [-2, +1|2, e]; atomic */
@@ -1014,7 +977,14 @@ static int l_write_file(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   size_t len;
   const char *data = luaL_checklstring(L, 2, &len);
-  return write_file(L, path, data, len, "cannot write");
+  keel_status s = keel_file_write_atomic(path, data, len);
+  if (s != KEEL_OK) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: cannot write (%s)", path, keel_status_str(s));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
 }
 
 /* keel.state.hash_bytes(s) -> "016x"  [-1, +1, e] (FNV-1a 64) */
@@ -1052,20 +1022,20 @@ int keel_lua_open_state(lua_State *L) {
     { NULL, NULL }
   };
   static const luaL_Reg fns[] = {
-    { "new", l_new }, { "load", l_load }, { "load_text", l_load_text },
+    { "new", l_new }, { "load", l_load }, { "load_text", l_load_text }, { "json", l_json },
     { "write_file", l_write_file }, { "hash_bytes", l_hash_bytes },
     { NULL, NULL }
   };
-  keel_lua_newclass(L, STATE_MT, methods, l_gc, l_tostring);
-  luaL_newlib(L, fns);
-  scratch *j = lua_newuserdatauv(L, sizeof *j, 0);
-  memset(j, 0, sizeof *j);
-  lua_createtable(L, 0, 1);
-  lua_pushcfunction(L, scratch_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_setmetatable(L, -2);
-  lua_pushcclosure(L, l_json, 1);
-  lua_setfield(L, -2, "json");
+  /* the scratch memory of json and save_text: upvalue 1 of every function */
+  static const keel_lua_class scratch_class = { "keel.state.Scratch", NULL, scratch_gc, NULL, NULL };
+  keel_lua_newclass(L, &scratch_class, 0);
+  keel_lua_newobject(L, sizeof(scratch), 0, "keel.state.Scratch");
+  lua_pushvalue(L, -1);
+  static const keel_lua_class cls = { STATE_MT, methods, l_gc, l_gc, l_tostring };
+  keel_lua_newclass(L, &cls, 1);
+  luaL_newlibtable(L, fns);
+  lua_insert(L, -2);
+  luaL_setfuncs(L, fns, 1);
   lua_pushinteger(L, 1);
   lua_setfield(L, -2, "save_version");
   return 1;

@@ -10,20 +10,19 @@
  *   end units groups globals owned
  *   checksum 0123456789abcdef                 (FNV-1a 64 of all bytes before)
  *
- * Strings and values are written as JSON (journal.c). Loading checks the
+ * Strings and values are written as JSON (json.c). Loading checks the
  * version, then the checksum, then parses every line strictly; a damaged
  * file is refused with a message naming the line, never half loaded.
- * Files are written atomically: temp file, fsync, rename, fsync directory.
+ * keel_state_save / keel_state_load put the text in a file and take it
+ * back through file.c (atomic writes, bounded reads).
  */
 #include "array.h"
 #include "state_int.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define SAVE_VERSION 1
 #define MAGIC "keel-save "
@@ -83,25 +82,45 @@ static int write_state(keel__buf *b, const keel_state *st) {
          RAW(" ") && keel__json_int(b, (int64_t)st->nglob) && RAW(" ") && keel__json_int(b, (int64_t)n) && RAW("\n");
 }
 
-keel_status keel_state_save_text(const keel_state *st, const char *const *mk, const char *const *mv,
-                                 size_t nmeta, char **out, size_t *len) {
-  if (!st || !out || !len || (nmeta && (!mk || !mv))) return KEEL_E_ARG;
-  keel__buf b = { 0 };
-  int ok = keel__json_raw(&b, MAGIC "1\n", sizeof(MAGIC "1\n") - 1);
+keel_status keel__state_save_buf(const keel_state *st, const char *const *mk, const char *const *mv,
+                                 size_t nmeta, keel__buf *b) {
+  if (!st || !b || (nmeta && (!mk || !mv))) return KEEL_E_ARG;
+  size_t start = b->n;
+  int ok = keel__json_raw(b, MAGIC "1\n", sizeof(MAGIC "1\n") - 1);
   for (size_t i = 0; ok && i < nmeta; i++)
-    ok = keel__json_raw(&b, "meta ", 5) && keel__json_str(&b, mk[i], strlen(mk[i])) &&
-         keel__json_raw(&b, " ", 1) && keel__json_str(&b, mv[i], strlen(mv[i])) && keel__json_raw(&b, "\n", 1);
-  ok = ok && write_state(&b, st);
+    ok = RAW("meta ") && keel__json_str(b, mk[i], strlen(mk[i])) &&
+         RAW(" ") && keel__json_str(b, mv[i], strlen(mv[i])) && RAW("\n");
+  ok = ok && write_state(b, st);
   if (ok) {
     char tail[40];
-    int n = snprintf(tail, sizeof tail, "checksum %016llx\n", (unsigned long long)keel_hash_bytes(b.p, b.n));
-    ok = keel__json_raw(&b, tail, (size_t)n) && keel__buf_reserve(&b, 1);
+    int n = snprintf(tail, sizeof tail, "checksum %016llx\n",
+                     (unsigned long long)keel_hash_bytes(b->p + start, b->n - start));
+    ok = keel__json_raw(b, tail, (size_t)n) && keel__buf_reserve(b, 1);
   }
-  if (!ok) { free(b.p); return KEEL_E_NOMEM; }
-  b.p[b.n] = '\0';
+  if (!ok) { b->n = start; return KEEL_E_NOMEM; }
+  b->p[b->n] = '\0';
+  return KEEL_OK;
+}
+
+keel_status keel_state_save_text(const keel_state *st, const char *const *mk, const char *const *mv,
+                                 size_t nmeta, char **out, size_t *len) {
+  if (!out || !len) return KEEL_E_ARG;
+  keel__buf b = { 0 };
+  keel_status s = keel__state_save_buf(st, mk, mv, nmeta, &b);
+  if (s != KEEL_OK) { free(b.p); return s; }
   *out = b.p;
   *len = b.n;
   return KEEL_OK;
+}
+
+keel_status keel_state_save(const keel_state *st, const char *path, const char *const *mk,
+                            const char *const *mv, size_t nmeta) {
+  if (!path) return KEEL_E_ARG;
+  keel__buf b = { 0 };
+  keel_status s = keel__state_save_buf(st, mk, mv, nmeta, &b);
+  if (s == KEEL_OK) s = keel_file_write_atomic(path, b.p, b.n);
+  free(b.p);
+  return s;
 }
 
 /* ---- reading -------------------------------------------------------------- */
@@ -452,78 +471,37 @@ keel_status keel_state_load_text(const char *text, size_t len, keel_state **out,
   return KEEL_OK;
 }
 
-/* ---- files ---------------------------------------------------------------- */
-
-static int write_all(int fd, const char *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0) { if (errno == EINTR) continue; return 0; }
-    p += w;
-    n -= (size_t)w;
-  }
-  return 1;
+/* A malloc'd message, or NULL when there is no memory for one. */
+static char *message(const char *fmt, ...) {
+  char tmp[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  size_t n = strlen(tmp) + 1;
+  char *m = malloc(n);
+  if (m) memcpy(m, tmp, n);
+  return m;
 }
 
-keel_status keel_file_write_atomic(const char *path, const char *data, size_t len) {
-  if (!path || !*path || (!data && len)) return KEEL_E_ARG;
-  size_t pl = strlen(path);
-  char *tmp = malloc(pl + 16);
-  char *dir = malloc(pl + 2);
-  if (!tmp || !dir) { free(tmp); free(dir); return KEEL_E_NOMEM; }
-  /* One temporary name per file: a save killed mid-write leaves at most one
-   * "<path>.tmp" behind, and the next save overwrites it (one writer per file). */
-  snprintf(tmp, pl + 16, "%s.tmp", path);
-  const char *slash = strrchr(path, '/');
-  if (slash == path) strcpy(dir, "/");
-  else if (slash) { memcpy(dir, path, (size_t)(slash - path)); dir[slash - path] = '\0'; }
-  else strcpy(dir, ".");
-  keel_status rc = KEEL_E_IO;
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd >= 0) {
-    int ok = write_all(fd, data, len) && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
-    if (ok && rename(tmp, path) == 0) {
-      int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-      if (dfd >= 0) { fsync(dfd); close(dfd); }
-      rc = KEEL_OK;
-    } else {
-      unlink(tmp);
-    }
-  }
-  free(tmp);
-  free(dir);
-  return rc;
-}
-
-keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len) {
+keel_status keel_state_load(const char *path, keel_state **out, char ***meta, size_t *nmeta, char **err) {
   *out = NULL;
-  *len = 0;
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) return errno == ENOENT ? KEEL_E_NOT_FOUND : KEEL_E_IO;
-  struct stat sb;
-  if (fstat(fd, &sb) != 0) { close(fd); return KEEL_E_IO; }
-  if (S_ISDIR(sb.st_mode)) { close(fd); return KEEL_E_IO; }
-  if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max) { close(fd); return KEEL_E_CAPACITY; }
-  size_t cap = S_ISREG(sb.st_mode) ? (size_t)sb.st_size + 1 : 4096, n = 0;
-  char *p = malloc(cap);
-  if (!p) { close(fd); return KEEL_E_NOMEM; }
-  for (;;) {
-    if (n + 1 >= cap) {
-      if (cap > max + 1) { free(p); close(fd); return KEEL_E_CAPACITY; }
-      char *q = realloc(p, cap * 2);
-      if (!q) { free(p); close(fd); return KEEL_E_NOMEM; }
-      p = q;
-      cap *= 2;
-    }
-    ssize_t r = read(fd, p + n, cap - 1 - n);
-    if (r < 0) { if (errno == EINTR) continue; free(p); close(fd); return KEEL_E_IO; }
-    if (r == 0) break;
-    n += (size_t)r;
-    if (n > max) { free(p); close(fd); return KEEL_E_CAPACITY; }
+  *meta = NULL;
+  *nmeta = 0;
+  *err = NULL;
+  if (!path) return KEEL_E_ARG;
+  char *text;
+  size_t len;
+  keel_status s = keel_file_read(path, KEEL_SAVE_MAX, &text, &len);
+  if (s == KEEL_E_CAPACITY) {
+    *err = message("too large for a save (over %d MiB); refusing to read it", (int)(KEEL_SAVE_MAX >> 20));
+    return s;
   }
-  close(fd);
-  p[n] = '\0';
-  *out = p;
-  *len = n;
-  return KEEL_OK;
+  if (s != KEEL_OK) {
+    *err = message("cannot read (%s)", keel_status_str(s));
+    return s;
+  }
+  s = keel_state_load_text(text, len, out, meta, nmeta, err);
+  free(text);
+  return s;
 }

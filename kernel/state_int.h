@@ -96,6 +96,10 @@ void keel__apply(keel_state *st, const op *o, int forward);
 int keel__atom_cmp(const keel_state *st, keel_atom a, keel_atom b);
 uint64_t keel__atom_hash(const keel_state *st, keel_atom a);
 
+/* save.c: the save text appended to b (l_state.c writes into its scratch buffer) */
+keel_status keel__state_save_buf(const keel_state *st, const char *const *mk, const char *const *mv,
+                                 size_t nmeta, keel__buf *b);
+
 /* journal.c */
 const char *keel__loc_name(keel_loc_kind k);
 const char *keel__field_name(keel_field f);
