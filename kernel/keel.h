@@ -764,7 +764,7 @@ KEEL_API uint64_t keel_hash_bytes(const void *p, size_t n);
 /* Transactions: all or nothing. begin returns a mark; rollback puts the
  * state (and the journal) back exactly as at the mark. Nest freely. */
 typedef struct keel_mark {
-  size_t ops, journal, actions, rules; int64_t action_seq; int depth, in_action, loose;
+  size_t ops, journal, journal_text, actions, rules; int64_t action_seq; int depth, in_action, loose;
 } keel_mark;
 KEEL_API keel_status keel_state_begin(keel_state *st, keel_mark *mark);
 KEEL_API keel_status keel_state_commit(keel_state *st, const keel_mark *mark);
@@ -779,9 +779,11 @@ KEEL_API int64_t keel_state_action_number(const keel_state *st);  /* last begun,
 KEEL_API keel_status keel_state_undo(keel_state *st, size_t n);
 KEEL_API keel_status keel_state_redo(keel_state *st, size_t n);
 
-/* The journal: JSON lines, one event each (doc/journal.md). */
+/* The journal: JSON lines, one event each (doc/journal.md), rendered from
+ * the state's events when asked for; *text (NUL-terminated) stays valid
+ * until the state next changes. */
 KEEL_API void keel_state_journal_enable(keel_state *st, int on);
-KEEL_API const char *keel_state_journal(const keel_state *st, size_t *len);
+KEEL_API keel_status keel_state_journal(keel_state *st, const char **text, size_t *len);
 /* Append one line (a complete JSON object without the newline). */
 KEEL_API keel_status keel_state_journal_append(keel_state *st, const char *line, size_t len);
 KEEL_API keel_status keel_state_journal_clear(keel_state *st);

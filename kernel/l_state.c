@@ -8,6 +8,7 @@
  * load returns nil and a reason for a damaged file.
  */
 #include "array.h"
+#include "json.h"
 #include "l_util.h"
 #include "state_int.h"
 #include <stdlib.h>
@@ -712,17 +713,19 @@ static int l_hash(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_has
 static int l_hash_full(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_hash_full(S(L))); return 1; }
 static int l_hash_hex(lua_State *L) { return push_hex64(L, keel_state_hash(S(L))); }
 
-/* st:journal() -> string  [-1, +1, m] */
+/* st:journal() -> string  [-1, +1, e] */
 static int l_journal(lua_State *L) {
+  const char *j;
   size_t n;
-  const char *j = keel_state_journal(S(L), &n);
+  check(L, keel_state_journal(S(L), &j, &n), "journal");
   lua_pushlstring(L, j, n);
   return 1;
 }
-/* st:journal_size() -> bytes  [-1, +1, -] */
+/* st:journal_size() -> bytes  [-1, +1, e] */
 static int l_journal_size(lua_State *L) {
+  const char *j;
   size_t n;
-  keel_state_journal(S(L), &n);
+  check(L, keel_state_journal(S(L), &j, &n), "journal_size");
   lua_pushinteger(L, (lua_Integer)n);
   return 1;
 }

@@ -17,6 +17,7 @@
  * back through file.c (atomic writes, bounded reads).
  */
 #include "array.h"
+#include "json.h"
 #include "state_int.h"
 #include <errno.h>
 #include <stdarg.h>

@@ -24,7 +24,8 @@ static int32_t ship(keel_state *st, const char *name, const char *type, int64_t 
 
 static int journal_has(keel_state *st, const char *needle) {
   size_t n;
-  const char *j = keel_state_journal(st, &n);
+  const char *j;
+  CHECK_OK(keel_state_journal(st, &j, &n));
   return strstr(j, needle) != NULL;
 }
 
@@ -94,7 +95,7 @@ TEST(state_transaction_rollback) {
   int32_t g;
   CHECK_OK(keel_state_group_new(st, A(st, "TF1"), &g));
   uint64_t h0 = keel_state_hash(st);
-  size_t jn0; keel_state_journal(st, &jn0);
+  size_t jn0; const char *jt; CHECK_OK(keel_state_journal(st, &jt, &jn0));
   keel_mark m;
   CHECK_OK(keel_state_begin(st, &m));
   CHECK_OK(keel_state_add_hits(st, bb, 4));
@@ -110,9 +111,60 @@ TEST(state_transaction_rollback) {
   CHECK_INT(keel_state_unit_count(st), 1);
   CHECK_INT(keel_state_group_size(st, g), 0);
   CHECK_INT(keel_state_owner(st, 77), 0);
-  size_t jn; keel_state_journal(st, &jn);
+  size_t jn; CHECK_OK(keel_state_journal(st, &jt, &jn));
   CHECK_INT(jn, jn0);
   keel_state_free(st);
+}
+
+/* The journal is rendered from the events when asked for: asking midway, then
+ * rolling back and changing again, gives the text of a journal asked for
+ * only at the end (the same changes without the rolled-back ones). */
+static void journal_script(keel_state *st, int peek, char **copy, size_t *copy_len) {
+  const char *j; size_t n;
+  int32_t bb = ship(st, "Hood", "BC", 4);
+  CHECK_OK(keel_state_journal_append(st, "{\"ev\":\"note\"}", 13));
+  if (peek) CHECK_OK(keel_state_journal(st, &j, &n));
+  CHECK_OK(keel_state_action_begin(st, "fire", "{\"at\":1}"));
+  keel_mark m;
+  CHECK_OK(keel_state_begin(st, &m));
+  CHECK_OK(keel_state_add_hits(st, bb, 3));
+  CHECK_OK(keel_state_journal_append(st, "{\"ev\":\"gone\"}", 13));
+  if (peek) { CHECK_OK(keel_state_journal(st, &j, &n)); CHECK(strstr(j, "gone") != NULL); }
+  CHECK_OK(keel_state_rollback(st, &m));
+  if (peek) { CHECK_OK(keel_state_journal(st, &j, &n)); CHECK(strstr(j, "gone") == NULL); }
+  CHECK_OK(keel_state_add_hits(st, bb, 1));
+  CHECK_OK(keel_state_action_end(st));
+  CHECK_OK(keel_state_undo(st, 1));
+  if (peek) CHECK_OK(keel_state_journal(st, &j, &n));
+  CHECK_OK(keel_state_redo(st, 1));
+  CHECK_OK(keel_state_journal(st, &j, &n));
+  *copy = malloc(n + 1);
+  memcpy(*copy, j, n);
+  (*copy)[n] = '\0';
+  *copy_len = n;
+}
+
+TEST(journal_rendered_when_asked) {
+  keel_state *a, *b;
+  CHECK_OK(keel_state_new(&a));
+  CHECK_OK(keel_state_new(&b));
+  char *ja, *jb; size_t na, nb;
+  journal_script(a, 1, &ja, &na);
+  journal_script(b, 0, &jb, &nb);
+  CHECK_INT(na, nb);
+  CHECK(strcmp(ja, jb) == 0);
+  CHECK(strstr(ja, "gone") == NULL);
+  CHECK(strstr(ja, "{\"ev\":\"action\",\"action\":1,\"name\":\"fire\",\"rule\":null,\"order\":{\"at\":1}}\n") != NULL);
+  CHECK(strstr(ja, "{\"ev\":\"redo\",\"n\":1,\"actions\":[1],\"hash\":\"") != NULL);
+  CHECK_INT(keel_state_journal_append(a, "two\nlines", 9), KEEL_E_ARG);
+  CHECK_OK(keel_state_journal_clear(a));
+  const char *j; size_t n;
+  CHECK_OK(keel_state_journal(a, &j, &n));
+  CHECK_INT(n, 0);
+  free(ja);
+  free(jb);
+  keel_state_free(a);
+  keel_state_free(b);
 }
 
 TEST(state_undo_redo) {
@@ -346,6 +398,7 @@ int main(void) {
   RUN(state_hash_independent_of_history);
   RUN(state_transaction_rollback);
   RUN(state_undo_redo);
+  RUN(journal_rendered_when_asked);
   RUN(state_groups_order_hash);
   RUN(state_cargo_and_eliminate);
   RUN(state_split_combine);
