@@ -12,6 +12,7 @@
 -- (API: doc/api/game.md) and doc/journal.md.
 local keel = require "keel"
 local json = require "keel.json"
+local sorted_keys = require("keel.keys").sorted
 
 local kstate = keel.state
 local encode = kstate.json
@@ -39,13 +40,6 @@ local function line(ev, fields)
   return concat(parts)
 end
 M.line = line
-
-local function sorted_keys(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = k end
-  sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-  return keys
-end
 
 -- ---- errors ------------------------------------------------------------------
 

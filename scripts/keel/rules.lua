@@ -28,6 +28,7 @@ local keel = require "keel"
 local sandbox = require "keel.sandbox"
 local game_mod = require "keel.game"
 local movement = require "keel.movement"
+local sorted_keys = require("keel.keys").sorted
 
 local M = {}
 
@@ -827,13 +828,6 @@ function check_param(game, p, v)
 end
 
 --- Check an action's parameters: nil when fine, else the reason.
-local function sorted_keys(t)
-  local ks = {}
-  for k in pairs(t) do ks[#ks + 1] = k end
-  sort(ks, function(x, y) return tostring(x) < tostring(y) end)
-  return ks
-end
-
 function Set:check_params(game, name, params)
   local a = self.actions[name]
   for _, pname in ipairs(sorted_keys(a.def.params)) do

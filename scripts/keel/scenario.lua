@@ -30,11 +30,12 @@ local sandbox = require "keel.sandbox"
 local rules = require "keel.rules"
 local game_mod = require "keel.game"
 local json = require "keel.json"
+local sorted_keys = require("keel.keys").sorted
 
 local M = {}
 
 local type, pairs, ipairs, tostring, error = type, pairs, ipairs, tostring, error
-local sort, concat = table.sort, table.concat
+local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
                  variants = true, seed = true, flags = true, forces = true, groups = true, orders = true }
@@ -74,13 +75,6 @@ M.normalize = normalize
 local function resolve(base, p)
   if p:sub(1, 1) == "/" then return normalize(p) end
   return normalize(base .. "/" .. p)
-end
-
-local function sorted_keys(t)
-  local ks = {}
-  for k in pairs(t) do ks[#ks + 1] = k end
-  sort(ks, function(a, b) return tostring(a) < tostring(b) end)
-  return ks
 end
 
 local function fail(path, msg) error(path .. ": " .. msg, 0) end

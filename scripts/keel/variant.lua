@@ -17,6 +17,7 @@
 -- reports it. Guide: doc/guide.md; API: doc/api/rules.md.
 local sandbox = require "keel.sandbox"
 local rules_mod = require "keel.rules"
+local sorted_keys = require("keel.keys").sorted
 
 local M = {}
 
@@ -33,9 +34,8 @@ local function fmt_value(v)
 end
 
 local function known_keys(t)
-  local out = {}
-  for k in pairs(t) do out[#out + 1] = tostring(k) end
-  sort(out)
+  local out = sorted_keys(t)
+  for i, k in ipairs(out) do out[i] = tostring(k) end
   return #out > 0 and concat(out, ", ") or "none"
 end
 
@@ -43,12 +43,7 @@ end
 -- (a typo); nested tables are data and take new keys. The changes are
 -- listed as "key old -> new".
 local function merge_values(values, new, prefix, out, id)
-  for _, k in ipairs((function()
-    local ks = {}
-    for key in pairs(new) do ks[#ks + 1] = key end
-    sort(ks, function(a, b) return tostring(a) < tostring(b) end)
-    return ks
-  end)()) do
+  for _, k in ipairs(sorted_keys(new)) do
     local v = new[k]
     local name = prefix .. tostring(k)
     if values[k] == nil and prefix == "" then   -- nested tables are data: new keys are fine
