@@ -12,6 +12,7 @@
 -- (API: doc/api/game.md) and doc/journal.md.
 local keel = require "keel"
 local json = require "keel.json"
+local errors = require "keel.errors"
 local sorted_keys = require("keel.keys").sorted
 
 local kstate = keel.state
@@ -40,39 +41,6 @@ local function line(ev, fields)
   return concat(parts)
 end
 M.line = line
-
--- ---- errors ------------------------------------------------------------------
-
-local Error = {}
-Error.__index = Error
-Error.__tostring = function(e) return e.message end
-
---- Turn whatever was raised into a keel error naming file, line and rule.
-local function make_error(e, rule, level)
-  if getmetatable(e) == Error then return e end
-  local msg = type(e) == "string" and e or tostring(e)
-  local file, lnum, rest = msg:match("^([^\n]-):(%d+): (.*)$")
-  if not file and level then
-    for lv = level, level + 30 do
-      local info = debug.getinfo(lv, "Sl")
-      if not info then break end
-      if info.what ~= "C" and (info.currentline or 0) > 0 then
-        file, lnum = info.short_src, tostring(info.currentline)
-        break
-      end
-    end
-  end
-  rest = rest or msg
-  local where = file and (file .. ":" .. lnum .. ": ") or ""
-  return setmetatable({
-    message = where .. "rule " .. (rule or "?") .. ": " .. rest,
-    rule = rule, file = file, line = tonumber(lnum), reason = rest,
-  }, Error)
-end
-M.make_error = make_error
-
---- Is v an error raised by a failed transaction?
-function M.is_error(v) return getmetatable(v) == Error end
 
 -- ---- creation ------------------------------------------------------------------
 
@@ -218,7 +186,7 @@ function Game:roll(expr, opts)
 end
 
 local function traceback_handler(rule)
-  return function(e) return make_error(e, rule, 3) end
+  return function(e) return errors.from(e, rule, true) end
 end
 
 --- All or nothing: run fn(game, ...); if it raises (or hits a limit, or
@@ -238,7 +206,7 @@ function Game:transaction(fn, opts, ...)
     st:commit(level)
     return table.unpack(res, 2, res.n)
   end
-  local err = make_error(res[2], rule or st:rule())
+  local err = errors.from(res[2], rule or st:rule())
   st:rollback(level)
   self.dice:load_state(dice_before)
   st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message } }))
@@ -281,7 +249,7 @@ function Game:action(name, fn, opts)
     self._redo = {}
     return table.unpack(res, 2, res.n)
   end
-  local err = make_error(res[2], rule or st:rule())
+  local err = errors.from(res[2], rule or st:rule())
   st:rollback(level)
   self.dice:load_state(dice_before)
   st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message },

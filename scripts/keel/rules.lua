@@ -26,7 +26,7 @@
 -- House-rule variants: keel.variant. Guide: doc/guide.md; API: doc/api/rules.md.
 local keel = require "keel"
 local sandbox = require "keel.sandbox"
-local game_mod = require "keel.game"
+local errors = require "keel.errors"
 local movement = require "keel.movement"
 local sorted_keys = require("keel.keys").sorted
 
@@ -37,7 +37,7 @@ Set.__index = Set
 M.Set = Set
 
 local type, pairs, ipairs, error, tostring = type, pairs, ipairs, error, tostring
-local rawget, xpcall = rawget, xpcall
+local xpcall = xpcall
 local sort, concat, unpack, pack = table.sort, table.concat, table.unpack, table.pack
 local getinfo = debug.getinfo
 
@@ -52,80 +52,6 @@ M.events = {
 
 --- Where families are looked for, after a set's own `path`.
 M.path = { keel.script_dir }
-
-local KEEL_DIR = "@" .. keel.script_dir .. "/keel/"
-
--- ---- errors ------------------------------------------------------------------------
-
-local function is_script_source(src)
-  if src:sub(1, 7) == "=[load]" then return true end
-  return src:sub(1, 1) == "@" and src:sub(1, #KEEL_DIR) ~= KEEL_DIR
-end
-
---- The message of an error value, without calling any of a script's
---- metamethods (an error object's __tostring could loop forever).
-local function raw_message(e)
-  if type(e) == "string" then return e end
-  if type(e) == "table" then
-    local m = rawget(e, "message")
-    if type(m) == "string" then return m end
-    return "(error object is a table)"
-  end
-  return "(error object is a " .. type(e) .. ")"
-end
-
--- Walk the stack from the caller of rule_error up to the entry point: the
--- frames of script files only, as "file:line: in function 'name'" (the
--- kernel's own frames in between, message handlers included, are skipped).
-local function script_frames(stop_fn)
-  local out = {}
-  for lv = 3, 90 do
-    local info = getinfo(lv, "Slnf")
-    if not info or info.func == stop_fn then break end
-    if is_script_source(info.source) and (info.currentline or 0) > 0 then
-      local what = info.name and ("function '" .. info.name .. "'")
-        or (info.what == "main" and "main chunk")
-        or ("function <%s:%d>"):format(info.short_src, info.linedefined)
-      out[#out + 1] = ("%s:%d: in %s"):format(info.short_src, info.currentline, what)
-    end
-  end
-  return out
-end
-
---- Turn what a rule raised into a keel error: message "file:line: rule ID:
---- text", fields rule, file, line, reason, traceback (script frames only).
-local Error = getmetatable(game_mod.make_error("", ""))
-
-local function rule_error(e, rule_id, level, stop_fn)
-  if game_mod.is_error(e) then return e end
-  local msg = raw_message(e)
-  local file, lnum, rest = msg:match("^([^\n]-):(%d+): (.*)$")
-  rest = rest or msg
-  local frames = level and script_frames(stop_fn) or {}
-  -- a position inside the kernel's own Lua says less than the script's line
-  if file and file:match("keel/[%w_/]+%.lua$") and frames[1] then file = nil end
-  if not file and frames[1] then file, lnum = frames[1]:match("^(.-):(%d+):") end
-  if rest == "not enough memory" then rest = "memory limit exceeded (Lua: not enough memory)" end
-  local rid, rrest = rest:match("^rule ([%w][%w%._%-]*): (.*)$")
-  if rid then rule_id, rest = rid, rrest end
-  local where = file and (file .. ":" .. lnum .. ": ") or ""
-  return setmetatable({
-    message = where .. (rule_id and ("rule " .. rule_id .. ": ") or "") .. rest,
-    rule = rule_id, file = file, line = tonumber(lnum), reason = rest, traceback = frames,
-  }, Error)
-end
-M.rule_error = rule_error
-
---- The text a person sees: the message, then the script frames.
----@param err any
----@return string
-function M.format_error(err)
-  local msg = raw_message(err)
-  if type(err) == "table" and type(rawget(err, "traceback")) == "table" and #err.traceback > 0 then
-    return msg .. "\nscript traceback:\n  " .. concat(err.traceback, "\n  ")
-  end
-  return msg
-end
 
 -- ---- sets --------------------------------------------------------------------------
 
@@ -188,12 +114,12 @@ end
 -- Run a script file in env as one protected action; raise a rule error.
 function Set:_run_file(path, env, what)
   local fn, err = sandbox.loadfile(path, env)
-  if not fn then error(rule_error(err, what), 0) end
+  if not fn then error(errors.from(err, what), 0) end
   self.files[#self.files + 1] = path
-  local res = pack(sandbox.xprotect(fn, function(e) return rule_error(e, what, 2) end))
+  local res = pack(sandbox.xprotect(fn, function(e) return errors.from(e, what, true) end))
   if not res[1] then
     local e = res[2]
-    if not game_mod.is_error(e) then e = rule_error(e, what) end
+    if not errors.is_error(e) then e = errors.from(e, what) end
     error(e, 0)
   end
   return unpack(res, 2, res.n)
@@ -379,7 +305,7 @@ end
 function Set:_add_rule(r)
   if self.rules[r.id] then
     local o = self.rules[r.id]
-    error(rule_error(("%s:%d: defined twice (first at %s:%d)"):format(r.file, r.line, o.file, o.line), r.id), 0)
+    error(errors.from(("%s:%d: defined twice (first at %s:%d)"):format(r.file, r.line, o.file, o.line), r.id), 0)
   end
   self._seq = self._seq + 1
   r.seq = self._seq
@@ -713,7 +639,7 @@ end
 
 function Set:_error_handler(e)
   local r = self._running[#self._running]
-  return rule_error(e, r and r.id or nil, 3, self._entry_fn)
+  return errors.from(e, r and r.id or nil, true, self._entry_fn)
 end
 
 local function finish(running, st, ok, ...)
@@ -763,17 +689,11 @@ function Set:_enter(body, ...)
   self._running = {}
   if not res[1] then
     local e = res[2]
-    if not game_mod.is_error(e) then e = rule_error(e, nil) end
-    e.kind = res[3]
+    if not errors.is_error(e) then e = errors.from(e, nil) end
+    errors.set_kind(e, res[3])
     return false, e, res[3]
   end
   return unpack(res, 1, res.n)
-end
-
---- The kind of a failure raised by emit or query: "error", "cpu",
---- "budget" or "memory".
-function M.kind_of(err)
-  return type(err) == "table" and rawget(err, "kind") or "error"
 end
 
 --- Send an event to the rules, as one action of the game (all or nothing,
@@ -879,7 +799,7 @@ function Set:check(game, name, params)
   if reason then return reason, "params" end
   local function body() return self:_check_action(game, name, params) end
   local ok, why, kind = self:_enter(body)
-  if not ok then return M.format_error(why), kind end
+  if not ok then return errors.format(why), kind end
   return why, kind
 end
 

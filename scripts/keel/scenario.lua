@@ -28,6 +28,7 @@
 local keel = require "keel"
 local sandbox = require "keel.sandbox"
 local rules = require "keel.rules"
+local errors = require "keel.errors"
 local game_mod = require "keel.game"
 local json = require "keel.json"
 local sorted_keys = require("keel.keys").sorted
@@ -99,7 +100,7 @@ function M.load(path)
   } }
   local fn, err = sandbox.loadfile(path, env)
   if not fn then error(err, 0) end
-  local res = table.pack(sandbox.xprotect(fn, function(e) return rules.rule_error(e, nil, 2) end))
+  local res = table.pack(sandbox.xprotect(fn, function(e) return errors.from(e, nil, true) end))
   if not res[1] then error(res[2], 0) end
   spec = spec or res[2]
   if type(spec) ~= "table" then fail(path, "a scenario file returns scenario { ... }") end
@@ -300,8 +301,8 @@ function Run:play(i, order)
   local outcome
   if order.event then
     local ok, err = pcall(set.emit, set, game, order.event, order.data)
-    outcome = { ok = ok, kind = not ok and rules.kind_of(err) or nil,
-                message = not ok and rules.format_error(err) or nil, what = "event " .. order.event }
+    outcome = { ok = ok, kind = not ok and errors.kind_of(err) or nil,
+                message = not ok and errors.format(err) or nil, what = "event " .. order.event }
   elseif type(order[1]) == "string" then
     local name = order[1]
     local ok, params = pcall(self.params_for, self, name, order)
@@ -310,7 +311,7 @@ function Run:play(i, order)
     else
       local res = table.pack(set:act(game, name, params))
       outcome = { ok = res[1] == true, kind = res[3], what = name,
-                  message = not res[1] and rules.format_error(res[2]) or nil }
+                  message = not res[1] and errors.format(res[2]) or nil }
     end
   elseif order.check then
     outcome = { ok = true, what = "check" }

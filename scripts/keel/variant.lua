@@ -17,6 +17,7 @@
 -- reports it. Guide: doc/guide.md; API: doc/api/rules.md.
 local sandbox = require "keel.sandbox"
 local rules_mod = require "keel.rules"
+local errors = require "keel.errors"
 local sorted_keys = require("keel.keys").sorted
 
 local M = {}
@@ -138,7 +139,7 @@ function M.apply(set, path)
     v.name, v.base, v.description = spec.name, spec.base, spec.description
     for _, id in ipairs(spec.overrides or {}) do v.overrides[id] = true end
     local ok, err = pcall(set.load_family, set, spec.base)
-    if not ok then error(rules_mod.format_error(err), 2) end
+    if not ok then error(errors.format(err), 2) end
     local w = here(1)
     v.file, v.line = w.file, w.line
   end
@@ -170,7 +171,7 @@ function M.apply(set, path)
     local s = copy(spec)
     s.id = nil
     local ok, new = pcall(set._normalize, set, s, id, { file = where.file, line = where.line, origin = v.name })
-    if not ok then error(rules_mod.format_error(new), 2) end
+    if not ok then error(errors.format(new), 2) end
     new.title = spec.title or old.title
     if spec.values == nil then new.values = old.values end
     new.disabled = false
@@ -234,7 +235,7 @@ function M.apply(set, path)
     end
     local where = here(1)
     local ok, r = pcall(set._normalize, set, spec, spec.id, { file = where.file, line = where.line, origin = v.name })
-    if not ok then error(rules_mod.format_error(r), 2) end
+    if not ok then error(errors.format(r), 2) end
     r.family = v.base
     set:_add_rule(r)
     record(spec.id, "added", where, nil, r)

@@ -473,3 +473,57 @@ t.test("sandbox-limit: after running out of memory the Lua state is rebuilt; the
   box:close()
   os.execute("rm -rf " .. dir)
 end)
+
+-- ---- the kernel's error objects --------------------------------------------------
+
+t.test("sandbox-escape: a caught kernel error leads to nothing writable; later errors still format", function()
+  local errors = require "keel.errors"
+  local dir = os.tmpname()
+  os.remove(dir)
+  os.execute("mkdir -p " .. dir .. "/tamper")
+  local function write(name, text)
+    local f = assert(io.open(dir .. "/tamper/" .. name, "w"))
+    f:write(text)
+    f:close()
+  end
+  write("manifest.lua", [[return family { name = "tamper", files = { "r.lua" } }]])
+  write("r.lua", [[
+    rule { id = "T.1", title = "Tampers", on = { turn_start = function() error("kaboom too") end }, queries = {
+      boom = function() error("kaboom") end,
+      tamper = function(ctx)
+        local seen = {}
+        for _, f in ipairs { function() return ctx:query("boom") end,
+                             function() return ctx:emit("turn_start") end } do
+          local ok, e = pcall(f)
+          assert(not ok and type(e) == "table")
+          local mt = getmetatable(e)
+          seen[#seen + 1] = type(mt)
+          if type(mt) == "table" then      -- what an attacker would do with it
+            mt.__newindex = function() while true do end end
+            mt.__tostring = function() return "garbled" end
+            mt.__metatable = nil
+          end
+          seen[#seen + 1] = tostring(pcall(setmetatable, e, {}))
+          seen[#seen + 1] = tostring(e.__index) .. " " .. tostring(e.__tostring) .. " " .. tostring(e.__metatable)
+          e.message = { "not a string" }   -- its own fields are the script's to spoil
+          e.traceback = { {}, 5 }
+        end
+        return table.concat(seen, "|")
+      end,
+    } }
+  ]])
+  local set = require("keel.rules").load { families = { "tamper" }, path = { dir } }
+  local g = require("keel.game").new { seed = 1 }
+  g:unit_new { name = "Warspite", type = "BB", side = "Allied" }
+  local before = g:hash_hex()
+  t.eq(set:query(g, "tamper"), "string|false|nil nil nil|string|false|nil nil nil")
+  -- later errors are still keel errors and still read file:line: rule ID: message
+  local ok, err = pcall(set.query, set, g, "boom")
+  t.eq(ok, false)
+  t.ok(errors.is_error(err))
+  t.ok(errors.format(err):find("tamper/r.lua:2: rule T.1: kaboom", 1, true), errors.format(err))
+  t.ok(tostring(err):find("tamper/r.lua:2: rule T.1: kaboom", 1, true), tostring(err))
+  t.eq(errors.kind_of(err), "error")
+  t.eq(g:hash_hex(), before)
+  os.execute("rm -rf " .. dir)
+end)

@@ -120,7 +120,7 @@ function M.run(args)
     for _, v in ipairs(opts.variant or {}) do set:apply_variant(v) end
     set:finalize()
   end)
-  if not ok then error(rules.format_error(err), 0) end
+  if not ok then error(require("keel.errors").format(err), 0) end
   local l = M.listing(set)
   if opts.json then
     io.write(require("keel.json").encode(l), "\n")

@@ -195,7 +195,7 @@ end
 function M.scenario_main(path, opts)
   local keel = require "keel"
   local scenario = require "keel.scenario"
-  local rules = require "keel.rules"
+  local errors = require "keel.errors"
   keel.sandbox.limits { cpu = opts.cpu or 5 }
   opts.file = path
   local n = narrator(opts)
@@ -230,7 +230,7 @@ function M.scenario_main(path, opts)
     return failed
   end)
   if not ok then
-    io.stderr:write(rules.format_error(err), "\n")
+    io.stderr:write(errors.format(err), "\n")
     return 1
   end
   return err > 0 and 1 or 0

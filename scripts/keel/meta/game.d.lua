@@ -23,19 +23,9 @@ function gamelib.from_scenario(path, opts) end
 ---@param path string
 ---@return keel.Game|nil game, string? reason
 function gamelib.load(path) end
----@param v any
----@return boolean
-function gamelib.is_error(v) end
 ---@param path string
 ---@return string|nil text, string? reason
 function gamelib.read_file(path) end
-
----@class keel.GameError
----@field message string "file:line: rule ID: reason"
----@field rule string?
----@field file string?
----@field line integer?
----@field reason string
 
 ---@class keel.UnitSpec
 ---@field name string

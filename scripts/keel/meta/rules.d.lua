@@ -212,12 +212,6 @@ function ruleslib.load(opts) end
 ---@param opts? {path?: string[], narrate?: fun(kind: string, data: table)}
 ---@return keel.RuleSet
 function ruleslib.new(opts) end
----@param err any
----@return string
-function ruleslib.format_error(err) end
----@param err any
----@return string
-function ruleslib.kind_of(err) end
 
 ---@class keel.RuleSet
 ---@field families table
