@@ -132,6 +132,15 @@ function M.sh(cmd)
   return status, (out:gsub("exit=%d+%s*$", ""))
 end
 
+--- The current folder (the tests run from the top of the tree).
+---@return string
+function M.cwd()
+  local p = assert(io.popen("pwd"))
+  local d = p:read("l")
+  p:close()
+  return d
+end
+
 --- A fresh temporary folder (/tmp/keel-test-XXXXXX).
 ---@return string
 function M.tmpdir()

@@ -16,7 +16,7 @@
 -- `overrides`; a rule set with a conflict refuses to play, and `keel rules`
 -- reports it. Guide: doc/guide.md; API: doc/api/rules.md.
 local sandbox = require "keel.sandbox"
-local rules_mod = require "keel.rules"
+local registry = require "keel.registry"
 local errors = require "keel.errors"
 local sorted_keys = require("keel.keys").sorted
 
@@ -73,7 +73,7 @@ function M.apply(set, path)
   local v = { path = path, overrides = {}, changes = {} }
   set._changed_by = set._changed_by or {}
 
-  local function here(level) return rules_mod.caller(level + 1) end
+  local function here(level) return registry.caller(level + 1) end
 
   local function need_decl()
     if not v.name then
