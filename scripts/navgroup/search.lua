@@ -26,13 +26,6 @@ local function label(g, hex)
   return b and b:label(hex) or tostring(hex)
 end
 
--- The owner of a hex: the game's ownership, else the board's.
-local function owner(g, hex)
-  local o = g:owner(hex)
-  if o == nil and g.board then o = g.board:owner(hex) end
-  return o or nil
-end
-
 local function unit_hex(g, u)
   local kind, where = g:get(u, "loc")
   if kind == "hex" or kind == "port" then return where, kind end
@@ -132,13 +125,13 @@ local function cds_ports_in_range(ctx, enemy, hex)
   local out = {}
   if g.board then
     for _, c in ipairs(board_cds(g.board)) do
-      if owner(g, c.hex) == enemy and dist(c.hex, hex) <= c.level then
+      if g:owner(c.hex) == enemy and dist(c.hex, hex) <= c.level then
         out[#out + 1] = { hex = c.hex, level = c.level, what = "CD" }
       end
     end
     for _, p in ipairs(g.board:ports()) do
       local n = sizes[p.size] or 0
-      if owner(g, p.hex) == enemy and dist(p.hex, hex) <= n then
+      if g:owner(p.hex) == enemy and dist(p.hex, hex) <= n then
         out[#out + 1] = { hex = p.hex, level = n, what = "port" }
       end
     end
@@ -228,13 +221,13 @@ local function modifiers(ctx, info, party)
   -- "friendly owned": the searching side's (values.friendly = "searcher"), or the phasing side's
   local friend = v.friendly == "phasing" and info.side or enemy
   local b = g.board
-  m.friendly_coastal_hex = b ~= nil and b:terrain(hex) == "coastal" and owner(g, hex) == friend
+  m.friendly_coastal_hex = b ~= nil and b:terrain(hex) == "coastal" and g:owner(hex) == friend
   local port = b and b:port(hex)
-  m.friendly_major_port = port ~= nil and v.major_ports[port.size] == true and owner(g, hex) == friend
+  m.friendly_major_port = port ~= nil and v.major_ports[port.size] == true and g:owner(hex) == friend
   m.naval_base_within_10 = false
   if b then
     for _, nb in ipairs(b:tagged(v.naval_base_tag)) do
-      if owner(g, nb) == friend and dist(nb, hex) <= v.naval_base_range then m.naval_base_within_10 = true end
+      if g:owner(nb) == friend and dist(nb, hex) <= v.naval_base_range then m.naval_base_within_10 = true end
     end
   end
   -- ZOC (another chapter): levels a scenario supplies; protected waters negate non-air non-ground ZOC
