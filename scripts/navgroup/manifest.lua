@@ -15,7 +15,7 @@ return family {
     "rivers.lua",   -- 32.A.6
     "suez.lua",     -- 32.A.6.a
     "corinth.lua",  -- 32.A.6.a.1
-    "move.lua",     -- the move and spend actions
+    "move.lua",     -- family plumbing (no rule id): the move, put_to_sea and spend actions
     "search.lua",   -- 32.B, 32.B.1-32.B.6
     "reaction.lua", -- 32.C
     "combat.lua",   -- 32.D, 32.D.1-32.D.3
