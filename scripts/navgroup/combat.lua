@@ -257,7 +257,7 @@ rule {
   },
 }
 
--- ---- helpers: game data kept in one string value (until the state has keyed values) ----
+-- ---- helpers: game data kept in one string value (until the state has keyed values) ---
 
 -- The enemy groups a group has fought this step (32.D.1 e, 32.D.2 b: once
 -- per enemy per step): group value `c_engaged`, ",3,5,", in the order engaged.

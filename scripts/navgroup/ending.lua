@@ -36,7 +36,7 @@ rule {
   },
 }
 
--- ---- helper -----------------------------------------------------------------------------
+-- ---- helper -------------------------------------------------------------------------
 
 -- the friendly-owned port where a group may enter: its hex, or (on a
 -- riverine hexside) the inland port beside it

@@ -202,7 +202,7 @@ rule {
   on = { player_turn_end = function(ctx, ev) end_of_turn_combine(ctx, ev.side, true) end },
 }
 
--- ---- helpers shared by the rules of this file -------------------------------------------
+-- ---- helpers shared by the rules of this file ---------------------------------------
 
 -- the units of a group that are still in play
 function members(game, g)

@@ -120,7 +120,7 @@ rule {
   },
 }
 
--- ---- planning and checking a path --------------------------------------------------
+-- ---- planning and checking a path ---------------------------------------------------
 
 -- a step of a path: {kind = "hex"|"side", id = n}, from a hex, a label, a
 -- place name or a hexside label ("23A:3227/3327")
@@ -240,7 +240,7 @@ function plan(ctx, g, p)
   return nil, ("move: %s cannot be reached with %d MPs left"):format(name_of(board, dest), left)
 end
 
--- ---- executing a move ------------------------------------------------------------
+-- ---- executing a move ---------------------------------------------------------------
 
 -- the combats an event's handlers started, in order: every entry of
 -- ev.combats (32.D puts all of them there), and ev.combat when it is not one

@@ -22,7 +22,7 @@ local consider, build_info, contacts_for, party_of, modifiers, zoc_levels   -- 3
 local label, unit_hex, dist, zone_of, is_air, air_in_range, pi_level, blockade_level,
   cds_ports_in_range, activate_on_success, activate_on_contact              -- shared reads and activations (below)
 
--- ---- 32.B ------------------------------------------------------------------------
+-- ---- 32.B ---------------------------------------------------------------------------
 
 rule {
   id = "32.B", title = "Naval searches",
@@ -90,7 +90,7 @@ rule {
   },
 }
 
--- ---- contact rules -------------------------------------------------------------------
+-- ---- contact rules ------------------------------------------------------------------
 -- Each answers a query with a contact ({kind=, searcher=, patrol=, air=}) or nil.
 
 rule {
@@ -216,7 +216,7 @@ rule {
   },
 }
 
--- ---- helpers: reads of the game shared by the rules -------------------------------
+-- ---- helpers: reads of the game shared by the rules ---------------------------------
 
 function label(g, hex)
   local b = g.board
@@ -359,7 +359,7 @@ function zoc_levels(g, side, hex)
   return g:global("zoc:" .. side .. ":" .. lab) or 0, g:global("zoc_other:" .. side .. ":" .. lab) or 0
 end
 
--- ---- helpers: 32.B's machinery, and the activations of the contact rules ----------
+-- ---- helpers: 32.B's machinery, and the activations of the contact rules ------------
 
 -- Reserve groups of `side` in port (in `zone`, or anywhere for "any") that
 -- are not yet activated: activate them and emit `reserves_activated`.
