@@ -68,6 +68,7 @@ function M.new(opts, class)
     family_order = {},    -- names, in load order
     rules = {},           -- id -> rule
     order = {},           -- ids, in load order
+    plumbing = {},        -- family plumbing (rules without an id), in load order
     variants = {},        -- in the order applied
     conflicts = {},
     event_names = {},
@@ -236,7 +237,7 @@ end
 --- Check a rule spec and turn it into the tables the set keeps. Used for
 --- base rules and by variants (replace, add).
 function Registry:_normalize(spec, id, where)
-  local what = "rule " .. id
+  local what = id and ("rule " .. id) or ("rule without id (%s:%d)"):format(where.file, where.line)
   check_fields(spec, RULE_FIELDS, what)
   if spec.title ~= nil and type(spec.title) ~= "string" then error(what .. ": title must be a string", 3) end
   local prio = spec.priority or 0
@@ -287,6 +288,13 @@ function Registry:_normalize(spec, id, where)
 end
 
 function Registry:_add_rule(r)
+  if r.id == nil then   -- family plumbing: no rulebook id, so not one of the set's rules
+    self._seq = self._seq + 1
+    r.seq = self._seq
+    self.plumbing[#self.plumbing + 1] = r
+    self._dirty = true
+    return r
+  end
   if self.rules[r.id] then
     local o = self.rules[r.id]
     error(errors.from(("%s:%d: defined twice (first at %s:%d)"):format(r.file, r.line, o.file, o.line), r.id), 0)
@@ -312,7 +320,7 @@ function Registry:_load_rule_file(fam, path)
     rule = function(spec)
       if not loading then error("rule{...} may only be called while its file loads", 2) end
       if type(spec) ~= "table" then error("rule{...} expects a table", 2) end
-      check_id(spec.id, "rule")
+      if spec.id ~= nil then check_id(spec.id, "rule") end   -- no id: family plumbing
       local where = caller(2)
       local r = self:_normalize(spec, spec.id, where)
       r.family = fam.name
@@ -325,6 +333,10 @@ end
 
 -- ---- dispatch tables ------------------------------------------------------------------
 
+--- How messages name a rule: "rule 27.A.3", or for family plumbing (a
+--- rule{} without an id) its family's name.
+function M.who(r) return r.id and ("rule " .. r.id) or (r.family or "plumbing") end
+
 local function by_priority(a, b)
   if a.priority ~= b.priority then return a.priority > b.priority end
   return a.seq < b.seq
@@ -334,8 +346,10 @@ end
 --- (higher first), then load order; actions, vetoes and queries by name.
 function Registry:finalize()
   local handlers, actions, vetoes, queries = {}, {}, {}, {}
-  for _, id in ipairs(self.order) do
-    local r = self.rules[id]
+  local all = {}
+  for _, id in ipairs(self.order) do all[#all + 1] = self.rules[id] end
+  for _, r in ipairs(self.plumbing) do all[#all + 1] = r end
+  for _, r in ipairs(all) do
     if not r.disabled then
       for ev, h in pairs(r.on) do
         handlers[ev] = handlers[ev] or {}
@@ -344,8 +358,8 @@ function Registry:finalize()
       end
       for name, a in pairs(r.actions) do
         if actions[name] then
-          error(("rule %s (%s:%d) defines action '%s', which rule %s already defines"):format(
-            id, r.file, r.line, name, actions[name].rule.id), 0)
+          error(("%s (%s:%d) defines action '%s', which %s already defines"):format(
+            M.who(r), r.file, r.line, name, M.who(actions[name].rule)), 0)
         end
         actions[name] = { rule = r, def = a }
       end
@@ -356,8 +370,8 @@ function Registry:finalize()
       end
       for name, fn in pairs(r.queries) do
         if queries[name] then
-          error(("rule %s (%s:%d) defines query '%s', which rule %s already defines"):format(
-            id, r.file, r.line, name, queries[name].rule.id), 0)
+          error(("%s (%s:%d) defines query '%s', which %s already defines"):format(
+            M.who(r), r.file, r.line, name, M.who(queries[name].rule)), 0)
         end
         queries[name] = { rule = r, fn = fn }
       end

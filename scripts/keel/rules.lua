@@ -389,7 +389,7 @@ function Set:_check_action(game, name, params)
     local ok, reason = self:_call(r, a.def.legal, game, params)
     if ok == false or type(ok) == "string" then
       reason = type(ok) == "string" and ok or reason or "not allowed"
-      return ("illegal %s (rule %s %s): %s"):format(name, r.id, r.title or "", reason), "illegal"
+      return ("illegal %s (%s %s): %s"):format(name, registry.who(r), r.title or "", reason), "illegal"
     end
   end
   for _, v in ipairs(self.vetoes[name] or {}) do

@@ -7,7 +7,7 @@
 -- ---- what a rule's functions get ----------------------------------------------
 
 ---@class keel.RuleView
----@field id string the rulebook id ("27.A.3")
+---@field id string? the rulebook id ("27.A.3"); nil for family plumbing
 ---@field title string
 ---@field values table the rule's values, as variants left them (read-only)
 ---@field file string
@@ -111,7 +111,7 @@ function GameFacade:roll(expr, opts) end
 ---@field effect fun(ctx: keel.Ctx, p: table): any
 
 ---@class keel.RuleSpec
----@field id string the rulebook id
+---@field id? string the rulebook id; none for family plumbing (actions, queries and handlers that are no rule of the rulebook)
 ---@field title string
 ---@field priority? integer handlers run by priority (higher first), then load order
 ---@field values? table
@@ -121,9 +121,9 @@ function GameFacade:roll(expr, opts) end
 ---@field queries? table<string, fun(ctx: keel.Ctx, ...): any>
 ---@field notes? string
 
---- Define a rule (in a rule file).
+--- Define a rule (in a rule file), or without an id the family's plumbing.
 ---@param spec keel.RuleSpec
----@return string id
+---@return string? id
 function rule(spec) end
 
 ---@class keel.FamilySpec
@@ -211,6 +211,10 @@ local registrylib = {}
 ---@param level integer
 ---@return {file: string, line: integer}
 function registrylib.caller(level) end
+--- How messages name a rule: "rule 27.A.3", or its family's name for plumbing.
+---@param r table a rule of a set
+---@return string
+function registrylib.who(r) end
 
 ---@class keel.orderslib
 ---@field EMIT string "emit"
@@ -245,6 +249,7 @@ function ruleslib.new(opts) end
 ---@class keel.RuleSet
 ---@field families table
 ---@field rules table
+---@field plumbing table[] the rules without an id (family plumbing), in load order
 ---@field variants table[]
 ---@field conflicts table[]
 local RuleSet = {}
