@@ -130,7 +130,7 @@ function M.set_kind(e, kind) rawset(e, "kind", kind) end
 --- failed: "error", "cpu", "budget" or "memory".
 ---@param err any
 ---@return string
-function M.kind_of(err)
+function M.get_kind(err)
   local k = type(err) == "table" and rawget(err, "kind")
   return type(k) == "string" and k or "error"
 end

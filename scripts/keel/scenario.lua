@@ -308,7 +308,7 @@ function Run:play(i, order)
   local outcome
   if order.event then
     local ok, err = pcall(set.emit, set, game, order.event, order.data)
-    outcome = { ok = ok, kind = not ok and errors.kind_of(err) or nil,
+    outcome = { ok = ok, kind = not ok and errors.get_kind(err) or nil,
                 message = not ok and errors.format(err) or nil, what = "event " .. order.event }
   elseif type(order[1]) == "string" then
     local name = order[1]

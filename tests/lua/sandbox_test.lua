@@ -523,7 +523,7 @@ t.test("sandbox-escape: a caught kernel error leads to nothing writable; later e
   t.ok(errors.is_error(err))
   t.ok(errors.format(err):find("tamper/r.lua:2: rule T.1: kaboom", 1, true), errors.format(err))
   t.ok(tostring(err):find("tamper/r.lua:2: rule T.1: kaboom", 1, true), tostring(err))
-  t.eq(errors.kind_of(err), "error")
+  t.eq(errors.get_kind(err), "error")
   t.eq(g:hash_hex(), before)
   os.execute("rm -rf " .. dir)
 end)

@@ -32,7 +32,7 @@ function errorslib.from(e, rule, trace, stop_fn) end
 function errorslib.set_kind(e, kind) end
 ---@param err any
 ---@return string
-function errorslib.kind_of(err) end
+function errorslib.get_kind(err) end
 ---@param err any
 ---@return string
 function errorslib.format(err) end
