@@ -10,10 +10,11 @@ local M = {
   usage = "keel replay [--quiet] JOURNAL",
   help = "Reads a journal written by keel.game (JSON lines), starts the game again\n" ..
          "from the scenario in its header (run in the sandbox; a file that is not a\n" ..
-         "scenario is refused, so a journal never runs code outside it), plays every order, undo and\n" ..
-         "redo it records, and after each one compares the state hash and the\n" ..
-         "events with the journal. On the first difference it names the action,\n" ..
-         "its order and the rule of the first event that differs, and exits 1.\n" ..
+         "scenario is refused, so a journal never runs code outside it), plays\n" ..
+         "every order, undo and redo it records, and after each one compares the\n" ..
+         "state hash and the events with the journal. On the first difference it\n" ..
+         "names the action, its order and the rule of the first event that\n" ..
+         "differs, and exits 1.\n" ..
          "Rule files whose hash changed since the journal was written are listed.\n" ..
          "Exit status: 0 identical, 1 diverged, 2 usage or unreadable journal.",
 }
