@@ -17,6 +17,7 @@ local errors = require "keel.errors"
 local registry = require "keel.registry"
 local orders = require "keel.orders"
 local movement = require "keel.movement"
+local pick = require "keel.pick"
 
 local M = {}
 
@@ -271,6 +272,17 @@ function Set:_make_ctx(r, game)
     emit = function(_, event, data) return set:_dispatch(game, event, data or {}) end,
     query = function(_, name, ...) return set:_query(game, name, ...) end,
     value = function(_, key) return r.values[key] end,
+    --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
+    pick = function(_, items, opts)
+      opts = opts or {}
+      local picked = pick.draw(function(sides)
+        local total, rec = game:roll("1d" .. sides, { stream = opts.stream, reason = opts.reason, rule = r.id })
+        if set.narrate then set.narrate("roll", { rule = r, record = rec }) end
+        return total
+      end, items, opts.count or 1)
+      if opts.count then return picked end
+      return picked[1]
+    end,
     say = function(_, fmt, ...)
       local ok, text = pcall(string.format, fmt, ...)
       if set.narrate then set.narrate("say", { rule = r, text = ok and text or tostring(fmt) }) end

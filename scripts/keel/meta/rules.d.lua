@@ -28,6 +28,12 @@ function Ctx:roll(expr, opts) end
 ---@param opts? {reason?: string, stream?: string, modifier?: integer}
 ---@return any result, table record
 function Ctx:resolve(name, modifiers, opts) end
+--- A random pick among items, with the kernel's dice (keel.pick): 1dN over
+--- the items left for each draw, journaled with this rule's id.
+---@param items any[]
+---@param opts? {count?: integer, reason?: string, stream?: string}
+---@return any item the item picked, or the list of `count` items when count is given
+function Ctx:pick(items, opts) end
 --- A table of the rule set (read-only).
 ---@param name string
 ---@return table
