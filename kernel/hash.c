@@ -91,6 +91,11 @@ uint64_t keel_state_hash_full(const keel_state *st) {
     for (uint16_t i = 0; i < gr->nval; i++) keel__hash_kv(t, T_GVALUE, (uint64_t)g, gr->val[i].key, gr->val[i].v);
   }
   for (size_t i = 0; i < st->nglob; i++) keel__hash_kv(t, T_GLOBAL, 0, st->glob[i].key, st->glob[i].v);
+  for (size_t m = 0; m < st->nmaps; m++) {
+    const keyed_map *map = &st->maps[m];
+    for (size_t i = 0; i < map->n; i++)
+      keel__hash_kv(t, T_KEYED, keel__atom_hash(st, map->name), map->e[i].key, map->e[i].v);
+  }
   for (size_t i = 0; i < st->own_cap; i++)
     if (st->own[i].used && st->own[i].side)
       t->hash ^= keel__fact(T_OWNER, (uint64_t)st->own[i].hex, keel__atom_hash(st, st->own[i].side), 0);

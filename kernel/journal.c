@@ -87,6 +87,9 @@ static int render_op(keel__buf *b, const keel_state *st, const op *o) {
   case OP_OWNER:
     return head(b, st, "owner", o->rule) && RAW(",\"hex\":") && keel__json_int(b, o->id) &&
            old_new(b, st, o->a.u.s ? o->a : KEEL_NIL, o->b.u.s ? o->b : KEEL_NIL) && RAW("}");
+  case OP_KEYED:
+    return head(b, st, "keyed", o->rule) && RAW(",\"map\":") && keel__json_atom(b, st, (keel_atom)o->id) &&
+           RAW(",\"key\":") && keel__json_key(b, st, o->key) && old_new(b, st, o->a, o->b) && RAW("}");
   default:
     return 0;
   }

@@ -1,11 +1,12 @@
 /*
  * json.c — the JSON writer: a growable byte buffer and the encoders of
- * scalars, strings, hashes and a state's named values (json.h). It owns
+ * scalars, strings, hashes and a state's named values and keys (json.h). It owns
  * the number and string forms every JSON text of the kernel uses: the
  * journal (journal.c), saves (save.c) and keel.state.json (l_state.c).
  */
 #include "array.h"
 #include "json.h"
+#include "state_int.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,12 +96,24 @@ int keel__json_value(keel__buf *b, const keel_state *st, keel_value v) {
   }
 }
 
+int keel__json_key(keel__buf *b, const keel_state *st, keel_atom key) {
+  keel__key_part parts[KEEL_KEY_MAX];
+  char text[KEEL_KEY_BYTES];
+  int n;
+  if (keel__keyed_decode(st, key, parts, &n, text) != KEEL_OK) return keel__json_null(b);
+  int ok = KEEL_JSON_LIT(b, "[");
+  for (int i = 0; ok && i < n; i++)
+    ok = (i == 0 || KEEL_JSON_LIT(b, ",")) &&
+         (parts[i].is_str ? keel__json_str(b, parts[i].s, parts[i].len) : keel__json_int(b, parts[i].i));
+  return ok && KEEL_JSON_LIT(b, "]");
+}
+
 static int key_cmp(const void *x, const void *y) {
-  const keel__json_key *a = x, *c = y;
+  const keel__json_name *a = x, *c = y;
   int r = memcmp(a->s, c->s, a->len < c->len ? a->len : c->len);
   return r ? r : (a->len < c->len ? -1 : a->len > c->len);
 }
 
-void keel__json_sort_keys(keel__json_key *keys, size_t n) {
+void keel__json_sort_keys(keel__json_name *keys, size_t n) {
   if (n > 1) qsort(keys, n, sizeof *keys, key_cmp);
 }

@@ -30,10 +30,12 @@ int keel__json_hash(keel__buf *b, uint64_t h);
 /* A state's atom as a string (null for none) and a named value. */
 int keel__json_atom(keel__buf *b, const keel_state *st, keel_atom a);
 int keel__json_value(keel__buf *b, const keel_state *st, keel_value v);
+/* A keyed value's key (an encoded key atom, keyed.c) as an array: [3,"A1"]. */
+int keel__json_key(keel__buf *b, const keel_state *st, keel_atom key);
 
 /* Object keys in the order the writer puts them: by bytes, then length. */
-typedef struct keel__json_key { const char *s; size_t len; } keel__json_key;
-void keel__json_sort_keys(keel__json_key *keys, size_t n);
+typedef struct keel__json_name { const char *s; size_t len; } keel__json_name;
+void keel__json_sort_keys(keel__json_name *keys, size_t n);
 
 #define KEEL_JSON_LIT(b, s) keel__json_raw((b), (s), sizeof(s) - 1)
 

@@ -748,6 +748,26 @@ KEEL_API keel_status keel_state_set_global(keel_state *st, keel_atom key, keel_v
 KEEL_API size_t keel_state_global_count(const keel_state *st);
 KEEL_API keel_status keel_state_global_at(const keel_state *st, size_t i, keel_atom *key, keel_value *v);
 
+/* Keyed values: structured rule data (zones of control per side and hex,
+ * lists of hexes per unit, ...) rather than data packed into strings. A
+ * keyed map is named by an atom ("zoc") and maps a key of 1..KEEL_KEY_MAX
+ * parts, each an integer (KEEL_V_INT) or a string (KEEL_V_STR, an atom of at
+ * most KEEL_KEY_STR_MAX bytes), to a value; a NIL value removes the key.
+ * Journaled, rolled back, undone, hashed and saved like game-wide values.
+ * Entries are in key order: part by part, integers before strings,
+ * integers by value, strings by bytes (a prefix first), a shorter key
+ * before a longer one it begins. get of a key never set gives NIL; at
+ * counts from 0 and gives KEEL_E_RANGE past the end. */
+#define KEEL_KEY_MAX 3
+#define KEEL_KEY_STR_MAX 255
+typedef struct keel_key { int n; keel_value part[KEEL_KEY_MAX]; } keel_key;
+KEEL_API keel_status keel_state_get_keyed(const keel_state *st, keel_atom map, const keel_key *key,
+                                          keel_value *out);
+KEEL_API keel_status keel_state_set_keyed(keel_state *st, keel_atom map, const keel_key *key, keel_value v);
+KEEL_API size_t keel_state_count_keyed(const keel_state *st, keel_atom map);
+KEEL_API keel_status keel_state_at_keyed(const keel_state *st, keel_atom map, size_t i,
+                                         keel_key *key, keel_value *v);
+
 /* Hex ownership: hex -> side (0: nobody). */
 KEEL_API keel_atom keel_state_owner(const keel_state *st, keel_hex h);
 KEEL_API keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side);
@@ -803,6 +823,7 @@ KEEL_API void keel_save_meta_free(char **meta, size_t nmeta);
  * load refuses a file over KEEL_SAVE_MAX bytes before reading it, and on any
  * failure sets *err (malloc'd, without the path) as load_text does. */
 #define KEEL_SAVE_MAX ((size_t)1 << 30)
+#define KEEL_SAVE_VERSION 2        /* written; versions 1 .. KEEL_SAVE_VERSION are read */
 KEEL_API keel_status keel_state_save(const keel_state *st, const char *path, const char *const *meta_keys,
                                      const char *const *meta_vals, size_t nmeta);
 KEEL_API keel_status keel_state_load(const char *path, keel_state **out, char ***meta, size_t *nmeta,

@@ -597,6 +597,101 @@ static int l_set_global(lua_State *L) { return set_named_value(L, S(L), &game_va
 /* st:globals() -> {key = value}, {sorted keys}  [-1, +2, m] */
 static int l_globals(lua_State *L) { return push_named_values(L, S(L), &game_values, 0, 1, 1); }
 
+/* ---- keyed values ---- */
+
+/* One part of a key at idx into *part: an integer, or a string (interned
+ * with make; else found, and 0 when the text was never interned). */
+static int key_part(lua_State *L, keel_state *st, int arg, int idx, int make, keel_value *part) {
+  if (lua_type(L, idx) == LUA_TNUMBER && lua_isinteger(L, idx)) {
+    *part = (keel_value){ KEEL_V_INT, { 0 } };
+    part->u.i = lua_tointeger(L, idx);
+    return 1;
+  }
+  if (lua_type(L, idx) != LUA_TSTRING) {
+    luaL_argerror(L, arg, "key parts must be integers or strings");
+    return 0;
+  }
+  size_t len;
+  const char *s = lua_tolstring(L, idx, &len);
+  if (len > KEEL_KEY_STR_MAX) luaL_argerror(L, arg, "a key's string part is longer than 255 bytes");
+  keel_atom a = 0;
+  if (make) check(L, keel_state_intern(st, s, len, &a), "intern");
+  else a = keel_state_atom_find(st, s, len);
+  *part = (keel_value){ KEEL_V_STR, { 0 } };
+  part->u.s = a;
+  return a != 0;
+}
+
+/* The key at arg: an integer or a string (a key of one part), or an array
+ * of 1..KEEL_KEY_MAX of them. 0 when (without make) it cannot exist. */
+static int key_arg(lua_State *L, keel_state *st, int arg, int make, keel_key *key) {
+  if (!lua_istable(L, arg)) { key->n = 1; return key_part(L, st, arg, arg, make, &key->part[0]); }
+  lua_Integer n = (lua_Integer)lua_rawlen(L, arg);
+  if (n < 1 || n > KEEL_KEY_MAX) luaL_argerror(L, arg, "a key has 1 to 3 parts");
+  int found = 1;
+  key->n = (int)n;
+  for (int i = 0; i < key->n; i++) {
+    lua_rawgeti(L, arg, i + 1);
+    found = key_part(L, st, arg, lua_gettop(L), make, &key->part[i]) && found;
+    lua_pop(L, 1);
+  }
+  return found;
+}
+
+/* st:get_keyed(map, key) -> value|nil  [-3, +1, e] */
+static int l_get_keyed(lua_State *L) {
+  keel_state *st = S(L);
+  size_t len;
+  const char *m = luaL_checklstring(L, 2, &len);
+  keel_atom map = keel_state_atom_find(st, m, len);
+  keel_key key;
+  keel_value v = { KEEL_V_NIL, { 0 } };
+  if (key_arg(L, st, 3, 0, &key) && map) check(L, keel_state_get_keyed(st, map, &key, &v), "get_keyed");
+  push_value(L, st, v);
+  return 1;
+}
+
+/* st:set_keyed(map, key, value|nil)  [-4, +0, e] */
+static int l_set_keyed(lua_State *L) {
+  keel_state *st = S(L);
+  keel_atom map = atom_arg(L, st, 2);
+  keel_key key;
+  key_arg(L, st, 3, 1, &key);
+  check(L, keel_state_set_keyed(st, map, &key, value_arg(L, st, 4)), "set_keyed");
+  return 0;
+}
+
+/* st:count_keyed(map) -> n  [-2, +1, e] */
+static int l_count_keyed(lua_State *L) {
+  keel_state *st = S(L);
+  size_t len;
+  const char *m = luaL_checklstring(L, 2, &len);
+  keel_atom map = keel_state_atom_find(st, m, len);
+  lua_pushinteger(L, map ? (lua_Integer)keel_state_count_keyed(st, map) : 0);
+  return 1;
+}
+
+/* st:at_keyed(map, i) -> {key parts}, value (i from 1, in key order)  [-3, +2, e] */
+static int l_at_keyed(lua_State *L) {
+  keel_state *st = S(L);
+  size_t len;
+  const char *m = luaL_checklstring(L, 2, &len);
+  keel_atom map = keel_state_atom_find(st, m, len);
+  lua_Integer i = luaL_checkinteger(L, 3);
+  size_t n = map ? keel_state_count_keyed(st, map) : 0;
+  if (i < 1 || (size_t)i > n) return luaL_argerror(L, 3, lua_pushfstring(L, "1..%d expected", (int)n));
+  keel_key key;
+  keel_value v;
+  check(L, keel_state_at_keyed(st, map, (size_t)i - 1, &key, &v), "at_keyed");
+  lua_createtable(L, key.n, 0);
+  for (int k = 0; k < key.n; k++) {
+    push_value(L, st, key.part[k]);
+    lua_rawseti(L, -2, k + 1);
+  }
+  push_value(L, st, v);
+  return 2;
+}
+
 /* st:owner(hex) -> side|nil  [-2, +1, e] */
 static int l_owner(lua_State *L) {
   keel_state *st = S(L);
@@ -760,7 +855,7 @@ static int l_memory(lua_State *L) {
  * only). */
 typedef struct scratch {
   keel__buf out;
-  keel__json_key *keys;
+  keel__json_name *keys;
   size_t nkeys, capkeys;
   const char *err;
 } scratch;
@@ -796,7 +891,7 @@ static void json_table(lua_State *L, int idx, scratch *j, int depth) {
     if (lua_type(L, -2) != LUA_TSTRING) all_strings = 0;
     else if (all_strings) {
       if (!KEEL_RESERVE(j->keys, j->capkeys, j->nkeys + 1)) { lua_pop(L, 2); j->err = "out of memory"; return; }
-      keel__json_key *k = &j->keys[j->nkeys++];
+      keel__json_name *k = &j->keys[j->nkeys++];
       k->s = lua_tolstring(L, -2, &k->len);   /* the table keeps the key alive */
     }
     lua_pop(L, 1);
@@ -817,7 +912,7 @@ static void json_table(lua_State *L, int idx, scratch *j, int depth) {
   keel__json_sort_keys(j->keys + base, count);
   if (!KEEL_JSON_LIT(&j->out, "{")) { j->err = "out of memory"; return; }
   for (size_t i = 0; i < count && !j->err; i++) {
-    keel__json_key k = j->keys[base + i];     /* a copy: nested objects may move keys */
+    keel__json_name k = j->keys[base + i];     /* a copy: nested objects may move keys */
     if ((i > 0 && !KEEL_JSON_LIT(&j->out, ",")) || !keel__json_str(&j->out, k.s, k.len) ||
         !KEEL_JSON_LIT(&j->out, ":")) { j->err = "out of memory"; return; }
     lua_pushlstring(L, k.s, k.len);
@@ -1013,6 +1108,8 @@ int keel_lua_open_state(lua_State *L) {
     { "group_values", l_group_values },
     { "global", l_global }, { "set_global", l_set_global }, { "globals", l_globals },
     { "owner", l_owner }, { "set_owner", l_set_owner }, { "owned_count", l_owned_count },
+    { "get_keyed", l_get_keyed }, { "set_keyed", l_set_keyed }, { "count_keyed", l_count_keyed },
+    { "at_keyed", l_at_keyed },
     { "push_rule", l_push_rule }, { "pop_rule", l_pop_rule }, { "rule", l_rule },
     { "begin", l_begin }, { "commit", l_commit }, { "rollback", l_rollback }, { "depth", l_depth },
     { "action_begin", l_action_begin }, { "action_end", l_action_end },
@@ -1039,7 +1136,7 @@ int keel_lua_open_state(lua_State *L) {
   luaL_newlibtable(L, fns);
   lua_insert(L, -2);
   luaL_setfuncs(L, fns, 1);
-  lua_pushinteger(L, 1);
+  lua_pushinteger(L, KEEL_SAVE_VERSION);
   lua_setfield(L, -2, "save_version");
   return 1;
 }

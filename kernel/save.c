@@ -1,14 +1,16 @@
 /*
  * save.c — the save format (doc/save.md) and atomic files.
  *
- *   keel-save 1
+ *   keel-save 2
  *   meta "key" "value"                       (any number, in order)
  *   U id name type side face hits points loc where
  *   V unit key value      M unit key count
  *   G id name             A group key value    E group unit unit ...
- *   W key value           O hex side
- *   end units groups globals owned
+ *   W key value           K map [part,...] value    O hex side
+ *   end units groups globals owned keyed
  *   checksum 0123456789abcdef                 (FNV-1a 64 of all bytes before)
+ *
+ * Version 1 (still read) had no K lines and no keyed count.
  *
  * Strings and values are written as JSON (json.c). Loading checks the
  * version, then the checksum, then parses every line strictly; a damaged
@@ -25,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SAVE_VERSION 1
+#define SAVE_VERSION KEEL_SAVE_VERSION
 #define MAGIC "keel-save "
 
 /* ---- writing -------------------------------------------------------------- */
@@ -69,6 +71,12 @@ static int write_state(keel__buf *b, const keel_state *st) {
   for (size_t i = 0; i < st->nglob; i++)
     if (!(RAW("W ") && keel__json_atom(b, st, st->glob[i].key) && RAW(" ") &&
           keel__json_value(b, st, st->glob[i].v) && RAW("\n"))) return 0;
+  size_t nkeyed = 0;
+  for (size_t m = 0; m < st->nmaps; m++)
+    for (size_t i = 0; i < st->maps[m].n; i++, nkeyed++)
+      if (!(RAW("K ") && keel__json_atom(b, st, st->maps[m].name) && RAW(" ") &&
+            keel__json_key(b, st, st->maps[m].e[i].key) && RAW(" ") &&
+            keel__json_value(b, st, st->maps[m].e[i].v) && RAW("\n"))) return 0;
   own_slot *owned = malloc((st->own_count ? st->own_count : 1) * sizeof *owned);
   if (!owned) return 0;
   size_t n = 0;
@@ -80,14 +88,17 @@ static int write_state(keel__buf *b, const keel_state *st) {
     ok = RAW("O ") && keel__json_int(b, owned[i].hex) && RAW(" ") && keel__json_atom(b, st, owned[i].side) && RAW("\n");
   free(owned);
   return ok && RAW("end ") && keel__json_int(b, st->nunits) && RAW(" ") && keel__json_int(b, st->ngroups) &&
-         RAW(" ") && keel__json_int(b, (int64_t)st->nglob) && RAW(" ") && keel__json_int(b, (int64_t)n) && RAW("\n");
+         RAW(" ") && keel__json_int(b, (int64_t)st->nglob) && RAW(" ") && keel__json_int(b, (int64_t)n) &&
+         RAW(" ") && keel__json_int(b, (int64_t)nkeyed) && RAW("\n");
 }
 
 keel_status keel__state_save_buf(const keel_state *st, const char *const *mk, const char *const *mv,
                                  size_t nmeta, keel__buf *b) {
   if (!st || !b || (nmeta && (!mk || !mv))) return KEEL_E_ARG;
   size_t start = b->n;
-  int ok = keel__json_raw(b, MAGIC "1\n", sizeof(MAGIC "1\n") - 1);
+  char magic[32];
+  int ml = snprintf(magic, sizeof magic, MAGIC "%d\n", SAVE_VERSION);
+  int ok = keel__json_raw(b, magic, (size_t)ml);
   for (size_t i = 0; ok && i < nmeta; i++)
     ok = RAW("meta ") && keel__json_str(b, mk[i], strlen(mk[i])) &&
          RAW(" ") && keel__json_str(b, mv[i], strlen(mv[i])) && RAW("\n");
@@ -129,6 +140,7 @@ keel_status keel_state_save(const keel_state *st, const char *path, const char *
 typedef struct parser {
   const char *p, *end;   /* the current line, without its '\n' */
   size_t line;
+  int version;
   keel_state *st;
   char *err;
 } parser;
@@ -268,13 +280,29 @@ static int get_value(parser *ps, keel_value *v) {
   return 1;
 }
 
+/* A keyed value's key: [part,...], each part an integer or a string. */
+static int get_key(parser *ps, keel_key *key) {
+  if (ps->p >= ps->end || *ps->p != '[') return 0;
+  ps->p++;
+  key->n = 0;
+  do {
+    if (key->n >= KEEL_KEY_MAX) return 0;
+    keel_value *part = &key->part[key->n++];
+    if (ps->p < ps->end && *ps->p == '"') { part->kind = KEEL_V_STR; if (!get_atom(ps, &part->u.s, 0)) return 0; }
+    else { part->kind = KEEL_V_INT; if (!get_int(ps, &part->u.i)) return 0; }
+  } while (ps->p < ps->end && *ps->p == ',' && ps->p++);
+  if (ps->p >= ps->end || *ps->p != ']') return 0;
+  ps->p++;
+  return 1;
+}
+
 typedef struct cargo_fix { int32_t id; int64_t carrier; } cargo_fix;
 
 static keel_status parse_body(parser *ps, const char *text, size_t len, char ***meta, size_t *nmeta) {
   keel_state *st = ps->st;
   const char *p = text, *end = text + len;
   cargo_fix *fix = NULL;
-  size_t nfix = 0, capfix = 0, capmeta = 0;
+  size_t nfix = 0, capfix = 0, capmeta = 0, nkeyed = 0;
   int ended = 0;
   keel_status rc = KEEL_OK;
   ps->line = 0;
@@ -355,6 +383,14 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       if (!get_atom(ps, &key, 0) || !sp(ps) || !get_value(ps, &v) || keel_state_set_global(st, key, v) != KEEL_OK) {
         rc = fail(ps, KEEL_E_PARSE, "global: malformed"); break;
       }
+    } else if (tag == 'K' && ps->version >= 2 && sp(ps)) {
+      keel_atom map; keel_key key; keel_value v;
+      if (!get_atom(ps, &map, 0) || !sp(ps) || !get_key(ps, &key) || !sp(ps) || !get_value(ps, &v)) {
+        rc = fail(ps, KEEL_E_PARSE, "keyed value: malformed"); break;
+      }
+      keel_status s = keel_state_set_keyed(st, map, &key, v);
+      if (s != KEEL_OK) { rc = fail(ps, KEEL_E_PARSE, "keyed value: %s", keel_status_str(s)); break; }
+      nkeyed++;
     } else if (tag == 'O' && sp(ps)) {
       int64_t h; keel_atom side;
       if (!get_int(ps, &h) || !sp(ps) || !get_atom(ps, &side, 0) || keel_state_set_owner(st, h, side) != KEEL_OK) {
@@ -362,11 +398,13 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       }
     } else if (tag == 'e' && ps->end - ps->p >= 3 && memcmp(ps->p, "nd ", 3) == 0) {
       ps->p += 3;
-      int64_t nu, ng, nw, no;
-      if (!get_int(ps, &nu) || !sp(ps) || !get_int(ps, &ng) || !sp(ps) || !get_int(ps, &nw) || !sp(ps) || !get_int(ps, &no)) {
+      int64_t nu, ng, nw, no, nk = 0;
+      if (!get_int(ps, &nu) || !sp(ps) || !get_int(ps, &ng) || !sp(ps) || !get_int(ps, &nw) || !sp(ps) || !get_int(ps, &no) ||
+          (ps->version >= 2 && (!sp(ps) || !get_int(ps, &nk)))) {
         rc = fail(ps, KEEL_E_PARSE, "end: malformed"); break;
       }
-      if (nu != st->nunits || ng != st->ngroups || nw != (int64_t)st->nglob || no != (int64_t)st->own_count) {
+      if (nu != st->nunits || ng != st->ngroups || nw != (int64_t)st->nglob || no != (int64_t)st->own_count ||
+          nk != (int64_t)nkeyed) {
         rc = fail(ps, KEEL_E_PARSE, "end: counts do not match the lines before"); break;
       }
       ended = 1;
@@ -418,8 +456,8 @@ keel_status keel_state_load_text(const char *text, size_t len, keel_state **out,
     *err = ps.err;
     return i >= len ? KEEL_E_PARSE : KEEL_E_PARSE;
   }
-  if (ver != SAVE_VERSION) {
-    fail(&ps, KEEL_E_VERSION, "save format version %llu is not supported (this keel reads version %d)",
+  if (ver < 1 || ver > SAVE_VERSION) {
+    fail(&ps, KEEL_E_VERSION, "save format version %llu is not supported (this keel reads versions 1 to %d)",
          (unsigned long long)ver, SAVE_VERSION);
     *err = ps.err;
     return KEEL_E_VERSION;
@@ -457,6 +495,7 @@ keel_status keel_state_load_text(const char *text, size_t len, keel_state **out,
   if (s != KEEL_OK) return s;
   keel_state_journal_enable(st, 0);
   ps.st = st;
+  ps.version = (int)ver;
   s = parse_body(&ps, text, last, meta, nmeta);
   if (s != KEEL_OK) {
     keel_state_free(st);

@@ -3,7 +3,8 @@
  * holds in memory. What a state is and how it changes live beside it:
  * atom.c (interned strings), hash.c (FNV-1a and the Zobrist state hash),
  * value.c (named values), unit.c (units, markers, damage primitives),
- * cargo.c, group.c, global.c (game-wide values, hex ownership) and undo.c
+ * cargo.c, group.c, global.c (game-wide values, hex ownership), keyed.c
+ * (keyed values: structured rule data) and undo.c
  * (ops, transactions, actions, undo/redo, the events the journal renders);
  * state_int.h is their shared inside. Writers that read a state: journal.c
  * (JSON lines) and save.c (the save format). See doc/state.md.
@@ -38,6 +39,8 @@ void keel_state_free(keel_state *st) {
   free(st->groups);
   free(st->glob);
   free(st->own);
+  for (size_t i = 0; i < st->nmaps; i++) free(st->maps[i].e);
+  free(st->maps);
   free(st->rules);
   free(st->ops);
   free(st->actions);
@@ -65,6 +68,8 @@ size_t keel_state_memory(const keel_state *st) {
   for (int32_t i = 0; i < st->initgroups; i++)
     m += st->groups[i].capmem * sizeof(int32_t) + st->groups[i].capval * sizeof(kv);
   m += st->capglob * sizeof(kv) + st->own_cap * sizeof(own_slot);
+  m += st->capmaps * sizeof(keyed_map);
+  for (size_t i = 0; i < st->nmaps; i++) m += st->maps[i].cap * sizeof(kv);
   m += st->caprules * sizeof(keel_atom);
   m += st->capops * sizeof(op) + st->capredo_ops * sizeof(op);
   m += st->capactions * sizeof(action_rec) + st->capredo * sizeof(redo_rec);

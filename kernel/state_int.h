@@ -1,10 +1,10 @@
 /*
  * state_int.h — the inside of keel_state: its records, the op (one change)
  * and the event (one journal line), and the private functions the state's
- * files share. Used by the state's files (state.c, atom.c, hash.c, value.c,
- * undo.c, unit.c, cargo.c, group.c, global.c), by the writers that read a
- * state (journal.c, save.c) and by its binding l_state.c. Not API: nothing
- * here is in keel.h.
+ * files share. Used by the state's files (state.c, atom.c, hash.c,
+ * value.c, undo.c, unit.c, cargo.c, group.c, global.c, keyed.c), by the
+ * writers that read a state (journal.c, save.c) and by its binding
+ * l_state.c. Not API: nothing here is in keel.h.
  *
  * Every change is an `op` holding the old and the new value. The file that
  * owns a kind of op prepares it (reserves memory, so applying never fails)
@@ -43,12 +43,13 @@ typedef struct group {
 enum op_kind {
   OP_UNIT_NEW, OP_UNIT_FIELD, OP_UNIT_VALUE, OP_UNIT_MARKER,
   OP_GROUP_NEW, OP_GROUP_VALUE, OP_GROUP_INSERT, OP_GROUP_REMOVE,
-  OP_GLOBAL, OP_OWNER
+  OP_GLOBAL, OP_OWNER, OP_KEYED
 };
 
 /* One change. For UNIT_NEW/GROUP_NEW key is the name (and for units a.s is
  * the type, b.s the side). For FIELD/LOC old/new are in a/b (loc kinds in
- * lka/lkb). For GROUP_INSERT/REMOVE a is the unit and pos the position. */
+ * lka/lkb). For GROUP_INSERT/REMOVE a is the unit and pos the position.
+ * For KEYED id is the map and key the encoded key. */
 typedef struct op {
   uint8_t kind, field, lka, lkb;
   keel_atom rule;
@@ -84,6 +85,9 @@ typedef struct redo_rec { size_t start, len; int64_t number; } redo_rec;
 
 typedef struct own_slot { keel_hex hex; keel_atom side; uint8_t used; } own_slot;
 
+/* A keyed map: its name and its entries, sorted by encoded key (keyed.c). */
+typedef struct keyed_map { keel_atom name; kv *e; size_t n, cap; } keyed_map;
+
 struct keel_state {
   /* atoms (atom.c) */
   atom_rec *atoms; size_t natoms, capatoms;     /* atoms[0] unused */
@@ -93,6 +97,7 @@ struct keel_state {
   group *groups; int32_t ngroups, initgroups; size_t capgroups;
   kv *glob; size_t nglob, capglob;
   own_slot *own; size_t own_cap, own_used, own_count;
+  keyed_map *maps; size_t nmaps, capmaps;       /* keyed.c, sorted by name */
   uint64_t hash;                                /* hash.c */
   /* rule stack, undo log, transactions, actions (undo.c) */
   keel_atom *rules; size_t nrules, caprules;
@@ -132,7 +137,7 @@ uint64_t keel__atom_hash(const keel_state *st, keel_atom a);      /* of the text
  * state hash is their XOR. String facts hash the text, never the atom id. */
 enum fact_tag {
   T_NAME = 1, T_TYPE, T_SIDE, T_FACE, T_HITS, T_POINTS, T_LOC, T_VALUE, T_MARKER,
-  T_GNAME, T_GVALUE, T_GLINK, T_GLOBAL, T_OWNER
+  T_GNAME, T_GVALUE, T_GLINK, T_GLOBAL, T_OWNER, T_KEYED
 };
 uint64_t keel__mix(uint64_t x);                                   /* splitmix64 finalizer */
 uint64_t keel__fact(uint64_t tag, uint64_t a, uint64_t b, uint64_t c);
@@ -150,6 +155,8 @@ int keel__value_ok(const keel_state *st, keel_value v);
 int keel__value_eq(keel_value a, keel_value b);
 int keel__key_find(const keel_state *st, const void *arr, size_t stride, size_t n, keel_atom key, size_t *at);
 keel_value keel__kv_get(const keel_state *st, const kv *arr, size_t n, keel_atom key);
+/* Set (v non-nil) or remove; capacity must allow one more; the new count. */
+size_t keel__kv_put(const keel_state *st, kv *arr, size_t n, keel_atom key, keel_value v);
 size_t keel__km_put(const keel_state *st, km *arr, size_t n, keel_atom key, int64_t c);
 keel_status keel__value_get(const keel_state *st, int kind, int64_t id, keel_atom key, keel_value *out);
 keel_status keel__value_set(keel_state *st, int kind, int64_t id, keel_atom key, keel_value v);
@@ -165,6 +172,14 @@ int keel__group_prepare(keel_state *st, const op *o);
 void keel__group_apply(keel_state *st, const op *o, int forward);
 int keel__owner_prepare(keel_state *st, const op *o);
 void keel__owner_apply(keel_state *st, const op *o, int forward);
+int keel__keyed_prepare(keel_state *st, const op *o);
+void keel__keyed_apply(keel_state *st, const op *o, int forward);
+
+/* keyed.c: an encoded key's parts; string parts are unescaped into buf
+ * (KEEL_KEY_BYTES) and point into it. */
+#define KEEL_KEY_BYTES (KEEL_KEY_MAX * (2 * KEEL_KEY_STR_MAX + 3))
+typedef struct keel__key_part { int is_str; int64_t i; const char *s; size_t len; } keel__key_part;
+keel_status keel__keyed_decode(const keel_state *st, keel_atom key, keel__key_part *parts, int *n, char *buf);
 
 /* undo.c */
 keel_status keel__state_push(keel_state *st, op *o);     /* prepare, record, apply forward */

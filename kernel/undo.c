@@ -27,6 +27,7 @@ static int prepare(keel_state *st, const op *o) {
   case OP_UNIT_VALUE: case OP_GROUP_VALUE: case OP_GLOBAL: return keel__value_prepare(st, o);
   case OP_GROUP_NEW: case OP_GROUP_INSERT: case OP_GROUP_REMOVE: return keel__group_prepare(st, o);
   case OP_OWNER: return keel__owner_prepare(st, o);
+  case OP_KEYED: return keel__keyed_prepare(st, o);
   default: return 1;
   }
 }
@@ -37,6 +38,7 @@ void keel__apply(keel_state *st, const op *o, int forward) {
   case OP_UNIT_VALUE: case OP_GROUP_VALUE: case OP_GLOBAL: keel__value_apply(st, o, forward); break;
   case OP_GROUP_NEW: case OP_GROUP_INSERT: case OP_GROUP_REMOVE: keel__group_apply(st, o, forward); break;
   case OP_OWNER: keel__owner_apply(st, o, forward); break;
+  case OP_KEYED: keel__keyed_apply(st, o, forward); break;
   default: break;
   }
 }

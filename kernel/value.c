@@ -74,8 +74,7 @@ keel_value keel__kv_get(const keel_state *st, const kv *arr, size_t n, keel_atom
   return KEEL_NIL;
 }
 
-/* Set (v non-nil) or remove; returns the new count. */
-static size_t kv_put(const keel_state *st, kv *arr, size_t n, keel_atom key, keel_value v) {
+size_t keel__kv_put(const keel_state *st, kv *arr, size_t n, keel_atom key, keel_value v) {
   kv rec = { key, v };
   return key_put(st, arr, sizeof rec, n, &rec, v.kind == KEEL_V_NIL);
 }
@@ -160,6 +159,6 @@ void keel__value_apply(keel_state *st, const op *o, int forward) {
   uint64_t tag = o->kind == OP_UNIT_VALUE ? T_VALUE : o->kind == OP_GROUP_VALUE ? T_GVALUE : T_GLOBAL;
   keel__hash_kv(st, tag, (uint64_t)o->id, o->key, from);
   keel__hash_kv(st, tag, (uint64_t)o->id, o->key, to);
-  size_t n = kv_put(st, *h.val, h.n, o->key, to);
+  size_t n = keel__kv_put(st, *h.val, h.n, o->key, to);
   if (h.n16) *h.n16 = (uint16_t)n; else *h.nz = n;
 }
