@@ -26,6 +26,7 @@ static size_t check_area(lua_State *L, keel_areas *a, int arg) {
   return i;
 }
 
+/* areas:close() (also __gc and __close)  [-1, +0, e] */
 static int l_gc(lua_State *L) {
   areas_ud *u = luaL_checkudata(L, 1, AREAS_MT);
   keel_areas_free(u->a);
@@ -148,11 +149,13 @@ static int l_names(lua_State *L) {
   return 1;
 }
 
+/* tostring(areas) -> "keel.Areas (N areas)"  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   lua_pushfstring(L, "keel.Areas (%d areas)", (int)keel_area_count(check_areas(L, 1)));
   return 1;
 }
 
+/* require "keel.areas" -> module  [-0, +1, e] */
 int keel_lua_open_areas(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"add", l_add}, {"connect", l_connect}, {"connect_by_hexes", l_connect_by_hexes},

@@ -124,7 +124,7 @@ static int l_new(lua_State *L) {
   return 1;
 }
 
-/* board:close()  [-1, +0, -]  (also __gc and __close) */
+/* board:close()  [-1, +0, e]  (also __gc and __close) */
 static int l_close(lua_State *L) {
   lboard *u = check_lboard(L, 1);
   keel_board_free(u->b);
@@ -132,7 +132,7 @@ static int l_close(lua_State *L) {
   return 0;
 }
 
-/* board:__tostring() -> string  [-1, +1, -] */
+/* board:__tostring() -> string  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   lboard *u = check_lboard(L, 1);
   if (!u->b) lua_pushliteral(L, "keel.Board (closed)");
@@ -158,7 +158,7 @@ static keel_terrain check_terrain(lua_State *L, int arg) {
   return t;
 }
 
-/* board:default_terrain(name) -> true  [-2, +1, e] */
+/* board:default_terrain(name) -> true  [-2, +1|2, e] */
 static int l_default_terrain(lua_State *L) {
   keel_board *b = check_building(L, 1);
   return result(L, keel_board_set_default_terrain(b, check_terrain(L, 2)), "default_terrain");
@@ -219,7 +219,7 @@ static const char *layer_value(lua_State *L, keel_board *b, keel_board_layer lay
   }
 }
 
-/* board:fill(layer, from, to, value) -> true | nil, reason, hex  [-5, +1|3, e]
+/* board:fill(layer, from, to, value) -> true | nil, reason, hex  [-5, +1|2|3, e]
  * layer "terrain" | "owner" | "zone" | "tag": every hex of the offset
  * rectangle from..to, as set_terrain / set_owner / set_zone / add_tag. */
 static int l_fill(lua_State *L) {
@@ -711,7 +711,7 @@ static int l_seaboxes(lua_State *L) {
   return 2;
 }
 
-/* board:box_hexes(box) -> {hex, ...}  [-2, +1, e] (hexes of the box, on board or not) */
+/* board:box_hexes(box) -> {hex, ...}  [-2, +1|2, e] (hexes of the box, on board or not) */
 static int l_box_hexes(lua_State *L) {
   keel_board *b = check_built(L, 1);
   keel_box x = keel_lua_checkhex(L, 2);
@@ -885,9 +885,12 @@ static int call_map(lua_State *L, const char *fn) {
   lua_call(L, nargs, LUA_MULTRET);
   return lua_gettop(L);
 }
+/* board.load(path) -> Board | nil, error (through call_map)  [-1, +1|2, e] */
 static int l_load(lua_State *L) { luaL_checkstring(L, 1); return call_map(L, "load"); }
+/* board.load_string(text, name?) -> Board | nil, error  [-1|2, +1|2, e] */
 static int l_load_string(lua_State *L) { luaL_checkstring(L, 1); return call_map(L, "load_string"); }
 
+/* require "keel.board" -> module  [-0, +1, e] */
 int keel_lua_open_board(lua_State *L) {
   static const luaL_Reg methods[] = {
     { "close", l_close }, { "section", l_section }, { "default_terrain", l_default_terrain },

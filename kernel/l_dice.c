@@ -321,7 +321,7 @@ static int l_histogram(lua_State *L) {
   return 1;
 }
 
-/* dice:save_state() -> text  [-1, +1, m] */
+/* dice:save_state() -> text  [-1, +1, e] */
 static int l_save_state(lua_State *L) {
   ldice *u = check_dice(L, 1);
   size_t cap = keel_max_dice_save_size(u->d), len = 0;
@@ -358,7 +358,7 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* dice:streams() -> { name, ... } in name order  [-1, +1, m] */
+/* dice:streams() -> { name, ... } in name order  [-1, +1, e] */
 static int l_streams(lua_State *L) {
   ldice *u = check_dice(L, 1);
   size_t n = keel_dice_stream_count(u->d);
@@ -386,7 +386,7 @@ static int l_rolls(lua_State *L) {
   return 1;
 }
 
-/* __gc / __close  [-1, +0, -] */
+/* __gc / __close  [-1, +0, e] */
 static int l_gc(lua_State *L) {
   ldice *u = luaL_checkudata(L, 1, DICE_MT);
   keel_dice_free(u->d);
@@ -394,7 +394,7 @@ static int l_gc(lua_State *L) {
   return 0;
 }
 
-/* __tostring -> "keel.Dice(seed=42, streams=2)"  [-1, +1, m] */
+/* __tostring -> "keel.Dice(seed=42, streams=2)"  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   ldice *u = luaL_checkudata(L, 1, DICE_MT);
   if (!u->d) { lua_pushliteral(L, "keel.Dice(closed)"); return 1; }
@@ -403,7 +403,7 @@ static int l_tostring(lua_State *L) {
   return 1;
 }
 
-/* dice.new([seed]) -> Dice  [-0|1, +1, m]; seed: an integer (default 0) */
+/* dice.new([seed]) -> Dice  [-0|1, +1, e]; seed: an integer (default 0) */
 static int l_new(lua_State *L) {
   lua_Integer seed = luaL_optinteger(L, 1, 0);
   ldice *u = keel_lua_newobject(L, sizeof *u, 1, DICE_MT);   /* safe first ... */
@@ -414,12 +414,13 @@ static int l_new(lua_State *L) {
   return 1;
 }
 
-/* dice.is_dice(x) -> boolean  [-1, +1, -] */
+/* dice.is_dice(x) -> boolean  [-1, +1, m] */
 static int l_is_dice(lua_State *L) {
   lua_pushboolean(L, luaL_testudata(L, 1, DICE_MT) != NULL);
   return 1;
 }
 
+/* require "keel.dice" -> module  [-0, +1, e] */
 int keel_lua_open_dice(lua_State *L) {
   static const luaL_Reg methods[] = {
     { "roll", l_roll }, { "range", l_range }, { "on_roll", l_on_roll },

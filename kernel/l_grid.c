@@ -19,7 +19,7 @@ static keel_grid *check_grid(lua_State *L, int arg) {
   return u->g;
 }
 
-/* __gc / __close  [-0, +0, -] */
+/* __gc / __close  [-1, +0, e] */
 static int l_grid_gc(lua_State *L) {
   grid_ud *u = luaL_checkudata(L, 1, GRID_MT);
   keel_grid_free(u->g);
@@ -154,6 +154,7 @@ static int l_numbering(lua_State *L) {
   return 1;
 }
 
+/* tostring(grid) -> "keel.Grid (N sections)"  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   keel_grid *g = check_grid(L, 1);
   lua_pushfstring(L, "keel.Grid (%d sections)", (int)keel_grid_section_count(g));
@@ -207,6 +208,7 @@ static int l_new(lua_State *L) {
   return 1;
 }
 
+/* require "keel.grid" -> module  [-0, +1, e] */
 int keel_lua_open_grid(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"parse", l_parse}, {"label", l_label}, {"parse_side", l_parse_side},

@@ -72,6 +72,7 @@ static uint16_t check_cost(lua_State *L, int arg) {
   return (uint16_t)c;
 }
 
+/* costmap:close() (also __gc and __close)  [-1, +0, e] */
 static int costmap_gc(lua_State *L) {
   costmap_ud *u = luaL_checkudata(L, 1, COSTMAP_MT);
   keel_costmap_free(u->m);
@@ -91,7 +92,7 @@ static costmap_ud *new_costmap_ud(lua_State *L) {
 }
 
 /* reach:__close(): drops the query index (rebuilt if queried again); the
- * blocks are Lua's, so a reach set needs no __gc */
+ * blocks are Lua's, so a reach set needs no __gc  [-1, +0, e] */
 static int reach_close(lua_State *L) {
   keel_reach_free(check_reach(L, 1));
   lua_pushnil(L);
@@ -99,6 +100,7 @@ static int reach_close(lua_State *L) {
   return 0;
 }
 
+/* graph:close() (also __gc and __close)  [-1, +0, e] */
 static int graph_gc(lua_State *L) {
   graph_ud *u = luaL_checkudata(L, 1, GRAPH_MT);
   keel_graph_free(u->g);
@@ -593,6 +595,7 @@ static int l_hexes(lua_State *L) {
   return 1;
 }
 
+/* tostring(graph) -> "keel.Graph (N nodes, M edges)"  [-1, +1, e] */
 static int graph_tostring(lua_State *L) {
   keel_graph *g = check_graph(L, 1);
   lua_pushfstring(L, "keel.Graph (%d nodes, %d edges)", (int)keel_graph_node_count(g),
@@ -600,17 +603,20 @@ static int graph_tostring(lua_State *L) {
   return 1;
 }
 
+/* tostring(costmap) -> "keel.CostMap"  [-1, +1, e] */
 static int costmap_tostring(lua_State *L) {
   check_costmap(L, 1);
   lua_pushliteral(L, "keel.CostMap");
   return 1;
 }
 
+/* tostring(reach) -> "keel.Reach (N hexes)"  [-1, +1, e] */
 static int reach_tostring(lua_State *L) {
   lua_pushfstring(L, "keel.Reach (%d hexes)", (int)keel_reach_count(with_index(L, 1, check_reach(L, 1), 0)));
   return 1;
 }
 
+/* require "keel.route" -> module  [-0, +1, e] */
 int keel_lua_open_route(lua_State *L) {
   static const luaL_Reg costmap_methods[] = {
     {"set_enter", l_set_enter}, {"enter_cost", l_enter_cost}, {"set_cross", l_set_cross},

@@ -76,6 +76,7 @@ static void box_attach(lua_State *L, keel_guard *b) {
   if (L != b->main) *extra(L) = b;
 }
 
+/* __gc of the guard block  [-1, +0, e] */
 static int box_gc(lua_State *L) {
   full_box *fb = luaL_checkudata(L, 1, BOX_MT);
   keel_watchdog_free(fb->box.wd);
@@ -251,7 +252,7 @@ static int end_action(lua_State *L, keel_guard *b, lua_State *outer_current) {
 static const char *const kind_names[] = { NULL, "cpu", "budget", "memory" };
 
 /* The handler of xprotect runs without the stop, so that it can look at the
- * stack; the stop comes back before the error goes on unwinding. */
+ * stack; the stop comes back before the error goes on unwinding.  [-?, +1, m] */
 static int call_handler(lua_State *L) {
   keel_guard *b = upbox(L);
   sig_atomic_t saved = b->stop;
@@ -312,13 +313,13 @@ static int protect_aux(lua_State *L, int first, int handler) {
   return 3;
 }
 
-/* keel.sandbox.protect(fn, ...) -> true, ... | false, err, kind  [-(n+1), +?, -] */
+/* keel.sandbox.protect(fn, ...) -> true, ... | false, err, kind  [-(n+1), +?, e] */
 static int l_protect(lua_State *L) {
   luaL_checkany(L, 1);
   return protect_aux(L, 1, 0);
 }
 
-/* keel.sandbox.xprotect(fn, handler, ...) -> true, ... | false, err, kind  [-(n+2), +?, -] */
+/* keel.sandbox.xprotect(fn, handler, ...) -> true, ... | false, err, kind  [-(n+2), +?, e] */
 static int l_xprotect(lua_State *L) {
   luaL_checkany(L, 1);
   luaL_checktype(L, 2, LUA_TFUNCTION);
@@ -328,7 +329,7 @@ static int l_xprotect(lua_State *L) {
   return protect_aux(L, 2, 1);
 }
 
-/* keel.sandbox.stopping() -> kind | nil  [-0, +1, -] */
+/* keel.sandbox.stopping() -> kind | nil  [-0, +1, m] */
 static int l_stopping(lua_State *L) {
   keel_guard *b = upbox(L);
   if (b->stop == KEEL_STOP_NONE) lua_pushnil(L);
@@ -467,7 +468,7 @@ static int l_keep(lua_State *L) {
 }
 
 /* keel.sandbox.kept(name) -> State | nil: a kept game state, for a Lua
- * state rebuilt after running out of memory  [-1, +1, m] */
+ * state rebuilt after running out of memory  [-1, +1, e] */
 static int l_kept(lua_State *L) {
   full_box *fb = (full_box *)upbox(L);
   const char *name = luaL_checkstring(L, 1);
@@ -565,6 +566,7 @@ static int co_resume(lua_State *L) {
   return r + 1;
 }
 
+/* a coroutine.wrap function: resumes its coroutine with its arguments  [-?, +?, e] */
 static int co_wrapped(lua_State *L) {
   lua_State *co = lua_tothread(L, lua_upvalueindex(2));
   int r = resume_tracked(L, upbox(L), co, lua_gettop(L));
@@ -887,6 +889,7 @@ static int sb_limits(lua_State *L) {
   return 1;
 }
 
+/* sandbox:close() (also __gc and __close)  [-1, +0, e] */
 static int sb_gc(lua_State *L) {
   sandbox *sb = luaL_checkudata(L, 1, SANDBOX_MT);
   close_child(sb);
@@ -902,6 +905,7 @@ static int sb_gc(lua_State *L) {
   return 0;
 }
 
+/* tostring(sandbox) -> "keel.Sandbox (N of M bytes)"  [-1, +1, e] */
 static int sb_tostring(lua_State *L) {
   sandbox *sb = luaL_checkudata(L, 1, SANDBOX_MT);
   if (sb->box == NULL) lua_pushliteral(L, "keel.Sandbox (closed)");
@@ -931,6 +935,7 @@ static int l_new(lua_State *L) {
   return 1;
 }
 
+/* require "keel.sandbox" -> module  [-0, +1, e] */
 int keel_lua_open_sandbox(lua_State *L) {
   keel_guard *b = keel_lua_sandbox_guard(L);
   static const luaL_Reg methods[] = {

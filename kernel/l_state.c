@@ -99,14 +99,14 @@ static const char *const face_names[] = { "full", "damaged", "half", NULL };
 static const char *const loc_names[] = { "off", "hex", "port", "box", "zone", "unit", "dead", NULL };
 static const char *const field_names[] = { "name", "type", "side", "face", "hits", "points", "loc", NULL };
 
-/* keel.state.new() -> State  [-0, +1, m] */
+/* keel.state.new() -> State  [-0, +1, e] */
 static int l_new(lua_State *L) {
   lstate *s = keel_lua_newobject(L, sizeof *s, 0, STATE_MT);
   if (keel_state_new(&s->st) != KEEL_OK) return luaL_error(L, "state.new: out of memory");
   return 1;
 }
 
-/* st:close()  [-1, +0, -] (also __gc, __close) */
+/* st:close()  [-1, +0, e] (also __gc, __close) */
 static int l_gc(lua_State *L) {
   lstate *s = luaL_checkudata(L, 1, STATE_MT);
   if (!s->borrowed) keel_state_free(s->st);
@@ -134,7 +134,7 @@ void keel_lua_state_push_borrowed(lua_State *L, keel_state *st) {
   s->borrowed = 1;
 }
 
-/* tostring(st) -> "keel.State (N units, M groups)"  [-1, +1, m] */
+/* tostring(st) -> "keel.State (N units, M groups)"  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   lstate *s = luaL_checkudata(L, 1, STATE_MT);
   if (!s->st) lua_pushliteral(L, "keel.State (closed)");
@@ -226,7 +226,7 @@ static int l_unit_new(lua_State *L) {
   return 1;
 }
 
-/* st:unit_count() -> n  [-1, +1, -] */
+/* st:unit_count() -> n  [-1, +1, e] */
 static int l_unit_count(lua_State *L) { lua_pushinteger(L, keel_state_unit_count(S(L))); return 1; }
 
 static void push_loc(lua_State *L, keel_loc loc) {
@@ -336,6 +336,7 @@ static int l_values(lua_State *L) {
   return push_named_values(L, st, &unit_values, unit_arg(L, st, 2), 1, 0);
 }
 
+/* st:value_keys(id) -> sorted keys  [-2, +1, e] */
 static int l_value_keys(lua_State *L) {
   keel_state *st = S(L);
   return push_named_values(L, st, &unit_values, unit_arg(L, st, 2), 0, 1);
@@ -514,6 +515,7 @@ static int l_group_new(lua_State *L) {
   return 1;
 }
 
+/* st:group_count() -> n  [-1, +1, e] */
 static int l_group_count(lua_State *L) { lua_pushinteger(L, keel_state_group_count(S(L))); return 1; }
 
 /* st:group_name(g) -> string  [-2, +1, e] */
@@ -594,7 +596,7 @@ static int l_global(lua_State *L) { return push_named_value(L, S(L), &game_value
 /* st:set_global(key, value|nil)  [-3, +0, e] */
 static int l_set_global(lua_State *L) { return set_named_value(L, S(L), &game_values, 0, 2); }
 
-/* st:globals() -> {key = value}, {sorted keys}  [-1, +2, m] */
+/* st:globals() -> {key = value}, {sorted keys}  [-1, +2, e] */
 static int l_globals(lua_State *L) { return push_named_values(L, S(L), &game_values, 0, 1, 1); }
 
 /* ---- keyed values ---- */
@@ -713,6 +715,7 @@ static int l_set_owner(lua_State *L) {
   return 0;
 }
 
+/* st:owned_count() -> hexes owned  [-1, +1, e] */
 static int l_owned_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_owned_count(S(L))); return 1; }
 
 /* ---- rules, transactions, actions ---- */
@@ -723,7 +726,9 @@ static int l_push_rule(lua_State *L) {
   check(L, keel_state_push_rule(st, lua_isnoneornil(L, 2) ? 0 : atom_arg(L, st, 2)), "push_rule");
   return 0;
 }
+/* st:pop_rule()  [-1, +0, e] */
 static int l_pop_rule(lua_State *L) { keel_state_pop_rule(S(L)); return 0; }
+/* st:rule() -> id|nil  [-1, +1, e] */
 static int l_rule(lua_State *L) { keel_state *st = S(L); push_atom(L, st, keel_state_rule(st)); return 1; }
 
 /* st:begin() -> level  [-1, +1, e] */
@@ -757,7 +762,7 @@ static int l_commit(lua_State *L) { return close_level(L, keel_state_commit, "co
 /* st:rollback(level)  [-2, +0, e] */
 static int l_rollback(lua_State *L) { return close_level(L, keel_state_rollback, "rollback"); }
 
-/* st:depth() -> open transactions  [-1, +1, -] */
+/* st:depth() -> open transactions  [-1, +1, e] */
 static int l_depth(lua_State *L) { lua_pushinteger(L, (lua_Integer)check_state(L, 1)->nmarks); return 1; }
 
 /* st:action_begin(name, order_json?) -> number  [-3, +1, e] */
@@ -786,11 +791,15 @@ static int undo_redo(lua_State *L, int redo) {
   return 0;
 }
 
-/* st:undo(n) / st:redo(n)  [-2, +0, e] */
+/* st:undo(n)  [-2, +0, e] */
 static int l_undo(lua_State *L) { return undo_redo(L, 0); }
+/* st:redo(n)  [-2, +0, e] */
 static int l_redo(lua_State *L) { return undo_redo(L, 1); }
+/* st:action_count() -> undoable actions  [-1, +1, e] */
 static int l_action_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_action_count(S(L))); return 1; }
+/* st:redo_count() -> redoable actions  [-1, +1, e] */
 static int l_redo_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_redo_count(S(L))); return 1; }
+/* st:action_number() -> the last action begun  [-1, +1, e] */
 static int l_action_number(lua_State *L) { lua_pushinteger(L, keel_state_action_number(S(L))); return 1; }
 
 /* ---- hash, journal, memory ---- */
@@ -803,9 +812,11 @@ static int push_hex64(lua_State *L, uint64_t h) {
   return 1;
 }
 
-/* st:hash() -> integer; st:hash_hex() -> "016x"; st:hash_full() -> integer  [-1, +1, -] */
+/* st:hash() -> integer  [-1, +1, e] */
 static int l_hash(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_hash(S(L))); return 1; }
+/* st:hash_full() -> integer (recomputed)  [-1, +1, e] */
 static int l_hash_full(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_hash_full(S(L))); return 1; }
+/* st:hash_hex() -> "016x"  [-1, +1, e] */
 static int l_hash_hex(lua_State *L) { return push_hex64(L, keel_state_hash(S(L))); }
 
 /* st:journal() -> string  [-1, +1, e] */
@@ -824,7 +835,7 @@ static int l_journal_size(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)n);
   return 1;
 }
-/* st:journal_enable(on)  [-2, +0, -] */
+/* st:journal_enable(on)  [-2, +0, e] */
 static int l_journal_enable(lua_State *L) { keel_state_journal_enable(S(L), lua_toboolean(L, 2)); return 0; }
 /* st:journal_append(line)  [-2, +0, e] */
 static int l_journal_append(lua_State *L) {
@@ -838,7 +849,7 @@ static int l_journal_append(lua_State *L) {
 /* st:journal_clear()  [-1, +0, e] */
 static int l_journal_clear(lua_State *L) { check(L, keel_state_journal_clear(S(L)), "journal_clear"); return 0; }
 
-/* st:memory() -> bytes, unit bytes  [-1, +2, -] */
+/* st:memory() -> bytes, unit bytes  [-1, +2, e] */
 static int l_memory(lua_State *L) {
   keel_state *st = S(L);
   lua_pushinteger(L, (lua_Integer)keel_state_memory(st));
@@ -1092,6 +1103,7 @@ static int l_hash_bytes(lua_State *L) {
   return push_hex64(L, keel_hash_bytes(s, len));
 }
 
+/* require "keel.state" -> module  [-0, +1, e] */
 int keel_lua_open_state(lua_State *L) {
   static const luaL_Reg methods[] = {
     { "close", l_gc },

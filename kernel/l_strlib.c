@@ -140,7 +140,7 @@ static size_t start_pos(lua_Integer pos, size_t len) {
   return len + (size_t)pos + 1;
 }
 
-static int find_aux(lua_State *L, int find) {
+static int find_aux(lua_State *L, int find, int plain) {
   keel_guard *b = lua_touserdata(L, lua_upvalueindex(1));
   size_t ls, lp;
   const char *s = luaL_checklstring(L, 1, &ls);
@@ -150,7 +150,7 @@ static int find_aux(lua_State *L, int find) {
     luaL_pushfail(L);
     return 1;
   }
-  if (find && (lua_toboolean(L, 4) || keel__pattern_is_plain(p, lp))) {
+  if (find && (plain || keel__pattern_is_plain(p, lp))) {
     const char *hit = lp == 0 ? s + init : memmem(s + init, ls - init, p, lp);
     if (hit) {
       lua_pushinteger(L, (lua_Integer)(hit - s) + 1);
@@ -180,12 +180,13 @@ static int find_aux(lua_State *L, int find) {
 }
 
 /* string.find(s, pattern [, init [, plain]]) -> i, j, captures... | nil  [-4, +?, e] */
-static int l_find(lua_State *L) { return find_aux(L, 1); }
+static int l_find(lua_State *L) { return find_aux(L, 1, lua_toboolean(L, 4)); }
 /* string.match(s, pattern [, init]) -> captures... | nil  [-3, +?, e] */
-static int l_match(lua_State *L) { return find_aux(L, 0); }
+static int l_match(lua_State *L) { return find_aux(L, 0, 0); }
 
 typedef struct gmatch_state { size_t at; ptrdiff_t last; } gmatch_state;
 
+/* the iterator of string.gmatch -> captures... | nothing  [-0, +?, e] */
 static int gmatch_next(lua_State *L) {
   keel_guard *b = lua_touserdata(L, lua_upvalueindex(4));
   size_t ls, lp;
@@ -438,6 +439,7 @@ static int l_lock(lua_State *L) {
   return 0;
 }
 
+/* require "keel.strlib" -> module  [-0, +1, e] */
 int keel_lua_open_strlib(lua_State *L) {
   keel_guard *b = keel_lua_sandbox_guard(L);
   lua_newtable(L);
