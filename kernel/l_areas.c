@@ -13,9 +13,7 @@
 typedef struct { keel_areas *a; } areas_ud;
 
 static keel_areas *check_areas(lua_State *L, int arg) {
-  areas_ud *u = luaL_checkudata(L, arg, AREAS_MT);
-  if (!u->a) luaL_argerror(L, arg, "areas object is closed");
-  return u->a;
+  return keel_lua_checkobject(L, arg, AREAS_MT, "areas object");
 }
 
 static size_t check_area(lua_State *L, keel_areas *a, int arg) {
@@ -26,13 +24,7 @@ static size_t check_area(lua_State *L, keel_areas *a, int arg) {
   return i;
 }
 
-/* areas:close() (also __gc and __close)  [-1, +0, e] */
-static int l_gc(lua_State *L) {
-  areas_ud *u = luaL_checkudata(L, 1, AREAS_MT);
-  keel_areas_free(u->a);
-  u->a = NULL;
-  return 0;
-}
+static void release(void *a) { keel_areas_free(a); }
 
 /* keel.areas.new() -> Areas  [-0, +1, e] */
 static int l_new(lua_State *L) {
@@ -163,7 +155,7 @@ int keel_lua_open_areas(lua_State *L) {
     {"adjacent", l_adjacent}, {"neighbors", l_neighbors}, {"distance", l_distance},
     {"names", l_names}, {NULL, NULL}
   };
-  static const keel_lua_class cls = { AREAS_MT, methods, l_gc, l_gc, l_tostring };
+  static const keel_lua_class cls = { .name = AREAS_MT, .methods = methods, .tostring = l_tostring, .release = release };
   keel_lua_newclass(L, &cls, 0);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);

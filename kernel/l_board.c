@@ -20,11 +20,7 @@ static lboard *check_lboard(lua_State *L, int arg) {
   return luaL_checkudata(L, arg, BOARD_MT);
 }
 
-static keel_board *check_board(lua_State *L, int arg) {
-  lboard *u = check_lboard(L, arg);
-  if (!u->b) luaL_argerror(L, arg, "board is closed");
-  return u->b;
-}
+static keel_board *check_board(lua_State *L, int arg) { return keel_lua_checkobject(L, arg, BOARD_MT, "board"); }
 
 keel_board *keel_lua_checkboard(lua_State *L, int arg) { return check_board(L, arg); }
 
@@ -124,13 +120,7 @@ static int l_new(lua_State *L) {
   return 1;
 }
 
-/* board:close()  [-1, +0, e]  (also __gc and __close) */
-static int l_close(lua_State *L) {
-  lboard *u = check_lboard(L, 1);
-  keel_board_free(u->b);
-  u->b = NULL;
-  return 0;
-}
+static void release(void *b) { keel_board_free(b); }
 
 /* board:__tostring() -> string  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
@@ -893,7 +883,7 @@ static int l_load_string(lua_State *L) { luaL_checkstring(L, 1); return call_map
 /* require "keel.board" -> module  [-0, +1, e] */
 int keel_lua_open_board(lua_State *L) {
   static const luaL_Reg methods[] = {
-    { "close", l_close }, { "section", l_section }, { "default_terrain", l_default_terrain },
+    { "section", l_section }, { "default_terrain", l_default_terrain },
     { "set_terrain", l_set_terrain },
     { "fill", l_fill }, { "fill_row", l_fill_row },
     { "add_side", l_add_side }, { "side_name_id", l_side_name_id },
@@ -918,7 +908,7 @@ int keel_lua_open_board(lua_State *L) {
   static const luaL_Reg fns[] = {
     { "new", l_new }, { "load", l_load }, { "load_string", l_load_string }, { NULL, NULL }
   };
-  static const keel_lua_class cls = { BOARD_MT, methods, l_close, l_close, l_tostring };
+  static const keel_lua_class cls = { .name = BOARD_MT, .methods = methods, .tostring = l_tostring, .release = release };   /* close: the recipe's */
   keel_lua_newclass(L, &cls, 0);
   luaL_newlib(L, fns);
   /* feature bits, terrain codes and port sizes for map loaders */

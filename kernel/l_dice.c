@@ -22,9 +22,8 @@
 typedef struct ldice { keel_dice *d; } ldice;
 
 static ldice *check_dice(lua_State *L, int arg) {
-  ldice *u = luaL_checkudata(L, arg, DICE_MT);
-  if (!u->d) luaL_argerror(L, arg, "dice object is closed");
-  return u;
+  keel_lua_checkobject(L, arg, DICE_MT, "dice object");
+  return lua_touserdata(L, arg);
 }
 
 /* The shared upvalue: { parse = fn|nil, cache = {expr -> {count, sides, mod, text}}, n = k } */
@@ -386,13 +385,7 @@ static int l_rolls(lua_State *L) {
   return 1;
 }
 
-/* __gc / __close  [-1, +0, e] */
-static int l_gc(lua_State *L) {
-  ldice *u = luaL_checkudata(L, 1, DICE_MT);
-  keel_dice_free(u->d);
-  u->d = NULL;
-  return 0;
-}
+static void release(void *d) { keel_dice_free(d); }
 
 /* __tostring -> "keel.Dice(seed=42, streams=2)"  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
@@ -436,7 +429,7 @@ int keel_lua_open_dice(lua_State *L) {
   lua_setfield(L, -2, "cache");
   lua_pushinteger(L, 0);
   lua_setfield(L, -2, "n");
-  static const keel_lua_class cls = { DICE_MT, methods, l_gc, l_gc, l_tostring };
+  static const keel_lua_class cls = { .name = DICE_MT, .methods = methods, .tostring = l_tostring, .release = release };
   keel_lua_newclass(L, &cls, 1);
   luaL_newlib(L, fns);
   lua_pushstring(L, DEFAULT_STREAM);

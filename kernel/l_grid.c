@@ -13,19 +13,9 @@
 
 typedef struct { keel_grid *g; } grid_ud;
 
-static keel_grid *check_grid(lua_State *L, int arg) {
-  grid_ud *u = luaL_checkudata(L, arg, GRID_MT);
-  if (!u->g) luaL_argerror(L, arg, "grid is closed");
-  return u->g;
-}
+static keel_grid *check_grid(lua_State *L, int arg) { return keel_lua_checkobject(L, arg, GRID_MT, "grid"); }
 
-/* __gc / __close  [-1, +0, e] */
-static int l_grid_gc(lua_State *L) {
-  grid_ud *u = luaL_checkudata(L, 1, GRID_MT);
-  keel_grid_free(u->g);
-  u->g = NULL;
-  return 0;
-}
+static void release(void *g) { keel_grid_free(g); }
 
 static const char *field_str(lua_State *L, int t, const char *k, const char *def) {
   lua_getfield(L, t, k);
@@ -215,7 +205,7 @@ int keel_lua_open_grid(lua_State *L) {
     {"side_label", l_side_label}, {"section_of", l_section_of}, {"sections", l_sections},
     {"numbering", l_numbering}, {NULL, NULL}
   };
-  static const keel_lua_class cls = { GRID_MT, methods, l_grid_gc, l_grid_gc, l_tostring };
+  static const keel_lua_class cls = { .name = GRID_MT, .methods = methods, .tostring = l_tostring, .release = release };
   keel_lua_newclass(L, &cls, 0);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);

@@ -33,9 +33,7 @@ typedef struct { keel_costmap *m; lender *tok; } costmap_ud;   /* user value 1: 
 typedef struct { keel_graph *g; } graph_ud;
 
 static keel_costmap *check_costmap(lua_State *L, int arg) {
-  costmap_ud *u = luaL_checkudata(L, arg, COSTMAP_MT);
-  if (!u->m) luaL_argerror(L, arg, "cost map is closed");
-  return u->m;
+  return keel_lua_checkobject(L, arg, COSTMAP_MT, "cost map");
 }
 
 /* a reach set is the userdata block itself (keel_reach_opts.alloc) */
@@ -57,11 +55,7 @@ static keel_reach *with_index(lua_State *L, int arg, keel_reach *r, int lookup) 
   return r;
 }
 
-static keel_graph *check_graph(lua_State *L, int arg) {
-  graph_ud *u = luaL_checkudata(L, arg, GRAPH_MT);
-  if (!u->g) luaL_argerror(L, arg, "graph is closed");
-  return u->g;
-}
+static keel_graph *check_graph(lua_State *L, int arg) { return keel_lua_checkobject(L, arg, GRAPH_MT, "graph"); }
 
 static uint16_t check_cost(lua_State *L, int arg) {
   lua_Integer c = luaL_checkinteger(L, arg);
@@ -100,13 +94,7 @@ static int reach_close(lua_State *L) {
   return 0;
 }
 
-/* graph:close() (also __gc and __close)  [-1, +0, e] */
-static int graph_gc(lua_State *L) {
-  graph_ud *u = luaL_checkudata(L, 1, GRAPH_MT);
-  keel_graph_free(u->g);
-  u->g = NULL;
-  return 0;
-}
+static void graph_release(void *g) { keel_graph_free(g); }
 
 /* keel.route.costmap{q0, r0, width, height, enter = 1, cross = 0} -> CostMap  [-1, +1, e] */
 static int l_costmap(lua_State *L) {
@@ -631,9 +619,9 @@ int keel_lua_open_route(lua_State *L) {
     {"count", l_count}, {"cost", l_cost}, {"path", l_path}, {"hexes", l_hexes}, {NULL, NULL}
   };
   static const keel_lua_class classes[] = {
-    { COSTMAP_MT, costmap_methods, costmap_gc, costmap_gc, costmap_tostring },
-    { REACH_MT, reach_methods, NULL, reach_close, reach_tostring },   /* no __gc: see above */
-    { GRAPH_MT, graph_methods, graph_gc, graph_gc, graph_tostring },
+    { .name = COSTMAP_MT, .methods = costmap_methods, .gc = costmap_gc, .close = costmap_gc, .tostring = costmap_tostring },
+    { .name = REACH_MT, .methods = reach_methods, .close = reach_close, .tostring = reach_tostring },   /* no __gc: see above */
+    { .name = GRAPH_MT, .methods = graph_methods, .tostring = graph_tostring, .release = graph_release },
   };
   for (size_t i = 0; i < sizeof classes / sizeof *classes; i++) keel_lua_newclass(L, &classes[i], 0);
   lua_newtable(L);

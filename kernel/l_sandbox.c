@@ -94,7 +94,7 @@ keel_guard *keel_lua_sandbox_guard(lua_State *L) {
     return b;
   }
   lua_pop(L, 1);
-  static const keel_lua_class box_class = { BOX_MT, NULL, box_gc, NULL, NULL };
+  static const keel_lua_class box_class = { .name = BOX_MT, .gc = box_gc };
   keel_lua_newclass(L, &box_class, 0);
   full_box *fb = keel_lua_newobject(L, sizeof *fb, 0, BOX_MT);
   box_init(fb);
@@ -943,7 +943,7 @@ int keel_lua_open_sandbox(lua_State *L) {
     { "usage", sb_usage }, { "limits", sb_limits }, { "close", sb_gc },
     { NULL, NULL }
   };
-  static const keel_lua_class cls = { SANDBOX_MT, methods, sb_gc, sb_gc, sb_tostring };
+  static const keel_lua_class cls = { .name = SANDBOX_MT, .methods = methods, .gc = sb_gc, .close = sb_gc, .tostring = sb_tostring };
   keel_lua_newclass(L, &cls, 0);
   static const luaL_Reg funcs[] = {
     { "protect", l_protect }, { "xprotect", l_xprotect }, { "limits", l_limits },

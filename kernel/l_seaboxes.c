@@ -103,7 +103,7 @@ int keel_lua_open_seaboxes(lua_State *L) {
     {"neighbors", l_neighbors}, {"distance", l_distance},
     {"radius", l_radius}, {"origin", l_origin}, {NULL, NULL}
   };
-  static const keel_lua_class cls = { SEABOXES_MT, methods, NULL, NULL, l_tostring };
+  static const keel_lua_class cls = { .name = SEABOXES_MT, .methods = methods, .tostring = l_tostring };
   keel_lua_newclass(L, &cls, 0);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);

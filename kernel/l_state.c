@@ -1139,11 +1139,11 @@ int keel_lua_open_state(lua_State *L) {
     { NULL, NULL }
   };
   /* the scratch memory of json and save_text: upvalue 1 of every function */
-  static const keel_lua_class scratch_class = { "keel.state.Scratch", NULL, scratch_gc, NULL, NULL };
+  static const keel_lua_class scratch_class = { .name = "keel.state.Scratch", .gc = scratch_gc };
   keel_lua_newclass(L, &scratch_class, 0);
   keel_lua_newobject(L, sizeof(scratch), 0, "keel.state.Scratch");
   lua_pushvalue(L, -1);
-  static const keel_lua_class cls = { STATE_MT, methods, l_gc, l_gc, l_tostring };
+  static const keel_lua_class cls = { .name = STATE_MT, .methods = methods, .gc = l_gc, .close = l_gc, .tostring = l_tostring };
   keel_lua_newclass(L, &cls, 1);
   luaL_newlibtable(L, fns);
   lua_insert(L, -2);

@@ -511,19 +511,6 @@ keel_status keel_state_load_text(const char *text, size_t len, keel_state **out,
   return KEEL_OK;
 }
 
-/* A malloc'd message, or NULL when there is no memory for one. */
-static char *message(const char *fmt, ...) {
-  char tmp[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  size_t n = strlen(tmp) + 1;
-  char *m = malloc(n);
-  if (m) memcpy(m, tmp, n);
-  return m;
-}
-
 keel_status keel_state_load(const char *path, keel_state **out, char ***meta, size_t *nmeta, char **err) {
   *out = NULL;
   *meta = NULL;
@@ -533,12 +520,11 @@ keel_status keel_state_load(const char *path, keel_state **out, char ***meta, si
   char *text;
   size_t len;
   keel_status s = keel_file_read(path, KEEL_SAVE_MAX, &text, &len);
-  if (s == KEEL_E_CAPACITY) {
-    *err = message("too large for a save (over %d MiB); refusing to read it", (int)(KEEL_SAVE_MAX >> 20));
-    return s;
-  }
   if (s != KEEL_OK) {
-    *err = message("cannot read (%s)", keel_status_str(s));
+    parser ps = { 0 };   /* no line: the message is the reason alone */
+    if (s == KEEL_E_CAPACITY) fail(&ps, s, "too large for a save (over %d MiB); refusing to read it", (int)(KEEL_SAVE_MAX >> 20));
+    else fail(&ps, s, "cannot read (%s)", keel_status_str(s));
+    *err = ps.err;
     return s;
   }
   s = keel_state_load_text(text, len, out, meta, nmeta, err);
