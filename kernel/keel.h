@@ -753,6 +753,10 @@ KEEL_API keel_status keel_state_global_at(const keel_state *st, size_t i, keel_a
 KEEL_API keel_atom keel_state_owner(const keel_state *st, keel_hex h);
 KEEL_API keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side);
 KEEL_API size_t keel_state_owned_count(const keel_state *st);
+/* A number that changes whenever any hex's owner changes, by a set, a
+ * rollback, an undo or a redo: what was computed from the owners at one
+ * version still holds while the version is the same. Never goes back. */
+KEEL_API uint64_t keel_state_get_owner_version(const keel_state *st);
 
 /* The 64-bit state hash, kept up to date by every change (Zobrist style:
  * equal states have equal hashes whatever their history). _full recomputes
