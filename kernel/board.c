@@ -933,13 +933,31 @@ static int side_matches(const keel_side_match *m, size_t n, unsigned f) {
   return 0;
 }
 
-static int friendly_cell(const keel_board *b, const keel_move_conditions *c, int64_t i) {
-  return i >= 0 && c->friendly[b->owner[i]];
+/* Per cell: 1 when the hex's owner in c->owners is friendly. NULL with
+ * *st = KEEL_OK when c reads no owners. */
+static uint8_t *friendly_cells(const keel_board *b, const keel_move_conditions *c, keel_status *st) {
+  *st = KEEL_OK;
+  if (!c || (!c->friendly_only && !c->nboth)) return NULL;
+  if (c->nfriendly > KEEL_FRIENDLY_MAX) { *st = KEEL_E_ARG; return NULL; }
+  uint8_t *fr = calloc(b->ncells ? b->ncells : 1, 1);
+  if (!fr) { *st = KEEL_E_NOMEM; return NULL; }
+  for (size_t i = 0; i < b->ncells; i++) {
+    if (b->terrain[i] == KEEL_TERRAIN_NONE) continue;
+    keel_hex h;
+    keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
+                       b->row0 + (int64_t)(i / (size_t)b->cols), &h);
+    keel_atom o = c->owners ? keel_state_owner(c->owners, h) : 0;
+    for (size_t k = 0; k < c->nfriendly && !fr[i]; k++) fr[i] = c->friendly[k] == o;
+  }
+  return fr;
 }
 
-/* the crossing cost of the side (cell i, canonical direction d) to cell j */
+static int friendly_cell(const uint8_t *fr, int64_t i) { return i >= 0 && fr[i]; }
+
+/* the crossing cost of the side (cell i, canonical direction d) to cell j;
+ * fr: friendly_cells */
 static uint32_t crossing(const keel_board *b, const keel_profile *p, const keel_move_conditions *c,
-                         size_t i, int d, int64_t j, keel_hex h) {
+                         const uint8_t *fr, size_t i, int d, int64_t j, keel_hex h) {
   unsigned f = b->side[i * 3 + (size_t)d];
   unsigned w = f & KEEL_SIDE_WATER_MASK;
   if (!w || j < 0) return KEEL_COST_BLOCKED;
@@ -959,7 +977,7 @@ static uint32_t crossing(const keel_board *b, const keel_profile *p, const keel_
   if (c) {
     if (side_matches(c->closed, c->nclosed, f)) return KEEL_COST_BLOCKED;
     if (side_matches(c->both_friendly, c->nboth, f) &&
-        !(friendly_cell(b, c, (int64_t)i) && friendly_cell(b, c, j)))
+        !(friendly_cell(fr, (int64_t)i) && friendly_cell(fr, j)))
       return KEEL_COST_BLOCKED;
     if (b->npass && c->nboth) {   /* a crossing that passes through a strait (32.A.5) */
       keel_side s, strait;
@@ -973,7 +991,7 @@ static uint32_t crossing(const keel_board *b, const keel_profile *p, const keel_
         keel_side_hexes(strait, &sa, &sb);
         if (side_slot(b, strait, &slot) == KEEL_OK &&
             side_matches(c->both_friendly, c->nboth, b->side[slot]) &&
-            !(friendly_cell(b, c, cell_of(b, sa)) && friendly_cell(b, c, cell_of(b, sb))))
+            !(friendly_cell(fr, cell_of(b, sa)) && friendly_cell(fr, cell_of(b, sb))))
           return KEEL_COST_BLOCKED;
       }
     }
@@ -1000,9 +1018,11 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
     if (r > r1) r1 = r;
   }
   if (q0 > q1) return KEEL_E_STATE;   /* no hexes */
-  keel_costmap *m;
-  keel_status st = keel_costmap_new(q0, r0, q1 - q0 + 1, r1 - r0 + 1, &m);
+  keel_status st;
+  uint8_t *fr = friendly_cells(b, c, &st);
   if (st != KEEL_OK) return st;
+  keel_costmap *m;
+  if ((st = keel_costmap_new(q0, r0, q1 - q0 + 1, r1 - r0 + 1, &m)) != KEEL_OK) { free(fr); return st; }
   /* keel_costmap_new left every cell blocked; fill the board's hexes */
   for (size_t i = 0; i < b->ncells; i++) {
     int t = b->terrain[i];
@@ -1013,13 +1033,13 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
     int ok;
     size_t cell = keel_costmap_cell(m, h, &ok);
     uint16_t e = p->enter[t];
-    if (c && ((c->friendly_only >> t) & 1u) && !c->friendly[b->owner[i]]) e = KEEL_COST_BLOCKED;
+    if (c && ((c->friendly_only >> t) & 1u) && !fr[i]) e = KEEL_COST_BLOCKED;
     m->enter[cell] = e;
     for (int d = 0; d < 3; d++) {
       keel_hex nb;
       int64_t j = -1;
       if (keel_hex_neighbor(h, d, &nb) == KEEL_OK) j = cell_of(b, nb);
-      m->cross[cell * 3 + (size_t)d] = (uint16_t)crossing(b, p, c, i, d, j, h);
+      m->cross[cell * 3 + (size_t)d] = (uint16_t)crossing(b, p, c, fr, i, d, j, h);
     }
     if (!p->water_route) continue;
     /* two or more water bodies at this hex: number them 1..3 for the search */
@@ -1030,15 +1050,16 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
       if (!id) continue;
       for (k = 1; k <= nid && ids[k] != id; k++) {}
       if (k > nid) {
-        if (nid == KEEL_COASTS - 1) { keel_costmap_free(m); return KEEL_E_CAPACITY; }
+        if (nid == KEEL_COASTS - 1) { keel_costmap_free(m); free(fr); return KEEL_E_CAPACITY; }
         ids[++nid] = id;
       }
       map[d] = k;
     }
     if (nid < 2) continue;
-    if ((st = keel_costmap_alloc_coasts(m)) != KEEL_OK) { keel_costmap_free(m); return st; }
+    if ((st = keel_costmap_alloc_coasts(m)) != KEEL_OK) { keel_costmap_free(m); free(fr); return st; }
     for (int d = 0; d < 6; d++) m->coast[cell * 6 + (size_t)d] = (uint8_t)map[d];
   }
+  free(fr);
   keel_costmap_update_edges(m);
   *out = m;
   return KEEL_OK;

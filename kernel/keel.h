@@ -517,14 +517,23 @@ typedef struct keel_side_match { unsigned mask, value; } keel_side_match;
 
 /* Entry conditions that depend on the game, applied in C while the cost map
  * is built (the fast paths; a rule's own predicate is keel_reach_opts.allow):
- *   friendly[id]   owner ids friendly to the moving group ([0]: nobody);
+ *   owners         the game state whose hex ownership the friendly
+ *                  conditions read (NULL: nobody owns any hex). The cost
+ *                  map is a snapshot of it: build again when
+ *                  keel_state_get_owner_version changes;
+ *   friendly       sides (atoms of `owners`) friendly to the moving group,
+ *                  nfriendly of them; a 0 makes hexes nobody owns friendly;
  *   friendly_only  bit t: hexes of terrain t may be entered only if friendly;
  *   both_friendly  sides crossed only when both their hexes are friendly; a
  *                  crossing with a strait passage (32.A.5) is judged by the
  *                  strait's two hexes;
- *   closed         sides that may not be crossed at all. */
+ *   closed         sides that may not be crossed at all.
+ * The board holds no owners: a hex's owner is game state (keel_state_owner). */
+#define KEEL_FRIENDLY_MAX 8
 typedef struct keel_move_conditions {
-  uint8_t friendly[256];
+  const struct keel_state *owners;
+  int32_t friendly[KEEL_FRIENDLY_MAX];   /* keel_atom */
+  size_t nfriendly;
   unsigned friendly_only;
   keel_side_match both_friendly[KEEL_MATCH_MAX];
   size_t nboth;

@@ -30,6 +30,8 @@ static lstate *check_state(lua_State *L, int arg) {
 
 static keel_state *S(lua_State *L) { return check_state(L, 1)->st; }
 
+keel_state *keel_lua_checkstate(lua_State *L, int arg) { return check_state(L, arg)->st; }
+
 static void check(lua_State *L, keel_status s, const char *what) {
   if (s != KEEL_OK) keel_lua_fail(L, s, what);
 }

@@ -25,25 +25,14 @@ function M.new(set)
   }, Movement)
 end
 
--- The engine of a game's board. Before a search whose conditions depend on
--- owners, the board's owners are brought in line with the game's (rules
--- change owners in the state; the cost maps read the board).
-function Movement:engine(game, sync)
-  local board = game.board
-  if not board then error("movement: this game has no board", 3) end
+-- The engine of a game: over its board (what depends on the board alone is
+-- shared with every other game on it), owners read from its state.
+function Movement:engine(game)
   local eng = self.engines[game]
-  if not eng then
-    eng = movement.new(board)
-    self.engines[game] = eng
-  end
-  if sync then
-    local changed = false
-    for _, h in ipairs(board:hexes()) do
-      local want = game:owner(h) or false
-      if board:owner(h) ~= want and pcall(board.set_owner, board, h, want) then changed = true end
-    end
-    if changed then eng:invalidate() end
-  end
+  if eng then return eng end
+  if not game.board then error("movement: this game has no board", 3) end
+  eng = movement.new(game.board, game.state)
+  self.engines[game] = eng
   return eng
 end
 
@@ -69,15 +58,13 @@ end
 function Movement:what(what)
   if type(what) ~= "table" then error("movement: a group {profile=, ...} or a profile expected", 3) end
   local real = self.real[what]
-  if real then return real, false end
+  if real then return real end
   local p = self.real[what.profile]
   if not p then error("movement: group.profile must come from ctx:profile", 3) end
   local w = {}
   for k, v in pairs(what) do w[k] = v end
   w.profile = p
-  local c = what.conditions
-  local sync = what.friendly ~= nil or (c ~= nil and (c.friendly or c.friendly_only or c.both_friendly)) ~= nil
-  return w, sync
+  return w
 end
 
 -- a mover as scripts see it: its methods, never the engine or the board
@@ -116,18 +103,18 @@ function Movement:install(c, game)
   c.profile = function(_, tname, column, rows) return mc:profile(tname, column, rows) end
   --- ctx:reach(group|profile, start, budget, opts) -> keel.Reach | nil, reason
   c.reach = function(_, what, start, budget, opts)
-    local w, sync = mc:what(what)
-    return mc:engine(game, sync):reach(w, start, budget, opts)
+    local w = mc:what(what)
+    return mc:engine(game):reach(w, start, budget, opts)
   end
   --- ctx:path(group|profile, from, to, budget, opts) -> path, cost | nil, reason
   c.path = function(_, what, from, to, budget, opts)
-    local w, sync = mc:what(what)
-    return mc:engine(game, sync):path(w, from, to, budget, opts)
+    local w = mc:what(what)
+    return mc:engine(game):path(w, from, to, budget, opts)
   end
   --- ctx:step_cost(group|profile, from, to, coast) -> cost, coast | nil, reason
   c.step_cost = function(_, what, from, to, coast)
-    local w, sync = mc:what(what)
-    local eng = mc:engine(game, sync)
+    local w = mc:what(what)
+    local eng = mc:engine(game)
     local a, why = movement.resolve(eng.board, from)
     if not a then return nil, why end
     local b, why2 = movement.resolve(eng.board, to)
@@ -136,8 +123,8 @@ function Movement:install(c, game)
   end
   --- ctx:mover(group, callbacks, opts) -> mover (callbacks get the mover and the event)
   c.mover = function(_, group, callbacks, opts)
-    local w, sync = mc:what(group)
-    local eng = mc:engine(game, sync)
+    local w = mc:what(group)
+    local eng = mc:engine(game)
     local proxy
     local cbs = {}
     for name, fn in pairs(callbacks or {}) do
@@ -152,7 +139,7 @@ function Movement:install(c, game)
   c.river_graph = function(_, profile)
     local real = mc.real[profile]
     if not real then error("river_graph: a profile from ctx:profile expected", 2) end
-    return river_proxy(mc:engine(game, false):river_graph(real))
+    return river_proxy(mc:engine(game):river_graph(real))
   end
 end
 
