@@ -1,17 +1,17 @@
 /*
  * board.c — the board: terrain, hexside features, coasts, ports, places,
- * owners, coast defences, sea boxes, sea zones and tags of a map, held in
- * flat arrays over the bounding offset rectangle of its map sections.
+ * coast defences, sea boxes, sea zones and tags of a map, held in flat
+ * arrays over the bounding offset rectangle of its map sections. A
+ * finished board never changes; who owns a hex is game state (state.c).
  *
  * Dense, one entry per cell of the rectangle (row-major offset order):
  *   terrain  uint8   keel_terrain (0: not on the board)
  *   flags    uint8   set-once bits used while building
- *   owner    uint8   owner id (0: nobody)
  *   cd       uint8   coast-defence level
  *   zone     uint16  sea zone index + 1 (0: none)
  *   side     uint16  x3 the canonical sides of the hex (directions 0, 1, 2)
  *   coast    uint32  six 4-bit coast ids, one per direction
- * = 16 bytes per cell. Sparse, sorted at finish: ports, tags, places, strait
+ * = 15 bytes per cell. Sparse, sorted at finish: ports, tags, places, strait
  * passages. Names are interned in small tables.
  *
  * Coasts (27.B.5): each direction of a hex carries the id of the water body
@@ -38,10 +38,10 @@ struct keel_board {
   size_t ncells, nhexes;
   int alloc, finished;
   keel_terrain deflt;
-  uint8_t *terrain, *flags, *owner, *cd;
+  uint8_t *terrain, *flags, *cd;
   uint16_t *zone, *side;
   uint32_t *coast;
-  names side_names, tags, owners;
+  names side_names, tags;
   keel_port *ports; size_t nports, capports;
   tagent *tagv; size_t ntags, captags;
   place *places; size_t nplaces, capplaces;
@@ -139,9 +139,9 @@ void keel_board_free(keel_board *b) {
   if (!b) return;
   keel_grid_free(b->grid);
   keel_areas_free(b->areas);
-  free(b->terrain); free(b->flags); free(b->owner); free(b->cd);
+  free(b->terrain); free(b->flags); free(b->cd);
   free(b->zone); free(b->side); free(b->coast);
-  names_free(&b->side_names); names_free(&b->tags); names_free(&b->owners);
+  names_free(&b->side_names); names_free(&b->tags);
   free(b->ports);
   free(b->tagv);
   for (size_t i = 0; i < b->nplaces; i++) free(b->places[i].name);
@@ -192,12 +192,11 @@ static keel_status ensure_alloc(keel_board *b) {
   size_t n = (size_t)cols * (size_t)rows;
   b->terrain = calloc(n, 1);
   b->flags = calloc(n, 1);
-  b->owner = calloc(n, 1);
   b->cd = calloc(n, 1);
   b->zone = calloc(n, sizeof *b->zone);
   b->side = calloc(n * 3, sizeof *b->side);
   b->coast = calloc(n, sizeof *b->coast);
-  if (!b->terrain || !b->flags || !b->owner || !b->cd || !b->zone || !b->side || !b->coast)
+  if (!b->terrain || !b->flags || !b->cd || !b->zone || !b->side || !b->coast)
     return KEEL_E_NOMEM;   /* freed by keel_board_free; alloc stays 0 */
   b->col0 = c0; b->row0 = r0; b->cols = cols; b->rows = rows;
   b->ncells = n;
@@ -449,53 +448,17 @@ keel_status keel_board_add_strait_passage(keel_board *b, keel_side crossing, kee
   return KEEL_OK;
 }
 
-/* ---- owners ----------------------------------------------------------------------- */
-
-keel_status keel_board_add_owner(keel_board *b, const char *name, int *id) {
-  if (name && names_find(&b->owners, name)) return KEEL_E_DUPLICATE;
-  return names_intern(&b->owners, name, 255, id);
-}
-keel_status keel_board_owner_find(const keel_board *b, const char *name, int *id) {
-  int f = name ? names_find(&b->owners, name) : 0;
-  if (!f) return KEEL_E_NOT_FOUND;
-  *id = f;
-  return KEEL_OK;
-}
-const char *keel_board_owner_name(const keel_board *b, int id) { return names_get(&b->owners, id); }
-int keel_board_owner_count(const keel_board *b) { return (int)b->owners.n; }
-
-static keel_status owner_cell(keel_board *b, int64_t i, int id) {
-  if (id < 0 || (size_t)id > b->owners.n) return KEEL_E_ARG;
-  b->owner[i] = (uint8_t)id;
-  return KEEL_OK;
-}
-
-keel_status keel_board_set_owner(keel_board *b, keel_hex h, int id) {
-  int64_t i;
-  keel_status st = alloc_cell(b, h, &i);
-  return st != KEEL_OK ? st : owner_cell(b, i, id);
-}
-
-keel_status keel_board_owner(const keel_board *b, keel_hex h, int *id) {
-  int64_t i;
-  keel_status st = query_cell(b, h, &i);
-  if (st != KEEL_OK) return st;
-  *id = b->owner[i];
-  return KEEL_OK;
-}
-
 /* ---- bulk building: a layer over a rectangle or a row ------------------------ */
 
 /* Set `layer` of the hex at offset (c, r) as the one-hex call does: the same
  * checks in the same order, the cell found by arithmetic. */
 static keel_status set_at(keel_board *b, keel_board_layer layer, int64_t c, int64_t r, int value) {
-  keel_status st = layer == KEEL_LAYER_OWNER ? ensure_alloc(b) : building(b);
+  keel_status st = building(b);
   if (st != KEEL_OK) return st;
   int64_t i = cell_at(b, c, r);
   if (i < 0) return KEEL_E_OFF_BOARD;
   switch (layer) {
   case KEEL_LAYER_TERRAIN: return terrain_cell(b, i, (keel_terrain)value);
-  case KEEL_LAYER_OWNER: return owner_cell(b, i, value);
   case KEEL_LAYER_TAG: return tag_cell(b, i, value);
   default: {
     keel_hex h;
@@ -917,8 +880,8 @@ keel_status keel_board_cell_hex(const keel_board *b, size_t i, keel_hex *out) {
 
 size_t keel_board_memory(const keel_board *b) {
   size_t s = sizeof *b;
-  s += b->ncells * (4 * sizeof(uint8_t) + sizeof(uint16_t) * 4 + sizeof(uint32_t));
-  s += names_bytes(&b->side_names) + names_bytes(&b->tags) + names_bytes(&b->owners);
+  s += b->ncells * (3 * sizeof(uint8_t) + sizeof(uint16_t) * 4 + sizeof(uint32_t));
+  s += names_bytes(&b->side_names) + names_bytes(&b->tags);
   s += b->capports * sizeof *b->ports + b->captags * sizeof *b->tagv;
   s += b->capplaces * sizeof *b->places + b->cappass * sizeof *b->pass;
   for (size_t i = 0; i < b->nplaces; i++) s += strlen(b->places[i].name) + 1;

@@ -324,7 +324,8 @@ KEEL_API keel_status keel_graph_reach(const keel_graph *g, int64_t start, uint32
  *
  * Life cycle: keel_board_new, add sections, set data (terrain, sides, ports,
  * ...), keel_board_finish (derives unset hexside classes and coasts, links
- * the sea zones), then query. Only the owner of a hex changes after finish. */
+ * the sea zones), then query. A finished board never changes, so any number
+ * of games may share one. Who owns a hex is game state (keel_state_owner). */
 typedef struct keel_board keel_board;   /* opaque */
 
 typedef enum keel_terrain {
@@ -421,7 +422,6 @@ KEEL_API keel_status keel_board_finish(keel_board *b);
  * same statuses). */
 typedef enum keel_board_layer {
   KEEL_LAYER_TERRAIN,   /* value: a keel_terrain (keel_board_set_terrain) */
-  KEEL_LAYER_OWNER,     /* value: an owner id, 0 nobody (keel_board_set_owner) */
   KEEL_LAYER_ZONE,      /* value: a zone index (keel_board_set_zone) */
   KEEL_LAYER_TAG,       /* value: a tag id (keel_board_add_tag) */
   KEEL_LAYER_COUNT
@@ -438,15 +438,6 @@ KEEL_API keel_status keel_board_fill(keel_board *b, keel_board_layer layer, keel
 KEEL_API keel_status keel_board_fill_row(keel_board *b, keel_board_layer layer, keel_hex first,
                                          const int *values, size_t n, size_t *at);
 KEEL_API int keel_board_is_finished(const keel_board *b);
-
-/* -- owners: players/sides that own hexes (id 1..255, 0: nobody) -- */
-KEEL_API keel_status keel_board_add_owner(keel_board *b, const char *name, int *id);
-KEEL_API keel_status keel_board_owner_find(const keel_board *b, const char *name, int *id);
-KEEL_API const char *keel_board_owner_name(const keel_board *b, int id);
-KEEL_API int keel_board_owner_count(const keel_board *b);
-/* Allowed before and after finish (a later issue journals it). */
-KEEL_API keel_status keel_board_set_owner(keel_board *b, keel_hex h, int id);
-KEEL_API keel_status keel_board_owner(const keel_board *b, keel_hex h, int *id);
 
 /* -- queries (after finish; KEEL_E_STATE before) -- */
 KEEL_API int keel_board_contains(const keel_board *b, keel_hex h);

@@ -12,6 +12,7 @@
 -- (API: doc/api/game.md) and doc/journal.md.
 local keel = require "keel"
 local json = require "keel.json"
+local map = require "keel.map"
 
 local kstate = keel.state
 local encode = kstate.json
@@ -115,21 +116,16 @@ function M.new(opts)
   return self
 end
 
---- Seed hex ownership from a board (keel.board): every hex the board gives
--- an owner, set in hex id order and journaled as one event.
+--- Seed hex ownership with the owners the board's map file declares
+-- (keel.map.get_owners; the board holds none): set in hex id order and
+-- journaled as one event.
 function Game:seed_ownership(board)
-  if type(board.hexes) ~= "function" or type(board.owner) ~= "function" then return end
-  local hexes = board:hexes()
-  sort(hexes)
+  local hexes, sides = map.get_owners(board)
   local st = self.state
-  local n = 0
   st:journal_enable(false)
-  for _, h in ipairs(hexes) do
-    local side = board:owner(h)
-    if side then st:set_owner(h, side); n = n + 1 end
-  end
+  for i, h in ipairs(hexes) do st:set_owner(h, sides[i]) end
   st:journal_enable(true)
-  st:journal_append(line("owners", { { "from", "board" }, { "count", n }, { "hash", st:hash_hex() } }))
+  st:journal_append(line("owners", { { "from", "board" }, { "count", #hexes }, { "hash", st:hash_hex() } }))
 end
 
 -- ---- rule files ------------------------------------------------------------------

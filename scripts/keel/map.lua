@@ -4,6 +4,11 @@
 --   local map = require "keel.map"
 --   local board, err = map.load("scenarios/maps/crete.map")
 --   local desc, err = map.parse(text, "name.map")   -- description only
+--   local hexes, sides = map.get_owners(board)      -- the owners a game starts with
+--
+-- A board holds the map only. Who owns a hex is game state: a map's
+-- `owner`/`owners` statements are the owners a game starts with, kept here
+-- beside the board they came with, and seeded into the state by keel.game.
 --
 -- Errors read "file:line:col: found X, expected Y" (with the problem first
 -- when it is not plain syntax). See doc/map-format.md.
@@ -18,6 +23,9 @@ local concat, sort = table.concat, table.sort
 local byte, fmt, sub = string.byte, string.format, string.sub
 
 local M = {}
+
+-- board -> {hexes = {...}, sides = {...}}: the starting owners of a map
+local declared = setmetatable({}, { __mode = "k" })
 
 --- Longest line accepted, in bytes (a 256-column grid row is ~512).
 M.MAX_LINE = 65536
@@ -554,25 +562,15 @@ function handlers.zones(self, s)
 end
 
 function handlers.owners(self, s)
-  layer_grid(self, s, "owner", function(h, v, pos) self:own_hex(v, h, pos) end,
+  layer_grid(self, s, "owner", function(h, v) self:own_hex(v, h) end,
     function(first, rowpos, txt, legend, unknown)
-      -- owners are added in the order the row meets them, up to a symbol
-      -- the legend lacks; their hexes are set when the map is built
+      -- the row's hexes get their owners once the board is finished (the
+      -- legend as it is now: a later legend block does not change them)
       local u = txt:find(unknown)
-      local met = {}
-      for sym, name in pairs(legend) do
-        local i = txt:find(sym, 1, true)
-        if i and (not u or i < u) then met[#met + 1] = { i, sym, name } end
-      end
-      sort(met, function(x, y) return x[1] < y[1] end)
-      local vals = {}
-      for _, m in ipairs(met) do
-        self:owner_id(m[3], rowpos + m[1] - 1)
-        vals[m[2]] = m[3]
-      end
       if u then unknown_grid_symbol(self, "owner", legend, rowpos + u - 1, sub(txt, u, u)) end
-      self.ownership[#self.ownership + 1] = { row = true, first = first, txt = txt, vals = vals,
-        pos = rowpos + met[1][1] - 1 }
+      local vals = {}
+      for sym, name in pairs(legend) do vals[sym] = name end
+      self.ownership[#self.ownership + 1] = { row = true, first = first, txt = txt, vals = vals }
     end)
 end
 
@@ -680,26 +678,64 @@ end
 
 function handlers.place(self, s) self:place(s.name, self:hex(s.hex)) end
 
-function Builder:owner_id(name, pos)
-  if not self.owners[name] then
-    local id, why = self.board:add_owner(name)
-    self:check(id, why, pos, "at most 255 owners")
-    self.owners[name] = id
-  end
-end
-
-function Builder:own_hex(name, h, pos)
-  self:owner_id(name, pos)
-  self.ownership[#self.ownership + 1] = { a = h, z = h, name = name, pos = pos }
+function Builder:own_hex(name, h)
+  self.ownership[#self.ownership + 1] = { a = h, z = h, name = name }
 end
 
 function handlers.owner(self, s)
   local b = self:board_ready(s.pos)
-  self:owner_id(s.name[2], s.name[1])
   for _, q in ipairs(s.hexes and self:rects(s.hexes) or {}) do
-    self.ownership[#self.ownership + 1] = { a = q[1], z = q[2], name = s.name[2], pos = s.name[1] }
+    self.ownership[#self.ownership + 1] = { a = q[1], z = q[2], name = s.name[2] }
   end
   return b
+end
+
+-- The starting owners, hex by hex, once the board is finished: every
+-- ownership statement in map order (a later one wins over an earlier),
+-- rectangles row by row in offset coordinates, grid rows one column per
+-- symbol ('_' leaves a hex). A hex of a section that has no terrain is not
+-- on the board and owns nothing. Two arrays in hex id order.
+function Builder:owners()
+  local b, n = self.board, self.numbering
+  local conv = (n.shift == "even" and "even-" or "odd-") .. (n.pointy and "r" or "q")
+  local to_offset, from_offset = keel.hex.to_offset, keel.hex.from_offset
+  local side_of = {}
+  for _, o in ipairs(self.ownership) do
+    if o.row then
+      local c, r = to_offset(o.first, conv)
+      for i = 1, #o.txt do
+        local ch = sub(o.txt, i, i)
+        if ch ~= " " and ch ~= "\t" then
+          if ch ~= "_" then side_of[from_offset(conv, c, r)] = o.vals[ch] end
+          c = c + 1
+        end
+      end
+    else
+      local c0, r0 = to_offset(o.a, conv)
+      local c1, r1 = to_offset(o.z, conv)
+      for r = r0, r1 do
+        for c = c0, c1 do side_of[from_offset(conv, c, r)] = o.name end
+      end
+    end
+  end
+  local hexes, sides = {}, {}
+  for h in pairs(side_of) do
+    if b:contains(h) then hexes[#hexes + 1] = h end
+  end
+  sort(hexes)
+  for i, h in ipairs(hexes) do sides[i] = side_of[h] end
+  return hexes, sides
+end
+
+--- The owners a game on this board starts with, as its map file declares
+--- them: hexes in id order and their sides (two new arrays; empty for a
+--- board that did not come from a map file, or a map with no owners).
+---@param board userdata keel.Board
+---@return integer[] hexes, string[] sides
+function M.get_owners(board)
+  local d = declared[board]
+  if not d then return {}, {} end
+  return table.move(d.hexes, 1, #d.hexes, 1, {}), table.move(d.sides, 1, #d.sides, 1, {})
 end
 
 -- The index of zone `name`, added to the board the first time.
@@ -777,7 +813,7 @@ function M.build(desc)
     file = desc.file, text = desc.text,
     numbering = { pointy = false, shift = "odd", digits = 2, first_col = 1, first_row = 1 },
     legends = { terrain = {}, zone = {}, owner = {} },
-    owners = {}, zones = {}, ownership = {}, coast_max = keel.board.COAST_MAX,
+    zones = {}, ownership = {}, coast_max = keel.board.COAST_MAX,
   }, Builder)
   for k, v in pairs(M.DEFAULT_LEGEND) do self.legends.terrain[k] = v end
   local ok, err = pcall(function()
@@ -790,14 +826,10 @@ function M.build(desc)
     end
     local b = self.board
     if self.default_terrain then b:default_terrain(self.default_terrain) end
-    for _, o in ipairs(self.ownership) do
-      local ok
-      if o.row then ok = b:fill_row("owner", o.first, o.txt, o.vals)
-      else ok = b:fill("owner", o.a, o.z, o.name) end
-      self:check(ok, "hex off the board", o.pos, "a hex on the board")
-    end
     local fin, why = b:finish()
     if not fin then self:fail(1, "a board that can be finished", phrase(why)) end
+    local hexes, sides = self:owners()
+    declared[b] = { hexes = hexes, sides = sides }
   end)
   if not ok then
     if self.board then self.board:close() end

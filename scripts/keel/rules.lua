@@ -491,7 +491,7 @@ M.game_methods = {
 M.board_methods = {
   "hex", "label", "side", "side_label", "numbering", "contains", "hexes", "terrain",
   "features", "coasts", "water_neighbors", "riverine_neighbors", "strait_passage", "port",
-  "ports", "place", "place_name", "places", "owner", "owners", "cd", "box", "seaboxes",
+  "ports", "place", "place_name", "places", "cd", "box", "seaboxes",
   "box_hexes", "zone", "zones", "zone_neighbors", "tags", "has_tag", "tagged", "stats",
 }
 
