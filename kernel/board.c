@@ -854,6 +854,30 @@ keel_status keel_board_riverine_neighbors(const keel_board *b, keel_side s, keel
   return KEEL_OK;
 }
 
+static int cmp_side(const void *x, const void *y) {
+  keel_side a = *(const keel_side *)x, c = *(const keel_side *)y;
+  return (a > c) - (a < c);
+}
+
+keel_status keel_board_riverine_sides(const keel_board *b, keel_side *out, size_t cap, size_t *n) {
+  *n = 0;
+  if (!b->finished) return KEEL_E_STATE;
+  for (size_t i = 0; i < b->ncells; i++) {
+    if (b->terrain[i] == KEEL_TERRAIN_NONE) continue;
+    for (int d = 0; d < 3; d++) {
+      /* a side whose other hex is off the board was cleared at finish */
+      if (!(b->side[i * 3 + (size_t)d] & KEEL_SIDE_RIVERINE_MASK)) continue;
+      if (!out) { (*n)++; continue; }   /* counting only */
+      if (*n >= cap) return KEEL_E_CAPACITY;
+      keel_hex h;
+      keel_board_cell_hex(b, i, &h);
+      keel_side_of(h, d, &out[(*n)++]);
+    }
+  }
+  if (out) qsort(out, *n, sizeof *out, cmp_side);
+  return KEEL_OK;
+}
+
 keel_status keel_board_strait_passage(const keel_board *b, keel_side crossing, keel_side *strait) {
   if (!b->finished) return KEEL_E_STATE;
   size_t slot;

@@ -478,6 +478,10 @@ KEEL_API keel_status keel_board_water_neighbors(const keel_board *b, keel_hex h,
  * with side s, in a defined order. At most 4. */
 KEEL_API keel_status keel_board_riverine_neighbors(const keel_board *b, keel_side s,
                                                    keel_side out[4], size_t *n);
+/* Every riverine side of the board (both hexes on it), in ascending side
+ * order. out NULL: count only (*n); KEEL_E_CAPACITY past cap. */
+KEEL_API keel_status keel_board_riverine_sides(const keel_board *b, keel_side *out, size_t cap,
+                                               size_t *n);
 KEEL_API keel_status keel_board_strait_passage(const keel_board *b, keel_side crossing,
                                                keel_side *strait);
 /* Cells of the dense index: index order is row-major over the bounding

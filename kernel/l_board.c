@@ -778,6 +778,18 @@ static int l_riverine_neighbors(lua_State *L) {
   return 1;
 }
 
+/* board:riverine_sides() -> {side, ...} in side order  [-1, +1, e] */
+static int l_riverine_sides(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  size_t n;
+  keel_board_riverine_sides(b, NULL, 0, &n);
+  keel_side *buf = lua_newuserdatauv(L, (n ? n : 1) * sizeof *buf, 0);
+  keel_status st = keel_board_riverine_sides(b, buf, n, &n);
+  if (st != KEEL_OK) return keel_lua_fail(L, st, "riverine_sides");
+  keel_lua_pushhexes(L, buf, n);
+  return 1;
+}
+
 /* board:strait_passage(side) -> strait side | nil, reason  [-2, +1|2, e] */
 static int l_strait_passage(lua_State *L) {
   keel_board *b = check_built(L, 1);
@@ -852,7 +864,8 @@ int keel_lua_open_board(lua_State *L) {
     { "seaboxes", l_seaboxes }, { "box_hexes", l_box_hexes }, { "zone", l_zone },
     { "zones", l_zones }, { "zone_neighbors", l_zone_neighbors }, { "tags", l_tags },
     { "has_tag", l_has_tag }, { "tagged", l_tagged }, { "water_neighbors", l_water_neighbors },
-    { "riverine_neighbors", l_riverine_neighbors }, { "strait_passage", l_strait_passage },
+    { "riverine_neighbors", l_riverine_neighbors }, { "riverine_sides", l_riverine_sides },
+    { "strait_passage", l_strait_passage },
     { "hexes", l_hexes }, { "stats", l_stats },
     { NULL, NULL }
   };

@@ -377,24 +377,13 @@ end
 
 local WATER = { ["all-sea"] = true, coastal = true, lake = true }
 
--- every riverine hexside of the board, in side order (computed once per board)
+-- every riverine hexside of the board, in side order (once per board)
 function Engine:riverine_sides()
-  if self.graphs.riverine then return self.graphs.riverine end
-  local board, seen, list = self.board, {}, {}
-  for _, h in ipairs(board:hexes()) do
-    for _, n in ipairs(hexlib.neighbors(h)) do
-      if board:contains(n) then
-        local s = board:side(h, n)
-        if s and not seen[s] then
-          seen[s] = true
-          local f = board:features(s)
-          if f and f.riverine then list[#list + 1] = s end
-        end
-      end
-    end
+  local list = self.graphs.riverine
+  if not list then
+    list = self.board:riverine_sides()
+    self.graphs.riverine = list
   end
-  sort(list)
-  self.graphs.riverine = list
   return list
 end
 

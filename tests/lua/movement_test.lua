@@ -418,3 +418,25 @@ t.test("32.A.6 river graph: hexes and hexsides, 1 MP per riverine hexside (Sevil
   local r = rg:reach(from, 3, { stop = { { kind = "side", id = b:side("23A:3226/3327") } } })
   t.eq(#r, 4)   -- 3227, 3227/3327, 3327 (coastal, 1+2), 3226/3327 (stop)
 end)
+
+t.test("32.A.6 riverine sides: board:riverine_sides is every riverine hexside, in side order, per board", function()
+  for _, name in ipairs { "sevilla", "suez", "corinth", "eastmed" } do
+    local b = load(name)
+    -- the long way: every side of every hex with a riverine feature
+    local seen, want = {}, {}
+    for _, h in ipairs(b:hexes()) do
+      for _, n in ipairs(keel.hex.neighbors(h)) do
+        local s = b:contains(n) and b:side(h, n)
+        if s and not seen[s] then
+          seen[s] = true
+          if b:features(s).riverine then want[#want + 1] = s end
+        end
+      end
+    end
+    table.sort(want)
+    t.eq(b:riverine_sides(), want, name)
+    local e1, e2 = movement.new(b), movement.new(b)
+    t.ok(e1:riverine_sides() == e2:riverine_sides(), name .. ": one list per board")
+  end
+  t.eq(#load("suez"):riverine_sides(), 12 + 5, "suez.map: 12 canal hexsides, 5 of the Nile")
+end)

@@ -97,6 +97,8 @@ function Board:coasts(hex) end
 function Board:water_neighbors(hex, coast) end
 ---@param side keel.SideArg @return integer[]|nil sides, string? reason
 function Board:riverine_neighbors(side) end
+---@return integer[] sides every riverine hexside, in side order
+function Board:riverine_sides() end
 ---@param side keel.SideArg @return integer|nil strait, string? reason
 function Board:strait_passage(side) end
 ---@param hex keel.HexArg @return keel.Port|nil port, string? reason
