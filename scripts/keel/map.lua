@@ -849,16 +849,29 @@ function M.load_string(text, file)
   return M.build(desc)
 end
 
---- Read, parse and build a map file.
+-- path -> {text =, board =, info =}: boards shared by every game of the process
+local shared = {}
+
+--- Read, parse and build a map file. opts.shared: the process's one board
+--- for this file as it reads now (built again only when the text changed).
+--- A finished board never changes, so every game may play on it, and what
+--- depends on the board alone (cost maps, graphs) is built once for all of
+--- them; never close a shared board.
 ---@param path string
+---@param opts? {shared?: boolean}
 ---@return userdata|nil board, string|nil err
-function M.load(path)
+function M.load(path, opts)
   local f, ferr = io.open(path, "rb")
   if not f then return nil, tostring(ferr) end
   local text = f:read("a")
   f:close()
   if not text then return nil, path .. ": could not be read" end
-  return M.load_string(text, path)
+  if not (opts and opts.shared) then return M.load_string(text, path) end
+  local e = shared[path]
+  if e and e.text == text then return e.board, nil, e.info end
+  local b, err, info = M.load_string(text, path)
+  if b then shared[path] = { text = text, board = b, info = info } end
+  return b, err, info
 end
 
 return M

@@ -314,6 +314,21 @@ t.test("board-3: a finished board never changes; the owners a map declares are d
   t.eq(#map.get_owners(keel.board.load_string("hexes flat\nsection A at 0 0 size 2 2\n")), 0, "no owners declared")
 end)
 
+t.test("board-3b: a shared board is one per map file and process, built again when the file changes", function()
+  local path = os.tmpname()
+  local function write(text) local f = assert(io.open(path, "wb")); f:write(text); f:close() end
+  write("hexes flat\nsection A at 0 0 size 2 2\nowner Blue A:0101\n")
+  local a = assert(map.load(path, { shared = true }))
+  t.ok(map.load(path, { shared = true }) == a, "the same board")
+  t.ok(map.load(path) ~= a, "a plain load builds a board of its own")
+  t.eq(owner(a, "A:0101"), "Blue")
+  write("hexes flat\nsection A at 0 0 size 2 2\nowner Red A:0101\n")
+  local b = assert(map.load(path, { shared = true }))
+  t.ok(b ~= a, "the file changed: a new board")
+  t.eq({ owner(a, "A:0101"), owner(b, "A:0101") }, { "Blue", "Red" })
+  os.remove(path)
+end)
+
 t.test("board-4: bytes per hex stay within 32", function()
   local b = load("eastmed")
   local s = b:stats()

@@ -143,8 +143,9 @@ local board = {}
 ---@param numbering? {pointy?: boolean, shift?: "odd"|"even", digits?: integer, first_col?: integer, first_row?: integer}
 ---@return keel.Board
 function board.new(numbering) end
----@param path string @return keel.Board|nil board, string? err
-function board.load(path) end
+--- opts.shared: the process's one board for the file (games share it; never close it)
+---@param path string @param opts? {shared?: boolean} @return keel.Board|nil board, string? err
+function board.load(path, opts) end
 ---@param text string @param name? string @return keel.Board|nil board, string? err
 function board.load_string(text, name) end
 
