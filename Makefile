@@ -136,6 +136,22 @@ $(REL)/bench/%: bench/%.c $(call CORE_O,$(REL))
 bench: all $(patsubst bench/%.c,$(REL)/bench/%,$(CBENCH_SRC))
 	@sh bench/run.sh
 
+# ---- fuzzing ------------------------------------------------------------------
+# `make fuzz` builds one libFuzzer harness (clang, ASan/UBSan) over the whole
+# kernel and runs each target for FUZZ_TIME seconds (tests/fuzz/run.sh);
+# `make test` runs the checked-in corpora as regression inputs.
+FUZZ_CC      ?= clang
+FUZZ_TIME    ?= 60
+FUZZ_TARGETS ?= bindings map save tables
+build/fuzz/keel_fuzz: tests/fuzz/fuzz.c $(CORE_SRC) $(BIND_SRC) kernel/*.h build/modules.h | check-deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -DKEEL_VERSION='"$(VERSION)"' -DKEEL_SHAREDIR='"$(SHAREDIR)"' -DKEEL_FUZZ_DIR='"$(CURDIR)/tests/fuzz"' \
+	  -Ikernel -Ibuild -I$(LUA_INC) -o $@ tests/fuzz/fuzz.c $(CORE_SRC) $(BIND_SRC) $(LPEG_A) $(LUA_LIB) -lm -ldl
+fuzz: build/fuzz/keel_fuzz
+	@KEEL_SCRIPTS="$(CURDIR)/scripts" sh tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_TARGETS)
+.PHONY: fuzz
+
 # ---- the main job ------------------------------------------------------------
 demo: all
 	@mkdir -p out
