@@ -418,8 +418,13 @@ function handlers.hexes(self, s)
       o.digits = opt[3]
     elseif k == "first" then
       if opt[3] < 0 or opt[4] < 0 then self:fail(pos, "first column and row >= 0", "bad first hex", tostring(opt[3])) end
-      o.first_col, o.first_row = opt[3], opt[4]
+      o.first_col, o.first_row, o.first_pos = opt[3], opt[4], pos
     end
+  end
+  local lim = math.tointeger(10 ^ o.digits)
+  if o.first_col >= lim or o.first_row >= lim then
+    self:fail(o.first_pos, ("a first column and row that fit in %d digits (below %d)"):format(o.digits, lim),
+      "bad first hex", o.first_col .. " " .. o.first_row)
   end
 end
 

@@ -54,6 +54,8 @@ local cases = {
     "expected a number between" },
   { "port capacity 2^63", HEAD .. "port 15B:0101 minor capacity 9223372036854775807\n", "3:30",
     "expected a number between" },
+  { "first past the digits", "hexes digits 2 first 100 1\nsection A at 0 0 size 4 4\n", "1:16",
+    "bad first hex: found 100 1, expected a first column and row that fit in 2 digits" },
   { "16-character section name", "section ABCDEFGHIJKLMNOP at 0 0 size 4 4\n", "1:9",
     "section name too long: found 16 characters" },
   { "multi-byte legend symbol", HEAD .. "legend terrain {\n \u{e9} coastal\n}\n", "4:2",
