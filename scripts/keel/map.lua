@@ -266,6 +266,7 @@ local SIDE = keel.board.SIDE
 -- row of d digits each.
 local function label_parts(lbl, d)
   local sec, digits = lbl:match("^(.-:?)(%d+)$")
+  if not digits then return nil end
   return sec, digits, tonumber(digits:sub(1, d)), tonumber(digits:sub(d + 1))
 end
 
@@ -348,11 +349,11 @@ function Builder:rects(list)
       local h = self:hex({ pos, lbl })
       out[#out + 1] = { h, h }
     else
-      local b = self.board
+      local b = self:board_ready(pos)
       local n = b:numbering()
       local d = n.digits
       local sec, digits, c1, r1 = label_parts(lbl, d)
-      if #digits ~= 2 * d or #to ~= 2 * d then
+      if not digits or #digits ~= 2 * d or #to ~= 2 * d or not to:find("^%d+$") then
         self:fail(pos, ("a range SEC:CCRR..CCRR with %d-digit columns and rows"):format(d),
           "bad hex range", "'" .. show(lbl .. ".." .. to) .. "'")
       end

@@ -56,6 +56,8 @@ local cases = {
     "expected a number between" },
   { "first past the digits", "hexes digits 2 first 100 1\nsection A at 0 0 size 4 4\n", "1:16",
     "bad first hex: found 100 1, expected a first column and row that fit in 2 digits" },
+  { "hex range with a letter", HEAD .. 'zone "Sea" 15B:010z..0203\n', "3:12", "bad hex range" },
+  { "hex range with a letter at its end", HEAD .. 'zone "Sea" 15B:0101..02x3\n', "3:24", "expected end of line" },
   { "16-character section name", "section ABCDEFGHIJKLMNOP at 0 0 size 4 4\n", "1:9",
     "section name too long: found 16 characters" },
   { "multi-byte legend symbol", HEAD .. "legend terrain {\n \u{e9} coastal\n}\n", "4:2",
