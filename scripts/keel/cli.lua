@@ -52,6 +52,11 @@ function M.main(argv)
     io.stderr:write(("keel: unknown command '%s'; try 'keel help'\n"):format(name))
     return 2
   end
+  -- every command answers --help / -h (before a "--") with its own help
+  for _, a in ipairs(args) do
+    if a == "--" then break end
+    if a == "--help" or a == "-h" then return M.command("help").run({ name }) end
+  end
   local ok, status = xpcall(cmd.run, function(e)
     if type(e) == "table" then return e end
     if os.getenv("KEEL_TRACEBACK") then return debug.traceback(tostring(e), 2) end

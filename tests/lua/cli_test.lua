@@ -20,6 +20,19 @@ t.test("cli: keel help lists every command; keel help COMMAND describes one", fu
   end
 end)
 
+t.test("cli: every command answers --help and -h with its help, exit 0", function()
+  for _, name in ipairs(require("keel.cli").commands) do
+    local _, want = sh(keel_bin .. " help " .. name)
+    for _, flag in ipairs({ "--help", "-h" }) do
+      local st, out = sh(keel_bin .. " " .. name .. " " .. flag)
+      t.eq(st, 0, name .. " " .. flag)
+      t.eq(out, want, name .. " " .. flag)
+      st, out = sh(keel_bin .. " " .. name .. " some-file " .. flag)
+      t.eq(st, 0, name .. " some-file " .. flag)
+    end
+  end
+end)
+
 t.test("cli: unknown command and unknown option: one line, exit 2", function()
   local status, out = sh(keel_bin .. " frobnicate")
   t.eq(status, 2)
