@@ -106,8 +106,9 @@ local function narrator(opts)
         local e = json.decode(line)
         local t = e and change_text(e)
         if t then
-          n.show_pending(e.rule)
-          out("      ", e.rule and ("[" .. e.rule .. "] ") or "", t, "\n")
+          local rule = e.rule ~= json.null and e.rule or nil   -- null: no rule in force (plumbing)
+          n.show_pending(rule)
+          out("      ", rule and ("[" .. rule .. "] ") or "", t, "\n")
         end
       end
     end
@@ -130,21 +131,23 @@ local function narrator(opts)
     n.flush()
     local r = d.rule
     local rid, title = r and r.id, r and r.title or ""
+    -- "rule 32.B", or a family's name for its plumbing (a rule{} without an id)
+    local who = r and require("keel.rules").who(r) or "rule ?"
     if kind == "fire" then
-      local text = ("    rule %s %s — on %s"):format(rid, title, d.event)
+      local text = ("    %s %s — on %s"):format(who, title, d.event)
       if opts.json then emit({ kind = "fire", rule = rid, title = title, event = d.event }, text)
       elseif not opts.quiet then n.pending, n.pending_rule = text, rid end
     elseif kind == "action" then
       n.pending = nil   -- a new action: the last rule that fired did nothing more
       emit({ kind = "action", rule = rid, title = title, action = d.action },
-           ("    rule %s %s — action %s"):format(rid, title, d.action))
+           ("    %s %s — action %s"):format(who, title, d.action))
     elseif kind == "roll" then
       local rec = d.record
       local faces = rec.faces and table.concat(rec.faces, "+") or "?"
       local mod = (rec.modifier and rec.modifier ~= 0) and (" %+d"):format(rec.modifier) or ""
       emit({ kind = "roll", rule = rid, expr = rec.expr, faces = rec.faces, modifier = rec.modifier,
              total = rec.total, reason = rec.reason },
-           ("      roll %s (%s) by rule %s: %s%s = %d"):format(rec.expr, tostring(rec.reason or ""), rid,
+           ("      roll %s (%s) by %s: %s%s = %d"):format(rec.expr, tostring(rec.reason or ""), who,
              faces, mod, rec.total))
     elseif kind == "resolve" then
       local text = tables_ok and tables.narrate(d.record) or tostring(d.record.result)
@@ -153,10 +156,10 @@ local function narrator(opts)
              modified = rec.modified, result = tostring(rec.result), range = rec.range },
            "      " .. text)
     elseif kind == "say" then
-      emit({ kind = "say", rule = rid, text = d.text }, ("      %s: %s"):format(rid, d.text))
+      emit({ kind = "say", rule = rid, text = d.text }, ("      %s: %s"):format(rid or (r and r.family) or "?", d.text))
     elseif kind == "veto" then
       emit({ kind = "veto", rule = rid, action = d.action, reason = d.reason },
-           ("    rule %s %s vetoes %s: %s"):format(rid, title, d.action, d.reason))
+           ("    %s %s vetoes %s: %s"):format(who, title, d.action, d.reason))
     end
   end
 
