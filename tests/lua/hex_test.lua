@@ -193,7 +193,7 @@ t.test("grid errors: what was given and what was expected", function()
   t.fails("twice, joined by '/'", g:parse_side("15B:2407+2408"))
   t.fails("not on the board", g:label(hex.from_qr(900, 900)))
   t.raises(function() keel.grid.new { orientation = "round" } end, 'orientation must be "flat" or "pointy"')
-  t.raises(function() keel.grid.new { digits = 7 } end, "digits must be 1..4")
+  t.raises(function() keel.grid.new { digits = 7 } end, "field 'digits': an integer from 1 to 4 expected, got 7")
   t.raises(function()
     keel.grid.new { sections = { { name = "A" }, { name = "A", col = 10 } } }
   end, 'section "A" is defined twice')
@@ -259,7 +259,7 @@ t.test("hex-extremes-1: every keel.hex function refuses extreme integers cleanly
   local big = { math.maxinteger, math.mininteger, math.maxinteger - 1, -math.maxinteger,
     hex.COORD_MAX + 1, -(hex.COORD_MAX + 1), 0, 1, -1 }
   local names = {}
-  for name, f in pairs(hex) do if type(f) == "function" then names[#names + 1] = name end end
+  for name, fn in pairs(hex) do if type(fn) == "function" then names[#names + 1] = name end end
   table.sort(names)
   local calls = 0
   for _, name in ipairs(names) do
