@@ -199,5 +199,5 @@ clean:
 RULES ?= ../shared/rules
 coverage: all
 	@test -d "$(RULES)" || { echo "make coverage: no rule texts in $(RULES)/ (looked there); give the folder that holds them: make coverage RULES=DIR" >&2; exit 2; }
-	./bin/keel run tools/coverage.lua $(RULES) doc/coverage.md
+	./bin/keel script tools/coverage.lua $(RULES) doc/coverage.md
 .PHONY: coverage
