@@ -18,6 +18,7 @@
 -- "stop" (movement ends) or "pause" (resume with mover:resume()).
 -- See doc/movement.md.
 local keel = require "keel"
+local sorted_keys = require("keel.keys").sorted
 
 local route, hexlib = keel.route, keel.hex
 local error, type, tostring, ipairs, pairs, setmetatable, getmetatable, next =
@@ -113,13 +114,6 @@ function M.profile_from_table(tbl, column, rows)
 end
 
 -- ---- cache keys: what a cost map is made of, never which table holds it ----------
-
-local function sorted_keys(set)
-  local l = {}
-  for k in pairs(set) do l[#l + 1] = k end
-  sort(l)
-  return l
-end
 
 local function list_key(t)
   if not t then return "" end
