@@ -892,6 +892,30 @@ keel_status keel_board_strait_passage(const keel_board *b, keel_side crossing, k
   return KEEL_OK;
 }
 
+keel_status keel_board_rect_hexes(const keel_board *b, keel_hex a, keel_hex c, keel_hex *out,
+                                  size_t cap, size_t *n) {
+  *n = 0;
+  if (!b->finished) return KEEL_E_STATE;
+  if (!keel_hex_is_valid(a) || !keel_hex_is_valid(c)) return KEEL_E_ARG;
+  int64_t c0, r0, c1, r1;
+  keel_hex_to_offset(a, b->conv, &c0, &r0);
+  keel_hex_to_offset(c, b->conv, &c1, &r1);
+  if (c1 < c0 || r1 < r0) return KEEL_E_ARG;
+  /* only the part inside the bounding rectangle can hold board hexes */
+  if (c0 < b->col0) c0 = b->col0;
+  if (r0 < b->row0) r0 = b->row0;
+  if (c1 > b->col0 + b->cols - 1) c1 = b->col0 + b->cols - 1;
+  if (r1 > b->row0 + b->rows - 1) r1 = b->row0 + b->rows - 1;
+  for (int64_t r = r0; r <= r1; r++)
+    for (int64_t col = c0; col <= c1; col++) {
+      if (cell_at(b, col, r) < 0) continue;
+      if (!out) { (*n)++; continue; }   /* counting only */
+      if (*n >= cap) return KEEL_E_CAPACITY;
+      keel_offset_to_hex(b->conv, col, r, &out[(*n)++]);
+    }
+  return KEEL_OK;
+}
+
 size_t keel_board_cell_count(const keel_board *b) { return b->ncells; }
 size_t keel_board_hex_count(const keel_board *b) { return b->nhexes; }
 

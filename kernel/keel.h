@@ -484,6 +484,12 @@ KEEL_API keel_status keel_board_riverine_sides(const keel_board *b, keel_side *o
                                                size_t *n);
 KEEL_API keel_status keel_board_strait_passage(const keel_board *b, keel_side crossing,
                                                keel_side *strait);
+/* The hexes of the offset rectangle from corner a (lowest column and row)
+ * to corner c that are on the board, row by row (as keel_board_fill walks
+ * it). out NULL: count only; KEEL_E_CAPACITY past cap; KEEL_E_ARG when c
+ * lies before a. */
+KEEL_API keel_status keel_board_rect_hexes(const keel_board *b, keel_hex a, keel_hex c,
+                                           keel_hex *out, size_t cap, size_t *n);
 /* Cells of the dense index: index order is row-major over the bounding
  * offset rectangle; KEEL_E_OFF_BOARD for a cell that is not on the board. */
 KEEL_API size_t keel_board_cell_count(const keel_board *b);

@@ -782,6 +782,21 @@ static int l_riverine_neighbors(lua_State *L) {
   return 1;
 }
 
+/* board:rect_hexes(from, to) -> {hex, ...} | nil, reason  [-3, +1|2, e]
+ * the hexes of the offset rectangle from..to that are on the board, row by row */
+static int l_rect_hexes(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  keel_hex from, to;
+  if (!get_hex(L, b, 2, &from) || !get_hex(L, b, 3, &to)) return 2;
+  size_t n;
+  keel_status st = keel_board_rect_hexes(b, from, to, NULL, 0, &n);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "rect_hexes");
+  keel_hex *buf = lua_newuserdatauv(L, (n ? n : 1) * sizeof *buf, 0);
+  if ((st = keel_board_rect_hexes(b, from, to, buf, n, &n)) != KEEL_OK) return keel_lua_fail(L, st, "rect_hexes");
+  keel_lua_pushhexes(L, buf, n);
+  return 1;
+}
+
 /* board:riverine_sides() -> {side, ...} in side order  [-1, +1, e] */
 static int l_riverine_sides(lua_State *L) {
   keel_board *b = check_built(L, 1);
@@ -869,6 +884,7 @@ int keel_lua_open_board(lua_State *L) {
     { "zones", l_zones }, { "zone_neighbors", l_zone_neighbors }, { "tags", l_tags },
     { "has_tag", l_has_tag }, { "tagged", l_tagged }, { "water_neighbors", l_water_neighbors },
     { "riverine_neighbors", l_riverine_neighbors }, { "riverine_sides", l_riverine_sides },
+    { "rect_hexes", l_rect_hexes },
     { "strait_passage", l_strait_passage },
     { "hexes", l_hexes }, { "stats", l_stats },
     { NULL, NULL }

@@ -79,15 +79,14 @@ function M.new(opts)
 end
 
 --- Seed hex ownership with the owners the board's map file declares
--- (keel.map.get_owners; the board holds none): set in hex id order and
--- journaled as one event.
+-- (keel.map.get_owners; the board holds none), in map order, and journal it
+-- as one event: the hexes owned after it, and the state hash.
 function Game:seed_ownership(board)
-  local hexes, sides = map.get_owners(board)
   local st = self.state
   st:journal_enable(false)
-  for i, h in ipairs(hexes) do st:set_owner(h, sides[i]) end
+  for _, o in ipairs(map.get_owners(board)) do st:set_owner(o.hexes, o.side) end
   st:journal_enable(true)
-  st:journal_append(line("owners", { { "from", "board" }, { "count", #hexes }, { "hash", st:hash_hex() } }))
+  st:journal_append(line("owners", { { "from", "board" }, { "count", st:owned_count() }, { "hash", st:hash_hex() } }))
 end
 
 -- ---- rule files ------------------------------------------------------------------

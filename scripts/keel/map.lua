@@ -4,7 +4,7 @@
 --   local map = require "keel.map"
 --   local board, err = map.load("scenarios/maps/crete.map")
 --   local desc, err = map.parse(text, "name.map")   -- description only
---   local hexes, sides = map.get_owners(board)      -- the owners a game starts with
+--   local owners = map.get_owners(board)             -- the owners a game starts with
 --
 -- A board holds the map only. Who owns a hex is game state: a map's
 -- `owner`/`owners` statements are the owners a game starts with, kept here
@@ -20,12 +20,13 @@ local sorted_keys = require("keel.keys").sorted
 local P, R, S, C, Ct, Cc, Cp, Cmt, Cg = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Ct, lpeg.Cc, lpeg.Cp, lpeg.Cmt, lpeg.Cg
 local error, type, tostring, tonumber, pcall, ipairs, pairs = error, type, tostring, tonumber, pcall, ipairs, pairs
 local setmetatable = setmetatable
-local concat, sort = table.concat, table.sort
+local concat = table.concat
 local byte, fmt, sub = string.byte, string.format, string.sub
 
 local M = {}
 
--- board -> {hexes = {...}, sides = {...}}: the starting owners of a map
+-- board -> the starting owners of a map: {{side =, hexes =}, ...}, or
+-- {numbering =, ownership =} (the statements) until first asked
 local declared = setmetatable({}, { __mode = "k" })
 
 --- Longest line accepted, in bytes (a 256-column grid row is ~512).
@@ -720,52 +721,58 @@ function handlers.owner(self, s)
   return b
 end
 
--- The starting owners, hex by hex, once the board is finished: every
--- ownership statement in map order (a later one wins over an earlier),
--- rectangles row by row in offset coordinates, grid rows one column per
--- symbol ('_' leaves a hex). A hex of a section that has no terrain is not
--- on the board and owns nothing. Two arrays in hex id order.
-function Builder:owners()
-  local b, n = self.board, self.numbering
+-- The starting owners of finished board b from its owner statements: one
+-- {side =, hexes =} per statement (a grid row gives one per side it names,
+-- in the order it meets them), in map order, each with the hexes on the
+-- board (a hex of a section without terrain owns nothing). A rectangle's
+-- hexes come from the board in one C call, row by row; a row's one column
+-- per symbol ('_' leaves a hex).
+local function owners_of(b, n, ownership)
   local conv = (n.shift == "even" and "even-" or "odd-") .. (n.pointy and "r" or "q")
-  local to_offset, from_offset = keel.hex.to_offset, keel.hex.from_offset
-  local side_of = {}
-  for _, o in ipairs(self.ownership) do
+  local groups = {}
+  for _, o in ipairs(ownership) do
     if o.row then
-      local c, r = to_offset(o.first, conv)
+      local c, r = keel.hex.to_offset(o.first, conv)
+      local of, order = {}, {}
       for i = 1, #o.txt do
         local ch = sub(o.txt, i, i)
         if ch ~= " " and ch ~= "\t" then
-          if ch ~= "_" then side_of[from_offset(conv, c, r)] = o.vals[ch] end
+          local h = ch ~= "_" and keel.hex.from_offset(conv, c, r)
+          if h and b:contains(h) then
+            local side = o.vals[ch]
+            local g = of[side]
+            if not g then g = { side = side, hexes = {} }; of[side] = g; order[#order + 1] = g end
+            g.hexes[#g.hexes + 1] = h
+          end
           c = c + 1
         end
       end
+      for _, g in ipairs(order) do groups[#groups + 1] = g end
     else
-      local c0, r0 = to_offset(o.a, conv)
-      local c1, r1 = to_offset(o.z, conv)
-      for r = r0, r1 do
-        for c = c0, c1 do side_of[from_offset(conv, c, r)] = o.name end
-      end
+      groups[#groups + 1] = { side = o.name, hexes = b:rect_hexes(o.a, o.z) }
     end
   end
-  local hexes, sides = {}, {}
-  for h in pairs(side_of) do
-    if b:contains(h) then hexes[#hexes + 1] = h end
-  end
-  sort(hexes)
-  for i, h in ipairs(hexes) do sides[i] = side_of[h] end
-  return hexes, sides
+  return groups
 end
 
 --- The owners a game on this board starts with, as its map file declares
---- them: hexes in id order and their sides (two new arrays; empty for a
---- board that did not come from a map file, or a map with no owners).
+--- them: a list of {side =, hexes = {hex...}} in map order, a later entry
+--- winning over an earlier one for a hex both name (new tables: the
+--- caller's to keep; empty for a board that did not come from a map file).
+--- keel.game seeds them into the game state, the one place owners live.
 ---@param board userdata keel.Board
----@return integer[] hexes, string[] sides
+---@return {side: string, hexes: integer[]}[]
 function M.get_owners(board)
   local d = declared[board]
-  if not d then return {}, {} end
-  return table.move(d.hexes, 1, #d.hexes, 1, {}), table.move(d.sides, 1, #d.sides, 1, {})
+  if d and d.ownership then   -- expanded the first time it is asked for
+    d = owners_of(board, d.numbering, d.ownership)
+    declared[board] = d
+  end
+  local out = {}
+  for i, g in ipairs(d or {}) do
+    out[i] = { side = g.side, hexes = table.move(g.hexes, 1, #g.hexes, 1, {}) }
+  end
+  return out
 end
 
 -- The index of zone `name`, added to the board the first time.
@@ -858,8 +865,7 @@ function M.build(desc)
     if self.default_terrain then b:default_terrain(self.default_terrain) end
     local fin, why = b:finish()
     if not fin then self:fail(1, "a board that can be finished", phrase(why)) end
-    local hexes, sides = self:owners()
-    declared[b] = { hexes = hexes, sides = sides }
+    if #self.ownership > 0 then declared[b] = { numbering = self.numbering, ownership = self.ownership } end
   end)
   if not ok then
     if self.board then self.board:close() end

@@ -446,8 +446,9 @@ function M.svg(board, opts)
   }, Ctx)
   if not ctx.owner_of then
     local side = {}
-    local hs, sides = map.get_owners(board)
-    for i, h in ipairs(hs) do side[h] = sides[i] end
+    for _, o in ipairs(map.get_owners(board)) do
+      for _, h in ipairs(o.hexes) do side[h] = o.side end
+    end
     ctx.owner_of = function(h) return side[h] end
   end
   for _, h in ipairs(hexes) do ctx.on[h] = true end

@@ -22,10 +22,12 @@ end
 
 -- the owner a map declares for a hex (a label or place name), false for none
 local function owner(b, at)
-  local hexes, sides = map.get_owners(b)
   local h = math.type(at) == "integer" and at or assert(b:hex(at))
-  for i, x in ipairs(hexes) do if x == h then return sides[i] end end
-  return false
+  local side = false
+  for _, o in ipairs(map.get_owners(b)) do
+    for _, x in ipairs(o.hexes) do if x == h then side = o.side end end   -- a later one wins
+  end
+  return side
 end
 
 local function contains(list, v)
@@ -213,7 +215,9 @@ for _, m in ipairs { "suez", "eastmed" } do
     t.ok(b:has_tag("Cairo", "delta"))
     t.eq(b:has_tag("Port Said", "delta"), false)
     t.eq(owner(b, "Cairo"), "Allied")
-    t.ok(contains(select(2, map.get_owners(b)), "Allied"))
+    local sides = {}
+    for i, o in ipairs(map.get_owners(b)) do sides[i] = o.side end
+    t.ok(contains(sides, "Allied"), m .. ": an Allied owner statement")
   end)
 end
 
@@ -306,12 +310,18 @@ t.test("board-3: a finished board never changes; the owners a map declares are d
   local b = load("suez")
   for _, m in ipairs { "owner", "set_owner", "owners", "add_owner" } do t.eq(b[m], nil, m) end
   t.raises(function() b:fill("terrain", "19A:3413", "19A:3413", "all-sea") end, "board is finished")
-  local hexes, sides = map.get_owners(b)
+  local owners = map.get_owners(b)
   t.eq(owner(b, "Port Said"), "Allied")
-  hexes[1], sides[1] = nil, "Martians"   -- the caller's copies
-  t.eq(#map.get_owners(b), 46)
-  t.eq(select(2, map.get_owners(b))[1], "Allied")
+  -- suez.map: owner Allied 19A:2812..3616 19A:3718
+  t.eq({ owners[1].side, #owners[1].hexes, owners[2].side, #owners[2].hexes }, { "Allied", 9 * 5, "Allied", 1 })
+  owners[1].side, owners[1].hexes[1] = "Martians", nil   -- the caller's copies
+  t.eq(map.get_owners(b)[1].side, "Allied")
+  t.eq(#map.get_owners(b)[1].hexes, 45)
   t.eq(#map.get_owners(keel.board.load_string("hexes flat\nsection A at 0 0 size 2 2\n")), 0, "no owners declared")
+  -- a rectangle's hexes, row by row, only those on the board
+  t.eq(labels(b, b:rect_hexes("19A:3920", "19A:4021")), { "19A:3920", "19A:3921", "19A:4020", "19A:4021" })
+  t.eq(#b:rect_hexes("19A:2809", "19A:4021"), b:stats().hexes)
+  t.fails("rect_hexes", b:rect_hexes("19A:4021", "19A:2809"))
 end)
 
 t.test("board-3b: a shared board is one per map file and process, built again when the file changes", function()

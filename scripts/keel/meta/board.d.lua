@@ -99,6 +99,8 @@ function Board:water_neighbors(hex, coast) end
 function Board:riverine_neighbors(side) end
 ---@return integer[] sides every riverine hexside, in side order
 function Board:riverine_sides() end
+---@param from keel.HexArg @param to keel.HexArg @return integer[]|nil hexes, string? reason
+function Board:rect_hexes(from, to) end
 ---@param side keel.SideArg @return integer|nil strait, string? reason
 function Board:strait_passage(side) end
 ---@param hex keel.HexArg @return keel.Port|nil port, string? reason
@@ -152,8 +154,9 @@ function board.load_string(text, name) end
 ---@class keel.map
 local map = {}
 --- The owners a game on this board starts with, as its map file declares
---- them (a board holds no owners): hexes in id order and their sides.
----@param b keel.Board @return integer[] hexes, string[] sides
+--- them (a board holds no owners): one entry per owner statement, in map
+--- order, a later one winning for a hex both name.
+---@param b keel.Board @return {side: string, hexes: integer[]}[]
 function map.get_owners(b) end
 
 return board
