@@ -625,7 +625,7 @@ static int l_set_owner(lua_State *L) {
 
 static int l_owned_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_owned_count(S(L))); return 1; }
 
-/* st:get_owner_version() -> integer (changes with any owner change, undo included)  [-1, +1, -] */
+/* st:get_owner_version() -> integer (changes with any owner change, undo included)  [-1, +1, e] */
 static int l_get_owner_version(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)keel_state_get_owner_version(S(L)));
   return 1;
