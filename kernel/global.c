@@ -71,6 +71,7 @@ void keel__owner_apply(keel_state *st, const op *o, int forward) {
     st->own_used++;
   }
   s->side = to.u.s;
+  st->own_version++;
 }
 
 keel_atom keel_state_owner(const keel_state *st, keel_hex h) {
@@ -89,3 +90,5 @@ keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side) {
 }
 
 size_t keel_state_owned_count(const keel_state *st) { return st->own_count; }
+
+uint64_t keel_state_get_owner_version(const keel_state *st) { return st->own_version; }
