@@ -4,6 +4,7 @@
  * fsync the directory), so a crash leaves the old file or the new one.
  * Saves (save.c), the journal writer and keel.state.write_file use these.
  */
+#include "array.h"
 #include "keel.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -63,16 +64,17 @@ keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len
   if (fstat(fd, &sb) != 0) { close(fd); return KEEL_E_IO; }
   if (S_ISDIR(sb.st_mode)) { close(fd); return KEEL_E_IO; }
   if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max) { close(fd); return KEEL_E_CAPACITY; }
-  size_t cap = S_ISREG(sb.st_mode) ? (size_t)sb.st_size + 1 : 4096, n = 0;
-  char *p = malloc(cap);
-  if (!p) { close(fd); return KEEL_E_NOMEM; }
+  size_t cap = 0, n = 0, first = S_ISREG(sb.st_mode) ? (size_t)sb.st_size + 1 : 4096;
+  char *p = NULL;
+  /* a regular file's size is known: one allocation of it; a pipe's grows */
+  if (!KEEL_RESERVE_FROM(p, cap, first, first)) {
+    close(fd);
+    return KEEL_E_NOMEM;
+  }
   for (;;) {
     if (n + 1 >= cap) {
       if (cap > max + 1) { free(p); close(fd); return KEEL_E_CAPACITY; }
-      char *q = realloc(p, cap * 2);
-      if (!q) { free(p); close(fd); return KEEL_E_NOMEM; }
-      p = q;
-      cap *= 2;
+      if (!KEEL_RESERVE(p, cap, cap + 1)) { free(p); close(fd); return KEEL_E_NOMEM; }
     }
     ssize_t r = read(fd, p + n, cap - 1 - n);
     if (r < 0) { if (errno == EINTR) continue; free(p); close(fd); return KEEL_E_IO; }
