@@ -69,8 +69,3 @@ int keel__atom_cmp(const keel_state *st, keel_atom a, keel_atom b) {
   if (c) return c;
   return x->len < y->len ? -1 : 1;
 }
-
-uint64_t keel__atom_hash(const keel_state *st, keel_atom a) {
-  if (a <= 0 || (size_t)a >= st->natoms) return 0;
-  return st->atoms[a].h;
-}

@@ -17,6 +17,11 @@ uint64_t keel_hash_bytes(const void *p, size_t n) {
   return h;
 }
 
+uint64_t keel__atom_hash(const keel_state *st, keel_atom a) {
+  if (a <= 0 || (size_t)a >= st->natoms) return 0;
+  return st->atoms[a].h;     /* atom.c stores each atom's keel_hash_bytes */
+}
+
 uint64_t keel__mix(uint64_t x) {
   x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
   x ^= x >> 27; x *= 0x94d049bb133111ebULL;

@@ -500,8 +500,9 @@ static int l_units_at(lua_State *L) {
   lua_Integer k = 0;
   int32_t n = keel_state_unit_count(st);
   for (int32_t id = 1; id <= n; id++) {
-    const unit *u = &st->units[id - 1];
-    if (u->lk == loc.kind && u->where == loc.where) { lua_pushinteger(L, id); lua_rawseti(L, -2, ++k); }
+    keel_unit_info u;
+    keel_state_unit_get(st, id, &u);
+    if (u.loc.kind == loc.kind && u.loc.where == loc.where) { lua_pushinteger(L, id); lua_rawseti(L, -2, ++k); }
   }
   return 1;
 }

@@ -132,7 +132,6 @@ static inline keel_value keel__vatom(keel_atom a) { keel_value v = { KEEL_V_STR,
 /* atom.c */
 int keel__atom_ok(const keel_state *st, keel_atom a);            /* 0 (none) or interned */
 int keel__atom_cmp(const keel_state *st, keel_atom a, keel_atom b);   /* by text */
-uint64_t keel__atom_hash(const keel_state *st, keel_atom a);      /* of the text; 0 for none */
 
 /* hash.c: Zobrist facts. Each fact of the state is one 64-bit key; the
  * state hash is their XOR. String facts hash the text, never the atom id. */
@@ -141,6 +140,7 @@ enum fact_tag {
   T_GNAME, T_GVALUE, T_GLINK, T_GLOBAL, T_OWNER, T_KEYED
 };
 uint64_t keel__mix(uint64_t x);                                   /* splitmix64 finalizer */
+uint64_t keel__atom_hash(const keel_state *st, keel_atom a);      /* of the text; 0 for none */
 uint64_t keel__fact(uint64_t tag, uint64_t a, uint64_t b, uint64_t c);
 uint64_t keel__loc_hash(int lk, int64_t where);
 /* XOR in or out one named-value fact (nothing for nil). */
