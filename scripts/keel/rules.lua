@@ -28,6 +28,8 @@ local keel = require "keel"
 local sandbox = require "keel.sandbox"
 local game_mod = require "keel.game"
 local movement = require "keel.movement"
+local boxroute = require "keel.boxroute"
+local pick = require "keel.pick"
 
 local M = {}
 
@@ -649,6 +651,8 @@ function Set:_movement_ctx(c, game)
     if not real then error("river_graph: a profile from ctx:profile expected", 2) end
     return river_proxy(set:_engine(game, false):river_graph(real))
   end
+  --- ctx:boxroute([enter]) -> water routes counted in sea boxes (doc/api/boxroute.md)
+  c.boxroute = function(_, enter) return boxroute.script_view(game.board, enter) end
 end
 
 -- ---- ctx: what a rule's function gets -------------------------------------------------
@@ -683,6 +687,13 @@ function Set:_make_ctx(r, game)
       if set.narrate then set.narrate("resolve", { rule = r, record = rec }) end
       if type(result) == "table" then result = sandbox.readonly(result, "result") end
       return result, sandbox.readonly(rec, "record")
+    end,
+    --- ctx:pick(list, {reason=}) -> item, index, record: a random pick (keel.pick)
+    pick = function(_, list, opts)
+      opts = opts or {}
+      local item, i, rec = pick.one(game.dice, list, { stream = opts.stream, reason = opts.reason, rule = r.id })
+      if rec and set.narrate then set.narrate("roll", { rule = r, record = rec }) end
+      return item, i, rec
     end,
     emit = function(_, event, data) return set:_dispatch(game, event, data or {}) end,
     query = function(_, name, ...) return set:_query(game, name, ...) end,
