@@ -373,7 +373,11 @@ rule {
       local net = ctx:boxroute(ctx.rule.values.water)
       if via then
         local hexes = { from }
-        for _, h in ipairs(via) do hexes[#hexes + 1] = h end
+        for i, h in ipairs(via) do
+          local id = math.type(h) == "integer" and h or ctx.game.board:hex(h)
+          if not id then return nil, ("27.B.5: via[%d] '%s' is not a hex of the map"):format(i, tostring(h)) end
+          hexes[#hexes + 1] = id
+        end
         if hexes[#hexes] ~= to then hexes[#hexes + 1] = to end
         local boxes, arrive = net:trace(hexes, { coast = coast })
         if not boxes then return nil, "27.B.5: " .. arrive end
