@@ -68,13 +68,12 @@ function M.new(board, opts)
   for _, n in ipairs(names) do ok_terrain[n] = true end
   -- states: (hex, 0) for a start that may leave by any coast, then one per
   -- coast of the hex; keys are dense, in hex order
-  local hex_of, coast_of, base, states = {}, {}, {}, {}
+  local hex_of, coast_of, states = {}, {}, {}
   local n = 0
   local hexes = board:hexes()
   for _, h in ipairs(hexes) do
     if ok_terrain[board:terrain(h)] then
       n = n + 1
-      base[h] = n
       hex_of[n], coast_of[n] = h, 0
       local seen, list = {}, {}
       for _, c in ipairs(board:coasts(h)) do

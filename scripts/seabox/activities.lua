@@ -8,9 +8,10 @@
 -- Game data: globals phasing, naval_steps, phase_serial (one more each
 -- phase), combat_serial (one more each combat phase), night and sea (set by
 -- the stand-ins of Rules 34A2 and 36C); the kernel's phase and step. Ships
--- and ground units keep step_boxes (sea boxes sailed this naval step) and
--- step_busy (the activity that took the whole step); ground units keep mp
--- (allowance, when limited) and mp_spent.
+-- keep step_boxes (sea boxes sailed this naval step) and step_moved (sailed
+-- in it at all); ships and ground units keep step_busy (the activity that
+-- took the whole step); ground units keep mp (their allowance, when
+-- limited) and mp_spent.
 
 local name_of, label_of, group_name, naval_phase_problem, start_steps, end_step, mp_cost, mp_left,
   charge_mp, ground_cargo, new_phase -- helpers, defined after the rules
@@ -168,6 +169,7 @@ rule {
         for _, u in ipairs(ctx:query("tf_ships", p.tf)) do
           g:move(u, in_port and "port" or "hex", to)
           g:set_value(u, "step_boxes", (g:value(u, "step_boxes") or 0) + boxes)
+          g:set_value(u, "step_moved", true)
         end
         g:group_set(p.tf, "coast", coast)
         ctx:say("%s sails %s -> %s%s: %d hex(es), %d sea box(es); %d box(es) left this naval step", group_name(ctx, p.tf),
@@ -222,9 +224,8 @@ rule {
           if kind ~= "port" or where ~= chex then
             return ("27.C.2: cargo embarks in port: %s is not in port at %s"):format(name_of(ctx, s), label_of(ctx, chex))
           end
-          if (g:value(s, "step_boxes") or 0) > 0 then
-            return ("27.C.2: embarking takes a whole naval step; %s has sailed %d sea box(es) this step"):format(
-              name_of(ctx, s), g:value(s, "step_boxes"))
+          if g:value(s, "step_moved") then
+            return ("27.C.2: embarking takes a whole naval step; %s has already sailed in this one"):format(name_of(ctx, s))
           end
           if g:value(s, "step_busy") then
             return ("27.C.2: %s has used this naval step to %s"):format(name_of(ctx, s), g:value(s, "step_busy"))
@@ -270,9 +271,8 @@ rule {
           if g:get(s, "loc") ~= "port" then
             return ("27.C.2: cargo disembarks in port (landings are the amphibious rules'); %s is at sea"):format(name_of(ctx, s))
           end
-          if (g:value(s, "step_boxes") or 0) > 0 then
-            return ("27.C.2: disembarking takes a whole naval step; %s has sailed %d sea box(es) this step"):format(
-              name_of(ctx, s), g:value(s, "step_boxes"))
+          if g:value(s, "step_moved") then
+            return ("27.C.2: disembarking takes a whole naval step; %s has already sailed in this one"):format(name_of(ctx, s))
           end
           if g:value(s, "step_busy") then
             return ("27.C.2: %s has used this naval step to %s"):format(name_of(ctx, s), g:value(s, "step_busy"))
@@ -307,7 +307,7 @@ rule {
         if why then return why end
         if ctx:query("tf_side", p.tf) ~= ctx.game:global("phasing") then return "27.C.2: the phasing player replenishes" end
         for _, s in ipairs(ctx:query("tf_ships", p.tf)) do
-          if (ctx.game:value(s, "step_boxes") or 0) > 0 or ctx.game:value(s, "step_busy") then
+          if ctx.game:value(s, "step_moved") or ctx.game:value(s, "step_busy") then
             return ("27.C.2: replenishing takes a whole naval step; %s has already used this one"):format(name_of(ctx, s))
           end
         end
@@ -453,8 +453,9 @@ function end_step(ctx)
   local g = ctx.game
   for _, u in ipairs(g:units()) do
     if ctx:query("is_ship", u) then
-      if g:value(u, "step_boxes") ~= nil then g:set_value(u, "step_boxes", nil) end
-      if g:value(u, "step_busy") ~= nil then g:set_value(u, "step_busy", nil) end
+      for _, k in ipairs({ "step_boxes", "step_moved", "step_busy" }) do
+        if g:value(u, k) ~= nil then g:set_value(u, k, nil) end
+      end
     elseif not ctx:query("is_air_group", u) then
       local kind, carrier = g:get(u, "loc")
       if kind == "unit" and ctx:query("is_ship", carrier) and not g:value(u, "step_busy") then

@@ -179,7 +179,9 @@ rule {
     air_support = {
       params = { air = "unit", stack = "group" },
       legal = function(ctx, p)
-        if ctx.game:group_get(p.stack, "kind") ~= "stack" then return "ground combat (stand-in): air support goes to a combination stack" end
+        if ctx.game:group_get(p.stack, "kind") ~= "stack" then
+          return "ground combat (stand-in): air support goes to a combination stack"
+        end
       end,
       effect = function(ctx, p)
         local g = ctx.game
