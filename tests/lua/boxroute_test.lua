@@ -1,10 +1,8 @@
 -- boxroute_test.lua — keel.boxroute (water routes counted in sea boxes, with
--- the coast a route arrives on) and keel.pick (a random pick), from Lua and
--- through a rule's ctx.
+-- the coast a route arrives on), from Lua and through a rule's ctx.
 local keel = require "keel"
 local t = require "keel.testing"
 local boxroute = require "keel.boxroute"
-local pick = require "keel.pick"
 local rules = require "keel.rules"
 local game_mod = require "keel.game"
 
@@ -104,24 +102,7 @@ t.test("boxroute: errors name what is wrong", function()
   t.raises(function() boxroute.new(nobox) end, "no sea boxes")
 end)
 
-t.test("pick: uniform over the list with the kernel's dice; a list of one needs no roll", function()
-  local d = keel.dice.new(5)
-  local counts = { 0, 0, 0 }
-  for _ = 1, 3000 do
-    local _, i = pick.one(d, { "a", "b", "c" })
-    counts[i] = counts[i] + 1
-  end
-  for i = 1, 3 do t.ok(counts[i] > 900 and counts[i] < 1100, "about a third each") end
-  local before = d:rolls()
-  t.eq(select(3, pick.one(d, { "x" })), nil)
-  t.eq(d:rolls(), before)
-  d:force(2)
-  local item, i, rec = pick.one(d, { "a", "b", "c" }, { rule = "27.A.3", reason = "which NT" })
-  t.eq({ item, i, rec.expr, rec.rule, rec.reason }, { "b", 2, "1..3", "27.A.3", "which NT" })
-  t.raises(function() pick.one(d, {}) end, "no candidates")
-end)
-
-t.test("ctx:pick and ctx:boxroute: journaled with the rule's id; read-only", function()
+t.test("ctx:boxroute: the game board's network, read-only; ctx:pick journaled with the rule's id", function()
   local dir = t.tmpdir()
   os.execute("mkdir -p " .. dir .. "/probe")
   local f = assert(io.open(dir .. "/probe/manifest.lua", "w"))

@@ -235,7 +235,7 @@ t.test("27.A.3: 8 NT, a CL and a DD take 3 bombing hits: a random NT, a random S
     for i = 1, 8 do if w.at("NT " .. i) == "dead" then sunk = sunk + 1 end end
     for _, n in ipairs({ "Ajax", "Jervis" }) do if w.get(n, "hits") > 0 then sf_hit = sf_hit + 1 end end
     t.eq({ sunk, sf_hit }, { 2, 1 }, "seed " .. seed)
-    t.eq(rolls(w.game), { "1..8 bombing hit 1: which NT", "1..2 bombing hit 2: which SF", "1..7 bombing hit 3: which NT" })
+    t.eq(rolls(w.game), { "1d8 bombing hit 1: which NT", "1d2 bombing hit 2: which SF", "1d7 bombing hit 3: which NT" })
   end
 end)
 

@@ -1,6 +1,6 @@
 ---@meta keel.boxroute
 -- LuaLS definitions for scripts/keel/boxroute.lua (water routes counted in
--- sea boxes) and scripts/keel/pick.lua (a random pick).
+-- sea boxes).
 
 ---@class keel.boxroute
 ---@field MAX_BOXES integer the largest box budget of a search
@@ -45,11 +45,3 @@ function Reach:coast(hex) end
 function Reach:path(hex) end
 ---@return integer[]
 function Reach:hexes() end
-
----@class keel.pick
-local pick = {}
----@param dice keel.Dice
----@param list any[]
----@param opts? {stream?: string, rule?: string, reason?: string}
----@return any item, integer index, table|nil record
-function pick.one(dice, list, opts) end
