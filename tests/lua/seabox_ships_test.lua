@@ -296,3 +296,22 @@ t.test("27.A.4: only Code C air groups base on a CF; a CVE refuses a Code A grou
   w.ok { "sail", tf = "H", to = "15B:2406" }
   t.eq(w.at("813 Sqn"), "aboard Audacity")
 end)
+
+t.test("27.A.3: the example's exact odds: 2 NTs sunk, each NT 1/4; the CL or the DD hit, 1/2 each", function()
+  local outcomes = require "keel.outcomes"
+  local w = fx.world { forces = convoy() }
+  local hash = w.game:hash_hex()
+  local r = assert(outcomes.enumerate(w.set, w.game, "bomb", { tf = w.group("Convoy"), hits = 3 }))
+  t.eq(w.game:hash_hex(), hash, "enumerating changes nothing")
+  t.eq({ r.paths, #r.outcomes, r.den }, { 8 * 2 * 7, 56, 56 })
+  for _, o in ipairs(r.outcomes) do t.eq(o.count, 1, o.key) end
+  local by_type = outcomes.by_type(r)
+  t.eq(by_type, {
+    { key = "CL: +1 hit(s), face half x1; NT: eliminated x2", count = 28 },
+    { key = "DD: +1 hit(s), face half x1; NT: eliminated x2", count = 28 },
+  })
+  for _, u in ipairs(outcomes.per_unit(r)) do
+    local want = u.name:match("^NT") and 14 or 28
+    t.eq(u.what[1].count, want, u.name)
+  end
+end)
