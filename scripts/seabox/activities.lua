@@ -59,7 +59,18 @@ rule {
     cm_factor = 2,
   },
   on = {
-    movement_phase = function(ctx) start_steps(ctx, ctx.rule.values.naval_steps) end,
+    -- the phasing side's ground units start the movement phase with no MPs
+    -- spent (their allowances, and those of the exploitation phase, are the
+    -- ground rules')
+    movement_phase = function(ctx)
+      local g = ctx.game
+      for _, u in ipairs(g:units()) do
+        if g:get(u, "side") == g:global("phasing") and (g:value(u, "mp_spent") or 0) ~= 0 and not ctx:query("is_ship", u) then
+          g:set_value(u, "mp_spent", 0)
+        end
+      end
+      start_steps(ctx, ctx.rule.values.naval_steps)
+    end,
     naval_step_end = function(ctx) end_step(ctx) end,
   },
   queries = {
@@ -168,7 +179,7 @@ rule {
         local to, in_port = path[stop], p.port == true and stop == #hexes
         for _, u in ipairs(ctx:query("tf_ships", p.tf)) do
           g:move(u, in_port and "port" or "hex", to)
-          g:set_value(u, "step_boxes", (g:value(u, "step_boxes") or 0) + boxes)
+          if boxes > 0 then g:set_value(u, "step_boxes", (g:value(u, "step_boxes") or 0) + boxes) end
           g:set_value(u, "step_moved", true)
         end
         g:group_set(p.tf, "coast", coast)
@@ -230,12 +241,14 @@ rule {
           if g:value(s, "step_busy") then
             return ("27.C.2: %s has used this naval step to %s"):format(name_of(ctx, s), g:value(s, "step_busy"))
           end
+        end
+        why = ctx:query("can_carry", p.ships, p.cargo)
+        if why then return why end
+        for _, s in ipairs(p.ships) do
           local t = ctx:query("tf_of", s)
           tf = tf or t
           if t ~= tf then return "27.B.4: ships that combine to carry cargo move together: put them in one TF" end
         end
-        why = ctx:query("can_carry", p.ships, p.cargo)
-        if why then return why end
         local cost = mp_cost(ctx, p.cargo, "embark")
         if mp_left(ctx, p.cargo) < cost then
           return ("27.C.2: embarking costs %s %d MP; it has %s left"):format(name_of(ctx, p.cargo), cost,
@@ -384,6 +397,9 @@ rule {
         ctx:say("%s gives naval gunfire support %d to ground combat at %s (from %s)", group_name(ctx, p.tf), strength,
           label_of(ctx, p.hex), label_of(ctx, pos.hex))
         ctx:emit("gunfire_support", { tf = p.tf, hex = p.hex, strength = strength, side = side })
+        if ctx:query("tf_known", p.tf) then
+          ctx:say("%s is known to the enemy while it stays at %s (27.B.3)", group_name(ctx, p.tf), label_of(ctx, pos.hex))
+        end
       end,
     },
   },
@@ -431,19 +447,11 @@ function naval_phase_problem(ctx)
   return nil
 end
 
--- the first naval step of a phase with n steps; the phasing side's ground
--- units start the phase with no MPs spent (their allowances are the ground
--- rules')
+-- the first naval step of a phase with n steps
 function start_steps(ctx, n)
   local g = ctx.game
   g:set_global("naval_steps", n)
   g:set_step(1)
-  local side = g:global("phasing")
-  for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == side and not ctx:query("is_ship", u) and (g:value(u, "mp_spent") or 0) ~= 0 then
-      g:set_value(u, "mp_spent", 0)
-    end
-  end
   ctx:say("naval step 1 of %d (%s phase)", n, tostring(g:phase()))
 end
 
@@ -452,7 +460,8 @@ end
 function end_step(ctx)
   local g = ctx.game
   for _, u in ipairs(g:units()) do
-    if ctx:query("is_ship", u) then
+    if g:get(u, "loc") == "dead" then -- luacheck: ignore 542
+    elseif ctx:query("is_ship", u) then
       for _, k in ipairs({ "step_boxes", "step_moved", "step_busy" }) do
         if g:value(u, k) ~= nil then g:set_value(u, k, nil) end
       end

@@ -159,6 +159,15 @@ rule {
     end,
   },
   on = {
+    -- a known TF that leaves the hex it was known in is unknown again
+    tf_moved = function(ctx, ev)
+      local g = ctx.game
+      local was = (g:group_get(ev.tf, "ngs_hex") == ev.from and g:group_get(ev.tf, "ngs_combat") == g:global("combat_serial"))
+        or (g:group_get(ev.tf, "cd_hex") == ev.from and g:group_get(ev.tf, "cd_phase") == g:global("phase_serial"))
+      if was and ev.from ~= ev.to and not ctx:query("tf_known", ev.tf) then
+        ctx:say("%s has left %s: unknown to the enemy again", g:group_name(ev.tf), label_of(ctx, ev.from))
+      end
+    end,
     -- condition (2): a TF that meets coast defences in naval combat
     naval_combat = function(ctx, ev)
       if ev.cds and #ev.cds > 0 then
