@@ -315,3 +315,14 @@ t.test("27.A.3: the example's exact odds: 2 NTs sunk, each NT 1/4; the CL or the
     t.eq(u.what[1].count, want, u.name)
   end
 end)
+
+t.test("27.A.1: a ship without a printed strength is an error naming the rule; the state is as before", function()
+  local w = fx.world { forces = { ship("Mystery", "CA", nil, "X", nil), ship("NT 1", "NT", nil, "X") } }
+  local hash = w.game:hash_hex()
+  local out = w.play { "bomb", tf = "X", hits = 2 }
+  t.eq(out.ok, false)
+  t.eq(out.kind, "error")
+  t.ok(out.message:find("27.A.1: Mystery (CA) has no printed strength: give it values.strength", 1, true), out.message)
+  t.eq(w.game:hash_hex(), hash, "the NT sunk by the first hit is afloat again")
+  t.eq(w.at("NT 1"), "hex 15B:2407")
+end)
