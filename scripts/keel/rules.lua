@@ -199,7 +199,7 @@ function Set:_run_file(path, env, what)
 end
 
 local FAMILY_FIELDS = { name = true, rulebook = true, depends = true, files = true,
-                        tables = true, events = true, description = true }
+                        tables = true, events = true, description = true, view = true }
 
 local function check_fields(spec, allowed, what)
   local bad = {}
@@ -261,6 +261,8 @@ function Set:load_family(name)
     name = name, dir = dir, rulebook = spec.rulebook, description = spec.description,
     depends = string_list(spec.depends, "depends"), files = string_list(spec.files, "files"),
     tables = {}, table_files = string_list(spec.tables, "tables"),
+    -- what a counter and the status panel show (keel.counter, doc/viewer.md)
+    view = spec.view ~= nil and require("keel.counter").check(spec.view, manifest_path) or nil,
   }
   for _, dep in ipairs(fam.depends) do self:load_family(dep) end
   for _, ev in ipairs(string_list(spec.events, "events")) do self.event_names[ev] = true end
@@ -936,6 +938,14 @@ function Set:table(name)
   if t then return t end
   local ok, tables = pcall(require, "keel.tables")
   if ok then return (tables.get(name)) end
+end
+
+--- What the families declare a counter and the status panel show, merged
+--- in load order (keel.counter.merge; doc/viewer.md).
+function Set:view()
+  local views = {}
+  for i, name in ipairs(self.family_order) do views[i] = self.families[name].view or false end
+  return require("keel.counter").merge(views)
 end
 
 --- The rule with this id (the set's record: read it, do not change it).
