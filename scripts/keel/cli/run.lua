@@ -71,6 +71,9 @@ function M.scenario_main(path, opts)
   return err > 0 and 1 or 0
 end
 
+--- The hex size of --svg pictures (px): counters a little wider than that.
+M.SVG_SIZE = 40
+
 --- Draw the final position: the board, the units on it, and the last
 --- move's path when a rule answers the query `last_path`.
 function M.write_svg(run, spec, path)
@@ -82,12 +85,12 @@ function M.write_svg(run, spec, path)
     local side = st:owner(h)
     if (side or false) ~= board:owner(h) then board:set_owner(h, side or false) end
   end
-  local layers = { render.units_layer(render.game_units(run.game)) }
+  local layers = { render.units_layer(render.game_units(run.game), run.set:view()) }
   if run.set.queries and run.set.queries.last_path then
     local hexes = run.set:query(run.game, "last_path")
     if hexes then table.insert(layers, 1, render.path_layer(hexes)) end
   end
-  local svg = render.svg(run.board, { title = spec.name, extra_layers = layers })
+  local svg = render.svg(run.board, { title = spec.name, extra_layers = layers, size = M.SVG_SIZE })
   local ok, err = require("keel").state.write_file(path, svg)
   if not ok then error("--svg: " .. tostring(err), 0) end
 end
