@@ -544,12 +544,14 @@ end
 --- function(game) (setup) or {rules = function(game), setup = function(game)}.
 --- Rule files loaded with game:load_rules are resolved from its folder.
 ---@param path string
----@param opts? {seed?: integer, variants?: string[], board?: any}
+--- A rules-runtime scenario also returns its run (keel.scenario), whose
+--- rule set narrates through opts.narrate.
+---@param opts? {seed?: integer, variants?: string[], board?: any, narrate?: function}
 function M.from_scenario(path, opts)
   opts = opts or {}
   -- a scenario of the rules runtime (`return scenario { ... }`): keel.scenario sets it up
   local scenario = require "keel.scenario"
-  if scenario.is_scenario_file(path) then return (scenario.game_for_replay(path)) end
+  if scenario.is_scenario_file(path) then return scenario.game_for_replay(path, { narrate = opts.narrate }) end
   local chunk, err = loadfile(path, "t")
   if not chunk then error(err, 2) end
   local scen = chunk()

@@ -44,8 +44,13 @@ end
 --- Replay a journal; returns a report table:
 --- {ok=bool, actions=n, steps=n, message=string, changed_files={...},
 ---  action=number?, name=string?, rule=string?, line=number?}
+--- Hooks for a caller that watches the game as it is replayed (keel view):
+--- opts.narrate goes to the scenario's rule set (keel.narrator's event);
+--- opts.on_start(game, run) runs after the setup is checked; opts.on_step(e,
+--- game) after each action, undo, redo or rollback that matched the journal
+--- (e: its journal event).
 ---@param path string
----@param opts? {dice?: any}
+---@param opts? {dice?: any, narrate?: function, on_start?: function, on_step?: function}
 function M.replay(path, opts)
   opts = opts or {}
   local old, err = read_lines(path)
@@ -65,8 +70,8 @@ function M.replay(path, opts)
     error(path .. ":1: the journal names no scenario; replay needs a game started with keel.game.from_scenario", 0)
   end
   local rep = { ok = true, actions = 0, steps = 0, changed_files = {} }
-  local game = game_mod.from_scenario(header.scenario, {
-    seed = header.seed, variants = header.variants, dice = opts.dice })
+  local game, run = game_mod.from_scenario(header.scenario, {
+    seed = header.seed, variants = header.variants, dice = opts.dice, narrate = opts.narrate })
   local new = game:journal_lines()
 
   local function diverge(kind, p, q, p_end, what)
@@ -123,6 +128,7 @@ function M.replay(path, opts)
     end
     q = #new + 1
   end
+  if opts.on_start then opts.on_start(game, run) end
 
   while p <= #old do
     local e = ev[p]
@@ -148,6 +154,7 @@ function M.replay(path, opts)
       end
       rep.action, rep.name = e.action, e.name
       p, q = p_end + 1, #fresh + 1
+      if opts.on_step then opts.on_step(e, game) end
     elseif e.ev == "rollback" then
       if e.name == nil then
         error(("%s:%d: a failed transaction outside any order cannot be replayed"):format(path, p), 0)
@@ -159,6 +166,7 @@ function M.replay(path, opts)
           ok and "it succeeds on replay" or "it fails differently on replay"))
       end
       p, q = p + 1, #fresh + 1
+      if opts.on_step then opts.on_step(e, game) end
     elseif e.ev == "undo" or e.ev == "redo" then
       local ok, uerr = pcall(e.ev == "undo" and game.undo or game.redo, game, e.n)
       local fresh = game:journal_lines()
@@ -167,6 +175,7 @@ function M.replay(path, opts)
       end
       rep.steps = rep.steps + 1
       p, q = p + 1, #fresh + 1
+      if opts.on_step then opts.on_step(e, game) end
     else
       error(("%s:%d: event '%s' outside any order cannot be replayed"):format(path, p, e.ev), 0)
     end
