@@ -343,8 +343,10 @@ function M.svg(u, spec, w, attrs)
       num(x0 + w * 0.82), num(y0), num(x0 + w), num(y0), num(x0), num(y0 + h), color))
   end
   local ink = "#ffffff"
-  -- designation
-  add(fitted(0, y0 + h * 0.24, w * 0.19, w * 0.9, u.name or "?", fmt(' font-weight="bold" fill="%s"', ink)))
+  -- designation (clear of the hits disc when there is one)
+  local hit = (u.hits or 0) > 0
+  add(fitted(hit and -w * 0.08 or 0, y0 + h * 0.24, w * 0.19, hit and w * 0.74 or w * 0.9, u.name or "?",
+    fmt(' font-weight="bold" fill="%s"', ink)))
   -- symbol
   local d = spec.types and spec.types[u.type]
   local sym = d and d.symbol and M.SYMBOLS[d.symbol]
@@ -412,16 +414,16 @@ function M.describe(u, spec)
   return s
 end
 
---- A stack's count: a black disc with the number, at the top left of a
---- counter w px wide centred on 0,0.
+--- A stack's count: a black disc with the number, on the top left corner
+--- of a counter w px wide centred on 0,0.
 ---@param n integer
 ---@param w number
 function M.stack_badge(n, w)
   local r = w * 0.16
   return fmt('<g class="stack-count"><circle cx="%s" cy="%s" r="%s" fill="#111" stroke="#fff" stroke-width="%s"/>' ..
     '<text x="%s" y="%s" font-family="sans-serif" font-size="%s" font-weight="bold" fill="#fff" text-anchor="middle">%d</text></g>',
-    num(-w / 2 + r * 0.4), num(-w / 2 + r * 0.4), num(r), num(w * 0.025), num(-w / 2 + r * 0.4),
-    num(-w / 2 + r * 0.4 + r * 0.45), num(r * 1.3), n)
+    num(-w / 2 - r * 0.15), num(-w / 2 - r * 0.15), num(r), num(w * 0.025), num(-w / 2 - r * 0.15),
+    num(-w / 2 - r * 0.15 + r * 0.45), num(r * 1.3), n)
 end
 
 return M

@@ -434,6 +434,13 @@ end
 ---   extra_layers = {name|function, ...} (drawn after the layers), legend = false to drop it }
 ---@return string svg
 function M.svg(board, opts)
+  return (M.draw(board, opts))
+end
+
+--- Draw a board as M.svg does, and give the drawing context too: its
+--- layout and center(hex) place more things over the picture (keel view).
+---@return string svg, table ctx
+function M.draw(board, opts)
   opts = opts or {}
   local size = opts.size or 20
   local n = board:numbering()
@@ -484,7 +491,8 @@ function M.svg(board, opts)
   if opts.title then
     head = head .. fmt('<text x="%d" y="24" font-family="sans-serif" font-size="18" font-weight="bold">%s</text>\n', margin, M.esc(opts.title))
   end
-  return head .. body[1] .. body[2] .. "</svg>\n"
+  ctx.width, ctx.height = math.ceil(width), math.ceil(height)
+  return head .. body[1] .. body[2] .. "</svg>\n", ctx
 end
 
 return M
