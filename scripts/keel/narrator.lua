@@ -120,8 +120,9 @@ function M.new(opts)
         local e = json.decode(line)
         local t = e and change_text(e)
         if t then
-          n.show_pending(e.rule)
-          put({ kind = "change", rule = e.rule, journal = e }, "      " .. (e.rule and ("[" .. e.rule .. "] ") or "") .. t)
+          local rule = e.rule ~= json.null and e.rule or nil   -- null: no rule in force (plumbing)
+          n.show_pending(rule)
+          put({ kind = "change", rule = rule, journal = e }, "      " .. (rule and ("[" .. rule .. "] ") or "") .. t)
         end
       end
     end
@@ -138,22 +139,24 @@ function M.new(opts)
     n.flush()
     local r = d.rule
     local rid, title = r and r.id, r and r.title or ""
+    -- "rule 32.B", or a family's name for its plumbing (a rule{} without an id)
+    local who = r and require("keel.rules").who(r) or "rule ?"
     if kind == "fire" then
       local obj = { kind = "fire", rule = rid, title = title, event = d.event }
-      local text = ("    rule %s %s — on %s"):format(rid, title, d.event)
+      local text = ("    %s %s — on %s"):format(who, title, d.event)
       if opts.json then emit(obj, text)
       elseif not opts.quiet then n.pending, n.pending_obj, n.pending_rule = text, obj, rid end
     elseif kind == "action" then
       n.pending = nil   -- a new action: the last rule that fired did nothing more
       emit({ kind = "action", rule = rid, title = title, action = d.action },
-           ("    rule %s %s — action %s"):format(rid, title, d.action))
+           ("    %s %s — action %s"):format(who, title, d.action))
     elseif kind == "roll" then
       local rec = d.record
       local faces = rec.faces and table.concat(rec.faces, "+") or "?"
       local mod = (rec.modifier and rec.modifier ~= 0) and (" %+d"):format(rec.modifier) or ""
       emit({ kind = "roll", rule = rid, expr = rec.expr, faces = rec.faces, modifier = rec.modifier,
              total = rec.total, reason = rec.reason },
-           ("      roll %s (%s) by rule %s: %s%s = %d"):format(rec.expr, tostring(rec.reason or ""), rid,
+           ("      roll %s (%s) by %s: %s%s = %d"):format(rec.expr, tostring(rec.reason or ""), who,
              faces, mod, rec.total))
     elseif kind == "resolve" then
       local text = tables_ok and tables.narrate(d.record) or tostring(d.record.result)
@@ -162,10 +165,10 @@ function M.new(opts)
              modified = rec.modified, result = tostring(rec.result), range = rec.range },
            "      " .. text)
     elseif kind == "say" then
-      emit({ kind = "say", rule = rid, text = d.text }, ("      %s: %s"):format(rid, d.text))
+      emit({ kind = "say", rule = rid, text = d.text }, ("      %s: %s"):format(rid or (r and r.family) or "?", d.text))
     elseif kind == "veto" then
       emit({ kind = "veto", rule = rid, action = d.action, reason = d.reason },
-           ("    rule %s %s vetoes %s: %s"):format(rid, title, d.action, d.reason))
+           ("    %s %s vetoes %s: %s"):format(who, title, d.action, d.reason))
     end
   end
 

@@ -28,6 +28,7 @@ local keel = require "keel"
 local sandbox = require "keel.sandbox"
 local game_mod = require "keel.game"
 local movement = require "keel.movement"
+local pick = require "keel.pick"
 
 local M = {}
 
@@ -142,6 +143,7 @@ function M.new(opts)
     family_order = {},    -- names, in load order
     rules = {},           -- id -> rule
     order = {},           -- ids, in load order
+    plumbing = {},        -- family plumbing (rules without an id), in load order
     variants = {},        -- in the order applied
     conflicts = {},
     event_names = {},
@@ -323,7 +325,7 @@ end
 --- Check a rule spec and turn it into the tables the set keeps. Used for
 --- base rules and by variants (replace, add).
 function Set:_normalize(spec, id, where)
-  local what = "rule " .. id
+  local what = id and ("rule " .. id) or ("rule without id (%s:%d)"):format(where.file, where.line)
   check_fields(spec, RULE_FIELDS, what)
   if spec.title ~= nil and type(spec.title) ~= "string" then error(what .. ": title must be a string", 3) end
   local prio = spec.priority or 0
@@ -378,6 +380,13 @@ function Set:_normalize(spec, id, where)
 end
 
 function Set:_add_rule(r)
+  if r.id == nil then   -- family plumbing: no rulebook id, so not one of the set's rules
+    self._seq = self._seq + 1
+    r.seq = self._seq
+    self.plumbing[#self.plumbing + 1] = r
+    self._dirty = true
+    return r
+  end
   if self.rules[r.id] then
     local o = self.rules[r.id]
     error(rule_error(("%s:%d: defined twice (first at %s:%d)"):format(r.file, r.line, o.file, o.line), r.id), 0)
@@ -403,7 +412,7 @@ function Set:_load_rule_file(fam, path)
     rule = function(spec)
       if not loading then error("rule{...} may only be called while its file loads", 2) end
       if type(spec) ~= "table" then error("rule{...} expects a table", 2) end
-      check_id(spec.id, "rule")
+      if spec.id ~= nil then check_id(spec.id, "rule") end   -- no id: family plumbing
       local where = caller(2)
       local r = self:_normalize(spec, spec.id, where)
       r.family = fam.name
@@ -416,6 +425,10 @@ end
 
 -- ---- dispatch tables ------------------------------------------------------------------
 
+--- How messages name a rule: "rule 27.A.3", or for family plumbing (a
+--- rule{} without an id) its family's name.
+function M.who(r) return r.id and ("rule " .. r.id) or (r.family or "plumbing") end
+
 local function by_priority(a, b)
   if a.priority ~= b.priority then return a.priority > b.priority end
   return a.seq < b.seq
@@ -425,8 +438,10 @@ end
 --- (higher first), then load order; actions, vetoes and queries by name.
 function Set:finalize()
   local handlers, actions, vetoes, queries = {}, {}, {}, {}
-  for _, id in ipairs(self.order) do
-    local r = self.rules[id]
+  local all = {}
+  for _, id in ipairs(self.order) do all[#all + 1] = self.rules[id] end
+  for _, r in ipairs(self.plumbing) do all[#all + 1] = r end
+  for _, r in ipairs(all) do
     if not r.disabled then
       for ev, h in pairs(r.on) do
         handlers[ev] = handlers[ev] or {}
@@ -435,8 +450,8 @@ function Set:finalize()
       end
       for name, a in pairs(r.actions) do
         if actions[name] then
-          error(("rule %s (%s:%d) defines action '%s', which rule %s already defines"):format(
-            id, r.file, r.line, name, actions[name].rule.id), 0)
+          error(("%s (%s:%d) defines action '%s', which %s already defines"):format(
+            M.who(r), r.file, r.line, name, M.who(actions[name].rule)), 0)
         end
         actions[name] = { rule = r, def = a }
       end
@@ -447,8 +462,8 @@ function Set:finalize()
       end
       for name, fn in pairs(r.queries) do
         if queries[name] then
-          error(("rule %s (%s:%d) defines query '%s', which rule %s already defines"):format(
-            id, r.file, r.line, name, queries[name].rule.id), 0)
+          error(("%s (%s:%d) defines query '%s', which %s already defines"):format(
+            M.who(r), r.file, r.line, name, M.who(queries[name].rule)), 0)
         end
         queries[name] = { rule = r, fn = fn }
       end
@@ -689,6 +704,17 @@ function Set:_make_ctx(r, game)
     emit = function(_, event, data) return set:_dispatch(game, event, data or {}) end,
     query = function(_, name, ...) return set:_query(game, name, ...) end,
     value = function(_, key) return r.values[key] end,
+    --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
+    pick = function(_, items, opts)
+      opts = opts or {}
+      local picked = pick.draw(function(sides)
+        local total, rec = game:roll("1d" .. sides, { stream = opts.stream, reason = opts.reason, rule = r.id })
+        if set.narrate then set.narrate("roll", { rule = r, record = rec }) end
+        return total
+      end, items, opts.count or 1)
+      if opts.count then return picked end
+      return picked[1]
+    end,
     say = function(_, fmt, ...)
       local ok, text = pcall(string.format, fmt, ...)
       if set.narrate then set.narrate("say", { rule = r, text = ok and text or tostring(fmt) }) end
@@ -864,7 +890,7 @@ function Set:_check_action(game, name, params)
     local ok, reason = self:_call(r, a.def.legal, game, params)
     if ok == false or type(ok) == "string" then
       reason = type(ok) == "string" and ok or reason or "not allowed"
-      return ("illegal %s (rule %s %s): %s"):format(name, r.id, r.title or "", reason), "illegal"
+      return ("illegal %s (%s %s): %s"):format(name, M.who(r), r.title or "", reason), "illegal"
     end
   end
   for _, v in ipairs(self.vetoes[name] or {}) do

@@ -6,7 +6,7 @@
 -- ---- what a rule's functions get ----------------------------------------------
 
 ---@class keel.RuleView
----@field id string the rulebook id ("27.A.3")
+---@field id string? the rulebook id ("27.A.3"); nil for family plumbing
 ---@field title string
 ---@field values table the rule's values, as variants left them (read-only)
 ---@field file string
@@ -27,6 +27,12 @@ function Ctx:roll(expr, opts) end
 ---@param opts? {reason?: string, stream?: string, modifier?: integer}
 ---@return any result, table record
 function Ctx:resolve(name, modifiers, opts) end
+--- A random pick among items, with the kernel's dice (keel.pick): 1dN over
+--- the items left for each draw, journaled with this rule's id.
+---@param items any[]
+---@param opts? {count?: integer, reason?: string, stream?: string}
+---@return any item the item picked, or the list of `count` items when count is given
+function Ctx:pick(items, opts) end
 --- A table of the rule set (read-only).
 ---@param name string
 ---@return table
@@ -110,7 +116,7 @@ function GameFacade:roll(expr, opts) end
 ---@field effect fun(ctx: keel.Ctx, p: table): any
 
 ---@class keel.RuleSpec
----@field id string the rulebook id
+---@field id? string the rulebook id; none for family plumbing (actions, queries and handlers that are no rule of the rulebook)
 ---@field title string
 ---@field priority? integer handlers run by priority (higher first), then load order
 ---@field values? table
@@ -120,9 +126,9 @@ function GameFacade:roll(expr, opts) end
 ---@field queries? table<string, fun(ctx: keel.Ctx, ...): any>
 ---@field notes? string
 
---- Define a rule (in a rule file).
+--- Define a rule (in a rule file), or without an id the family's plumbing.
 ---@param spec keel.RuleSpec
----@return string id
+---@return string? id
 function rule(spec) end
 
 ---@class keel.FamilySpec
@@ -218,10 +224,15 @@ function ruleslib.format_error(err) end
 ---@param err any
 ---@return string
 function ruleslib.kind_of(err) end
+--- How messages name a rule: "rule 27.A.3", or its family's name for plumbing.
+---@param r table a rule of a set
+---@return string
+function ruleslib.who(r) end
 
 ---@class keel.RuleSet
 ---@field families table
 ---@field rules table
+---@field plumbing table[] the rules without an id (family plumbing), in load order
 ---@field variants table[]
 ---@field conflicts table[]
 local RuleSet = {}
