@@ -176,5 +176,5 @@ clean:
 
 # ---- docs --------------------------------------------------------------------
 coverage: all
-	./bin/keel run tools/coverage.lua ../shared/rules doc/coverage.md
+	./bin/keel script tools/coverage.lua ../shared/rules doc/coverage.md
 .PHONY: coverage

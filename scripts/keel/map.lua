@@ -10,6 +10,7 @@
 -- luacheck: max line length 130
 local lpeg = require "lpeg"
 local keel = require "keel"
+local sorted_keys = require("keel.keys").sorted
 
 local P, R, S, C, Ct, Cc, Cp, Cmt, Cg = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Ct, lpeg.Cc, lpeg.Cp, lpeg.Cmt, lpeg.Cg
 local error, type, tostring, tonumber, pcall, ipairs, pairs = error, type, tostring, tonumber, pcall, ipairs, pairs
@@ -255,13 +256,6 @@ end
 
 -- The format that makes a label again from (section prefix, column, row).
 local function label_format(d) return "%s%0" .. d .. "d%0" .. d .. "d" end
-
-local function sorted_keys(t)
-  local ks = {}
-  for k in pairs(t) do ks[#ks + 1] = k end
-  sort(ks)
-  return ks
-end
 
 local Builder = {}
 Builder.__index = Builder

@@ -49,10 +49,9 @@ function M.order_text(order)
   if order.event then return "event " .. order.event end
   if order.check then return "check" end
   local parts = {}
-  local keys = {}
-  for k in pairs(order) do if k ~= 1 and k ~= "expect" then keys[#keys + 1] = k end end
-  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-  for _, k in ipairs(keys) do parts[#parts + 1] = tostring(k) .. "=" .. json.encode(order[k]) end
+  for _, k in ipairs(require("keel.keys").sorted(order)) do
+    if k ~= 1 and k ~= "expect" then parts[#parts + 1] = tostring(k) .. "=" .. json.encode(order[k]) end
+  end
   return tostring(order[1]) .. (#parts > 0 and (" " .. table.concat(parts, " ")) or "")
 end
 
@@ -140,7 +139,7 @@ function M.new(opts)
     local r = d.rule
     local rid, title = r and r.id, r and r.title or ""
     -- "rule 32.B", or a family's name for its plumbing (a rule{} without an id)
-    local who = r and require("keel.rules").who(r) or "rule ?"
+    local who = r and require("keel.registry").who(r) or "rule ?"
     if kind == "fire" then
       local obj = { kind = "fire", rule = rid, title = title, event = d.event }
       local text = ("    %s %s — on %s"):format(who, title, d.event)

@@ -22,6 +22,7 @@
 -- cumulative. The grammar is compiled once, when this module loads.
 local lpeg = require "lpeg"
 local dice_expr = require "keel.dice_expr"
+local sorted_keys = require("keel.keys").sorted
 
 local P, R, S, C, Cc, Cp, Ct, Cg, Cmt = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Cc, lpeg.Cp, lpeg.Ct,
   lpeg.Cg, lpeg.Cmt
@@ -435,10 +436,7 @@ end
 --- Names of the registered tables, sorted.
 function M.names()
   for _, fam in ipairs(M.families) do load_family_module(fam) end
-  local out = {}
-  for k in pairs(registry) do out[#out + 1] = k end
-  sort(out)
-  return out
+  return sorted_keys(registry)
 end
 
 --- Load and register the listed files of a family folder

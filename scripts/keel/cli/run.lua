@@ -1,16 +1,12 @@
---- keel run FILE.lua [ARGS...]  |  keel run SCENARIO.lua [--journal FILE] [--quiet] [--json]
+--- keel run SCENARIO.lua [--journal FILE] [--svg FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]
 local cli = require "keel.cli"
 
 local M = {
-  summary = "run a Lua script, or play a scenario and narrate it",
-  usage = "keel run FILE.lua [ARGS...]\n" ..
-          "       keel run SCENARIO.lua [--journal FILE] [--svg FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]",
-  help = "A plain script runs with `keel` loaded (local keel = require \"keel\").\n" ..
-         "The global table `arg` holds the script name at 0 and ARGS from 1;\n" ..
-         "the ARGS are also passed as the chunk's `...`. The script's exit\n" ..
-         "status is its return value when that is an integer, else 0.\n\n" ..
-         "A scenario (a file whose last statement is `return scenario { ... }`)\n" ..
-         "is played in a sandbox of its own: the map, rule families, variants,\n" ..
+  summary = "play a scenario in the sandbox and narrate it",
+  usage = "keel run SCENARIO.lua [--journal FILE] [--svg FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]",
+  help = "SCENARIO.lua runs in the sandbox and must return `scenario { ... }`;\n" ..
+         "any other file is refused (a host Lua script runs with `keel script`).\n" ..
+         "The scenario is played in a sandbox of its own: the map, rule families, variants,\n" ..
          "seed, forces and flags it names are set up, and each of its orders is\n" ..
          "played and narrated: each rule that fires (id and title), each roll\n" ..
          "with its modifiers and result, each change of state. Orders may carry\n" ..
@@ -30,7 +26,7 @@ local M = {
 function M.scenario_main(path, opts)
   local keel = require "keel"
   local scenario = require "keel.scenario"
-  local rules = require "keel.rules"
+  local errors = require "keel.errors"
   keel.sandbox.limits { cpu = opts.cpu or 5 }
   opts.file = path
   local n = require("keel.narrator").new(opts)
@@ -65,7 +61,7 @@ function M.scenario_main(path, opts)
     return failed
   end)
   if not ok then
-    io.stderr:write(rules.format_error(err), "\n")
+    io.stderr:write(errors.format(err), "\n")
     return 1
   end
   return err > 0 and 1 or 0
@@ -117,23 +113,14 @@ local function run_scenario(file, args)
   return status
 end
 
+-- Every FILE is played as a scenario: what it is decides (keel.scenario.load
+-- runs it in the sandbox and refuses anything scenario{} did not make).
 function M.run(args)
   local file = args[1]
-  if not file then cli.usage_error("run needs a FILE.lua") end
-  local text = require("keel.game").read_file(file)
-  if text and require("keel.scenario").is_scenario_text(text) then
-    local rest = {}
-    for i = 2, #args do rest[#rest + 1] = args[i] end
-    return run_scenario(file, rest)
-  end
-  local chunk, err = loadfile(file, "t")
-  if not chunk then error(err, 0) end
-  local script_args = { [0] = file }
-  for i = 2, #args do script_args[i - 1] = args[i] end
-  _G.arg = script_args
-  local status = chunk(table.unpack(script_args))
-  if math.type(status) == "integer" then return status end
-  return 0
+  if not file then cli.usage_error("run needs a SCENARIO.lua") end
+  local rest = {}
+  for i = 2, #args do rest[#rest + 1] = args[i] end
+  return run_scenario(file, rest)
 end
 
 return M
