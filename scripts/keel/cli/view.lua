@@ -337,7 +337,9 @@ function M.collect(path, opts)
     data.notes = data.notes or {}
     data.notes[#data.notes + 1] = "rule file changed since the journal was written: " .. f
   end
-  local header = json.decode((io.open(path, "rb"):read("l")))
+  local f = assert(io.open(path, "rb"))
+  local header = json.decode(f:read("l"))
+  f:close()
   data.scenario = header.scenario
   data.seed = header.seed
   data.name = run and run.spec.name or header.scenario
