@@ -50,7 +50,8 @@ all: check-deps bin/keel lib/keel.so lib/libkeel.a lib/keel.pc
 # ---- dependencies -------------------------------------------------------
 DEB_PKGS := liblua5.4-dev lua-lpeg-dev lua5.4 lua-lpeg
 # What the tests use beyond the build: a browser that loads the SVG pictures
-# (tests/lua/render_test.lua skips that check when none is installed).
+# and drives keel view's page over the DevTools protocol (tests/lua/render_test.lua
+# and tests/browser/ skip, saying so, when none is installed), and luacheck.
 TEST_PKGS := chromium lua-check
 deps:
 	@sh tools/deps.sh install $(DEB_PKGS) $(TEST_PKGS)
@@ -153,7 +154,7 @@ golden: all
 .PHONY: golden
 
 lint:
-	luacheck scripts tests/lua tests/families tests/scenarios scenarios bench doc/examples
+	luacheck scripts tests/lua tests/browser tests/families tests/scenarios scenarios bench doc/examples
 
 # ---- install -----------------------------------------------------------------
 install: all

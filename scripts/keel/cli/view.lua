@@ -292,6 +292,11 @@ function M.collect(path, opts)
     s.hash = game:hash_hex()
     if board then
       s.paths = intern(data.svgs, svg_index, paths_svg(seqs, order))
+      local moved = {}   -- the hexes the moves went through, for the view to follow
+      for _, id in ipairs(order) do
+        for _, h in ipairs(seqs[id]) do moved[#moved + 1] = label(h) end
+      end
+      s.moved = moved
       if owners or all then s.owners = intern(data.svgs, svg_index, owners_svg()) end
     end
     data.steps[#data.steps + 1] = s

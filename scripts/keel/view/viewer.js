@@ -9,6 +9,8 @@
   "use strict";
   const SVGNS = "http://www.w3.org/2000/svg";
   const data = JSON.parse(document.getElementById("keel-data").textContent);
+  // JSON from Lua writes an empty list as {}: lists are read through this
+  const list = (v) => (Array.isArray(v) ? v : []);
   const steps = data.steps;
   const W = data.counter_w;
   const board = document.getElementById("board");
@@ -98,7 +100,8 @@
       slot.setAttribute("transform", `translate(${x.toFixed(1)},${y.toFixed(1)})`);
     });
     g.classList.toggle("spread", !!spread && n > 1);
-    if (spread) countersLayer.appendChild(g);   // on top of its neighbours
+    // on top of its neighbours (moved only when it is not: a moved node loses its click)
+    if (spread && countersLayer.lastChild !== g) countersLayer.appendChild(g);
   }
 
   function drawCounters(state) {
@@ -157,7 +160,7 @@
   function statusRows(state, step) {
     const rows = [];
     const keys = Object.keys(state.globals).sort();
-    for (const s of data.spec.status) {
+    for (const s of list(data.spec.status)) {
       if (s.key.endsWith("*")) {
         const prefix = s.key.slice(0, -1);
         for (const k of keys) {
@@ -202,7 +205,7 @@
     }
     const box = $("lines");
     box.replaceChildren();
-    const all = step.lines || [];
+    const all = list(step.lines);
     // a rule that fired and then only changed state is listed with the changes
     const changesOnly = (i) => {
       for (let j = i + 1; j < all.length && all[j].k !== "fire" && all[j].k !== "action"; j++) {
@@ -217,7 +220,7 @@
       d.textContent = l.t.replace(/^ {4}/, "");
       box.appendChild(d);
     });
-    const lines = step.lines || [];
+    const lines = all;
     const told = lines.filter((l) => l.k !== "change").length;
     if (told === 0) {
       const d = document.createElement("div");
@@ -273,7 +276,7 @@
     const rows = [["name", u.name], ["unit", `${u.id}`], ["side", u.side], ["type", u.type +
       (data.spec.types[u.type] && data.spec.types[u.type].title ? ` (${data.spec.types[u.type].title})` : "")],
       ["where", where], ["face", u.face], ["hits", u.hits], ["points", u.points]];
-    if (u.groups.length) rows.push(["groups", u.groups.join(", ")]);
+    if (list(u.groups).length) rows.push(["groups", list(u.groups).join(", ")]);
     for (const k of Object.keys(u.values).sort()) rows.push([`value ${k}`, fmtValue(u.values[k])]);
     for (const k of Object.keys(u.markers).sort()) rows.push([`marker ${k}`, u.markers[k]]);
     const cargo = cargoOf(state, u.id);
@@ -305,9 +308,9 @@
     $("next").disabled = i === steps.length - 1;
     const items = $("timeline-list").children;
     for (let k = 0; k < items.length; k++) items[k].classList.toggle("current", k === i);
-    const list = $("timeline-list"), item = items[i];   // scroll the list only, not the page
-    if (item && (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight)) {
-      list.scrollTop = item.offsetTop - list.clientHeight / 2;
+    const tl = $("timeline-list"), item = items[i];   // scroll the list only, not the page
+    if (item && (item.offsetTop < tl.scrollTop || item.offsetTop + item.offsetHeight > tl.scrollTop + tl.clientHeight)) {
+      tl.scrollTop = item.offsetTop - tl.clientHeight / 2;
     }
     if ($("follow").checked && !(opts && opts.noFollow)) follow(step);
     history.replaceState(null, "", `#step=${i}`);
@@ -365,7 +368,7 @@
   }
   // bring what moved in this step into view (the view moves only when it must)
   function follow(step) {
-    const labels = [];
+    const labels = list(step.moved).slice();
     for (const u of Object.values(step.units || {})) if (u.hex) labels.push(u.hex);
     const b = bbox(labels);
     if (!b) return;
@@ -407,7 +410,7 @@
   });
 
   // ---- controls
-  const list = $("timeline-list");
+  const timeline = $("timeline-list");
   steps.forEach((s, i) => {
     const li = document.createElement("li");
     const n = document.createElement("span");
@@ -416,7 +419,7 @@
     li.append(n, document.createTextNode(s.title));
     li.title = s.title;
     li.addEventListener("click", () => show(i));
-    list.appendChild(li);
+    timeline.appendChild(li);
   });
   $("slider").max = String(steps.length - 1);
   $("slider").addEventListener("input", (ev) => show(Number(ev.target.value), { noScroll: false }));
