@@ -190,7 +190,13 @@ t.test("browser-6: no script errors, nothing fetched from the network; a screens
     local url = r.request.url
     t.ok(url:match("^file:") or url:match("^data:") or url == "about:blank", "fetched " .. url)
   end
+  -- step 4, Regia's stack pinned open by a click on its top counter: the picture doc/viewer-suez.png copies
   page:eval("keelView.show(4)")
+  local top = centre('#counters .stack[data-hex="19A:3413"] > .slot:last-child .counter')
+  page:click(top[1], top[2])
+  page:hover(5, H - 5)
+  t.eq(page:eval([[document.querySelector('#counters .stack[data-hex="19A:3413"]').classList.contains('spread')]]), true,
+    "a click pins the stack open")
   local png = page:screenshot(OUT .. "/suez_step04.png")
   t.eq(png:sub(1, 8), "\137PNG\r\n\26\n")
   t.eq({ string.unpack(">I4I4", png, 17) }, { W, H, 25 })
