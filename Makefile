@@ -141,7 +141,8 @@ bench: all $(patsubst bench/%.c,$(REL)/bench/%,$(CBENCH_SRC))
 demo: all
 	@mkdir -p out
 	./bin/keel run scenarios/suez_1942.lua --journal out/suez_1942.jsonl --svg out/suez_1942.svg
-	@echo "journal: out/suez_1942.jsonl  picture: out/suez_1942.svg"
+	./bin/keel view out/suez_1942.jsonl -o out/suez_1942.html
+	@echo "journal: out/suez_1942.jsonl  picture: out/suez_1942.svg  viewer: out/suez_1942.html"
 
 # scenario journals the tests compare runs against (tests/golden/); run after
 # a deliberate change to a rule, a map or the journal format, and review the diff
