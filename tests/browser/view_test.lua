@@ -204,4 +204,39 @@ t.test("browser-6: no script errors, nothing fetched from the network; a screens
   io.write(("  screenshots in %s/: suez_step03.png, suez_step04.png, suez_step26.png\n"):format(OUT))
 end)
 
+t.test("browser-7: cargo on request; a game without a map lists its units off the board", function()
+  st, out = sh(("%s run tests/scenarios/view_cargo.lua --quiet --journal %s/cargo.jsonl && %s view %s/cargo.jsonl -o %s/cargo.html")
+    :format(keel_bin, OUT, keel_bin, OUT, OUT))
+  t.eq(st, 0, out)
+  local p = browser:open("file://" .. cwd .. "/" .. OUT .. "/cargo.html#step=1", { width = W, height = H })
+  p:wait("document.body && document.body.dataset.ready === '1'")
+  local function carried()
+    return p:eval("[...document.querySelectorAll('#counters .counter.carried')].map(c => c.querySelector('text').textContent).join(',')")
+  end
+  t.eq(carried(), "", "cargo hidden until asked for")
+  t.ok(p:eval([[document.querySelector('#counters .stack[data-hex="15B:2508"] .cargo text').textContent]]) == "+2",
+    "the carrier's +2")
+  p:eval("document.getElementById('show-cargo').click()")
+  t.eq(carried(), "Swordfish,Fulmar")
+  local below = p:eval([[(() => {
+    const c = document.querySelector('#counters .stack[data-hex="15B:2508"] .slot > .counter').getBoundingClientRect();
+    return [...document.querySelectorAll('#counters .counter.carried')].every(e => e.getBoundingClientRect().top > c.top + c.height / 2); })()]])
+  t.eq(below, true, "drawn below their carrier")
+  p:key("ArrowLeft")
+  t.eq(carried(), "Swordfish,Fulmar", "and at the setup too")
+  t.eq(#p:events("Runtime.exceptionThrown"), 0)
+  -- the journal_probe game: no map, undo, redo, a failed order
+  st, out = sh(("%s script tests/lua/data/state/orders.lua tests/scenarios/journal_probe.lua %s/probe.jsonl && %s view %s/probe.jsonl -o %s/probe.html")
+    :format(keel_bin, OUT, keel_bin, OUT, OUT))
+  t.eq(st, 0, out)
+  local q = browser:open("file://" .. cwd .. "/" .. OUT .. "/probe.html", { width = W, height = H })
+  q:wait("document.body && document.body.dataset.ready === '1'")
+  local list = q:eval("document.getElementById('offboard-list').innerText")
+  t.ok(list:find("Swordfish (Allied air): carried by Illustrious", 1, true), list)
+  t.ok(list:find("Warspite (Allied BB): hex 4294967299", 1, true), list)
+  q:eval("keelView.show(6)")
+  t.eq(q:eval("document.getElementById('step-title').innerText"), "undo 2")
+  t.eq(#q:events("Runtime.exceptionThrown"), 0)
+end)
+
 browser:close()

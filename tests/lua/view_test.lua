@@ -181,6 +181,37 @@ t.test("view-7: bad input: exit 2 for misuse, 1 for a journal that cannot be sho
   t.ok(out:find("junk.jsonl:1: not a journal event", 1, true), out)
 end)
 
+t.test("view-9: cargo: the carrier's counter counts what it carries; the cargo moves with it", function()
+  local html = view_of("tests/scenarios/view_cargo.lua", "cargo")
+  local d, s = data_of(html)
+  t.eq(#d.steps, 2)
+  t.eq(s[1].units[1].hex, "15B:2508")
+  t.eq(s[1].units[1].cargo, 2)
+  t.eq(s[1].units[2].carrier, 1)
+  t.eq(s[1].units[2].hex, nil)
+  t.ok(d.counters[s[1].units[1].c]:find(">%+2<"), "+2 on Illustrious")
+end)
+
+t.test("view-10: a journal with undo, redo and a failed order, on a game without a map", function()
+  local journal = dir .. "/probe.jsonl"
+  local st0, out0 = sh(("%s script tests/lua/data/state/orders.lua tests/scenarios/journal_probe.lua %s"):format(keel_bin, journal))
+  t.eq(st0, 0, out0)
+  local st, html = sh(("%s view %s"):format(keel_bin, journal))
+  t.eq(st, 0)
+  t.ok(html:find("this game has no map", 1, true))
+  local d, s = data_of(html)
+  local kinds = {}
+  for i, step in ipairs(d.steps) do kinds[i] = step.kind end
+  t.eq(table.concat(kinds, " "), "setup action action action rollback action undo redo action action action")
+  t.ok(d.steps[5].title:find("^illegal %(failed: "), d.steps[5].title)
+  t.eq(d.steps[7].title, "undo 2")
+  t.ok(s[3].units[1].where ~= s[2].units[1].where, "step 3 moves Warspite")
+  t.eq(s[6].units[1].where, s[2].units[1].where, "undo 2 takes the move back")
+  t.eq(s[6].units[1].markers.dg, s[2].units[1].markers.dg)
+  t.eq(s[7].units[1].where, s[3].units[1].where, "redo 1 plays it again")
+  t.eq(s[0].units[3].carrier, 2, "Swordfish aboard Illustrious")
+end)
+
 t.test("view-8: the page's JSON cannot end its script element", function()
   local view = require "keel.view"
   t.eq(view.script_json({ s = "</script><!--" }), '{"s":"\\u003c/script>\\u003c!--"}')

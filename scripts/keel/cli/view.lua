@@ -163,7 +163,7 @@ function M.collect(path, opts)
     if (u.loc == "hex" or u.loc == "port") and u.where and board then rec.hex = label(u.where) end
     if (u.loc == "box" or u.loc == "zone") and u.where and board then rec.hex = area_anchor(u.loc, u.where) end
     if u.loc == "unit" then rec.carrier = u.where end
-    if u.loc ~= "hex" and u.loc ~= "port" and u.loc ~= "unit" and u.where then rec.where = u.where end
+    if not rec.hex and not rec.carrier and u.where then rec.where = u.where end   -- a place not drawn
     rec.cargo = u.cargo
     local groups = {}
     for _, g in ipairs(st:groups_of(id)) do groups[#groups + 1] = st:group_name(g) end

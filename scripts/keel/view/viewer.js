@@ -249,7 +249,8 @@
     let n = 0;
     for (const id of ids) {
       const u = state.units[id];
-      if ((u.hex && data.hexes[u.hex]) || u.carrier) continue;
+      const onBoard = (v) => v && v.hex && data.hexes[v.hex];
+      if (onBoard(u) || (u.carrier && onBoard(state.units[u.carrier]))) continue;   // drawn (cargo with its carrier)
       const li = document.createElement("li");
       li.dataset.unit = String(id);
       li.textContent = `${u.name} (${u.side || "?"} ${u.type || "?"}): ${whereText(state, u)}`;
@@ -346,15 +347,22 @@
   }
   // Frame every hex a unit stands on in the game; when that would make the
   // counters smaller than MIN_PX on screen, centre on where most units are
-  // (the median position over all steps) at that size instead.
-  const MIN_PX = 60;
+  // (the median position over all steps) at that size instead; never show
+  // them larger than MAX_PX.
+  const MIN_PX = 60, MAX_PX = 96;
   function fitAction() {
     const labels = actionLabels();
     const b = bbox(labels);
     if (!b) { fitBox(full[0], full[1], full[0] + full[2], full[1] + full[3], 0); return; }
     fitBox(b[0], b[1], b[2], b[3], data.size * 3);
     const r = board.getBoundingClientRect();
-    if (r.width <= 0 || W * r.width / vb[2] >= MIN_PX) return;
+    if (r.width <= 0) return;
+    if (W * r.width / vb[2] > MAX_PX) {   // a few units close together: not larger than MAX_PX
+      const w = W * r.width / MAX_PX, h = w * r.height / r.width;
+      setView((b[0] + b[2]) / 2 - w / 2, (b[1] + b[3]) / 2 - h / 2, w, h);
+      return;
+    }
+    if (W * r.width / vb[2] >= MIN_PX) return;
     const xs = [], ys = [];
     for (const st of states) for (const u of Object.values(st.units)) {
       const p = u.hex && data.hexes[u.hex];
