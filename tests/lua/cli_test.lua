@@ -20,6 +20,30 @@ t.test("cli: keel help lists every command; keel help COMMAND describes one", fu
   end
 end)
 
+t.test("cli: every command answers --help and -h with its help, exit 0", function()
+  for _, name in ipairs(require("keel.cli").commands) do
+    local _, want = sh(keel_bin .. " help " .. name)
+    for _, flag in ipairs({ "--help", "-h" }) do
+      local st, out = sh(keel_bin .. " " .. name .. " " .. flag)
+      t.eq(st, 0, name .. " " .. flag)
+      t.eq(out, want, name .. " " .. flag)
+      if not require("keel.cli").command(name).passes_args then
+        st = sh(keel_bin .. " " .. name .. " some-file " .. flag)
+        t.eq(st, 0, name .. " some-file " .. flag)
+      end
+    end
+  end
+end)
+
+t.test("cli: keel script FILE --help hands --help to the script", function()
+  local f = os.tmpname()
+  local h = assert(io.open(f, "w")); h:write("print(arg[1])"); h:close()
+  local st, out = sh(keel_bin .. " script " .. f .. " --help")
+  os.remove(f)
+  t.eq(st, 0)
+  t.eq(out, "--help\n")
+end)
+
 t.test("cli: unknown command and unknown option: one line, exit 2", function()
   local status, out = sh(keel_bin .. " frobnicate")
   t.eq(status, 2)

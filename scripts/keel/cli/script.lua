@@ -14,6 +14,7 @@ local M = {
          "table `arg` holds the script name at 0 and ARGS from 1; the ARGS are also\n" ..
          "passed as the chunk's `...`. The exit status is the script's return value\n" ..
          "when that is an integer, else 0.",
+  passes_args = true,   -- keel script FILE --help: --help is the script's
 }
 
 function M.run(args)
