@@ -346,8 +346,8 @@
     return ls;
   }
   // Frame every hex a unit stands on in the game; when that would make the
-  // counters smaller than MIN_PX on screen, centre on where most units are
-  // (the median position over all steps) at that size instead; never show
+  // counters smaller than MIN_PX on screen, centre on where the game moves
+  // (the median of the hexes moves went through) at that size instead; never show
   // them larger than MAX_PX.
   const MIN_PX = 60, MAX_PX = 96;
   function fitAction() {
@@ -363,11 +363,11 @@
       return;
     }
     if (W * r.width / vb[2] >= MIN_PX) return;
+    // the hexes moves went through, or else where units stand
     const xs = [], ys = [];
-    for (const st of states) for (const u of Object.values(st.units)) {
-      const p = u.hex && data.hexes[u.hex];
-      if (p) { xs.push(p[0]); ys.push(p[1]); }
-    }
+    const add = (l) => { const p = l && data.hexes[l]; if (p) { xs.push(p[0]); ys.push(p[1]); } };
+    for (const st of steps) list(st.moved).forEach(add);
+    if (xs.length === 0) for (const st of states) for (const u of Object.values(st.units)) add(u.hex);
     xs.sort((p, q) => p - q);
     ys.sort((p, q) => p - q);
     const cx = xs[xs.length >> 1], cy = ys[ys.length >> 1];
