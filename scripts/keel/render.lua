@@ -11,6 +11,7 @@
 -- luacheck: max line length 200
 local keel = require "keel"
 local counter = require "keel.counter"
+local map = require "keel.map"
 local sorted_keys = require("keel.keys").sorted
 
 local hex = keel.hex
@@ -202,23 +203,28 @@ function M.layers.seaboxes(ctx)
   ctx:add('</g>\n')
 end
 
+-- Who owns each hex (ctx.owner_of, see M.svg opts.owners); one colour per
+-- side in name order.
 function M.layers.owners(ctx)
-  local b = ctx.board
-  local names = b:owners()
-  if #names == 0 then return end
+  local owned, names = {}, {}
+  for _, h in ipairs(ctx.hexes) do
+    local o = ctx.owner_of(h)
+    if o then
+      if not ctx.used_owner[o] then ctx.used_owner[o] = true; names[#names + 1] = o end
+      owned[#owned + 1] = { h, o }
+    end
+  end
+  if #owned == 0 then return end
+  sort(names)
   local color = {}
   for i, n in ipairs(names) do color[n] = M.OWNER_COLORS[(i - 1) % #M.OWNER_COLORS + 1] end
   ctx.owner_colors = color
   ctx:add('<g id="owners" stroke="none">\n')
   local r = ctx.size * 0.13
-  for _, h in ipairs(ctx.hexes) do
-    local o = b:owner(h)
-    if o then
-      ctx.used_owner[o] = true
-      local x, y = ctx:center(h)
-      ctx:add(fmt('<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>\n',
-        num(x + ctx.size * 0.35), num(y + ctx.size * 0.3), num(2 * r), num(2 * r), color[o]))
-    end
+  for _, ho in ipairs(owned) do
+    local x, y = ctx:center(ho[1])
+    ctx:add(fmt('<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>\n',
+      num(x + ctx.size * 0.35), num(y + ctx.size * 0.3), num(2 * r), num(2 * r), color[ho[2]]))
   end
   ctx:add('</g>\n')
 end
@@ -426,7 +432,9 @@ end
 --- Draw a board as an SVG document.
 ---@param board userdata a finished keel.Board
 ---@param opts? table { size = px per hex (20), title = string, layers = {name|function, ...},
----   extra_layers = {name|function, ...} (drawn after the layers), legend = false to drop it }
+---   extra_layers = {name|function, ...} (drawn after the layers), legend = false to drop it,
+---   owners = function(hex) -> side|nil (a game's: its state's owners; default: the owners the
+---   board's map file declares, keel.map.get_owners) }
 ---@return string svg
 function M.svg(board, opts)
   return (M.draw(board, opts))
@@ -458,8 +466,15 @@ function M.draw(board, opts)
   local ctx = setmetatable({
     board = board, layout = layout, size = size, hexes = hexes, margin = margin + title_h,
     legend_x = margin * 2 + map_w, legend_w = legend_w, out = {}, used = {}, used_terrain = {},
-    used_owner = {}, used_unit_side = {}, owner_colors = {}, on = {},
+    used_owner = {}, used_unit_side = {}, owner_colors = {}, on = {}, owner_of = opts.owners,
   }, Ctx)
+  if not ctx.owner_of then
+    local side = {}
+    for _, o in ipairs(map.get_owners(board)) do
+      for _, h in ipairs(o.hexes) do side[h] = o.side end
+    end
+    ctx.owner_of = function(h) return side[h] end
+  end
   for _, h in ipairs(hexes) do ctx.on[h] = true end
   local layers = {}
   for _, l in ipairs(opts.layers or M.DEFAULT_LAYERS) do layers[#layers + 1] = l end

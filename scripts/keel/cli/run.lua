@@ -75,18 +75,15 @@ M.SVG_SIZE = 40
 function M.write_svg(run, spec, path)
   local render = require "keel.render"
   if not run.board then error("--svg: the scenario has no map", 0) end
-  -- the board shows who owns what now, as the game state says
-  local board, st = run.board, run.game.state
-  for _, h in ipairs(board:hexes()) do
-    local side = st:owner(h)
-    if (side or false) ~= board:owner(h) then board:set_owner(h, side or false) end
-  end
+  local st = run.game.state
   local layers = { render.units_layer(render.game_units(run.game), run.set:view()) }
   if run.set.queries and run.set.queries.last_path then
     local hexes = run.set:query(run.game, "last_path")
     if hexes then table.insert(layers, 1, render.path_layer(hexes)) end
   end
-  local svg = render.svg(run.board, { title = spec.name, extra_layers = layers, size = M.SVG_SIZE })
+  -- who owns what now, as the game state says
+  local svg = render.svg(run.board, { title = spec.name, extra_layers = layers, size = M.SVG_SIZE,
+    owners = function(h) return st:owner(h) end })
   local ok, err = require("keel").state.write_file(path, svg)
   if not ok then error("--svg: " .. tostring(err), 0) end
 end

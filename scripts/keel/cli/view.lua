@@ -311,13 +311,9 @@ function M.collect(path, opts)
       spec = r and r.set:view() or counter.merge {}
       data.spec = spec
       if board then
-        -- the board shows who owns what at the start, as the game state says
-        for _, h in ipairs(board:hexes()) do
-          local side = g:owner(h)
-          initial_owner[h] = side
-          if (side or false) ~= board:owner(h) then pcall(board.set_owner, board, h, side or false) end
-        end
-        board_svg, ctx = render.draw(board, { size = size })
+        -- the board drawn with who owns what at the start, as the game state says
+        for _, h in ipairs(board:hexes()) do initial_owner[h] = g:owner(h) end
+        board_svg, ctx = render.draw(board, { size = size, owners = function(h) return initial_owner[h] end })
       end
       offset = #g:journal_text()
       n.offset = offset
