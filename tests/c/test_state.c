@@ -241,6 +241,20 @@ TEST(state_undo_redo) {
   keel_state_free(st);
 }
 
+/* an action that changed nothing (a roll that missed) undoes and redoes too */
+TEST(state_undo_empty_action) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  uint64_t h = keel_state_hash(st);
+  CHECK_OK(keel_state_action_begin(st, "miss", NULL));
+  CHECK_OK(keel_state_action_end(st));
+  CHECK_OK(keel_state_undo(st, 1));
+  CHECK(keel_state_hash(st) == h);
+  CHECK_OK(keel_state_redo(st, 1));
+  CHECK_INT(keel_state_action_count(st), 1);
+  keel_state_free(st);
+}
+
 TEST(state_groups_order_hash) {
   keel_state *a, *b;
   CHECK_OK(keel_state_new(&a));
@@ -606,6 +620,7 @@ int main(void) {
   RUN(state_transaction_rollback);
   RUN(state_owner_version);
   RUN(state_undo_redo);
+  RUN(state_undo_empty_action);
   RUN(journal_rendered_when_asked);
   RUN(state_groups_order_hash);
   RUN(state_cargo_and_eliminate);
