@@ -35,6 +35,7 @@ rule {
             g:set_value(f, "ca_fire_phase", n)
             g:set_value(f, "ca_fire_kind", plan.naval and "naval" or "ground")
           end
+          if c == "air" then g:set_value(f, "inactive", true) end   -- the air chapter's: Inactive after a mission
           if not plan.naval and (c == "ship" or c == "carrier") then
             g:set_value(f, "ground_fire_turn", g:turn() or 0)
             g:set_value(f, "ground_fire_phase", phase)
