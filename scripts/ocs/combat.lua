@@ -285,7 +285,8 @@ rule {
     ship_flak = function(ctx, hex, side)
       local total = 0
       for _, u in ipairs(ctx:query("units_at", hex)) do
-        if ctx.game:get(u, "side") == side and ctx:query("is_ship", u) then
+        local c = ctx:query("naval_class", u)
+        if ctx.game:get(u, "side") == side and (c == "ship" or c == "carrier") then   -- landing craft: none (18.4)
           total = total + (ctx:query("printed", u, "flak") or 0)
         end
       end
