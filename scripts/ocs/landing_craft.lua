@@ -371,14 +371,15 @@ rule {
         local _, _, n = ctx:query("phase")
         local left = ctx:query("move_allowance", u) - ctx:query("mp_spent", u)
         local f = ctx.rule.values.tp_factor
+        local function num(x) return tostring(math.tointeger(x) or x) end
         g:set_value(u, "mode", p.to == "tp" and "tp" or nil)
         if p.to == "lc" then
           ctx:say("%s moves by water again: %s MP left as Landing Craft (%s Transport-Point MPs / %d)",
-            g:get(u, "name"), tostring(left / f), tostring(left), f)
+            g:get(u, "name"), num(left / f), num(left), f)
           return
         end
-        ctx:say("%s moves by land as Transport Points: %s MP left (%s x %d)", g:get(u, "name"), tostring(left),
-          tostring(left / f), f)
+        ctx:say("%s moves by land as Transport Points: %s MP left (%s x %d)", g:get(u, "name"), num(left),
+          num(left / f), f)
         if g:value(u, "move_ended_phase") == n then
           ctx:say("%s landed cargo here in this phase: that landing's ALT roll is this switch's too (18.4e A)",
             g:get(u, "name"))

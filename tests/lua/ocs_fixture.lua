@@ -102,6 +102,12 @@ function M.refused(set, g, name, params, text)
   return msg
 end
 
+--- The last line of narration that mentions `text` (plain).
+function M.said(said, text)
+  for i = #said, 1, -1 do if said[i]:find(text, 1, true) then return said[i] end end
+  return "(nothing said about " .. text .. ")"
+end
+
 --- Where a unit is: label, kind ("hex", "port", "unit", "dead").
 function M.at(g, u)
   local kind, w = g:get(u, "loc")
