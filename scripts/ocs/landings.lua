@@ -340,6 +340,21 @@ rule {
       end,
     },
   },
+  vetoes = {
+    -- the rolls are made after all landing craft have finished moving
+    move = function(ctx, p)
+      local list = p.units or {}
+      if p.unit then list = { p.unit } end
+      local phase, _, n = ctx:query("phase")
+      if phase ~= "movement" or ctx.game:global("alt_done_phase") ~= n then return nil end
+      for _, u in ipairs(list) do
+        if ctx:query("naval_class", u) == "landing_craft" then
+          return ("18.5f: the ALT rolls of this phase are made: landing craft have finished moving (%s)"):format(
+            ctx.game:get(u, "name"))
+        end
+      end
+    end,
+  },
   on = {
     -- one ALT roll for a group: the hex's modifiers, the result; losses
     -- taken from the group's craft and cargo at random (C); a DG result
