@@ -203,7 +203,7 @@ rule {
             local _, w = g:get(u, "loc")
             if w == c then mine[#mine + 1] = u end
           end
-          ctx:emit("units_land", { craft = c, units = mine, by = "beach assault", no_after_landing = true })
+          ctx:emit("units_land", { craft = c, units = mine, by = "beach assault", no_after_landing = true, to = p.hex })
         end
         if result.exploit then
           for _, u in ipairs(alive) do g:add_marker(u, "Exploit", 1) end
