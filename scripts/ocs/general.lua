@@ -1,14 +1,17 @@
--- 18.0 Naval Power and 18.1 General Naval Rules (000_366d55705cda9bbc.txt):
--- what a ship, a carrier, a landing craft and coastal artillery are; the
--- phases a player-turn walks through; supply, stacking, where ships may go,
--- naval DG, when ships move and how far. The queries here are the contract
+-- 18.1 General Naval Rules (000_366d55705cda9bbc.txt), after the family's
+-- plumbing (what a ship, a carrier, a landing craft and coastal artillery
+-- are; the phases a player-turn walks through): supply, stacking, where
+-- ships may go, naval DG, when ships move and how far. The queries here are the contract
 -- the other rule areas use (doc/ocs.md, "The contract").
 
 local hexlib = keel.hex
 local label, units_at, unit_hex, printed, begin_phase, move_plan   -- helpers, below the rules
 
+-- Family plumbing (no rule id): what the counters are, the phases of a
+-- player-turn, the records default hooks keep, and stand-ins for what other
+-- chapters decide (ground movement, step losses, supply paid).
 rule {
-  id = "18.0", title = "Naval Power",
+  title = "naval classes, phases and records",
   priority = 1000,   -- the phase bookkeeping runs before every other handler
   values = {
     -- counter types by what they are (the scenario's forces use these types)

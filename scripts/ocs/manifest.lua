@@ -10,7 +10,7 @@ return family {
   rulebook = "OCS 4.3 section 18 Naval Power",
   depends = {},
   files = {
-    "general.lua",         -- 18.0, 18.1a-18.1f
+    "general.lua",         -- plumbing, 18.1a-18.1f
     "carriers.lua",        -- 18.2a-18.2d
     "combat.lua",          -- 18.3, 18.3a-18.3g
     "landing_craft.lua",   -- 18.4, 18.4a-18.4f
@@ -25,7 +25,7 @@ return family {
   events = {
     -- the phases and segments of a player-turn (data.side: whose phase it is)
     "aircraft_refit_phase", "reaction_phase", "barrage_segment", "clean_up_phase",
-    "record",              -- {kind, text}: a line of the game's records (18.0)
+    "record",              -- {kind, text}: a line of the game's records (plumbing)
     "unit_moved",          -- {unit}: another chapter moved a ground unit (18.4c)
     "unit_enters_hex",     -- {unit, hex}: a ground unit entered a hex (18.4f B)
     "barrage_fired",       -- {plan}: a barrage was rolled (18.3); its results follow in 18.3b-18.3g
@@ -36,7 +36,7 @@ return family {
     "alt_roll",            -- {hex, units, craft, reason, no_after_landing}: one ALT roll for a group (18.5f)
     "alt_hex_done",        -- {hex}: the ALT rolls of a hex are made (18.4f deploys LST ports)
     "craft_loss",          -- {unit, points, reason}: a landing craft loses points (18.4d)
-    "ground_step_loss",    -- {unit, reason}: a ground unit loses a step (chapter 9's; 18.0 stand-in)
+    "ground_step_loss",    -- {unit, reason}: a ground unit loses a step (chapter 9's; a stand-in in the plumbing)
     "ground_barrage_result", -- {hex, facility, result, firers}: 18.3b, applied by chapter 9/14 (default records)
     "air_flak",            -- {hex, planes, flak}: 18.3f ship flak joins the flak roll (chapter 14's; default records)
     "supply_spent",        -- {units, amount, why}: supply paid (chapter 12's; default records)

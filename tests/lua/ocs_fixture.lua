@@ -8,6 +8,7 @@
 local t = require "keel.testing"
 local keel = require "keel"
 local rules = require "keel.rules"
+local errors = require "keel.errors"
 local game_mod = require "keel.game"
 
 local M = {}
@@ -54,7 +55,7 @@ function M.setup(opts)
   opts = opts or {}
   local said = {}
   opts.narrate = function(kind, data)
-    if kind == "say" then said[#said + 1] = data.rule.id .. ": " .. data.text end
+    if kind == "say" then said[#said + 1] = (data.rule.id or "ocs") .. ": " .. data.text end
   end
   local set = M.set(opts)
   local g = game_mod.new { seed = opts.seed or 1, board = opts.board or M.board() }
@@ -83,7 +84,7 @@ end
 --- Take an action that must succeed.
 function M.ok(set, g, name, params)
   local ok, why = set:act(g, name, params)
-  if not ok then error({ test_failure = ("%s should be legal: %s"):format(name, rules.format_error(why)) }, 2) end
+  if not ok then error({ test_failure = ("%s should be legal: %s"):format(name, errors.format(why)) }, 2) end
 end
 
 --- An action that must be refused with a reason mentioning `text`, the
@@ -93,7 +94,7 @@ function M.refused(set, g, name, params, text)
   local journal = #g:journal_text()
   local ok, why = set:act(g, name, params)
   if ok then error({ test_failure = ("%s should be refused (%s), but it was taken"):format(name, text) }, 2) end
-  local msg = rules.format_error(why)
+  local msg = errors.format(why)
   if not msg:find(text, 1, true) then
     error({ test_failure = ("%s refused with %q, expected it to mention %q"):format(name, msg, text) }, 2)
   end

@@ -1,4 +1,4 @@
--- tests/lua/ocs_general_test.lua — OCS 18.0 and 18.1 General Naval Rules
+-- tests/lua/ocs_general_test.lua — OCS 18.1 General Naval Rules and the family plumbing
 -- (scripts/ocs/general.lua): supply, stacking, where ships and landing craft
 -- go, naval DG, phasing and speed. Every illegal move is refused with its
 -- rule id and the state hash unchanged.
@@ -12,7 +12,7 @@ local function shuttle(n, a, b)
   return path
 end
 
-t.test("18.0-1: the phases and segments of a player-turn: name, side, serial; an event without a side is an error", function()
+t.test("ocs-phases-1: the phases and segments of a player-turn: name, side, serial; an event without a side is an error", function()
   local set, g = F.setup()
   F.phase(set, g, "turn_start", "Allied")
   t.eq(g:turn(), 1)

@@ -21,14 +21,12 @@ t.test("18.1c-variant-1: destroyers may move into a port under the game note, no
   t.eq(vg:marker(vdd, "DG"), 0, "a destroyer in port is not DG")
 end)
 
-t.test("18.1c-variant-2: a large ship in port is automatically DG, after Clean Up too; one DG result is a hit, two sink it", function()
+t.test("18.1c-variant-2: a large ship in port is automatically DG (when fired at, and after Clean Up); one DG result is a hit, two sink it", function()
   local set, g = F.setup { variants = { VARIANT } }
   local cl = F.unit(g, { name = "Abdiel", type = "CL", side = "Allied", at = "A:0504", port = true })
   local bb = F.unit(g, { name = "Littorio", type = "BB", side = "Axis", at = "A:0403", values = { barrage = 12, range = 3 } })
-  F.phase(set, g, "movement_phase", "Allied")
-  t.eq(g:marker(cl, "DG"), 1)
   F.phase(set, g, "clean_up_phase", "Allied")
-  t.eq(g:marker(cl, "DG"), 1, "still DG after the Clean Up Phase")
+  t.eq(g:marker(cl, "DG"), 1, "DG after the Clean Up Phase")
   F.phase(set, g, "combat_phase", "Axis")
   F.phase(set, g, "barrage_segment", "Axis")
   g.dice:force(3, 3)                  -- 10+: 6 -> DG
@@ -39,4 +37,16 @@ t.test("18.1c-variant-2: a large ship in port is automatically DG, after Clean U
   g.dice:force(3, 3)
   F.ok(set, g, "barrage", { units = { bb }, target = cl })
   t.eq(g:get(cl, "loc"), "dead")
+end)
+
+t.test("18.1c-variant-3: a large ship in port never cleaned up is DG when fired at: a DG result is already its second", function()
+  local set, g = F.setup { variants = { VARIANT } }
+  local ca = F.unit(g, { name = "Trento", type = "CA", side = "Axis", at = "A:0504", port = true })
+  local bb = F.unit(g, { name = "Warspite", type = "BB", side = "Allied", at = "A:0403", values = { barrage = 12, range = 3 } })
+  t.eq(g:marker(ca, "DG"), 0)
+  F.phase(set, g, "combat_phase", "Allied")
+  F.phase(set, g, "barrage_segment", "Allied")
+  g.dice:force(3, 3)
+  F.ok(set, g, "barrage", { units = { bb }, target = ca })
+  t.eq({ g:get(ca, "face"), g:marker(ca, "DG") }, { "damaged", 1 })
 end)

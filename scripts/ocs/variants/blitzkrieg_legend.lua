@@ -38,17 +38,17 @@ wrap("18.1c", {
   },
 })
 
--- at the start of every phase, and after the Clean Up Phase has taken the
--- DG markers off: large ships in port are DG again
-local after = {}
-for _, ev in ipairs({ "aircraft_refit_phase", "movement_phase", "reaction_phase", "combat_phase",
-                      "exploitation_phase" }) do
-  after[ev] = function(orig, ctx, data)
-    orig(ctx, data)
-    dg_large_ships_in_port(ctx)
-  end
-end
-wrap("18.0", { on = after })
+-- before a barrage's result is applied to ships (18.3d), and after the
+-- Clean Up Phase has taken the DG markers off (18.1d): large ships in port
+-- carry a DG marker
+wrap("18.3d", {
+  on = {
+    barrage_fired = function(orig, ctx, data)
+      dg_large_ships_in_port(ctx)
+      return orig(ctx, data)
+    end,
+  },
+})
 wrap("18.1d", {
   on = {
     clean_up_phase = function(orig, ctx, data)
