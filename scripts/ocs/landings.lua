@@ -14,8 +14,9 @@ rule {
   id = "18.5", title = "Amphibious Landings",
   queries = {
     --- landing_hex_refusal(hex, side, estuary_ok) -> nil, or why units may
-    --- not land there: coastal hexes (and estuary hexes for an LST port,
-    --- 18.4f) with no enemy combat units (those take a Beach Assault, 18.6)
+    --- not land there: coastal hexes (and estuary hexes where an LST deploys
+    --- or stands as a port, 18.4f) with no enemy combat units (those take a
+    --- Beach Assault, 18.6)
     landing_hex_refusal = function(ctx, hex, side, estuary_ok)
       local g = ctx.game
       local t = g.board:terrain(hex)
@@ -484,8 +485,9 @@ rule {
         end
         g:set_value(u, "after_mp", (g:value(u, "after_mp") or 0) + cost)
         g:set_value(u, "moved_phase", n)
+        local half = ctx:query("printed", u, "ma") / ctx.rule.values.fraction
         ctx:say("%s moves after landing to %s (%s MP of %s)", g:get(u, "name"), label(ctx, from),
-          tostring(g:value(u, "after_mp")), tostring(ctx:query("printed", u, "ma") / ctx.rule.values.fraction))
+          tostring(g:value(u, "after_mp")), tostring(math.tointeger(half) or half))
       end,
     },
   },
@@ -512,7 +514,7 @@ function land_plan(ctx, p)
     return nil, ("18.5a: units are dropped off when the craft enters the coastal hex; %s has not entered %s in this phase")
       :format(cname, label(ctx, hex))
   end
-  why = ctx:query("landing_hex_refusal", hex, side, false)
+  why = ctx:query("landing_hex_refusal", hex, side, by == "port")   -- a port may stand in an estuary hex (18.4f)
   if why then return nil, why end
   local units = p.units or g:cargo(craft)
   if #units == 0 then return nil, ("18.5: %s carries nothing to land"):format(cname) end
