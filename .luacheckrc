@@ -34,6 +34,7 @@ files["scripts/navgroup"] = { std = "keel_script+keel_rules" }
 files["scripts/navgroup/tables.lua"] = { std = "lua54" }
 files["scripts/ocs"] = { std = "keel_script+keel_rules" }
 files["scripts/ocs/tables.lua"] = { std = "lua54" }
+files["scripts/ocs/odds.lua"] = { std = "lua54" }
 files["scripts/ocs/variants"] = { std = "keel_script+keel_variant" }
 files["tests/families/variants"] = { std = "keel_script+keel_variant" }
 files["tests/scenarios"] = { std = "keel_script+keel_scenario" }

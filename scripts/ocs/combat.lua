@@ -13,6 +13,24 @@ local label, plan_barrage, strength_of, hit_ship, dg_ship, hit_craft, dg_craft  
 
 rule {
   id = "18.3", title = "Naval Combat",
+  queries = {
+    --- barrage_strength(spec) -> strength, exact: the Barrage Table column's
+    --- strength from the firers' printed strengths by kind (spec: ships,
+    --- planes, others, naval, facility, protection): ships reduced against
+    --- ground units but not facilities (18.3b); against naval targets planes
+    --- x2 and the total divided by the Protection Rating (18.3c B, C);
+    --- rounded down (doc/ocs.md, "Readings"). `keel odds ocs:barrage` asks it.
+    barrage_strength = function(ctx, spec)
+      local ships = spec.ships or 0
+      if not spec.naval and not spec.facility then
+        local m = ctx:table("barrage_adjustments"):get("naval_vs_ground", "effect")
+        ships = ships * m.num / m.den
+      end
+      local total = ships + (spec.planes or 0) * ctx:query("barrage_multiplier", "air", spec.naval) + (spec.others or 0)
+      if spec.naval then total = total / (spec.protection or ctx:query("protection", nil)) end
+      return math.floor(total), total
+    end,
+  },
   actions = {
     barrage = {
       params = { units = "units", target = "unit?", hex = "hex?", facility = "string?" },
@@ -192,14 +210,14 @@ rule {
       end
       return out
     end,
-    --- barrage_multiplier(firer, naval) -> what its strength is multiplied by (B: planes x2 against ships)
-    barrage_multiplier = function(ctx, f, naval)
-      if naval and ctx:query("naval_class", f) == "air" then return ctx.rule.values.plane_multiplier end
+    --- barrage_multiplier(class, naval) -> what a firer's strength is multiplied by (B: planes x2 against ships)
+    barrage_multiplier = function(ctx, class, naval)
+      if naval and class == "air" then return ctx.rule.values.plane_multiplier end
       return 1
     end,
     --- protection(target) -> the Protection Rating a barrage is divided by (1 when none is printed)
     protection = function(ctx, target)
-      return ctx:query("printed", target, "protection") or ctx.rule.values.no_protection
+      return target and ctx:query("printed", target, "protection") or ctx.rule.values.no_protection
     end,
     --- air_distance_shift(plane, hex) -> columns: the only shift against a
     --- naval target (A). The distance rule is the air chapter's; the stand-in
@@ -448,26 +466,20 @@ function plan_barrage(ctx, p)
   return plan
 end
 
--- The barrage's strength and column shift: planes x2 and the total divided
--- by the Protection Rating against naval targets (18.3c B, C; rounded down:
--- doc/ocs.md), the only shift the aircraft's distance (18.3c A); ships'
--- strength reduced against ground units but not facilities (18.3b).
+-- The barrage's strength and column shift, from its units: the sums by
+-- kind go to the query barrage_strength; the only shift is the aircraft's
+-- distance (18.3c A), the largest among the planes.
 function strength_of(ctx, plan)
-  local adj = ctx:table("barrage_adjustments")
-  local total, ships = 0, 0
+  local spec = { ships = 0, planes = 0, others = 0, naval = plan.naval, facility = plan.facility ~= nil }
   for _, f in ipairs(plan.firers) do
     local s = ctx:query("printed", f, "barrage")
     local c = ctx:query("naval_class", f)
-    s = s * ctx:query("barrage_multiplier", f, plan.naval)
-    if c == "ship" or c == "carrier" then ships = ships + s else total = total + s end
+    if c == "ship" or c == "carrier" then spec.ships = spec.ships + s
+    elseif c == "air" then spec.planes = spec.planes + s
+    else spec.others = spec.others + s end
   end
-  if not plan.naval and not plan.facility then
-    local m = adj:get("naval_vs_ground", "effect")
-    ships = ships * m.num / m.den
-  end
-  total = total + ships
-  if plan.naval then total = total / ctx:query("protection", plan.target) end
-  local strength = math.floor(total)
+  if plan.naval then spec.protection = ctx:query("protection", plan.target) end
+  local strength = ctx:query("barrage_strength", spec)
   local shift = 0
   for _, pl in ipairs(plan.planes) do
     local s = ctx:query("air_distance_shift", pl, plan.hex)
