@@ -415,3 +415,15 @@ t.test("18.3g-3: C) ships fire at coastal artillery as a naval target: a step lo
   F.ok(set, g, "barrage", { units = { cl }, target = bat })
   t.eq(g:get(bat, "loc"), "dead")
 end)
+
+t.test("18.3-charts-1: a scenario's own Barrage Table (a family listing a table of that name) replaces the stand-in", function()
+  local set, g = F.setup { families = { "ocs_game" } }
+  t.ok(set:table("barrage_table").title:find("TEST BARRAGE TABLE", 1, true))
+  local bb = ship(g, "Warspite", "BB", "Allied", "A:0203", BB)
+  local en = ship(g, "Lupo", "DD", "Axis", "A:0403", DD)
+  segment(set, g, "combat_phase", "Allied")
+  g.dice:force(1, 1)
+  F.ok(set, g, "barrage", { units = { bb }, target = en })
+  t.eq(g:get(en, "face"), "damaged", "a 2 is a hit on the game's table")
+  t.eq(set:query(g, "transport_size", F.unit(g, { name = "Bde", type = "inf", side = "Allied", values = { re = 2 } })), 4)
+end)
