@@ -42,4 +42,40 @@ return family {
     "supply_spent",        -- {units, amount, why}: supply paid (chapter 12's; default records)
     "specialized_combat",  -- {hex, units, enemies}: 18.5f E, chapter 9.14's (default records)
   },
+  -- what a counter and the status panel show (keel view, keel render; doc/viewer.md)
+  view = {
+    types = {
+      BB = { symbol = "warship", title = "battleship", values = { "barrage", "protection" } },
+      BC = { symbol = "warship", title = "battlecruiser", values = { "barrage", "protection" } },
+      CA = { symbol = "warship", title = "heavy cruiser", values = { "barrage", "protection" } },
+      CL = { symbol = "warship", title = "light cruiser", values = { "barrage", "protection" } },
+      DD = { symbol = "warship", title = "destroyers", values = { "barrage", "protection" } },
+      CV = { symbol = "carrier", title = "aircraft carrier", values = { "capacity.planes" } },
+      CVL = { symbol = "carrier", title = "light carrier", values = { "capacity.planes" } },
+      CVE = { symbol = "carrier", title = "escort carrier", values = { "capacity.planes" } },
+      LC = { symbol = "landing", title = "landing craft", values = { "points" } },
+      LST = { symbol = "landing", title = "LST", values = { "points" } },
+      DUKW = { symbol = "landing", title = "DUKW", values = { "points" } },
+      ["LST port"] = { symbol = "supply", title = "LST port (18.4f)" },
+      CoastArty = { symbol = "coastal", title = "coastal artillery", values = { "barrage", "range" } },
+      air = { symbol = "air", title = "air unit", values = { "barrage", "range" } },
+      inf = { symbol = "infantry", title = "infantry", values = { "attack", "re" } },
+      arm = { symbol = "armor", title = "armour", values = { "attack", "re" } },
+      HQ = { symbol = "headquarters", title = "headquarters" },
+      SP = { symbol = "supply", title = "supply points", values = { "points" } },
+      TP = { symbol = "transport", title = "transport points", values = { "points" } },
+      truck = { symbol = "transport", title = "trucks" },
+    },
+    marks = {
+      { value = "inactive", label = "Inactive" },  -- an air unit that has flown (18.2b refits it)
+      { value = "mode", label = "%s" },            -- a DUKW as Transport Points (18.4e), a landed unit's mode (18.5c)
+    },
+    status = {
+      { key = "phase_side", label = "phase of" },
+      { key = "alt_done_phase", label = "ALT rolls made in phase" },
+      { key = "ground_barrages", label = "ground barrages recorded" },
+      { key = "ground_combats", label = "ground combats recorded" },
+      { key = "supplys", label = "supply payments recorded" },
+    },
+  },
 }
