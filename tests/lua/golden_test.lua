@@ -10,6 +10,7 @@ local GOLDEN = {
   { scenario = "tests/scenarios/convoy_crete.lua", journal = "tests/golden/convoy_crete.jsonl" },
   { scenario = "tests/scenarios/navgroup_integration.lua", journal = "tests/golden/navgroup_integration.jsonl" },
   { scenario = "scenarios/seabox_crete_1941.lua", journal = "tests/golden/seabox_crete_1941.jsonl" },
+  { scenario = "scenarios/ocs_salerno.lua", journal = "tests/golden/ocs_salerno.jsonl" },
 }
 
 local function first_difference(a, b)

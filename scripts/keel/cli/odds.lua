@@ -1,4 +1,5 @@
---- keel odds TABLE [--mod N | --dist M:W,...] [--table NAME]
+--- keel odds TABLE [--mod N | --dist M:W,...] [--with NAMES] [--table NAME] [--column C | --strength V [--shift N]]
+--- keel odds FAMILY:QUESTION [OPTIONS]   (a rule family's own question: scripts/FAMILY/odds.lua)
 --- keel odds --hits NdS --on K
 --- keel odds NdS[+M]
 --- keel odds --scenario FILE --order N [--set KEY=VALUE ...]
@@ -6,13 +7,19 @@ local cli = require "keel.cli"
 
 local M = {
   summary = "exact odds of a rule table, of N dice hitting, of a dice total, or of what an order does",
-  usage = "keel odds TABLE [--mod N | --dist M:W,...] [--table NAME] | --hits NdS --on K | NdS[+M]\n" ..
+  usage = "keel odds TABLE [--mod N | --dist M:W,...] [--with NAMES] [--table NAME] [--column C | --strength V [--shift N]]\n" ..
+          "       keel odds FAMILY:QUESTION [OPTIONS] | --hits NdS --on K | NdS[+M]\n" ..
           "       keel odds --scenario FILE --order N [--set KEY=VALUE ...]",
   help = "TABLE is a table file (.tbl) or a registered table name (see keel odds --list).\n" ..
          "  --mod N        net die modifier (default 0)\n" ..
          "  --dist M:W,..  a distribution of modifier totals: modifier M with integer weight W\n" ..
+         "  --with A,B     the table's named modifiers that apply (added to --mod)\n" ..
          "  --table NAME   which table of a file holding several\n" ..
+         "  --column C     the odds of one column's results\n" ..
+         "  --strength V   the column whose printed range holds V (1-2, 3-5, 10+), moved --shift N columns\n" ..
          "  --list         list the registered tables\n" ..
+         "FAMILY:QUESTION asks a rule family's own question (scripts/FAMILY/odds.lua), e.g.\n" ..
+         "  keel odds ocs:barrage --ships 7 --protection 2   (without options: what it asks)\n" ..
          "  --hits NdS --on K   distribution of hits when each die hits on K or less\n" ..
          "A bare dice expression (2d6+1) prints the distribution of its total.\n" ..
          "  --scenario FILE --order N   play the scenario's orders before N, then every dice\n" ..
@@ -112,9 +119,46 @@ local function order_odds(opts, rest)
   return 0
 end
 
+-- A rule family's own odds questions: scripts/FAMILY/odds.lua (trusted host
+-- code, beside the family's tables.lua) returns {QUESTION = {summary=,
+-- usage=, options = {name = "value"|"flag"}, run = function(opts) -> text}}.
+local function family_question(name)
+  local fam, q = name:match("^([%w_]+):([%w_]+)$")
+  if not fam then return nil end
+  local keel = require "keel"
+  local path = keel.script_dir .. "/" .. fam .. "/odds.lua"
+  local chunk = loadfile(path, "t")
+  if not chunk then error(("no odds questions for family '%s' (%s)"):format(fam, path), 0) end
+  local questions = chunk()
+  local qs = questions[q]
+  if not qs then
+    local names = {}
+    for k in pairs(questions) do names[#names + 1] = fam .. ":" .. k end
+    table.sort(names)
+    error(("family '%s' has no odds question '%s' (it has: %s)"):format(fam, q, table.concat(names, ", ")), 0)
+  end
+  return qs
+end
+
 function M.run(args)
+  for _, a in ipairs(args) do
+    if a:sub(1, 1) ~= "-" then
+      local q = family_question(a)
+      if q then
+        local spec = {}
+        for k, v in pairs(q.options or {}) do spec[k] = v end
+        local qopts, qrest = cli.parse_options(args, spec)
+        if next(qopts) == nil then print("usage: " .. q.usage); print(q.summary); return 0 end
+        if #qrest ~= 1 then cli.usage_error(q.usage) end
+        print(q.run(qopts))
+        return 0
+      end
+      break
+    end
+  end
   local opts, rest = cli.parse_options(args, { mod = "value", dist = "value", table = "value",
-    hits = "value", on = "value", list = "flag", help = "flag", scenario = "value", order = "value", set = "list" })
+    hits = "value", on = "value", list = "flag", help = "flag", scenario = "value", order = "value", set = "list",
+    with = "value", column = "value", strength = "value", shift = "value" })
   local odds = require "keel.odds"
   local tables = require "keel.tables"
   if opts.help then print(M.usage); print(M.help); return 0 end
@@ -143,7 +187,32 @@ function M.run(args)
     if not (t.dice or t.rows_from) then
       error(("%s is not a dice table (it has no 'dice' line): no odds to give"):format(t.name), 0)
     end
-    print(odds.format_table(odds.table(t, mod)))
+    if opts.with then
+      if opts.dist then cli.usage_error("give --with with --mod, not --dist") end
+      local ctx = {}
+      for name in opts.with:gmatch("[^,%s]+") do ctx[name] = true end
+      local ok, w = pcall(t.modifiers_for, t, ctx)
+      if not ok then cli.usage_error(tostring(w):gsub("^.-: ", "")) end
+      mod = mod + w
+    end
+    local o = odds.table(t, mod)
+    local column = opts.column
+    if opts.strength then
+      if column then cli.usage_error("give --column or --strength, not both") end
+      local v = tonumber(opts.strength)
+      if not v then cli.usage_error("--strength needs a number") end
+      local name, why = t:column_for(v, opts.shift and int_opt(opts.shift, "--shift") or 0)
+      if not name then
+        print(("%s: strength %s is %s: no effect"):format(t.name, opts.strength, why:gsub("^.- is ", "")))
+        return 0
+      end
+      column = name
+    end
+    if column then
+      print(odds.format_column(odds.column(o, column)))
+    else
+      print(odds.format_table(o))
+    end
     return 0
   end
   local e = require("keel.dice_expr").parse(rest[1])
