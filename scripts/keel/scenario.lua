@@ -124,9 +124,34 @@ end
 local Run = {}
 Run.__index = Run
 
---- Set a scenario up: board, rule set, game, flags and forces.
+-- The search path and the variant files of a scenario, resolved against its folder.
+local function path_and_variants(spec, opts)
+  local base = dir_of(spec.file)
+  local path = {}
+  for _, p in ipairs(spec.path or {}) do path[#path + 1] = resolve(base, p) end
+  for _, p in ipairs(opts.path or {}) do path[#path + 1] = p end
+  path[#path + 1] = base
+  local variants = {}
+  for _, v in ipairs(spec.variants or {}) do variants[#variants + 1] = resolve(base, v) end
+  return path, variants
+end
+
+--- The rule set a scenario plays with (its families and variants on its
+--- path). Many games of one scenario may share it: pass it to M.start as
+--- opts.set (a rule set keeps nothing of a game between games).
 ---@param spec table from M.load
 ---@param opts? {narrate?: function, path?: string[]}
+---@return table set
+function M.rule_set(spec, opts)
+  opts = opts or {}
+  local path, variants = path_and_variants(spec, opts)
+  return rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate }
+end
+
+--- Set a scenario up: board, rule set (opts.set, from M.rule_set, or a new
+--- one), game, flags and forces.
+---@param spec table from M.load
+---@param opts? {narrate?: function, path?: string[], set?: table}
 ---@return table run
 function M.start(spec, opts)
   opts = opts or {}
@@ -138,13 +163,8 @@ function M.start(spec, opts)
     board, err = keel.board.load(resolve(base, spec.map), { shared = true })
     if not board then fail(spec.file, "map: " .. tostring(err)) end
   end
-  local path = {}
-  for _, p in ipairs(spec.path or {}) do path[#path + 1] = resolve(base, p) end
-  for _, p in ipairs(opts.path or {}) do path[#path + 1] = p end
-  path[#path + 1] = base
-  local variants = {}
-  for _, v in ipairs(spec.variants or {}) do variants[#variants + 1] = resolve(base, v) end
-  local set = rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate }
+  local _, variants = path_and_variants(spec, opts)
+  local set = opts.set or M.rule_set(spec, opts)
   local game = game_mod.new { seed = spec.seed or 0, board = board, scenario = spec.file, variants = variants }
   game:add_rule_file(spec.file)
   set:declare_files(game)
