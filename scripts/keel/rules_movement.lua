@@ -75,7 +75,11 @@ local function mover_proxy(mv)
   for _, m in ipairs(MOVER_METHODS) do
     p[m] = function(_, ...) return mv[m](mv, ...) end
   end
-  p.journal = function() return sandbox.readonly(mv:journal(), "journal") end
+  p.journal = function()   -- the steps so far (a copy: the mover's own list grows)
+    local steps, out = mv:journal(), {}
+    for i = 1, #steps do out[i] = steps[i] end
+    return sandbox.readonly(out, "journal")
+  end
   p.state = function() return mv.state end
   p.position = function()
     local g = mv.group
