@@ -25,7 +25,7 @@ local Set = setmetatable({}, { __index = registry.Registry })
 Set.__index = Set
 M.Set = Set
 
-local type, ipairs, error, tostring = type, ipairs, error, tostring
+local type, ipairs, pairs, error, tostring = type, ipairs, pairs, error, tostring
 local xpcall = xpcall
 local unpack, pack = table.unpack, table.pack
 
@@ -77,10 +77,34 @@ local function facade_of(obj, methods, name)
   return f, name
 end
 
+-- Game methods that only pass their arguments on to the state's method of
+-- this name, with their number of arguments: the facade calls the state.
+local DIRECT = {
+  get = { "get", 2 }, set = { "set", 3 }, value = { "value", 2 }, set_value = { "set_value", 3 },
+  marker = { "marker", 2 }, set_marker = { "set_marker", 3 }, add_marker = { "add_marker", 3 },
+  move = { "move", 3 }, reduce_points = { "reduce_points", 2 }, split = { "split", 2 },
+  combine = { "combine", 2 }, eliminate = { "eliminate", 1 }, sink = { "eliminate", 1 },
+  cargo = { "cargo", 1 }, cargo_check = { "cargo_check", 2 }, group_add = { "group_add", 3 },
+  group_remove = { "group_remove", 2 }, group_units = { "group_units", 1 },
+  group_name = { "group_name", 1 }, group_get = { "group_value", 2 }, group_set = { "group_set", 3 },
+  groups_of = { "groups_of", 1 }, global = { "global", 1 }, set_global = { "set_global", 2 },
+  owner = { "owner", 1 }, hash = { "hash", 0 }, hash_hex = { "hash_hex", 0 }, rule = { "rule", 0 },
+}
+local direct_by_arity = {
+  [0] = function(st, fn) return function() return fn(st) end end,
+  function(st, fn) return function(_, a) return fn(st, a) end end,
+  function(st, fn) return function(_, a, b) return fn(st, a, b) end end,
+  function(st, fn) return function(_, a, b, c) return fn(st, a, b, c) end end,
+}
+
 function Set:facade(game)
   local f = self._facades[game]
   if f then return f end
   local g = facade_of(game, M.game_methods)
+  local st = game.state
+  for m, d in pairs(DIRECT) do
+    if g[m] then g[m] = direct_by_arity[d[2]](st, st[d[1]]) end
+  end
   local proxy
   -- a filter gets the facade, never the game itself
   g.units = function(_, filter)
