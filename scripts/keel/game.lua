@@ -123,13 +123,18 @@ M.portable_path, M.real_path = portable_path, real_path
 
 --- Record a rule file the game's rules were loaded from: its hash goes in
 --- the journal (a `rule_file` line) and in saves. Runtime plumbing: the
---- rule set (set:declare_files) and keel.scenario call it.
+--- rule set (set:declare_files) and keel.scenario call it, with the hash
+--- of the text they loaded (else the file is read and hashed now).
 ---@param path string
+---@param hash? string
 ---@return string hash
-function Game:add_rule_file(path)
-  local text, err = read_file(path)
-  if not text then error("add_rule_file: " .. tostring(err), 2) end
-  local h = kstate.hash_bytes(text)
+function Game:add_rule_file(path, hash)
+  local h = hash
+  if not h then
+    local text, err = read_file(path)
+    if not text then error("add_rule_file: " .. tostring(err), 2) end
+    h = kstate.hash_bytes(text)
+  end
   local name = portable_path(path)
   self.rule_files[#self.rule_files + 1] = { name, h }
   self.state:journal_append(line("rule_file", { { "path", name }, { "hash", h } }))

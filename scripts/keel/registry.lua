@@ -75,6 +75,7 @@ function M.new(opts, class)
     tables = {},          -- name -> table object (a variant may swap in a changed copy)
     table_changes = {},   -- name -> {variant=, file=, line=, what=}
     files = {},           -- every script file loaded, in order
+    hashes = {},          -- file -> the hash of its text as loaded
     _loading = {},
     _seq = 0,
     _dirty = true,
@@ -104,11 +105,29 @@ function Registry:find_family(name)
     name, name, concat(self.path, ", "))
 end
 
+-- The text of a file, or nil and the reason.
+local function read_text(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local text = f:read("a")
+  f:close()
+  return text
+end
+
+-- A file the set's rules come from, with the hash of the text loaded (the
+-- game journals it: set:declare_files).
+function Registry:_add_file(path, text)
+  self.files[#self.files + 1] = path
+  self.hashes[path] = keel.state.hash_bytes(text)
+end
+
 -- Run a script file in env as one protected action; raise a rule error.
 function Registry:_run_file(path, env, what)
-  local fn, err = sandbox.loadfile(path, env)
+  local text, err = read_text(path)
+  local fn
+  if text then fn, err = sandbox.load(text, "@" .. path, env) end
   if not fn then error(errors.from(err, what), 0) end
-  self.files[#self.files + 1] = path
+  self:_add_file(path, text)
   local res = pack(sandbox.xprotect(fn, function(e) return errors.from(e, what, true) end))
   if not res[1] then
     local e = res[2]
@@ -204,8 +223,10 @@ function Registry:_load_tables(fam)
   end
   for _, f in ipairs(fam.table_files) do
     local path = fam.dir .. "/tables/" .. f
-    local list = tables.load_file(path)
-    self.files[#self.files + 1] = path
+    local text, err = read_text(path)
+    if not text then error(("cannot read table file: %s"):format(err), 0) end
+    local list = tables.parse(text, path)
+    self:_add_file(path, text)
     for _, t in ipairs(list) do
       fam.tables[t.name] = t
       self.tables[t.name] = t
@@ -427,7 +448,7 @@ end
 
 --- Rule files and variants in use, for the game's journal and saves.
 function Registry:declare_files(game)
-  for _, f in ipairs(self.files) do game:add_rule_file(f) end
+  for _, f in ipairs(self.files) do game:add_rule_file(f, self.hashes[f]) end
 end
 
 return M

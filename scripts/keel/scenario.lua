@@ -94,7 +94,10 @@ function M.load(path)
       return s
     end,
   } }
-  local fn, err = sandbox.loadfile(path, env)
+  local f, err = io.open(path, "rb")
+  local text, fn = f and f:read("a"), nil
+  if f then f:close() end
+  if text then fn, err = sandbox.load(text, "@" .. path, env) end
   if not fn then error(err, 0) end
   local res = table.pack(sandbox.xprotect(fn, function(e) return errors.from(e, nil, true) end))
   if not res[1] then error(res[2], 0) end
@@ -116,6 +119,7 @@ function M.load(path)
     end
   end
   spec.file = path
+  spec.hash = keel.state.hash_bytes(text)   -- of the text loaded: the journal's rule_file line
   return spec
 end
 
@@ -166,7 +170,7 @@ function M.start(spec, opts)
   local _, variants = path_and_variants(spec, opts)
   local set = opts.set or M.rule_set(spec, opts)
   local game = game_mod.new { seed = spec.seed or 0, board = board, scenario = spec.file, variants = variants }
-  game:add_rule_file(spec.file)
+  game:add_rule_file(spec.file, spec.hash)
   set:declare_files(game)
   local self = setmetatable({ spec = spec, set = set, game = game, board = board,
                               units = {}, groups = {}, results = {} }, Run)
