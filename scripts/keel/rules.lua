@@ -97,6 +97,19 @@ local direct_by_arity = {
   function(st, fn) return function(_, a, b, c) return fn(st, a, b, c) end end,
 }
 
+-- The board as rules see it: one facade per board, shared by every game on
+-- it (a board never changes), so that what a rule works out from the board
+-- alone it may keep, keyed by ctx.game.board, from one game to the next.
+local board_facades = setmetatable({}, { __mode = "k" })
+function Set:_board_facade(board)
+  local f = board_facades[board]
+  if not f then
+    f = sandbox.readonly((facade_of(board, M.board_methods)), "game.board")
+    board_facades[board] = f
+  end
+  return f
+end
+
 function Set:facade(game)
   local f = self._facades[game]
   if f then return f end
@@ -121,7 +134,7 @@ function Set:facade(game)
     game:set_owner(hex, side)
     if old ~= side then self:_dispatch(game, "owner_changed", { hex = hex, side = side, old = old }) end
   end
-  if game.board then g.board = sandbox.readonly((facade_of(game.board, M.board_methods)), "game.board") end
+  if game.board then g.board = self:_board_facade(game.board) end
   f = sandbox.readonly(g, "game")
   proxy = f
   self._facades[game] = f
