@@ -6,6 +6,10 @@
 
 local inland_port_beside   -- helper, below the rule
 
+-- what beyond_inland_ports works out depends on the board and the profile
+-- alone: kept per board and profile
+local beyond_cache = setmetatable({}, { __mode = "k" })
+
 rule {
   id = "32.A.6", title = "Rivers and canals",
   values = { group_kinds = { cargo = true } },
@@ -33,6 +37,14 @@ rule {
     -- through a hexside adjacent to an inland port), as a set {side = true}
     beyond_inland_ports = function(ctx, profile)
       local board = ctx.game.board
+      local by = beyond_cache[board]
+      if not by then by = setmetatable({}, { __mode = "k" }); beyond_cache[board] = by end
+      local known = by[profile]
+      if known then
+        local copy = {}
+        for s in pairs(known) do copy[s] = true end
+        return copy
+      end
       local rg = ctx:river_graph(profile)
       local stops, reached = {}, {}
       for _, n in ipairs(rg:nodes()) do
@@ -49,6 +61,9 @@ rule {
       for _, n in ipairs(rg:nodes()) do
         if n.kind == "side" and not reached[n.id] then beyond[n.id] = true end
       end
+      local copy = {}
+      for s in pairs(beyond) do copy[s] = true end
+      by[profile] = copy
       return beyond
     end,
     -- nil when group g (on a river at node `from`) may go on to node `to`

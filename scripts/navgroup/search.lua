@@ -301,7 +301,7 @@ function blockade_level(g, hex, phasing)
 end
 
 -- Coast defences on the board, listed once per board (hex order).
-local cd_cache = {}
+local cd_cache = setmetatable({}, { __mode = "k" })
 local function board_cds(b)
   local l = cd_cache[b]
   if not l then
