@@ -32,6 +32,9 @@ files["tests/families"] = { std = "keel_script+keel_rules" }
 -- rule families under scripts/ (their tables.lua is a plain module)
 files["scripts/navgroup"] = { std = "keel_script+keel_rules" }
 files["scripts/navgroup/tables.lua"] = { std = "lua54" }
+files["scripts/seazone"] = { std = "keel_script+keel_rules" }
+files["scripts/seazone/odds.lua"] = { std = "lua54" }
+files["scripts/seazone/tables.lua"] = { std = "lua54" }
 files["tests/families/variants"] = { std = "keel_script+keel_variant" }
 files["tests/scenarios"] = { std = "keel_script+keel_scenario" }
 files["scenarios/families"] = { std = "keel_script+keel_rules" }
