@@ -21,7 +21,7 @@ rule {
   id = "amphibious-assaults.step-2", title = "Cruiser & Destroyer Bombardment (stand-in)",
   actions = {
     bombard = {
-      params = { ships = "units", territory = "string", defender = "any" },
+      params = { ships = "units", territory = "string", defender = "any?" },
       legal = function(ctx, p)
         local g = ctx.game
         if g:phase() ~= "conduct_combat" then return "bombardment is a step of an amphibious assault (Conduct Combat)" end

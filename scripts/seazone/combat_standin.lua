@@ -76,7 +76,7 @@ rule {
     -- fight the battle in `zone` (or go on with it after a stop for the attacker's decision):
     -- attacker/defender are declared casualty policies; rounds stops after that many rounds
     battle = {
-      params = { zone = "string", attacker = "any", defender = "any", rounds = "integer?" },
+      params = { zone = "string", attacker = "any?", defender = "any?", rounds = "integer?" },
       legal = function(ctx, p)
         local g = ctx.game
         if g:phase() ~= "conduct_combat" then return "battles are fought in the Conduct Combat phase" end
