@@ -240,12 +240,14 @@ rule {
         end
       end
     end,
-    -- at the end of Conduct Combat, what was loaded in Combat Move is ashore, or the ship retreated
+    -- a ship that fought the sea combat of an assault ends Conduct Combat with what it loaded
+    -- in Combat Move ashore, unless it retreated
     end_phase = function(ctx)
       local g = ctx.game
       if g:phase() ~= "conduct_combat" then return nil end
       for _, s in ipairs(g:units()) do
-        if g:get(s, "type") == "assault_ship" and g:value(s, "retreated_turn") ~= g:turn() then
+        if g:get(s, "type") == "assault_ship" and g:value(s, "retreated_turn") ~= g:turn()
+            and g:value(s, "sea_combat_turn") == g:turn() then
           for _, u in ipairs(g:cargo(s)) do
             if g:value(u, "loaded_turn") == g:turn() and g:value(u, "loaded_phase") == "combat" then
               return ("%s must offload %s (loaded in Combat Move) in the amphibious assault, or have retreated"):format(
