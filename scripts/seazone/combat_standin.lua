@@ -267,6 +267,10 @@ rule {
         end
         if #strikers == 0 then
           ctx:say("round %d: no submarine may make a Surprise Strike: no step 2", b.round)
+          if #alive_of(ctx, "attacker") == 0 or #alive_of(ctx, "defender") == 0 then
+            check_end(ctx)
+            ev.next = 7
+          end
           return
         end
         ctx:say("round %d: Surprise Strike", b.round)
@@ -281,6 +285,11 @@ rule {
         end
       end
       g:set_global("battle_rolled", nil)
+      -- a side wiped out before the other units fire ends the battle
+      if #alive_of(ctx, "attacker") == 0 or #alive_of(ctx, "defender") == 0 then
+        check_end(ctx)
+        ev.next = 7
+      end
     end,
   },
 }
