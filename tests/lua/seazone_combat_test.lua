@@ -258,3 +258,48 @@ t.test("general-combat: a capital ship named twice takes both hits", function()
   t.eq(w.value("CA", "casualty"), true)
   t.eq(w.face("CA"), "damaged")
 end)
+
+-- ---- units.cruisers.capital-ship --------------------------------------------------------------
+
+t.test("units.cruisers.capital-ship: the first hit turns a cruiser on its side, the second destroys it", function()
+  local w = battle({ { "Kirov", "cruiser", "Opfor", "SZ 3", power = "Russia" }, { "Udaloy", "destroyer", "Opfor", "SZ 3", power = "Russia" },
+    { "CA", "cruiser", "Allies", "SZ 2", power = "USA" } }, { "Kirov", "Udaloy" })
+  w.force(1, 6, 6)
+  w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = "cheapest", rounds = 1 })
+  t.eq(w.face("CA"), "damaged")
+  t.eq(w.value("CA", "casualty"), nil, "a defending cruiser hit once is not moved behind the casualty strip")
+  w.force(6, 1, 6)
+  w.ok("battle", { zone = "SZ 2" })
+  t.eq(w.where("CA"), "dead")
+end)
+
+t.test("units.cruisers.capital-ship: even a submarine's Surprise Strike only damages an undamaged cruiser", function()
+  local w = battle({ { "U1", "submarine", "Opfor", "SZ 3", power = "Russia" }, { "CA", "cruiser", "Allies", "SZ 2", power = "USA" } },
+    { "U1" }, { attack = true })
+  w.force(1, 6)
+  w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = "cheapest", rounds = 1 })
+  t.eq(w.face("CA"), "damaged")
+  t.eq(w.where("CA"), "SZ 2")
+end)
+
+t.test("units.cruisers.capital-ship: a cruiser that survived with one hit is repaired visiting an operative friendly naval base", function()
+  local w = F.world { phase = "end", units = { { "CA", "cruiser", "Allies", "SZ 5", power = "USA", face = "damaged" },
+    { "NB", "naval_base", "Allies", "Homeland", power = "USA" }, { "EB", "naval_base", "Opfor", "Isle", power = "Russia" },
+    { "CA2", "cruiser", "Allies", "SZ 6", power = "USA", face = "damaged" } } }
+  w.ok("begin_turn", { power = "USA" })
+  t.eq(w.face("CA"), "full", "SZ 5 touches Homeland's base")
+  t.eq(w.face("CA2"), "damaged", "SZ 6 touches only the Opfor's base on Isle")
+end)
+
+t.test("units.submarines.cannot-be-hit-by-air-units: ... unless a frigate friendly to the air units is in the battle", function()
+  local w = F.world { power = "Russia", units = {
+    { "MiG", "fighter", "Opfor", "Isle", power = "Russia" }, { "Neustrashimy", "frigate", "Opfor", "SZ 3", power = "Russia" },
+    { "Dallas", "submarine", "Allies", "SZ 2", power = "USA" }, { "DD", "destroyer", "Allies", "SZ 2", power = "USA" } } }
+  w.ok("fly", { unit = "MiG", path = { "SZ 2" } })
+  w.ok("move", { units = { "Neustrashimy" }, path = { "SZ 2" } })
+  w.ok("end_phase", {})
+  w.force(1, 6)   -- step 3 in id order: MiG hits, the frigate misses
+  w.ok("battle", { zone = "SZ 2", attacker = "cheapest", rounds = 1 })
+  w.ok("casualties", { units = { "Dallas" } })
+  t.eq(w.value("Dallas", "casualty"), true)
+end)
