@@ -114,9 +114,7 @@ static int l_new(lua_State *L) {
     if (!strcmp(shift, "even")) n.shift_even = 1;
     else if (strcmp(shift, "odd")) luaL_argerror(L, 1, "shift must be \"odd\" or \"even\"");
     lua_pop(L, 2);
-    n.digits = (int)keel_lua_optfield_int(L, 1, "digits", 2);
-    n.first_col = (int)keel_lua_optfield_int(L, 1, "first_col", 1);
-    n.first_row = (int)keel_lua_optfield_int(L, 1, "first_row", 1);
+    keel_lua_optnumbering(L, 1, &n);
   }
   lboard *u = lua_newuserdatauv(L, sizeof *u, 0);
   u->b = NULL;
@@ -341,7 +339,9 @@ static int l_set_coasts(lua_State *L) {
   int c[6];
   for (int d = 0; d < 6; d++) {
     lua_geti(L, 3, d + 1);
-    c[d] = (int)luaL_optinteger(L, -1, 0);
+    lua_Integer v = luaL_optinteger(L, -1, 0);
+    if (v < 0 || v > KEEL_COAST_MAX) return luaL_error(L, "coasts[%d]: a coast number from 0 to %d expected", d + 1, KEEL_COAST_MAX);
+    c[d] = (int)v;
     lua_pop(L, 1);
   }
   return result(L, keel_board_set_coasts(b, h, c), "coasts");
@@ -360,7 +360,9 @@ static int l_add_port(lua_State *L) {
   for (int i = 1; port_sizes[i]; i++) if (!strcmp(size, port_sizes[i])) p.size = i;
   if (p.size == 0)
     return luaL_argerror(L, 3, lua_pushfstring(L, "unknown port size '%s'", size));
-  p.capacity = (int)luaL_optinteger(L, 4, -1);
+  lua_Integer cap = luaL_optinteger(L, 4, -1);
+  luaL_argcheck(L, cap >= -1 && cap <= INT32_MAX, 4, "capacity from 0 to 2147483647 (or nil) expected");
+  p.capacity = (int)cap;
   p.flags = lua_toboolean(L, 5) ? KEEL_PORT_INLAND : 0;
   return result(L, keel_board_add_port(b, &p), "port");
 }
@@ -421,7 +423,9 @@ static int l_add_tag(lua_State *L) {
   keel_board *b = check_building(L, 1);
   keel_hex h;
   HEX_ARG(L, b, 2, h);
-  return result(L, keel_board_add_tag(b, h, (int)luaL_checkinteger(L, 3)), "tag");
+  lua_Integer id = luaL_checkinteger(L, 3);
+  luaL_argcheck(L, id >= 0 && id <= INT32_MAX, 3, "tag id expected");
+  return result(L, keel_board_add_tag(b, h, (int)id), "tag");
 }
 
 /* board:add_strait_passage(crossing, strait) -> true | nil, reason  [-3, +1|2, e] */

@@ -37,7 +37,7 @@ run_kind() {   # run_kind LABEL BUILD_DIR KEEL_BIN
     done
   fi
   if [ "${KEEL_ONLY:-lua}" = lua ] && [ -n "$lua_tests" ]; then
-    KEEL_BIN="$keel" suite "$label lua" "$keel" run tests/lua/run.lua $lua_tests
+    KEEL_BIN="$keel" suite "$label lua" "$keel" script tests/lua/run.lua $lua_tests
   fi
 }
 

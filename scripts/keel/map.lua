@@ -10,6 +10,7 @@
 -- luacheck: max line length 130
 local lpeg = require "lpeg"
 local keel = require "keel"
+local sorted_keys = require("keel.keys").sorted
 
 local P, R, S, C, Ct, Cc, Cp, Cmt, Cg = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Ct, lpeg.Cc, lpeg.Cp, lpeg.Cmt, lpeg.Cg
 local error, type, tostring, tonumber, pcall, ipairs, pairs = error, type, tostring, tonumber, pcall, ipairs, pairs
@@ -63,7 +64,19 @@ local blank = sp * comment ^ -1 * nl
 local namechar = R("AZ", "az", "09") + S"_-"
 local wordend = -namechar
 
-local int = C(P"-" ^ -1 * R"09" ^ 1) / tonumber
+M.SECTION_NAME_MAX = 15   -- keel.h KEEL_SECTION_NAME_MAX
+
+-- Numbers are bounded, so that nothing downstream (offsets, sizes,
+-- capacities, C ints) ever sees an overflow or a float.
+M.MAX_NUMBER = 999999999
+local int = Cmt(C(P"-" ^ -1 * R"09" ^ 1), function(_, i, text)
+  local n = #text <= 11 and math.tointeger(tonumber(text))
+  if not n or n > M.MAX_NUMBER or n < -M.MAX_NUMBER then
+    error({ map_error = true, pos = i - #text,
+      expected = ("a number between %d and %d"):format(-M.MAX_NUMBER, M.MAX_NUMBER) }, 0)
+  end
+  return i, n
+end)
 local word = C(namechar ^ 1)
 local str = P'"' * C((1 - S'"\n') ^ 0) * expect(P'"', 'a closing \'"\'')
 local label = C((namechar ^ 1 * ":") ^ -1 * namechar ^ 1)   -- checked by the grid
@@ -87,15 +100,19 @@ local hexes_opt = Ct(Cp() * (C(kw"flat" + kw"pointy" + kw"odd" + kw"even") +
 
 local row_sym = R"!~" - S"#{}"
 local grid_row = Ct(Cp() * C((row_sym + ws) ^ 1)) * sp * comment ^ -1 * nl
+-- a byte of a multi-byte (UTF-8) character where a one-character symbol goes:
+-- the error points at it, not at the start of its line
+local SYMBOL = "a symbol of one printable ASCII character"
+local non_ascii = #R"\128\255" * expect(P(false), SYMBOL) * P(1)   -- P(1): never empty, for LPeg
 local block_end = sp * P"}"
 local function grid_block()
   return sp * expect(P"{", "'{' opening the grid") * eol *
-    Ct((blank + (-block_end * grid_row)) ^ 0) *
+    Ct((blank + (-block_end * (grid_row + sp * (row_sym + ws) ^ 0 * non_ascii))) ^ 0) *
     expect(block_end, "a grid row or '}' closing the grid")
 end
 local legend_entry = sp * Ct(Cp() * C(row_sym) * sp1 * (arg(str) + arg(word))) * eol
 local legend_block = sp * expect(P"{", "'{' opening the legend") * eol *
-  Ct((blank + (-block_end * legend_entry)) ^ 0) *
+  Ct((blank + (-block_end * (legend_entry + sp * non_ascii))) ^ 0) *
   expect(block_end, "a legend entry 'SYMBOL VALUE' or '}' closing the legend")
 
 local dirgroup = Ct(arg(word) * (sp1 * arg(word)) ^ 0)
@@ -250,18 +267,12 @@ local SIDE = keel.board.SIDE
 -- row of d digits each.
 local function label_parts(lbl, d)
   local sec, digits = lbl:match("^(.-:?)(%d+)$")
+  if not digits then return nil end
   return sec, digits, tonumber(digits:sub(1, d)), tonumber(digits:sub(d + 1))
 end
 
 -- The format that makes a label again from (section prefix, column, row).
 local function label_format(d) return "%s%0" .. d .. "d%0" .. d .. "d" end
-
-local function sorted_keys(t)
-  local ks = {}
-  for k in pairs(t) do ks[#ks + 1] = k end
-  sort(ks)
-  return ks
-end
 
 local Builder = {}
 Builder.__index = Builder
@@ -332,11 +343,11 @@ function Builder:rects(list)
       local h = self:hex({ pos, lbl })
       out[#out + 1] = { h, h }
     else
-      local b = self.board
+      local b = self:board_ready(pos)
       local n = b:numbering()
       local d = n.digits
       local sec, digits, c1, r1 = label_parts(lbl, d)
-      if #digits ~= 2 * d or #to ~= 2 * d then
+      if not digits or #digits ~= 2 * d or #to ~= 2 * d or not to:find("^%d+$") then
         self:fail(pos, ("a range SEC:CCRR..CCRR with %d-digit columns and rows"):format(d),
           "bad hex range", "'" .. show(lbl .. ".." .. to) .. "'")
       end
@@ -402,8 +413,13 @@ function handlers.hexes(self, s)
       o.digits = opt[3]
     elseif k == "first" then
       if opt[3] < 0 or opt[4] < 0 then self:fail(pos, "first column and row >= 0", "bad first hex", tostring(opt[3])) end
-      o.first_col, o.first_row = opt[3], opt[4]
+      o.first_col, o.first_row, o.first_pos = opt[3], opt[4], pos
     end
+  end
+  local lim = math.tointeger(10 ^ o.digits)
+  if o.first_col >= lim or o.first_row >= lim then
+    self:fail(o.first_pos, ("a first column and row that fit in %d digits (below %d)"):format(o.digits, lim),
+      "bad first hex", o.first_col .. " " .. o.first_row)
   end
 end
 
@@ -412,8 +428,22 @@ function handlers.section(self, s)
   if self.data_seen then
     self:fail(s.pos, "every 'section' before the hex data", "section after hex data", "'section'")
   end
+  if #s.name[2] > M.SECTION_NAME_MAX then
+    self:fail(s.name[1], ("a section name of at most %d characters"):format(M.SECTION_NAME_MAX),
+      "section name too long", ("%d characters"):format(#s.name[2]))
+  end
   if s.cols[2] < 1 or s.rows[2] < 1 then
     self:fail(s.cols[1], "a size of at least 1 column and 1 row", "empty section", tostring(s.cols[2]))
+  end
+  local n = self.numbering
+  local lim = 10 ^ n.digits
+  for _, d in ipairs({ { s.cols, n.first_col, "column" }, { s.rows, n.first_row, "row" } }) do
+    local size, first, what = d[1], d[2], d[3]
+    if first + size[2] > lim then
+      self:fail(size[1], ("a size whose printed %s numbers fit in %d digits (%d to %d)"):format(what, n.digits,
+        first, math.tointeger(lim) - 1), "section too large",
+        ("%s numbers %d to %d"):format(what, first, first + size[2] - 1))
+    end
   end
   local ok, why = b:section(s.name[2], s.col[2], s.row[2], s.cols[2], s.rows[2])
   if not ok then
@@ -587,7 +617,7 @@ function handlers.hex(self, s)
 end
 
 function Builder:side_name(a)
-  local id, why = self.board:side_name_id(a[2])
+  local id, why = self:board_ready(a[1]):side_name_id(a[2])
   return self:check(id, why, a[1], "at most 255 distinct feature names")
 end
 
@@ -682,7 +712,7 @@ function handlers.place(self, s) self:place(s.name, self:hex(s.hex)) end
 
 function Builder:owner_id(name, pos)
   if not self.owners[name] then
-    local id, why = self.board:add_owner(name)
+    local id, why = self:board_ready(pos):add_owner(name)
     self:check(id, why, pos, "at most 255 owners")
     self.owners[name] = id
   end
@@ -707,7 +737,7 @@ function Builder:zone_index(name, pos, expected)
   local idx = self.zones[name]
   if not idx then
     local why
-    idx, why = self.board:add_zone(name)
+    idx, why = self:board_ready(pos):add_zone(name)
     self:check(idx, why, pos, expected)
     self.zones[name] = idx
   end

@@ -17,6 +17,7 @@
 -- "stop" (movement ends) or "pause" (resume with mover:resume()).
 -- See doc/movement.md.
 local keel = require "keel"
+local sorted_keys = require("keel.keys").sorted
 
 local route, hexlib = keel.route, keel.hex
 local error, type, tostring, ipairs, pairs, setmetatable, getmetatable, next =
@@ -631,13 +632,6 @@ function Mover:run()
   end
   self.pending = nil
   return "done"
-end
-
-local function sorted_keys(set)
-  local l = {}
-  for k in pairs(set) do l[#l + 1] = k end
-  sort(l)
-  return l
 end
 
 --- Move to a hex by the cheapest legal path within the MPs left.

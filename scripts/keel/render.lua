@@ -10,10 +10,11 @@
 -- movement overlays as layers of their own.
 -- luacheck: max line length 200
 local keel = require "keel"
+local sorted_keys = require("keel.keys").sorted
 
 local hex = keel.hex
 local fmt, concat, sort = string.format, table.concat, table.sort
-local ipairs, pairs, type, tostring = ipairs, pairs, type, tostring
+local ipairs, type, tostring = ipairs, type, tostring
 local huge, min, max = math.huge, math.min, math.max
 
 local M = {}
@@ -378,10 +379,7 @@ function M.layers.legend(ctx)
     row(function(x, yy) return fmt('<text x="%s" y="%s" font-size="10" fill="#900">CD</text>', num(x), num(yy)) end,
       "coast-defence level")
   end
-  local sides = {}
-  for sd in pairs(ctx.used_unit_side) do sides[#sides + 1] = sd end
-  sort(sides)
-  for _, sd in ipairs(sides) do
+  for _, sd in ipairs(sorted_keys(ctx.used_unit_side)) do
     row(function(x, yy)
       return fmt('<rect x="%s" y="%s" width="18" height="10" rx="2" fill="%s" stroke="#000"/>', num(x), num(yy - 9), M.unit_color(sd))
     end, sd .. " unit")
@@ -391,10 +389,7 @@ function M.layers.legend(ctx)
       return fmt('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e07000" stroke-width="3" stroke-dasharray="6,3"/>', num(x), num(yy - 4), num(x + 18), num(yy - 4))
     end, "last move")
   end
-  local owners = {}
-  for o in pairs(ctx.used_owner) do owners[#owners + 1] = o end
-  sort(owners)
-  for _, o in ipairs(owners) do
+  for _, o in ipairs(sorted_keys(ctx.used_owner)) do
     row(function(x, yy)
       return fmt('<rect x="%s" y="%s" width="10" height="10" fill="%s"/>', num(x + 4), num(yy - 9), ctx.owner_colors[o])
     end, "owned by " .. o)

@@ -11,118 +11,13 @@
 -- "Combat zone" is defined in another chapter: here it is data, 32.D's
 -- value `combat_zone` (hexes within N of the group or CD; default 1: its hex
 -- and the adjacent hexes), which a scenario or variant may change.
-
--- ---- helpers shared by the rules of this file ---------------------------------------
+--
+-- The rules come first, in rulebook order; the helpers they share follow them.
 
 local hexlib = keel.hex
-local cd_value   -- (32.D.3, below)
-
--- ev.combat is the first combat an event starts, ev.combats all of them in order.
-local function add_combat(ev, c)
-  local list = ev.combats or {}
-  list[#list + 1] = c
-  ev.combats = list
-  if ev.combat == nil then ev.combat = c end
-end
-
-local function label(ctx, hex)
-  local b = ctx.game.board
-  if b and hex and b:contains(hex) then return b:label(hex) end
-  if math.type(hex) == "integer" and hexlib.is_valid(hex) then return hexlib.tostring(hex) end
-  return tostring(hex)
-end
-
--- A combat's kind as the narration names it.
-local function kind_name(kind) return kind == "cd" and "CD" or kind end
-
--- Who fights whom, and where, for a combat's record: "Regia with enemy Escort
--- at 19A:3408", "the CD at 19A:3413 (value 1, halved) fires on Regia at 19A:3412".
-local function combatants(ctx, ev, g, hex)
-  local game = ctx.game
-  local name, at = game:group_name(g), label(ctx, hex)
-  if ev.kind ~= "cd" then
-    local enemy = ev.enemy and game:group_name(ev.enemy) or "an unknown group"
-    return ("%s with enemy %s at %s"):format(name, enemy, at)
-  end
-  local cd = ("the CD at %s (value %s%s)"):format(label(ctx, ev.cd), tostring(ev.value), ev.halved and ", halved" or "")
-  local where = ev.cd == hex and "in its hex" or ("at " .. at)
-  if ev.fired_by == "group" then return ("%s %s fires on %s"):format(name, where, cd) end
-  return ("%s fires on %s %s"):format(cd, name, where)
-end
-
--- MPs the group has left after `spent` (its reaction allowance when reacting, 32.C).
-local function mp_left(ctx, g, spent)
-  spent = spent or ctx.game:group_get(g, "mp_spent") or 0
-  local left = ctx:query("allowance", g) - spent
-  if ctx:query("is_reacting", g) then
-    local r = ctx:query("reaction_allowance", g) - spent
-    if r < left then left = r end
-  end
-  return left
-end
-
--- A small set of ids in one string value (",3,5,"): the state holds scalars only.
-local function in_set(s, id) return s ~= nil and s:find("," .. id .. ",", 1, true) ~= nil end
-local function set_add(s, id) return (s or ",") .. id .. "," end
-
--- Enemy naval groups at sea whose combat zone holds `hex`; `accept(kind)` filters.
--- A group at sea ignores enemy groups in port (32.A.2). Ids in order.
-local function enemy_groups_near(ctx, g, hex, source, accept)
-  local game = ctx.game
-  local side = ctx:query("group_side", g)
-  local out = {}
-  if side == nil or hex == nil then return out end
-  for _, e in ipairs(game:groups()) do
-    if e ~= g and #game:group_units(e) > 0 and game:group_get(e, "in_port") ~= true then
-      local es = ctx:query("group_side", e)
-      if es ~= nil and es ~= side and accept(ctx:query("group_kind", e)) then
-        local eh = ctx:query("group_hex", e)
-        if eh and ctx:query("in_combat_zone", eh, hex, source) then out[#out + 1] = e end
-      end
-    end
-  end
-  return out
-end
-
--- The condition "starts the step in a hex in the combat zone ... and spends
--- any MPs in its hex without leaving the hex" (32.D.1 e, 32.D.2 b): a phasing
--- group spending MPs on an activity (not on entering a hex, not on a combat
--- round) before it has left its hex this step.
-local function spends_without_leaving(ctx, ev)
-  if ev.left_hex or ev.activity == "enter" or ev.activity == "combat round" then return false end
-  local g = ev.group
-  if ctx.game:group_get(g, "c_left") then return false end
-  local phasing = ctx.game:global("phasing")
-  return phasing ~= nil and ctx:query("group_side", g) == phasing
-end
-
--- Start one combat per enemy group (once per step for the start-of-step case).
-local function start_group_combats(ctx, ev, kind, enemies, once)
-  local g = ev.group
-  local engaged = ctx.game:group_get(g, "c_engaged")
-  for _, e in ipairs(enemies) do
-    if not (once and in_set(engaged, e)) then
-      if once then engaged = set_add(engaged, e) end
-      add_combat(ev, { kind = kind, enemy = e, rule = ctx.rule.id })
-      ctx:say("%s combat: %s with enemy %s at %s", kind, ctx.game:group_name(g), ctx.game:group_name(e),
-        label(ctx, ev.to or ev.hex))
-    end
-  end
-  if once and engaged ~= ctx.game:group_get(g, "c_engaged") then ctx.game:group_set(g, "c_engaged", engaged) end
-end
-
--- "hex:mp,hex:mp" <-> { [hex] = mp }: MPs a group spent in each CD's zone.
-local function decode_counts(s)
-  local t = {}
-  for h, n in (s or ""):gmatch("(%-?%d+):(%d+)") do t[math.tointeger(tonumber(h))] = math.tointeger(tonumber(n)) end
-  return t
-end
-local function encode_counts(t, order)
-  local parts = {}
-  for _, h in ipairs(order) do parts[#parts + 1] = ("%d:%d"):format(h, t[h]) end
-  if #parts == 0 then return nil end
-  return table.concat(parts, ",")
-end
+local label, kind_name, combatants, mp_left, is_sub, enemy_groups_near, spends_without_leaving,
+  start_group_combats, start_surface, enemy_cds, cd_value, fire_points, add_combat,
+  get_cd_mp, set_cd_mp                                        -- helpers, below the rules
 
 -- ---- 32.D ---------------------------------------------------------------------------
 
@@ -255,8 +150,6 @@ rule {
 
 -- ---- 32.D.1 -------------------------------------------------------------------------
 
-local function is_sub(kind) return kind == "submarine" end
-
 rule {
   id = "32.D.1", title = "Submarine Naval Combat",
   on = {
@@ -280,30 +173,6 @@ rule {
 
 -- ---- 32.D.2 -------------------------------------------------------------------------
 
--- The enemy groups a moving group of `kind` fights at the surface: never
--- submarines; a cargo group ignores enemy cargo groups.
-local function surface_enemies(ctx, ev, hex)
-  local kind = ctx:query("group_kind", ev.group)
-  if is_sub(kind) then return {} end
-  return enemy_groups_near(ctx, ev.group, hex, "naval", function(ek)
-    if is_sub(ek) then return false end
-    if kind == "cargo" and ek == "cargo" then return false end
-    return true
-  end)
-end
-
--- Surface combat with the enemies whose zone holds `hex` (a, or b with
--- `once`): none when the group has no MPs left after this expenditure.
-local function start_surface(ctx, ev, hex, once)
-  local enemies = surface_enemies(ctx, ev, hex)
-  if #enemies == 0 then return end
-  if mp_left(ctx, ev.group, ev.spent) <= 0 then
-    ctx:say("no surface combat for %s at %s: it has spent all its MPs", ctx.game:group_name(ev.group), label(ctx, hex))
-    return
-  end
-  start_group_combats(ctx, ev, "surface", enemies, once)
-end
-
 rule {
   id = "32.D.2", title = "Surface Naval Combat",
   on = {
@@ -319,58 +188,6 @@ rule {
 }
 
 -- ---- 32.D.3 -------------------------------------------------------------------------
-
--- Enemy CDs whose combat zone holds `hex`: the board's coast defences (owned
--- by the hex's owner) and CD units (`cd_types`, level = value `cd`), each as
--- { hex =, level =, distance = }, in hex order then unit order.
-local function enemy_cds(ctx, side, hex)
-  local game, v = ctx.game, ctx.rule.values
-  local out, seen = {}, {}
-  local board = game.board
-  -- the zone is symmetric: the CDs whose zone holds `hex` are in the zone around `hex`
-  for _, h in ipairs(ctx:query("combat_zone", hex, "cd")) do
-    if board and board:contains(h) then
-      local level = board:cd(h)
-      local owner = game:owner(h)
-      if level and level > 0 and owner and owner ~= side then
-        local inz, d = ctx:query("in_combat_zone", h, hex, "cd")
-        if inz then out[#out + 1] = { hex = h, level = level, distance = d }; seen[h] = true end
-      end
-    end
-  end
-  for _, u in ipairs(game:units()) do
-    if v.cd_types[game:get(u, "type")] and game:get(u, "side") ~= side then
-      local kind, where = game:get(u, "loc")
-      if (kind == "hex" or kind == "port") and not seen[where] then
-        local inz, d = ctx:query("in_combat_zone", where, hex, "cd")
-        local level = game:value(u, "cd") or game:value(u, "strength") or 0
-        if inz and level > 0 then out[#out + 1] = { hex = where, level = level, distance = d, unit = u } end
-      end
-    end
-  end
-  return out
-end
-
--- A CD's value firing at `distance`: halved next door (value, halved).
-function cd_value(v, level, distance)
-  if distance == nil or distance == 0 then return level, false end
-  local value = level * v.adjacent.num / v.adjacent.den
-  if math.type(value) == "float" and value == math.floor(value) then value = math.tointeger(value) end
-  return value, true
-end
-
--- The fire points crossed when the MPs spent in a CD's zone go from `before`
--- to `after`: { at = n, by = "cd"|"group" } in order.
-local function fire_points(v, before, after)
-  local pts = {}
-  for t = before + 1, after do
-    if t == v.cd_first or (t > v.cd_first and (t - v.cd_first) % v.cd_every == 0) then
-      pts[#pts + 1] = { at = t, by = "cd" }
-    end
-    if t % v.group_every == 0 then pts[#pts + 1] = { at = t, by = "group" } end
-  end
-  return pts
-end
 
 rule {
   id = "32.D.3", title = "CD Combat",
@@ -408,7 +225,7 @@ rule {
       local g, hex, mp = ev.group, ev.hex, ev.mp or 0
       local side = ctx:query("group_side", g)
       if hex == nil or side == nil then return end
-      local before = decode_counts(game:group_get(g, "cd_mp"))
+      local before = get_cd_mp(game, g)
       local after, order = {}, {}
       local cds = enemy_cds(ctx, side, hex)
       local left = mp_left(ctx, g, ev.spent)
@@ -435,8 +252,211 @@ rule {
           end
         end
       end
-      local enc = encode_counts(after, order)
-      if enc ~= game:group_get(g, "cd_mp") then game:group_set(g, "cd_mp", enc) end
+      set_cd_mp(game, g, after, order)
     end,
   },
 }
+
+-- ---- helpers: game data kept in one string value (until the state has keyed values) ---
+
+-- The enemy groups a group has fought this step (32.D.1 e, 32.D.2 b: once
+-- per enemy per step): group value `c_engaged`, ",3,5,", in the order engaged.
+local function get_engaged(game, g)
+  local list = {}
+  for id in (game:group_get(g, "c_engaged") or ""):gmatch("%d+") do list[#list + 1] = math.tointeger(tonumber(id)) end
+  return list
+end
+local function set_engaged(game, g, list)
+  game:group_set(g, "c_engaged", "," .. table.concat(list, ",") .. ",")
+end
+local function has(list, x)
+  for _, y in ipairs(list) do if y == x then return true end end
+  return false
+end
+
+-- The MPs a group has spent in each CD's zone this step: group value `cd_mp`,
+-- "hex:mp,hex:mp" <-> { [hex] = mp } (written in `order`; nil when empty).
+function get_cd_mp(game, g)
+  local t = {}
+  for h, n in (game:group_get(g, "cd_mp") or ""):gmatch("(%-?%d+):(%d+)") do
+    t[math.tointeger(tonumber(h))] = math.tointeger(tonumber(n))
+  end
+  return t
+end
+function set_cd_mp(game, g, t, order)
+  local parts = {}
+  for _, h in ipairs(order) do parts[#parts + 1] = ("%d:%d"):format(h, t[h]) end
+  local text = #parts > 0 and table.concat(parts, ",") or nil
+  if text ~= game:group_get(g, "cd_mp") then game:group_set(g, "cd_mp", text) end
+end
+
+-- ---- helpers shared by the rules of this file ---------------------------------------
+
+-- ev.combat is the first combat an event starts, ev.combats all of them in order.
+function add_combat(ev, c)
+  local list = ev.combats or {}
+  list[#list + 1] = c
+  ev.combats = list
+  if ev.combat == nil then ev.combat = c end
+end
+
+function label(ctx, hex)
+  local b = ctx.game.board
+  if b and hex and b:contains(hex) then return b:label(hex) end
+  if math.type(hex) == "integer" and hexlib.is_valid(hex) then return hexlib.tostring(hex) end
+  return tostring(hex)
+end
+
+-- A combat's kind as the narration names it.
+function kind_name(kind) return kind == "cd" and "CD" or kind end
+
+-- Who fights whom, and where, for a combat's record: "Regia with enemy Escort
+-- at 19A:3408", "the CD at 19A:3413 (value 1, halved) fires on Regia at 19A:3412".
+function combatants(ctx, ev, g, hex)
+  local game = ctx.game
+  local name, at = game:group_name(g), label(ctx, hex)
+  if ev.kind ~= "cd" then
+    local enemy = ev.enemy and game:group_name(ev.enemy) or "an unknown group"
+    return ("%s with enemy %s at %s"):format(name, enemy, at)
+  end
+  local cd = ("the CD at %s (value %s%s)"):format(label(ctx, ev.cd), tostring(ev.value), ev.halved and ", halved" or "")
+  local where = ev.cd == hex and "in its hex" or ("at " .. at)
+  if ev.fired_by == "group" then return ("%s %s fires on %s"):format(name, where, cd) end
+  return ("%s fires on %s %s"):format(cd, name, where)
+end
+
+-- MPs the group has left after `spent` (its reaction allowance when reacting, 32.C).
+function mp_left(ctx, g, spent)
+  spent = spent or ctx.game:group_get(g, "mp_spent") or 0
+  local left = ctx:query("allowance", g) - spent
+  if ctx:query("is_reacting", g) then
+    local r = ctx:query("reaction_allowance", g) - spent
+    if r < left then left = r end
+  end
+  return left
+end
+
+-- Enemy naval groups at sea whose combat zone holds `hex`; `accept(kind)` filters.
+-- A group at sea ignores enemy groups in port (32.A.2). Ids in order.
+function enemy_groups_near(ctx, g, hex, source, accept)
+  local game = ctx.game
+  local side = ctx:query("group_side", g)
+  local out = {}
+  if side == nil or hex == nil then return out end
+  for _, e in ipairs(game:groups()) do
+    if e ~= g and #game:group_units(e) > 0 and game:group_get(e, "in_port") ~= true then
+      local es = ctx:query("group_side", e)
+      if es ~= nil and es ~= side and accept(ctx:query("group_kind", e)) then
+        local eh = ctx:query("group_hex", e)
+        if eh and ctx:query("in_combat_zone", eh, hex, source) then out[#out + 1] = e end
+      end
+    end
+  end
+  return out
+end
+
+-- The condition "starts the step in a hex in the combat zone ... and spends
+-- any MPs in its hex without leaving the hex" (32.D.1 e, 32.D.2 b): a phasing
+-- group spending MPs on an activity (not on entering a hex, not on a combat
+-- round) before it has left its hex this step.
+function spends_without_leaving(ctx, ev)
+  if ev.left_hex or ev.activity == "enter" or ev.activity == "combat round" then return false end
+  local g = ev.group
+  if ctx.game:group_get(g, "c_left") then return false end
+  local phasing = ctx.game:global("phasing")
+  return phasing ~= nil and ctx:query("group_side", g) == phasing
+end
+
+-- Start one combat per enemy group (once per step for the start-of-step case).
+function start_group_combats(ctx, ev, kind, enemies, once)
+  local g = ev.group
+  local engaged = get_engaged(ctx.game, g)
+  local n = #engaged
+  for _, e in ipairs(enemies) do
+    if not (once and has(engaged, e)) then
+      if once then engaged[#engaged + 1] = e end
+      add_combat(ev, { kind = kind, enemy = e, rule = ctx.rule.id })
+      ctx:say("%s combat: %s with enemy %s at %s", kind, ctx.game:group_name(g), ctx.game:group_name(e),
+        label(ctx, ev.to or ev.hex))
+    end
+  end
+  if #engaged > n then set_engaged(ctx.game, g, engaged) end
+end
+
+function is_sub(kind) return kind == "submarine" end
+
+-- The enemy groups a moving group of `kind` fights at the surface: never
+-- submarines; a cargo group ignores enemy cargo groups.
+local function surface_enemies(ctx, ev, hex)
+  local kind = ctx:query("group_kind", ev.group)
+  if is_sub(kind) then return {} end
+  return enemy_groups_near(ctx, ev.group, hex, "naval", function(ek)
+    if is_sub(ek) then return false end
+    if kind == "cargo" and ek == "cargo" then return false end
+    return true
+  end)
+end
+
+-- Surface combat with the enemies whose zone holds `hex` (a, or b with
+-- `once`): none when the group has no MPs left after this expenditure.
+function start_surface(ctx, ev, hex, once)
+  local enemies = surface_enemies(ctx, ev, hex)
+  if #enemies == 0 then return end
+  if mp_left(ctx, ev.group, ev.spent) <= 0 then
+    ctx:say("no surface combat for %s at %s: it has spent all its MPs", ctx.game:group_name(ev.group), label(ctx, hex))
+    return
+  end
+  start_group_combats(ctx, ev, "surface", enemies, once)
+end
+
+-- Enemy CDs whose combat zone holds `hex`: the board's coast defences (owned
+-- by the hex's owner) and CD units (`cd_types`, level = value `cd`), each as
+-- { hex =, level =, distance = }, in hex order then unit order.
+function enemy_cds(ctx, side, hex)
+  local game, v = ctx.game, ctx.rule.values
+  local out, seen = {}, {}
+  local board = game.board
+  -- the zone is symmetric: the CDs whose zone holds `hex` are in the zone around `hex`
+  for _, h in ipairs(ctx:query("combat_zone", hex, "cd")) do
+    if board and board:contains(h) then
+      local level = board:cd(h)
+      local owner = game:owner(h)
+      if level and level > 0 and owner and owner ~= side then
+        local inz, d = ctx:query("in_combat_zone", h, hex, "cd")
+        if inz then out[#out + 1] = { hex = h, level = level, distance = d }; seen[h] = true end
+      end
+    end
+  end
+  for _, u in ipairs(game:units()) do
+    if v.cd_types[game:get(u, "type")] and game:get(u, "side") ~= side then
+      local kind, where = game:get(u, "loc")
+      if (kind == "hex" or kind == "port") and not seen[where] then
+        local inz, d = ctx:query("in_combat_zone", where, hex, "cd")
+        local level = game:value(u, "cd") or game:value(u, "strength") or 0
+        if inz and level > 0 then out[#out + 1] = { hex = where, level = level, distance = d, unit = u } end
+      end
+    end
+  end
+  return out
+end
+
+-- A CD's value firing at `distance`: halved next door (value, halved).
+function cd_value(v, level, distance)
+  if distance == nil or distance == 0 then return level, false end
+  local value = level * v.adjacent.num / v.adjacent.den
+  if math.type(value) == "float" and value == math.floor(value) then value = math.tointeger(value) end
+  return value, true
+end
+
+-- The fire points crossed when the MPs spent in a CD's zone go from `before`
+-- to `after`: { at = n, by = "cd"|"group" } in order.
+function fire_points(v, before, after)
+  local pts = {}
+  for t = before + 1, after do
+    if t == v.cd_first or (t > v.cd_first and (t - v.cd_first) % v.cd_every == 0) then
+      pts[#pts + 1] = { at = t, by = "cd" }
+    end
+    if t % v.group_every == 0 then pts[#pts + 1] = { at = t, by = "group" } end
+  end
+  return pts
+end

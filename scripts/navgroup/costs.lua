@@ -1,8 +1,9 @@
 -- 32.A.3 Naval MP Cost Summary: every activity, every column (TF, NT, LC,
 -- LB), with the footnotes (* armour doubles landing costs unless using port
 -- capacity; ** not before 1942 with TFs and NTs; port interdiction x5 per level).
+-- The helper the rule uses follows it.
 
-local function has_stars(label) return label:find("%*%*") ~= nil end
+local has_stars   -- helper, below the rule
 
 rule {
   id = "32.A.3", title = "Naval MP cost summary",
@@ -130,3 +131,7 @@ rule {
     end,
   },
 }
+
+-- ---- helper -------------------------------------------------------------------------
+
+function has_stars(label) return label:find("%*%*") ~= nil end

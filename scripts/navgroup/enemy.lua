@@ -2,19 +2,9 @@
 -- sea; a group in the hex of an enemy-owned port blocks it; no entering a
 -- hex with an enemy combat or mixed group at sea, except a blockaded group
 -- putting to sea there, which starts naval combat.
+-- The helper the rule uses follows it.
 
--- the naval groups of other sides at sea (not in port), in group order
-local function enemies_at_sea(ctx, side, hex)
-  local out = {}
-  for _, g in ipairs(ctx.game:groups()) do
-    if ctx:query("naval_group", g) then
-      local s = ctx:query("group_side", g)
-      local h, in_port = ctx:query("group_hex", g)
-      if s ~= side and h and not in_port and (hex == nil or h == hex) then out[#out + 1] = g end
-    end
-  end
-  return out
-end
+local enemies_at_sea   -- helper, below the rule
 
 rule {
   id = "32.A.2", title = "Effects of enemy naval groups",
@@ -59,3 +49,18 @@ rule {
     end,
   },
 }
+
+-- ---- helper -------------------------------------------------------------------------
+
+-- the naval groups of other sides at sea (not in port), in group order
+function enemies_at_sea(ctx, side, hex)
+  local out = {}
+  for _, g in ipairs(ctx.game:groups()) do
+    if ctx:query("naval_group", g) then
+      local s = ctx:query("group_side", g)
+      local h, in_port = ctx:query("group_hex", g)
+      if s ~= side and h and not in_port and (hex == nil or h == hex) then out[#out + 1] = g end
+    end
+  end
+  return out
+end

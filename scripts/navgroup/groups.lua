@@ -1,34 +1,11 @@
 -- 32.A General rule for naval movement; 32.A.1 combining/splitting;
--- 32.A.1.a/b combining at the end of the player-turn; 32.A.4 ending movement.
--- The queries here (group_kind, group_side, group_hex, friendly, allowance,
--- mp_left, sea_distance, may_move) are the contract other rule areas use.
+-- 32.A.1.a/b combining at the end of the player-turn. The queries here
+-- (group_members, group_kind, group_side, group_hex, friendly, allowance,
+-- mp_left, sea_distance, may_move, naval_group) are the contract other rule
+-- areas use. The helpers the rules share follow the rules.
 
--- the units of a group that are still in play
-local function members(game, g)
-  local out = {}
-  for _, u in ipairs(game:group_units(g)) do
-    local loc = game:get(u, "loc")
-    if loc ~= "dead" then out[#out + 1] = u end
-  end
-  return out
-end
-
--- the kind a group's units make (32.A.1: combat, cargo, mixed, submarine)
-local function kind_of(values, game, units)
-  if #units == 0 then return nil end
-  local combat, cargo, sub = true, true, true
-  for _, u in ipairs(units) do
-    local t = game:get(u, "type")
-    if not values.combat_types[t] then combat = false end
-    if not values.cargo_types[t] then cargo = false end
-    if not values.submarine_types[t] then sub = false end
-  end
-  return combat and "combat" or cargo and "cargo" or sub and "submarine" or "mixed"
-end
-
--- the group values a split part keeps (32.A.1: each part keeps the MPs spent)
-local KEPT = { "side", "mp_spent", "step_allowance", "allowance", "reserve", "activated", "reacting",
-  "in_port", "coast", "river_side", "night_mp", "moved", "known", "found", "move_ended" }
+local members, kind_of, absorb, same_place, end_of_turn_combine   -- helpers, below the rules
+local KEPT                                                       -- the values a split part keeps (below)
 
 rule {
   id = "32.A", title = "General rule for naval movement",
@@ -139,23 +116,6 @@ rule {
   },
 }
 
--- put every unit of `from` into `into` and leave `from` empty
-local function absorb(game, into, from)
-  for _, u in ipairs(game:group_units(from)) do
-    game:group_remove(from, u)
-    game:group_add(into, u)
-  end
-  game:group_set(from, "merged_into", into)
-  if game:group_get(into, "kind") then game:group_set(into, "kind", nil) end
-end
-
-local function same_place(ctx, a, b)
-  local ha, pa = ctx:query("group_hex", a)
-  local hb, pb = ctx:query("group_hex", b)
-  return ha ~= nil and ha == hb and pa == pb
-    and ctx.game:group_get(a, "river_side") == ctx.game:group_get(b, "river_side")
-end
-
 rule {
   id = "32.A.1", title = "Combining/splitting naval groups",
   actions = {
@@ -232,10 +192,66 @@ rule {
   },
 }
 
+rule {
+  id = "32.A.1.a", title = "Combining naval groups at sea",
+  on = { player_turn_end = function(ctx, ev) end_of_turn_combine(ctx, ev.side, false) end },
+}
+
+rule {
+  id = "32.A.1.b", title = "Combining naval groups in port",
+  on = { player_turn_end = function(ctx, ev) end_of_turn_combine(ctx, ev.side, true) end },
+}
+
+-- ---- helpers shared by the rules of this file ---------------------------------------
+
+-- the units of a group that are still in play
+function members(game, g)
+  local out = {}
+  for _, u in ipairs(game:group_units(g)) do
+    local loc = game:get(u, "loc")
+    if loc ~= "dead" then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- the kind a group's units make (32.A.1: combat, cargo, mixed, submarine)
+function kind_of(values, game, units)
+  if #units == 0 then return nil end
+  local combat, cargo, sub = true, true, true
+  for _, u in ipairs(units) do
+    local t = game:get(u, "type")
+    if not values.combat_types[t] then combat = false end
+    if not values.cargo_types[t] then cargo = false end
+    if not values.submarine_types[t] then sub = false end
+  end
+  return combat and "combat" or cargo and "cargo" or sub and "submarine" or "mixed"
+end
+
+-- the group values a split part keeps (32.A.1: each part keeps the MPs spent)
+KEPT = { "side", "mp_spent", "step_allowance", "allowance", "reserve", "activated", "reacting",
+  "in_port", "coast", "river_side", "night_mp", "moved", "known", "found", "move_ended" }
+
+-- put every unit of `from` into `into` and leave `from` empty
+function absorb(game, into, from)
+  for _, u in ipairs(game:group_units(from)) do
+    game:group_remove(from, u)
+    game:group_add(into, u)
+  end
+  game:group_set(from, "merged_into", into)
+  if game:group_get(into, "kind") then game:group_set(into, "kind", nil) end
+end
+
+function same_place(ctx, a, b)
+  local ha, pa = ctx:query("group_hex", a)
+  local hb, pb = ctx:query("group_hex", b)
+  return ha ~= nil and ha == hb and pa == pb
+    and ctx.game:group_get(a, "river_side") == ctx.game:group_get(b, "river_side")
+end
+
 -- 32.A.1.a/b: at the end of the player-turn the phasing groups combine,
 -- at sea (same hex) and in port (same port): combat, cargo and mixed
 -- groups into one, submarine groups into another.
-local function end_of_turn_combine(ctx, side, in_port)
+function end_of_turn_combine(ctx, side, in_port)
   local game = ctx.game
   local first, order = {}, {}
   for _, g in ipairs(game:groups()) do
@@ -258,66 +274,3 @@ local function end_of_turn_combine(ctx, side, in_port)
   end
   return order
 end
-
-rule {
-  id = "32.A.1.a", title = "Combining naval groups at sea",
-  on = { player_turn_end = function(ctx, ev) end_of_turn_combine(ctx, ev.side, false) end },
-}
-
-rule {
-  id = "32.A.1.b", title = "Combining naval groups in port",
-  on = { player_turn_end = function(ctx, ev) end_of_turn_combine(ctx, ev.side, true) end },
-}
-
--- the friendly-owned port where a group may enter: its hex, or (on a
--- riverine hexside) the inland port beside it
-local function port_for(ctx, g)
-  local game, board = ctx.game, ctx.game.board
-  local side = ctx:query("group_side", g)
-  local rs = game:group_get(g, "river_side")
-  local cands
-  if rs then
-    local a, b = keel.hex.side_hexes(rs)
-    cands = { a, b }
-  else
-    local hex, port = ctx:query("group_hex", g)
-    if port then return nil, "32.A.4: the group is in port already" end
-    cands = { hex }
-  end
-  for _, h in ipairs(cands) do
-    if board:contains(h) and board:port(h) and game:owner(h) == side then return h end
-  end
-  return nil, "32.A.4: a group enters only a friendly-owned port in its hex"
-end
-
-rule {
-  id = "32.A.4", title = "Ending movement",
-  actions = {
-    -- end movement in a friendly-owned port's hex: enter the port
-    enter_port = {
-      params = { group = "group" },
-      legal = function(ctx, p)
-        local h, why = port_for(ctx, p.group)
-        if not h then return why end
-      end,
-      effect = function(ctx, p)
-        local game = ctx.game
-        local h = port_for(ctx, p.group)
-        for _, u in ipairs(members(game, p.group)) do game:move(u, "port", h) end
-        game:group_set(p.group, "in_port", true)
-        game:group_set(p.group, "river_side", nil)
-        game:group_set(p.group, "coast", nil)
-        game:group_set(p.group, "move_ended", true)
-        ctx:say("%s ends its movement in port at %s", game:group_name(p.group), game.board:label(h))
-      end,
-    },
-    -- end movement at sea (the group may not move again this step)
-    end_movement = {
-      params = { group = "group" },
-      legal = function(ctx, p)
-        if #members(ctx.game, p.group) == 0 then return "the group has no units" end
-      end,
-      effect = function(ctx, p) ctx.game:group_set(p.group, "move_ended", true) end,
-    },
-  },
-}

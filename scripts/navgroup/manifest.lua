@@ -7,14 +7,15 @@ return family {
   rulebook = "Rule 32 Naval Unit Movement (V 11.07.19)",
   depends = {},
   files = {
-    "groups.lua",   -- 32.A, 32.A.1, 32.A.1.a, 32.A.1.b, 32.A.4
-    "costs.lua",    -- 32.A.3
+    "groups.lua",   -- 32.A, 32.A.1, 32.A.1.a, 32.A.1.b
     "enemy.lua",    -- 32.A.2
+    "costs.lua",    -- 32.A.3
+    "ending.lua",   -- 32.A.4
     "straits.lua",  -- 32.A.5
     "rivers.lua",   -- 32.A.6
     "suez.lua",     -- 32.A.6.a
     "corinth.lua",  -- 32.A.6.a.1
-    "move.lua",     -- the move and spend actions
+    "move.lua",     -- family plumbing (no rule id): the move, put_to_sea and spend actions
     "search.lua",   -- 32.B, 32.B.1-32.B.6
     "reaction.lua", -- 32.C
     "combat.lua",   -- 32.D, 32.D.1-32.D.3

@@ -1,318 +1,18 @@
--- The move and spend actions of Rule 32: a naval group moves hex by hex (and
--- along riverine hexsides) through the movement engine, spending MPs, and
--- the rules hook each MP (`mp_spent`) and each hex entered
+-- The family's movement front-end (plumbing, no rule id: it carries out
+-- the rules of 32.A and asks them at every step, but is no rule of the
+-- rulebook): the move, put_to_sea and spend actions. A naval group moves hex
+-- by hex (and along riverine hexsides) through the movement engine,
+-- spending MPs, and the rules hook each MP (`mp_spent`) and each hex entered
 -- (`group_enters_hex`): a handler sets ev.stop = "reason" to end movement
 -- there, or ev.combat = {kind=, enemy=, cd=, fired_by=} to pause it for a
 -- naval combat (emitted as `naval_combat`); movement resumes while MPs remain.
+-- The helpers follow the actions.
 
--- a step of a path: {kind = "hex"|"side", id = n}, from a hex, a label, a
--- place name or a hexside label ("23A:3227/3327")
-local function node_of(board, x)
-  if math.type(x) == "integer" then
-    if not board:contains(x) then return nil, "a hex that is not on the board" end
-    return { kind = "hex", id = x }
-  end
-  if type(x) ~= "string" then return nil, "a hex or hexside label expected, got " .. type(x) end
-  if x:find("/", 1, true) then
-    local s, why = board:side(x)
-    if not s then return nil, why end
-    return { kind = "side", id = s }
-  end
-  local h, why = board:hex(x)
-  if not h then return nil, why end
-  return { kind = "hex", id = h }
-end
-
-local function name_of(board, n)
-  return n.kind == "hex" and board:label(n.id) or board:side_label(n.id)
-end
-
--- where the group is: node, in_port
-local function position(ctx, g)
-  local rs = ctx.game:group_get(g, "river_side")
-  local hex, in_port = ctx:query("group_hex", g)
-  if rs then return { kind = "side", id = rs }, false end
-  if not hex then return nil end
-  return { kind = "hex", id = hex }, in_port
-end
-
--- the group as the movement engine sees it
-local function spec_of(ctx, g)
-  local game = ctx.game
-  local side = ctx:query("group_side", g)
-  local known = false
-  for _, o in ipairs(game.board:owners()) do if o == side then known = true end end
-  local hex = ctx:query("group_hex", g)
-  return {
-    profile = ctx:query("movement_profile", g),
-    friendly = known and { side } or nil,
-    conditions = known and { both_friendly = ctx:query("strait_conditions") } or nil,
-    hex = hex, coast = game:group_get(g, "coast") or 0,
-    allowance = ctx:query("allowance", g), spent = game:group_get(g, "mp_spent") or 0,
-  }
-end
-
--- nil, cost, coast when the group may take the step from `from` to `to`
--- (nodes), else the reason
-local function check_step(ctx, g, spec, from, to)
-  local board = ctx.game.board
-  local side = ctx:query("group_side", g)
-  if to.kind == "hex" then
-    local t = board:terrain(to.id)
-    if t == "restricted" then return "32.A: a naval group cannot enter a restricted waters hex" end
-    if t ~= "all-sea" and t ~= "coastal" and t ~= "lake" then
-      return ("32.A: a naval group moves in all-sea or coastal hexes (%s is %s)"):format(board:label(to.id), t)
-    end
-    local why = ctx:query("entry_blocked", side, to.id)
-    if why then return why end
-  end
-  if from.kind == "hex" and to.kind == "hex" then
-    local why = ctx:query("strait_check", side, from.id, to.id)
-    if why then return why end
-    local cost, coast = ctx:step_cost(spec, from.id, to.id, spec.coast)
-    if not cost then
-      return ("32.A: no all-water/adjacent route from %s to %s"):format(board:label(from.id), board:label(to.id))
-    end
-    return nil, cost, coast
-  end
-  local why, cost = ctx:query("river_step", g, spec.profile, from, to)
-  if why then return why end
-  return nil, cost, 0
-end
-
--- a path ({label...} or a destination) as nodes from the group's position
-local function plan(ctx, g, p)
-  local board = ctx.game.board
-  local pos = position(ctx, g)
-  if not pos then return nil, "the group has no units on the board" end
-  local steps = {}
-  if p.path then
-    for i, x in ipairs(p.path) do
-      local n, why = node_of(board, x)
-      if not n then return nil, ("path[%d]: %s"):format(i, tostring(why)) end
-      if not (i == 1 and n.kind == pos.kind and n.id == pos.id) then steps[#steps + 1] = n end
-    end
-    return steps
-  end
-  if not p.to then return nil, "move: give a path or a destination (to)" end
-  local dest, why = node_of(board, p.to)
-  if not dest then return nil, "to: " .. tostring(why) end
-  local spec = spec_of(ctx, g)
-  local left = spec.allowance - spec.spent
-  local side = ctx:query("group_side", g)
-  if pos.kind == "hex" and dest.kind == "hex" then
-    local path = ctx:path(spec, pos.id, dest.id, left,
-      { blocked = ctx:query("blocked_hexes", side), coast = spec.coast })
-    if path then
-      for i = 2, #path do steps[#steps + 1] = { kind = "hex", id = path[i] } end
-      return steps
-    end
-  end
-  local rg = ctx:river_graph(spec.profile)
-  if rg:has(pos) and rg:has(dest) then
-    local beyond = ctx:query("beyond_inland_ports", spec.profile)
-    local route = rg:path(pos, dest, left, { allow = function(kind, id)
-      if kind == "side" then return not beyond[id] and ctx:query("riverine_allowed", g, id) == nil end
-      return ctx:query("entry_blocked", side, id) == nil
-    end })
-    if route then
-      for i = 2, #route do steps[#steps + 1] = route[i] end
-      return steps
-    end
-  end
-  return nil, ("move: %s cannot be reached with %d MPs left"):format(name_of(board, dest), left)
-end
-
--- ---- executing a move ------------------------------------------------------------
-
--- the combats an event's handlers started, in order: every entry of
--- ev.combats (32.D puts all of them there), and ev.combat when it is not one
--- of them (a handler that sets only the first)
-local function started(ev)
-  local list = {}
-  for _, c in ipairs(ev.combats or {}) do list[#list + 1] = c end
-  if ev.combat then
-    local listed = false
-    for _, c in ipairs(list) do if c == ev.combat then listed = true end end
-    if not listed then table.insert(list, 1, ev.combat) end
-  end
-  return list
-end
-
-local function verdict(st, ev)
-  local list = started(ev)
-  for _, c in ipairs(list) do st.combats[#st.combats + 1] = { combat = c, hex = ev.hex or ev.to } end
-  if ev.stop then st.stop = ev.stop; return "stop" end
-  if #list > 0 then return "pause" end
-  return "continue"
-end
-
--- one MP spent: state, then the mp_spent event
-local function spend_one(ctx, st, hex, activity, cost, left_hex)
-  local game = ctx.game
-  st.spent = st.spent + 1
-  game:group_set(st.g, "mp_spent", st.spent)
-  local night = game:global("night") == true
-  if night then game:group_set(st.g, "night_mp", (game:group_get(st.g, "night_mp") or 0) + 1) end
-  local ev = { group = st.g, hex = hex, mp = 1, spent = st.spent, activity = activity, cost = cost,
-    left_hex = left_hex, night = night, river_side = game:group_get(st.g, "river_side") }
-  ctx:emit("mp_spent", ev)
-  return verdict(st, ev)
-end
-
-local function place_units(ctx, g, kind, hex)
-  for _, u in ipairs(ctx:query("group_members", g)) do ctx.game:move(u, kind, hex) end
-end
-
-local function enters(ctx, st, from, to, side, cost)
-  local ev = { group = st.g, from = from, to = to, side = side, cost = cost, spent = st.spent,
-    reacting = ctx.game:group_get(st.g, "reacting") == true }
-  ctx:emit("group_enters_hex", ev)
-  return verdict(st, ev)
-end
-
--- the combats the rules called for: naval_combat each, then go on or stop
-local function fight(ctx, st)
-  local game = ctx.game
-  local list = st.combats
-  st.combats = {}
-  for _, c in ipairs(list) do
-    if #ctx:query("group_members", st.g) == 0 then break end     -- sunk in an earlier combat
-    -- the entry's fields (kind, enemy, cd, fired_by, value, halved, rule...),
-    -- then the group, the hex and the first round
-    local ev = {}
-    for k, v in pairs(c.combat) do ev[k] = v end
-    ev.group, ev.hex, ev.round = st.g, c.hex, 1
-    ctx:emit("naval_combat", ev)
-    if not ev.resolved then
-      local n = (game:global("engagements") or 0) + 1
-      game:set_global("engagements", n)
-      game:set_global("engagement:" .. n, ("%s combat: %s at %s%s%s"):format(
-        ev.kind == "cd" and "CD" or tostring(ev.kind), game:group_name(st.g), game.board:label(c.hex),
-        ev.enemy and (" with enemy " .. game:group_name(ev.enemy)) or
-        ev.cd and (" with the CD at " .. game.board:label(ev.cd)) or "",
-        ev.fired_by and (" (fired by the %s)"):format(ev.fired_by == "cd" and "CD" or ev.fired_by) or ""))
-      ctx:say("naval combat recorded: %s", game:global("engagement:" .. n))
-    end
-  end
-  st.spent = game:group_get(st.g, "mp_spent") or st.spent
-  if #ctx:query("group_members", st.g) == 0 then st.stop = st.stop or "the group is gone"; return "stopped" end
-  if st.stop then return "stopped" end
-  if ctx:query("mp_left", st.g) <= 0 then st.stop = "no MPs left"; return "stopped" end
-  return "go"
-end
-
--- hex to hex through the engine's mover
-local function run_hexes(ctx, st, run)
-  local game = ctx.game
-  local k = 1
-  while k <= #run do
-    local spec = spec_of(ctx, st.g)
-    local callbacks = {
-      mp_spent = function(_, ev) return spend_one(ctx, st, ev.hex, "enter", nil, true) end,
-      hex_entered = function(mv, ev)
-        local pos = mv:position()
-        place_units(ctx, st.g, "hex", ev.hex)
-        game:group_set(st.g, "coast", pos.coast)
-        game:group_set(st.g, "in_port", false)
-        game:group_set(st.g, "moved", true)
-        st.path[#st.path + 1] = ev.hex
-        return enters(ctx, st, ev.from, ev.hex, game.board:side(ev.from, ev.hex), ev.cost)
-      end,
-    }
-    local mv = ctx:mover(spec, callbacks, { blocked = ctx:query("blocked_hexes", ctx:query("group_side", st.g)) })
-    local rest = {}
-    for j = k, #run do rest[#rest + 1] = run[j] end
-    local res, why = mv:move_along(rest)
-    for _, e in ipairs(mv:journal()) do if e.cause == "move" then k = k + 1 end end
-    if not res then st.stop = why; return "stopped" end
-    if #st.combats > 0 then
-      if fight(ctx, st) == "stopped" then return "stopped" end
-    elseif res == "stopped" then
-      return "stopped"
-    end
-  end
-  return "done"
-end
-
--- one step onto or along a riverine hexside, or off it into a hex
-local function river_move(ctx, st, from, to)
-  local game, board = ctx.game, ctx.game.board
-  local why, cost = ctx:query("river_step", st.g, ctx:query("movement_profile", st.g), from, to)
-  if why then st.stop = why; return "stopped" end
-  local hex = to.kind == "hex" and to.id or (ctx:query("inland_port_at", to.id) or keel.hex.side_hexes(to.id))
-  local v = "continue"
-  for _ = 1, cost do
-    local x = spend_one(ctx, st, hex, "enter", nil, true)
-    if x == "stop" or (x == "pause" and v == "continue") then v = x end
-  end
-  place_units(ctx, st.g, "hex", hex)
-  game:group_set(st.g, "moved", true)
-  game:group_set(st.g, "in_port", false)
-  if to.kind == "side" then
-    game:group_set(st.g, "river_side", to.id)
-    st.path[#st.path + 1] = board:side_label(to.id)
-  else
-    game:group_set(st.g, "river_side", nil)
-    game:group_set(st.g, "coast", 0)
-    st.path[#st.path + 1] = to.id
-    local x = enters(ctx, st, from.kind == "hex" and from.id or hex, to.id, from.kind == "side" and from.id or nil, cost)
-    if x == "stop" or (x == "pause" and v == "continue") then v = x end
-  end
-  if #st.combats > 0 then
-    if fight(ctx, st) == "stopped" then return "stopped" end
-  elseif v == "stop" then
-    return "stopped"
-  end
-  return "done"
-end
-
--- leave port into the port's hex (32.A.2: a blockaded group puts to sea in
--- the enemy group's hex, which starts naval combat)
-local function put_to_sea(ctx, st)
-  local game = ctx.game
-  local hex = ctx:query("group_hex", st.g)
-  place_units(ctx, st.g, "hex", hex)
-  game:group_set(st.g, "in_port", false)
-  local blocker = ctx:query("blocking_group", ctx:query("group_side", st.g), hex)
-  local ev = { group = st.g, from = hex, to = hex, cost = 0, spent = st.spent, put_to_sea = true,
-    reacting = game:group_get(st.g, "reacting") == true }
-  ctx:emit("group_enters_hex", ev)
-  verdict(st, ev)
-  if #st.combats == 0 and blocker then
-    st.combats[1] = { combat = { kind = "surface", enemy = blocker, fired_by = "group" }, hex = hex }
-    ctx:say("32.A.2: %s puts to sea from a blockaded port into the hex of enemy %s: naval combat",
-      game:group_name(st.g), game:group_name(blocker))
-  end
-  if #st.combats > 0 then return fight(ctx, st) == "stopped" and "stopped" or "done" end
-  if st.stop then return "stopped" end
-  return "done"
-end
-
-local function new_state(ctx, g)
-  return { g = g, spent = ctx.game:group_get(g, "mp_spent") or 0, combats = {}, path = {} }
-end
-
-local function finish(ctx, st)
-  local game = ctx.game
-  -- the hexes of this move, first to last, for pictures (query last_path)
-  local labels = {}
-  for _, h in ipairs(st.path) do
-    labels[#labels + 1] = math.type(h) == "integer" and game.board:label(h) or h
-  end
-  if #labels > 0 then
-    if st.from then table.insert(labels, 1, game.board:label(st.from)) end
-    game:set_global("last_path", table.concat(labels, " "))
-  end
-  if st.stop then
-    game:group_set(st.g, "move_ended", true)
-    ctx:say("%s stops: %s", game:group_name(st.g), tostring(st.stop))
-  end
-  return st.stop
-end
+local plan, spec_of, position, check_step, name_of          -- planning and checking a path (below)
+local new_state, put_to_sea, run_hexes, river_move, spend_one, fight, finish   -- executing it (below)
 
 rule {
-  id = "32.A.move", title = "Moving naval groups (the move and spend actions)",
+  title = "movement front-end",
   queries = {
     -- the hexes of the last move (hexsides of a river leg are left out)
     last_path = function(ctx)
@@ -419,3 +119,311 @@ rule {
     },
   },
 }
+
+-- ---- planning and checking a path ---------------------------------------------------
+
+-- a step of a path: {kind = "hex"|"side", id = n}, from a hex, a label, a
+-- place name or a hexside label ("23A:3227/3327")
+local function node_of(board, x)
+  if math.type(x) == "integer" then
+    if not board:contains(x) then return nil, "a hex that is not on the board" end
+    return { kind = "hex", id = x }
+  end
+  if type(x) ~= "string" then return nil, "a hex or hexside label expected, got " .. type(x) end
+  if x:find("/", 1, true) then
+    local s, why = board:side(x)
+    if not s then return nil, why end
+    return { kind = "side", id = s }
+  end
+  local h, why = board:hex(x)
+  if not h then return nil, why end
+  return { kind = "hex", id = h }
+end
+
+function name_of(board, n)
+  return n.kind == "hex" and board:label(n.id) or board:side_label(n.id)
+end
+
+-- where the group is: node, in_port
+function position(ctx, g)
+  local rs = ctx.game:group_get(g, "river_side")
+  local hex, in_port = ctx:query("group_hex", g)
+  if rs then return { kind = "side", id = rs }, false end
+  if not hex then return nil end
+  return { kind = "hex", id = hex }, in_port
+end
+
+-- the group as the movement engine sees it
+function spec_of(ctx, g)
+  local game = ctx.game
+  local side = ctx:query("group_side", g)
+  local known = false
+  for _, o in ipairs(game.board:owners()) do if o == side then known = true end end
+  local hex = ctx:query("group_hex", g)
+  return {
+    profile = ctx:query("movement_profile", g),
+    friendly = known and { side } or nil,
+    conditions = known and { both_friendly = ctx:query("strait_conditions") } or nil,
+    hex = hex, coast = game:group_get(g, "coast") or 0,
+    allowance = ctx:query("allowance", g), spent = game:group_get(g, "mp_spent") or 0,
+  }
+end
+
+-- nil, cost, coast when the group may take the step from `from` to `to`
+-- (nodes), else the reason
+function check_step(ctx, g, spec, from, to)
+  local board = ctx.game.board
+  local side = ctx:query("group_side", g)
+  if to.kind == "hex" then
+    local t = board:terrain(to.id)
+    if t == "restricted" then return "32.A: a naval group cannot enter a restricted waters hex" end
+    if t ~= "all-sea" and t ~= "coastal" and t ~= "lake" then
+      return ("32.A: a naval group moves in all-sea or coastal hexes (%s is %s)"):format(board:label(to.id), t)
+    end
+    local why = ctx:query("entry_blocked", side, to.id)
+    if why then return why end
+  end
+  if from.kind == "hex" and to.kind == "hex" then
+    local why = ctx:query("strait_check", side, from.id, to.id)
+    if why then return why end
+    local cost, coast = ctx:step_cost(spec, from.id, to.id, spec.coast)
+    if not cost then
+      return ("32.A: no all-water/adjacent route from %s to %s"):format(board:label(from.id), board:label(to.id))
+    end
+    return nil, cost, coast
+  end
+  local why, cost = ctx:query("river_step", g, spec.profile, from, to)
+  if why then return why end
+  return nil, cost, 0
+end
+
+-- a path ({label...} or a destination) as nodes from the group's position
+function plan(ctx, g, p)
+  local board = ctx.game.board
+  local pos = position(ctx, g)
+  if not pos then return nil, "the group has no units on the board" end
+  local steps = {}
+  if p.path then
+    for i, x in ipairs(p.path) do
+      local n, why = node_of(board, x)
+      if not n then return nil, ("path[%d]: %s"):format(i, tostring(why)) end
+      if not (i == 1 and n.kind == pos.kind and n.id == pos.id) then steps[#steps + 1] = n end
+    end
+    return steps
+  end
+  if not p.to then return nil, "move: give a path or a destination (to)" end
+  local dest, why = node_of(board, p.to)
+  if not dest then return nil, "to: " .. tostring(why) end
+  local spec = spec_of(ctx, g)
+  local left = spec.allowance - spec.spent
+  local side = ctx:query("group_side", g)
+  if pos.kind == "hex" and dest.kind == "hex" then
+    local path = ctx:path(spec, pos.id, dest.id, left,
+      { blocked = ctx:query("blocked_hexes", side), coast = spec.coast })
+    if path then
+      for i = 2, #path do steps[#steps + 1] = { kind = "hex", id = path[i] } end
+      return steps
+    end
+  end
+  local rg = ctx:river_graph(spec.profile)
+  if rg:has(pos) and rg:has(dest) then
+    local beyond = ctx:query("beyond_inland_ports", spec.profile)
+    local route = rg:path(pos, dest, left, { allow = function(kind, id)
+      if kind == "side" then return not beyond[id] and ctx:query("riverine_allowed", g, id) == nil end
+      return ctx:query("entry_blocked", side, id) == nil
+    end })
+    if route then
+      for i = 2, #route do steps[#steps + 1] = route[i] end
+      return steps
+    end
+  end
+  return nil, ("move: %s cannot be reached with %d MPs left"):format(name_of(board, dest), left)
+end
+
+-- ---- executing a move ---------------------------------------------------------------
+
+-- the combats an event's handlers started, in order: every entry of
+-- ev.combats (32.D puts all of them there), and ev.combat when it is not one
+-- of them (a handler that sets only the first)
+local function started(ev)
+  local list = {}
+  for _, c in ipairs(ev.combats or {}) do list[#list + 1] = c end
+  if ev.combat then
+    local listed = false
+    for _, c in ipairs(list) do if c == ev.combat then listed = true end end
+    if not listed then table.insert(list, 1, ev.combat) end
+  end
+  return list
+end
+
+local function verdict(st, ev)
+  local list = started(ev)
+  for _, c in ipairs(list) do st.combats[#st.combats + 1] = { combat = c, hex = ev.hex or ev.to } end
+  if ev.stop then st.stop = ev.stop; return "stop" end
+  if #list > 0 then return "pause" end
+  return "continue"
+end
+
+-- one MP spent: state, then the mp_spent event
+function spend_one(ctx, st, hex, activity, cost, left_hex)
+  local game = ctx.game
+  st.spent = st.spent + 1
+  game:group_set(st.g, "mp_spent", st.spent)
+  local night = game:global("night") == true
+  if night then game:group_set(st.g, "night_mp", (game:group_get(st.g, "night_mp") or 0) + 1) end
+  local ev = { group = st.g, hex = hex, mp = 1, spent = st.spent, activity = activity, cost = cost,
+    left_hex = left_hex, night = night, river_side = game:group_get(st.g, "river_side") }
+  ctx:emit("mp_spent", ev)
+  return verdict(st, ev)
+end
+
+local function place_units(ctx, g, kind, hex)
+  for _, u in ipairs(ctx:query("group_members", g)) do ctx.game:move(u, kind, hex) end
+end
+
+local function enters(ctx, st, from, to, side, cost)
+  local ev = { group = st.g, from = from, to = to, side = side, cost = cost, spent = st.spent,
+    reacting = ctx.game:group_get(st.g, "reacting") == true }
+  ctx:emit("group_enters_hex", ev)
+  return verdict(st, ev)
+end
+
+-- the combats the rules called for: naval_combat each, then go on or stop
+function fight(ctx, st)
+  local game = ctx.game
+  local list = st.combats
+  st.combats = {}
+  for _, c in ipairs(list) do
+    if #ctx:query("group_members", st.g) == 0 then break end     -- sunk in an earlier combat
+    -- the entry's fields (kind, enemy, cd, fired_by, value, halved, rule...),
+    -- then the group, the hex and the first round
+    local ev = {}
+    for k, v in pairs(c.combat) do ev[k] = v end
+    ev.group, ev.hex, ev.round = st.g, c.hex, 1
+    ctx:emit("naval_combat", ev)
+    if not ev.resolved then
+      local n = (game:global("engagements") or 0) + 1
+      game:set_global("engagements", n)
+      game:set_global("engagement:" .. n, ("%s combat: %s at %s%s%s"):format(
+        ev.kind == "cd" and "CD" or tostring(ev.kind), game:group_name(st.g), game.board:label(c.hex),
+        ev.enemy and (" with enemy " .. game:group_name(ev.enemy)) or
+        ev.cd and (" with the CD at " .. game.board:label(ev.cd)) or "",
+        ev.fired_by and (" (fired by the %s)"):format(ev.fired_by == "cd" and "CD" or ev.fired_by) or ""))
+      ctx:say("naval combat recorded: %s", game:global("engagement:" .. n))
+    end
+  end
+  st.spent = game:group_get(st.g, "mp_spent") or st.spent
+  if #ctx:query("group_members", st.g) == 0 then st.stop = st.stop or "the group is gone"; return "stopped" end
+  if st.stop then return "stopped" end
+  if ctx:query("mp_left", st.g) <= 0 then st.stop = "no MPs left"; return "stopped" end
+  return "go"
+end
+
+-- hex to hex through the engine's mover
+function run_hexes(ctx, st, run)
+  local game = ctx.game
+  local k = 1
+  while k <= #run do
+    local spec = spec_of(ctx, st.g)
+    local callbacks = {
+      mp_spent = function(_, ev) return spend_one(ctx, st, ev.hex, "enter", nil, true) end,
+      hex_entered = function(mv, ev)
+        local pos = mv:position()
+        place_units(ctx, st.g, "hex", ev.hex)
+        game:group_set(st.g, "coast", pos.coast)
+        game:group_set(st.g, "in_port", false)
+        game:group_set(st.g, "moved", true)
+        st.path[#st.path + 1] = ev.hex
+        return enters(ctx, st, ev.from, ev.hex, game.board:side(ev.from, ev.hex), ev.cost)
+      end,
+    }
+    local mv = ctx:mover(spec, callbacks, { blocked = ctx:query("blocked_hexes", ctx:query("group_side", st.g)) })
+    local rest = {}
+    for j = k, #run do rest[#rest + 1] = run[j] end
+    local res, why = mv:move_along(rest)
+    for _, e in ipairs(mv:journal()) do if e.cause == "move" then k = k + 1 end end
+    if not res then st.stop = why; return "stopped" end
+    if #st.combats > 0 then
+      if fight(ctx, st) == "stopped" then return "stopped" end
+    elseif res == "stopped" then
+      return "stopped"
+    end
+  end
+  return "done"
+end
+
+-- one step onto or along a riverine hexside, or off it into a hex
+function river_move(ctx, st, from, to)
+  local game, board = ctx.game, ctx.game.board
+  local why, cost = ctx:query("river_step", st.g, ctx:query("movement_profile", st.g), from, to)
+  if why then st.stop = why; return "stopped" end
+  local hex = to.kind == "hex" and to.id or (ctx:query("inland_port_at", to.id) or keel.hex.side_hexes(to.id))
+  local v = "continue"
+  for _ = 1, cost do
+    local x = spend_one(ctx, st, hex, "enter", nil, true)
+    if x == "stop" or (x == "pause" and v == "continue") then v = x end
+  end
+  place_units(ctx, st.g, "hex", hex)
+  game:group_set(st.g, "moved", true)
+  game:group_set(st.g, "in_port", false)
+  if to.kind == "side" then
+    game:group_set(st.g, "river_side", to.id)
+    st.path[#st.path + 1] = board:side_label(to.id)
+  else
+    game:group_set(st.g, "river_side", nil)
+    game:group_set(st.g, "coast", 0)
+    st.path[#st.path + 1] = to.id
+    local x = enters(ctx, st, from.kind == "hex" and from.id or hex, to.id, from.kind == "side" and from.id or nil, cost)
+    if x == "stop" or (x == "pause" and v == "continue") then v = x end
+  end
+  if #st.combats > 0 then
+    if fight(ctx, st) == "stopped" then return "stopped" end
+  elseif v == "stop" then
+    return "stopped"
+  end
+  return "done"
+end
+
+-- leave port into the port's hex (32.A.2: a blockaded group puts to sea in
+-- the enemy group's hex, which starts naval combat)
+function put_to_sea(ctx, st)
+  local game = ctx.game
+  local hex = ctx:query("group_hex", st.g)
+  place_units(ctx, st.g, "hex", hex)
+  game:group_set(st.g, "in_port", false)
+  local blocker = ctx:query("blocking_group", ctx:query("group_side", st.g), hex)
+  local ev = { group = st.g, from = hex, to = hex, cost = 0, spent = st.spent, put_to_sea = true,
+    reacting = game:group_get(st.g, "reacting") == true }
+  ctx:emit("group_enters_hex", ev)
+  verdict(st, ev)
+  if #st.combats == 0 and blocker then
+    st.combats[1] = { combat = { kind = "surface", enemy = blocker, fired_by = "group" }, hex = hex }
+    ctx:say("32.A.2: %s puts to sea from a blockaded port into the hex of enemy %s: naval combat",
+      game:group_name(st.g), game:group_name(blocker))
+  end
+  if #st.combats > 0 then return fight(ctx, st) == "stopped" and "stopped" or "done" end
+  if st.stop then return "stopped" end
+  return "done"
+end
+
+function new_state(ctx, g)
+  return { g = g, spent = ctx.game:group_get(g, "mp_spent") or 0, combats = {}, path = {} }
+end
+
+function finish(ctx, st)
+  local game = ctx.game
+  -- the hexes of this move, first to last, for pictures (query last_path)
+  local labels = {}
+  for _, h in ipairs(st.path) do
+    labels[#labels + 1] = math.type(h) == "integer" and game.board:label(h) or h
+  end
+  if #labels > 0 then
+    if st.from then table.insert(labels, 1, game.board:label(st.from)) end
+    game:set_global("last_path", table.concat(labels, " "))
+  end
+  if st.stop then
+    game:group_set(st.g, "move_ended", true)
+    ctx:say("%s stops: %s", game:group_name(st.g), tostring(st.stop))
+  end
+  return st.stop
+end

@@ -11,108 +11,11 @@
 -- group that splits while reacting keeps reacting (32.A.1 gives each part
 -- the MPs spent). Group values: `reacting`, `allowance` (the reaction
 -- allowance while reacting), `activated`, `step_moved`, `night_mp`.
+--
+-- The rule comes first; the helpers it uses follow it.
 
-local function units_of(ctx, g) return ctx.game:group_units(g) end
-
--- The reaction plan carried by the group's units (the first that has one).
-local function plan_of(ctx, g)
-  local game = ctx.game
-  for _, u in ipairs(units_of(ctx, g)) do
-    if game:value(u, "reacting") then
-      return { day = game:value(u, "reaction_day") or 0, night = game:value(u, "reaction_night") or 0,
-               order = game:value(u, "reaction_order") or "day-night" }
-    end
-  end
-  return nil
-end
-
-local function reacting(ctx, g)
-  if ctx.game:group_get(g, "reacting") == true then return true end
-  return plan_of(ctx, g) ~= nil
-end
-
-local function has_step_marker(ctx, g, marker)
-  for _, u in ipairs(units_of(ctx, g)) do
-    if (ctx.game:marker(u, marker) or 0) > 0 then return true end
-  end
-  return false
-end
-
--- 15 MPs, or half the printed allowance (unit value `mp`), rounded down; a
--- group takes the smallest of its units'.
-local function reaction_allowance(ctx, g)
-  local v = ctx.rule.values
-  local limit
-  for _, u in ipairs(units_of(ctx, g)) do
-    local printed = ctx.game:value(u, "mp")
-    local a = v.allowance
-    if printed then a = printed * v.printed_share.num // v.printed_share.den end
-    if not limit or a < limit then limit = a end
-  end
-  return limit or v.allowance
-end
-
--- Why group g may not react now (nil: it may).
-local function may_react(ctx, g)
-  local game, v = ctx.game, ctx.rule.values
-  local name = game:group_name(g)
-  if #units_of(ctx, g) == 0 then return ("%s has no units"):format(name) end
-  if reacting(ctx, g) then return ("%s is already reacting"):format(name) end
-  local seg = game:segment()
-  if seg ~= nil and v.segment ~= nil and seg ~= v.segment then
-    return ("groups react only in the %s segment (now: %s)"):format(v.segment, tostring(seg))
-  end
-  local phasing = game:global("phasing")
-  if phasing ~= nil and ctx:query("group_side", g) == phasing then
-    return ("%s belongs to the phasing side (%s): it moves, it does not react"):format(name, phasing)
-  end
-  -- any group with a "-# Step" marker may always move in the reaction phase
-  if has_step_marker(ctx, g, v.marker) then return nil end
-  if game:group_get(g, "reserve") ~= true then
-    return ("%s is not a reserve group and has no -# Step marker"):format(name)
-  end
-  if game:group_get(g, "activated") ~= true then
-    return ("reserve group %s has not been activated (32.B)"):format(name)
-  end
-  return nil
-end
-
--- End group g's reaction: clear what the reaction set on it and its units.
-local function end_reaction(ctx, g)
-  local game = ctx.game
-  for _, u in ipairs(units_of(ctx, g)) do
-    for _, k in ipairs({ "reacting", "reaction_day", "reaction_night", "reaction_order", "reaction_marked" }) do
-      if game:value(u, k) ~= nil then game:set_value(u, k, nil) end
-    end
-  end
-  if game:group_get(g, "reacting") ~= nil then game:group_set(g, "reacting", nil) end
-  if game:group_get(g, "allowance") ~= nil then game:group_set(g, "allowance", nil) end
-end
-
--- Is group g's port in sea zone `zone`? The group's value `zone`, else the
--- board's zone of its hex, else (a port hex outside every zone) the zones of
--- the hexes next to it.
-local function in_zone(ctx, g, zone)
-  local game = ctx.game
-  local z = game:group_get(g, "zone")
-  if z then return z == zone end
-  local hex = ctx:query("group_hex", g)
-  local b = game.board
-  if not (hex and b and b:contains(hex)) then return false end
-  local own = b:zone(hex)
-  if own then return own == zone end
-  for _, h in ipairs(keel.hex.neighbors(hex)) do
-    if b:contains(h) and b:zone(h) == zone then return true end
-  end
-  return false
-end
-
-local function in_port(ctx, g)
-  local game = ctx.game
-  if game:group_get(g, "in_port") == true then return true end
-  local u = units_of(ctx, g)[1]
-  return u ~= nil and game:get(u, "loc") == "port"
-end
+local units_of, plan_of, reacting, has_step_marker, reaction_allowance, may_react, end_reaction,
+  in_zone, in_port   -- helpers, below the rule
 
 rule {
   id = "32.C", title = "Naval Reaction Movement",
@@ -311,3 +214,107 @@ rule {
     end,
   },
 }
+
+-- ---- helpers used by the rule -------------------------------------------------------
+
+function units_of(ctx, g) return ctx.game:group_units(g) end
+
+-- The reaction plan carried by the group's units (the first that has one).
+function plan_of(ctx, g)
+  local game = ctx.game
+  for _, u in ipairs(units_of(ctx, g)) do
+    if game:value(u, "reacting") then
+      return { day = game:value(u, "reaction_day") or 0, night = game:value(u, "reaction_night") or 0,
+               order = game:value(u, "reaction_order") or "day-night" }
+    end
+  end
+  return nil
+end
+
+function reacting(ctx, g)
+  if ctx.game:group_get(g, "reacting") == true then return true end
+  return plan_of(ctx, g) ~= nil
+end
+
+function has_step_marker(ctx, g, marker)
+  for _, u in ipairs(units_of(ctx, g)) do
+    if (ctx.game:marker(u, marker) or 0) > 0 then return true end
+  end
+  return false
+end
+
+-- 15 MPs, or half the printed allowance (unit value `mp`), rounded down; a
+-- group takes the smallest of its units'.
+function reaction_allowance(ctx, g)
+  local v = ctx.rule.values
+  local limit
+  for _, u in ipairs(units_of(ctx, g)) do
+    local printed = ctx.game:value(u, "mp")
+    local a = v.allowance
+    if printed then a = printed * v.printed_share.num // v.printed_share.den end
+    if not limit or a < limit then limit = a end
+  end
+  return limit or v.allowance
+end
+
+-- Why group g may not react now (nil: it may).
+function may_react(ctx, g)
+  local game, v = ctx.game, ctx.rule.values
+  local name = game:group_name(g)
+  if #units_of(ctx, g) == 0 then return ("%s has no units"):format(name) end
+  if reacting(ctx, g) then return ("%s is already reacting"):format(name) end
+  local seg = game:segment()
+  if seg ~= nil and v.segment ~= nil and seg ~= v.segment then
+    return ("groups react only in the %s segment (now: %s)"):format(v.segment, tostring(seg))
+  end
+  local phasing = game:global("phasing")
+  if phasing ~= nil and ctx:query("group_side", g) == phasing then
+    return ("%s belongs to the phasing side (%s): it moves, it does not react"):format(name, phasing)
+  end
+  -- any group with a "-# Step" marker may always move in the reaction phase
+  if has_step_marker(ctx, g, v.marker) then return nil end
+  if game:group_get(g, "reserve") ~= true then
+    return ("%s is not a reserve group and has no -# Step marker"):format(name)
+  end
+  if game:group_get(g, "activated") ~= true then
+    return ("reserve group %s has not been activated (32.B)"):format(name)
+  end
+  return nil
+end
+
+-- End group g's reaction: clear what the reaction set on it and its units.
+function end_reaction(ctx, g)
+  local game = ctx.game
+  for _, u in ipairs(units_of(ctx, g)) do
+    for _, k in ipairs({ "reacting", "reaction_day", "reaction_night", "reaction_order", "reaction_marked" }) do
+      if game:value(u, k) ~= nil then game:set_value(u, k, nil) end
+    end
+  end
+  if game:group_get(g, "reacting") ~= nil then game:group_set(g, "reacting", nil) end
+  if game:group_get(g, "allowance") ~= nil then game:group_set(g, "allowance", nil) end
+end
+
+-- Is group g's port in sea zone `zone`? The group's value `zone`, else the
+-- board's zone of its hex, else (a port hex outside every zone) the zones of
+-- the hexes next to it.
+function in_zone(ctx, g, zone)
+  local game = ctx.game
+  local z = game:group_get(g, "zone")
+  if z then return z == zone end
+  local hex = ctx:query("group_hex", g)
+  local b = game.board
+  if not (hex and b and b:contains(hex)) then return false end
+  local own = b:zone(hex)
+  if own then return own == zone end
+  for _, h in ipairs(keel.hex.neighbors(hex)) do
+    if b:contains(h) and b:zone(h) == zone then return true end
+  end
+  return false
+end
+
+function in_port(ctx, g)
+  local game = ctx.game
+  if game:group_get(g, "in_port") == true then return true end
+  local u = units_of(ctx, g)[1]
+  return u ~= nil and game:get(u, "loc") == "port"
+end

@@ -2,15 +2,9 @@
 -- the coast and inland ports; both hexes of the hexside friendly-owned; 1 MP
 -- per riverine hexside (the table's "Enter river/canal hexside" row); no
 -- further upriver than the first hexside adjacent to the inland port.
+-- The helper the rule uses follows it.
 
-local function inland_port_beside(board, s)
-  local a, b = keel.hex.side_hexes(s)
-  for _, h in ipairs { a, b } do
-    local p = board:contains(h) and board:port(h)
-    if p and p.inland then return h end
-  end
-  return nil
-end
+local inland_port_beside   -- helper, below the rule
 
 rule {
   id = "32.A.6", title = "Rivers and canals",
@@ -87,3 +81,14 @@ rule {
     end,
   },
 }
+
+-- ---- helper -------------------------------------------------------------------------
+
+function inland_port_beside(board, s)
+  local a, b = keel.hex.side_hexes(s)
+  for _, h in ipairs { a, b } do
+    local p = board:contains(h) and board:port(h)
+    if p and p.inland then return h end
+  end
+  return nil
+end

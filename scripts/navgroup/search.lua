@@ -15,37 +15,227 @@
 --                 `revealed_tfs`, `declared_cargo`(_low/_high)
 --   searching group: `search_barred` (segment of a D or F* result)
 --   air unit: markers `X` / `Inop`; value `no_search:<group id>` (F result)
+--
+-- The rules come first, in rulebook order; the helpers they share follow them.
 
-local NAVAL = { TF = true, CG = true, NT = true, LC = true, LB = true, SUB = true, RF = true, CD = true }
-local CARGO = { NT = true, LC = true, LB = true }
+local consider, build_info, contacts_for, party_of, modifiers, zoc_levels   -- 32.B's machinery (below)
+local label, unit_hex, dist, zone_of, is_air, air_in_range, pi_level, blockade_level,
+  cds_ports_in_range, activate_on_success, activate_on_contact              -- shared reads and activations (below)
 
--- ---- shared helpers (pure reads of the game) -----------------------------------
+-- ---- 32.B ---------------------------------------------------------------------------
 
-local function label(g, hex)
+rule {
+  id = "32.B", title = "Naval searches",
+  values = {
+    -- the contact rules asked, in order (32.B.1 ... 32.B.6)
+    contacts = { "contact_danger_zone", "contact_air_mission", "contact_port_interdiction",
+                 "contact_ground_units", "contact_cd_port", "contact_proximity" },
+    sides = { "Allied", "Axis" },
+    -- air missions (another chapter): the `mission` value of an air unit
+    missions = { patrol = "naval patrol", strike = "naval strike", escort = "naval air escort" },
+    search_missions = { ["naval patrol"] = true, ["naval strike"] = true },
+    airbase_distance_per = 5,          -- "each 5 hexes from the furthest enemy airbase"
+    naval_base_range = 10,             -- "naval base is within 10 hexes"
+    naval_base_tag = "naval_base",     -- board tag of a naval base (another chapter)
+    major_ports = { major = true, great = true },
+    -- port size as a number, for range and modifier: not in Rule 32 — a
+    -- stand-in ordinal a scenario or variant replaces (set_values)
+    port_sizes = { minor = 1, standard = 2, medium = 2, major = 3, great = 4 },
+    tf_types = { TF = true },          -- "TF size": the TFs in the group
+    cargo_types = { NT = true, LC = true, LB = true },   -- "the combined total of NTS, LCs, and LBs"
+    friendly = "searcher",             -- whose "friendly owned" hex/port/base: "searcher" | "phasing"
+    reveal_on_great_success = false,   -- S* does not say the TFs are revealed
+    found_modifier = 1,
+    step_marker = "step",              -- "-N Step" markers: `step` with count N (the contract)
+  },
+  on = {
+    naval_step_start = function(ctx, _)
+      local g = ctx.game
+      g:set_global("search_segment", (g:global("search_segment") or 0) + 1)
+      for _, gid in ipairs(g:groups()) do
+        if g:group_get(gid, "found") then g:group_set(gid, "found", false) end
+      end
+    end,
+    group_enters_hex = function(ctx, ev) consider(ctx, ev, "enter") end,
+    -- the move action spends an entry's MPs (mp_spent, activity "enter")
+    -- before group_enters_hex: those MPs are spent entering the hex, so
+    -- their look sees the entering contacts (32.B.1, 32.B.5) too
+    mp_spent = function(ctx, ev) consider(ctx, ev, ev.activity == "enter" and "enter" or "spend") end,
+  },
+  queries = {
+    search_enemy_side = function(ctx, side)
+      for _, s in ipairs(ctx.rule.values.sides) do if s ~= side then return s end end
+    end,
+    search_port_sizes = function(ctx) return ctx.rule.values.port_sizes end,
+    search_values = function(ctx) return ctx.rule.values end,
+    -- ZOC is another chapter: the level (1 partial, 2 full, 3 double or more)
+    -- `side` exerts in `hex` from ground/air units, and from other units.
+    search_zoc = function(ctx, side, hex) return zoc_levels(ctx.game, side, hex) end,
+    search_protected_waters = function(ctx, hex)
+      local g = ctx.game
+      return g:global("protected:" .. label(g, hex)) == true
+        or (g.board ~= nil and g.board:has_tag(hex, "protected_waters"))
+    end,
+    -- The figure the phasing player declares for NT+LC+LB (within 50%):
+    -- the true total unless a scenario answers otherwise.
+    search_declared_cargo = function(_, _, total) return total end,
+    -- For tests and tools: the contacts and modifiers a search would use.
+    search_modifiers = function(ctx, ev, event)
+      local info = build_info(ctx, ev, event or "enter")
+      local contacts = contacts_for(ctx, info)
+      local party = party_of(contacts)
+      local m = modifiers(ctx, info, party)
+      return m, ctx:table("naval_search"):modifiers_for(m), party.kinds
+    end,
+  },
+}
+
+-- ---- contact rules ------------------------------------------------------------------
+-- Each answers a query with a contact ({kind=, searcher=, patrol=, air=}) or nil.
+
+rule {
+  id = "32.B.1", title = "Danger zone contact",
+  values = { tag = "danger_zone" },
+  queries = {
+    -- an enemy danger zone: board tag `danger_zone_<side>` or global `danger_zone:<label>` = side
+    contact_danger_zone = function(ctx, info)
+      if info.event ~= "enter" then return nil end
+      local g = ctx.game
+      local lab = label(g, info.hex)
+      if g:global("danger_zone:" .. lab) == info.enemy
+        or (g.board and g.board:has_tag(info.hex, ctx.rule.values.tag .. "_" .. info.enemy)) then
+        return { kind = "danger zone", rule = "32.B.1" }
+      end
+    end,
+  },
+  on = { naval_search = function(ctx, ev) activate_on_success(ctx, ev, "danger zone", "32.B.1 danger zone contact") end },
+}
+
+rule {
+  id = "32.B.2", title = "Naval patrol/naval strike contact",
+  queries = {
+    contact_air_mission = function(ctx, info)
+      local g = ctx.game
+      local v = ctx:query("search_values")
+      local air = air_in_range(g, info.enemy, v.search_missions, info.hex, info.group)
+      if #air == 0 then return nil end
+      local patrol = {}
+      for _, u in ipairs(air) do
+        if g:value(u, "mission") == v.missions.patrol then patrol[#patrol + 1] = u end
+      end
+      return { kind = "naval patrol/strike", air = air, patrol = patrol, rule = "32.B.2" }
+    end,
+  },
+  on = { naval_search = function(ctx, ev) activate_on_success(ctx, ev, "naval patrol/strike", "32.B.2 air contact") end },
+}
+
+rule {
+  id = "32.B.3", title = "Port interdiction/blockade contact",
+  queries = {
+    contact_port_interdiction = function(ctx, info)
+      local g = ctx.game
+      local pi, bl = pi_level(g, info.hex, info.side), blockade_level(g, info.hex, info.side)
+      if pi > 0 then return { kind = "port interdiction", rule = "32.B.3" } end
+      if bl > 0 then return { kind = "blockade", rule = "32.B.3" } end
+    end,
+  },
+  on = { search_contact = function(ctx, ev)
+    activate_on_contact(ctx, ev, "32.B.3", function(c) return "32.B.3 " .. c.kind end)
+  end },
+}
+
+rule {
+  id = "32.B.4", title = "Enemy ground unit contact",
+  -- not ground units: naval units (and CDs) and air units
+  values = { naval_types = { TF = true, CG = true, NT = true, LC = true, LB = true, SUB = true, RF = true, CD = true } },
+  queries = {
+    contact_ground_units = function(ctx, info)
+      local g = ctx.game
+      for _, u in ipairs(g:units()) do
+        if g:get(u, "side") == info.enemy and not ctx.rule.values.naval_types[g:get(u, "type")] and not is_air(g, u) then
+          local h = unit_hex(g, u)
+          if h and dist(h, info.hex) <= 1 then
+            return { kind = "enemy ground units", unit = u, rule = "32.B.4" }
+          end
+        end
+      end
+    end,
+  },
+  on = { search_contact = function(ctx, ev) activate_on_contact(ctx, ev, "32.B.4", "32.B.4 enemy ground unit") end },
+}
+
+rule {
+  id = "32.B.5", title = "CD/port search roll",
+  values = { activation_zone = "any" },  -- "any reserve naval groups in port" (no sea zone named)
+  queries = {
+    contact_cd_port = function(ctx, info)
+      if info.event ~= "enter" then return nil end
+      local l = cds_ports_in_range(ctx, info.enemy, info.hex)
+      if #l == 0 then return nil end
+      local here = false
+      for _, c in ipairs(l) do if c.hex == info.hex then here = true end end
+      return { kind = "CD/port range", here = here, rule = "32.B.5" }
+    end,
+  },
+  -- only when the group enters the hex of the enemy port or CD
+  on = { search_contact = function(ctx, ev)
+    activate_on_contact(ctx, ev, "32.B.5", "32.B.5 enemy port/CD hex", function(c)
+      if not c.here then return false end
+      local z = ctx.rule.values.activation_zone
+      return z == "any" and "any" or zone_of(ctx.game, ev.hex)
+    end)
+  end },
+}
+
+rule {
+  id = "32.B.6", title = "Proximity of enemy naval units",
+  values = { range = { combat = 15, submarine = 15, mixed = 10, cargo = 5 }, no_search_types = { RF = true } },
+  queries = {
+    contact_proximity = function(ctx, info)
+      local g, v = ctx.game, ctx.rule.values
+      if g:group_get(info.group, "search_f") == info.segment then return nil end  -- F result
+      local best, best_d
+      for _, sg in ipairs(g:groups()) do
+        local units = g:group_units(sg)
+        local searchers = 0
+        for _, u in ipairs(units) do
+          if not v.no_search_types[g:get(u, "type")] then searchers = searchers + 1 end
+        end
+        if searchers > 0 and sg ~= info.group and ctx:query("group_side", sg) == info.enemy
+          and g:group_get(sg, "search_barred") ~= info.segment then
+          local range = v.range[ctx:query("group_kind", sg)]
+          local h = ctx:query("group_hex", sg)
+          if range and h then
+            local d = ctx:query("sea_distance", h, info.hex, range)
+            if d and d <= range and (not best_d or d < best_d) then best, best_d = sg, d end
+          end
+        end
+      end
+      if best then return { kind = "proximity", searcher = best, distance = best_d, rule = "32.B.6" } end
+    end,
+  },
+}
+
+-- ---- helpers: reads of the game shared by the rules ---------------------------------
+
+function label(g, hex)
   local b = g.board
   return b and b:label(hex) or tostring(hex)
 end
 
--- The owner of a hex: the game's ownership, else the board's.
-local function owner(g, hex)
-  local o = g:owner(hex)
-  if o == nil and g.board then o = g.board:owner(hex) end
-  return o or nil
-end
-
-local function unit_hex(g, u)
+function unit_hex(g, u)
   local kind, where = g:get(u, "loc")
   if kind == "hex" or kind == "port" then return where, kind end
 end
 
-local function dist(a, b) return keel.hex.distance(a, b) end
+function dist(a, b) return keel.hex.distance(a, b) end
 
-local function zone_of(g, hex)
+function zone_of(g, hex)
   return g.board and g.board:zone(hex) or nil
 end
 
 -- An air unit, for these rules: a unit with a `mission` value or `air = true`.
-local function is_air(g, u)
+function is_air(g, u)
   return g:value(u, "mission") ~= nil or g:value(u, "air") == true
 end
 
@@ -57,7 +247,7 @@ end
 -- Air units of `side` flying one of `missions` (a set) whose range reaches
 -- `hex` from their airbase (the hex they are at), able to search for `gid`;
 -- in unit id order.
-local function air_in_range(g, side, missions, hex, gid)
+function air_in_range(g, side, missions, hex, gid)
   local out = {}
   for _, u in ipairs(g:units()) do
     if g:get(u, "side") == side and missions[g:value(u, "mission") or ""] then
@@ -87,7 +277,7 @@ end
 -- Port interdiction level in a hex (global `pi:<label>`, else a board tag
 -- `port_interdiction` (1) or `port_interdiction_<N>`), ignoring the phasing
 -- side's own marker when `pi_side:<label>` says whose it is.
-local function pi_level(g, hex, phasing)
+function pi_level(g, hex, phasing)
   local lab = label(g, hex)
   local whose = g:global("pi_side:" .. lab)
   if whose ~= nil and whose == phasing then return 0 end
@@ -103,7 +293,7 @@ local function pi_level(g, hex, phasing)
   return 0
 end
 
-local function blockade_level(g, hex, phasing)
+function blockade_level(g, hex, phasing)
   local lab = label(g, hex)
   local whose = g:global("blockade_side:" .. lab)
   if whose ~= nil and whose == phasing then return 0 end
@@ -127,18 +317,18 @@ end
 
 -- Enemy CDs and ports whose range (CD strength, port size) reaches `hex`
 -- (32.B.5): { {hex=, level=, what="CD"|"port"} ... }.
-local function cds_ports_in_range(ctx, enemy, hex)
+function cds_ports_in_range(ctx, enemy, hex)
   local g, sizes = ctx.game, ctx:query("search_port_sizes")
   local out = {}
   if g.board then
     for _, c in ipairs(board_cds(g.board)) do
-      if owner(g, c.hex) == enemy and dist(c.hex, hex) <= c.level then
+      if g:owner(c.hex) == enemy and dist(c.hex, hex) <= c.level then
         out[#out + 1] = { hex = c.hex, level = c.level, what = "CD" }
       end
     end
     for _, p in ipairs(g.board:ports()) do
       local n = sizes[p.size] or 0
-      if owner(g, p.hex) == enemy and dist(p.hex, hex) <= n then
+      if g:owner(p.hex) == enemy and dist(p.hex, hex) <= n then
         out[#out + 1] = { hex = p.hex, level = n, what = "port" }
       end
     end
@@ -159,6 +349,17 @@ local function group_units_of_type(g, gid, types)
   end
   return n
 end
+
+-- ZOC is another chapter: the levels (1 partial, 2 full, 3 double or more)
+-- `side` exerts in `hex` from ground/air units and from other units, as a
+-- scenario supplies them: globals "zoc:<side>:<label>" and
+-- "zoc_other:<side>:<label>" (until the state has keyed values).
+function zoc_levels(g, side, hex)
+  local lab = label(g, hex)
+  return g:global("zoc:" .. side .. ":" .. lab) or 0, g:global("zoc_other:" .. side .. ":" .. lab) or 0
+end
+
+-- ---- helpers: 32.B's machinery, and the activations of the contact rules ------------
 
 -- Reserve groups of `side` in port (in `zone`, or anywhere for "any") that
 -- are not yet activated: activate them and emit `reserves_activated`.
@@ -193,7 +394,7 @@ end
 -- The searching party of a set of contacts: the searching naval group (if
 -- any), the patrol air units used, and every air unit in range (patrol or
 -- strike) for the attacks.
-local function party_of(contacts)
+function party_of(contacts)
   local p = { patrol = {}, air = {}, kinds = {} }
   for _, c in ipairs(contacts) do
     p.kinds[#p.kinds + 1] = c.kind
@@ -205,7 +406,7 @@ local function party_of(contacts)
 end
 
 -- Every modifier of the NAVAL SEARCH TABLE, by the table's names.
-local function modifiers(ctx, info, party)
+function modifiers(ctx, info, party)
   local g, v = ctx.game, ctx.rule.values
   local hex, gid, enemy = info.hex, info.group, info.enemy
   local m = {}
@@ -228,13 +429,13 @@ local function modifiers(ctx, info, party)
   -- "friendly owned": the searching side's (values.friendly = "searcher"), or the phasing side's
   local friend = v.friendly == "phasing" and info.side or enemy
   local b = g.board
-  m.friendly_coastal_hex = b ~= nil and b:terrain(hex) == "coastal" and owner(g, hex) == friend
+  m.friendly_coastal_hex = b ~= nil and b:terrain(hex) == "coastal" and g:owner(hex) == friend
   local port = b and b:port(hex)
-  m.friendly_major_port = port ~= nil and v.major_ports[port.size] == true and owner(g, hex) == friend
+  m.friendly_major_port = port ~= nil and v.major_ports[port.size] == true and g:owner(hex) == friend
   m.naval_base_within_10 = false
   if b then
     for _, nb in ipairs(b:tagged(v.naval_base_tag)) do
-      if owner(g, nb) == friend and dist(nb, hex) <= v.naval_base_range then m.naval_base_within_10 = true end
+      if g:owner(nb) == friend and dist(nb, hex) <= v.naval_base_range then m.naval_base_within_10 = true end
     end
   end
   -- ZOC (another chapter): levels a scenario supplies; protected waters negate non-air non-ground ZOC
@@ -262,7 +463,7 @@ local function modifiers(ctx, info, party)
 end
 
 -- The contacts at this hex for this event, from the contact rules in order.
-local function contacts_for(ctx, info)
+function contacts_for(ctx, info)
   local out = {}
   for _, q in ipairs(ctx.rule.values.contacts) do
     local c = ctx:query(q, info)
@@ -271,7 +472,7 @@ local function contacts_for(ctx, info)
   return out
 end
 
-local function build_info(ctx, ev, event)
+function build_info(ctx, ev, event)
   local g = ctx.game
   local gid = ev.group
   local side = ctx:query("group_side", gid)
@@ -334,7 +535,7 @@ local function apply_result(ctx, info, party, code)
     activate(ctx, enemy, great and "any" or zone_of(g, hex), code)
     if not great or v.reveal_on_great_success then
       local tfs = group_units_of_type(g, gid, v.tf_types)
-      local cargo = group_units_of_type(g, gid, CARGO)
+      local cargo = group_units_of_type(g, gid, v.cargo_types)
       local declared = ctx:query("search_declared_cargo", gid, cargo)
       local low, high = cargo * 0.5, cargo * 1.5  -- "No rounding permitted."
       if type(declared) ~= "number" or declared < low or declared > high then
@@ -388,7 +589,7 @@ local function apply_result(ctx, info, party, code)
   end
 end
 
-local function consider(ctx, ev, event)
+function consider(ctx, ev, event)
   local g, v = ctx.game, ctx.rule.values
   if ev.reacting then return end
   local info = build_info(ctx, ev, event)
@@ -431,221 +632,26 @@ local function consider(ctx, ev, event)
     modifier = total, result = result.code, side = info.enemy, kinds = party.kinds })
 end
 
--- ---- 32.B ------------------------------------------------------------------------
-
-rule {
-  id = "32.B", title = "Naval searches",
-  values = {
-    -- the contact rules asked, in order (32.B.1 ... 32.B.6)
-    contacts = { "contact_danger_zone", "contact_air_mission", "contact_port_interdiction",
-                 "contact_ground_units", "contact_cd_port", "contact_proximity" },
-    sides = { "Allied", "Axis" },
-    -- air missions (another chapter): the `mission` value of an air unit
-    missions = { patrol = "naval patrol", strike = "naval strike", escort = "naval air escort" },
-    search_missions = { ["naval patrol"] = true, ["naval strike"] = true },
-    airbase_distance_per = 5,          -- "each 5 hexes from the furthest enemy airbase"
-    naval_base_range = 10,             -- "naval base is within 10 hexes"
-    naval_base_tag = "naval_base",     -- board tag of a naval base (another chapter)
-    major_ports = { major = true, great = true },
-    -- port size as a number, for range and modifier: not in Rule 32 — a
-    -- stand-in ordinal a scenario or variant replaces (set_values)
-    port_sizes = { minor = 1, standard = 2, medium = 2, major = 3, great = 4 },
-    tf_types = { TF = true },          -- "TF size": the TFs in the group
-    friendly = "searcher",             -- whose "friendly owned" hex/port/base: "searcher" | "phasing"
-    reveal_on_great_success = false,   -- S* does not say the TFs are revealed
-    found_modifier = 1,
-    step_marker = "step",              -- "-N Step" markers: `step` with count N (the contract)
-  },
-  on = {
-    naval_step_start = function(ctx, _)
-      local g = ctx.game
-      g:set_global("search_segment", (g:global("search_segment") or 0) + 1)
-      for _, gid in ipairs(g:groups()) do
-        if g:group_get(gid, "found") then g:group_set(gid, "found", false) end
-      end
-    end,
-    group_enters_hex = function(ctx, ev) consider(ctx, ev, "enter") end,
-    -- the move action spends an entry's MPs (mp_spent, activity "enter")
-    -- before group_enters_hex: those MPs are spent entering the hex, so
-    -- their look sees the entering contacts (32.B.1, 32.B.5) too
-    mp_spent = function(ctx, ev) consider(ctx, ev, ev.activity == "enter" and "enter" or "spend") end,
-  },
-  queries = {
-    search_enemy_side = function(ctx, side)
-      for _, s in ipairs(ctx.rule.values.sides) do if s ~= side then return s end end
-    end,
-    search_port_sizes = function(ctx) return ctx.rule.values.port_sizes end,
-    search_values = function(ctx) return ctx.rule.values end,
-    -- ZOC is another chapter: the level (1 partial, 2 full, 3 double or more)
-    -- `side` exerts in `hex` from ground/air units, and from other units.
-    search_zoc = function(ctx, side, hex)
-      local g = ctx.game
-      local lab = label(g, hex)
-      return g:global("zoc:" .. side .. ":" .. lab) or 0, g:global("zoc_other:" .. side .. ":" .. lab) or 0
-    end,
-    search_protected_waters = function(ctx, hex)
-      local g = ctx.game
-      return g:global("protected:" .. label(g, hex)) == true
-        or (g.board ~= nil and g.board:has_tag(hex, "protected_waters"))
-    end,
-    -- The figure the phasing player declares for NT+LC+LB (within 50%):
-    -- the true total unless a scenario answers otherwise.
-    search_declared_cargo = function(_, _, total) return total end,
-    -- For tests and tools: the contacts and modifiers a search would use.
-    search_modifiers = function(ctx, ev, event)
-      local info = build_info(ctx, ev, event or "enter")
-      local contacts = contacts_for(ctx, info)
-      local party = party_of(contacts)
-      local m = modifiers(ctx, info, party)
-      return m, ctx:table("naval_search"):modifiers_for(m), party.kinds
-    end,
-  },
-}
-
--- ---- contact rules -------------------------------------------------------------------
--- Each answers a query with a contact ({kind=, searcher=, patrol=, air=}) or nil.
-
 -- A `naval_search` handler (32.B.1, 32.B.2): on an S or S* result with a
 -- contact of `kind`, activate the searching side's reserves in port in the
 -- search hex's sea zone.
-local function activate_on_success(kind, why)
-  return function(ctx, ev)
-    if ev.result ~= "S" and ev.result ~= "S*" then return end
-    for _, k in ipairs(ev.kinds) do
-      if k == kind then activate(ctx, ev.side, zone_of(ctx.game, ev.hex), why) end
-    end
+function activate_on_success(ctx, ev, kind, why)
+  if ev.result ~= "S" and ev.result ~= "S*" then return end
+  for _, k in ipairs(ev.kinds) do
+    if k == kind then activate(ctx, ev.side, zone_of(ctx.game, ev.hex), why) end
   end
 end
 
 -- A `search_contact` handler (32.B.3-32.B.5: whatever the roll): for each
 -- contact of rule `id`, activate the searching side's reserves in port in
--- `zone(ctx, ev, c)` (false: none; default the search hex's sea zone). `why`
--- is the narration's reason, or a function of the contact giving it.
-local function activate_on_contact(id, why, zone)
-  return function(ctx, ev)
-    for _, c in ipairs(ev.contacts) do
-      if c.rule == id then
-        local z
-        if zone then z = zone(ctx, ev, c) else z = zone_of(ctx.game, ev.hex) end
-        if z ~= false then activate(ctx, ev.side, z, type(why) == "function" and why(c) or why) end
-      end
+-- `zone(c)` (false: none; default the search hex's sea zone). `why` is the
+-- narration's reason, or a function of the contact giving it.
+function activate_on_contact(ctx, ev, id, why, zone)
+  for _, c in ipairs(ev.contacts) do
+    if c.rule == id then
+      local z
+      if zone then z = zone(c) else z = zone_of(ctx.game, ev.hex) end
+      if z ~= false then activate(ctx, ev.side, z, type(why) == "function" and why(c) or why) end
     end
   end
 end
-
-rule {
-  id = "32.B.1", title = "Danger zone contact",
-  values = { tag = "danger_zone" },
-  queries = {
-    -- an enemy danger zone: board tag `danger_zone_<side>` or global `danger_zone:<label>` = side
-    contact_danger_zone = function(ctx, info)
-      if info.event ~= "enter" then return nil end
-      local g = ctx.game
-      local lab = label(g, info.hex)
-      if g:global("danger_zone:" .. lab) == info.enemy
-        or (g.board and g.board:has_tag(info.hex, ctx.rule.values.tag .. "_" .. info.enemy)) then
-        return { kind = "danger zone", rule = "32.B.1" }
-      end
-    end,
-  },
-  on = { naval_search = activate_on_success("danger zone", "32.B.1 danger zone contact") },
-}
-
-rule {
-  id = "32.B.2", title = "Naval patrol/naval strike contact",
-  queries = {
-    contact_air_mission = function(ctx, info)
-      local g = ctx.game
-      local v = ctx:query("search_values")
-      local air = air_in_range(g, info.enemy, v.search_missions, info.hex, info.group)
-      if #air == 0 then return nil end
-      local patrol = {}
-      for _, u in ipairs(air) do
-        if g:value(u, "mission") == v.missions.patrol then patrol[#patrol + 1] = u end
-      end
-      return { kind = "naval patrol/strike", air = air, patrol = patrol, rule = "32.B.2" }
-    end,
-  },
-  on = { naval_search = activate_on_success("naval patrol/strike", "32.B.2 air contact") },
-}
-
-rule {
-  id = "32.B.3", title = "Port interdiction/blockade contact",
-  queries = {
-    contact_port_interdiction = function(ctx, info)
-      local g = ctx.game
-      local pi, bl = pi_level(g, info.hex, info.side), blockade_level(g, info.hex, info.side)
-      if pi > 0 then return { kind = "port interdiction", rule = "32.B.3" } end
-      if bl > 0 then return { kind = "blockade", rule = "32.B.3" } end
-    end,
-  },
-  on = { search_contact = activate_on_contact("32.B.3", function(c) return "32.B.3 " .. c.kind end) },
-}
-
-rule {
-  id = "32.B.4", title = "Enemy ground unit contact",
-  queries = {
-    contact_ground_units = function(ctx, info)
-      local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        if g:get(u, "side") == info.enemy and not NAVAL[g:get(u, "type")] and not is_air(g, u) then
-          local h = unit_hex(g, u)
-          if h and dist(h, info.hex) <= 1 then
-            return { kind = "enemy ground units", unit = u, rule = "32.B.4" }
-          end
-        end
-      end
-    end,
-  },
-  on = { search_contact = activate_on_contact("32.B.4", "32.B.4 enemy ground unit") },
-}
-
-rule {
-  id = "32.B.5", title = "CD/port search roll",
-  values = { activation_zone = "any" },  -- "any reserve naval groups in port" (no sea zone named)
-  queries = {
-    contact_cd_port = function(ctx, info)
-      if info.event ~= "enter" then return nil end
-      local l = cds_ports_in_range(ctx, info.enemy, info.hex)
-      if #l == 0 then return nil end
-      local here = false
-      for _, c in ipairs(l) do if c.hex == info.hex then here = true end end
-      return { kind = "CD/port range", here = here, rule = "32.B.5" }
-    end,
-  },
-  -- only when the group enters the hex of the enemy port or CD
-  on = { search_contact = activate_on_contact("32.B.5", "32.B.5 enemy port/CD hex", function(ctx, ev, c)
-    if not c.here then return false end
-    local z = ctx.rule.values.activation_zone
-    return z == "any" and "any" or zone_of(ctx.game, ev.hex)
-  end) },
-}
-
-rule {
-  id = "32.B.6", title = "Proximity of enemy naval units",
-  values = { range = { combat = 15, submarine = 15, mixed = 10, cargo = 5 }, no_search_types = { RF = true } },
-  queries = {
-    contact_proximity = function(ctx, info)
-      local g, v = ctx.game, ctx.rule.values
-      if g:group_get(info.group, "search_f") == info.segment then return nil end  -- F result
-      local best, best_d
-      for _, sg in ipairs(g:groups()) do
-        local units = g:group_units(sg)
-        local searchers = 0
-        for _, u in ipairs(units) do
-          if not v.no_search_types[g:get(u, "type")] then searchers = searchers + 1 end
-        end
-        if searchers > 0 and sg ~= info.group and ctx:query("group_side", sg) == info.enemy
-          and g:group_get(sg, "search_barred") ~= info.segment then
-          local range = v.range[ctx:query("group_kind", sg)]
-          local h = ctx:query("group_hex", sg)
-          if range and h then
-            local d = ctx:query("sea_distance", h, info.hex, range)
-            if d and d <= range and (not best_d or d < best_d) then best, best_d = sg, d end
-          end
-        end
-      end
-      if best then return { kind = "proximity", searcher = best, distance = best_d, rule = "32.B.6" } end
-    end,
-  },
-}

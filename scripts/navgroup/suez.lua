@@ -3,80 +3,9 @@
 -- was the last to); open / temporarily closed / permanently closed, each
 -- change at its initial phase; 25 VPs lost on a direct Open -> Permanently
 -- Closed change.
+-- The helpers the rule uses follow it.
 
--- the canal's hexsides, in side order: those named `name` reachable along
--- riverine hexsides from the sides of the hex of `from` (none in a game
--- without a board, or on a map without the canal's port)
-local function canal_sides(ctx)
-  local v, board = ctx.rule.values, ctx.game.board
-  if not board then return {} end
-  local start = board:hex(v.from)
-  if not start then return {} end
-  local seen, list, queue = {}, {}, {}
-  local function visit(s)
-    if s and not seen[s] then
-      seen[s] = true
-      local f = board:features(s)
-      if f and f.riverine == "canal" and f.name == v.name then
-        list[#list + 1] = s
-        queue[#queue + 1] = s
-      end
-    end
-  end
-  for _, n in ipairs(keel.hex.neighbors(start)) do
-    if board:contains(n) then visit(board:side(start, n)) end
-  end
-  local i = 1
-  while queue[i] do
-    for _, t in ipairs(board:riverine_neighbors(queue[i]) or {}) do visit(t) end
-    i = i + 1
-  end
-  table.sort(list)
-  return list
-end
-
-local function key(ctx, s) return "suez_side:" .. ctx.game.board:side_label(s) end
-
--- bring the stored hexside owners up to date: a side owning both hexes owns the hexside
-local function refresh(ctx)
-  local game = ctx.game
-  for _, s in ipairs(canal_sides(ctx)) do
-    local a, b = keel.hex.side_hexes(s)
-    local oa, ob = game:owner(a), game:owner(b)
-    if oa and oa == ob and game:global(key(ctx, s)) ~= oa then game:set_global(key(ctx, s), oa) end
-  end
-end
-
-local function side_owner(ctx, s)
-  local game = ctx.game
-  local a, b = keel.hex.side_hexes(s)
-  local oa, ob = game:owner(a), game:owner(b)
-  if oa and oa == ob then return oa end
-  return game:global(key(ctx, s))
-end
-
-local function status(ctx) return ctx.game:global("suez") or "open" end
-
-local function in_initial_phase(ctx, side)
-  return ctx.game:global("initial_phase") == side
-end
-
--- an Axis unit in regular supply anywhere in the Egyptian Delta?
-local function axis_in_delta(ctx)
-  local v, game, board = ctx.rule.values, ctx.game, ctx.game.board
-  if not board then return false end
-  for _, u in ipairs(game:units()) do
-    if game:get(u, "side") == v.axis then
-      local kind, where = game:get(u, "loc")
-      if (kind == "hex" or kind == "port") and board:has_tag(where, v.delta_tag) then
-        local supply
-        if v.supply_query then supply = ctx:query(v.supply_query, u) else supply = game:value(u, "supply") end
-        if supply == "regular" then return true end
-      end
-    end
-  end
-  return false
-end
+local canal_sides, refresh, side_owner, status, in_initial_phase, axis_in_delta   -- helpers, below the rule
 
 rule {
   id = "32.A.6.a", title = "The Suez Canal",
@@ -182,3 +111,79 @@ rule {
     },
   },
 }
+
+-- ---- helpers used by the rule -------------------------------------------------------
+
+-- the canal's hexsides, in side order: those named `name` reachable along
+-- riverine hexsides from the sides of the hex of `from` (none in a game
+-- without a board, or on a map without the canal's port)
+function canal_sides(ctx)
+  local v, board = ctx.rule.values, ctx.game.board
+  if not board then return {} end
+  local start = board:hex(v.from)
+  if not start then return {} end
+  local seen, list, queue = {}, {}, {}
+  local function visit(s)
+    if s and not seen[s] then
+      seen[s] = true
+      local f = board:features(s)
+      if f and f.riverine == "canal" and f.name == v.name then
+        list[#list + 1] = s
+        queue[#queue + 1] = s
+      end
+    end
+  end
+  for _, n in ipairs(keel.hex.neighbors(start)) do
+    if board:contains(n) then visit(board:side(start, n)) end
+  end
+  local i = 1
+  while queue[i] do
+    for _, t in ipairs(board:riverine_neighbors(queue[i]) or {}) do visit(t) end
+    i = i + 1
+  end
+  table.sort(list)
+  return list
+end
+
+local function key(ctx, s) return "suez_side:" .. ctx.game.board:side_label(s) end
+
+-- bring the stored hexside owners up to date: a side owning both hexes owns the hexside
+function refresh(ctx)
+  local game = ctx.game
+  for _, s in ipairs(canal_sides(ctx)) do
+    local a, b = keel.hex.side_hexes(s)
+    local oa, ob = game:owner(a), game:owner(b)
+    if oa and oa == ob and game:global(key(ctx, s)) ~= oa then game:set_global(key(ctx, s), oa) end
+  end
+end
+
+function side_owner(ctx, s)
+  local game = ctx.game
+  local a, b = keel.hex.side_hexes(s)
+  local oa, ob = game:owner(a), game:owner(b)
+  if oa and oa == ob then return oa end
+  return game:global(key(ctx, s))
+end
+
+function status(ctx) return ctx.game:global("suez") or "open" end
+
+function in_initial_phase(ctx, side)
+  return ctx.game:global("initial_phase") == side
+end
+
+-- an Axis unit in regular supply anywhere in the Egyptian Delta?
+function axis_in_delta(ctx)
+  local v, game, board = ctx.rule.values, ctx.game, ctx.game.board
+  if not board then return false end
+  for _, u in ipairs(game:units()) do
+    if game:get(u, "side") == v.axis then
+      local kind, where = game:get(u, "loc")
+      if (kind == "hex" or kind == "port") and board:has_tag(where, v.delta_tag) then
+        local supply
+        if v.supply_query then supply = ctx:query(v.supply_query, u) else supply = game:value(u, "supply") end
+        if supply == "regular" then return true end
+      end
+    end
+  end
+  return false
+end

@@ -410,3 +410,16 @@ t.test("board-8: owners, zones and tags from grids and rectangles land on the he
   t.eq(layer(b.zone, "B"), { "false false false false", "false false false false", "false false South South" })
   t.eq(labels(b, b:tagged("x y")), { "A:0103", "A:0203", "A:0303" })
 end)
+
+t.test("board-bounds-1: script integers are range-checked, never truncated to C's int", function()
+  t.raises(function() keel.board.new { first_col = 1 << 32 } end, "field 'first_col': an integer from 0 to 9999")
+  t.raises(function() keel.grid.new { first_row = -1 } end, "field 'first_row'")
+  t.raises(function() keel.grid.new { digits = 5 } end, "field 'digits': an integer from 1 to 4")
+  local b = keel.board.new { digits = 2 }
+  t.ok(b:section("A", 0, 0, 4, 4))
+  local h = b:hex("A:0101")
+  t.raises(function() b:add_port(h, "minor", 1 << 40) end, "capacity from 0 to 2147483647")
+  t.raises(function() b:set_coasts(h, { 1 << 33 }) end, "coasts[1]: a coast number from 0 to")
+  t.raises(function() b:add_tag(h, -5) end, "tag id expected")
+end)
+

@@ -481,9 +481,9 @@ t.test("32.A.6.a.1-1: a side owning 15B:0813 and 0814 moves groups without TFs o
   t.ok(not ok and tostring(why):find("must own both"), tostring(why))
 end)
 
--- ---- the move action: events, stops, combat ---------------------------------------------
+-- ---- the move action (family plumbing): 32.A movement by MPs, 32.D combat pauses it -------
 
-t.test("32.A.move-1: mp_spent per MP and group_enters_hex per hex; ev.stop ends movement there", function()
+t.test("32.A-5: groups move by spending MPs: mp_spent per MP, group_enters_hex per hex; ev.stop ends movement there", function()
   local w = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } }, { globals = { probe_stop_at = "23A:3031" } })
   t.ok(w.act("move", { group = w.groups.G, path = { "23A:3030", "23A:3031", "23A:3131" } }))
   t.eq(at(w, "TF"), "23A:3031")
@@ -493,7 +493,37 @@ t.test("32.A.move-1: mp_spent per MP and group_enters_hex per hex; ev.stop ends 
   t.ok(not ok and tostring(why):find("ended its movement"), tostring(why))
 end)
 
-t.test("32.A.move-2: ev.combat pauses movement, naval_combat is emitted, movement resumes while MPs remain", function()
+t.test("32.A-6: a group moves within its MPs: not enough is illegal and changes nothing; ev.stop from mp_spent", function()
+  local w = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } }, { globals = { probe_stop_mp = 2 } })
+  local h = w.game:hash()
+  local long = {}
+  for i = 1, 16 do long[i] = ({ "23A:3030", "23A:3031", "23A:3030", "23A:3029" })[(i - 1) % 4 + 1] end
+  local ok, why = w.act("move", { group = w.groups.G, path = long })
+  t.ok(not ok and tostring(why):find("not enough MPs"), tostring(why))
+  t.eq(w.game:hash(), h)
+  t.ok(w.act("move", { group = w.groups.G, path = { "23A:3030", "23A:3031", "23A:3030" } }))
+  t.eq(at(w, "TF"), "23A:3031")
+end)
+
+t.test("32.D-5: every combat a movement starts (ev.combats) is fought, in order, before movement resumes", function()
+  local w = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
+    { globals = { probe_combats_at = "23A:3030" } })
+  t.ok(w.act("move", { group = w.groups.G, path = { "23A:3030", "23A:3031" } }))
+  local log = probe_log(w.game)
+  t.eq({ log[2], log[3], log[4], log[5] },
+    { "enter 23A:3030 1", "combat 23A:3030 submarine", "combat 23A:3030 surface", "mp 23A:3031 2 enter" })
+  t.eq(w.game:global("naval_combats"), 2, "32.D resolves each")
+  t.ok(w.game:global("naval_combat:1"):find("^round 1 of submarine combat"))
+  t.ok(w.game:global("naval_combat:2"):find("^round 1 of surface combat"))
+  t.eq(at(w, "TF"), "23A:3031")
+  -- a handler that sets only ev.combat is heard too (the first of the list)
+  local w2 = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
+    { globals = { probe_combat_at = "23A:3030" } })
+  t.ok(w2.act("move", { group = w2.groups.G, path = { "23A:3030" } }))
+  t.eq(w2.game:global("naval_combats"), 1)
+end)
+
+t.test("32.D.2-7: surface combat suspends movement (ev.combat, naval_combat); movement resumes while MPs remain", function()
   local w = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
     { globals = { probe_combat_at = "23A:3030", probe_resolve = true } })
   t.ok(w.act("move", { group = w.groups.G, path = { "23A:3030", "23A:3031", "23A:3131" } }))
@@ -524,40 +554,11 @@ t.test("32.A.move-2: ev.combat pauses movement, naval_combat is emitted, movemen
   t.eq(w2.gv("G", "move_ended"), true)
 end)
 
-t.test("32.A.move-4: every combat of ev.combats is fought, in order, before movement resumes", function()
-  local w = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
-    { globals = { probe_combats_at = "23A:3030" } })
-  t.ok(w.act("move", { group = w.groups.G, path = { "23A:3030", "23A:3031" } }))
-  local log = probe_log(w.game)
-  t.eq({ log[2], log[3], log[4], log[5] },
-    { "enter 23A:3030 1", "combat 23A:3030 submarine", "combat 23A:3030 surface", "mp 23A:3031 2 enter" })
-  t.eq(w.game:global("naval_combats"), 2, "32.D resolves each")
-  t.ok(w.game:global("naval_combat:1"):find("^round 1 of submarine combat"))
-  t.ok(w.game:global("naval_combat:2"):find("^round 1 of surface combat"))
-  t.eq(at(w, "TF"), "23A:3031")
-  -- a handler that sets only ev.combat is heard too (the first of the list)
-  local w2 = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
-    { globals = { probe_combat_at = "23A:3030" } })
-  t.ok(w2.act("move", { group = w2.groups.G, path = { "23A:3030" } }))
-  t.eq(w2.game:global("naval_combats"), 1)
-end)
-
-t.test("32.A.move-3: ev.stop from mp_spent; not enough MPs is illegal and changes nothing", function()
-  local w = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } }, { globals = { probe_stop_mp = 2 } })
-  local h = w.game:hash()
-  local long = {}
-  for i = 1, 16 do long[i] = ({ "23A:3030", "23A:3031", "23A:3030", "23A:3029" })[(i - 1) % 4 + 1] end
-  local ok, why = w.act("move", { group = w.groups.G, path = long })
-  t.ok(not ok and tostring(why):find("not enough MPs"), tostring(why))
-  t.eq(w.game:hash(), h)
-  t.ok(w.act("move", { group = w.groups.G, path = { "23A:3030", "23A:3031", "23A:3030" } }))
-  t.eq(at(w, "TF"), "23A:3031")
-end)
-
 -- ---- the scenarios --------------------------------------------------------------------
 
-for _, name in ipairs { "navgroup_straits", "navgroup_sevilla", "navgroup_suez", "navgroup_integration" } do
-  t.test("32.A scenario " .. name .. " plays with every expectation met", function()
+-- each test named by the rule it plays (the integration game: Rule 32 as a whole)
+local function plays(name)
+  return function()
     local run = scenario.start(scenario.load("tests/scenarios/" .. name .. ".lua"))
     local passed, failed = run:play_all()
     local problems = {}
@@ -566,5 +567,10 @@ for _, name in ipairs { "navgroup_straits", "navgroup_sevilla", "navgroup_suez",
     end
     t.eq(failed, 0, table.concat(problems, "\n"))
     t.ok(passed > 0)
-  end)
+  end
 end
+
+t.test("32.A.5 scenario navgroup_straits plays with every expectation met", plays("navgroup_straits"))
+t.test("32.A.6 scenario navgroup_sevilla plays with every expectation met", plays("navgroup_sevilla"))
+t.test("32.A.6.a scenario navgroup_suez plays with every expectation met", plays("navgroup_suez"))
+t.test("32 scenario navgroup_integration plays with every expectation met", plays("navgroup_integration"))

@@ -5,6 +5,7 @@ local t = require "keel.testing"
 local rules = require "keel.rules"
 local game_mod = require "keel.game"
 local sandbox = require "keel.sandbox"
+local errors = require "keel.errors"
 
 local FAM = "tests/families"
 local V = FAM .. "/variants/"
@@ -179,7 +180,7 @@ t.test("rules-7: an error in a rule rolls the action back and names file, line a
   t.eq(kind, "error")
   t.eq(g:hash(), before)
   t.eq(g:get(u.bb, "hits"), 0)
-  local msg = rules.format_error(err)
+  local msg = errors.format(err)
   t.ok(msg:find("boom/r.lua:1: rule 9.Z: attempt to index a nil value (field 'missing')", 1, true), msg)
   t.ok(msg:find("script traceback:", 1, true), msg)
   t.ok(msg:find("r.lua:5: in", 1, true), msg)
@@ -203,7 +204,7 @@ t.test("rules-8: a runaway rule is stopped by the CPU limit and rolled back", fu
   sandbox.limits { cpu = old.cpu }
   t.eq(ok, nil)
   t.eq(kind, "cpu")
-  local msg = rules.format_error(err)
+  local msg = errors.format(err)
   t.ok(msg:find("rule 9.S: CPU limit exceeded", 1, true), msg)
   t.eq(g:hash(), before)
   -- and the game goes on
@@ -248,6 +249,43 @@ t.test("rules-10: tables seen by rules are read-only", function()
   local g = fleet()
   t.raises(function() set:query(g, "write") end, "read-only")
   t.eq(set:query(g, "read"), 3)
+end)
+
+t.test("rules-11: family plumbing is a rule{} without an id: no rule of the set, nothing in force", function()
+  local dir = temp_family("plumb", [[return family { name = "plumb", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { title = "the push action", actions = { push = { params = { unit = "unit" },
+        legal = function(ctx, p) if ctx.game:get(p.unit, "hits") > 0 then return "damaged" end end,
+        effect = function(ctx, p) ctx.game:add_hits(p.unit, ctx:query("double", 1)) end } } }
+      rule { id = "P.1", title = "Doubling", queries = { double = function(ctx, x)
+        ctx.game:set_global("doubled", true)
+        return 2 * x
+      end } }
+    ]] })
+  local set = rules.load { families = { "plumb" }, path = { dir } }
+  t.eq(set:ids(), { "P.1" }, "plumbing is not one of the set's rules")
+  local g, u = fleet()
+  t.ok(set:act(g, "push", { unit = u.bb }))
+  t.eq(g:get(u.bb, "hits"), 2)
+  local journal = g:journal_text()
+  t.ok(journal:find('"name":"push","rule":null', 1, true), journal)
+  t.ok(journal:find('"ev":"global","rule":"P.1","key":"doubled"', 1, true), "a rule it asks is in force: " .. journal)
+  t.ok(journal:find('"ev":"set","rule":null,"unit":' .. u.bb .. ',"field":"hits"', 1, true), journal)
+  local ok, why = set:act(g, "push", { unit = u.bb })
+  t.eq(ok, nil)
+  t.eq(why, "illegal push (plumb the push action): damaged")
+  dir = temp_family("plumb2", [[return family { name = "plumb2", files = { "r.lua" } }]], {
+    ["r.lua"] = "rule { title = 'a', actions = { go = { effect = function() end } } }\n" ..
+                "rule { title = 'b', actions = { go = { effect = function() end } } }\n" })
+  t.raises(function() rules.load { families = { "plumb2" }, path = { dir } } end,
+    "plumb2 (" .. dir .. "/plumb2/r.lua:2) defines action 'go', which plumb2 already defines")
+  dir = temp_family("plumb3", [[return family { name = "plumb3", files = { "r.lua" } }]], {
+    ["r.lua"] = "rule { title = 'a', on = { turn_strat = function() end } }\n" })
+  t.raises(function() rules.load { families = { "plumb3" }, path = { dir } } end,
+    "rule without id (" .. dir .. "/plumb3/r.lua:1): unknown event 'turn_strat'")
+  dir = temp_family("plumb4", [[return family { name = "plumb4", files = { "r.lua" } }]], {
+    ["r.lua"] = "rule { id = 5, title = 'a' }\n" })
+  t.raises(function() rules.load { families = { "plumb4" }, path = { dir } } end, 'a rule id like "27.A.3" expected')
 end)
 
 -- ---- variants ------------------------------------------------------------------------

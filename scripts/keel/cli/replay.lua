@@ -2,15 +2,19 @@
 local cli = require "keel.cli"
 local json = require "keel.json"
 local game_mod = require "keel.game"
+local scenario = require "keel.scenario"
+local errors = require "keel.errors"
 
 local M = {
   summary = "re-run a game from its journal and name the first divergence",
   usage = "keel replay [--quiet] JOURNAL",
   help = "Reads a journal written by keel.game (JSON lines), starts the game again\n" ..
-         "from the scenario and seed in its header, plays every order, undo and\n" ..
-         "redo it records, and after each one compares the state hash and the\n" ..
-         "events with the journal. On the first difference it names the action,\n" ..
-         "its order and the rule of the first event that differs, and exits 1.\n" ..
+         "from the scenario in its header (run in the sandbox; a file that is not a\n" ..
+         "scenario is refused, so a journal never runs code outside it), plays\n" ..
+         "every order, undo and redo it records, and after each one compares the\n" ..
+         "state hash and the events with the journal. On the first difference it\n" ..
+         "names the action, its order and the rule of the first event that\n" ..
+         "differs, and exits 1.\n" ..
          "Rule files whose hash changed since the journal was written are listed.\n" ..
          "Exit status: 0 identical, 1 diverged, 2 usage or unreadable journal.",
 }
@@ -45,9 +49,7 @@ end
 --- {ok=bool, actions=n, steps=n, message=string, changed_files={...},
 ---  action=number?, name=string?, rule=string?, line=number?}
 ---@param path string
----@param opts? {dice?: any}
-function M.replay(path, opts)
-  opts = opts or {}
+function M.replay(path)
   local old, err = read_lines(path)
   if not old then error(path .. ": " .. tostring(err), 0) end
   if #old == 0 then error(path .. ": empty journal", 0) end
@@ -62,11 +64,17 @@ function M.replay(path, opts)
       game_mod.JOURNAL_VERSION), 0)
   end
   if type(header.scenario) ~= "string" then
-    error(path .. ":1: the journal names no scenario; replay needs a game started with keel.game.from_scenario", 0)
+    error(path .. ":1: the journal names no scenario; keel replay plays games set up from a scenario "
+      .. "(keel run SCENARIO --journal FILE)", 0)
   end
   local rep = { ok = true, actions = 0, steps = 0, changed_files = {} }
-  local game = game_mod.from_scenario(header.scenario, {
-    seed = header.seed, variants = header.variants, dice = opts.dice })
+  -- the scenario runs in the sandbox, and only a scenario is set up
+  local lok, spec = pcall(scenario.load, header.scenario)
+  if not lok then
+    error(("%s:1: cannot set the journal's scenario up again: %s"):format(path, errors.format(spec)), 0)
+  end
+  local run = scenario.start(spec)
+  local game, set = run.game, run.set
   local new = game:journal_lines()
 
   local function diverge(kind, p, q, p_end, what)
@@ -133,7 +141,7 @@ function M.replay(path, opts)
       if e.order == nil then
         error(("%s:%d: action %d '%s' was not played as an order; replay needs orders"):format(path, p, e.action, e.name), 0)
       end
-      local ok, perr = pcall(game.play, game, e.name, e.order)
+      local ok, perr = pcall(set.play, set, game, e.name, e.order)
       rep.actions = rep.actions + 1
       local what = ("at action %d '%s' (order %s)"):format(e.action, e.name, json.encode(e.order))
       if not ok then
@@ -152,7 +160,7 @@ function M.replay(path, opts)
       if e.name == nil then
         error(("%s:%d: a failed transaction outside any order cannot be replayed"):format(path, p), 0)
       end
-      local ok = pcall(game.play, game, e.name, e.order)
+      local ok = pcall(set.play, set, game, e.name, e.order)
       local fresh = game:journal_lines()
       if ok or fresh[q] ~= old[p] then
         return diverge("rollback", p, q, p, ("at the failed order '%s': %s"):format(e.name,

@@ -1,16 +1,12 @@
---- keel run FILE.lua [ARGS...]  |  keel run SCENARIO.lua [--journal FILE] [--quiet] [--json]
+--- keel run SCENARIO.lua [--journal FILE] [--svg FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]
 local cli = require "keel.cli"
 
 local M = {
-  summary = "run a Lua script, or play a scenario and narrate it",
-  usage = "keel run FILE.lua [ARGS...]\n" ..
-          "       keel run SCENARIO.lua [--journal FILE] [--svg FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]",
-  help = "A plain script runs with `keel` loaded (local keel = require \"keel\").\n" ..
-         "The global table `arg` holds the script name at 0 and ARGS from 1;\n" ..
-         "the ARGS are also passed as the chunk's `...`. The script's exit\n" ..
-         "status is its return value when that is an integer, else 0.\n\n" ..
-         "A scenario (a file whose last statement is `return scenario { ... }`)\n" ..
-         "is played in a sandbox of its own: the map, rule families, variants,\n" ..
+  summary = "play a scenario in the sandbox and narrate it",
+  usage = "keel run SCENARIO.lua [--journal FILE] [--svg FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]",
+  help = "SCENARIO.lua runs in the sandbox and must return `scenario { ... }`;\n" ..
+         "any other file is refused (a host Lua script runs with `keel script`).\n" ..
+         "The scenario is played in a sandbox of its own: the map, rule families, variants,\n" ..
          "seed, forces and flags it names are set up, and each of its orders is\n" ..
          "played and narrated: each rule that fires (id and title), each roll\n" ..
          "with its modifiers and result, each change of state. Orders may carry\n" ..
@@ -50,10 +46,9 @@ local function order_text(order)
   if order.event then return "event " .. order.event end
   if order.check then return "check" end
   local parts = {}
-  local keys = {}
-  for k in pairs(order) do if k ~= 1 and k ~= "expect" then keys[#keys + 1] = k end end
-  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-  for _, k in ipairs(keys) do parts[#parts + 1] = tostring(k) .. "=" .. json.encode(order[k]) end
+  for _, k in ipairs(require("keel.keys").sorted(order)) do
+    if k ~= 1 and k ~= "expect" then parts[#parts + 1] = tostring(k) .. "=" .. json.encode(order[k]) end
+  end
   return tostring(order[1]) .. (#parts > 0 and (" " .. table.concat(parts, " ")) or "")
 end
 
@@ -106,8 +101,9 @@ local function narrator(opts)
         local e = json.decode(line)
         local t = e and change_text(e)
         if t then
-          n.show_pending(e.rule)
-          out("      ", e.rule and ("[" .. e.rule .. "] ") or "", t, "\n")
+          local rule = e.rule ~= json.null and e.rule or nil   -- null: no rule in force (plumbing)
+          n.show_pending(rule)
+          out("      ", rule and ("[" .. rule .. "] ") or "", t, "\n")
         end
       end
     end
@@ -130,21 +126,23 @@ local function narrator(opts)
     n.flush()
     local r = d.rule
     local rid, title = r and r.id, r and r.title or ""
+    -- "rule 32.B", or a family's name for its plumbing (a rule{} without an id)
+    local who = r and require("keel.registry").who(r) or "rule ?"
     if kind == "fire" then
-      local text = ("    rule %s %s — on %s"):format(rid, title, d.event)
+      local text = ("    %s %s — on %s"):format(who, title, d.event)
       if opts.json then emit({ kind = "fire", rule = rid, title = title, event = d.event }, text)
       elseif not opts.quiet then n.pending, n.pending_rule = text, rid end
     elseif kind == "action" then
       n.pending = nil   -- a new action: the last rule that fired did nothing more
       emit({ kind = "action", rule = rid, title = title, action = d.action },
-           ("    rule %s %s — action %s"):format(rid, title, d.action))
+           ("    %s %s — action %s"):format(who, title, d.action))
     elseif kind == "roll" then
       local rec = d.record
       local faces = rec.faces and table.concat(rec.faces, "+") or "?"
       local mod = (rec.modifier and rec.modifier ~= 0) and (" %+d"):format(rec.modifier) or ""
       emit({ kind = "roll", rule = rid, expr = rec.expr, faces = rec.faces, modifier = rec.modifier,
              total = rec.total, reason = rec.reason },
-           ("      roll %s (%s) by rule %s: %s%s = %d"):format(rec.expr, tostring(rec.reason or ""), rid,
+           ("      roll %s (%s) by %s: %s%s = %d"):format(rec.expr, tostring(rec.reason or ""), who,
              faces, mod, rec.total))
     elseif kind == "resolve" then
       local text = tables_ok and tables.narrate(d.record) or tostring(d.record.result)
@@ -153,10 +151,10 @@ local function narrator(opts)
              modified = rec.modified, result = tostring(rec.result), range = rec.range },
            "      " .. text)
     elseif kind == "say" then
-      emit({ kind = "say", rule = rid, text = d.text }, ("      %s: %s"):format(rid, d.text))
+      emit({ kind = "say", rule = rid, text = d.text }, ("      %s: %s"):format(rid or (r and r.family) or "?", d.text))
     elseif kind == "veto" then
       emit({ kind = "veto", rule = rid, action = d.action, reason = d.reason },
-           ("    rule %s %s vetoes %s: %s"):format(rid, title, d.action, d.reason))
+           ("    %s %s vetoes %s: %s"):format(who, title, d.action, d.reason))
     end
   end
 
@@ -195,7 +193,7 @@ end
 function M.scenario_main(path, opts)
   local keel = require "keel"
   local scenario = require "keel.scenario"
-  local rules = require "keel.rules"
+  local errors = require "keel.errors"
   keel.sandbox.limits { cpu = opts.cpu or 5 }
   opts.file = path
   local n = narrator(opts)
@@ -230,7 +228,7 @@ function M.scenario_main(path, opts)
     return failed
   end)
   if not ok then
-    io.stderr:write(rules.format_error(err), "\n")
+    io.stderr:write(errors.format(err), "\n")
     return 1
   end
   return err > 0 and 1 or 0
@@ -279,23 +277,14 @@ local function run_scenario(file, args)
   return status
 end
 
+-- Every FILE is played as a scenario: what it is decides (keel.scenario.load
+-- runs it in the sandbox and refuses anything scenario{} did not make).
 function M.run(args)
   local file = args[1]
-  if not file then cli.usage_error("run needs a FILE.lua") end
-  local text = require("keel.game").read_file(file)
-  if text and require("keel.scenario").is_scenario_text(text) then
-    local rest = {}
-    for i = 2, #args do rest[#rest + 1] = args[i] end
-    return run_scenario(file, rest)
-  end
-  local chunk, err = loadfile(file, "t")
-  if not chunk then error(err, 0) end
-  local script_args = { [0] = file }
-  for i = 2, #args do script_args[i - 1] = args[i] end
-  _G.arg = script_args
-  local status = chunk(table.unpack(script_args))
-  if math.type(status) == "integer" then return status end
-  return 0
+  if not file then cli.usage_error("run needs a SCENARIO.lua") end
+  local rest = {}
+  for i = 2, #args do rest[#rest + 1] = args[i] end
+  return run_scenario(file, rest)
 end
 
 return M

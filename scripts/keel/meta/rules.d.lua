@@ -1,12 +1,13 @@
 ---@meta keel.rules
 -- LuaLS definitions for rule authors: the globals of rule files, manifests,
--- variants and scenarios (scripts/keel/rules.lua, variant.lua, scenario.lua),
--- the ctx a rule's functions get, and the keel.rules module itself.
+-- variants and scenarios (scripts/keel/registry.lua, variant.lua,
+-- scenario.lua), the ctx a rule's functions get, and the modules of the
+-- rules runtime (keel.registry, keel.orders, keel.rules).
 
 -- ---- what a rule's functions get ----------------------------------------------
 
 ---@class keel.RuleView
----@field id string the rulebook id ("27.A.3")
+---@field id string? the rulebook id ("27.A.3"); nil for family plumbing
 ---@field title string
 ---@field values table the rule's values, as variants left them (read-only)
 ---@field file string
@@ -27,6 +28,12 @@ function Ctx:roll(expr, opts) end
 ---@param opts? {reason?: string, stream?: string, modifier?: integer}
 ---@return any result, table record
 function Ctx:resolve(name, modifiers, opts) end
+--- A random pick among items, with the kernel's dice (keel.pick): 1dN over
+--- the items left for each draw, journaled with this rule's id.
+---@param items any[]
+---@param opts? {count?: integer, reason?: string, stream?: string}
+---@return any item the item picked, or the list of `count` items when count is given
+function Ctx:pick(items, opts) end
 --- A table of the rule set (read-only).
 ---@param name string
 ---@return table
@@ -110,7 +117,7 @@ function GameFacade:roll(expr, opts) end
 ---@field effect fun(ctx: keel.Ctx, p: table): any
 
 ---@class keel.RuleSpec
----@field id string the rulebook id
+---@field id? string the rulebook id; none for family plumbing (actions, queries and handlers that are no rule of the rulebook)
 ---@field title string
 ---@field priority? integer handlers run by priority (higher first), then load order
 ---@field values? table
@@ -120,9 +127,9 @@ function GameFacade:roll(expr, opts) end
 ---@field queries? table<string, fun(ctx: keel.Ctx, ...): any>
 ---@field notes? string
 
---- Define a rule (in a rule file).
+--- Define a rule (in a rule file), or without an id the family's plumbing.
 ---@param spec keel.RuleSpec
----@return string id
+---@return string? id
 function rule(spec) end
 
 ---@class keel.FamilySpec
@@ -179,6 +186,7 @@ function set_row(table_name, row, ...) end
 ---@field at? string|integer a hex label of the map, or a hex
 ---@field port? boolean the unit starts in port at `at`
 ---@field group? string
+---@field aboard? string the unit starts as cargo of the force of that name (listed before it)
 
 ---@class keel.ScenarioSpec
 ---@field name string
@@ -193,16 +201,47 @@ function set_row(table_name, row, ...) end
 ---@field groups? table<string, table> group values by group name, set after the forces
 ---@field orders? table[]
 
---- A scenario (a file ends with `return scenario { ... }`).
+--- A scenario: a scenario file returns what this makes (keel run and keel
+--- replay refuse a file that returns anything else).
 ---@param spec keel.ScenarioSpec
 ---@return keel.ScenarioSpec
 function scenario(spec) end
 
 -- ---- the module ---------------------------------------------------------------------
 
+---@class keel.registrylib
+---@field events string[] the kernel's events
+---@field path string[] where families are looked for, after a set's own path
+local registrylib = {}
+--- Where the caller of a definition function is.
+---@param level integer
+---@return {file: string, line: integer}
+function registrylib.caller(level) end
+--- How messages name a rule: "rule 27.A.3", or its family's name for plumbing.
+---@param r table a rule of a set
+---@return string
+function registrylib.who(r) end
+
+---@class keel.orderslib
+---@field EMIT string "emit"
+---@field param_types string[]
+local orderslib = {}
+---@param text any
+---@return {type: string, optional: boolean}|nil
+function orderslib.parse_param(text) end
+---@param set keel.RuleSet
+---@param game keel.Game
+---@param name string
+---@param params table
+---@return string|nil reason
+function orderslib.check_params(set, game, name, params) end
+---@param set keel.RuleSet
+---@param game keel.Game
+---@param name string
+---@param args? table
+function orderslib.play(set, game, name, args) end
+
 ---@class keel.ruleslib
----@field events string[]
----@field path string[]
 ---@field game_methods string[]
 ---@field board_methods string[]
 local ruleslib = {}
@@ -212,16 +251,11 @@ function ruleslib.load(opts) end
 ---@param opts? {path?: string[], narrate?: fun(kind: string, data: table)}
 ---@return keel.RuleSet
 function ruleslib.new(opts) end
----@param err any
----@return string
-function ruleslib.format_error(err) end
----@param err any
----@return string
-function ruleslib.kind_of(err) end
 
 ---@class keel.RuleSet
 ---@field families table
 ---@field rules table
+---@field plumbing table[] the rules without an id (family plumbing), in load order
 ---@field variants table[]
 ---@field conflicts table[]
 local RuleSet = {}
@@ -234,6 +268,11 @@ function RuleSet:act(game, name, params) end
 function RuleSet:check(game, name, params) end
 function RuleSet:emit(game, event, data) end
 function RuleSet:query(game, name, ...) end
+--- Play an order again (keel replay): no legality check, no vetoes.
+---@param game keel.Game
+---@param name string
+---@param args? table
+function RuleSet:play(game, name, args) end
 function RuleSet:rule(id) end
 ---@return string[]
 function RuleSet:ids(all) end
