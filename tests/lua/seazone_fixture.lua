@@ -7,6 +7,7 @@
 local t = require "keel.testing"
 local keel = require "keel"
 local rules = require "keel.rules"
+local errors = require "keel.errors"
 local game_mod = require "keel.game"
 
 local M = {}
@@ -88,7 +89,7 @@ function M.world(opts)
   --- act and require success
   function w.ok(name, p)
     local ok, why = set:act(game, name, ids(p))
-    if not ok then error(("%s failed: %s"):format(name, rules.format_error(why)), 2) end
+    if not ok then error(("%s failed: %s"):format(name, errors.format(why)), 2) end
     return ok
   end
   --- act and require a refusal naming rule id `rule` and mentioning `text`, state unchanged
@@ -97,7 +98,7 @@ function M.world(opts)
     local jl = #game:journal_lines()
     local ok, why, kind = set:act(game, name, ids(p))
     if ok then error(("%s succeeded, expected a refusal by %s"):format(name, rule), 2) end
-    why = rules.format_error(why)
+    why = errors.format(why)
     if kind ~= "illegal" and kind ~= "vetoed" then error(("%s: expected illegal/vetoed, got %s: %s"):format(name, tostring(kind), why), 2) end
     if rule and not why:find("rule " .. rule .. " ", 1, true) then
       error(("%s: expected rule %s in the reason, got: %s"):format(name, rule, why), 2)
