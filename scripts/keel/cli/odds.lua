@@ -5,13 +5,22 @@ local cli = require "keel.cli"
 
 local M = {
   summary = "exact odds of a rule table, of N dice hitting, or of a dice total",
-  usage = "keel odds TABLE [--mod N | --dist M:W,...] [--table NAME] | --hits NdS --on K | NdS[+M]",
+  usage = "keel odds TABLE [--mod N | --dist M:W,...] [--table NAME] | --hits NdS --on K | NdS[+M]\n" ..
+          "       keel odds --battle ATTACKER --vs DEFENDER [--policy P] [--family NAME]",
   help = "TABLE is a table file (.tbl) or a registered table name (see keel odds --list).\n" ..
          "  --mod N        net die modifier (default 0)\n" ..
          "  --dist M:W,..  a distribution of modifier totals: modifier M with integer weight W\n" ..
          "  --table NAME   which table of a file holding several\n" ..
          "  --list         list the registered tables\n" ..
          "  --hits NdS --on K   distribution of hits when each die hits on K or less\n" ..
+         "A rule family's battle odds (--family NAME, default seazone; its NAME.odds module):\n" ..
+         "  --battle ATTACKER --vs DEFENDER   exact odds of a sea battle, forces as\n" ..
+         "                 \"2 submarine, cruiser*, carrier[fighter,fighter]\" (* damaged)\n" ..
+         "  --policy P, --attacker-policy P, --defender-policy P   casualty order: cheapest,\n" ..
+         "                 keep_carriers, or entries \"damage:cruiser,destroyer,cruiser,...\"\n" ..
+         "  --sides A,D     the sides (costs): default Opfor,Allies\n" ..
+         "  --submerge first|alone   --retreat-at N   --top N (outcomes shown)\n" ..
+         "  --surprise-strike \"3 submarine\" [--defending]   --bombard \"2 cruiser, destroyer\"\n" ..
          "A bare dice expression (2d6+1) prints the distribution of its total.\n" ..
          "Every chance is exact: a count over the common denominator, reduced.",
 }
@@ -62,7 +71,10 @@ end
 
 function M.run(args)
   local opts, rest = cli.parse_options(args, { mod = "value", dist = "value", table = "value",
-    hits = "value", on = "value", list = "flag", help = "flag" })
+    hits = "value", on = "value", list = "flag", help = "flag",
+    family = "value", battle = "value", vs = "value", policy = "value", ["attacker-policy"] = "value",
+    ["defender-policy"] = "value", sides = "value", submerge = "value", ["retreat-at"] = "value", top = "value",
+    ["surprise-strike"] = "value", defending = "flag", bombard = "value" })
   local odds = require "keel.odds"
   local tables = require "keel.tables"
   if opts.help then print(M.usage); print(M.help); return 0 end
@@ -72,6 +84,15 @@ function M.run(args)
       print(("%-32s %-8s %s"):format(n, t.rule or "-", t.title or ""))
     end
     return 0
+  end
+  if opts.battle or opts.vs or opts["surprise-strike"] or opts.bombard then   -- a family's battle odds
+    local fam = opts.family or "seazone"
+    if not fam:match("^[%w_]+$") then cli.usage_error("--family NAME: letters, digits and _") end
+    local ok, mod = pcall(require, fam .. ".odds")
+    if not ok or type(mod) ~= "table" or type(mod.cli) ~= "function" then
+      error(("rule family '%s' has no battle odds (a %s.odds module with cli)"):format(fam, fam), 0)
+    end
+    return mod.cli(opts, rest, cli)
   end
   if opts.hits or opts.on then
     if not (opts.hits and opts.on) then cli.usage_error("--hits NdS needs --on K (and --on needs --hits)") end
