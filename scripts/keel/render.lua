@@ -308,7 +308,7 @@ function M.units_layer(units)
   end
 end
 
-local UNIT_COLORS = { Allied = "#1f4e9c", Axis = "#7a1f1f" }
+local UNIT_COLORS = { Allied = "#1f4e9c", Axis = "#7a1f1f", Allies = "#1f4e9c", Opfor = "#7a1f1f" }
 --- The counter colour of a side (fixed for Allied and Axis, else grey).
 function M.unit_color(side) return UNIT_COLORS[side] or "#555" end
 
@@ -331,17 +331,50 @@ function M.path_layer(hexes)
   end
 end
 
---- The units of a game that stand on the board (at sea or in port), in id
---- order, as units_layer wants them.
+--- The units of a game that stand on the board (at sea, in port, or in a
+--- zone: see zone_anchors), in id order, as units_layer wants them; a
+--- carrier's label counts its cargo ("carrier+2").
 ---@param game table a keel.game
 function M.game_units(game)
   local out = {}
+  local anchors
   for _, id in ipairs(game:units()) do
     local kind, where = game:get(id, "loc")
-    if (kind == "hex" or kind == "port") and where then
+    local at
+    if (kind == "hex" or kind == "port") and where then at = where
+    elseif kind == "zone" and where and game.board then
+      anchors = anchors or M.zone_anchors(game.board)
+      at = anchors[where]
+    end
+    if at then
       local t = game:get(id, "type")
-      out[#out + 1] = { hex = where, side = game:get(id, "side"),
-                        label = (t and t ~= "" and t or game:get(id, "name")) }
+      local n = #game:cargo(id)
+      out[#out + 1] = { hex = at, side = game:get(id, "side"),
+                        label = (t and t ~= "" and t or game:get(id, "name")) .. (n > 0 and ("+" .. n) or "") }
+    end
+  end
+  return out
+end
+
+--- Where units in a zone (an area: sea zone or territory) are drawn: the
+--- place named like the zone, else the zone's middle hex (in hex order).
+--- Returns {[zone index] = hex}.
+function M.zone_anchors(board)
+  local hexes = {}
+  local names = board:zones()
+  local index = {}
+  for i, name in ipairs(names) do index[name] = i; hexes[i] = {} end
+  for _, h in ipairs(board:hexes()) do
+    local z = board:zone(h)
+    if z then local l = hexes[index[z]]; l[#l + 1] = h end
+  end
+  local out = {}
+  for i, name in ipairs(names) do
+    local p = board:place(name)
+    if p then out[i] = p
+    elseif #hexes[i] > 0 then
+      sort(hexes[i])
+      out[i] = hexes[i][(#hexes[i] + 1) // 2]
     end
   end
   return out
