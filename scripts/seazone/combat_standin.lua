@@ -209,6 +209,7 @@ rule {
   vetoes = {
     end_phase = function(ctx)
       local g = ctx.game
+      if g:global("choice_side") then return ("%s has casualties to choose"):format(g:global("choice_side")) end
       if g:phase() ~= "conduct_combat" then return nil end
       local b = battle_of(ctx)
       if b then return ("the battle in %s is not over"):format(ctx:query("area_name", b.zone)) end
