@@ -303,3 +303,17 @@ t.test("units.submarines.cannot-be-hit-by-air-units: ... unless a frigate friend
   w.ok("casualties", { units = { "Dallas" } })
   t.eq(w.value("Dallas", "casualty"), true)
 end)
+
+-- ---- variants replace a step by its id --------------------------------------------------------
+
+t.test("general-combat.step-2: a variant replaces the step by its id: submarines then fire with their side", function()
+  local set = F.set { variants = { "tests/families/variants/seazone_no_surprise_strike.lua" } }
+  local w = F.world { set = set, power = "Russia", units = {
+    { "U1", "submarine", "Opfor", "SZ 3", power = "Russia" }, { "Kirov", "cruiser", "Opfor", "SZ 3", power = "Russia" },
+    { "Dallas", "submarine", "Allies", "SZ 2", power = "USA" }, { "DD", "destroyer", "Allies", "SZ 2", power = "USA" } } }
+  w.ok("move", { units = { "U1", "Kirov" }, path = { "SZ 2" } })
+  w.ok("end_phase", {})
+  w.force(6, 6, 6, 6)
+  w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = "cheapest", rounds = 1 })
+  t.eq(rolls(w), { "step-3 U1", "step-3 Kirov", "step-4 Dallas", "step-4 DD" })
+end)
