@@ -119,7 +119,7 @@ function Registry:_run_file(path, env, what)
 end
 
 local FAMILY_FIELDS = { name = true, rulebook = true, depends = true, files = true,
-                        tables = true, events = true, description = true }
+                        tables = true, events = true, description = true, view = true }
 
 local function check_fields(spec, allowed, what)
   local bad = {}
@@ -179,6 +179,8 @@ function Registry:load_family(name)
     name = name, dir = dir, rulebook = spec.rulebook, description = spec.description,
     depends = string_list(spec.depends, "depends"), files = string_list(spec.files, "files"),
     tables = {}, table_files = string_list(spec.tables, "tables"),
+    -- what a counter and the status panel show (keel.counter, doc/viewer.md)
+    view = spec.view ~= nil and require("keel.counter").check(spec.view, manifest_path) or nil,
   }
   for _, dep in ipairs(fam.depends) do self:load_family(dep) end
   for _, ev in ipairs(string_list(spec.events, "events")) do self.event_names[ev] = true end
@@ -400,6 +402,14 @@ end
 
 --- The rule with this id (the set's record: read it, do not change it).
 function Registry:rule(id) return self.rules[id] end
+
+--- What the families declare a counter and the status panel show, merged
+--- in load order (keel.counter.merge; doc/viewer.md).
+function Registry:view()
+  local views = {}
+  for i, name in ipairs(self.family_order) do views[i] = self.families[name].view or false end
+  return require("keel.counter").merge(views)
+end
 
 --- Active rule ids in load order (disabled ones left out unless `all`).
 function Registry:ids(all)

@@ -134,7 +134,8 @@ function M.start(spec, opts)
   local board
   if spec.map then
     local err
-    board, err = keel.board.load(resolve(base, spec.map))
+    -- one board per map file and process: games share it (it never changes)
+    board, err = keel.board.load(resolve(base, spec.map), { shared = true })
     if not board then fail(spec.file, "map: " .. tostring(err)) end
   end
   local path = {}
