@@ -48,4 +48,39 @@ return family {
     "may_bombard",        -- {unit, territory, count, land_units, value, allowed, reason}: offshore bombardment
     "combat_step",        -- {battle, step, next, wait}: one step of the General Combat sequence
   },
+  view = {   -- counters and the status panel (doc/viewer.md)
+    types = {
+      carrier = { symbol = "carrier", title = "aircraft carrier" },
+      assault_ship = { symbol = "landing", title = "amphibious assault ship" },
+      cruiser = { symbol = "warship", title = "cruiser" },
+      destroyer = { symbol = "warship", title = "destroyer" },
+      frigate = { symbol = "warship", title = "frigate" },
+      submarine = { symbol = "submarine", title = "submarine" },
+      fighter = { symbol = "air", title = "fighter" },
+      helicopter = { symbol = "air", title = "helicopter" },
+      strategic_bomber = { symbol = "air", title = "strategic bomber" },
+      infantry = { symbol = "infantry", title = "infantry" },
+      special_force = { symbol = "infantry", title = "special force" },
+      tank = { symbol = "armor", title = "tank" },
+      apc = { symbol = "mech", title = "APC" },
+      lav = { symbol = "recon", title = "LAV" },
+      artillery = { symbol = "artillery", title = "artillery" },
+      naval_base = { symbol = "coastal", title = "naval base" },
+    },
+    marks = {
+      { value = "casualty", label = "Casualty" },        -- behind the casualty strip
+      { value = "submerged", label = "Submerged" },
+      { value = "must_reland", label = "Reland" },       -- units.aircraft-carriers.air-defense
+      { value = "landing_on", label = "Landing" },       -- units.aircraft-carriers.carry-aircraft
+    },
+    sides = { Allies = "#1f4e9c", Opfor = "#7a1f1f" },
+    status = {
+      { key = "power", label = "power" },
+      { key = "side", label = "side" },
+      { key = "choice_side", label = "choosing casualties" },
+      { key = "battle_round", label = "battle round" },
+      { key = "sitrep_missiles", label = "missiles sitrep" },
+      { key = "sitrep_marine_transport", label = "marine transport sitrep" },
+    },
+  },
 }
