@@ -30,7 +30,7 @@ local kodds = require "keel.odds"
 local M = {}
 
 local type, ipairs, pairs, tostring, error = type, ipairs, pairs, tostring, error
-local concat, sort, floor = table.concat, table.sort, math.floor
+local concat, sort = table.concat, table.sort
 
 -- ---- unit data (the family's tables: one owner of the numbers) -----------------------------
 
@@ -285,7 +285,7 @@ local function set_preference(S, policy)
     return a.c.key < b.c.key
   end)
   S.pref = {}
-  for i, k in ipairs(keyed) do
+  for _, k in ipairs(keyed) do
     if not k.c.submerged then S.pref[#S.pref + 1] = k.c.index end
   end
   S.list = list
@@ -650,7 +650,6 @@ function M.battle(spec)
   local r0 = result_of(A, A.init, D, D.init)
   if r0 then finish(start_a, start_d, r0, 1.0) else push(start_a, start_d, 1.0) end
   local states, rounds = 0, 0.0
-  local expected = {}
   for pot = maxpot, 0, -1 do
     local b = buckets[pot]
     if b then
@@ -829,8 +828,8 @@ end
 
 local function pct(p) return ("%9.4f%%"):format(100 * p) end
 
---- Lines of a battle's odds, as `keel odds --battle` prints them.
-function M.format(r, spec, opts)
+--- Lines of a battle's odds, as `keel odds --battle` prints them (opts.top: outcomes shown).
+function M.format(r, opts)
   opts = opts or {}
   local out = {}
   out[#out + 1] = ("Sea battle, exact odds (seazone rules; %d battle states)"):format(r.states)
@@ -873,15 +872,15 @@ end
 
 -- ---- keel odds --battle / --surprise-strike / --bombard ---------------------------------------------
 
-local function policy_opt(v, submerge, retreat_at)
-  if v == nil and submerge == nil and retreat_at == nil then return "cheapest" end
+local function policy_opt(v, sub, retreat_at)
+  if v == nil and sub == nil and retreat_at == nil then return "cheapest" end
   local order = v or "cheapest"
   if order:find(",", 1, true) or order:find(":", 1, true) or not NAMED[order] and unit_data(type_of(order) or "") then
     local list = {}
     for e in order:gmatch("[^,%s]+") do list[#list + 1] = e end
     order = list
   end
-  return { order = order, submerge = submerge, retreat_at = retreat_at }
+  return { order = order, submerge = sub, retreat_at = retreat_at }
 end
 
 --- The `keel odds` options of this family: opts from keel.cli.parse_options.
@@ -915,7 +914,7 @@ function M.cli(opts, rest, cli)
   }
   local ok, r = pcall(M.battle, spec)
   if not ok then error(tostring(r):gsub("^[^:]*:%d+: ", ""), 0) end
-  print(M.format(r, spec, { top = opts.top and tonumber(opts.top) or 8 }))
+  print(M.format(r, { top = opts.top and tonumber(opts.top) or 8 }))
   return 0
 end
 
