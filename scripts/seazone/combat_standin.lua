@@ -97,8 +97,11 @@ rule {
         for _, u in ipairs(ctx:query("units_in", z)) do
           if g:get(u, "side") ~= side then
             defenders[#defenders + 1] = u
-            for _, c in ipairs(g:cargo(u)) do
-              if ctx:query("class_of", c) == "air" then defenders[#defenders + 1] = c end
+            -- an undamaged carrier's aircraft defend in the air (air defense); a damaged one's are cargo
+            if g:get(u, "type") == "carrier" and g:get(u, "face") ~= "damaged" then
+              for _, c in ipairs(g:cargo(u)) do
+                if ctx:query("class_of", c) == "air" then defenders[#defenders + 1] = c end
+              end
             end
           end
         end

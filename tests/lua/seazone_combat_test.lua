@@ -317,3 +317,13 @@ t.test("general-combat.step-2: a variant replaces the step by its id: submarines
   w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = "cheapest", rounds = 1 })
   t.eq(rolls(w), { "step-3 U1", "step-3 Kirov", "step-4 Dallas", "step-4 DD" })
 end)
+
+t.test("general-combat: a policy need not name the aircraft aboard a damaged carrier (cargo, never casualties)", function()
+  local w = battle({ { "Kirov", "cruiser", "Opfor", "SZ 3", power = "Russia" },
+    { "CV", "carrier", "Allies", "SZ 2", power = "USA", face = "damaged" },
+    { "F1", "fighter", "Allies", nil, power = "USA", aboard = "CV" } }, { "Kirov" })
+  w.refused("battle", { zone = "SZ 2", attacker = "cheapest", defender = { order = { "fighter" } } }, "general-combat",
+    "does not name carrier")
+  w.force(6, 6)
+  w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = { order = { "carrier" } }, rounds = 1 })
+end)
