@@ -1,10 +1,10 @@
--- bench/seazone_bench.lua — exact sea-battle odds (seazone.odds) beside a
+-- bench/seazone_bench.lua — exact sea-battle odds (seazone.battle_odds) beside a
 -- Monte Carlo of 100,000 battles of the same battle in the same run: the
 -- time of each, and the Monte Carlo's error against the exact answer (its
 -- largest miss over the results, in probability and in standard errors, and
 -- the standard error a Monte Carlo would have in the exact computation's time).
 local lib = require "bench.lib"
-local odds = require "seazone.odds"
+local odds = require "seazone.battle_odds"
 
 local spec = {
   attacker = "3 submarine, 2 cruiser, 3 destroyer, 2 fighter",                                       -- 10 units

@@ -1,10 +1,10 @@
--- tests/lua/seazone_odds_test.lua — exact battle odds (scripts/seazone/odds.lua):
+-- tests/lua/seazone_odds_test.lua — exact battle odds (scripts/seazone/battle_odds.lua; keel odds seazone:*):
 -- hand-computed fractions, the Surprise Strike and bombardment hit
 -- distributions, the rule set's own battle played die by die against the
 -- odds' first round (every branch of hits and misses), a Monte Carlo within
--- its error, and `keel odds --battle`.
+-- its error, and `keel odds seazone:battle`.
 local t = require "keel.testing"
-local odds = require "seazone.odds"
+local odds = require "seazone.battle_odds"
 local F = dofile("tests/lua/seazone_fixture.lua")
 
 local function near(got, num, den, what) t.near(got, num / den, 1e-12, what) end
@@ -249,13 +249,15 @@ end)
 
 -- ---- keel odds --------------------------------------------------------------------------------------
 
-t.test("units.cruisers.offshore-bombardment: keel odds --bombard and --battle print the exact odds", function()
-  local status, out = t.sh(t.keel_bin .. " odds --bombard '2 cruiser, destroyer'")
+t.test("units.cruisers.offshore-bombardment: keel odds seazone:bombard and seazone:battle print the exact odds", function()
+  local status, out = t.sh(t.keel_bin .. " odds seazone:bombard --ships '2 cruiser, destroyer'")
   t.eq(status, 0)
   t.ok(out:find("96/216 = 4/9", 1, true), out)
-  status, out = t.sh(t.keel_bin .. " odds --battle cruiser --vs destroyer")
+  status, out = t.sh(t.keel_bin .. " odds seazone:battle --attacker cruiser --vs destroyer")
   t.eq(status, 0)
   t.ok(out:find("attacker wins%s+88.0000%%"), out)
-  status, out = t.sh(t.keel_bin .. " odds --battle cruiser --vs 'destroyer' --policy 'destroyer' 2>&1")
+  status, out = t.sh(t.keel_bin .. " odds seazone:surprise_strike --subs '3 submarine'")
+  t.ok(status == 0 and out:find("8/216 = 1/27", 1, true), out)
+  status, out = t.sh(t.keel_bin .. " odds seazone:battle --attacker cruiser --vs 'destroyer' --policy 'destroyer' 2>&1")
   t.ok(status ~= 0 and out:find("does not name cruiser", 1, true), out)
 end)
