@@ -48,9 +48,10 @@ function M.board() return assert(keel.board.load_string(M.COAST_MAP, "coast.map"
 --- Allied naval movement step (opts.no_step: none).
 function M.world(opts)
   opts = opts or {}
-  local said = {}
+  local said, rolls = {}, {}
   local set = rules.new { path = { "tests/families" }, narrate = function(kind, data)
     if kind == "say" then said[#said + 1] = (data.rule.id or "-") .. ": " .. data.text end
+    if kind == "resolve" then rolls[#rolls + 1] = data.record end
   end }
   set:load_family("navgroup")
   for _, f in ipairs(opts.families or {}) do set:load_family(f) end
@@ -61,12 +62,13 @@ function M.world(opts)
   local g = game_mod.new { seed = 37, board = board }
   for k, v in pairs { phasing = "Allied", sea = "calm", year = 1943, month = 6, turn = 1 } do g:set_global(k, v) end
   for k, v in pairs(opts.globals or {}) do g:set_global(k, v) end
-  local w = { set = set, game = g, board = board, said = said, units = {}, groups = {} }
+  local w = { set = set, game = g, board = board, said = said, rolls = rolls, units = {}, groups = {} }
   function w.hex(label) return assert(board:hex(label)) end
   function w.act(name, p) return set:act(g, name, p) end
   function w.q(name, ...) return set:query(g, name, ...) end
   function w.emit(event, data) set:emit(g, event, data or {}) return data end
   function w.kv(map, key) return set:query(g, "keyed").get(g, map, key) end
+  function w.set_kv(map, key, v) return set:query(g, "keyed").set(g, map, key, v) end
   if not opts.no_step then w.emit("naval_step_start", { side = "Allied", step = 1 }) end
   return w
 end
@@ -74,13 +76,13 @@ end
 --- A naval group `name` of `types` at `hex` (label), side (default Allied):
 --- group id, unit ids (named name.1, name.2 ...). Landing costs run from 30
 --- to 120 MPs, far beyond 32.A's 15: the craft here print 150 (unit value
---- mp; opts.mp another figure); LCs and LBs carry 4 REs (opts.capacity).
+--- mp; opts.mp another figure); LCs and LBs carry 10 REs (opts.capacity).
 function M.fleet(w, name, types, hex, side, opts)
   local units = {}
   for i, ty in ipairs(types) do
     units[i] = w.game:unit_new { name = name .. "." .. i, type = ty, side = side or "Allied",
                                  at = { "hex", w.hex(hex) }, values = { mp = (opts and opts.mp) or 150,
-                                   capacity = (ty == "LC" or ty == "LB") and ((opts and opts.capacity) or 4) or nil } }
+                                   capacity = (ty == "LC" or ty == "LB") and ((opts and opts.capacity) or 10) or nil } }
   end
   local gid = w.game:group_new { name = name, side = side or "Allied", units = units, mp_spent = 0 }
   w.groups[name] = gid
@@ -126,6 +128,20 @@ function M.land(w, group, units, p)
   local params = { group = group, units = units, attack = p.attack, reduce = p.reduce }
   if p.hex then params.hex = w.hex(p.hex) end
   return w.act("land", params)
+end
+
+--- The rolls on table `name` (resolution records), in order.
+function M.rolls(w, name)
+  local out = {}
+  for _, r in ipairs(w.rolls) do if r.table == name then out[#out + 1] = r end end
+  return out
+end
+
+--- The modifiers of a resolution record by name: { name = amount }.
+function M.mods(rec)
+  local out = {}
+  for _, m in ipairs(rec.modifiers) do out[m.name] = m.amount end
+  return out
 end
 
 --- Whether any narration line contains `text` (plain).
