@@ -423,7 +423,7 @@ end
 -- Table 1's strength multipliers for an assault, item 2 for a landing, and
 -- the note's halving for transport by sea: { {num, den, why}, ... }
 function strength_factors(ctx, u)
-  local game, v = ctx.game, ctx.rule.values
+  local game = ctx.game
   local out = {}
   local id = game:value(u, "landing")
   local function add(num, den, why) out[#out + 1] = { num = num, den = den, why = why } end
@@ -608,15 +608,11 @@ function apply_effects(ctx, ev)
     ctx:say("%s's combat strength: %s, then x1/2 for its transport by sea until the next enemy combat phase",
       name_of(ctx, u), #why > 0 and table.concat(why, ", ") or "x1")
   end
-  -- item 8: an occupied enemy hex becomes dual-owned; an empty one the landing side's
-  if ev.assault then
-    if ctx:query("landing", id, "defended") then
-      k.set(game, "landing", { id, "dual" }, true)
-      ctx:say("item 8: the landing units enter %s (terrain costs paid) and force dual ownership", label(ctx, hex))
-    elseif owner_before ~= side then
-      game:set_owner(hex, side)
-      ctx:say("%s takes %s", side, label(ctx, hex))
-    end
+  -- item 8: an occupied enemy hex becomes dual-owned (an empty one the
+  -- landing side takes, after the landing: 37's land action)
+  if ev.assault and ctx:query("landing", id, "defended") then
+    k.set(game, "landing", { id, "dual" }, true)
+    ctx:say("item 8: the landing units enter %s (terrain costs paid) and force dual ownership", label(ctx, hex))
   end
   -- item 13 and note 2: the SPs of the theatre pool, one per landing RE
   local friendly_zoc = zoc_at(ctx, side, hex)

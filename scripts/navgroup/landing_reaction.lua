@@ -115,10 +115,6 @@ rule {
         if not e then return why end
         local M = game:value(p.unit, "mp")
         local at, cost = e.start, 0
-        local enemies = {}
-        for _, id in ipairs(ctx:query("landings", { this_turn = true })) do
-          enemies[ctx:query("landing", id, "side")] = true
-        end
         for i, x in ipairs(p.path) do
           local h = x
           if type(x) == "string" then h = game.board:hex(x) end

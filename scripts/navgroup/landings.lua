@@ -251,6 +251,12 @@ rule {
         end
         ctx:emit("landing_made", { landing = id, group = g, hex = hex, units = landed, lost = lost,
           carriers = carriers, assault = assault, side = side })
+        -- units ashore on an empty enemy beach take it (an occupied one is
+        -- dual-owned, 37.B item 8)
+        if assault and #defenders == 0 and #landed > 0 then
+          game:set_owner(hex, side)
+          ctx:say("%s takes %s", side, label(ctx, hex))
+        end
         return id
       end,
     },
