@@ -1,6 +1,6 @@
 # keel — build, test, bench, install.
 #
-#   make            bin/keel, lib/keel.so, lib/libkeel.a, lib/keel.pc
+#   make            bin/keel, lib/keel.so, lib/libkeel.a (keel.pc is written by make install)
 #   make test       unit + Lua tests, then the same under ASan/UBSan
 #   make bench      benchmarks, each beside a reference measured in the same run
 #   make demo       the main job: build and run the showcase
@@ -45,12 +45,13 @@ REL  := build/rel
 ASAN := build/asan
 
 .PHONY: all deps check-deps test test-c test-lua test-asan bench demo install uninstall clean lint
-all: check-deps bin/keel lib/keel.so lib/libkeel.a lib/keel.pc
+all: check-deps bin/keel lib/keel.so lib/libkeel.a build/pc/keel-uninstalled.pc
 
 # ---- dependencies -------------------------------------------------------
 DEB_PKGS := liblua5.4-dev lua-lpeg-dev lua5.4 lua-lpeg
 # What the tests use beyond the build: a browser that loads the SVG pictures
-# (tests/lua/render_test.lua skips that check when none is installed).
+# and drives keel view's page over the DevTools protocol (tests/lua/render_test.lua
+# and tests/browser/ skip, saying so, when none is installed), and luacheck.
 TEST_PKGS := chromium lua-check
 deps:
 	@sh tools/deps.sh install $(DEB_PKGS) $(TEST_PKGS)
@@ -92,12 +93,13 @@ lib/libkeel.a: $(call CORE_O,$(REL))
 	@mkdir -p lib
 	rm -f $@ && ar rcs $@ $^
 
-lib/keel.pc: tools/keel.pc.in Makefile
-	@mkdir -p lib build/pc
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
-	    -e 's|@VERSION@|$(VERSION)|' $< > $@
+# keel.pc for this build tree (the tests' C host); `make install` writes the
+# installed one from the same template with the PREFIX it installs to, so an
+# earlier build's PREFIX never leaks into it.
+build/pc/keel-uninstalled.pc: tools/keel.pc.in Makefile
+	@mkdir -p build/pc
 	sed -e 's|@PREFIX@|$(CURDIR)|' -e 's|@LIBDIR@|$(CURDIR)/lib|' -e 's|@INCDIR@|$(CURDIR)/kernel|' \
-	    -e 's|@VERSION@|$(VERSION)|' $< > build/pc/keel-uninstalled.pc
+	    -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # sanitizer build of the CLI
 $(ASAN)/keel: $(call CORE_O,$(ASAN)) $(call BIND_O,$(ASAN)) $(ASAN)/lua/main.o
@@ -117,7 +119,7 @@ CTESTS_REL  = $(patsubst tests/c/%.c,$(REL)/tests/%,$(CTEST_SRC))
 CTESTS_ASAN = $(patsubst tests/c/%.c,$(ASAN)/tests/%,$(CTEST_SRC))
 
 # the embedding host: built only through pkg-config against lib/libkeel.a
-$(REL)/tests/host: tests/host/host.c lib/libkeel.a lib/keel.pc
+$(REL)/tests/host: tests/host/host.c lib/libkeel.a build/pc/keel-uninstalled.pc
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -o $@ $< $$(PKG_CONFIG_PATH=build/pc pkg-config --cflags --libs keel)
 
@@ -136,11 +138,28 @@ $(REL)/bench/%: bench/%.c $(call CORE_O,$(REL))
 bench: all $(patsubst bench/%.c,$(REL)/bench/%,$(CBENCH_SRC))
 	@sh bench/run.sh
 
+# ---- fuzzing ------------------------------------------------------------------
+# `make fuzz` builds one libFuzzer harness (clang, ASan/UBSan) over the whole
+# kernel and runs each target for FUZZ_TIME seconds (tests/fuzz/run.sh);
+# `make test` runs the checked-in corpora as regression inputs.
+FUZZ_CC      ?= clang
+FUZZ_TIME    ?= 60
+FUZZ_TARGETS ?= bindings map save tables
+build/fuzz/keel_fuzz: tests/fuzz/fuzz.c $(CORE_SRC) $(BIND_SRC) kernel/*.h build/modules.h | check-deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -DKEEL_VERSION='"$(VERSION)"' -DKEEL_SHAREDIR='"$(SHAREDIR)"' -DKEEL_FUZZ_DIR='"$(CURDIR)/tests/fuzz"' \
+	  -Ikernel -Ibuild -I$(LUA_INC) -o $@ tests/fuzz/fuzz.c $(CORE_SRC) $(BIND_SRC) $(LPEG_A) $(LUA_LIB) -lm -ldl
+fuzz: build/fuzz/keel_fuzz
+	@KEEL_SCRIPTS="$(CURDIR)/scripts" sh tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_TARGETS)
+.PHONY: fuzz
+
 # ---- the main job ------------------------------------------------------------
 demo: all
 	@mkdir -p out
 	./bin/keel run scenarios/suez_1942.lua --journal out/suez_1942.jsonl --svg out/suez_1942.svg
-	@echo "journal: out/suez_1942.jsonl  picture: out/suez_1942.svg"
+	./bin/keel view out/suez_1942.jsonl -o out/suez_1942.html
+	@echo "journal: out/suez_1942.jsonl  picture: out/suez_1942.svg  viewer: out/suez_1942.html"
 
 # scenario journals the tests compare runs against (tests/golden/); run after
 # a deliberate change to a rule, a map or the journal format, and review the diff
@@ -153,7 +172,7 @@ golden: all
 .PHONY: golden
 
 lint:
-	luacheck scripts tests/lua tests/families tests/scenarios scenarios bench doc/examples
+	luacheck scripts tests/lua tests/browser tests/families tests/scenarios scenarios bench doc/examples
 
 # ---- install -----------------------------------------------------------------
 install: all
@@ -161,7 +180,9 @@ install: all
 	           $(DESTDIR)$(LUACMOD) $(DESTDIR)$(SHAREDIR)
 	install -m 755 bin/keel $(DESTDIR)$(BINDIR)/keel
 	install -m 644 lib/libkeel.a $(DESTDIR)$(LIBDIR)/libkeel.a
-	install -m 644 lib/keel.pc $(DESTDIR)$(LIBDIR)/pkgconfig/keel.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' tools/keel.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/keel.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/keel.pc
 	install -m 644 kernel/keel.h $(DESTDIR)$(INCDIR)/keel.h
 	install -m 755 lib/keel.so $(DESTDIR)$(LUACMOD)/keel.so
 	cp -R scripts $(DESTDIR)$(SHAREDIR)/
@@ -175,6 +196,10 @@ clean:
 	rm -rf build bin lib out
 
 # ---- docs --------------------------------------------------------------------
+# RULES: the folder holding the rule texts (the rulebook .txt files and
+# their README), beside the repository by default.
+RULES ?= ../shared/rules
 coverage: all
-	./bin/keel run tools/coverage.lua ../shared/rules doc/coverage.md
+	@test -d "$(RULES)" || { echo "make coverage: no rule texts in $(RULES)/ (looked there); give the folder that holds them: make coverage RULES=DIR" >&2; exit 2; }
+	./bin/keel script tools/coverage.lua $(RULES) doc/coverage.md
 .PHONY: coverage

@@ -26,12 +26,16 @@ struct keel_grid {
   size_t nsec, cap;
 };
 
+static int64_t pow10i(int d) { int64_t p = 1; while (d-- > 0) p *= 10; return p; }
+
 static const section unbounded = { "", 0, 0, 0, 0 };
 
 keel_status keel_grid_new(const keel_numbering *n, keel_grid **out) {
   *out = NULL;
   if (!n || n->digits < 1 || n->digits > 4 || n->first_col < 0 || n->first_row < 0)
     return KEEL_E_ARG;
+  int64_t lim = pow10i(n->digits);
+  if (n->first_col >= lim || n->first_row >= lim) return KEEL_E_RANGE;
   keel_grid *g = calloc(1, sizeof *g);
   if (!g) return KEEL_E_NOMEM;
   g->num = *n;
@@ -58,7 +62,6 @@ static int name_char(char c) {
          c == '_' || c == '-';
 }
 
-static int64_t pow10i(int d) { int64_t p = 1; while (d-- > 0) p *= 10; return p; }
 
 keel_status keel_grid_add_section(keel_grid *g, const char *name, int64_t col, int64_t row,
                                   int64_t cols, int64_t rows) {
@@ -67,6 +70,8 @@ keel_status keel_grid_add_section(keel_grid *g, const char *name, int64_t col, i
   for (size_t i = 0; i < len; i++) if (!name_char(name[i])) return KEEL_E_ARG;
   int64_t lim = pow10i(g->num.digits);
   if (cols < 0 || rows < 0 || cols > lim || rows > lim) return KEEL_E_RANGE;
+  /* a section's printed numbers must fit in the digits: first + size - 1 < 10^digits */
+  if (g->num.first_col + cols > lim || g->num.first_row + rows > lim) return KEEL_E_RANGE;
   if (col < -KEEL_HEX_COORD_MAX / 4 || col > KEEL_HEX_COORD_MAX / 4 ||
       row < -KEEL_HEX_COORD_MAX / 4 || row > KEEL_HEX_COORD_MAX / 4) return KEEL_E_RANGE;
   if ((g->num.pointy ? row : col) % 2 != 0) return KEEL_E_ARG;   /* would flip the shift */

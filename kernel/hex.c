@@ -44,7 +44,9 @@ keel_status keel_hex_from_qr(int64_t q, int64_t r, keel_hex *out) {
 }
 
 keel_status keel_hex_from_qrs(int64_t q, int64_t r, int64_t s, keel_hex *out) {
-  if (q + r + s != 0) return KEEL_E_ARG;
+  /* range first: q + r + s of arbitrary integers could overflow */
+  if (!keel_hex_is_valid_qr(q, r)) return KEEL_E_RANGE;
+  if (s != -q - r) return KEEL_E_ARG;
   return keel_hex_from_qr(q, r, out);
 }
 
@@ -269,6 +271,7 @@ void keel_hex_to_doubled(keel_hex h, keel_doubled conv, int64_t *col, int64_t *r
 }
 
 keel_status keel_doubled_to_hex(keel_doubled conv, int64_t col, int64_t row, keel_hex *out) {
+  if (col < -3 * MAXC || col > 3 * MAXC || row < -3 * MAXC || row > 3 * MAXC) return KEEL_E_RANGE;
   if (((col + row) & 1) != 0) return KEEL_E_ARG;   /* doubled coords have even sum */
   if (conv == KEEL_DOUBLED_Q) return keel_hex_from_qr(col, (row - col) / 2, out);
   if (conv == KEEL_DOUBLED_R) return keel_hex_from_qr((col - row) / 2, row, out);

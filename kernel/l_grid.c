@@ -175,9 +175,7 @@ static int l_new(lua_State *L) {
     return luaL_error(L, "grid: shift must be \"odd\" or \"even\", got \"%s\"", shift);
   n.pointy = !strcmp(orient, "pointy");
   n.shift_even = !strcmp(shift, "even");
-  n.digits = (int)keel_lua_optfield_int(L, 1, "digits", 2);
-  n.first_col = (int)keel_lua_optfield_int(L, 1, "first_col", 1);
-  n.first_row = (int)keel_lua_optfield_int(L, 1, "first_row", 1);
+  keel_lua_optnumbering(L, 1, &n);
   keel_status st = keel_grid_new(&n, &u->g);
   if (st != KEEL_OK)
     return luaL_error(L, "grid: digits must be 1..4 and first_col/first_row >= 0 (%s)",

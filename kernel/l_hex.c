@@ -32,9 +32,9 @@ static int l_from_qr(lua_State *L) {
 static int l_from_qrs(lua_State *L) {
   keel_hex h;
   lua_Integer q = luaL_checkinteger(L, 1), r = luaL_checkinteger(L, 2), s = luaL_checkinteger(L, 3);
-  if (q + r + s != 0)
-    return luaL_error(L, "from_qrs: q + r + s must be 0, got %I + %I + %I", q, r, s);
   keel_status st = keel_hex_from_qrs(q, r, s, &h);
+  if (st == KEEL_E_ARG)
+    return luaL_error(L, "from_qrs: q + r + s must be 0, got %I + %I + %I", q, r, s);
   return push_or_fail(L, st, h, "from_qrs");
 }
 

@@ -118,6 +118,20 @@ void keel_lua_newclass(lua_State *L, const char *name, const luaL_Reg *methods,
   lua_pop(L, 1);
 }
 
+void keel_lua_optnumbering(lua_State *L, int idx, keel_numbering *n) {
+  static const struct { const char *k; lua_Integer def, lo, hi; } f[] = {
+    { "digits", 2, 1, 4 }, { "first_col", 1, 0, 9999 }, { "first_row", 1, 0, 9999 } };
+  lua_Integer v[3];
+  for (int i = 0; i < 3; i++) {
+    v[i] = keel_lua_optfield_int(L, idx, f[i].k, f[i].def);
+    if (v[i] < f[i].lo || v[i] > f[i].hi)
+      luaL_error(L, "field '%s': an integer from %I to %I expected, got %I", f[i].k, f[i].lo, f[i].hi, v[i]);
+  }
+  n->digits = (int)v[0];
+  n->first_col = (int)v[1];
+  n->first_row = (int)v[2];
+}
+
 lua_Integer keel_lua_optfield_int(lua_State *L, int idx, const char *k, lua_Integer def) {
   lua_getfield(L, idx, k);
   lua_Integer v = def;

@@ -2,7 +2,7 @@
 -- texts, where code names it (scripts/) and which tests cite it (test names
 -- that begin with the id, as "32.A.5-1: ..." or "27.B.5-route: ..."). Rule code is
 -- what lies in scripts/<family>/; scripts/keel/ is the kernel's own Lua side.
---   bin/keel run tools/coverage.lua [RULES_DIR [OUT]]     (make coverage)
+--   bin/keel script tools/coverage.lua [RULES_DIR [OUT]]     (make coverage)
 local rules_dir = arg[1] or "../shared/rules"
 local out_path = arg[2] or "doc/coverage.md"
 

@@ -6,7 +6,7 @@
 local M = {}
 
 --- Commands in the order `keel help` lists them.
-M.commands = { "run", "rules", "replay", "odds", "render", "version", "help" }
+M.commands = { "run", "script", "rules", "replay", "view", "odds", "render", "version", "help" }
 
 local function known(name)
   for _, c in ipairs(M.commands) do if c == name then return true end end
@@ -51,6 +51,13 @@ function M.main(argv)
   if not cmd then
     io.stderr:write(("keel: unknown command '%s'; try 'keel help'\n"):format(name))
     return 2
+  end
+  -- every command answers --help / -h (before a "--") with its own help;
+  -- a command whose later arguments belong to someone else (keel script
+  -- FILE ARGS) is asked only before its first argument that is no option
+  for _, a in ipairs(args) do
+    if a == "--" or (cmd.passes_args and a:sub(1, 1) ~= "-") then break end
+    if a == "--help" or a == "-h" then return M.command("help").run({ name }) end
   end
   local ok, status = xpcall(cmd.run, function(e)
     if type(e) == "table" then return e end

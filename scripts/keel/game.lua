@@ -1,6 +1,7 @@
 --- keel.game — one game: the kernel's state (keel.state) + its journal +
 -- the dice (+ a board when given), with transactions, actions (the unit of
--- undo), orders (the unit of replay), save and load.
+-- undo), save and load. Rules and orders (the unit of replay) are the rule
+-- set's (keel.rules, keel.orders); a game is set up by keel.scenario.
 --
 --   local game = require("keel.game").new { seed = 7 }
 --   local bb = game:unit_new { name = "Warspite", type = "BB", side = "Allied",
@@ -12,10 +13,13 @@
 -- (API: doc/api/game.md) and doc/journal.md.
 local keel = require "keel"
 local json = require "keel.json"
+local errors = require "keel.errors"
+local map = require "keel.map"
+local sorted_keys = require("keel.keys").sorted
 
 local kstate = keel.state
 local encode = kstate.json
-local concat, sort, type, tostring, error = table.concat, table.sort, type, tostring, error
+local concat, type, tostring, error = table.concat, type, tostring, error
 
 local M = {}
 M.JOURNAL_VERSION = 1
@@ -40,46 +44,6 @@ local function line(ev, fields)
 end
 M.line = line
 
-local function sorted_keys(t)
-  local keys = {}
-  for k in pairs(t) do keys[#keys + 1] = k end
-  sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-  return keys
-end
-
--- ---- errors ------------------------------------------------------------------
-
-local Error = {}
-Error.__index = Error
-Error.__tostring = function(e) return e.message end
-
---- Turn whatever was raised into a keel error naming file, line and rule.
-local function make_error(e, rule, level)
-  if getmetatable(e) == Error then return e end
-  local msg = type(e) == "string" and e or tostring(e)
-  local file, lnum, rest = msg:match("^([^\n]-):(%d+): (.*)$")
-  if not file and level then
-    for lv = level, level + 30 do
-      local info = debug.getinfo(lv, "Sl")
-      if not info then break end
-      if info.what ~= "C" and (info.currentline or 0) > 0 then
-        file, lnum = info.short_src, tostring(info.currentline)
-        break
-      end
-    end
-  end
-  rest = rest or msg
-  local where = file and (file .. ":" .. lnum .. ": ") or ""
-  return setmetatable({
-    message = where .. "rule " .. (rule or "?") .. ": " .. rest,
-    rule = rule, file = file, line = tonumber(lnum), reason = rest,
-  }, Error)
-end
-M.make_error = make_error
-
---- Is v an error raised by a failed transaction?
-function M.is_error(v) return getmetatable(v) == Error end
-
 -- ---- creation ------------------------------------------------------------------
 
 --- A new game.
@@ -96,7 +60,6 @@ function M.new(opts)
     variants = opts.variants or {},
     board = opts.board,
     rule_files = {},          -- array of {path, hash}, in the order declared
-    orders = {},              -- name -> {fn, rule}
     _acts = {},               -- per undoable action: {dice_before, dice_after}
     _redo = {},
     _rule_stack = {},
@@ -115,21 +78,15 @@ function M.new(opts)
   return self
 end
 
---- Seed hex ownership from a board (keel.board): every hex the board gives
--- an owner, set in hex id order and journaled as one event.
+--- Seed hex ownership with the owners the board's map file declares
+-- (keel.map.get_owners; the board holds none), in map order, and journal it
+-- as one event: the hexes owned after it, and the state hash.
 function Game:seed_ownership(board)
-  if type(board.hexes) ~= "function" or type(board.owner) ~= "function" then return end
-  local hexes = board:hexes()
-  sort(hexes)
   local st = self.state
-  local n = 0
   st:journal_enable(false)
-  for _, h in ipairs(hexes) do
-    local side = board:owner(h)
-    if side then st:set_owner(h, side); n = n + 1 end
-  end
+  for _, o in ipairs(map.get_owners(board)) do st:set_owner(o.hexes, o.side) end
   st:journal_enable(true)
-  st:journal_append(line("owners", { { "from", "board" }, { "count", n }, { "hash", st:hash_hex() } }))
+  st:journal_append(line("owners", { { "from", "board" }, { "count", st:owned_count() }, { "hash", st:hash_hex() } }))
 end
 
 -- ---- rule files ------------------------------------------------------------------
@@ -164,28 +121,19 @@ local function real_path(path)
 end
 M.portable_path, M.real_path = portable_path, real_path
 
---- Declare a rule file in use: its hash goes in the journal and in saves.
+--- Record a rule file the game's rules were loaded from: its hash goes in
+--- the journal (a `rule_file` line) and in saves. Runtime plumbing: the
+--- rule set (set:declare_files) and keel.scenario call it.
 ---@param path string
 ---@return string hash
-function Game:use_rule_file(path)
+function Game:add_rule_file(path)
   local text, err = read_file(path)
-  if not text then error("use_rule_file: " .. tostring(err), 2) end
+  if not text then error("add_rule_file: " .. tostring(err), 2) end
   local h = kstate.hash_bytes(text)
   local name = portable_path(path)
   self.rule_files[#self.rule_files + 1] = { name, h }
   self.state:journal_append(line("rule_file", { { "path", name }, { "hash", h } }))
   return h
-end
-
---- Load a rule file (a Lua chunk called with the game) and declare it in use.
----@param path string
----@return any what the chunk returns
-function Game:load_rules(path)
-  if self.base_dir and not path:match("^/") then path = self.base_dir .. "/" .. path end
-  self:use_rule_file(path)
-  local chunk, err = loadfile(path, "t")
-  if not chunk then error(err, 2) end
-  return chunk(self)
 end
 
 -- ---- the rule in force, transactions, actions ------------------------------------
@@ -224,7 +172,7 @@ function Game:roll(expr, opts)
 end
 
 local function traceback_handler(rule)
-  return function(e) return make_error(e, rule, 3) end
+  return function(e) return errors.from(e, rule, true) end
 end
 
 --- All or nothing: run fn(game, ...); if it raises (or hits a limit, or
@@ -244,7 +192,7 @@ function Game:transaction(fn, opts, ...)
     st:commit(level)
     return table.unpack(res, 2, res.n)
   end
-  local err = make_error(res[2], rule or st:rule())
+  local err = errors.from(res[2], rule or st:rule())
   st:rollback(level)
   self.dice:load_state(dice_before)
   st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message } }))
@@ -287,31 +235,12 @@ function Game:action(name, fn, opts)
     self._redo = {}
     return table.unpack(res, 2, res.n)
   end
-  local err = make_error(res[2], rule or st:rule())
+  local err = errors.from(res[2], rule or st:rule())
   st:rollback(level)
   self.dice:load_state(dice_before)
   st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message },
     { "name", name }, { "order", opts.order } }))
   error(err, 0)
-end
-
---- Define an order: the replayable unit. handler(game, args) runs as an
---- action named after the order, with `rule` in force.
----@param name string
----@param handler fun(game: table, args: any)
----@param opts? {rule?: string}
-function Game:define_order(name, handler, opts)
-  self.orders[name] = { fn = handler, rule = opts and opts.rule }
-end
-
---- Play an order (an action whose order is journaled, so replay can re-run it).
----@param name string
----@param args? table
-function Game:play(name, args)
-  local o = self.orders[name]
-  if not o then error(("play: unknown order '%s'"):format(tostring(name)), 2) end
-  args = args or {}
-  return self:action(name, function(g) return o.fn(g, args) end, { rule = o.rule, order = args })
 end
 
 -- Move the last n dice records of `from` onto `to`; returns the last one moved.
@@ -533,36 +462,6 @@ function M.load(path, opts)
         game.warnings[#game.warnings + 1] = ("rule file %s %s since the save"):format(p, text and "changed" or "is missing")
       end
     end
-  end
-  return game
-end
-
--- ---- scenarios ------------------------------------------------------------------
-
---- Start a game from a scenario: a rules-runtime scenario (`return scenario {`,
---- set up by keel.scenario), or a plain script returning either
---- function(game) (setup) or {rules = function(game), setup = function(game)}.
---- Rule files loaded with game:load_rules are resolved from its folder.
----@param path string
----@param opts? {seed?: integer, variants?: string[], board?: any}
-function M.from_scenario(path, opts)
-  opts = opts or {}
-  -- a scenario of the rules runtime (`return scenario { ... }`): keel.scenario sets it up
-  local scenario = require "keel.scenario"
-  if scenario.is_scenario_file(path) then return (scenario.game_for_replay(path)) end
-  local chunk, err = loadfile(path, "t")
-  if not chunk then error(err, 2) end
-  local scen = chunk()
-  local game = M.new { seed = opts.seed, scenario = path, variants = opts.variants, board = opts.board,
-                       dice = opts.dice }
-  game.base_dir = path:match("^(.*)/[^/]*$") or "."
-  if type(scen) == "function" then
-    scen(game)
-  elseif type(scen) == "table" then
-    if scen.rules then scen.rules(game) end
-    if scen.setup then scen.setup(game) end
-  else
-    error(path .. ": a scenario returns a function or a table {rules=, setup=}", 2)
   end
   return game
 end

@@ -4,20 +4,30 @@
 --   local map = require "keel.map"
 --   local board, err = map.load("scenarios/maps/crete.map")
 --   local desc, err = map.parse(text, "name.map")   -- description only
+--   local owners = map.get_owners(board)             -- the owners a game starts with
+--
+-- A board holds the map only. Who owns a hex is game state: a map's
+-- `owner`/`owners` statements are the owners a game starts with, kept here
+-- beside the board they came with, and seeded into the state by keel.game.
 --
 -- Errors read "file:line:col: found X, expected Y" (with the problem first
 -- when it is not plain syntax). See doc/map-format.md.
 -- luacheck: max line length 130
 local lpeg = require "lpeg"
 local keel = require "keel"
+local sorted_keys = require("keel.keys").sorted
 
 local P, R, S, C, Ct, Cc, Cp, Cmt, Cg = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Ct, lpeg.Cc, lpeg.Cp, lpeg.Cmt, lpeg.Cg
 local error, type, tostring, tonumber, pcall, ipairs, pairs = error, type, tostring, tonumber, pcall, ipairs, pairs
 local setmetatable = setmetatable
-local concat, sort = table.concat, table.sort
+local concat = table.concat
 local byte, fmt, sub = string.byte, string.format, string.sub
 
 local M = {}
+
+-- board -> the starting owners of a map: {{side =, hexes =}, ...}, or
+-- {numbering =, ownership =} (the statements) until first asked
+local declared = setmetatable({}, { __mode = "k" })
 
 --- Longest line accepted, in bytes (a 256-column grid row is ~512).
 M.MAX_LINE = 65536
@@ -63,7 +73,19 @@ local blank = sp * comment ^ -1 * nl
 local namechar = R("AZ", "az", "09") + S"_-"
 local wordend = -namechar
 
-local int = C(P"-" ^ -1 * R"09" ^ 1) / tonumber
+M.SECTION_NAME_MAX = 15   -- keel.h KEEL_SECTION_NAME_MAX
+
+-- Numbers are bounded, so that nothing downstream (offsets, sizes,
+-- capacities, C ints) ever sees an overflow or a float.
+M.MAX_NUMBER = 999999999
+local int = Cmt(C(P"-" ^ -1 * R"09" ^ 1), function(_, i, text)
+  local n = #text <= 11 and math.tointeger(tonumber(text))
+  if not n or n > M.MAX_NUMBER or n < -M.MAX_NUMBER then
+    error({ map_error = true, pos = i - #text,
+      expected = ("a number between %d and %d"):format(-M.MAX_NUMBER, M.MAX_NUMBER) }, 0)
+  end
+  return i, n
+end)
 local word = C(namechar ^ 1)
 local str = P'"' * C((1 - S'"\n') ^ 0) * expect(P'"', 'a closing \'"\'')
 local label = C((namechar ^ 1 * ":") ^ -1 * namechar ^ 1)   -- checked by the grid
@@ -87,15 +109,19 @@ local hexes_opt = Ct(Cp() * (C(kw"flat" + kw"pointy" + kw"odd" + kw"even") +
 
 local row_sym = R"!~" - S"#{}"
 local grid_row = Ct(Cp() * C((row_sym + ws) ^ 1)) * sp * comment ^ -1 * nl
+-- a byte of a multi-byte (UTF-8) character where a one-character symbol goes:
+-- the error points at it, not at the start of its line
+local SYMBOL = "a symbol of one printable ASCII character"
+local non_ascii = #R"\128\255" * expect(P(false), SYMBOL) * P(1)   -- P(1): never empty, for LPeg
 local block_end = sp * P"}"
 local function grid_block()
   return sp * expect(P"{", "'{' opening the grid") * eol *
-    Ct((blank + (-block_end * grid_row)) ^ 0) *
+    Ct((blank + (-block_end * (grid_row + sp * (row_sym + ws) ^ 0 * non_ascii))) ^ 0) *
     expect(block_end, "a grid row or '}' closing the grid")
 end
 local legend_entry = sp * Ct(Cp() * C(row_sym) * sp1 * (arg(str) + arg(word))) * eol
 local legend_block = sp * expect(P"{", "'{' opening the legend") * eol *
-  Ct((blank + (-block_end * legend_entry)) ^ 0) *
+  Ct((blank + (-block_end * (legend_entry + sp * non_ascii))) ^ 0) *
   expect(block_end, "a legend entry 'SYMBOL VALUE' or '}' closing the legend")
 
 local dirgroup = Ct(arg(word) * (sp1 * arg(word)) ^ 0)
@@ -250,18 +276,12 @@ local SIDE = keel.board.SIDE
 -- row of d digits each.
 local function label_parts(lbl, d)
   local sec, digits = lbl:match("^(.-:?)(%d+)$")
+  if not digits then return nil end
   return sec, digits, tonumber(digits:sub(1, d)), tonumber(digits:sub(d + 1))
 end
 
 -- The format that makes a label again from (section prefix, column, row).
 local function label_format(d) return "%s%0" .. d .. "d%0" .. d .. "d" end
-
-local function sorted_keys(t)
-  local ks = {}
-  for k in pairs(t) do ks[#ks + 1] = k end
-  sort(ks)
-  return ks
-end
 
 local Builder = {}
 Builder.__index = Builder
@@ -332,11 +352,11 @@ function Builder:rects(list)
       local h = self:hex({ pos, lbl })
       out[#out + 1] = { h, h }
     else
-      local b = self.board
+      local b = self:board_ready(pos)
       local n = b:numbering()
       local d = n.digits
       local sec, digits, c1, r1 = label_parts(lbl, d)
-      if #digits ~= 2 * d or #to ~= 2 * d then
+      if not digits or #digits ~= 2 * d or #to ~= 2 * d or not to:find("^%d+$") then
         self:fail(pos, ("a range SEC:CCRR..CCRR with %d-digit columns and rows"):format(d),
           "bad hex range", "'" .. show(lbl .. ".." .. to) .. "'")
       end
@@ -402,8 +422,13 @@ function handlers.hexes(self, s)
       o.digits = opt[3]
     elseif k == "first" then
       if opt[3] < 0 or opt[4] < 0 then self:fail(pos, "first column and row >= 0", "bad first hex", tostring(opt[3])) end
-      o.first_col, o.first_row = opt[3], opt[4]
+      o.first_col, o.first_row, o.first_pos = opt[3], opt[4], pos
     end
+  end
+  local lim = math.tointeger(10 ^ o.digits)
+  if o.first_col >= lim or o.first_row >= lim then
+    self:fail(o.first_pos, ("a first column and row that fit in %d digits (below %d)"):format(o.digits, lim),
+      "bad first hex", o.first_col .. " " .. o.first_row)
   end
 end
 
@@ -412,8 +437,22 @@ function handlers.section(self, s)
   if self.data_seen then
     self:fail(s.pos, "every 'section' before the hex data", "section after hex data", "'section'")
   end
+  if #s.name[2] > M.SECTION_NAME_MAX then
+    self:fail(s.name[1], ("a section name of at most %d characters"):format(M.SECTION_NAME_MAX),
+      "section name too long", ("%d characters"):format(#s.name[2]))
+  end
   if s.cols[2] < 1 or s.rows[2] < 1 then
     self:fail(s.cols[1], "a size of at least 1 column and 1 row", "empty section", tostring(s.cols[2]))
+  end
+  local n = self.numbering
+  local lim = 10 ^ n.digits
+  for _, d in ipairs({ { s.cols, n.first_col, "column" }, { s.rows, n.first_row, "row" } }) do
+    local size, first, what = d[1], d[2], d[3]
+    if first + size[2] > lim then
+      self:fail(size[1], ("a size whose printed %s numbers fit in %d digits (%d to %d)"):format(what, n.digits,
+        first, math.tointeger(lim) - 1), "section too large",
+        ("%s numbers %d to %d"):format(what, first, first + size[2] - 1))
+    end
   end
   local ok, why = b:section(s.name[2], s.col[2], s.row[2], s.cols[2], s.rows[2])
   if not ok then
@@ -554,25 +593,15 @@ function handlers.zones(self, s)
 end
 
 function handlers.owners(self, s)
-  layer_grid(self, s, "owner", function(h, v, pos) self:own_hex(v, h, pos) end,
+  layer_grid(self, s, "owner", function(h, v) self:own_hex(v, h) end,
     function(first, rowpos, txt, legend, unknown)
-      -- owners are added in the order the row meets them, up to a symbol
-      -- the legend lacks; their hexes are set when the map is built
+      -- the row's hexes get their owners once the board is finished (the
+      -- legend as it is now: a later legend block does not change them)
       local u = txt:find(unknown)
-      local met = {}
-      for sym, name in pairs(legend) do
-        local i = txt:find(sym, 1, true)
-        if i and (not u or i < u) then met[#met + 1] = { i, sym, name } end
-      end
-      sort(met, function(x, y) return x[1] < y[1] end)
-      local vals = {}
-      for _, m in ipairs(met) do
-        self:owner_id(m[3], rowpos + m[1] - 1)
-        vals[m[2]] = m[3]
-      end
       if u then unknown_grid_symbol(self, "owner", legend, rowpos + u - 1, sub(txt, u, u)) end
-      self.ownership[#self.ownership + 1] = { row = true, first = first, txt = txt, vals = vals,
-        pos = rowpos + met[1][1] - 1 }
+      local vals = {}
+      for sym, name in pairs(legend) do vals[sym] = name end
+      self.ownership[#self.ownership + 1] = { row = true, first = first, txt = txt, vals = vals }
     end)
 end
 
@@ -587,7 +616,7 @@ function handlers.hex(self, s)
 end
 
 function Builder:side_name(a)
-  local id, why = self.board:side_name_id(a[2])
+  local id, why = self:board_ready(a[1]):side_name_id(a[2])
   return self:check(id, why, a[1], "at most 255 distinct feature names")
 end
 
@@ -680,26 +709,70 @@ end
 
 function handlers.place(self, s) self:place(s.name, self:hex(s.hex)) end
 
-function Builder:owner_id(name, pos)
-  if not self.owners[name] then
-    local id, why = self.board:add_owner(name)
-    self:check(id, why, pos, "at most 255 owners")
-    self.owners[name] = id
-  end
-end
-
-function Builder:own_hex(name, h, pos)
-  self:owner_id(name, pos)
-  self.ownership[#self.ownership + 1] = { a = h, z = h, name = name, pos = pos }
+function Builder:own_hex(name, h)
+  self.ownership[#self.ownership + 1] = { a = h, z = h, name = name }
 end
 
 function handlers.owner(self, s)
   local b = self:board_ready(s.pos)
-  self:owner_id(s.name[2], s.name[1])
   for _, q in ipairs(s.hexes and self:rects(s.hexes) or {}) do
-    self.ownership[#self.ownership + 1] = { a = q[1], z = q[2], name = s.name[2], pos = s.name[1] }
+    self.ownership[#self.ownership + 1] = { a = q[1], z = q[2], name = s.name[2] }
   end
   return b
+end
+
+-- The starting owners of finished board b from its owner statements: one
+-- {side =, hexes =} per statement (a grid row gives one per side it names,
+-- in the order it meets them), in map order, each with the hexes on the
+-- board (a hex of a section without terrain owns nothing). A rectangle's
+-- hexes come from the board in one C call, row by row; a row's one column
+-- per symbol ('_' leaves a hex).
+local function owners_of(b, n, ownership)
+  local conv = (n.shift == "even" and "even-" or "odd-") .. (n.pointy and "r" or "q")
+  local groups = {}
+  for _, o in ipairs(ownership) do
+    if o.row then
+      local c, r = keel.hex.to_offset(o.first, conv)
+      local of, order = {}, {}
+      for i = 1, #o.txt do
+        local ch = sub(o.txt, i, i)
+        if ch ~= " " and ch ~= "\t" then
+          local h = ch ~= "_" and keel.hex.from_offset(conv, c, r)
+          if h and b:contains(h) then
+            local side = o.vals[ch]
+            local g = of[side]
+            if not g then g = { side = side, hexes = {} }; of[side] = g; order[#order + 1] = g end
+            g.hexes[#g.hexes + 1] = h
+          end
+          c = c + 1
+        end
+      end
+      for _, g in ipairs(order) do groups[#groups + 1] = g end
+    else
+      groups[#groups + 1] = { side = o.name, hexes = b:rect_hexes(o.a, o.z) }
+    end
+  end
+  return groups
+end
+
+--- The owners a game on this board starts with, as its map file declares
+--- them: a list of {side =, hexes = {hex...}} in map order, a later entry
+--- winning over an earlier one for a hex both name (new tables: the
+--- caller's to keep; empty for a board that did not come from a map file).
+--- keel.game seeds them into the game state, the one place owners live.
+---@param board userdata keel.Board
+---@return {side: string, hexes: integer[]}[]
+function M.get_owners(board)
+  local d = declared[board]
+  if d and d.ownership then   -- expanded the first time it is asked for
+    d = owners_of(board, d.numbering, d.ownership)
+    declared[board] = d
+  end
+  local out = {}
+  for i, g in ipairs(d or {}) do
+    out[i] = { side = g.side, hexes = table.move(g.hexes, 1, #g.hexes, 1, {}) }
+  end
+  return out
 end
 
 -- The index of zone `name`, added to the board the first time.
@@ -707,7 +780,7 @@ function Builder:zone_index(name, pos, expected)
   local idx = self.zones[name]
   if not idx then
     local why
-    idx, why = self.board:add_zone(name)
+    idx, why = self:board_ready(pos):add_zone(name)
     self:check(idx, why, pos, expected)
     self.zones[name] = idx
   end
@@ -777,7 +850,7 @@ function M.build(desc)
     file = desc.file, text = desc.text,
     numbering = { pointy = false, shift = "odd", digits = 2, first_col = 1, first_row = 1 },
     legends = { terrain = {}, zone = {}, owner = {} },
-    owners = {}, zones = {}, ownership = {}, coast_max = keel.board.COAST_MAX,
+    zones = {}, ownership = {}, coast_max = keel.board.COAST_MAX,
   }, Builder)
   for k, v in pairs(M.DEFAULT_LEGEND) do self.legends.terrain[k] = v end
   local ok, err = pcall(function()
@@ -790,14 +863,9 @@ function M.build(desc)
     end
     local b = self.board
     if self.default_terrain then b:default_terrain(self.default_terrain) end
-    for _, o in ipairs(self.ownership) do
-      local ok
-      if o.row then ok = b:fill_row("owner", o.first, o.txt, o.vals)
-      else ok = b:fill("owner", o.a, o.z, o.name) end
-      self:check(ok, "hex off the board", o.pos, "a hex on the board")
-    end
     local fin, why = b:finish()
     if not fin then self:fail(1, "a board that can be finished", phrase(why)) end
+    if #self.ownership > 0 then declared[b] = { numbering = self.numbering, ownership = self.ownership } end
   end)
   if not ok then
     if self.board then self.board:close() end
@@ -817,16 +885,29 @@ function M.load_string(text, file)
   return M.build(desc)
 end
 
---- Read, parse and build a map file.
+-- path -> {text =, board =, info =}: boards shared by every game of the process
+local shared = {}
+
+--- Read, parse and build a map file. opts.shared: the process's one board
+--- for this file as it reads now (built again only when the text changed).
+--- A finished board never changes, so every game may play on it, and what
+--- depends on the board alone (cost maps, graphs) is built once for all of
+--- them; never close a shared board.
 ---@param path string
+---@param opts? {shared?: boolean}
 ---@return userdata|nil board, string|nil err
-function M.load(path)
+function M.load(path, opts)
   local f, ferr = io.open(path, "rb")
   if not f then return nil, tostring(ferr) end
   local text = f:read("a")
   f:close()
   if not text then return nil, path .. ": could not be read" end
-  return M.load_string(text, path)
+  if not (opts and opts.shared) then return M.load_string(text, path) end
+  local e = shared[path]
+  if e and e.text == text then return e.board, nil, e.info end
+  local b, err, info = M.load_string(text, path)
+  if b then shared[path] = { text = text, board = b, info = info } end
+  return b, err, info
 end
 
 return M

@@ -12,6 +12,7 @@
 --     forces = {
 --       { name = "Warspite", type = "BB", side = "Allied", values = { strength = 5 },
 --         at = "15B:2407", group = "Force H" },     -- port = true: in port at `at`
+--       { name = "5-6 Inf XX", type = "inf", side = "Allied", aboard = "Convoy NT" },
 --     },
 --     groups = { ["Force H"] = { reserve = true } },  -- group values, set after the forces
 --     orders = {
@@ -23,36 +24,30 @@
 --     },
 --   }
 --
--- `keel run SCENARIO` plays it (scripts/keel/cli/run.lua tells a scenario
--- from a plain script by its `return scenario {` line).
+-- A file is a scenario because of what it returns, never because of how
+-- its text looks: it runs in the sandbox, and must return the very table
+-- the sandbox's `scenario { ... }` made (keel keeps those in a private
+-- weak-keyed set no script can reach or add to). `keel run SCENARIO` plays
+-- it; `keel replay` sets it up again; neither runs anything else (host Lua
+-- scripts run with `keel script`).
 local keel = require "keel"
 local sandbox = require "keel.sandbox"
 local rules = require "keel.rules"
+local errors = require "keel.errors"
 local game_mod = require "keel.game"
 local json = require "keel.json"
+local sorted_keys = require("keel.keys").sorted
 
 local M = {}
 
 local type, pairs, ipairs, tostring, error = type, pairs, ipairs, tostring, error
-local sort, concat = table.sort, table.concat
+local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
                  variants = true, seed = true, flags = true, forces = true, groups = true, orders = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
-                       face = true, hits = true, points = true, at = true, port = true, group = true }
-
---- Is this text a scenario (a `return scenario {` or `return scenario(` line)?
----@param text string
-function M.is_scenario_text(text)
-  return text:find("^%s*return%s+scenario%s*[{(]") ~= nil
-      or text:find("\n%s*return%s+scenario%s*[{(]") ~= nil
-end
-
---- Is the file at path a scenario?
-function M.is_scenario_file(path)
-  local text = game_mod.read_file(path)
-  return text ~= nil and M.is_scenario_text(text)
-end
+                       face = true, hits = true, points = true, at = true, port = true, group = true,
+                       aboard = true }
 
 local function dir_of(path) return path:match("^(.*)/[^/]*$") or "." end
 -- "a/b/../c" -> "a/c"; "./a" -> "a"
@@ -76,20 +71,16 @@ local function resolve(base, p)
   return normalize(base .. "/" .. p)
 end
 
-local function sorted_keys(t)
-  local ks = {}
-  for k in pairs(t) do ks[#ks + 1] = k end
-  sort(ks, function(a, b) return tostring(a) < tostring(b) end)
-  return ks
-end
-
 local function fail(path, msg) error(path .. ": " .. msg, 0) end
 
---- Load and check a scenario file (run in the sandbox).
+-- The tables made by a sandbox's scenario{ ... }: what makes a file a scenario.
+local made = setmetatable({}, { __mode = "k" })
+
+--- Load and check a scenario file: it runs in the sandbox and must return
+--- what scenario { ... } made, or it is refused as not a scenario.
 ---@param path string
 ---@return table spec
 function M.load(path)
-  local spec
   local env = sandbox.env { extra = {
     scenario = function(s)
       if type(s) ~= "table" then error("scenario{...} expects a table", 2) end
@@ -99,16 +90,18 @@ function M.load(path)
           error(("scenario: unknown field '%s' (expected: %s)"):format(tostring(k), concat(names, ", ")), 2)
         end
       end
-      spec = s
+      made[s] = true
       return s
     end,
   } }
   local fn, err = sandbox.loadfile(path, env)
   if not fn then error(err, 0) end
-  local res = table.pack(sandbox.xprotect(fn, function(e) return rules.rule_error(e, nil, 2) end))
+  local res = table.pack(sandbox.xprotect(fn, function(e) return errors.from(e, nil, true) end))
   if not res[1] then error(res[2], 0) end
-  spec = spec or res[2]
-  if type(spec) ~= "table" then fail(path, "a scenario file returns scenario { ... }") end
+  local spec = res[2]
+  if not made[spec] then
+    fail(path, "not a scenario: a scenario file returns scenario { ... } (run a host Lua script with `keel script`)")
+  end
   if spec.seed ~= nil and math.type(spec.seed) ~= "integer" then fail(path, "seed must be an integer") end
   if type(spec.rules) ~= "table" or #spec.rules == 0 then
     fail(path, "rules = { \"family\", ... } names the rule families it plays with")
@@ -141,7 +134,8 @@ function M.start(spec, opts)
   local board
   if spec.map then
     local err
-    board, err = keel.board.load(resolve(base, spec.map))
+    -- one board per map file and process: games share it (it never changes)
+    board, err = keel.board.load(resolve(base, spec.map), { shared = true })
     if not board then fail(spec.file, "map: " .. tostring(err)) end
   end
   local path = {}
@@ -152,7 +146,7 @@ function M.start(spec, opts)
   for _, v in ipairs(spec.variants or {}) do variants[#variants + 1] = resolve(base, v) end
   local set = rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate }
   local game = game_mod.new { seed = spec.seed or 0, board = board, scenario = spec.file, variants = variants }
-  game:use_rule_file(spec.file)
+  game:add_rule_file(spec.file)
   set:declare_files(game)
   local self = setmetatable({ spec = spec, set = set, game = game, board = board,
                               units = {}, groups = {}, results = {} }, Run)
@@ -168,6 +162,15 @@ function M.start(spec, opts)
       local h = self:hex(f.at)
       if not h then fail(spec.file, ("forces %s: at %s is not a hex of the map"):format(f.name, tostring(f.at))) end
       game:move(id, f.port and "port" or "hex", h)
+    end
+    if f.aboard ~= nil then   -- cargo of a force listed before it
+      local carrier = self.units[f.aboard]
+      if f.at ~= nil then fail(spec.file, ("forces %s: at and aboard exclude each other"):format(f.name)) end
+      if not carrier then
+        fail(spec.file, ("forces %s: aboard %s: no force of that name is listed before it"):format(f.name,
+          tostring(f.aboard)))
+      end
+      game:move(id, "unit", carrier)
     end
     if f.group then
       local g = self.groups[f.group]
@@ -306,8 +309,8 @@ function Run:play(i, order)
   local outcome
   if order.event then
     local ok, err = pcall(set.emit, set, game, order.event, order.data)
-    outcome = { ok = ok, kind = not ok and rules.kind_of(err) or nil,
-                message = not ok and rules.format_error(err) or nil, what = "event " .. order.event }
+    outcome = { ok = ok, kind = not ok and errors.get_kind(err) or nil,
+                message = not ok and errors.format(err) or nil, what = "event " .. order.event }
   elseif type(order[1]) == "string" then
     local name = order[1]
     local ok, params = pcall(self.params_for, self, name, order)
@@ -316,7 +319,7 @@ function Run:play(i, order)
     else
       local res = table.pack(set:act(game, name, params))
       outcome = { ok = res[1] == true, kind = res[3], what = name,
-                  message = not res[1] and rules.format_error(res[2]) or nil }
+                  message = not res[1] and errors.format(res[2]) or nil }
     end
   elseif order.check then
     outcome = { ok = true, what = "check" }
@@ -343,15 +346,6 @@ function Run:play_all(on_order)
     if on_order then on_order("end", i, order, outcome, problems) end
   end
   return passed, failed
-end
-
---- For `keel replay`: a game set up from a scenario file, with the rule
---- set's actions defined as the game's orders.
-function M.game_for_replay(path, opts)
-  local run = M.start(M.load(path), opts)
-  run.set:finalize()
-  run.set:_define_orders(run.game)
-  return run.game, run
 end
 
 return M

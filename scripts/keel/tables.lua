@@ -22,6 +22,7 @@
 -- cumulative. The grammar is compiled once, when this module loads.
 local lpeg = require "lpeg"
 local dice_expr = require "keel.dice_expr"
+local sorted_keys = require("keel.keys").sorted
 
 local P, R, S, C, Cc, Cp, Ct, Cg, Cmt = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Cc, lpeg.Cp, lpeg.Ct,
   lpeg.Cg, lpeg.Cmt
@@ -117,7 +118,16 @@ local function item(kind, body)
 end
 
 local name_p = C(ident)
-local sint = C(P"-"^-1 * digits) / tonumber
+-- Die-roll values are bounded so that range arithmetic (widths, the dense
+-- index below) never overflows an integer.
+M.MAX_ROLL = 999999999
+local sint = Cmt(Cp() * C(P"-"^-1 * digits), function(_, i, start, text)
+  local n = #text <= 11 and math.tointeger(tonumber(text))
+  if not n or n > M.MAX_ROLL or n < -M.MAX_ROLL then
+    pmessage(start, ("a die roll value between %d and %d (got %s)"):format(-M.MAX_ROLL, M.MAX_ROLL, text))
+  end
+  return i, n
+end)
 
 -- die ranges: `3 or less`, `14+`, `14 or more`, `4-6`, `-3--1`, `6`
 local range = Cg(Cp(), "range_pos") * Cg(
@@ -168,8 +178,10 @@ local table_block = Ct(sp^0 * item("table", P"table" * sp^1 *
   (Cg(name_p, "value") + expect"a table name (letters, digits, _)") * eol) *
   (skip + header)^0)
 
-local file_grammar = Ct(skip^0 * table_block^0) *
-  (-P(1) + expect("a table line: 'table NAME', or a keyword (title, rule, source, note, dice, " ..
+-- One table at a time (M.parse loops): a single match over a whole file of
+-- thousands of tables would pile up more captures than LPeg allows.
+local block_grammar = skip^0 * (table_block * Cp() + -P(1) * Cc(false) +
+  expect("a table line: 'table NAME', or a keyword (title, rule, source, note, dice, " ..
     "columns, rows, modifiers, results) in a table"))
 
 -- ---- building tables from parsed items -------------------------------------------
@@ -339,20 +351,28 @@ function M.parse(text, filename)
     local line, col = line_col(subject, pos)
     error(("%s:%d:%d: %s"):format(filename, line, col, msg), 0)
   end
-  local ok, res = pcall(lpeg.match, file_grammar, subject)
-  if not ok then
-    if dice_expr.is_perror(res) then
-      fail(res.pos, res.message or ("expected " .. res.expected))
+  local res, pos = {}, 1
+  while true do
+    local ok, items, next_pos = pcall(lpeg.match, block_grammar, subject, pos)
+    if not ok then
+      if dice_expr.is_perror(items) then
+        fail(items.pos, items.message or ("expected " .. items.expected))
+      end
+      error(items, 0)
     end
-    error(res, 0)
+    if not items then break end
+    res[#res + 1], pos = items, next_pos
   end
   if #res == 0 then fail(1, "no tables in the file (expected 'table NAME')") end
   local out = {}
+  local at, at_line = 1, 1    -- lines counted once over the file, not per table
   for _, items in ipairs(res) do
     local t = build(items, fail)
     if out[t.name] then fail(t.pos, ("table '%s' defined twice in the file"):format(t.name)) end
     t.file = filename
-    t.line = line_col(subject, t.pos)
+    for _ in subject:sub(at, t.pos - 1):gmatch("\n") do at_line = at_line + 1 end
+    at = t.pos
+    t.line = at_line
     t.pos = nil
     out[#out + 1] = t
     out[t.name] = t
@@ -435,10 +455,7 @@ end
 --- Names of the registered tables, sorted.
 function M.names()
   for _, fam in ipairs(M.families) do load_family_module(fam) end
-  local out = {}
-  for k in pairs(registry) do out[#out + 1] = k end
-  sort(out)
-  return out
+  return sorted_keys(registry)
 end
 
 --- Load and register the listed files of a family folder

@@ -19,12 +19,9 @@ local function fmt(v)
   if type(v) ~= "table" then return tostring(v) end
   local parts, n = {}, 0
   for i = 1, #v do parts[#parts + 1] = fmt(v[i]); n = n + 1 end
-  local keys = {}
-  for k in pairs(v) do
-    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  for _, k in ipairs(require("keel.keys").sorted(v)) do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then parts[#parts + 1] = tostring(k) .. "=" .. fmt(v[k]) end
   end
-  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-  for _, k in ipairs(keys) do parts[#parts + 1] = tostring(k) .. "=" .. fmt(v[k]) end
   return "{" .. table.concat(parts, ", ") .. "}"
 end
 M.fmt = fmt
@@ -133,6 +130,15 @@ function M.sh(cmd)
   p:close()
   local status = tonumber(out:match("exit=(%d+)%s*$"))
   return status, (out:gsub("exit=%d+%s*$", ""))
+end
+
+--- The current folder (the tests run from the top of the tree).
+---@return string
+function M.cwd()
+  local p = assert(io.popen("pwd"))
+  local d = p:read("l")
+  p:close()
+  return d
 end
 
 --- A fresh temporary folder (/tmp/keel-test-XXXXXX).

@@ -16,7 +16,9 @@
 -- `overrides`; a rule set with a conflict refuses to play, and `keel rules`
 -- reports it. Guide: doc/guide.md; API: doc/api/rules.md.
 local sandbox = require "keel.sandbox"
-local rules_mod = require "keel.rules"
+local registry = require "keel.registry"
+local errors = require "keel.errors"
+local sorted_keys = require("keel.keys").sorted
 
 local M = {}
 
@@ -33,9 +35,8 @@ local function fmt_value(v)
 end
 
 local function known_keys(t)
-  local out = {}
-  for k in pairs(t) do out[#out + 1] = tostring(k) end
-  sort(out)
+  local out = sorted_keys(t)
+  for i, k in ipairs(out) do out[i] = tostring(k) end
   return #out > 0 and concat(out, ", ") or "none"
 end
 
@@ -43,12 +44,7 @@ end
 -- (a typo); nested tables are data and take new keys. The changes are
 -- listed as "key old -> new".
 local function merge_values(values, new, prefix, out, id)
-  for _, k in ipairs((function()
-    local ks = {}
-    for key in pairs(new) do ks[#ks + 1] = key end
-    sort(ks, function(a, b) return tostring(a) < tostring(b) end)
-    return ks
-  end)()) do
+  for _, k in ipairs(sorted_keys(new)) do
     local v = new[k]
     local name = prefix .. tostring(k)
     if values[k] == nil and prefix == "" then   -- nested tables are data: new keys are fine
@@ -77,7 +73,7 @@ function M.apply(set, path)
   local v = { path = path, overrides = {}, changes = {} }
   set._changed_by = set._changed_by or {}
 
-  local function here(level) return rules_mod.caller(level + 1) end
+  local function here(level) return registry.caller(level + 1) end
 
   local function need_decl()
     if not v.name then
@@ -143,7 +139,7 @@ function M.apply(set, path)
     v.name, v.base, v.description = spec.name, spec.base, spec.description
     for _, id in ipairs(spec.overrides or {}) do v.overrides[id] = true end
     local ok, err = pcall(set.load_family, set, spec.base)
-    if not ok then error(rules_mod.format_error(err), 2) end
+    if not ok then error(errors.format(err), 2) end
     local w = here(1)
     v.file, v.line = w.file, w.line
   end
@@ -175,7 +171,7 @@ function M.apply(set, path)
     local s = copy(spec)
     s.id = nil
     local ok, new = pcall(set._normalize, set, s, id, { file = where.file, line = where.line, origin = v.name })
-    if not ok then error(rules_mod.format_error(new), 2) end
+    if not ok then error(errors.format(new), 2) end
     new.title = spec.title or old.title
     if spec.values == nil then new.values = old.values end
     new.disabled = false
@@ -239,7 +235,7 @@ function M.apply(set, path)
     end
     local where = here(1)
     local ok, r = pcall(set._normalize, set, spec, spec.id, { file = where.file, line = where.line, origin = v.name })
-    if not ok then error(rules_mod.format_error(r), 2) end
+    if not ok then error(errors.format(r), 2) end
     r.family = v.base
     set:_add_rule(r)
     record(spec.id, "added", where, nil, r)

@@ -155,6 +155,20 @@ TEST(bad_sections_refused) {
   CHECK_INT(keel_grid_new(&bad, &g2), KEEL_E_ARG);
 }
 
+/* printed numbers must fit in the digits: a section from 98 of 4 columns
+ * would print 98..101 with two digits (it once built a smaller board) */
+TEST(sections_fit_in_the_digits) {
+  keel_numbering n = { 0, 0, 2, 98, 98 };
+  keel_grid *g;
+  CHECK_INT(keel_grid_new(&n, &g), KEEL_OK);
+  CHECK_INT(keel_grid_add_section(g, "A", 0, 0, 4, 2), KEEL_E_RANGE);
+  CHECK_INT(keel_grid_add_section(g, "A", 0, 0, 2, 4), KEEL_E_RANGE);
+  CHECK_INT(keel_grid_add_section(g, "A", 0, 0, 2, 2), KEEL_OK);
+  keel_grid_free(g);
+  keel_numbering past = { 0, 0, 2, 100, 1 };
+  CHECK_INT(keel_grid_new(&past, &g), KEEL_E_RANGE);
+}
+
 int main(void) {
   RUN(labels_roundtrip_every_orientation_and_shift);
   RUN(labels_shift_decides_adjacency);
@@ -163,5 +177,6 @@ int main(void) {
   RUN(hexside_labels);
   RUN(malformed_labels_say_where);
   RUN(bad_sections_refused);
+  RUN(sections_fit_in_the_digits);
   return check_report();
 }

@@ -20,6 +20,30 @@ t.test("cli: keel help lists every command; keel help COMMAND describes one", fu
   end
 end)
 
+t.test("cli: every command answers --help and -h with its help, exit 0", function()
+  for _, name in ipairs(require("keel.cli").commands) do
+    local _, want = sh(keel_bin .. " help " .. name)
+    for _, flag in ipairs({ "--help", "-h" }) do
+      local st, out = sh(keel_bin .. " " .. name .. " " .. flag)
+      t.eq(st, 0, name .. " " .. flag)
+      t.eq(out, want, name .. " " .. flag)
+      if not require("keel.cli").command(name).passes_args then
+        st = sh(keel_bin .. " " .. name .. " some-file " .. flag)
+        t.eq(st, 0, name .. " some-file " .. flag)
+      end
+    end
+  end
+end)
+
+t.test("cli: keel script FILE --help hands --help to the script", function()
+  local f = os.tmpname()
+  local h = assert(io.open(f, "w")); h:write("print(arg[1])"); h:close()
+  local st, out = sh(keel_bin .. " script " .. f .. " --help")
+  os.remove(f)
+  t.eq(st, 0)
+  t.eq(out, "--help\n")
+end)
+
 t.test("cli: unknown command and unknown option: one line, exit 2", function()
   local status, out = sh(keel_bin .. " frobnicate")
   t.eq(status, 2)
@@ -33,29 +57,50 @@ t.test("cli: unknown command and unknown option: one line, exit 2", function()
   t.eq(status, 2)
 end)
 
--- `keel run` a script written to a temporary file: status, output, the file's name.
-local function run_script(src, args)
+-- `keel script` a script written to a temporary file: status, output, the file's name.
+local function run_script(src, args, command)
   local f = os.tmpname()
   local h = assert(io.open(f, "w"))
   h:write(src)
   h:close()
-  local status, out = sh(keel_bin .. " run " .. f .. (args or ""))
+  local status, out = sh(keel_bin .. " " .. (command or "script") .. " " .. f .. (args or ""))
   os.remove(f)
   return status, out, f
 end
 
-t.test("cli: keel run passes arguments and returns the script's status", function()
+t.test("cli: keel script passes arguments and returns the script's status", function()
   local status, out = run_script('local a, b = ...\nassert(arg[1] == a and arg[2] == b)\n' ..
     'print(require("keel").hex.distance(0, 1), a, b)\nreturn 3\n', " x y")
   t.eq(out, "1\tx\ty\n")
   t.eq(status, 3)
 end)
 
-t.test("cli: keel run reports a script error with file and line, exit 1", function()
+t.test("cli: keel script reports a script error with file and line, exit 1", function()
   local status, out, f = run_script('local x = 1\nerror("boom")\n')
   t.eq(status, 1)
   t.ok(out:find(f .. ":2: boom", 1, true), out)
-  status, out = sh(keel_bin .. " run /nonexistent/file.lua")
+  status, out = sh(keel_bin .. " script /nonexistent/file.lua")
   t.eq(status, 1)
   t.ok(out:find("/nonexistent/file.lua", 1, true), out)
+  status, out = sh(keel_bin .. " script")
+  t.eq(status, 2)
+  t.eq(out, "keel: script needs a FILE.lua\n")
+end)
+
+t.test("cli: keel run plays scenarios only; a host script is refused and pointed to keel script", function()
+  -- the script runs in the sandbox and returns no scenario: refused, exit 1
+  local status, out, f = run_script('local x = 1 + 1\nreturn { rules = { "toy27" } }\n', "", "run")
+  t.eq(status, 1)
+  t.ok(out:find(f .. ": not a scenario: a scenario file returns scenario { ... }", 1, true), out)
+  t.ok(out:find("keel script", 1, true), out)
+  -- what a host script does first (require) is not there in the sandbox
+  status, out = run_script('local keel = require "keel"\nprint(keel.version)\nreturn 0\n', " a b", "run")
+  t.eq(status, 2, out)
+  t.ok(out:find("a scenario takes no arguments", 1, true), out)
+  status, out, f = run_script('local keel = require "keel"\nprint(keel.version)\nreturn 0\n', "", "run")
+  t.eq(status, 1)
+  t.ok(out:find(f .. ":1: require is not available in keel scripts", 1, true), out)
+  status, out = sh(keel_bin .. " run")
+  t.eq(status, 2)
+  t.eq(out, "keel: run needs a SCENARIO.lua\n")
 end)

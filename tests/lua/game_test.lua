@@ -299,7 +299,7 @@ t.test("tx-2: an error without a position still names file and line", function()
   local g = new_game()
   local ok, err = g:try(function() error({ code = 7 }) end, { rule = "32.A.6.a" })
   t.eq(ok, false)
-  t.ok(game_mod.is_error(err))
+  t.ok(require("keel.errors").is_error(err))
   t.eq(err.rule, "32.A.6.a")
   t.ok(err.file and err.file:find("game_test.lua"), tostring(err.file))
   t.ok(err.line and err.line > 0)
@@ -386,9 +386,14 @@ end)
 
 -- ---- journal, determinism, replay ----------------------------------------------------
 
+-- the journal_probe scenario (tests/families/journal_probe) and a host
+-- script that plays its orders, with undo and redo
+local PROBE, ORDERS = "tests/scenarios/journal_probe.lua", "tests/lua/data/state/orders.lua"
+
 t.test("journal-1: every line is JSON with ev first and the header first", function()
-  local g = game_mod.from_scenario("tests/lua/data/state/scenario.lua", { seed = 5 })
-  g:play("barrage", { target = 5 })
+  local run = require("keel.scenario").start(require("keel.scenario").load(PROBE))
+  local g = run.game
+  t.ok(run.set:act(g, "barrage", { target = 5 }))
   local lines = g:journal_lines()
   t.ok(lines[1]:find('^{"ev":"header","format":"keel%-journal","version":1,'))
   for i, l in ipairs(lines) do
@@ -400,9 +405,9 @@ end)
 
 t.test("journal-2: the same script in two processes gives byte-identical journals", function()
   local dir = tmpdir()
-  local cmd = ("%s run tests/lua/data/state/orders.lua tests/lua/data/state/scenario.lua %s/%s.jsonl")
-  local rc1 = sh(cmd:format(KEEL, dir, "a"))
-  local rc2 = sh(cmd:format(KEEL, dir, "b"))
+  local cmd = ("%s script %s %s %s/%s.jsonl")
+  local rc1 = sh(cmd:format(KEEL, ORDERS, PROBE, dir, "a"))
+  local rc2 = sh(cmd:format(KEEL, ORDERS, PROBE, dir, "b"))
   t.eq({ rc1, rc2 }, { 0, 0 })
   local a, b = read(dir .. "/a.jsonl"), read(dir .. "/b.jsonl")
   t.ok(#a > 1000)
@@ -412,7 +417,7 @@ end)
 
 t.test("replay-1: keel replay re-runs a journal and every hash matches", function()
   local dir = tmpdir()
-  local rc = sh(("%s run tests/lua/data/state/orders.lua tests/lua/data/state/scenario.lua %s/j.jsonl"):format(KEEL, dir))
+  local rc = sh(("%s script %s %s %s/j.jsonl"):format(KEEL, ORDERS, PROBE, dir))
   t.eq(rc, 0)
   local rc2, out = sh(("%s replay %s/j.jsonl"):format(KEEL, dir))
   t.eq(rc2, 0, out)
@@ -420,18 +425,26 @@ t.test("replay-1: keel replay re-runs a journal and every hash matches", functio
   os.execute("rm -rf " .. dir)
 end)
 
+-- A copy of the probe scenario, family and variant in dir, laid out as in tests/.
+local function copy_probe(dir)
+  os.execute(("mkdir -p %s/scenarios %s/families/variants && cp %s %s/scenarios/ && "
+    .. "cp -R tests/families/journal_probe %s/families/ && cp tests/families/variants/journal_house.lua %s/families/variants/")
+    :format(dir, dir, PROBE, dir, dir, dir))
+end
+
 t.test("replay-2: a changed rule file makes replay name the first divergent action and its rule", function()
   local dir = tmpdir()
-  os.execute(("cp tests/lua/data/state/scenario.lua tests/lua/data/state/damage.lua %s/"):format(dir))
-  t.eq(sh(("%s run tests/lua/data/state/orders.lua %s/scenario.lua %s/j.jsonl"):format(KEEL, dir, dir)), 0)
+  copy_probe(dir)
+  t.eq(sh(("%s script %s %s/scenarios/journal_probe.lua %s/j.jsonl"):format(KEEL, ORDERS, dir, dir)), 0)
   -- a house rule: every hit does one more point of damage
-  local src = read(dir .. "/damage.lua")
-  local changed = src:gsub('g:add_hits%(unit, n%)', 'g:add_hits(unit, n + 1)')
+  local naval = dir .. "/families/journal_probe/naval.lua"
+  local src = read(naval)
+  local changed = src:gsub('g:add_hits%(ev.unit, ev.hits%)', 'g:add_hits(ev.unit, ev.hits + 1)')
   t.ok(changed ~= src)
-  local f = assert(io.open(dir .. "/damage.lua", "wb")); f:write(changed); f:close()
+  local f = assert(io.open(naval, "wb")); f:write(changed); f:close()
   local rc, out = sh(("%s replay %s/j.jsonl"):format(KEEL, dir))
   t.eq(rc, 1, out)
-  t.ok(out:find("rule file changed: " .. dir .. "/damage.lua", 1, true), out)
+  t.ok(out:find("rule file changed: " .. naval, 1, true), out)
   t.ok(out:find("replay diverges at action 1 'barrage' (order {\"target\":5})", 1, true), out)
   t.ok(out:find("rule 27.A.3:", 1, true), out)
   os.execute("rm -rf " .. dir)
@@ -446,18 +459,24 @@ t.test("replay-3: a journal that is not one is refused with exit 2", function()
   os.execute("rm -rf " .. dir)
 end)
 
-t.test("game: hex ownership starts from the board's owners (32.A.6.a Suez map)", function()
-  local board = assert(require("keel.map").load("scenarios/maps/suez.map"))
+t.test("game: hex ownership starts from the owners the map declares (32.A.6.a Suez map)", function()
+  local map = require "keel.map"
+  local board = assert(map.load("scenarios/maps/suez.map"))
   local g = game_mod.new { seed = 3, board = board }
   local port_said = board:hex("Port Said")
-  t.eq(g.state:owner(port_said), board:owner(port_said))
   t.eq(g.state:owner(port_said), "Allied")
-  local owned = 0
-  for _, h in ipairs(board:hexes()) do
-    if board:owner(h) then owned = owned + 1 end
-    t.eq(g.state:owner(h) or false, board:owner(h))
+  local declared, n = {}, 0
+  for _, o in ipairs(map.get_owners(board)) do
+    for _, h in ipairs(o.hexes) do n = n + (declared[h] and 0 or 1); declared[h] = o.side end
   end
-  t.eq(g.state:owned_count(), owned)
+  t.eq(n, 9 * 5 + 1, "19A:2812..3616 (9 columns, 5 rows) and 19A:3718")
+  for _, h in ipairs(board:hexes()) do t.eq(g.state:owner(h), declared[h]) end
+  t.eq(g.state:owned_count(), n)
   local again = game_mod.new { seed = 3, board = board }
   t.eq(again:hash(), g:hash())
+  -- the state is the one place owners live: a change in one game is not in the other's
+  again:set_owner(port_said, "Axis")
+  t.eq(g.state:owner(port_said), "Allied")
+  t.eq(map.get_owners(board)[1].side, "Allied", "the declared owners are data, not changed by play")
+  t.eq(board.owner, nil, "a board has no owners")
 end)

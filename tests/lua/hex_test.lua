@@ -193,7 +193,7 @@ t.test("grid errors: what was given and what was expected", function()
   t.fails("twice, joined by '/'", g:parse_side("15B:2407+2408"))
   t.fails("not on the board", g:label(hex.from_qr(900, 900)))
   t.raises(function() keel.grid.new { orientation = "round" } end, 'orientation must be "flat" or "pointy"')
-  t.raises(function() keel.grid.new { digits = 7 } end, "digits must be 1..4")
+  t.raises(function() keel.grid.new { digits = 7 } end, "field 'digits': an integer from 1 to 4 expected, got 7")
   t.raises(function()
     keel.grid.new { sections = { { name = "A" }, { name = "A", col = 10 } } }
   end, 'section "A" is defined twice')
@@ -252,3 +252,30 @@ t.test("27.B.1: three sea zones as hex sets and as a graph", function()
   z:add("Lake")
   t.fails("no path", z:distance("Lake", "Red Sea"))
 end)
+
+t.test("hex-extremes-1: every keel.hex function refuses extreme integers cleanly (no overflow)", function()
+  -- each call either returns or raises a Lua error; the sanitizer build
+  -- aborts on signed overflow, so this also proves there is none
+  local big = { math.maxinteger, math.mininteger, math.maxinteger - 1, -math.maxinteger,
+    hex.COORD_MAX + 1, -(hex.COORD_MAX + 1), 0, 1, -1 }
+  local names = {}
+  for name, fn in pairs(hex) do if type(fn) == "function" then names[#names + 1] = name end end
+  table.sort(names)
+  local calls = 0
+  for _, name in ipairs(names) do
+    for _, a in ipairs(big) do
+      for _, b in ipairs(big) do
+        for _, c in ipairs({ 0, 1, math.maxinteger, math.mininteger }) do
+          pcall(hex[name], a, b, c)
+          pcall(hex[name], hex.from_qr(1, 2), a, b)
+          calls = calls + 2
+        end
+      end
+    end
+  end
+  t.ok(calls > 1000, "calls made")
+  t.raises(function() hex.from_qrs(math.maxinteger, 1, 0) end, "out of range")
+  t.raises(function() hex.from_qrs(1, 1, math.mininteger) end, "q + r + s must be 0")
+  t.raises(function() hex.from_doubled("doubled-q", math.maxinteger, 1) end, "out of range")
+end)
+

@@ -5,6 +5,7 @@ local t = require "keel.testing"
 local rules = require "keel.rules"
 local game_mod = require "keel.game"
 local sandbox = require "keel.sandbox"
+local errors = require "keel.errors"
 
 local FAM = "tests/families"
 local V = FAM .. "/variants/"
@@ -179,7 +180,7 @@ t.test("rules-7: an error in a rule rolls the action back and names file, line a
   t.eq(kind, "error")
   t.eq(g:hash(), before)
   t.eq(g:get(u.bb, "hits"), 0)
-  local msg = rules.format_error(err)
+  local msg = errors.format(err)
   t.ok(msg:find("boom/r.lua:1: rule 9.Z: attempt to index a nil value (field 'missing')", 1, true), msg)
   t.ok(msg:find("script traceback:", 1, true), msg)
   t.ok(msg:find("r.lua:5: in", 1, true), msg)
@@ -203,7 +204,7 @@ t.test("rules-8: a runaway rule is stopped by the CPU limit and rolled back", fu
   sandbox.limits { cpu = old.cpu }
   t.eq(ok, nil)
   t.eq(kind, "cpu")
-  local msg = rules.format_error(err)
+  local msg = errors.format(err)
   t.ok(msg:find("rule 9.S: CPU limit exceeded", 1, true), msg)
   t.eq(g:hash(), before)
   -- and the game goes on

@@ -1,5 +1,5 @@
 -- tests/lua/run.lua — run Lua test files through bin/keel:
---   bin/keel run tests/lua/run.lua tests/lua/*_test.lua
+--   bin/keel script tests/lua/run.lua tests/lua/*_test.lua
 -- Each file calls t.test(...) from keel.testing; a file that fails to load
 -- or raises outside a test counts as one failed test.
 local t = require "keel.testing"

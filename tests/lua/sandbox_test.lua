@@ -473,3 +473,121 @@ t.test("sandbox-limit: after running out of memory the Lua state is rebuilt; the
   box:close()
   os.execute("rm -rf " .. dir)
 end)
+
+-- ---- the kernel's error objects --------------------------------------------------
+
+t.test("sandbox-escape: a caught kernel error leads to nothing writable; later errors still format", function()
+  local errors = require "keel.errors"
+  local dir = os.tmpname()
+  os.remove(dir)
+  os.execute("mkdir -p " .. dir .. "/tamper")
+  local function write(name, text)
+    local f = assert(io.open(dir .. "/tamper/" .. name, "w"))
+    f:write(text)
+    f:close()
+  end
+  write("manifest.lua", [[return family { name = "tamper", files = { "r.lua" } }]])
+  write("r.lua", [[
+    rule { id = "T.1", title = "Tampers", on = { turn_start = function() error("kaboom too") end }, queries = {
+      boom = function() error("kaboom") end,
+      tamper = function(ctx)
+        local seen = {}
+        for _, f in ipairs { function() return ctx:query("boom") end,
+                             function() return ctx:emit("turn_start") end } do
+          local ok, e = pcall(f)
+          assert(not ok and type(e) == "table")
+          local mt = getmetatable(e)
+          seen[#seen + 1] = type(mt)
+          if type(mt) == "table" then      -- what an attacker would do with it
+            mt.__newindex = function() while true do end end
+            mt.__tostring = function() return "garbled" end
+            mt.__metatable = nil
+          end
+          seen[#seen + 1] = tostring(pcall(setmetatable, e, {}))
+          seen[#seen + 1] = tostring(e.__index) .. " " .. tostring(e.__tostring) .. " " .. tostring(e.__metatable)
+          e.message = { "not a string" }   -- its own fields are the script's to spoil
+          e.traceback = { {}, 5 }
+        end
+        return table.concat(seen, "|")
+      end,
+    } }
+  ]])
+  local set = require("keel.rules").load { families = { "tamper" }, path = { dir } }
+  local g = require("keel.game").new { seed = 1 }
+  g:unit_new { name = "Warspite", type = "BB", side = "Allied" }
+  local before = g:hash_hex()
+  t.eq(set:query(g, "tamper"), "string|false|nil nil nil|string|false|nil nil nil")
+  -- later errors are still keel errors and still read file:line: rule ID: message
+  local ok, err = pcall(set.query, set, g, "boom")
+  t.eq(ok, false)
+  t.ok(errors.is_error(err))
+  t.ok(errors.format(err):find("tamper/r.lua:2: rule T.1: kaboom", 1, true), errors.format(err))
+  t.ok(tostring(err):find("tamper/r.lua:2: rule T.1: kaboom", 1, true), tostring(err))
+  t.eq(errors.get_kind(err), "error")
+  t.eq(g:hash_hex(), before)
+  os.execute("rm -rf " .. dir)
+end)
+
+-- ---- what runs as a scenario --------------------------------------------------------
+
+-- A file that, run outside the sandbox, leaves a mark (a file) and then
+-- passes for a scenario as well as it can.
+local function spoof_file(dir, body)
+  local mark = dir .. "/ran-outside-the-sandbox"
+  local f = assert(io.open(dir .. "/spoof.lua", "w"))
+  f:write(('local f = io.open(%q, "w"); f:write("x"); f:close()\n'):format(mark), body)
+  f:close()
+  return dir .. "/spoof.lua", mark
+end
+
+local function exists(path)
+  local f = io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+t.test("sandbox-escape: keel run plays a file in the sandbox whatever its text looks like", function()
+  local dir = t.tmpdir()
+  for _, body in ipairs {
+    'return --[[x]] scenario { name = "spoof", rules = { "toy27" }, path = { "' .. t.cwd() .. '/tests/families" } }\n',
+    'return { name = "looks like one", rules = { "toy27" } }\n',
+    '-- return scenario {\nreturn 0\n',
+  } do
+    local file, mark = spoof_file(dir, body)
+    local status, out = t.sh(t.keel_bin .. " run " .. file)
+    t.eq(status, 1, out)
+    t.ok(out:find(file .. ":1: io is not available in keel scripts", 1, true), out)
+    t.ok(not exists(mark), "the file ran outside the sandbox: " .. body)
+  end
+  -- without the io call, a look-alike table is still not a scenario
+  local f = assert(io.open(dir .. "/alike.lua", "w"))
+  f:write('return { name = "looks like one", rules = { "toy27" } }\n')
+  f:close()
+  local status, out = t.sh(t.keel_bin .. " run " .. dir .. "/alike.lua")
+  t.eq(status, 1, out)
+  t.ok(out:find(dir .. "/alike.lua: not a scenario", 1, true), out)
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("sandbox-escape: keel replay of a journal naming a plain Lua file never runs it outside the sandbox", function()
+  local dir = t.tmpdir()
+  local file, mark = spoof_file(dir, "return 0\n")
+  local journal = dir .. "/stranger.jsonl"
+  local f = assert(io.open(journal, "w"))
+  f:write(('{"ev":"header","format":"keel-journal","version":1,"keel":"0.1.0","lua":"Lua 5.4.4","lpeg":"1.0.2",'
+    .. '"scenario":%q,"seed":1,"variants":[],"loaded":null}\n'):format(file))
+  f:close()
+  local status, out = t.sh(t.keel_bin .. " replay " .. journal)
+  t.eq(status, 2, out)
+  t.ok(out:find(journal .. ":1: cannot set the journal's scenario up again: " .. file
+    .. ":1: io is not available in keel scripts", 1, true), out)
+  t.ok(not exists(mark), "the journal's file ran outside the sandbox")
+  -- a harmless plain file is refused too, as not a scenario
+  f = assert(io.open(file, "w"))
+  f:write("return 0\n")
+  f:close()
+  status, out = t.sh(t.keel_bin .. " replay " .. journal)
+  t.eq(status, 2, out)
+  t.ok(out:find(file .. ": not a scenario", 1, true), out)
+  os.execute("rm -rf " .. dir)
+end)

@@ -8,10 +8,21 @@ local S = keel.state
 local tmpdir, read, KEEL = t.tmpdir, t.read_file, t.keel_bin
 local function write(path, s) local f = assert(io.open(path, "wb")); f:write(s); f:close() end
 
+-- the journal_probe scenario (tests/families/journal_probe): two fleets, a
+-- carrier with planes aboard; seed 77, the house variant
+local PROBE = "tests/scenarios/journal_probe.lua"
+local HOUSE = "tests/families/variants/journal_house.lua"
+
+local function start(path)
+  local scenario = require "keel.scenario"
+  local run = scenario.start(scenario.load(path))
+  return run.game, run.set
+end
+
 local function sample_game()
-  local g = game_mod.from_scenario("tests/lua/data/state/scenario.lua", { seed = 77, variants = { "house" } })
-  g:play("barrage", { target = 5 })
-  g:play("dg", { target = 1 })
+  local g, set = start(PROBE)
+  assert(set:act(g, "barrage", { target = 5 }))
+  assert(set:act(g, "dg", { target = 1 }))
   g:set_owner(keel.hex.from_qr(-3, 5), "Axis")
   g:set_global("ratio", 0.25)
   g:set_global("night", true)
@@ -26,7 +37,7 @@ t.test("save-1: save then load gives the same hash, dice position and meta", fun
   t.eq(back:hash(), g:hash())
   t.eq(back.state:hash_full(), g:hash())
   t.eq(back.seed, 77)
-  t.eq(back.variants, { "house" })
+  t.eq(back.variants, { HOUSE })
   t.eq(back.warnings, {})
   t.eq(back:roll("2d6"), g:roll("2d6"), "the dice continue where they were")
   t.eq(back:unit(1).markers, g:unit(1).markers)
@@ -36,13 +47,15 @@ end)
 
 t.test("save-2: a changed rule file is reported on load", function()
   local dir = tmpdir()
-  os.execute(("cp tests/lua/data/state/scenario.lua tests/lua/data/state/damage.lua %s/"):format(dir))
-  local g = game_mod.from_scenario(dir .. "/scenario.lua", { seed = 1 })
+  os.execute(("mkdir -p %s/scenarios %s/families/variants && cp %s %s/scenarios/ && cp -R tests/families/journal_probe %s/families/"
+    .. " && cp %s %s/families/variants/"):format(dir, dir, PROBE, dir, dir, HOUSE, dir))
+  local g = start(dir .. "/scenarios/journal_probe.lua")
   assert(g:save(dir .. "/g.save"))
-  write(dir .. "/damage.lua", read(dir .. "/damage.lua") .. "\n-- changed\n")
+  local naval = dir .. "/families/journal_probe/naval.lua"
+  write(naval, read(naval) .. "\n-- changed\n")
   local back = assert(game_mod.load(dir .. "/g.save"))
   t.eq(#back.warnings, 1)
-  t.ok(back.warnings[1]:find("damage.lua changed since the save", 1, true), back.warnings[1])
+  t.ok(back.warnings[1]:find("journal_probe/naval.lua changed since the save", 1, true), back.warnings[1])
   os.execute("rm -rf " .. dir)
 end)
 
@@ -130,7 +143,7 @@ t.test("save-5: a save killed at any moment leaves the old file or the new one",
   local dir = tmpdir()
   local path = dir .. "/big.save"
   local loop = "tests/lua/data/state/save_loop.lua"
-  local p = io.popen(("%s run %s %s hashes"):format(KEEL, loop, path))
+  local p = io.popen(("%s script %s %s hashes"):format(KEEL, loop, path))
   local ha, hb = p:read("l"):match("^(%x+)%s+(%x+)$")
   p:close()
   t.ok(ha and hb and ha ~= hb)
@@ -138,7 +151,7 @@ t.test("save-5: a save killed at any moment leaves the old file or the new one",
   local kills = 16
   for i = 1, kills do
     local delay = 0.35 + (i * 0.037) % 0.5
-    os.execute(("%s run %s %s loop >/dev/null 2>&1 & pid=$!; sleep %.3f; kill -9 $pid; wait $pid 2>/dev/null")
+    os.execute(("%s script %s %s loop >/dev/null 2>&1 & pid=$!; sleep %.3f; kill -9 $pid; wait $pid 2>/dev/null")
       :format(KEEL, loop, path, delay))
     local f = io.open(path, "rb")
     if f then

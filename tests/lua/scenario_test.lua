@@ -84,17 +84,26 @@ t.test("scenario-6: a scenario file is sandboxed too", function()
   t.ok(out:find("tests/scenarios/escape.lua:2: io is not available in keel scripts", 1, true), out)
 end)
 
-t.test("scenario-7: keel run of a plain script keeps working", function()
+t.test("scenario-7: a file is a scenario when it returns what scenario{} made, whatever its text", function()
   local f = os.tmpname()
-  local h = assert(io.open(f, "w"))
-  h:write('local keel = require "keel"\nprint("plain", keel.hex.distance(keel.hex.from_qr(0, 0), keel.hex.from_qr(2, 0)), ...)\nreturn 3\n')
-  h:close()
-  local code, out = sh("bin/keel run " .. f .. " a b")
-  t.eq(code, 3)
-  t.eq(out, "plain\t2\ta\tb\n")
+  local function load(text)
+    local h = assert(io.open(f, "w"))
+    h:write(text)
+    h:close()
+    return pcall(scenario.load, f)
+  end
+  t.ok(load("return --[[ a comment ]] scenario { rules = { 'toy27' } }"))
+  t.ok(load("local s = scenario { rules = { 'toy27' } }\nlocal t = s\nreturn t"))
+  for _, text in ipairs {
+    "return { rules = { 'toy27' } }",                            -- looks like one
+    "scenario { rules = { 'toy27' } }",                          -- made, not returned
+    "local s = scenario { rules = { 'toy27' } }\nreturn { rules = s.rules }",
+    "-- return scenario {\nreturn 1",
+  } do
+    local ok, err = load(text)
+    t.ok(not ok and tostring(err):find(f .. ": not a scenario", 1, true), text .. ": " .. tostring(err))
+  end
   os.remove(f)
-  t.ok(scenario.is_scenario_text("-- x\nreturn scenario {\n}"))
-  t.ok(not scenario.is_scenario_text("local scenario = 1\nprint(scenario)"))
 end)
 
 t.test("scenario-8: mistakes in a scenario are named", function()
@@ -109,6 +118,15 @@ t.test("scenario-8: mistakes in a scenario are named", function()
   t.ok(tostring(try("return scenario { seed = 1 }")):find("names the rule families", 1, true))
   t.ok(tostring(try("return scenario { rules = { 'toy27' }, forces = { { name = 'a', att = 1 } } }"))
     :find("forces[1] (a): unknown field 'att'", 1, true))
+  local families = t.cwd() .. "/tests/families"
+  local function start(forces)
+    local spec = try(("return scenario { rules = { 'toy27' }, path = { %q }, forces = %s }"):format(families, forces))
+    return select(2, pcall(scenario.start, spec))
+  end
+  t.ok(tostring(start("{ { name = 'a', aboard = 'b' }, { name = 'b' } }"))
+    :find("forces a: aboard b: no force of that name is listed before it", 1, true))
+  t.ok(tostring(start("{ { name = 'b' }, { name = 'a', aboard = 'b', at = 7 } }"))
+    :find("forces a: at and aboard exclude each other", 1, true))
   os.remove(f)
 end)
 

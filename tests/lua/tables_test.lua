@@ -450,6 +450,10 @@ local malformed = {
   { "table t\ndice 1d6\nrows\n1+ D -- no trailing comments\n", "4:6: expected a result such as" },
   { "table t\ndice 200d6\n", "2:6: dice count 200 out of range 1..100" },
   { "table t\ncolumns\n", "2:8: expected column names" },
+  -- once hung the loader: the width of this range overflowed an integer
+  { "table t\ndice 1d6\nrows\n-9223372036854775807--1 A\n0-9223372036854775807 B\n",
+    "4:1: a die roll value between -999999999 and 999999999 (got -9223372036854775807)" },
+  { "table t\ndice 1d6\nrows\n1-99999999999999999999 A\n", "4:3: a die roll value between" },
 }
 
 t.test("tables-malformed-1: " .. #malformed .. " malformed tables give file:line:col and what was expected", function()
@@ -474,6 +478,16 @@ t.test("tables-malformed-2: resolving a table whose rows table is missing names 
   t.raises(function() tables.load("no/such/file.tbl") end, "cannot read table file")
   t.raises(function() tables.load("scripts/navgroup/tables/landing_craft_damage.tbl") end,
     "holds 2 tables")
+end)
+
+t.test("tables-malformed-3: 20,000 tables in one file load, each with its line", function()
+  local parts = {}
+  for i = 1, 20000 do parts[i] = ("table t%d\ndice 1d6\nrows\n1-6 A\n"):format(i) end
+  local ts = tables.parse(table.concat(parts), "many.tbl")
+  t.eq(#ts, 20000)
+  t.eq(ts.t20000.line, 4 * 19999 + 1)
+  parts[#parts + 1] = "?\n"
+  t.raises(function() tables.parse(table.concat(parts), "many.tbl") end, "many.tbl:80001:1: expected a row")
 end)
 
 -- ---- doc/tables.md: the worked example runs ------------------------------------------------------

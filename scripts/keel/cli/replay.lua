@@ -2,15 +2,19 @@
 local cli = require "keel.cli"
 local json = require "keel.json"
 local game_mod = require "keel.game"
+local scenario = require "keel.scenario"
+local errors = require "keel.errors"
 
 local M = {
   summary = "re-run a game from its journal and name the first divergence",
   usage = "keel replay [--quiet] JOURNAL",
   help = "Reads a journal written by keel.game (JSON lines), starts the game again\n" ..
-         "from the scenario and seed in its header, plays every order, undo and\n" ..
-         "redo it records, and after each one compares the state hash and the\n" ..
-         "events with the journal. On the first difference it names the action,\n" ..
-         "its order and the rule of the first event that differs, and exits 1.\n" ..
+         "from the scenario in its header (run in the sandbox; a file that is not a\n" ..
+         "scenario is refused, so a journal never runs code outside it), plays\n" ..
+         "every order, undo and redo it records, and after each one compares the\n" ..
+         "state hash and the events with the journal. On the first difference it\n" ..
+         "names the action, its order and the rule of the first event that\n" ..
+         "differs, and exits 1.\n" ..
          "Rule files whose hash changed since the journal was written are listed.\n" ..
          "Exit status: 0 identical, 1 diverged, 2 usage or unreadable journal.",
 }
@@ -44,8 +48,13 @@ end
 --- Replay a journal; returns a report table:
 --- {ok=bool, actions=n, steps=n, message=string, changed_files={...},
 ---  action=number?, name=string?, rule=string?, line=number?}
+--- Hooks for a caller that watches the game as it is replayed (keel view):
+--- opts.narrate goes to the scenario's rule set (keel.narrator's event);
+--- opts.on_start(game, run) runs after the setup is checked; opts.on_step(e,
+--- game) after each action, undo, redo or rollback that matched the journal
+--- (e: its journal event).
 ---@param path string
----@param opts? {dice?: any}
+---@param opts? {narrate?: function, on_start?: function, on_step?: function}
 function M.replay(path, opts)
   opts = opts or {}
   local old, err = read_lines(path)
@@ -62,11 +71,17 @@ function M.replay(path, opts)
       game_mod.JOURNAL_VERSION), 0)
   end
   if type(header.scenario) ~= "string" then
-    error(path .. ":1: the journal names no scenario; replay needs a game started with keel.game.from_scenario", 0)
+    error(path .. ":1: the journal names no scenario; keel replay plays games set up from a scenario "
+      .. "(keel run SCENARIO --journal FILE)", 0)
   end
   local rep = { ok = true, actions = 0, steps = 0, changed_files = {} }
-  local game = game_mod.from_scenario(header.scenario, {
-    seed = header.seed, variants = header.variants, dice = opts.dice })
+  -- the scenario runs in the sandbox, and only a scenario is set up
+  local lok, spec = pcall(scenario.load, header.scenario)
+  if not lok then
+    error(("%s:1: cannot set the journal's scenario up again: %s"):format(path, errors.format(spec)), 0)
+  end
+  local run = scenario.start(spec, { narrate = opts.narrate })
+  local game, set = run.game, run.set
   local new = game:journal_lines()
 
   local function diverge(kind, p, q, p_end, what)
@@ -123,6 +138,7 @@ function M.replay(path, opts)
     end
     q = #new + 1
   end
+  if opts.on_start then opts.on_start(game, run) end
 
   while p <= #old do
     local e = ev[p]
@@ -133,7 +149,7 @@ function M.replay(path, opts)
       if e.order == nil then
         error(("%s:%d: action %d '%s' was not played as an order; replay needs orders"):format(path, p, e.action, e.name), 0)
       end
-      local ok, perr = pcall(game.play, game, e.name, e.order)
+      local ok, perr = pcall(set.play, set, game, e.name, e.order)
       rep.actions = rep.actions + 1
       local what = ("at action %d '%s' (order %s)"):format(e.action, e.name, json.encode(e.order))
       if not ok then
@@ -148,17 +164,19 @@ function M.replay(path, opts)
       end
       rep.action, rep.name = e.action, e.name
       p, q = p_end + 1, #fresh + 1
+      if opts.on_step then opts.on_step(e, game) end
     elseif e.ev == "rollback" then
       if e.name == nil then
         error(("%s:%d: a failed transaction outside any order cannot be replayed"):format(path, p), 0)
       end
-      local ok = pcall(game.play, game, e.name, e.order)
+      local ok = pcall(set.play, set, game, e.name, e.order)
       local fresh = game:journal_lines()
       if ok or fresh[q] ~= old[p] then
         return diverge("rollback", p, q, p, ("at the failed order '%s': %s"):format(e.name,
           ok and "it succeeds on replay" or "it fails differently on replay"))
       end
       p, q = p + 1, #fresh + 1
+      if opts.on_step then opts.on_step(e, game) end
     elseif e.ev == "undo" or e.ev == "redo" then
       local ok, uerr = pcall(e.ev == "undo" and game.undo or game.redo, game, e.n)
       local fresh = game:journal_lines()
@@ -167,6 +185,7 @@ function M.replay(path, opts)
       end
       rep.steps = rep.steps + 1
       p, q = p + 1, #fresh + 1
+      if opts.on_step then opts.on_step(e, game) end
     else
       error(("%s:%d: event '%s' outside any order cannot be replayed"):format(path, p, e.ev), 0)
     end

@@ -52,10 +52,7 @@ function M.listing(set)
     out.variants[#out.variants + 1] = { name = v.name, base = v.base, file = v.path,
                                         description = v.description, changes = #v.changes }
   end
-  local names = {}
-  for name in pairs(set.tables) do names[#names + 1] = name end
-  table.sort(names)
-  for _, name in ipairs(names) do
+  for _, name in ipairs(require("keel.keys").sorted(set.tables)) do
     local t = set.tables[name]
     local changes = {}
     for _, v in ipairs(set.variants) do
@@ -123,7 +120,7 @@ function M.run(args)
     for _, v in ipairs(opts.variant or {}) do set:apply_variant(v) end
     set:finalize()
   end)
-  if not ok then error(rules.format_error(err), 0) end
+  if not ok then error(require("keel.errors").format(err), 0) end
   local l = M.listing(set)
   if opts.json then
     io.write(require("keel.json").encode(l), "\n")

@@ -17,25 +17,11 @@ local gamelib = {}
 ---@return keel.Game
 function gamelib.new(opts) end
 ---@param path string
----@param opts? keel.GameOpts
----@return keel.Game
-function gamelib.from_scenario(path, opts) end
----@param path string
 ---@return keel.Game|nil game, string? reason
 function gamelib.load(path) end
----@param v any
----@return boolean
-function gamelib.is_error(v) end
 ---@param path string
 ---@return string|nil text, string? reason
 function gamelib.read_file(path) end
-
----@class keel.GameError
----@field message string "file:line: rule ID: reason"
----@field rule string?
----@field file string?
----@field line integer?
----@field reason string
 
 ---@class keel.UnitSpec
 ---@field name string
@@ -69,13 +55,6 @@ function Game:rule() end
 ---@param fn fun(g: keel.Game): ...
 ---@param opts? {rule?: string, order?: any}
 function Game:action(name, fn, opts) end
----@param name string
----@param handler fun(g: keel.Game, args: table)
----@param opts? {rule?: string}
-function Game:define_order(name, handler, opts) end
----@param name string
----@param args? table
-function Game:play(name, args) end
 ---@param n? integer
 function Game:undo(n) end
 ---@param n? integer
@@ -97,11 +76,10 @@ function Game:write_journal(path) end
 ---@param path string
 ---@return true|nil ok, string? reason
 function Game:save(path) end
+--- Runtime plumbing (set:declare_files, keel.scenario): record a rule file in use.
 ---@param path string
 ---@return string hash
-function Game:use_rule_file(path) end
----@param path string
-function Game:load_rules(path) end
+function Game:add_rule_file(path) end
 ---@param spec keel.UnitSpec
 ---@return integer id
 function Game:unit_new(spec) end

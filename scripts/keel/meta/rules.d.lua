@@ -1,7 +1,8 @@
 ---@meta keel.rules
 -- LuaLS definitions for rule authors: the globals of rule files, manifests,
--- variants and scenarios (scripts/keel/rules.lua, variant.lua, scenario.lua),
--- the ctx a rule's functions get, and the keel.rules module itself.
+-- variants and scenarios (scripts/keel/registry.lua, variant.lua,
+-- scenario.lua), the ctx a rule's functions get, and the modules of the
+-- rules runtime (keel.registry, keel.orders, keel.rules).
 
 -- ---- what a rule's functions get ----------------------------------------------
 
@@ -185,6 +186,7 @@ function set_row(table_name, row, ...) end
 ---@field at? string|integer a hex label of the map, or a hex
 ---@field port? boolean the unit starts in port at `at`
 ---@field group? string
+---@field aboard? string the unit starts as cargo of the force of that name (listed before it)
 
 ---@class keel.ScenarioSpec
 ---@field name string
@@ -199,16 +201,47 @@ function set_row(table_name, row, ...) end
 ---@field groups? table<string, table> group values by group name, set after the forces
 ---@field orders? table[]
 
---- A scenario (a file ends with `return scenario { ... }`).
+--- A scenario: a scenario file returns what this makes (keel run and keel
+--- replay refuse a file that returns anything else).
 ---@param spec keel.ScenarioSpec
 ---@return keel.ScenarioSpec
 function scenario(spec) end
 
 -- ---- the module ---------------------------------------------------------------------
 
+---@class keel.registrylib
+---@field events string[] the kernel's events
+---@field path string[] where families are looked for, after a set's own path
+local registrylib = {}
+--- Where the caller of a definition function is.
+---@param level integer
+---@return {file: string, line: integer}
+function registrylib.caller(level) end
+--- How messages name a rule: "rule 27.A.3", or its family's name for plumbing.
+---@param r table a rule of a set
+---@return string
+function registrylib.who(r) end
+
+---@class keel.orderslib
+---@field EMIT string "emit"
+---@field param_types string[]
+local orderslib = {}
+---@param text any
+---@return {type: string, optional: boolean}|nil
+function orderslib.parse_param(text) end
+---@param set keel.RuleSet
+---@param game keel.Game
+---@param name string
+---@param params table
+---@return string|nil reason
+function orderslib.check_params(set, game, name, params) end
+---@param set keel.RuleSet
+---@param game keel.Game
+---@param name string
+---@param args? table
+function orderslib.play(set, game, name, args) end
+
 ---@class keel.ruleslib
----@field events string[]
----@field path string[]
 ---@field game_methods string[]
 ---@field board_methods string[]
 local ruleslib = {}
@@ -218,16 +251,6 @@ function ruleslib.load(opts) end
 ---@param opts? {path?: string[], narrate?: fun(kind: string, data: table)}
 ---@return keel.RuleSet
 function ruleslib.new(opts) end
----@param err any
----@return string
-function ruleslib.format_error(err) end
----@param err any
----@return string
-function ruleslib.kind_of(err) end
---- How messages name a rule: "rule 27.A.3", or its family's name for plumbing.
----@param r table a rule of a set
----@return string
-function ruleslib.who(r) end
 
 ---@class keel.RuleSet
 ---@field families table
@@ -245,6 +268,11 @@ function RuleSet:act(game, name, params) end
 function RuleSet:check(game, name, params) end
 function RuleSet:emit(game, event, data) end
 function RuleSet:query(game, name, ...) end
+--- Play an order again (keel replay): no legality check, no vetoes.
+---@param game keel.Game
+---@param name string
+---@param args? table
+function RuleSet:play(game, name, args) end
 function RuleSet:rule(id) end
 ---@return string[]
 function RuleSet:ids(all) end

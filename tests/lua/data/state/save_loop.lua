@@ -1,6 +1,6 @@
 -- tests/lua/data/state/save_loop.lua — the child of the kill test:
---   keel run save_loop.lua PATH hashes   print the hashes of states A and B
---   keel run save_loop.lua PATH loop     save A, B, A, B ... to PATH forever
+--   keel script save_loop.lua PATH hashes   print the hashes of states A and B
+--   keel script save_loop.lua PATH loop     save A, B, A, B ... to PATH forever
 -- Both states are large (so that a save takes a while and a SIGKILL lands
 -- mid-write), and differ.
 local game_mod = require "keel.game"

@@ -1,0 +1,117 @@
+--- keel.orders — orders: the unit of replay, a concept of the rule set.
+--
+-- The orders of a rule set are its actions (`actions = { name = { params
+-- = {...}, legal =, effect = } }` in a rule) and the kernel's own `emit`
+-- (send an event to the rules). Playing an order is one action of the game
+-- (the unit of undo) whose journal line carries the order's name, its rule
+-- and its parameters, so that `keel replay` can play it again:
+--
+--   {"ev":"action","action":3,"name":"bomb","rule":"27.A.3.b","order":{"group":1}}
+--
+-- This module owns the parameter types an action declares ("unit",
+-- "hex?" ...), the check of the values an order carries, and the play
+-- itself. keel.rules checks legality and vetoes first (set:act) and plays
+-- through here; keel replay plays through here too (set:play).
+local keel = require "keel"
+local sorted_keys = require("keel.keys").sorted
+
+local type, ipairs, pairs, tostring, error = type, ipairs, pairs, tostring, error
+local concat = table.concat
+
+local M = {}
+
+--- The kernel's order for events: emit { event =, data = }.
+M.EMIT = "emit"
+
+--- The types a parameter may declare, as the error messages list them.
+M.param_types = { "unit", "group", "hex", "integer", "number", "string", "boolean", "table", "any", "units" }
+local PARAM_TYPES = {}
+for _, t in ipairs(M.param_types) do PARAM_TYPES[t] = true end
+
+--- A parameter's declared type from its text: "unit" -> {type = "unit",
+--- optional = false}, "hex?" -> {type = "hex", optional = true}; nil when
+--- the text names no type.
+---@param text any
+---@return {type: string, optional: boolean}|nil
+function M.parse_param(text)
+  if type(text) ~= "string" then return nil end
+  local base, opt = text:match("^(%a+)(%??)$")
+  if not base or not PARAM_TYPES[base] then return nil end
+  return { type = base, optional = opt == "?" }
+end
+
+local check_value
+-- Does v fit the declared type? true, or false and what was wanted.
+function check_value(game, t, v)
+  if t == "any" then return true end
+  if t == "unit" then
+    return math.type(v) == "integer" and v >= 1 and v <= game.state:unit_count(), "a unit id"
+  elseif t == "units" then
+    if type(v) ~= "table" then return false, "a list of unit ids" end
+    for _, u in ipairs(v) do
+      if not check_value(game, "unit", u) then return false, "a list of unit ids" end
+    end
+    return true
+  elseif t == "group" then
+    return math.type(v) == "integer" and v >= 1 and v <= game.state:group_count(), "a group id"
+  elseif t == "hex" then
+    return math.type(v) == "integer" and keel.hex.is_valid(v), "a hex"
+  elseif t == "integer" then
+    return math.type(v) == "integer", "an integer"
+  end
+  return type(v) == t, "a " .. t
+end
+
+--- Check the parameters of order `name` (an action of the set): nil when
+--- they fit its declaration, else the reason.
+---@param set table a finalized rule set
+---@param game table
+---@param name string
+---@param params table
+---@return string|nil reason
+function M.check_params(set, game, name, params)
+  local decl = set.actions[name].def.params
+  for _, pname in ipairs(sorted_keys(decl)) do
+    local p = decl[pname]
+    local v = params[pname]
+    if v == nil then
+      if not p.optional then return ("action '%s' needs parameter '%s'"):format(name, pname) end
+    else
+      local ok, want = check_value(game, p.type, v)
+      if not ok then return ("action '%s': parameter '%s' must be %s"):format(name, pname, want) end
+    end
+  end
+  local extra = {}
+  for k in pairs(params) do if not decl[k] then extra[#extra + 1] = tostring(k) end end
+  if #extra > 0 then
+    table.sort(extra)
+    return ("action '%s' has no parameter %s"):format(name, concat(extra, ", "))
+  end
+end
+
+--- Play an order as one action of the game (all or nothing, undoable),
+--- journaled with its name, rule and parameters: an action's effect with
+--- its rule in force, or `emit` ({event =, data =}) through the handlers.
+--- No legality check and no vetoes here (set:act does those first). Used
+--- as the rule set's method set:play(game, name, args).
+---@param set table a rule set
+---@param game table
+---@param name string
+---@param args? table
+---@return any ... what the effect returns
+function M.play(set, game, name, args)
+  set:_ready()
+  args = args or {}
+  if name == M.EMIT then
+    return game:action(name, function(g)
+      return set:_dispatch(g, args.event, args.data or {})
+    end, { order = args })
+  end
+  local a = set.actions[name]
+  if not a then error(("unknown order '%s'"):format(tostring(name)), 2) end
+  return game:action(name, function(g)
+    return set:_call(a.rule, a.def.effect, g, args)
+  end, { rule = a.rule.id, order = args })
+end
+
+return M

@@ -1,0 +1,433 @@
+--- keel.registry — the rule registry of a rule set: rule families found on
+-- the search path and loaded in the sandbox (manifest, tables, rule files),
+-- their rules checked and kept by id, and the dispatch lists built from
+-- them. keel.rules runs what is registered here; keel.variant changes it.
+--
+-- A rule family is a folder (under scripts/ or a folder of the search path)
+-- holding manifest.lua, one file per rule area, and tables/*.tbl:
+--
+--   -- scripts/toy27/manifest.lua
+--   return family { name = "toy27", rulebook = "Rule 27 (toy)",
+--                   depends = {}, files = { "ships.lua", "damage.lua" },
+--                   tables = { "bombing.tbl" }, events = { "bombing_hits" } }
+--
+--   -- scripts/toy27/damage.lua
+--   rule {
+--     id = "27.A.3", title = "Damage",
+--     values = { ... },
+--     on = { unit_hit = function(ctx, ev) ... end },
+--     actions = { bomb = { params = { target = "unit" }, legal = ..., effect = ... } },
+--     vetoes = { move = function(ctx, p) return "reason" end },
+--     queries = { sunk_at = function(ctx, unit) ... end },
+--   }
+--
+-- Every file runs in its own sandboxed environment (keel.sandbox), as one
+-- protected call under the sandbox's limits. API: doc/api/rules.md.
+local keel = require "keel"
+local sandbox = require "keel.sandbox"
+local errors = require "keel.errors"
+local orders = require "keel.orders"
+local sorted_keys = require("keel.keys").sorted
+
+local M = {}
+
+--- The registry's methods; keel.rules' rule sets inherit them.
+local Registry = {}
+Registry.__index = Registry
+M.Registry = Registry
+
+local type, pairs, ipairs, error, tostring = type, pairs, ipairs, error, tostring
+local sort, concat, unpack, pack = table.sort, table.concat, table.unpack, table.pack
+local getinfo = debug.getinfo
+
+--- The kernel's events, in the order of a player-turn. Families declare
+--- more in their manifest (`events = {...}`).
+M.events = {
+  "game_start", "turn_start", "player_turn_start",
+  "initial_phase", "movement_phase", "naval_step_start", "group_enters_hex",
+  "mp_spent", "naval_step_end", "combat_phase", "unit_hit", "unit_sunk",
+  "exploitation_phase", "player_turn_end", "turn_end", "owner_changed",
+}
+
+--- Where families are looked for, after a set's own `path`.
+M.path = { keel.script_dir }
+
+--- A new, empty registry, as an object of `class` (a class that inherits
+--- Registry: keel.rules' Set).
+---@param opts? {path?: string[]}
+---@param class? table
+---@return table
+function M.new(opts, class)
+  opts = opts or {}
+  local path = {}
+  for _, p in ipairs(opts.path or {}) do path[#path + 1] = p end
+  for _, p in ipairs(M.path) do path[#path + 1] = p end
+  local self = setmetatable({
+    path = path,
+    families = {},        -- name -> family
+    family_order = {},    -- names, in load order
+    rules = {},           -- id -> rule
+    order = {},           -- ids, in load order
+    plumbing = {},        -- family plumbing (rules without an id), in load order
+    variants = {},        -- in the order applied
+    conflicts = {},
+    event_names = {},
+    tables = {},          -- name -> table object (a variant may swap in a changed copy)
+    table_changes = {},   -- name -> {variant=, file=, line=, what=}
+    files = {},           -- every script file loaded, in order
+    _loading = {},
+    _seq = 0,
+    _dirty = true,
+  }, class or Registry)
+  for _, ev in ipairs(M.events) do self.event_names[ev] = true end
+  return self
+end
+
+-- ---- families ------------------------------------------------------------------------
+
+local function exists(path)
+  local f = io.open(path, "rb")
+  if f then f:close() return true end
+  return false
+end
+
+--- Find a family's folder on the search path.
+function Registry:find_family(name)
+  if type(name) ~= "string" or not name:match("^[%w_%-]+$") then
+    return nil, ("bad family name %q (letters, digits, '_' and '-')"):format(tostring(name))
+  end
+  for _, root in ipairs(self.path) do
+    local dir = root .. "/" .. name
+    if exists(dir .. "/manifest.lua") then return dir end
+  end
+  return nil, ("no rule family '%s' (looked for %s/manifest.lua in %s)"):format(
+    name, name, concat(self.path, ", "))
+end
+
+-- Run a script file in env as one protected action; raise a rule error.
+function Registry:_run_file(path, env, what)
+  local fn, err = sandbox.loadfile(path, env)
+  if not fn then error(errors.from(err, what), 0) end
+  self.files[#self.files + 1] = path
+  local res = pack(sandbox.xprotect(fn, function(e) return errors.from(e, what, true) end))
+  if not res[1] then
+    local e = res[2]
+    if not errors.is_error(e) then e = errors.from(e, what) end
+    error(e, 0)
+  end
+  return unpack(res, 2, res.n)
+end
+
+local FAMILY_FIELDS = { name = true, rulebook = true, depends = true, files = true,
+                        tables = true, events = true, description = true, view = true }
+
+local function check_fields(spec, allowed, what)
+  local bad = {}
+  for k in pairs(spec) do if not allowed[k] then bad[#bad + 1] = tostring(k) end end
+  if #bad > 0 then
+    sort(bad)
+    local names = sorted_keys(allowed)
+    error(("%s: unknown field%s %s (expected: %s)"):format(what, #bad > 1 and "s" or "",
+      concat(bad, ", "), concat(names, ", ")), 3)
+  end
+end
+
+local function string_list(v, what)
+  if v == nil then return {} end
+  if type(v) ~= "table" then error(what .. " must be a list of strings", 3) end
+  local out = {}
+  for i, s in ipairs(v) do
+    if type(s) ~= "string" then error(("%s[%d] must be a string"):format(what, i), 3) end
+    out[i] = s
+  end
+  return out
+end
+
+--- Load a family (and what it depends on, first). Loading twice is a no-op.
+---@param name string
+---@return table family
+function Registry:load_family(name)
+  if self.families[name] then return self.families[name] end
+  if self._loading[name] then
+    error(("rule family '%s' depends on itself (through %s)"):format(name, concat(self._loading_stack, " -> ")), 0)
+  end
+  local dir, err = self:find_family(name)
+  if not dir then error(err, 0) end
+  self._loading[name] = true
+  self._loading_stack = self._loading_stack or {}
+  self._loading_stack[#self._loading_stack + 1] = name
+  local manifest_path = dir .. "/manifest.lua"
+  local spec
+  local env = sandbox.env { extra = {
+    family = function(s)
+      if type(s) ~= "table" then error("family{...} expects a table", 2) end
+      check_fields(s, FAMILY_FIELDS, "family")
+      spec = s
+      return s
+    end,
+  } }
+  local ret = self:_run_file(manifest_path, env, nil)
+  spec = spec or ret
+  if type(spec) ~= "table" then
+    error(manifest_path .. ": a manifest returns family { name = ..., files = {...} }", 0)
+  end
+  if spec.name ~= name then
+    error(("%s: the family is named %q but lives in folder '%s'"):format(manifest_path,
+      tostring(spec.name), name), 0)
+  end
+  local fam = {
+    name = name, dir = dir, rulebook = spec.rulebook, description = spec.description,
+    depends = string_list(spec.depends, "depends"), files = string_list(spec.files, "files"),
+    tables = {}, table_files = string_list(spec.tables, "tables"),
+    -- what a counter and the status panel show (keel.counter, doc/viewer.md)
+    view = spec.view ~= nil and require("keel.counter").check(spec.view, manifest_path) or nil,
+  }
+  for _, dep in ipairs(fam.depends) do self:load_family(dep) end
+  for _, ev in ipairs(string_list(spec.events, "events")) do self.event_names[ev] = true end
+  self:_load_tables(fam)
+  self.families[name] = fam
+  self.family_order[#self.family_order + 1] = name
+  for _, f in ipairs(fam.files) do self:_load_rule_file(fam, dir .. "/" .. f) end
+  self._loading[name] = nil
+  self._loading_stack[#self._loading_stack] = nil
+  self._dirty = true
+  return fam
+end
+
+-- Tables load with their family, through keel.tables (doc/tables.md).
+function Registry:_load_tables(fam)
+  if #fam.table_files == 0 then return end
+  local ok, tables = pcall(require, "keel.tables")
+  if not ok then
+    error(("%s: rule family '%s' lists tables, but keel.tables is not available"):format(
+      fam.dir, fam.name), 0)
+  end
+  for _, f in ipairs(fam.table_files) do
+    local path = fam.dir .. "/tables/" .. f
+    local list = tables.load_file(path)
+    self.files[#self.files + 1] = path
+    for _, t in ipairs(list) do
+      fam.tables[t.name] = t
+      self.tables[t.name] = t
+    end
+  end
+end
+
+-- ---- rules ---------------------------------------------------------------------------
+
+local RULE_FIELDS = { id = true, title = true, priority = true, values = true, on = true,
+                      actions = true, vetoes = true, queries = true, notes = true }
+local ACTION_FIELDS = { params = true, legal = true, effect = true, title = true, rule = true }
+
+local function check_id(id, what)
+  if type(id) ~= "string" or not id:match("^[%w][%w%._%-]*$") then
+    error(("%s: a rule id like \"27.A.3\" expected, got %s"):format(what, type(id) == "string"
+      and ("%q"):format(id) or type(id)), 3)
+  end
+end
+
+local function handler_of(v, what)
+  if type(v) == "function" then return v, nil end
+  if type(v) == "table" and type(v[1]) == "function" then
+    local p = v.priority
+    if p ~= nil and math.type(p) ~= "integer" then error(what .. ": priority must be an integer", 4) end
+    return v[1], p
+  end
+  error(what .. ": a function (or { fn, priority = n }) expected", 4)
+end
+
+--- Check a rule spec and turn it into the tables the set keeps. Used for
+--- base rules and by variants (replace, add).
+function Registry:_normalize(spec, id, where)
+  local what = id and ("rule " .. id) or ("rule without id (%s:%d)"):format(where.file, where.line)
+  check_fields(spec, RULE_FIELDS, what)
+  if spec.title ~= nil and type(spec.title) ~= "string" then error(what .. ": title must be a string", 3) end
+  local prio = spec.priority or 0
+  if math.type(prio) ~= "integer" then error(what .. ": priority must be an integer", 3) end
+  local r = { id = id, title = spec.title, priority = prio, notes = spec.notes,
+              file = where.file, line = where.line, on = {}, actions = {}, vetoes = {}, queries = {},
+              values = {}, changes = {}, origin = where.origin or "base" }
+  if spec.values ~= nil then
+    if type(spec.values) ~= "table" then error(what .. ": values must be a table", 3) end
+    r.values = spec.values
+  end
+  for ev, h in pairs(spec.on or {}) do
+    if not self.event_names[ev] then
+      local known = sorted_keys(self.event_names)
+      error(("%s: unknown event '%s' (known: %s; a family declares more in its manifest)"):format(
+        what, tostring(ev), concat(known, ", ")), 3)
+    end
+    local fn, p = handler_of(h, what .. ": on." .. ev)
+    r.on[ev] = { fn = fn, priority = p }
+  end
+  for name, a in pairs(spec.actions or {}) do
+    if name == orders.EMIT then error(what .. ": 'emit' is the kernel's order for events; name the action otherwise", 3) end
+    if type(a) ~= "table" then error(what .. ": actions." .. tostring(name) .. " must be a table", 3) end
+    check_fields(a, ACTION_FIELDS, what .. ": action " .. tostring(name))
+    if type(a.effect) ~= "function" then error(what .. ": action " .. name .. " needs an effect function", 3) end
+    if a.legal ~= nil and type(a.legal) ~= "function" then
+      error(what .. ": action " .. name .. ": legal must be a function", 3)
+    end
+    local params = {}
+    for pname, ptype in pairs(a.params or {}) do
+      params[pname] = orders.parse_param(ptype)
+      if not params[pname] then
+        error(("%s: action %s: parameter '%s' has unknown type %q (types: %s; add '?' if optional)")
+          :format(what, name, tostring(pname), tostring(ptype), concat(orders.param_types, ", ")), 3)
+      end
+    end
+    r.actions[name] = { params = params, legal = a.legal, effect = a.effect, title = a.title }
+  end
+  for name, fn in pairs(spec.vetoes or {}) do
+    if type(fn) ~= "function" then error(what .. ": vetoes." .. tostring(name) .. " must be a function", 3) end
+    r.vetoes[name] = fn
+  end
+  for name, fn in pairs(spec.queries or {}) do
+    if type(fn) ~= "function" then error(what .. ": queries." .. tostring(name) .. " must be a function", 3) end
+    r.queries[name] = fn
+  end
+  return r
+end
+
+function Registry:_add_rule(r)
+  if r.id == nil then   -- family plumbing: no rulebook id, so not one of the set's rules
+    self._seq = self._seq + 1
+    r.seq = self._seq
+    self.plumbing[#self.plumbing + 1] = r
+    self._dirty = true
+    return r
+  end
+  if self.rules[r.id] then
+    local o = self.rules[r.id]
+    error(errors.from(("%s:%d: defined twice (first at %s:%d)"):format(r.file, r.line, o.file, o.line), r.id), 0)
+  end
+  self._seq = self._seq + 1
+  r.seq = self._seq
+  self.rules[r.id] = r
+  self.order[#self.order + 1] = r.id
+  self._dirty = true
+  return r
+end
+
+--- Where the caller of a definition function is (a script file and line).
+local function caller(level)
+  local info = getinfo(level + 1, "Sl")
+  return { file = info and info.short_src or "?", line = info and info.currentline or 0 }
+end
+M.caller = caller
+
+function Registry:_load_rule_file(fam, path)
+  local loading = true
+  local env = sandbox.env { extra = {
+    rule = function(spec)
+      if not loading then error("rule{...} may only be called while its file loads", 2) end
+      if type(spec) ~= "table" then error("rule{...} expects a table", 2) end
+      if spec.id ~= nil then check_id(spec.id, "rule") end   -- no id: family plumbing
+      local where = caller(2)
+      local r = self:_normalize(spec, spec.id, where)
+      r.family = fam.name
+      return self:_add_rule(r).id
+    end,
+  } }
+  self:_run_file(path, env, nil)
+  loading = false
+end
+
+-- ---- dispatch tables ------------------------------------------------------------------
+
+--- How messages name a rule: "rule 27.A.3", or for family plumbing (a
+--- rule{} without an id) its family's name.
+function M.who(r) return r.id and ("rule " .. r.id) or (r.family or "plumbing") end
+
+local function by_priority(a, b)
+  if a.priority ~= b.priority then return a.priority > b.priority end
+  return a.seq < b.seq
+end
+
+--- Build the dispatch lists: for each event its handlers by priority
+--- (higher first), then load order; actions, vetoes and queries by name.
+function Registry:finalize()
+  local handlers, actions, vetoes, queries = {}, {}, {}, {}
+  local all = {}
+  for _, id in ipairs(self.order) do all[#all + 1] = self.rules[id] end
+  for _, r in ipairs(self.plumbing) do all[#all + 1] = r end
+  for _, r in ipairs(all) do
+    if not r.disabled then
+      for ev, h in pairs(r.on) do
+        handlers[ev] = handlers[ev] or {}
+        local list = handlers[ev]
+        list[#list + 1] = { rule = r, fn = h.fn, priority = h.priority or r.priority, seq = r.seq }
+      end
+      for name, a in pairs(r.actions) do
+        if actions[name] then
+          error(("%s (%s:%d) defines action '%s', which %s already defines"):format(
+            M.who(r), r.file, r.line, name, M.who(actions[name].rule)), 0)
+        end
+        actions[name] = { rule = r, def = a }
+      end
+      for name, fn in pairs(r.vetoes) do
+        vetoes[name] = vetoes[name] or {}
+        local list = vetoes[name]
+        list[#list + 1] = { rule = r, fn = fn, priority = r.priority, seq = r.seq }
+      end
+      for name, fn in pairs(r.queries) do
+        if queries[name] then
+          error(("%s (%s:%d) defines query '%s', which %s already defines"):format(
+            M.who(r), r.file, r.line, name, M.who(queries[name].rule)), 0)
+        end
+        queries[name] = { rule = r, fn = fn }
+      end
+    end
+  end
+  for _, list in pairs(handlers) do sort(list, by_priority) end
+  for _, list in pairs(vetoes) do sort(list, by_priority) end
+  self.handlers, self.actions, self.vetoes, self.queries = handlers, actions, vetoes, queries
+  self._dirty = false
+  return self
+end
+
+function Registry:_ready()
+  if self._dirty then self:finalize() end
+  if #self.conflicts > 0 then error(self.conflicts[1].message, 0) end
+end
+
+--- A table of the set by name (as changed by variants), falling back on
+--- keel.tables' registry.
+function Registry:table(name)
+  local t = self.tables[name]
+  if t then return t end
+  local ok, tables = pcall(require, "keel.tables")
+  if ok then return (tables.get(name)) end
+end
+
+--- The rule with this id (the set's record: read it, do not change it).
+function Registry:rule(id) return self.rules[id] end
+
+--- What the families declare a counter and the status panel show, merged
+--- in load order (keel.counter.merge; doc/viewer.md).
+function Registry:view()
+  local views = {}
+  for i, name in ipairs(self.family_order) do views[i] = self.families[name].view or false end
+  return require("keel.counter").merge(views)
+end
+
+--- Active rule ids in load order (disabled ones left out unless `all`).
+function Registry:ids(all)
+  local out = {}
+  for _, id in ipairs(self.order) do
+    if all or not self.rules[id].disabled then out[#out + 1] = id end
+  end
+  return out
+end
+
+--- Apply a variant file (see keel.variant).
+function Registry:apply_variant(path)
+  return require("keel.variant").apply(self, path)
+end
+
+--- Rule files and variants in use, for the game's journal and saves.
+function Registry:declare_files(game)
+  for _, f in ipairs(self.files) do game:add_rule_file(f) end
+end
+
+return M
