@@ -284,3 +284,17 @@ t.test("37.A-4: the landing's MPs are spent like any other: a CD in range fires 
   t.ok((w.game:global("naval_combats") or 0) >= 1, "CD combat at the beach next to the port's CD")
   t.ok(F.said(w, "the CD at A:0505 fires on Force"))
 end)
+
+-- ---- the showcase ----------------------------------------------------------------------
+
+t.test("37 scenario salerno_1943 plays with every expectation met", function()
+  local scenario = require "keel.scenario"
+  local run = scenario.start(scenario.load("scenarios/salerno_1943.lua"))
+  local passed, failed = run:play_all()
+  local problems = {}
+  for _, r in ipairs(run.results) do
+    for _, p in ipairs(r.problems) do problems[#problems + 1] = ("order %d: %s"):format(r.index, p) end
+  end
+  t.eq(failed, 0, table.concat(problems, "\n"))
+  t.ok(passed >= 37)
+end)
