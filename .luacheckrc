@@ -36,6 +36,7 @@ files["tests/families/variants"] = { std = "keel_script+keel_variant" }
 files["tests/scenarios"] = { std = "keel_script+keel_scenario" }
 files["scenarios/families"] = { std = "keel_script+keel_rules" }
 files["scenarios/suez_1942.lua"] = { std = "keel_script+keel_scenario" }
+files["scenarios/salerno_1943.lua"] = { std = "keel_script+keel_scenario" }
 files["doc/examples/convoy"] = { std = "keel_script+keel_rules" }
 files["doc/examples/variants"] = { std = "keel_script+keel_variant" }
 files["doc/examples/convoy_scenario.lua"] = { std = "keel_script+keel_scenario" }
