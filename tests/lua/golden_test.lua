@@ -10,6 +10,8 @@ local GOLDEN = {
   { scenario = "scenarios/salerno_1943.lua", journal = "tests/golden/salerno_1943.jsonl" },
   { scenario = "tests/scenarios/convoy_crete.lua", journal = "tests/golden/convoy_crete.jsonl" },
   { scenario = "tests/scenarios/navgroup_integration.lua", journal = "tests/golden/navgroup_integration.jsonl" },
+  { scenario = "scenarios/seabox_crete_1941.lua", journal = "tests/golden/seabox_crete_1941.jsonl" },
+  { scenario = "scenarios/ocs_salerno.lua", journal = "tests/golden/ocs_salerno.jsonl" },
 }
 
 local function first_difference(a, b)
