@@ -57,6 +57,7 @@ M.game_methods = {
   "group_remove", "group_units", "group_name", "group_get", "group_set", "groups_of", "groups", "global",
   "set_global", "turn", "set_turn", "phase", "set_phase", "segment", "set_segment", "step",
   "set_step", "owner", "set_owner", "hash", "hash_hex", "rule",
+  "get_keyed", "set_keyed", "count_keyed", "at_keyed",
 }
 --- Board methods a rule may call through ctx.game.board (queries only).
 M.board_methods = {
