@@ -33,7 +33,7 @@ return scenario {
   rules = { "navgroup", "salerno_war" },
   path = { "families" },
   seed = 37,
-  flags = { phasing = "Allied", sea = "calm", year = 1943, month = 9, turn = 1, ["sp_pool:Allied"] = 6 },
+  flags = { phasing = "Allied", sea = "calm", year = 1943, month = 9, turn = 1 },
   forces = {
     { name = "LCT Flotilla A", type = "LC", side = "Allied", at = "S:0507", group = "Southern Attack Force",
       values = { mp = 120, capacity = 3 } },
@@ -60,6 +60,7 @@ return scenario {
   },
   orders = {
     -- ---- turn 1: embark and plan (37.C) ------------------------------------------------
+    { "set_sp_pool", side = "Allied", sp = 6 },
     { event = "player_turn_start", data = { side = "Allied" } },
     { "embark", unit = "141st RCT", carrier = "LCT Flotilla A" },
     { "embark", unit = "142nd RCT", carrier = "LCT Flotilla A" },
@@ -88,7 +89,7 @@ return scenario {
     { "set_sea", sea = "calm" },
     { "land", group = "Southern Attack Force", units = { "141st RCT", "142nd RCT", "751st Tank Bn" },
       attack = { "141st RCT", "142nd RCT" },
-      expect = { global = { ["landing:1:cost"] = 75, ["landing:1:dual"] = true, ["sp_pool:Allied"] = 3 },
+      expect = { keyed = { { "landing", { 1, "cost" }, 75 }, { "landing", { 1, "dual" }, true }, { "sp_pool", "Allied", 3 } },
                  units = { ["141st RCT"] = { at = "S:0708", markers = { mp_penalty = 5 }, values = { sp = 6, reserve = nil } },
                            ["751st Tank Bn"] = { markers = { mp_penalty = 18 }, values = { sp = 0 } },
                            ["LCT Flotilla A"] = { face = "damaged" },
@@ -101,7 +102,7 @@ return scenario {
 
     -- ---- the German reaction (37.E) ------------------------------------------------------
     { "group_landings", hexes = { "S:0708", "S:0707" } },
-    { event = "reaction_phase", data = { side = "Axis" }, expect = { global = { ["reaction_set:1:result"] = "F" } } },
+    { event = "reaction_phase", data = { side = "Axis" }, expect = { keyed = { { "reaction_set", { 1, "result" }, "F" } } } },
     { "react_move", unit = "KG Stempel", path = { "S:0708" }, expect = { units = { ["KG Stempel"] = { at = "S:0708" } } } },
     { "react_move", unit = "16th Pz Recon", path = { "S:0806", "S:0707" },
       expect = { illegal = "37.E (F): only one unit may enter the landing hex S:0707" } },
@@ -120,7 +121,7 @@ return scenario {
     -- ---- the supply judgement phase (37.B item 10) ------------------------------------------
     { event = "supply_phase", data = { side = "Allied" } },
     { "special_supply", units = { "No. 2 Commando" },
-      expect = { global = { ["sp_pool:Allied"] = 1 }, units = { ["No. 2 Commando"] = { values = { supply = "special" } } } } },
+      expect = { keyed = { { "sp_pool", "Allied", 1 } }, units = { ["No. 2 Commando"] = { values = { supply = "special" } } } } },
     { event = "player_turn_end", data = { side = "Allied" } },
   },
 }

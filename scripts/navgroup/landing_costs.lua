@@ -65,12 +65,11 @@ rule {
     -- that the ground units have left
     landing_begins = { function(ctx, ev)
       local game = ctx.game
-      local kv = ctx:query("keyed")
       local cost, _, red, row, col = ctx:query("landing_cost", ev.group, ev.units, ev.hex, ev.assault,
         { no_credit = not ev.reduce })
-      kv.set(game, "landing", { ev.landing, "cost" }, cost)
-      kv.set(game, "landing", { ev.landing, "reduction" }, red or 0)
-      kv.set(game, "landing", { ev.landing, "row" }, row)
+      game:set_keyed("landing", { ev.landing, "cost" }, cost)
+      game:set_keyed("landing", { ev.landing, "reduction" }, red or 0)
+      game:set_keyed("landing", { ev.landing, "row" }, row)
       ctx:say("%s spends %d MPs (%s, %s column%s)", game:group_name(ev.group), cost,
         ctx:table("naval_mp_cost").by_key[row].label, col,
         (red or 0) > 0 and (", %d MPs less for 37.D great successes"):format(red) or "")

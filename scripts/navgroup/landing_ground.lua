@@ -11,17 +11,17 @@
 --                  ZOC of their value `zoc`; a scenario wraps them for its own)
 --   ground combat  the family event `ground_combat` (a scenario rule sets
 --                  ev.result; the default records the combat, no casualties)
---   supply         the theatre SP pool (game value "sp_pool:<side>"), the SP
+--   supply         the theatre SP pool (keyed value sp_pool, by side), the SP
 --                  costs of special supply and full-strength attacks (values)
 --   terrain, forts board tags (values.ground_terrains, fort_tag)
 --   port size      values.port_sizes (stand-in ordinal, as 32.B's)
---   CD suppression game value "cd_suppressed:<hex>" (levels), set by the
+--   CD suppression keyed value cd_suppressed, by hex (levels), set by the
 --                  chapter that suppresses CDs
 -- How the strength multipliers combine is written in doc/navgroup.md.
 --
 -- The rule comes first; the helpers it uses follow it.
 
-local kv, label, name_of, is, landed_this_turn, defenders_of, capture_of, modifiers_for, apply_effects,
+local label, name_of, is, landed_this_turn, defenders_of, capture_of, modifiers_for, apply_effects,
   strength_factors, re_factor, exerted, zoc_at, cds_into, clear_values, fraction_text, sp_text,
   apply_combat, combat_info, pool_of, spend_pool   -- helpers, below the rule
 
@@ -181,7 +181,7 @@ rule {
           spend_pool(ctx, side, sp, "item 11: a full-strength attack (no port or NT capacity used)")
         end
         for _, id in ipairs(ctx:query("landings", { hex = p.hex, side = side, this_turn = true })) do
-          kv(ctx).set(game, "landing", { id, "attacked" }, true)
+          game:set_keyed("landing", { id, "attacked" }, true)
         end
         local ev = combat_info(ctx, "amphibious assault", p.hex, side, p.units, defenders_of(ctx, p.hex, side))
         ev.planned, ev.overstack, ev.sp_source = p.planned == true, p.overstack == true, p.sp_source
@@ -285,11 +285,12 @@ rule {
     ground_combat = { function(ctx, ev) apply_combat(ctx, ev) end, priority = -100 },
     -- who captured a hex, and when (the capture modifiers of Table 2)
     owner_changed = function(ctx, ev)
-      local game, k = ctx.game, kv(ctx)
+      if math.type(ev.hex) ~= "integer" then return end   -- a refresh that names no hex
+      local game = ctx.game
       local pt, seq = ctx:query("clock")
-      k.set(game, "captured", { ev.hex, "side" }, ev.side)
-      k.set(game, "captured", { ev.hex, "player_turn" }, pt)
-      k.set(game, "captured", { ev.hex, "phase_seq" }, seq)
+      game:set_keyed("captured", { ev.hex, "side" }, ev.side)
+      game:set_keyed("captured", { ev.hex, "player_turn" }, pt)
+      game:set_keyed("captured", { ev.hex, "phase_seq" }, seq)
     end,
     -- the note to Table 1: halved until the next enemy combat phase
     combat_phase = function(ctx, ev)
@@ -327,8 +328,6 @@ rule {
 
 -- ---- helpers used by the rule -------------------------------------------------------
 
-function kv(ctx) return ctx:query("keyed") end
-
 function label(ctx, hex)
   local b = ctx.game.board
   if b and hex and b:contains(hex) then return b:label(hex) end
@@ -353,21 +352,20 @@ function clear_values(game, u, keys)
   end
 end
 
--- the theatre SP pool of a side (the supply chapter's; game value sp_pool:<side>)
-function pool_of(ctx, side) return kv(ctx).get(ctx.game, "sp_pool", side) or 0 end
+-- the theatre SP pool of a side (the supply chapter's; keyed value sp_pool, by side)
+function pool_of(ctx, side) return ctx.game:get_keyed("sp_pool", side) or 0 end
 
 function spend_pool(ctx, side, n, why)
-  local k = kv(ctx)
   local left = pool_of(ctx, side) - n
-  k.set(ctx.game, "sp_pool", side, left)
+  ctx.game:set_keyed("sp_pool", side, left)
   ctx:say("%s: %d SP%s from %s's theatre pool (%d left)", why, n, n == 1 and "" or "s", side, left)
 end
 
 -- who captured a hex and when: side, player_turn, phase_seq
 function capture_of(ctx, hex)
-  local game, k = ctx.game, kv(ctx)
-  return k.get(game, "captured", { hex, "side" }), k.get(game, "captured", { hex, "player_turn" }),
-    k.get(game, "captured", { hex, "phase_seq" })
+  local game = ctx.game
+  return game:get_keyed("captured", { hex, "side" }), game:get_keyed("captured", { hex, "player_turn" }),
+    game:get_keyed("captured", { hex, "phase_seq" })
 end
 
 -- ZOC: the levels a unit exerts in its own hex and in the hexes next to it
@@ -405,13 +403,13 @@ end
 
 -- strength points of CDs of a side but `side` that may fire into hex: those
 -- whose combat zone (32.D) holds it, at 32.D.3's value for the distance,
--- without the suppressed levels (game value cd_suppressed:<hex>)
+-- without the suppressed levels (keyed value cd_suppressed, by hex)
 function cds_into(ctx, side, hex)
   local game = ctx.game
   local total = 0
   for _, h in ipairs(ctx:query("combat_zone", hex, "cd")) do
     local owner = game:owner(h)
-    local level = ctx:query("cd_level", h) - (kv(ctx).get(game, "cd_suppressed", h) or 0)
+    local level = ctx:query("cd_level", h) - (game:get_keyed("cd_suppressed", h) or 0)
     if level > 0 and owner ~= nil and owner ~= side then
       local value = ctx:query("cd_value", level, keel.hex.distance(h, hex))
       total = total + value
@@ -550,7 +548,7 @@ end
 -- The effects of a landing on its units (items 1, 2, 8, 9, 12, 13, Table 1)
 -- and on those lost aboard (item 7)
 function apply_effects(ctx, ev)
-  local game, v, k = ctx.game, ctx.rule.values, kv(ctx)
+  local game, v = ctx.game, ctx.rule.values
   local id, hex, side = ev.landing, ev.hex, ev.side
   local initially = ctx:query("landing", id, "initially_defended") == true
   -- item 7: units eliminated while loaded, during an amphibious assault
@@ -564,9 +562,9 @@ function apply_effects(ctx, ev)
   if #ev.units == 0 then return end
   -- what the table's modifiers read of the hex before the landing changes it
   local owner_before = game:owner(hex)
-  k.set(game, "landing", { id, "cd_level" },
-    owner_before ~= side and math.max(0, ctx:query("cd_level", hex) - (k.get(game, "cd_suppressed", hex) or 0)) or 0)
-  k.set(game, "landing", { id, "enemy_zoc" }, zoc_at(ctx, side, hex, true))
+  game:set_keyed("landing", { id, "cd_level" },
+    owner_before ~= side and math.max(0, ctx:query("cd_level", hex) - (game:get_keyed("cd_suppressed", hex) or 0)) or 0)
+  game:set_keyed("landing", { id, "enemy_zoc" }, zoc_at(ctx, side, hex, true))
   for _, u in ipairs(ev.units) do
     game:set_value(u, "landed_from", game:get(ev.carriers[u], "type"))
   end
@@ -611,7 +609,7 @@ function apply_effects(ctx, ev)
   -- item 8: an occupied enemy hex becomes dual-owned (an empty one the
   -- landing side takes, after the landing: 37's land action)
   if ev.assault and ctx:query("landing", id, "defended") then
-    k.set(game, "landing", { id, "dual" }, true)
+    game:set_keyed("landing", { id, "dual" }, true)
     ctx:say("item 8: the landing units enter %s (terrain costs paid) and force dual ownership", label(ctx, hex))
   end
   -- item 13 and note 2: the SPs of the theatre pool, one per landing RE
@@ -628,9 +626,9 @@ function apply_effects(ctx, ev)
       else lands = parts end
       local halved = false
       if friendly_zoc < 1 and lands > 0 then lands = lands // 2; halved = true end
-      k.set(game, "sp_pool", side, pool_of(ctx, side) - sp)
+      game:set_keyed("sp_pool", side, pool_of(ctx, side) - sp)
       game:set_value(u, "sp", (game:value(u, "sp") or 0) + lands)
-      k.set(game, "sp_lost", side, (k.get(game, "sp_lost", side) or 0) + parts - lands)
+      game:set_keyed("sp_lost", side, (game:get_keyed("sp_lost", side) or 0) + parts - lands)
       ctx:say("item 13: %d SP from %s's theatre pool (%d left) for %s (%s): %s SP lands with it%s, the rest is eliminated",
         sp, side, pool_of(ctx, side), name_of(ctx, u), cell.text, sp_text(lands, v.sp_parts),
         halved and " (halved: not disembarked in a friendly partial ZOC, note 2)" or "")
@@ -661,9 +659,10 @@ end
 -- units that landed this player-turn on an initially defended beach are
 -- classed as combat isolated (item 6): eliminated; others get the marker.
 function apply_combat(ctx, ev)
-  local game, v, k = ctx.game, ctx.rule.values, kv(ctx)
+  local game, v = ctx.game, ctx.rule.values
   local res = ev.result or { text = "ground combat recorded (the ground combat chapter resolves it; a scenario supplies it)" }
-  local n = k.next(game, "ground_combat")
+  local n = (game:get_keyed("ground_combat", "count") or 0) + 1
+  game:set_keyed("ground_combat", "count", n)
   local parts = { ("%s at %s: %s"):format(ev.kind, label(ctx, ev.hex), res.text or "resolved") }
   local function iso(u) return ctx:query("combat_isolated", u, ev.hex) end
   for _, u in ipairs(res.losses or {}) do
@@ -686,7 +685,7 @@ function apply_combat(ctx, ev)
     end
   end
   local text = table.concat(parts, "; ")
-  k.set(game, "ground_combat", n, text)
+  game:set_keyed("ground_combat", n, text)
   ev.record = text
   ctx:say("%s", text)
 end

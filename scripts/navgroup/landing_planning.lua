@@ -15,12 +15,13 @@
 -- Paying for a capacity increase is another chapter too: `increase_capacity`
 -- records it.
 --
--- A plan is a record (keyed values "plan:<id>:<field>"); its units carry
+-- A plan is a record (keyed values: map "plan", key {id, field}; its last id
+-- at key "count"); its units carry
 -- the unit values `plan` (its id) and `plan_assault` (an assaulting unit).
 --
 -- The rule comes first; the helpers it uses follow it.
 
-local kv, label, name_of, field, active, planned_re, capacity_in_play, capacity_for, planning_time,
+local label, name_of, field, active, planned_re, capacity_in_play, capacity_for, planning_time,
   units_of   -- helpers, below the rule
 
 rule {
@@ -83,9 +84,10 @@ rule {
         end
       end,
       effect = function(ctx, p)
-        local game, k = ctx.game, kv(ctx)
+        local game = ctx.game
         local side = game:get(p.units[1], "side")
-        local id = k.next(game, "plan")
+        local id = (game:get_keyed("plan", "count") or 0) + 1
+        game:set_keyed("plan", "count", id)
         local time = planning_time(ctx, p, side)
         local ready = (game:turn() or 1) + time
         local re, assault_re = 0, 0
@@ -99,13 +101,13 @@ rule {
           end
           if not ctx:query("unit_is", u, "intrinsic") then re = re + ctx:query("transport_re", u) end
         end
-        k.set(game, "plan", { id, "side" }, side)
-        k.set(game, "plan", { id, "hex" }, p.hex)
-        k.set(game, "plan", { id, "status" }, "planning")
-        k.set(game, "plan", { id, "ready_turn" }, ready)
-        k.set(game, "plan", { id, "turn" }, p.turn or ready)
-        k.set(game, "plan", { id, "re" }, re)
-        k.set(game, "plan", { id, "assault_re" }, assault_re)
+        game:set_keyed("plan", { id, "side" }, side)
+        game:set_keyed("plan", { id, "hex" }, p.hex)
+        game:set_keyed("plan", { id, "status" }, "planning")
+        game:set_keyed("plan", { id, "ready_turn" }, ready)
+        game:set_keyed("plan", { id, "turn" }, p.turn or ready)
+        game:set_keyed("plan", { id, "re" }, re)
+        game:set_keyed("plan", { id, "assault_re" }, assault_re)
         ctx:say("%s plans a landing at %s: %d units, %d assaulting REs -> %d turn%s of planning (ready on turn %d, "
           .. "landing on turn %d); %d REs count against the LC/LB capacity (%d of %d)", side, label(ctx, p.hex),
           #p.units, assault_re, time, time == 1 and "" or "s", ready, p.turn or ready, re, planned_re(ctx, side),
@@ -121,10 +123,10 @@ rule {
         if (p.turns or 1) < 1 then return "37.C: a delay is of one turn or more" end
       end,
       effect = function(ctx, p)
-        local game, k = ctx.game, kv(ctx)
+        local game = ctx.game
         local turn = field(ctx, p.plan, "turn") + (p.turns or ctx.rule.values.delay_turns)
-        k.set(game, "plan", { p.plan, "turn" }, turn)
-        k.set(game, "plan", { p.plan, "status" }, "delayed")
+        game:set_keyed("plan", { p.plan, "turn" }, turn)
+        game:set_keyed("plan", { p.plan, "status" }, "delayed")
         ctx:say("the landing at %s is delayed to turn %d", label(ctx, field(ctx, p.plan, "hex")), turn)
       end,
     },
@@ -136,7 +138,7 @@ rule {
       end,
       effect = function(ctx, p)
         local game = ctx.game
-        kv(ctx).set(game, "plan", { p.plan, "status" }, "cancelled")
+        game:set_keyed("plan", { p.plan, "status" }, "cancelled")
         for _, u in ipairs(units_of(ctx, p.plan)) do
           game:set_value(u, "plan", nil)
           if game:value(u, "plan_assault") ~= nil then game:set_value(u, "plan_assault", nil) end
@@ -152,9 +154,9 @@ rule {
         if p.re < 1 then return "37.C: an increase is of one RE or more" end
       end,
       effect = function(ctx, p)
-        local game, k = ctx.game, kv(ctx)
-        local have = k.get(game, "capacity_increase", { p.side, p.turn }) or 0
-        k.set(game, "capacity_increase", { p.side, p.turn }, have + p.re)
+        local game = ctx.game
+        local have = game:get_keyed("capacity_increase", { p.side, p.turn }) or 0
+        game:set_keyed("capacity_increase", { p.side, p.turn }, have + p.re)
         ctx:say("%s designates %d REs of increased LC/LB capacity for turn %d (its cost is another chapter's)",
           p.side, p.re, p.turn)
       end,
@@ -198,7 +200,7 @@ rule {
           for _, m in ipairs(units_of(ctx, id)) do
             if game:get(m, "loc") ~= "dead" and not game:value(m, "landing") then done = false end
           end
-          if done then kv(ctx).set(game, "plan", { id, "status" }, "executed") end
+          if done then game:set_keyed("plan", { id, "status" }, "executed") end
         end
       end
     end,
@@ -206,8 +208,6 @@ rule {
 }
 
 -- ---- helpers used by the rule -------------------------------------------------------
-
-function kv(ctx) return ctx:query("keyed") end
 
 function label(ctx, hex)
   local b = ctx.game.board
@@ -217,7 +217,7 @@ end
 
 function name_of(ctx, u) return ctx.game:get(u, "name") end
 
-function field(ctx, id, f) return kv(ctx).get(ctx.game, "plan", { id, f }) end
+function field(ctx, id, f) return ctx.game:get_keyed("plan", { id, f }) end
 
 function active(ctx, id)
   local s = field(ctx, id, "status")
@@ -236,7 +236,7 @@ end
 -- REs of non-intrinsically amphibious units in the side's active plans
 function planned_re(ctx, side)
   local n = 0
-  for id = 1, kv(ctx).count(ctx.game, "plan") do
+  for id = 1, (ctx.game:get_keyed("plan", "count") or 0) do
     if active(ctx, id) and field(ctx, id, "side") == side then n = n + field(ctx, id, "re") end
   end
   return n
@@ -257,7 +257,7 @@ function capacity_in_play(ctx, side)
 end
 
 function capacity_for(ctx, side, turn)
-  return capacity_in_play(ctx, side) + (kv(ctx).get(ctx.game, "capacity_increase", { side, turn }) or 0)
+  return capacity_in_play(ctx, side) + (ctx.game:get_keyed("capacity_increase", { side, turn }) or 0)
 end
 
 -- turns of planning: the planning table's row for the assaulting units' REs (3)

@@ -19,7 +19,7 @@
 --
 -- The rule comes first; the helpers it uses follow it.
 
-local kv, label, name_of, set_field, set_hexes, landing_hexes, sets_of_turn, roll_set, modifiers_for,
+local label, name_of, set_field, set_hexes, landing_hexes, sets_of_turn, roll_set, modifiers_for,
   pick_set, eligibility, half_m, nearest, step_cost   -- helpers, below the rule
 
 rule {
@@ -89,7 +89,7 @@ rule {
         for _, h in ipairs(hexes) do
           if not reached[h] then return ("37.E: %s is not adjacent to the others"):format(label(ctx, h)) end
         end
-        if kv(ctx).get(game, "reaction", "rolled") == (ctx:query("clock")) then
+        if game:get_keyed("reaction", "rolled") == (ctx:query("clock")) then
           return "37.E: the reaction has been rolled this player-turn"
         end
       end,
@@ -150,7 +150,7 @@ rule {
         end
       end,
       effect = function(ctx, p)
-        local game, k = ctx.game, kv(ctx)
+        local game = ctx.game
         local e = eligibility(ctx, p.unit, p.landing, p.as_reserve)
         local at, cost, entered = e.start, 0, false
         local steps = {}
@@ -167,9 +167,9 @@ rule {
         game:move(p.unit, "hex", at)
         game:set_value(p.unit, "reacted", true)
         game:set_value(p.unit, "mp_left", game:value(p.unit, "mp") - cost)
-        if entered then k.set(game, "reaction_set", { e.set, "entered" }, (set_field(ctx, e.set, "entered") or 0) + 1) end
+        if entered then game:set_keyed("reaction_set", { e.set, "entered" }, (set_field(ctx, e.set, "entered") or 0) + 1) end
         if e.as_reserve then
-          k.set(game, "reaction_set", { e.set, "free_used" }, (set_field(ctx, e.set, "free_used") or 0) + 1)
+          game:set_keyed("reaction_set", { e.set, "free_used" }, (set_field(ctx, e.set, "free_used") or 0) + 1)
         end
         ctx:say("%s reacts (%s%s): %s — %d MPs", name_of(ctx, p.unit), e.result,
           e.as_reserve and ", moving as if it had started in reserve" or "", table.concat(steps, ", "), cost)
@@ -199,7 +199,7 @@ rule {
         game:set_value(p.unit, "reacted", true)
         game:set_value(p.unit, "mp_left", game:value(p.unit, "mp") - v.overrun_mp)
         if e.as_reserve then
-          kv(ctx).set(game, "reaction_set", { e.set, "free_used" }, (set_field(ctx, e.set, "free_used") or 0) + 1)
+          game:set_keyed("reaction_set", { e.set, "free_used" }, (set_field(ctx, e.set, "free_used") or 0) + 1)
         end
         ctx:say("%s attempts to overrun the enemy units in %s (%d MPs, no ZOC costs)", name_of(ctx, p.unit),
           label(ctx, e.start), v.overrun_mp)
@@ -213,21 +213,22 @@ rule {
   on = {
     -- an airborne landing (another chapter) counts for the reaction, grouped apart
     airborne_landing = function(ctx, ev)
-      local game, k = ctx.game, kv(ctx)
-      local id = k.next(game, "landing")
-      k.set(game, "landing", { id, "hex" }, ev.hex)
-      k.set(game, "landing", { id, "side" }, ev.side)
-      k.set(game, "landing", { id, "airborne" }, true)
-      k.set(game, "landing", { id, "player_turn" }, (ctx:query("clock")))
-      k.set(game, "landing", { id, "defended" }, #ctx:query("defenders_at", ev.hex, ev.side) > 0)
+      local game = ctx.game
+      local id = (game:get_keyed("landing", "count") or 0) + 1
+      game:set_keyed("landing", "count", id)
+      game:set_keyed("landing", { id, "hex" }, ev.hex)
+      game:set_keyed("landing", { id, "side" }, ev.side)
+      game:set_keyed("landing", { id, "airborne" }, true)
+      game:set_keyed("landing", { id, "player_turn" }, (ctx:query("clock")))
+      game:set_keyed("landing", { id, "defended" }, #ctx:query("defenders_at", ev.hex, ev.side) > 0)
       for _, u in ipairs(ev.units or {}) do game:set_value(u, "landing", id) end
       ctx:say("airborne landing at %s recorded for the enemy's reaction", label(ctx, ev.hex))
     end,
     -- the reaction phase: a roll for each landing group, in order
     reaction_phase = function(ctx, ev)
-      local game, k = ctx.game, kv(ctx)
+      local game = ctx.game
       local pt = ctx:query("clock")
-      if k.get(game, "reaction", "rolled") == pt then return end
+      if game:get_keyed("reaction", "rolled") == pt then return end
       local lside
       for _, id in ipairs(ctx:query("landings", { this_turn = true })) do
         local s = ctx:query("landing", id, "side")
@@ -239,8 +240,8 @@ rule {
       for _, h in ipairs(landings.order) do
         if not landings[h].set then roll_set(ctx, { h }, lside) end
       end
-      k.set(game, "reaction", "rolled", pt)
-      k.set(game, "reaction", "side", ev.side)
+      game:set_keyed("reaction", "rolled", pt)
+      game:set_keyed("reaction", "side", ev.side)
       local t = ctx:table(ctx.rule.values.table)
       for _, id in ipairs(sets_of_turn(ctx)) do
         local hexes = set_hexes(ctx, id)
@@ -249,13 +250,13 @@ rule {
         local mods = modifiers_for(ctx, id, lside)
         local res = ctx:resolve(ctx.rule.values.table, mods, { reason = ("%s's reaction to the landings at %s")
           :format(ev.side, table.concat(names, ", ")) })
-        k.set(game, "reaction_set", { id, "result" }, res.code)
+        game:set_keyed("reaction_set", { id, "result" }, res.code)
         ctx:say("reaction to %s: %s", table.concat(names, ", "), t.legend[res.code])
       end
     end,
     player_turn_end = function(ctx)
-      local game, k = ctx.game, kv(ctx)
-      if k.get(game, "reaction", "side") ~= nil then k.set(game, "reaction", "side", nil) end
+      local game = ctx.game
+      if game:get_keyed("reaction", "side") ~= nil then game:set_keyed("reaction", "side", nil) end
       for _, u in ipairs(game:units()) do
         if game:value(u, "reacted") ~= nil then game:set_value(u, "reacted", nil) end
       end
@@ -265,8 +266,6 @@ rule {
 
 -- ---- helpers used by the rule -------------------------------------------------------
 
-function kv(ctx) return ctx:query("keyed") end
-
 function label(ctx, hex)
   local b = ctx.game.board
   if b and hex and b:contains(hex) then return b:label(hex) end
@@ -275,7 +274,7 @@ end
 
 function name_of(ctx, u) return ctx.game:get(u, "name") end
 
-function set_field(ctx, id, f) return kv(ctx).get(ctx.game, "reaction_set", { id, f }) end
+function set_field(ctx, id, f) return ctx.game:get_keyed("reaction_set", { id, f }) end
 
 function set_hexes(ctx, id)
   local out = {}
@@ -299,27 +298,28 @@ end
 
 -- a new landing group of `hexes` (its landing records point to it)
 function roll_set(ctx, hexes, side)
-  local game, k = ctx.game, kv(ctx)
-  local id = k.next(game, "reaction_set")
-  k.set(game, "reaction_set", { id, "count" }, #hexes)
-  k.set(game, "reaction_set", { id, "player_turn" }, (ctx:query("clock")))
-  k.set(game, "reaction_set", { id, "side" }, side)
+  local game = ctx.game
+  local id = (game:get_keyed("reaction_set", "count") or 0) + 1
+  game:set_keyed("reaction_set", "count", id)
+  game:set_keyed("reaction_set", { id, "count" }, #hexes)
+  game:set_keyed("reaction_set", { id, "player_turn" }, (ctx:query("clock")))
+  game:set_keyed("reaction_set", { id, "side" }, side)
   local airborne = false
   for i, h in ipairs(hexes) do
-    k.set(game, "reaction_set", { id, "hex" .. i }, h)
+    game:set_keyed("reaction_set", { id, "hex" .. i }, h)
     for _, l in ipairs(ctx:query("landings", { hex = h, side = side, this_turn = true })) do
-      k.set(game, "landing", { l, "reaction_set" }, id)
+      game:set_keyed("landing", { l, "reaction_set" }, id)
       if ctx:query("landing", l, "airborne") then airborne = true end
     end
   end
-  k.set(game, "reaction_set", { id, "airborne" }, airborne)
+  game:set_keyed("reaction_set", { id, "airborne" }, airborne)
   return id
 end
 
 function sets_of_turn(ctx)
   local pt = ctx:query("clock")
   local out = {}
-  for id = 1, kv(ctx).count(ctx.game, "reaction_set") do
+  for id = 1, (ctx.game:get_keyed("reaction_set", "count") or 0) do
     if set_field(ctx, id, "player_turn") == pt then out[#out + 1] = id end
   end
   return out
@@ -410,7 +410,7 @@ function eligibility(ctx, u, want, as_reserve)
   local game, v = ctx.game, ctx.rule.values
   local name = name_of(ctx, u)
   local side = game:get(u, "side")
-  if kv(ctx).get(game, "reaction", "side") ~= side then
+  if game:get_keyed("reaction", "side") ~= side then
     return nil, ("37.E: %s is not in a reaction phase of its side"):format(name)
   end
   if not ctx:query("is_ground_unit", u) then return nil, ("37.E: %s is not a ground unit"):format(name) end

@@ -20,7 +20,7 @@
 --
 -- The rule comes first; the helpers it uses follow it.
 
-local kv, label, side_of, alive_at, is_ground, enemies_at, carrier_in, beach_of, east_front,
+local label, side_of, alive_at, is_ground, enemies_at, carrier_in, beach_of, east_front,
   clock_tick, landing_units_text   -- helpers, below the rule
 
 rule {
@@ -63,21 +63,21 @@ rule {
     --- clock() -> player_turn, phase_seq, phase: the player-turn counter (player_turn_start),
     --- the phase counter within it and the phase's name (each phase event)
     clock = function(ctx)
-      local game, k = ctx.game, kv(ctx)
-      return k.get(game, "clock", "player_turn") or 0, k.get(game, "clock", "phase_seq") or 0,
-        k.get(game, "clock", "phase")
+      local game = ctx.game
+      return game:get_keyed("clock", "player_turn") or 0, game:get_keyed("clock", "phase_seq") or 0,
+        game:get_keyed("clock", "phase")
     end,
     --- landings(filter?) -> ids of landing records, oldest first (filter: {side=, hex=,
     --- player_turn=, this_turn = true})
     landings = function(ctx, filter)
-      local game, k = ctx.game, kv(ctx)
+      local game = ctx.game
       filter = filter or {}
-      local pt = filter.this_turn and (k.get(game, "clock", "player_turn") or 0) or filter.player_turn
+      local pt = filter.this_turn and (game:get_keyed("clock", "player_turn") or 0) or filter.player_turn
       local out = {}
-      for id = 1, k.count(game, "landing") do
-        if (filter.side == nil or k.get(game, "landing", { id, "side" }) == filter.side)
-            and (filter.hex == nil or k.get(game, "landing", { id, "hex" }) == filter.hex)
-            and (pt == nil or k.get(game, "landing", { id, "player_turn" }) == pt) then
+      for id = 1, (game:get_keyed("landing", "count") or 0) do
+        if (filter.side == nil or game:get_keyed("landing", { id, "side" }) == filter.side)
+            and (filter.hex == nil or game:get_keyed("landing", { id, "hex" }) == filter.hex)
+            and (pt == nil or game:get_keyed("landing", { id, "player_turn" }) == pt) then
           out[#out + 1] = id
         end
       end
@@ -85,7 +85,7 @@ rule {
     end,
     --- landing(id, field) -> a field of a landing record (hex, side, group, assault,
     --- defended, initially_defended, player_turn, airborne, cost, reduction, ...)
-    landing = function(ctx, id, field) return kv(ctx).get(ctx.game, "landing", { id, field }) end,
+    landing = function(ctx, id, field) return ctx.game:get_keyed("landing", { id, field }) end,
     --- breakdown_check(u) -> nil, or why the unit may not land as it is (37 (c)). The
     --- breakdown rule is another chapter: the default reads the unit value
     --- `breaks_down` (true: it has smaller components); a scenario replaces it.
@@ -98,13 +98,13 @@ rule {
     --- beach_re_used(hex, side) -> REs side has put ashore at hex this player-turn. The
     --- 3 RE limit is another chapter's: the default counts the landings recorded here.
     beach_re_used = function(ctx, hex, side)
-      local game, k = ctx.game, kv(ctx)
-      local pt = k.get(game, "clock", "player_turn") or 0
+      local game = ctx.game
+      local pt = game:get_keyed("clock", "player_turn") or 0
       local n = 0
       for _, u in ipairs(game:units()) do
         local id = game:value(u, "landing")
-        if id and k.get(game, "landing", { id, "hex" }) == hex and k.get(game, "landing", { id, "side" }) == side
-            and k.get(game, "landing", { id, "player_turn" }) == pt then
+        if id and game:get_keyed("landing", { id, "hex" }) == hex and game:get_keyed("landing", { id, "side" }) == side
+            and game:get_keyed("landing", { id, "player_turn" }) == pt then
           n = n + (game:value(u, "re") or 1)
         end
       end
@@ -128,7 +128,7 @@ rule {
           return ("37 (a): amphibious landings are made by the phasing player (%s is %s's, the phasing "
             .. "player is %s)"):format(game:group_name(p.group), side, tostring(phasing))
         end
-        if kv(ctx).get(game, "naval_step", side) ~= true then
+        if game:get_keyed("naval_step", side) ~= true then
           return "37 (a): amphibious landings are made in a naval movement step (none is open)"
         end
         -- (b) never in stormy seas
@@ -206,7 +206,7 @@ rule {
         if no then return no end
       end,
       effect = function(ctx, p)
-        local game, k = ctx.game, kv(ctx)
+        local game = ctx.game
         local g = p.group
         local side = ctx:query("group_side", g)
         local hex = beach_of(ctx, g, p.hex)
@@ -216,18 +216,19 @@ rule {
         for _, u in ipairs(defenders) do
           if game:value(u, "reserve") ~= true then initially = true end
         end
-        local id = k.next(game, "landing")
+        local id = (game:get_keyed("landing", "count") or 0) + 1
+        game:set_keyed("landing", "count", id)
         local pt = ctx:query("clock")
-        k.set(game, "landing", { id, "hex" }, hex)
-        k.set(game, "landing", { id, "side" }, side)
-        k.set(game, "landing", { id, "group" }, g)
-        k.set(game, "landing", { id, "assault" }, assault)
-        k.set(game, "landing", { id, "defended" }, #defenders > 0)
-        k.set(game, "landing", { id, "initially_defended" }, assault and initially)
-        k.set(game, "landing", { id, "player_turn" }, pt)
-        k.set(game, "landing", { id, "airborne" }, false)
+        game:set_keyed("landing", { id, "hex" }, hex)
+        game:set_keyed("landing", { id, "side" }, side)
+        game:set_keyed("landing", { id, "group" }, g)
+        game:set_keyed("landing", { id, "assault" }, assault)
+        game:set_keyed("landing", { id, "defended" }, #defenders > 0)
+        game:set_keyed("landing", { id, "initially_defended" }, assault and initially)
+        game:set_keyed("landing", { id, "player_turn" }, pt)
+        game:set_keyed("landing", { id, "airborne" }, false)
         local attackers = p.attack or (#defenders > 0 and p.units or {})
-        k.set(game, "landing", { id, "attack_required" }, #defenders > 0)
+        game:set_keyed("landing", { id, "attack_required" }, #defenders > 0)
         local carriers = {}
         for _, u in ipairs(p.units) do carriers[u] = select(2, game:get(u, "loc")) end
         ctx:say("%s %s %s at %s%s", game:group_name(g), assault and "makes an amphibious assault with" or
@@ -264,10 +265,10 @@ rule {
   on = {
     -- the naval movement step in which landings are made (37 (a))
     naval_step_start = function(ctx, ev)
-      if ev.side then kv(ctx).set(ctx.game, "naval_step", ev.side, true) end
+      if ev.side then ctx.game:set_keyed("naval_step", ev.side, true) end
     end,
     naval_step_end = function(ctx, ev)
-      if ev.side then kv(ctx).set(ctx.game, "naval_step", ev.side, nil) end
+      if ev.side then ctx.game:set_keyed("naval_step", ev.side, nil) end
     end,
     -- the clock the rules of 37.B-37.E read: player-turns and their phases
     player_turn_start = function(ctx, ev) clock_tick(ctx, "player_turn_start", ev) end,
@@ -281,8 +282,6 @@ rule {
 }
 
 -- ---- helpers used by the rule -------------------------------------------------------
-
-function kv(ctx) return ctx:query("keyed") end
 
 function label(ctx, hex)
   local b = ctx.game.board
@@ -374,15 +373,15 @@ end
 
 -- player_turn_start starts a new player-turn (phase 0); each phase event the next phase
 function clock_tick(ctx, what, _)
-  local game, k = ctx.game, kv(ctx)
+  local game = ctx.game
   if what == "player_turn_start" then
-    k.set(game, "clock", "player_turn", (k.get(game, "clock", "player_turn") or 0) + 1)
-    k.set(game, "clock", "phase_seq", 0)
-    k.set(game, "clock", "phase", nil)
+    game:set_keyed("clock", "player_turn", (game:get_keyed("clock", "player_turn") or 0) + 1)
+    game:set_keyed("clock", "phase_seq", 0)
+    game:set_keyed("clock", "phase", nil)
     return
   end
-  k.set(game, "clock", "phase_seq", (k.get(game, "clock", "phase_seq") or 0) + 1)
-  k.set(game, "clock", "phase", what)
+  game:set_keyed("clock", "phase_seq", (game:get_keyed("clock", "phase_seq") or 0) + 1)
+  game:set_keyed("clock", "phase", what)
 end
 
 function landing_units_text(ctx, units)

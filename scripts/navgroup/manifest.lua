@@ -20,7 +20,6 @@ return family {
     "search.lua",   -- 32.B, 32.B.1-32.B.6
     "reaction.lua", -- 32.C
     "combat.lua",   -- 32.D, 32.D.1-32.D.3
-    "keyed.lua",    -- family plumbing (no rule id): the keyed-values helper Rule 37's areas share
     "landings.lua",         -- 37, 37 (a)-(g), the East Front limitation: the land action
     "landing_costs.lua",    -- 37.A
     "landing_ground.lua",   -- 37.B, items 1-13, Tables 1 and 2

@@ -45,7 +45,8 @@ function M.board() return assert(keel.board.load_string(M.COAST_MAP, "coast.map"
 --- A world: a narrated navgroup set (opts.families, opts.variants; no
 --- naval searches unless opts.searches, so forced dice go to Rule 37), a game
 --- on the coast, the Allies phasing in calm seas, June 1943, turn 1, an open
---- Allied naval movement step (opts.no_step: none).
+--- Allied naval movement step (opts.no_step: none), opts.sp_pool SPs in the
+--- Allied theatre pool (keyed value sp_pool).
 function M.world(opts)
   opts = opts or {}
   local said, rolls = {}, {}
@@ -62,13 +63,14 @@ function M.world(opts)
   local g = game_mod.new { seed = 37, board = board }
   for k, v in pairs { phasing = "Allied", sea = "calm", year = 1943, month = 6, turn = 1 } do g:set_global(k, v) end
   for k, v in pairs(opts.globals or {}) do g:set_global(k, v) end
+  if opts.sp_pool then g:set_keyed("sp_pool", "Allied", opts.sp_pool) end
   local w = { set = set, game = g, board = board, said = said, rolls = rolls, units = {}, groups = {} }
   function w.hex(label) return assert(board:hex(label)) end
   function w.act(name, p) return set:act(g, name, p) end
   function w.q(name, ...) return set:query(g, name, ...) end
   function w.emit(event, data) set:emit(g, event, data or {}) return data end
-  function w.kv(map, key) return set:query(g, "keyed").get(g, map, key) end
-  function w.set_kv(map, key, v) return set:query(g, "keyed").set(g, map, key, v) end
+  function w.kv(map, key) return g:get_keyed(map, key) end
+  function w.set_kv(map, key, v) return g:set_keyed(map, key, v) end
   if not opts.no_step then w.emit("naval_step_start", { side = "Allied", step = 1 }) end
   return w
 end

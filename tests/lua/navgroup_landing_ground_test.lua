@@ -35,7 +35,7 @@ end
 -- ---- item 13: the 2-8 X example ----------------------------------------------------------
 
 t.test("37.B (13)-1: the 2-8 X example, a landing with a modified 1: a +3 MP marker, 1 SP from the pool, 1/2 SP lands with it", function()
-  local w = F.world { globals = { ["sp_pool:Allied"] = 6 } }
+  local w = F.world { sp_pool = 6 }
   local g, craft = F.fleet(w, "Force", { "LC" }, "A:0509")
   local div = F.troop(w, "Division", craft[1], { re = 4, reserve = false })
   local x = F.troop(w, "2-8 X", craft[1], { re = 1, strength = 2, mp = 8, reserve = false })
@@ -60,7 +60,7 @@ t.test("37.B (13)-1: the 2-8 X example, a landing with a modified 1: a +3 MP mar
 end)
 
 t.test("37.B (13)-2: the 2-8 X example, an assault with a modified -2: a +6 MP marker, 1/6 SP lands with it", function()
-  local w = F.world { globals = { ["sp_pool:Allied"] = 5, sea = "rough" } }
+  local w = F.world { sp_pool = 5, globals = { sea = "rough" } }
   local id, units = landing(w, "A:0502", function(ww, craft)
     return { F.troop(ww, "2-8 X", craft[1], { re = 1, strength = 2, mp = 8 }) }
   end, { 2, 6 })  -- 2 +3 (LC) -3 (not intrinsic) -1 (before Nov 43) -3 (rough seas) = -2
@@ -75,7 +75,7 @@ t.test("37.B (13)-2: the 2-8 X example, an assault with a modified -2: a +6 MP m
 end)
 
 t.test("37.B results: + # MP doubled on a motorized unit; E eliminates the SP; NE lands it all; no SP in the pool, none", function()
-  local w = F.world { globals = { ["sp_pool:Allied"] = 2 } }
+  local w = F.world { sp_pool = 2 }
   landing(w, "A:0502", function(ww, craft)
     return { F.troop(ww, "Motor", craft[1], { motorized = true }) }
   end, { 5, 6 }, { types = { "NT", "LC" } })   -- 5 -3 (not intrinsic) -1 (before Nov 43) = 1: +3 MP, doubled
@@ -83,7 +83,7 @@ t.test("37.B results: + # MP doubled on a motorized unit; E eliminates the SP; N
   t.eq(w.game:marker(u, "mp_penalty"), 6)
   t.ok(F.said(w, "Motor: a \"+6 MP\" marker (doubled: motorized)"))
   -- E: -4 or less
-  local w2 = F.world { globals = { ["sp_pool:Allied"] = 2, sea = "rough" } }
+  local w2 = F.world { sp_pool = 2, globals = { sea = "rough" } }
   landing(w2, "A:0502", function(ww, craft)
     return { F.troop(ww, "Guns", craft[1], { artillery = true, he = true }) }
   end, { 1, 6 })   -- 1 +3 -3 -1 -3 (rough) -2 (artillery) -3 (HE) = -8
@@ -91,7 +91,7 @@ t.test("37.B results: + # MP doubled on a motorized unit; E eliminates the SP; N
   t.eq(w2.game:value(w2.units.Guns, "sp"), 0, "E: the SP is eliminated")
   t.eq(w2.kv("sp_pool", "Allied"), 1)
   -- NE: a 6 with marines
-  local w3 = F.world { globals = { ["sp_pool:Allied"] = 0, year = 1944 } }
+  local w3 = F.world { sp_pool = 0, globals = { year = 1944 } }
   landing(w3, "A:0502", function(ww, craft)
     return { F.troop(ww, "Marines", craft[1], { marine = true }) }
   end, { 6, 6 })
@@ -101,7 +101,7 @@ t.test("37.B results: + # MP doubled on a motorized unit; E eliminates the SP; N
 end)
 
 t.test("37.B note 2: half of the SPs landed are lost unless disembarked in a friendly partial ZOC", function()
-  local w = F.world { globals = { ["sp_pool:Allied"] = 5, year = 1944 } }
+  local w = F.world { sp_pool = 5, globals = { year = 1944 } }
   -- a unit that exerts no ZOC lands alone on an empty enemy beach: no friendly ZOC there
   landing(w, "A:0502", function(ww, craft)
     return { F.troop(ww, "HQ", craft[1], { zoc = "none", marine = true }) }
@@ -342,7 +342,7 @@ end)
 -- landing Inf (1 RE) and c/m Tanks; the probe family resolves ground combat
 local function assault(opts)
   opts = opts or {}
-  local w = F.world { families = { "navgroup_landing_probe" }, globals = opts.globals }
+  local w = F.world { families = { "navgroup_landing_probe" }, globals = opts.globals, sp_pool = opts.sp_pool }
   for _, d in ipairs(opts.defenders or {}) do F.unit_at(w, d[1], "A:0502", "Axis", d[2]) end
   local id = landing(w, "A:0502", function(ww, craft)
     return { F.troop(ww, "Inf", craft[1]), F.troop(ww, "Tanks", craft[1], { cm = true, he = true }) }
@@ -470,12 +470,12 @@ t.test("37.B (9)-1: the invading-regiment example: a partial ZOC in its hex, non
 end)
 
 t.test("37.B (10)-1: landing units trace to a special supply source by spending theatre SPs (no port or NT capacity)", function()
-  local w = F.world { globals = { ["sp_pool:Allied"] = 3 } }
+  local w = F.world { sp_pool = 3 }
   local _, units = landing(w, "A:0502", function(ww, craft)
     return { F.troop(ww, "A", craft[1], { re = 1 }), F.troop(ww, "B", craft[1], { re = 2 }) }
   end, { 6, 6, 6 })
   t.eq(w.kv("sp_pool", "Allied"), 0, "item 13 took three")
-  w.game:set_global("sp_pool:Allied", 2)
+  w.game:set_keyed("sp_pool", "Allied", 2)
   refused(w, "37.B item 10: special supply is traced in the supply judgement phase",
     function() return w.act("special_supply", { units = units }) end)
   w.emit("supply_phase", { side = "Allied" })
@@ -490,13 +490,13 @@ t.test("37.B (10)-1: landing units trace to a special supply source by spending 
 end)
 
 t.test("37.B (11)-1: units attack at full strength by spending theatre SPs", function()
-  local w = assault { defenders = { { "Def" } }, globals = { ["sp_pool:Allied"] = 3 } }
+  local w = assault { defenders = { { "Def" } }, sp_pool = 3 }
   local units = { w.units.Inf, w.units.Tanks }
   w.emit("combat_phase", { side = "Allied" })
-  w.game:set_global("sp_pool:Allied", 1)
+  w.game:set_keyed("sp_pool", "Allied", 1)
   refused(w, "37.B item 11: a full-strength attack costs 2 SPs from the theatre pool, 1 there", function()
     return w.act("amphibious_attack", { hex = w.hex("A:0502"), units = units, full_strength = true }) end)
-  w.game:set_global("sp_pool:Allied", 2)
+  w.game:set_keyed("sp_pool", "Allied", 2)
   t.ok(w.act("amphibious_attack", { hex = w.hex("A:0502"), units = units, full_strength = true }))
   t.eq(w.game:global("probe_full"), true)
   t.eq(w.kv("sp_pool", "Allied"), 0)

@@ -53,6 +53,22 @@ rule {
   },
 }
 
+-- S.4 The theatre's SP pool (a stand-in: supply is another chapter). Rule
+-- 37.B takes SPs from it (items 10, 11, 13): keyed value sp_pool, by side.
+rule {
+  id = "S.4", title = "Theatre SP pool (scenario stand-in for supply)",
+  actions = {
+    set_sp_pool = {
+      params = { side = "string", sp = "integer" },
+      legal = function(_, p) if p.sp < 0 then return "a pool holds 0 SPs or more" end end,
+      effect = function(ctx, p)
+        ctx.game:set_keyed("sp_pool", p.side, p.sp)
+        ctx:say("%s's theatre SP pool: %d SPs", p.side, p.sp)
+      end,
+    },
+  },
+}
+
 -- S.3 Ground combat (a stand-in: the ground combat chapter is not in the
 -- rule texts). One die, less the attackers' largest "+ # MP" marker (Rule
 -- 37 (e): the markers affect a required attack's die): 5 or more, the
