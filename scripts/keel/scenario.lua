@@ -281,6 +281,14 @@ function Run:check(expect, outcome)
       add("expected global %s = %s, got %s", k, json.encode(expect.global[k]), json.encode(got))
     end
   end
+  -- keyed values: { {map, key, value}, ... } (key: one part or a list of parts)
+  for i, kv in ipairs(expect.keyed or {}) do
+    local got = game:get_keyed(kv[1], kv[2])
+    if not same(got, kv[3]) then
+      add("expected keyed %s %s = %s, got %s (keyed[%d])", tostring(kv[1]), json.encode(kv[2]),
+        json.encode(kv[3]), json.encode(got), i)
+    end
+  end
   for _, name in ipairs(sorted_keys(expect.units or {})) do
     local id = self.units[name]
     if not id then
