@@ -9,6 +9,7 @@
 --     rules = { "toy27" }, path = { "../tests/families" },
 --     variants = { "../tests/families/variants/campaign_001.lua" },
 --     flags = { weather = "clear" },
+--     keyed = { vp = { { "Allied", 40 } } },    -- keyed values: map = { {key, value} ... }
 --     forces = {
 --       { name = "Warspite", type = "BB", side = "Allied", values = { strength = 5 },
 --         at = "15B:2407", group = "Force H" },     -- port = true: in port at `at`
@@ -44,7 +45,8 @@ local type, pairs, ipairs, tostring, error = type, pairs, ipairs, tostring, erro
 local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
-                 variants = true, seed = true, flags = true, forces = true, groups = true, orders = true }
+                 variants = true, seed = true, flags = true, keyed = true, forces = true, groups = true,
+                 orders = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
                        face = true, hits = true, points = true, at = true, port = true, group = true,
                        aboard = true }
@@ -72,6 +74,24 @@ local function resolve(base, p)
 end
 
 local function fail(path, msg) error(path .. ": " .. msg, 0) end
+
+-- keyed = { map = { {key, value}, ... } } (a scenario's keyed values, or a
+-- check's): the shape, or an error naming the file and the entry.
+local function check_keyed(path, where, keyed)
+  if keyed == nil then return end
+  if type(keyed) ~= "table" then fail(path, where .. " = { map = { {key, value}, ... } } expected") end
+  for _, map in ipairs(sorted_keys(keyed)) do
+    local entries = keyed[map]
+    if type(map) ~= "string" or type(entries) ~= "table" then
+      fail(path, ("%s.%s: a list of {key, value} expected"):format(where, tostring(map)))
+    end
+    for i, e in ipairs(entries) do
+      if type(e) ~= "table" or e[1] == nil then
+        fail(path, ("%s.%s[%d]: {key, value} expected (key: a part or an array of parts)"):format(where, map, i))
+      end
+    end
+  end
+end
 
 -- The tables made by a sandbox's scenario{ ... }: what makes a file a scenario.
 local made = setmetatable({}, { __mode = "k" })
@@ -105,6 +125,14 @@ function M.load(path)
   if spec.seed ~= nil and math.type(spec.seed) ~= "integer" then fail(path, "seed must be an integer") end
   if type(spec.rules) ~= "table" or #spec.rules == 0 then
     fail(path, "rules = { \"family\", ... } names the rule families it plays with")
+  end
+  check_keyed(path, "keyed", spec.keyed)
+  for i, order in ipairs(type(spec.orders) == "table" and spec.orders or {}) do
+    for _, k in ipairs({ "expect", "check" }) do
+      if type(order) == "table" and type(order[k]) == "table" then
+        check_keyed(path, ("orders[%d].%s.keyed"):format(i, k), order[k].keyed)
+      end
+    end
   end
   for i, f in ipairs(spec.forces or {}) do
     if type(f) ~= "table" or type(f.name) ~= "string" then fail(path, ("forces[%d] needs a name"):format(i)) end
@@ -153,6 +181,9 @@ function M.start(spec, opts)
   local st = game.state
   st:push_rule("scenario")
   for _, k in ipairs(sorted_keys(spec.flags or {})) do game:set_global(k, spec.flags[k]) end
+  for _, map in ipairs(sorted_keys(spec.keyed or {})) do
+    for _, e in ipairs(spec.keyed[map]) do game:set_keyed(map, e[1], e[2]) end
+  end
   for _, f in ipairs(spec.forces or {}) do
     if self.units[f.name] then fail(spec.file, ("two forces are named '%s'"):format(f.name)) end
     local id = game:unit_new { name = f.name, type = f.type, side = f.side, values = f.values,
@@ -269,6 +300,14 @@ function Run:check(expect, outcome)
     local got = game:global(k)
     if not same(got, expect.global[k]) then
       add("expected global %s = %s, got %s", k, json.encode(expect.global[k]), json.encode(got))
+    end
+  end
+  for _, map in ipairs(sorted_keys(expect.keyed or {})) do
+    for _, e in ipairs(expect.keyed[map]) do
+      local got = game:get_keyed(map, e[1])
+      if not same(got, e[2]) then
+        add("expected keyed %s %s = %s, got %s", map, json.encode(e[1]), json.encode(e[2]), json.encode(got))
+      end
     end
   end
   for _, name in ipairs(sorted_keys(expect.units or {})) do
