@@ -11,6 +11,7 @@ local GOLDEN = {
   { scenario = "tests/scenarios/navgroup_integration.lua", journal = "tests/golden/navgroup_integration.jsonl" },
   { scenario = "scenarios/seabox_crete_1941.lua", journal = "tests/golden/seabox_crete_1941.jsonl" },
   { scenario = "scenarios/ocs_salerno.lua", journal = "tests/golden/ocs_salerno.jsonl" },
+  { scenario = "scenarios/seazone_trident.lua", journal = "tests/golden/seazone_trident.jsonl" },
 }
 
 local function first_difference(a, b)
