@@ -9,7 +9,7 @@
 --     rules = { "toy27" }, path = { "../tests/families" },
 --     variants = { "../tests/families/variants/campaign_001.lua" },
 --     flags = { weather = "clear" },
---     keyed = { vp = { { "Allied", 40 } } },    -- keyed values: map = { {key, value} ... }
+--     keyed = { { "vp", "Allied", 40 } },       -- keyed values: {map, key, value} ...
 --     forces = {
 --       { name = "Warspite", type = "BB", side = "Allied", values = { strength = 5 },
 --         at = "15B:2407", group = "Force H" },     -- port = true: in port at `at`
@@ -75,20 +75,17 @@ end
 
 local function fail(path, msg) error(path .. ": " .. msg, 0) end
 
--- keyed = { map = { {key, value}, ... } } (a scenario's keyed values, or a
--- check's): the shape, or an error naming the file and the entry.
+-- keyed = { {map, key, value}, ... } (a scenario's keyed values, or a
+-- check's; key: one part or an array of parts): the shape, or an error
+-- naming the file and the entry.
 local function check_keyed(path, where, keyed)
   if keyed == nil then return end
-  if type(keyed) ~= "table" then fail(path, where .. " = { map = { {key, value}, ... } } expected") end
-  for _, map in ipairs(sorted_keys(keyed)) do
-    local entries = keyed[map]
-    if type(map) ~= "string" or type(entries) ~= "table" then
-      fail(path, ("%s.%s: a list of {key, value} expected"):format(where, tostring(map)))
-    end
-    for i, e in ipairs(entries) do
-      if type(e) ~= "table" or e[1] == nil then
-        fail(path, ("%s.%s[%d]: {key, value} expected (key: a part or an array of parts)"):format(where, map, i))
-      end
+  local n = 0
+  for _ in pairs(type(keyed) == "table" and keyed or {}) do n = n + 1 end
+  if type(keyed) ~= "table" or n ~= #keyed then fail(path, where .. " = { {map, key, value}, ... } expected") end
+  for i, e in ipairs(keyed) do
+    if type(e) ~= "table" or type(e[1]) ~= "string" or e[2] == nil then
+      fail(path, ("%s[%d]: {map, key, value} expected (key: a part or an array of parts)"):format(where, i))
     end
   end
 end
@@ -181,9 +178,7 @@ function M.start(spec, opts)
   local st = game.state
   st:push_rule("scenario")
   for _, k in ipairs(sorted_keys(spec.flags or {})) do game:set_global(k, spec.flags[k]) end
-  for _, map in ipairs(sorted_keys(spec.keyed or {})) do
-    for _, e in ipairs(spec.keyed[map]) do game:set_keyed(map, e[1], e[2]) end
-  end
+  for _, e in ipairs(spec.keyed or {}) do game:set_keyed(e[1], e[2], e[3]) end
   for _, f in ipairs(spec.forces or {}) do
     if self.units[f.name] then fail(spec.file, ("two forces are named '%s'"):format(f.name)) end
     local id = game:unit_new { name = f.name, type = f.type, side = f.side, values = f.values,
@@ -312,12 +307,12 @@ function Run:check(expect, outcome)
       add("expected global %s = %s, got %s", k, json.encode(expect.global[k]), json.encode(got))
     end
   end
-  for _, map in ipairs(sorted_keys(expect.keyed or {})) do
-    for _, e in ipairs(expect.keyed[map]) do
-      local got = game:get_keyed(map, e[1])
-      if not same(got, e[2]) then
-        add("expected keyed %s %s = %s, got %s", map, json.encode(e[1]), json.encode(e[2]), json.encode(got))
-      end
+  -- keyed values: { {map, key, value}, ... } (key: one part or a list of parts)
+  for i, kv in ipairs(expect.keyed or {}) do
+    local got = game:get_keyed(kv[1], kv[2])
+    if not same(got, kv[3]) then
+      add("expected keyed %s %s = %s, got %s (keyed[%d])", tostring(kv[1]), json.encode(kv[2]),
+        json.encode(kv[3]), json.encode(got), i)
     end
   end
   for _, name in ipairs(sorted_keys(expect.units or {})) do

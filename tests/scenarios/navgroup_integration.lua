@@ -32,24 +32,21 @@ return scenario {
       expect = {
         units = { Littorio = { at = "19A:3412" }, Trento = { at = "19A:3412" } },
         keyed = {
-          naval_combat = {
-            { 1, "round 1 of surface combat: Regia with enemy Escort at 19A:3408: engagement recorded" },
-            { 2, "round 1 of surface combat: Regia with enemy Escort at 19A:3409: engagement recorded" },
-            { 3 },   -- no third
-          },
-          probe = { { "searches", 3 }, { "result", "S" }, { "search_kinds", "CD/port range" },
-                    { "activations", 1 }, { "activated_zone", "any" } },
+          { "naval_combat", 1, "round 1 of surface combat: Regia with enemy Escort at 19A:3408: engagement recorded" },
+          { "naval_combat", 2, "round 1 of surface combat: Regia with enemy Escort at 19A:3409: engagement recorded" },
+          { "naval_combat", 3 },   -- no third
+          { "probe", "searches", 3 }, { "probe", "result", "S" }, { "probe", "search_kinds", "CD/port range" },
+          { "probe", "activations", 1 }, { "probe", "activated_zone", "any" },
         },
       } },
     { "move", group = "Regia", path = { "19A:3413" },
       expect = {
         units = { Littorio = { at = "19A:3413" } },
         keyed = {
-          naval_combat = {
-            { 3, "round 1 of CD combat: the CD at 19A:3413 (value 2) fires on Regia in its hex: engagement recorded" },
-            { 4 },
-          },
-          probe = { { "searches", 4 } },
+          { "naval_combat", 3, "round 1 of CD combat: the CD at 19A:3413 (value 2) fires on Regia in its hex: "
+            .. "engagement recorded" },
+          { "naval_combat", 4 },
+          { "probe", "searches", 4 },
         },
       } },
     -- Escort is not a reserve and has no -# Step marker: it does not react
@@ -59,11 +56,9 @@ return scenario {
       expect = {
         units = { Warspite = { at = "19A:3412", values = { reacting = true } } },
         keyed = {
-          naval_combat = {
-            { 4, "round 1 of surface combat: Reserve with enemy Regia at 19A:3412: engagement recorded" },
-            { 5 },
-          },
-          probe = { { "searches", 4 } },   -- a reacting group is not searched for
+          { "naval_combat", 4, "round 1 of surface combat: Reserve with enemy Regia at 19A:3412: engagement recorded" },
+          { "naval_combat", 5 },
+          { "probe", "searches", 4 },   -- a reacting group is not searched for
         },
       } },
   },

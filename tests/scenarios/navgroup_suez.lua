@@ -8,7 +8,7 @@ return scenario {
   rules = { "navgroup" },
   seed = 32,
   flags = { phasing = "Allied" },
-  keyed = { vp = { { "Allied", 40 } } },
+  keyed = { { "vp", "Allied", 40 } },
   forces = {
     { name = "Force H", type = "TF", side = "Allied", at = "Port Said", group = "H" },
     { name = "Regia", type = "TF", side = "Axis", at = "19A:3412", group = "R" },
@@ -24,6 +24,6 @@ return scenario {
     { "close_suez", expect = { illegal = "no Axis unit in regular supply" } },
     { "reopen_suez", expect = { illegal = "only a temporarily closed canal" } },
     { event = "initial_phase", data = { side = "Axis" },
-      expect = { global = { suez = "open" }, keyed = { vp = { { "Allied", 40 } } } } },
+      expect = { global = { suez = "open" }, keyed = { { "vp", "Allied", 40 } } } },
   },
 }

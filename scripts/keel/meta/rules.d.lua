@@ -218,7 +218,7 @@ function set_row(table_name, row, ...) end
 ---@field variants? string[]
 ---@field seed? integer
 ---@field flags? table starting globals
----@field keyed? table<string, table[]> starting keyed values: map = { {key, value}, ... }
+---@field keyed? table[] starting keyed values: { {map, key, value}, ... }
 ---@field forces? keel.ForceSpec[]
 ---@field groups? table<string, table> group values by group name, set after the forces
 ---@field orders? table[]
