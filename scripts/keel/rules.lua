@@ -56,8 +56,8 @@ M.game_methods = {
   "sink", "load", "cargo", "cargo_check", "drop_excess", "unit_new", "group_new", "group_add",
   "group_remove", "group_units", "group_name", "group_get", "group_set", "groups_of", "groups", "global",
   "set_global", "turn", "set_turn", "phase", "set_phase", "segment", "set_segment", "step",
-  "set_step", "owner", "set_owner", "hash", "hash_hex", "rule",
-  "get_keyed", "set_keyed", "count_keyed", "at_keyed",
+  "set_step", "owner", "set_owner", "get_keyed", "set_keyed", "count_keyed", "at_keyed",
+  "hash", "hash_hex", "rule",
 }
 --- Board methods a rule may call through ctx.game.board (queries only).
 M.board_methods = {
