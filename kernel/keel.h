@@ -547,6 +547,12 @@ typedef struct keel_move_conditions {
  * whose sides touch two or more water bodies is searched by coast. */
 KEEL_API keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
                                         const keel_move_conditions *c, keel_costmap **out);
+/* The hexes whose owners a cost map under c reads (friendly_only terrains,
+ * the hexes of both_friendly sides), in cell order: *out malloc'd (free
+ * it), *n of them; none when c reads no owners. Two cost maps of a profile
+ * under c are the same when these hexes have the same owners. */
+KEEL_API keel_status keel_board_owner_hexes(const keel_board *b, const keel_move_conditions *c,
+                                            keel_hex **out, size_t *n);
 
 /* ==== dice (kernel/dice.c) =============================================== */
 
