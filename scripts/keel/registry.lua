@@ -121,14 +121,43 @@ function Registry:_add_file(path, text)
   self.hashes[path] = keel.state.hash_bytes(text)
 end
 
+-- What depends on a file's text alone is kept per process, keyed by the
+-- text itself (a changed file is a new key): its compiled chunk, and the
+-- tables parsed from a table file. Rule sets loaded again (a fresh game, a
+-- study's worker) compile and parse nothing twice.
+local compiled = {}      -- chunk name -> { [text] = main function }
+local parsed = {}        -- path -> { [text] = tables }
+local upvaluejoin = debug.upvaluejoin
+local none
+local function no_env() return none end   -- an upvalue holding nil
+
+-- The compiled chunk of `text` with `env` as its _ENV: one main function
+-- per text, its _ENV joined to env's for this run. Call it at once (the
+-- next load of the same text joins another environment); the functions a
+-- run defines keep the environment they were defined in.
+local function load_chunk(text, chunkname, env)
+  local by = compiled[chunkname]
+  if not by then by = {}; compiled[chunkname] = by end
+  local fn = by[text]
+  if fn then
+    upvaluejoin(fn, 1, function() return env end, 1)
+    return fn
+  end
+  local err
+  fn, err = sandbox.load(text, chunkname, env)
+  if fn then by[text] = fn end
+  return fn, err
+end
+
 -- Run a script file in env as one protected action; raise a rule error.
 function Registry:_run_file(path, env, what)
   local text, err = read_text(path)
   local fn
-  if text then fn, err = sandbox.load(text, "@" .. path, env) end
+  if text then fn, err = load_chunk(text, "@" .. path, env) end
   if not fn then error(errors.from(err, what), 0) end
   self:_add_file(path, text)
   local res = pack(sandbox.xprotect(fn, function(e) return errors.from(e, what, true) end))
+  upvaluejoin(fn, 1, no_env, 1)   -- the cached chunk keeps no environment alive
   if not res[1] then
     local e = res[2]
     if not errors.is_error(e) then e = errors.from(e, what) end
@@ -225,7 +254,13 @@ function Registry:_load_tables(fam)
     local path = fam.dir .. "/tables/" .. f
     local text, err = read_text(path)
     if not text then error(("cannot read table file: %s"):format(err), 0) end
-    local list = tables.parse(text, path)
+    local by = parsed[path]
+    if not by then by = {}; parsed[path] = by end
+    local list = by[text]
+    if not list then
+      list = tables.parse(text, path)
+      by[text] = list
+    end
     self:_add_file(path, text)
     for _, t in ipairs(list) do
       fam.tables[t.name] = t
