@@ -116,46 +116,50 @@ end
 
 -- A file the set's rules come from, with the hash of the text loaded (the
 -- game journals it: set:declare_files).
-function Registry:_add_file(path, text)
+function Registry:_add_file(path, hash)
   self.files[#self.files + 1] = path
-  self.hashes[path] = keel.state.hash_bytes(text)
+  self.hashes[path] = hash
 end
 
 -- What depends on a file's text alone is kept per process, keyed by the
--- text itself (a changed file is a new key): its compiled chunk, and the
--- tables parsed from a table file. Rule sets loaded again (a fresh game, a
--- study's worker) compile and parse nothing twice.
-local compiled = {}      -- chunk name -> { [text] = main function }
-local parsed = {}        -- path -> { [text] = tables }
+-- hash of the text (the one the journal gives it; a changed file is a new
+-- key): its compiled chunk, and the tables parsed from a table file. Rule
+-- sets loaded again (a fresh game, a study's worker) compile and parse
+-- nothing twice.
+local compiled = {}      -- chunk name -> { [hash] = main function }
+local parsed = {}        -- path -> { [hash] = tables }
 local upvaluejoin = debug.upvaluejoin
 local none
 local function no_env() return none end   -- an upvalue holding nil
 
--- The compiled chunk of `text` with `env` as its _ENV: one main function
--- per text, its _ENV joined to env's for this run. Call it at once (the
--- next load of the same text joins another environment); the functions a
--- run defines keep the environment they were defined in.
-local function load_chunk(text, chunkname, env)
+-- The compiled chunk of `text` (hash `h`) with `env` as its _ENV: one main
+-- function per text, its _ENV joined to env's for this run. Call it at
+-- once (the next load of the same text joins another environment); the
+-- functions a run defines keep the environment they were defined in.
+local function load_chunk(text, h, chunkname, env)
   local by = compiled[chunkname]
   if not by then by = {}; compiled[chunkname] = by end
-  local fn = by[text]
+  local fn = by[h]
   if fn then
     upvaluejoin(fn, 1, function() return env end, 1)
     return fn
   end
   local err
   fn, err = sandbox.load(text, chunkname, env)
-  if fn then by[text] = fn end
+  if fn then by[h] = fn end
   return fn, err
 end
 
 -- Run a script file in env as one protected action; raise a rule error.
 function Registry:_run_file(path, env, what)
   local text, err = read_text(path)
-  local fn
-  if text then fn, err = load_chunk(text, "@" .. path, env) end
+  local fn, h
+  if text then
+    h = keel.state.hash_bytes(text)
+    fn, err = load_chunk(text, h, "@" .. path, env)
+  end
   if not fn then error(errors.from(err, what), 0) end
-  self:_add_file(path, text)
+  self:_add_file(path, h)
   local res = pack(sandbox.xprotect(fn, function(e) return errors.from(e, what, true) end))
   upvaluejoin(fn, 1, no_env, 1)   -- the cached chunk keeps no environment alive
   if not res[1] then
@@ -254,14 +258,15 @@ function Registry:_load_tables(fam)
     local path = fam.dir .. "/tables/" .. f
     local text, err = read_text(path)
     if not text then error(("cannot read table file: %s"):format(err), 0) end
+    local h = keel.state.hash_bytes(text)
     local by = parsed[path]
     if not by then by = {}; parsed[path] = by end
-    local list = by[text]
+    local list = by[h]
     if not list then
       list = tables.parse(text, path)
-      by[text] = list
+      by[h] = list
     end
-    self:_add_file(path, text)
+    self:_add_file(path, h)
     for _, t in ipairs(list) do
       fam.tables[t.name] = t
       self.tables[t.name] = t
