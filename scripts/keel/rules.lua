@@ -144,61 +144,107 @@ end
 
 -- ---- ctx: what a rule's function gets -------------------------------------------------
 
--- A ctx is read-only and its methods close over the real game and rule:
--- nothing in it leads a script to the game object itself (which can save
--- files and load code).
-function Set:_make_ctx(r, game)
-  local set = self
-  local function tbl(name)
-    local t = set:table(name)
-    if not t then error(("no table named '%s' in this rule set"):format(tostring(name)), 3) end
-    return t
-  end
-  local c = {
-    game = self:facade(game),
-    rule = { id = r.id, title = r.title, values = r.values, file = r.file, line = r.line },
-    --- ctx:roll("2d6", {reason=}) -> total, record
-    roll = function(_, expr, opts)
-      opts = opts or {}
-      local total, rec = game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = r.id })
+-- A ctx is read-only; its methods are shared by every ctx and find the
+-- ctx's rule, game and rule set in a private table keyed by the ctx: nothing
+-- in it leads a script to the game object itself (which can save files and
+-- load code), and making a ctx makes no closures.
+local bound = setmetatable({}, { __mode = "k" })   -- ctx -> {set=, r=, game=}
+
+local function binding(ctx)
+  local b = bound[ctx]
+  if not b then error("a ctx method is called on its ctx (ctx:name(...))", 3) end
+  return b
+end
+
+local function tbl(set, name)
+  local t = set:table(name)
+  if not t then error(("no table named '%s' in this rule set"):format(tostring(name)), 3) end
+  return t
+end
+
+local ctx_methods = {
+  --- ctx:roll("2d6", {reason=}) -> total, record
+  roll = function(self, expr, opts)
+    local b = binding(self)
+    opts = opts or {}
+    local total, rec = b.game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = b.r.id })
+    local narrate = b.set.narrate
+    if narrate then narrate("roll", { rule = b.r, record = rec }) end
+    return total, rec
+  end,
+  --- ctx:table(name) -> the table (read-only)
+  table = function(self, name)
+    return sandbox.readonly(tbl(binding(self).set, name), "table " .. tostring(name))
+  end,
+  --- ctx:resolve(name, modifiers, {reason=}) -> result, record
+  resolve = function(self, name, modctx, opts)
+    local b = binding(self)
+    local set = b.set
+    opts = opts or {}
+    local t = tbl(set, name)
+    -- a table whose rows come from another (the SUCCESS TABLE) uses the set's: a scenario's own
+    local rows = t.rows_from and set:table(t.rows_from) or nil
+    local result, rec = t:resolve(b.game.dice, modctx or {}, { rule = b.r.id,
+      reason = opts.reason or name, stream = opts.stream, modifier = opts.modifier, rows = rows })
+    if set.narrate then set.narrate("resolve", { rule = b.r, record = rec }) end
+    if type(result) == "table" then result = sandbox.readonly(result, "result") end
+    return result, sandbox.readonly(rec, "record")
+  end,
+  emit = function(self, event, data)
+    local b = binding(self)
+    return b.set:_dispatch(b.game, event, data or {})
+  end,
+  query = function(self, name, ...)
+    local b = binding(self)
+    return b.set:_query(b.game, name, ...)
+  end,
+  value = function(self, key) return binding(self).r.values[key] end,
+  --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
+  pick = function(self, items, opts)
+    local b = binding(self)
+    local set, r, game = b.set, b.r, b.game
+    opts = opts or {}
+    local picked = pick.draw(function(sides)
+      local total, rec = game:roll("1d" .. sides, { stream = opts.stream, reason = opts.reason, rule = r.id })
       if set.narrate then set.narrate("roll", { rule = r, record = rec }) end
-      return total, rec
-    end,
-    --- ctx:table(name) -> the table (read-only)
-    table = function(_, name) return sandbox.readonly(tbl(name), "table " .. tostring(name)) end,
-    --- ctx:resolve(name, modifiers, {reason=}) -> result, record
-    resolve = function(_, name, modctx, opts)
-      opts = opts or {}
-      local t = tbl(name)
-      -- a table whose rows come from another (the SUCCESS TABLE) uses the set's: a scenario's own
-      local rows = t.rows_from and set:table(t.rows_from) or nil
-      local result, rec = t:resolve(game.dice, modctx or {}, { rule = r.id,
-        reason = opts.reason or name, stream = opts.stream, modifier = opts.modifier, rows = rows })
-      if set.narrate then set.narrate("resolve", { rule = r, record = rec }) end
-      if type(result) == "table" then result = sandbox.readonly(result, "result") end
-      return result, sandbox.readonly(rec, "record")
-    end,
-    emit = function(_, event, data) return set:_dispatch(game, event, data or {}) end,
-    query = function(_, name, ...) return set:_query(game, name, ...) end,
-    value = function(_, key) return r.values[key] end,
-    --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
-    pick = function(_, items, opts)
-      opts = opts or {}
-      local picked = pick.draw(function(sides)
-        local total, rec = game:roll("1d" .. sides, { stream = opts.stream, reason = opts.reason, rule = r.id })
-        if set.narrate then set.narrate("roll", { rule = r, record = rec }) end
-        return total
-      end, items, opts.count or 1)
-      if opts.count then return picked end
-      return picked[1]
-    end,
-    say = function(_, fmt, ...)
-      local ok, text = pcall(string.format, fmt, ...)
-      if set.narrate then set.narrate("say", { rule = r, text = ok and text or tostring(fmt) }) end
-    end,
-  }
-  self._movement:install(c, game)
-  return sandbox.readonly(c, "ctx")
+      return total
+    end, items, opts.count or 1)
+    if opts.count then return picked end
+    return picked[1]
+  end,
+  say = function(self, fmt, ...)
+    local b = binding(self)
+    local ok, text = pcall(string.format, fmt, ...)
+    if b.set.narrate then b.set.narrate("say", { rule = b.r, text = ok and text or tostring(fmt) }) end
+  end,
+}
+for name, fn in pairs(rules_movement.ctx_methods(function(ctx)
+  local b = binding(ctx)
+  return b.set._movement, b.game
+end)) do
+  ctx_methods[name] = fn
+end
+local ctx_method_names = {}
+for name in pairs(ctx_methods) do ctx_method_names[#ctx_method_names + 1] = name end
+table.sort(ctx_method_names)
+
+-- what ctx.rule shows of a rule: one per rule
+local rule_views = setmetatable({}, { __mode = "k" })
+
+function Set:_make_ctx(r, game)
+  local view = rule_views[r]
+  if not view then
+    view = { id = r.id, title = r.title, values = r.values, file = r.file, line = r.line }
+    rule_views[r] = view
+  end
+  local c = { game = self:facade(game), rule = view }
+  for i = 1, #ctx_method_names do
+    local name = ctx_method_names[i]
+    c[name] = ctx_methods[name]
+  end
+  local ctx = sandbox.readonly(c, "ctx")
+  bound[ctx] = { set = self, r = r, game = game }
+  return ctx
 end
 
 function Set:_say(kind, data)

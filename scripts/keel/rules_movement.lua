@@ -99,25 +99,32 @@ local function river_proxy(rg)
   }, "river graph")
 end
 
---- Put the movement methods into c, a ctx of `game` being built.
----@param c table
----@param game table a keel.game
-function Movement:install(c, game)
-  local mc = self
+--- The movement methods of a ctx, shared by every ctx: `context(ctx)`
+--- gives the movement context of the ctx's rule set and the ctx's game.
+---@param context fun(ctx: table): table, table
+---@return table<string, function>
+function M.ctx_methods(context)
+  local m = {}
   --- ctx:profile(table, column, rows) -> profile (read-only)
-  c.profile = function(_, tname, column, rows) return mc:profile(tname, column, rows) end
+  m.profile = function(self, tname, column, rows)
+    local mc = context(self)
+    return mc:profile(tname, column, rows)
+  end
   --- ctx:reach(group|profile, start, budget, opts) -> keel.Reach | nil, reason
-  c.reach = function(_, what, start, budget, opts)
+  m.reach = function(self, what, start, budget, opts)
+    local mc, game = context(self)
     local w = mc:what(what)
     return mc:engine(game):reach(w, start, budget, opts)
   end
   --- ctx:path(group|profile, from, to, budget, opts) -> path, cost | nil, reason
-  c.path = function(_, what, from, to, budget, opts)
+  m.path = function(self, what, from, to, budget, opts)
+    local mc, game = context(self)
     local w = mc:what(what)
     return mc:engine(game):path(w, from, to, budget, opts)
   end
   --- ctx:step_cost(group|profile, from, to, coast) -> cost, coast | nil, reason
-  c.step_cost = function(_, what, from, to, coast)
+  m.step_cost = function(self, what, from, to, coast)
+    local mc, game = context(self)
     local w = mc:what(what)
     local eng = mc:engine(game)
     local a, why = movement.resolve(eng.board, from)
@@ -127,7 +134,8 @@ function Movement:install(c, game)
     return eng:costmap(w):step(a, b, coast or 0)
   end
   --- ctx:mover(group, callbacks, opts) -> mover (callbacks get the mover and the event)
-  c.mover = function(_, group, callbacks, opts)
+  m.mover = function(self, group, callbacks, opts)
+    local mc, game = context(self)
     local w = mc:what(group)
     local eng = mc:engine(game)
     local proxy
@@ -141,13 +149,18 @@ function Movement:install(c, game)
     return proxy
   end
   --- ctx:river_graph(profile) -> river graph (32.A.6: hexes and hexsides)
-  c.river_graph = function(_, profile)
+  m.river_graph = function(self, profile)
+    local mc, game = context(self)
     local real = mc.real[profile]
     if not real then error("river_graph: a profile from ctx:profile expected", 2) end
     return river_proxy(mc:engine(game):river_graph(real))
   end
   --- ctx:boxroute([enter]) -> water routes counted in sea boxes (doc/api/boxroute.md)
-  c.boxroute = function(_, enter) return boxroute.script_view(game.board, enter) end
+  m.boxroute = function(self, enter)
+    local _, game = context(self)
+    return boxroute.script_view(game.board, enter)
+  end
+  return m
 end
 
 return M
