@@ -592,6 +592,9 @@ KEEL_API void keel_dice_stream_rng(uint64_t seed, const char *name, keel_rng *ou
 KEEL_API keel_status keel_dice_stream(keel_dice *d, const char *name, size_t *index);
 KEEL_API keel_status keel_dice_find(const keel_dice *d, const char *name, size_t *index);
 KEEL_API size_t keel_dice_stream_count(const keel_dice *d);
+/* A count that moves whenever what keel_dice_save writes changes (a roll, a
+ * new stream, a load): equal versions, equal saved states. */
+KEEL_API uint64_t keel_dice_get_version(const keel_dice *d);
 KEEL_API const char *keel_dice_stream_name(const keel_dice *d, size_t i);
 /* Exact state of one stream: generator words and roll count. */
 KEEL_API keel_status keel_dice_get_state(const keel_dice *d, size_t i, keel_rng *rng, uint64_t *rolls);

@@ -176,6 +176,18 @@ function Game:roll(expr, opts)
   return self.dice:roll(expr, opts)
 end
 
+-- The dice's saved state (text), made again only when the dice changed
+-- since the last one (dice:get_version): an action that rolls nothing
+-- costs no save.
+local function dice_state(self)
+  local d = self.dice
+  local v = d:get_version()
+  if v ~= self._dice_version then
+    self._dice_text, self._dice_version = d:save_state(), v
+  end
+  return self._dice_text
+end
+
 local function traceback_handler(rule)
   return function(e) return errors.from(e, rule, true) end
 end
@@ -188,7 +200,7 @@ end
 function Game:transaction(fn, opts, ...)
   local rule = opts and opts.rule
   local st = self.state
-  local dice_before = self.dice:save_state()
+  local dice_before = dice_state(self)
   local level = st:begin()
   if rule then st:push_rule(rule) end
   local res = table.pack(xpcall(fn, traceback_handler(rule or st:rule()), self, ...))
@@ -221,7 +233,7 @@ local function trim(t, n) for i = #t, n + 1, -1 do t[i] = nil end end
 function Game:action(name, fn, opts)
   opts = opts or {}
   local st = self.state
-  local dice_before = self.dice:save_state()
+  local dice_before = dice_state(self)
   local level = st:begin()
   local order_json = opts.order ~= nil and encode(opts.order) or nil
   local rule = opts.rule
@@ -236,7 +248,7 @@ function Game:action(name, fn, opts)
     if rule then st:pop_rule() end
     st:commit(level)
     trim(self._acts, st:action_count() - 1)
-    self._acts[#self._acts + 1] = { dice_before, self.dice:save_state() }
+    self._acts[#self._acts + 1] = { dice_before, dice_state(self) }
     self._redo = {}
     return table.unpack(res, 2, res.n)
   end
