@@ -40,7 +40,7 @@ static keel_costmap *check_costmap(lua_State *L, int arg) {
 
 /* a reach set is the userdata block itself (keel_reach_opts.alloc) */
 static keel_reach *check_reach(lua_State *L, int arg) {
-  return luaL_checkudata(L, arg, REACH_MT);
+  return keel_lua_checkudata(L, arg, REACH_MT);
 }
 
 /* Put the query index of reach set r (at absolute index arg) in place when

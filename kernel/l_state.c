@@ -24,7 +24,7 @@ typedef struct lstate {
 } lstate;
 
 static lstate *check_state(lua_State *L, int arg) {
-  lstate *s = luaL_checkudata(L, arg, STATE_MT);
+  lstate *s = keel_lua_checkudata(L, arg, STATE_MT);
   if (!s->st) luaL_argerror(L, arg, "state is closed");
   return s;
 }
