@@ -225,12 +225,53 @@ end
 
 local function trim(t, n) for i = #t, n + 1, -1 do t[i] = nil end end
 
---- An action: the unit of undo. Runs fn(game) as a transaction; journals
---- its name, its order (when given) and the state hash after it.
+--- An action: the unit of undo. Runs fn(game, ...) as a transaction;
+--- journals its name, its order (when given) and the state hash after it.
 ---@param name string
----@param fn fun(game: table): any
+---@param fn fun(game: table, ...): any
 ---@param opts? {rule?: string, order?: any}
-function Game:action(name, fn, opts)
+-- an action's body: its journal lines around fn(game, ...)
+local function action_end(st, ...)
+  st:action_end()
+  return ...
+end
+local function action_body(self, st, name, order_json, fn, ...)
+  st:action_begin(name, order_json)
+  return action_end(st, fn(self, ...))
+end
+
+-- the message handler of an action in force for `rule`, one per rule
+local handlers = setmetatable({}, { __mode = "v" })
+local NO_RULE = {}
+local function handler_for(rule)
+  local key = rule == nil and NO_RULE or rule
+  local h = handlers[key]
+  if not h then
+    h = traceback_handler(rule)
+    handlers[key] = h
+  end
+  return h
+end
+
+-- what an action does once its body returned (ok) or raised
+local function action_done(self, st, name, opts, rule, level, dice_before, ok, ...)
+  if ok then
+    if rule then st:pop_rule() end
+    st:commit(level)
+    trim(self._acts, st:action_count() - 1)
+    self._acts[#self._acts + 1] = { dice_before, dice_state(self) }
+    if self._redo[1] ~= nil then self._redo = {} end
+    return ...
+  end
+  local err = errors.from((...), rule or st:rule())
+  st:rollback(level)
+  self.dice:load_state(dice_before)
+  st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message },
+    { "name", name }, { "order", opts.order } }))
+  error(err, 0)
+end
+
+function Game:action(name, fn, opts, ...)
   opts = opts or {}
   local st = self.state
   local dice_before = dice_state(self)
@@ -238,26 +279,8 @@ function Game:action(name, fn, opts)
   local order_json = opts.order ~= nil and encode(opts.order) or nil
   local rule = opts.rule
   if rule then st:push_rule(rule) end
-  local res = table.pack(xpcall(function()
-    st:action_begin(name, order_json)
-    local r = table.pack(fn(self))
-    st:action_end()
-    return table.unpack(r, 1, r.n)
-  end, traceback_handler(rule or st:rule())))
-  if res[1] then
-    if rule then st:pop_rule() end
-    st:commit(level)
-    trim(self._acts, st:action_count() - 1)
-    self._acts[#self._acts + 1] = { dice_before, dice_state(self) }
-    self._redo = {}
-    return table.unpack(res, 2, res.n)
-  end
-  local err = errors.from(res[2], rule or st:rule())
-  st:rollback(level)
-  self.dice:load_state(dice_before)
-  st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message },
-    { "name", name }, { "order", opts.order } }))
-  error(err, 0)
+  return action_done(self, st, name, opts, rule, level, dice_before,
+    xpcall(action_body, handler_for(rule or st:rule()), self, st, name, order_json, fn, ...))
 end
 
 -- Move the last n dice records of `from` onto `to`; returns the last one moved.

@@ -69,9 +69,16 @@ end
 ---@param name string
 ---@param params table
 ---@return string|nil reason
+local param_names = setmetatable({}, { __mode = "k" })   -- declaration -> its names, sorted
+
 function M.check_params(set, game, name, params)
   local decl = set.actions[name].def.params
-  for _, pname in ipairs(sorted_keys(decl)) do
+  local names = param_names[decl]
+  if not names then
+    names = sorted_keys(decl)
+    param_names[decl] = names
+  end
+  for _, pname in ipairs(names) do
     local p = decl[pname]
     local v = params[pname]
     if v == nil then
@@ -81,13 +88,21 @@ function M.check_params(set, game, name, params)
       if not ok then return ("action '%s': parameter '%s' must be %s"):format(name, pname, want) end
     end
   end
-  local extra = {}
-  for k in pairs(params) do if not decl[k] then extra[#extra + 1] = tostring(k) end end
-  if #extra > 0 then
+  local extra
+  for k in pairs(params) do
+    if not decl[k] then
+      extra = extra or {}
+      extra[#extra + 1] = tostring(k)
+    end
+  end
+  if extra then
     table.sort(extra)
     return ("action '%s' has no parameter %s"):format(name, concat(extra, ", "))
   end
 end
+
+local function emit_order(g, set, args) return set:_dispatch(g, args.event, args.data or {}) end
+local function effect_order(g, set, a, args) return set:_call(a.rule, a.def.effect, g, args) end
 
 --- Play an order as one action of the game (all or nothing, undoable),
 --- journaled with its name, rule and parameters: an action's effect with
@@ -102,16 +117,10 @@ end
 function M.play(set, game, name, args)
   set:_ready()
   args = args or {}
-  if name == M.EMIT then
-    return game:action(name, function(g)
-      return set:_dispatch(g, args.event, args.data or {})
-    end, { order = args })
-  end
+  if name == M.EMIT then return game:action(name, emit_order, { order = args }, set, args) end
   local a = set.actions[name]
   if not a then error(("unknown order '%s'"):format(tostring(name)), 2) end
-  return game:action(name, function(g)
-    return set:_call(a.rule, a.def.effect, g, args)
-  end, { rule = a.rule.id, order = args })
+  return game:action(name, effect_order, { rule = a.rule.id, order = args }, set, a, args)
 end
 
 return M

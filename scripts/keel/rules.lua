@@ -304,20 +304,22 @@ end
 
 -- Run body(...) as the outermost entry point: under the sandbox's limits,
 -- returning ok, results... or false, error, kind.
+-- what _enter returns: ok, results... or false, error, kind
+local function entered(self, ok, ...)
+  self._depth = 0
+  self._running = {}
+  if ok then return ok, ... end
+  local e, kind = ...
+  if not errors.is_error(e) then e = errors.from(e, nil) end
+  errors.set_kind(e, kind)
+  return false, e, kind
+end
+
 function Set:_enter(body, ...)
   if self._depth > 0 then return true, body(...) end
   self._entry_fn = body
   self._depth = 1
-  local res = pack(sandbox.xprotect(body, self._handler, ...))
-  self._depth = 0
-  self._running = {}
-  if not res[1] then
-    local e = res[2]
-    if not errors.is_error(e) then e = errors.from(e, nil) end
-    errors.set_kind(e, res[3])
-    return false, e, res[3]
-  end
-  return unpack(res, 1, res.n)
+  return entered(self, sandbox.xprotect(body, self._handler, ...))
 end
 
 --- Send an event to the rules, as one action of the game (all or nothing,
@@ -359,7 +361,9 @@ function Set:_check_action(game, name, params)
       return ("illegal %s (%s %s): %s"):format(name, registry.who(r), r.title or "", reason), "illegal"
     end
   end
-  for _, v in ipairs(self.vetoes[name] or {}) do
+  local vetoes = self.vetoes[name]
+  for i = 1, vetoes and #vetoes or 0 do
+    local v = vetoes[i]
     local reason = self:_call(v.rule, v.fn, game, params)
     if reason then
       if type(reason) ~= "string" then reason = "vetoed" end
@@ -394,22 +398,27 @@ Set.play = orders.play
 ---@param game table
 ---@param name string
 ---@param params? table
+-- the body of set:act, run under the limits by _enter
+local function act_body(self, game, name, params)
+  local why, kind = self:_check_action(game, name, params)
+  if why then return false, why, kind end
+  if self.narrate then self.narrate("action", { rule = self.actions[name].rule, action = name, params = params }) end
+  return true, self:play(game, name, params)
+end
+
+local function acted(ok, done, ...)
+  if not ok then return nil, done, ... end      -- an error or a limit: error, kind
+  if not done then return nil, ... end          -- illegal or vetoed: reason, kind
+  return true, ...
+end
+
 function Set:act(game, name, params)
   self:_ready()
   params = params or {}
   if not self.actions[name] then return nil, ("unknown action '%s'"):format(tostring(name)), "unknown" end
   local reason = orders.check_params(self, game, name, params)
   if reason then return nil, reason, "params" end
-  local function body()
-    local why, kind = self:_check_action(game, name, params)
-    if why then return false, why, kind end
-    self:_say("action", { rule = self.actions[name].rule, action = name, params = params })
-    return true, self:play(game, name, params)
-  end
-  local res = pack(self:_enter(body))
-  if not res[1] then return nil, res[2], res[3] end
-  if not res[2] then return nil, res[3], res[4] end
-  return true, unpack(res, 3, res.n)
+  return acted(self:_enter(act_body, self, game, name, params))
 end
 
 --- A set with these families and variants loaded.
