@@ -30,17 +30,19 @@ M.Game = Game
 
 local function new_dice(seed) return keel.dice.new(seed) end
 
+local json_line = kstate.json_line
+
 --- One journal line: {"ev":EV, then fields in the order given}.
 ---@param ev string
 ---@param fields table array of {key, value}
 local function line(ev, fields)
-  local parts = { '{"ev":', encode(ev) }
+  local args, n = {}, 0
   for i = 1, #fields do
     local f = fields[i]
-    parts[#parts + 1] = "," .. encode(f[1]) .. ":" .. (f[2] == nil and "null" or encode(f[2]))
+    args[n + 1], args[n + 2] = f[1], f[2]
+    n = n + 2
   end
-  parts[#parts + 1] = "}"
-  return concat(parts)
+  return json_line(ev, table.unpack(args, 1, n))
 end
 M.line = line
 
@@ -157,11 +159,10 @@ function Game:with_rule(rule, fn, ...)
 end
 
 function Game:_journal_roll(rec)
-  self.state:journal_append(line("roll", {
-    { "rule", rec.rule or self.state:rule() }, { "reason", rec.reason }, { "stream", rec.stream },
-    { "expr", rec.expr }, { "faces", rec.faces }, { "modifier", rec.modifier }, { "total", rec.total },
-    { "forced", rec.forced and true or false }, { "n", rec.n },
-  }))
+  local st = self.state
+  st:journal_append(json_line("roll", "rule", rec.rule or st:rule(), "reason", rec.reason,
+    "stream", rec.stream, "expr", rec.expr, "faces", rec.faces, "modifier", rec.modifier,
+    "total", rec.total, "forced", rec.forced and true or false, "n", rec.n))
 end
 
 --- Roll through the game's dice; the rule in force is recorded.
