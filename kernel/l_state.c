@@ -998,8 +998,8 @@ static int l_json_line(lua_State *L) {
   else json_of(L, 1, j, 0);
   for (int i = 2; i < top && !j->err; i += 2) {
     size_t len;
+    if (lua_type(L, i) != LUA_TSTRING) return luaL_argerror(L, i, "a key (string) expected");
     const char *k = lua_tolstring(L, i, &len);
-    if (!k || lua_type(L, i) != LUA_TSTRING) return luaL_argerror(L, i, "a key (string) expected");
     if (!KEEL_JSON_LIT(&j->out, ",") || !keel__json_str(&j->out, k, len) || !KEEL_JSON_LIT(&j->out, ":")) {
       j->err = "out of memory";
       break;
