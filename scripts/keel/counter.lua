@@ -232,6 +232,33 @@ function M.merge(views)
   return spec
 end
 
+--- The status lines of a game: each declared key that has a value, a
+--- key ending in "*" once for every global it matches ("vp:*" -> vp:Allied
+--- with its label's %s filled by "Allied"), in the declared order.
+---@param status table[] the merged spec's `status`
+---@param globals table key -> value
+---@return {key: string, label: string, value: any}[]
+function M.status_lines(status, globals)
+  local keys = require("keel.keys").sorted(globals)
+  local out = {}
+  for _, s in ipairs(status) do
+    if s.key:sub(-1) == "*" then
+      local prefix = s.key:sub(1, -2)
+      for _, k in ipairs(keys) do
+        if k:sub(1, #prefix) == prefix then
+          local rest = k:sub(#prefix + 1)
+          local label = s.label:find("%s", 1, true) and s.label:gsub("%%s", (rest:gsub("%%", "%%%%")))
+            or (s.label .. " " .. rest)
+          out[#out + 1] = { key = k, label = label, value = globals[k] }
+        end
+      end
+    elseif globals[s.key] ~= nil then
+      out[#out + 1] = { key = s.key, label = s.label, value = globals[s.key] }
+    end
+  end
+  return out
+end
+
 -- ---- colours ----------------------------------------------------------------------
 
 M.SIDE_COLORS = { Allied = "#1f4e9c", Axis = "#7a1f1f" }
