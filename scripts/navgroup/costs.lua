@@ -33,6 +33,7 @@ rule {
     before_year = 1942, not_before_columns = { TF = true, NT = true },
     pi_row = "port_interdiction",
     movement_activities = { enter = true },
+    combat_row = "combat_round",   -- charged by 32.D for each round, never spent as an activity
   },
   queries = {
     -- the columns the group's units pay from, in column_order
@@ -87,6 +88,22 @@ rule {
         if tag == "port_interdiction" then return 1 end
       end
       return 0
+    end,
+    -- the activities (rows that are neither movement, combat rounds nor the
+    -- interdiction multiplier) the group's units may do, each {value = row
+    -- key, cost = MPs}, in table order: the `spend` action's choices
+    mp_activities = function(ctx, g)
+      local v = ctx.rule.values
+      local other = { [v.pi_row] = true, [v.combat_row] = true, [v.rows.river] = true, [v.flotilla_rows.river] = true }
+      for _, r in ipairs { v.rows.enter, v.flotilla_rows.enter } do
+        for _, key in pairs(r) do other[key] = true end
+      end
+      local out = {}
+      for _, row in ipairs(ctx:table(v.table).rows) do
+        local cost = not other[row.key] and ctx:query("activity_cost", g, row.key)
+        if cost then out[#out + 1] = { value = row.key, cost = cost } end
+      end
+      return out
     end,
     -- the MPs the group spends for an activity (a row key of the table):
     -- cost, or nil, reason. opts: column (who does it), year, armour
