@@ -191,6 +191,22 @@ function M.start(spec, opts)
   return self
 end
 
+--- Go on with a saved game of a scenario (keel.game.load gave `game`): the
+--- board and rule set as start makes them, the names of the scenario's
+--- forces and groups (ids are the same in every game of it), and `game`
+--- in place of the fresh game start set up (which is closed).
+---@param spec table from M.load
+---@param game table a loaded keel.game
+---@param opts? {narrate?: function, path?: string[]}
+---@return table run
+function M.resume(spec, game, opts)
+  local run = M.start(spec, opts)
+  run.game.state:close()
+  run.game = game
+  game.board = run.board
+  return run
+end
+
 --- A hex from a label ("15B:2407", through the map) or an integer.
 function Run:hex(v)
   if math.type(v) == "integer" then return v end
