@@ -1,11 +1,12 @@
 --- keel.rules_movement — the movement part of a rule's ctx: keel.movement
 -- behind ctx (rule scripts cannot require it). Profiles from table columns,
--- reach sets, paths, step costs, movers and river graphs over the game's
--- board. keel.rules makes one per rule set and installs its methods in each
+-- reach sets, paths, step costs, movers, river graphs and sea-box routes
+-- (keel.boxroute) over the game's board. keel.rules makes one per rule set and installs its methods in each
 -- ctx; scripts see read-only proxies, never an engine, a board or a game.
 -- API: doc/api/rules.md; the engine: doc/movement.md.
 local sandbox = require "keel.sandbox"
 local movement = require "keel.movement"
+local boxroute = require "keel.boxroute"
 
 local type, pairs, ipairs, error, tostring, setmetatable = type, pairs, ipairs, error, tostring, setmetatable
 
@@ -141,6 +142,8 @@ function Movement:install(c, game)
     if not real then error("river_graph: a profile from ctx:profile expected", 2) end
     return river_proxy(mc:engine(game):river_graph(real))
   end
+  --- ctx:boxroute([enter]) -> water routes counted in sea boxes (doc/api/boxroute.md)
+  c.boxroute = function(_, enter) return boxroute.script_view(game.board, enter) end
 end
 
 return M
