@@ -101,7 +101,7 @@ function M.action(set, game, name, side)
   -- every combination of candidates, parameter by parameter
   local combos = { {} }
   local cache = {}          -- pname -> given key -> {list, why}
-  local empty               -- {param=, reason=} of the first required parameter left without values
+  local empty               -- {param=, reason=} of the first parameter a domain gave no value
   local too_many = false
   local free_required = {}
   for _, pname in ipairs(order) do
@@ -136,11 +136,8 @@ function M.action(set, game, name, side)
           list, why = hit[1], hit[2]
         end
         if #list == 0 then
-          if p.optional then
-            nexts[#nexts + 1] = combo
-          elseif not empty then
-            empty = { param = pname, reason = why }
-          end
+          if p.optional then nexts[#nexts + 1] = combo end
+          if not empty then empty = { param = pname, reason = why } end
         else
           for _, cand in ipairs(list) do
             local c = copy(combo)
@@ -173,7 +170,8 @@ function M.action(set, game, name, side)
     end
   end
   entry.available = #legal > 0
-  if #combos == 0 and empty then
+  -- not available, and a parameter had no value to offer: that says why best
+  if not entry.available and empty then
     entry.kind = "domain"
     entry.reason = ("no value for parameter '%s'%s"):format(empty.param, empty.reason and (": " .. empty.reason) or "")
   end
