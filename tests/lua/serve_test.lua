@@ -342,3 +342,22 @@ t.test("serve-9: keel serve without --stdio is a usage error (exit 2); end of in
   t.eq(status, 0)
   t.ok(out:find('"protocol":1', 1, true))
 end)
+
+t.test("serve-10: every family's showcase opens; each side's actions and view fit the schema", function()
+  local p = io.popen("ls scenarios/*.lua")
+  local files = {}
+  for f in p:lines() do files[#files + 1] = f end
+  p:close()
+  t.ok(#files >= 5)
+  for _, f in ipairs(files) do
+    local s = inproc()
+    local r = s.send { op = "open", scenario = f }
+    t.eq(r.ok, true, f .. ": " .. json.encode(r.error))
+    for _, side in ipairs(r.game.sides) do
+      local a = s.send { op = "actions", side = side }
+      t.eq(a.ok, true, f .. " " .. side)
+      t.ok(#a.actions > 0, f .. ": actions listed")
+      t.eq(s.send { op = "view", side = side }.ok, true)
+    end
+  end
+end)
