@@ -51,8 +51,10 @@ all: check-deps bin/keel lib/keel.so lib/libkeel.a build/pc/keel-uninstalled.pc
 DEB_PKGS := liblua5.4-dev lua-lpeg-dev lua5.4 lua-lpeg
 # What the tests use beyond the build: a browser that loads the SVG pictures
 # and drives keel view's page over the DevTools protocol (tests/lua/render_test.lua
-# and tests/browser/ skip, saying so, when none is installed), and luacheck.
-TEST_PKGS := chromium lua-check
+# and tests/browser/ skip, saying so, when none is installed), luacheck, and
+# pkg-config (the C hosts are built through keel.pc). README.md lists both
+# lists (tests/lua/cli_test.lua checks it).
+TEST_PKGS := chromium lua-check pkg-config
 deps:
 	@sh tools/deps.sh install $(DEB_PKGS) $(TEST_PKGS)
 check-deps:

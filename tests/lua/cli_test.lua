@@ -171,3 +171,24 @@ t.test("cli: a missing file is a failure (exit 1) for every command that reads o
   end
   os.execute("rm -rf " .. dir)
 end)
+
+t.test("cli: README's `make deps` sentence lists exactly the packages make deps installs", function()
+  local mk = t.read_file("Makefile")
+  local want = {}
+  for _, var in ipairs { "DEB_PKGS", "TEST_PKGS" } do
+    local list = mk:match("\n" .. var .. "%s*:=%s*([^\n]+)")
+    t.ok(list, var .. " in the Makefile")
+    for p in list:gmatch("%S+") do want[#want + 1] = p end
+  end
+  t.ok(mk:find("deps:\n\t@sh tools/deps.sh install $(DEB_PKGS) $(TEST_PKGS)\n", 1, true), "make deps installs both lists")
+  local readme = t.read_file("README.md")
+  local sentence = readme:match("`make deps` installs(.-)%.\n")
+  t.ok(sentence, "README has the sentence")
+  local got = {}
+  for names in sentence:gmatch("`([^`]+)`") do
+    for p in names:gmatch("%S+") do got[#got + 1] = p end
+  end
+  table.sort(want)
+  table.sort(got)
+  t.eq(got, want)
+end)
