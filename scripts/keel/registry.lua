@@ -390,9 +390,22 @@ function Registry:finalize()
   return self
 end
 
+--- Refuse a set whose variants conflict (two change one rule or table and
+--- the later does not say it overrides): raises every conflict's message.
+--- keel.rules.load and the entry points call it; `keel rules` lists them.
+function Registry:check_conflicts()
+  local n = #self.conflicts
+  if n == 1 then error(self.conflicts[1].message, 0) end
+  if n > 1 then
+    local lines = {}
+    for i, c in ipairs(self.conflicts) do lines[i] = "  " .. c.message end
+    error(("%d conflicts between variants:\n%s"):format(n, concat(lines, "\n")), 0)
+  end
+end
+
 function Registry:_ready()
   if self._dirty then self:finalize() end
-  if #self.conflicts > 0 then error(self.conflicts[1].message, 0) end
+  if #self.conflicts > 0 then self:check_conflicts() end
 end
 
 --- A table of the set by name (as changed by variants), falling back on

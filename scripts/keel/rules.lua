@@ -363,13 +363,15 @@ function Set:view_for(game, side)
   return res[2]
 end
 
---- A set with these families and variants loaded.
+--- A set with these families and variants loaded; variants that conflict
+--- are refused here, when the game is set up, not at its first order.
 ---@param opts {families: string[], variants?: string[], path?: string[], narrate?: function}
 function M.load(opts)
   local set = M.new(opts)
   for _, f in ipairs(opts.families or {}) do set:load_family(f) end
   for _, v in ipairs(opts.variants or {}) do set:apply_variant(v) end
   set:finalize()
+  set:check_conflicts()
   return set
 end
 

@@ -123,3 +123,33 @@ t.test("scenario: a failure whose reason does not match is not 'as expected': on
   t.eq(n, 1, out)
   os.execute("rm -rf '" .. dir .. "'")
 end)
+
+t.test("variants: two that change one rule are refused when the game is set up, not at its first order", function()
+  local FAM = t.cwd() .. "/tests/families"
+  local ok, err = pcall(rules.load, { families = { "toy27" }, path = { FAM },
+    variants = { FAM .. "/variants/campaign_001.lua", FAM .. "/variants/conflict.lua" } })
+  t.ok(not ok, "rules.load refuses the set")
+  t.ok(tostring(err):find("variant 'short exploitation' changes 27.C.4, which variant 'campaign 001' already changed",
+    1, true), tostring(err))
+  -- a scenario naming both: keel run stops at the setup, before any order
+  local dir = write_tree { ["game.lua"] = ([[
+return scenario {
+  name = "two variants", rules = { "toy27" }, path = { %q },
+  variants = { %q, %q },
+  forces = { { name = "Warspite", type = "BB", side = "Allied" } },
+  orders = { { event = "exploitation_phase" } },
+}
+]]):format(FAM, FAM .. "/variants/campaign_001.lua", FAM .. "/variants/conflict.lua") }
+  local status, out = sh(keel_bin .. " run " .. dir .. "/game.lua")
+  t.eq(status, 1, out)
+  t.ok(out:find("keel: [^\n]*conflict.lua:4: variant 'short exploitation' changes 27.C.4"), out)
+  t.ok(not out:find("order 1", 1, true), "no order was played: " .. out)
+  -- keel rules still lists them (exit 1), and a variant that overrides is fine
+  status, out = sh(("%s rules --path %s --variant %s --variant %s"):format(keel_bin, FAM,
+    FAM .. "/variants/campaign_001.lua", FAM .. "/variants/conflict.lua"))
+  t.eq(status, 1, out)
+  t.ok(out:find("1 conflict(s)", 1, true), out)
+  t.ok(rules.load { families = { "toy27" }, path = { FAM },
+    variants = { FAM .. "/variants/campaign_001.lua", FAM .. "/variants/override.lua" } })
+  os.execute("rm -rf '" .. dir .. "'")
+end)
