@@ -146,3 +146,12 @@ t.test("meta: one @param or @return per line (LuaLS reads a second one as a comm
   end
   t.eq(bad, {})
 end)
+
+t.test("docs: doc/api/events.md gives every kernel event its payload", function()
+  local doc = t.read_file("doc/api/events.md")
+  local missing = {}
+  for _, ev in ipairs(require("keel.registry").events) do
+    if not doc:find("\n| `" .. ev .. "` | `{", 1, true) then missing[#missing + 1] = ev end
+  end
+  t.eq(missing, {})
+end)
