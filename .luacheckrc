@@ -46,6 +46,7 @@ files["tests/families/variants"] = { std = "keel_script+keel_variant" }
 files["tests/scenarios"] = { std = "keel_script+keel_scenario" }
 files["scenarios/families"] = { std = "keel_script+keel_rules" }
 files["scenarios/suez_1942.lua"] = { std = "keel_script+keel_scenario" }
+files["scenarios/salerno_1943.lua"] = { std = "keel_script+keel_scenario" }
 files["scenarios/seabox_*.lua"] = { std = "keel_script+keel_scenario" }
 files["scenarios/ocs_salerno.lua"] = { std = "keel_script+keel_scenario" }
 files["scenarios/seazone_trident.lua"] = { std = "keel_script+keel_scenario" }

@@ -174,7 +174,7 @@ demo: all
 # a deliberate change to a rule, a map or the journal format, and review the diff
 GOLDEN := scenarios/suez_1942.lua tests/scenarios/convoy_crete.lua tests/scenarios/navgroup_integration.lua \
           scenarios/seabox_crete_1941.lua scenarios/ocs_salerno.lua \
-          scenarios/seazone_trident.lua
+          scenarios/seazone_trident.lua scenarios/salerno_1943.lua
 golden: all
 	@mkdir -p tests/golden
 	@for s in $(GOLDEN); do \

@@ -18,7 +18,7 @@
 --     types = { TF = { symbol = "warship", title = "task force", values = { "strength" } } },
 --     marks = { { marker = "step", label = "-%d Step" }, { value = "reacting", label = "React" } },
 --     sides = { Allied = "#1f4e9c" },
---     status = { { key = "suez", label = "Suez Canal" }, { key = "vp:*", label = "VP %s" } },
+--     status = { { key = "suez", label = "Suez Canal" }, { keyed = "vp", label = "VP %s" } },
 --   }
 -- luacheck: max line length 160
 local fmt, concat = string.format, table.concat
@@ -194,8 +194,10 @@ function M.check(v, where)
     end
   end
   for i, s in ipairs(v.status or {}) do
-    if type(s) ~= "table" or type(s.key) ~= "string" then
-      bad(where, ("status[%d] must be { key = GLOBAL, label = TEXT }"):format(i))
+    if type(s) ~= "table" or (type(s.key) ~= "string") == (type(s.keyed) ~= "string")
+      or (s.count ~= nil and (s.keyed == nil or type(s.count) ~= "boolean")) then
+      bad(where, ("status[%d] must be { key = GLOBAL, label = TEXT } or { keyed = MAP, count = BOOLEAN, label = TEXT }")
+        :format(i))
     end
     if s.label ~= nil and type(s.label) ~= "string" then bad(where, ("status[%d].label must be a string"):format(i)) end
   end
@@ -217,7 +219,11 @@ function M.merge(views)
   local spec = { types = {}, marks = {}, sides = {}, status = {} }
   local seen = {}
   local function add_status(s)
-    if not seen[s.key] then seen[s.key] = true; spec.status[#spec.status + 1] = { key = s.key, label = s.label or s.key } end
+    local id = s.key or ("keyed " .. s.keyed .. (s.count and " count" or ""))
+    if not seen[id] then
+      seen[id] = true
+      spec.status[#spec.status + 1] = { key = s.key, keyed = s.keyed, count = s.count, label = s.label or s.key or s.keyed }
+    end
   end
   for _, s in ipairs(M.KERNEL_STATUS) do add_status(s) end
   for i = 1, #views do
@@ -232,24 +238,31 @@ function M.merge(views)
   return spec
 end
 
---- The status lines of a game: each declared key that has a value, a
---- key ending in "*" once for every global it matches ("vp:*" -> vp:Allied
---- with its label's %s filled by "Allied"), in the declared order.
+--- The status lines of a game: each declared global that has a value;
+--- for a keyed map, its number of entries (`count`) or one line per entry,
+--- the label's %s filled with the key's parts ({ keyed = "vp", label =
+--- "victory points (%s)" } -> key "vp[Allied]", label "victory points
+--- (Allied)"), in the declared order.
 ---@param status table[] the merged spec's `status`
----@param globals table key -> value
+---@param state table a keel.State (its globals and keyed values)
 ---@return {key: string, label: string, value: any}[]
-function M.status_lines(status, globals)
-  local keys = require("keel.keys").sorted(globals)
+function M.status_lines(status, state)
+  local globals = state:globals()
   local out = {}
   for _, s in ipairs(status) do
-    if s.key:sub(-1) == "*" then
-      local prefix = s.key:sub(1, -2)
-      for _, k in ipairs(keys) do
-        if k:sub(1, #prefix) == prefix then
-          local rest = k:sub(#prefix + 1)
+    if s.keyed then
+      local n = state:count_keyed(s.keyed)
+      if s.count then
+        if n > 0 then out[#out + 1] = { key = s.keyed .. "#", label = s.label, value = n } end
+      else
+        for i = 1, n do
+          local key, v = state:at_keyed(s.keyed, i)
+          local parts = {}
+          for j, p in ipairs(type(key) == "table" and key or { key }) do parts[j] = tostring(p) end
+          local rest = concat(parts, " ")
           local label = s.label:find("%s", 1, true) and s.label:gsub("%%s", (rest:gsub("%%", "%%%%")))
             or (s.label .. " " .. rest)
-          out[#out + 1] = { key = k, label = label, value = globals[k] }
+          out[#out + 1] = { key = s.keyed .. "[" .. concat(parts, ",") .. "]", label = label, value = v }
         end
       end
     elseif globals[s.key] ~= nil then

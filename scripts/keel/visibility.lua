@@ -128,7 +128,7 @@ function M.view(set, game, side)
       end
     end
   end
-  local status = require("keel.counter").status_lines(set:view().status, st:globals())
+  local status = require("keel.counter").status_lines(set:view().status, st)
   return { side = side, units = units, groups = groups, status = status }
 end
 

@@ -317,11 +317,19 @@ rule { id = "S.1", queries = { unit_visibility = function() return "partly" end 
   t.ok(require("keel.errors").format(err):find('"full", "unknown" or "hidden" expected', 1, true))
 end)
 
-t.test("legal-14: status lines: a key ending in * once per matching global, its label filled", function()
+t.test("legal-14: status lines: globals declared; a keyed map counted, or a line per entry, its label filled", function()
   local counter = require "keel.counter"
-  local lines = counter.status_lines({ { key = "vp:*", label = "victory points (%s)" }, { key = "sea", label = "sea" },
-    { key = "turn", label = "turn" } }, { ["vp:Axis"] = 3, ["vp:Allied"] = 40, sea = "calm" })
-  t.eq(lines, { { key = "vp:Allied", label = "victory points (Allied)", value = 40 },
-                { key = "vp:Axis", label = "victory points (Axis)", value = 3 },
-                { key = "sea", label = "sea", value = "calm" } })
+  local st = require("keel").state.new()
+  st:set_global("sea", "calm")
+  st:set_global("private", 1)
+  st:set_keyed("vp", "Axis", 3)
+  st:set_keyed("vp", "Allied", 40)
+  st:set_keyed("fights", 1, "a")
+  st:set_keyed("fights", 2, "b")
+  local lines = counter.status_lines({ { keyed = "vp", label = "victory points (%s)" }, { key = "sea", label = "sea" },
+    { key = "turn", label = "turn" }, { keyed = "fights", count = true, label = "fights" } }, st)
+  t.eq(lines, { { key = "vp[Allied]", label = "victory points (Allied)", value = 40 },
+                { key = "vp[Axis]", label = "victory points (Axis)", value = 3 },
+                { key = "sea", label = "sea", value = "calm" },
+                { key = "fights#", label = "fights", value = 2 } })
 end)

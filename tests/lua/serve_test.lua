@@ -300,7 +300,7 @@ t.test("serve-6: the view of a side hides the other side's naval groups (32.B)",
   local statuses = {}
   for _, s in ipairs(v.status) do statuses[s.key] = s.value end
   t.eq(statuses.phasing, "Axis")
-  t.eq(statuses["vp:Allied"], 40)
+  t.eq(statuses["vp[Allied]"], 40)
 end)
 
 t.test("serve-7: actions without a side: the side to move's (the query side_to_move)", function()

@@ -107,6 +107,22 @@ function GameFacade:group_units(g) end
 function GameFacade:group_name(g) end
 function GameFacade:global(k) end
 function GameFacade:set_global(k, v) end
+---Keyed values: structured rule data (doc/guide.md "Game data rules share").
+---@param map string
+---@param key keel.Key
+---@return keel.Value
+function GameFacade:get_keyed(map, key) end
+---@param map string
+---@param key keel.Key
+---@param v keel.Value nil removes the key
+function GameFacade:set_keyed(map, key, v) end
+---@param map string
+---@return integer
+function GameFacade:count_keyed(map) end
+---@param map string
+---@param i integer 1-based, in key order
+---@return (integer|string)[] key, keel.Value value
+function GameFacade:at_keyed(map, i) end
 function GameFacade:owner(hex) end
 function GameFacade:set_owner(hex, side) end
 ---@return integer total, table record
@@ -208,7 +224,8 @@ function set_row(table_name, row, ...) end
 ---@field path? string[]
 ---@field variants? string[]
 ---@field seed? integer
----@field flags? table
+---@field flags? table starting globals
+---@field keyed? table[] starting keyed values: { {map, key, value}, ... }
 ---@field forces? keel.ForceSpec[]
 ---@field groups? table<string, table> group values by group name, set after the forces
 ---@field orders? table[]
