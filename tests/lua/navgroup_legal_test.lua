@@ -149,3 +149,22 @@ t.test("32.B-18: a group the rules make known (group value known) is seen in ful
     if g.id == run.groups.Regia then t.eq(g.known, true); t.eq(g.name, "Regia") end
   end
 end)
+
+t.test("37-9: land offers the phasing side's group and the units its craft carry, planned ones only", function()
+  local F = dofile("tests/lua/navgroup_landing_fixture.lua")
+  local w = F.world()
+  local g, craft = F.fleet(w, "Force", { "LC", "LC" }, "A:0502")
+  local planned = F.troop(w, "Planned", craft[1])
+  local other = F.troop(w, "Unplanned", craft[2])
+  F.plan(w, "A:0502", { planned })
+  local land
+  for _, e in ipairs(w.set:legal_actions(w.game, "Allied")) do if e.name == "land" then land = e end end
+  t.eq(land.available, true)
+  t.eq(values(param(land, "group").domain), { g })
+  local units = values(choice(param(land, "units"), g))
+  t.eq(units, { planned }, "the unit without a plan is carried but may not land (37.C): left out")
+  t.ok(other ~= planned)
+  for _, e in ipairs(w.set:legal_actions(w.game, "Axis")) do
+    if e.name == "land" then t.eq(e.available, false) end
+  end
+end)
