@@ -26,14 +26,14 @@ function M.format_value(v, board)
   if type(v) == "string" then
     local kind, n = v:match("^(%a+):(%-?%d+)$")
     if board and (kind == "hex" or kind == "port") then
-      local label = board:label(math.tointeger(tonumber(n)))
+      local label = board:format(math.tointeger(tonumber(n)))
       if label then return kind .. " " .. label end
     end
     return ("%q"):format(v)
   end
   -- integers of the size of a packed hex (or hexside), on the board, read better as labels
   if board and math.type(v) == "integer" and (v >= 1 << 32 or v < 0) then
-    local label = board:label(v)
+    local label = board:format(v)
     if label then return label end
     local ok, side = pcall(board.side_label, board, v)
     if ok and side then return side end

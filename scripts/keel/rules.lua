@@ -89,11 +89,11 @@ function Set:facade(game)
   end
   g.roll = function(_, expr, opts)
     opts = opts or {}
-    return game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = game.state:rule() })
+    return game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = game.state:get_rule() })
   end
   -- a hex that changes hands is news every rule may hook: owner_changed
   g.set_owner = function(_, hex, side)
-    local old = game:owner(hex)
+    local old = game:get_owner(hex)
     game:set_owner(hex, side)
     if old ~= side then self:_dispatch(game, "owner_changed", { hex = hex, side = side, old = old }) end
   end

@@ -185,7 +185,7 @@ function M.start(spec, opts)
     local g = self.groups[name]
     if not g then fail(spec.file, ("groups: no force is in a group named '%s'"):format(name)) end
     local vals = spec.groups[name]
-    for _, k in ipairs(sorted_keys(vals)) do game:group_set(g, k, vals[k]) end
+    for _, k in ipairs(sorted_keys(vals)) do game:group_set_value(g, k, vals[k]) end
   end
   st:pop_rule()
   return self
@@ -203,8 +203,8 @@ end
 function Run:group_named(name)
   if self.groups[name] then return self.groups[name] end
   local st = self.game.state
-  for g = 1, st:group_count() do
-    if st:group_name(g) == name then return g end
+  for g = 1, st:count_groups() do
+    if st:group_get_name(g) == name then return g end
   end
 end
 
@@ -266,7 +266,7 @@ function Run:check(expect, outcome)
     add("failed: %s", (outcome.message or "?"):match("^[^\n]*"))
   end
   for _, k in ipairs(sorted_keys(expect.global or {})) do
-    local got = game:global(k)
+    local got = game:get_global(k)
     if not same(got, expect.global[k]) then
       add("expected global %s = %s, got %s", k, json.encode(expect.global[k]), json.encode(got))
     end
@@ -276,7 +276,7 @@ function Run:check(expect, outcome)
     if not id then
       add("no unit named '%s'", name)
     else
-      local u = game:unit(id)
+      local u = game:get_unit(id)
       for _, field in ipairs(sorted_keys(expect.units[name])) do
         local want = expect.units[name][field]
         if field == "values" or field == "markers" then

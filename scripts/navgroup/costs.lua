@@ -76,10 +76,10 @@ rule {
     -- says whose marker it is (absent: the enemy's)
     pi_level = function(ctx, side, hex)
       local game, board = ctx.game, ctx.game.board
-      local label = board:label(hex)
-      local owner = game:global("pi_side:" .. label)
+      local label = board:format(hex)
+      local owner = game:get_global("pi_side:" .. label)
       if owner and owner == side then return 0 end
-      local level = game:global("pi:" .. label)
+      local level = game:get_global("pi:" .. label)
       if level then return level end
       for _, tag in ipairs(board:tags(hex) or {}) do
         local n = tag:match("^pi:(%d+)$")
@@ -98,7 +98,7 @@ rule {
       local row = t.by_key[activity]
       if not row then return nil, ("32.A.3: no activity '%s' on the Naval MP Cost Summary"):format(tostring(activity)) end
       local columns = opts.column and { opts.column } or ctx:query("group_columns", g)
-      local year = opts.year or game:global("year")
+      local year = opts.year or game:get_global("year")
       local cost, why
       for _, c in ipairs(columns) do
         local cell = t:get(activity, c)

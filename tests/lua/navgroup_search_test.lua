@@ -55,7 +55,7 @@ function W:group(name, side, at, types, attrs, kind)
   local ids = {}
   for i, ty in ipairs(types) do ids[i] = self:unit(name .. " " .. i, ty, side, at, nil, kind) end
   local gid = self.g:group_new { name = name, units = ids }
-  for k, v in pairs(attrs or {}) do self.g:group_set(gid, k, v) end
+  for k, v in pairs(attrs or {}) do self.g:group_set_value(gid, k, v) end
   self.groups[name] = gid
   self.spent = self.spent or {}
   self.spent[gid] = 0
@@ -114,7 +114,7 @@ function W:force(want, total)
   error("no 2d6 faces give " .. tostring(want) .. " at " .. total)
 end
 
-function W:probe(k) return self.g:global("probe:" .. k) end
+function W:probe(k) return self.g:get_global("probe:" .. k) end
 function W:last_roll() return self.rolls[#self.rolls] end
 local function applied(rec)
   local out = {}
@@ -136,8 +136,8 @@ t.test("32.B.1-1: entering an enemy danger zone calls for a search; contact acti
   t.eq(w:last_roll().result.code, "S")
   t.eq(w:probe("search_kinds"), "danger zone")
   t.eq(w:probe("activated_zone"), "West")
-  t.eq(w.g:group_get(west, "activated"), true, "reserve in port in the same sea zone")
-  t.ok(not w.g:group_get(east, "activated"), "not the other sea zone")
+  t.eq(w.g:group_get_value(west, "activated"), true, "reserve in port in the same sea zone")
+  t.ok(not w.g:group_get_value(east, "activated"), "not the other sea zone")
 end)
 
 t.test("32.B.1-2: a danger zone calls for a search on entering only, and not for the phasing side's own zone", function()
@@ -177,7 +177,7 @@ t.test("32.B.2-2: a naval strike mission makes contact too; on contact reserves 
   w:force("S", total)
   w:enter(f, "A:2510")
   t.eq(w:last_roll().result.code, "S")
-  t.eq(w.g:group_get(east, "activated"), true)
+  t.eq(w.g:group_get_value(east, "activated"), true)
   t.eq(w:probe("attacks"), 1)
   t.eq(w:probe("attack_bases"), "A:3505")
 end)
@@ -196,7 +196,7 @@ t.test("32.B.3-1: spending MPs in a hex with an enemy port interdiction marker: 
   t.eq(#w.rolls, 1)
   t.eq(w:last_roll().result.code, "F")
   t.eq(applied(w:last_roll()).port_interdiction, 2)
-  t.eq(w.g:group_get(res, "activated"), true, "activated whatever the roll")
+  t.eq(w.g:group_get_value(res, "activated"), true, "activated whatever the roll")
   -- the phasing side's own marker is not an enemy one
   w.g:set_global("pi_side:A:0810", "Allied")
   t.eq(select(3, w:mods(f, "A:0810", "spend"))[1], nil)
@@ -228,12 +228,12 @@ t.test("32.B.4-1: adjacent to (or in the hex of) an enemy ground unit: activatio
   local f = w:group("Force H", "Allied", "A:0807", { "TF" })
   w:enter(f, "A:0807")
   t.eq(#w.rolls, 0, "two hexes away")
-  t.ok(not w.g:group_get(res, "activated"))
+  t.ok(not w.g:group_get_value(res, "activated"))
   w:force(9, select(2, w:mods(f, "A:0806")))
   w:enter(f, "A:0806")
   t.eq(#w.rolls, 1)
   t.eq(w:probe("search_kinds"), "enemy ground units")
-  t.eq(w.g:group_get(res, "activated"), true)
+  t.eq(w.g:group_get_value(res, "activated"), true)
   -- an air unit is not a ground unit
   local w2 = world()
   w2:unit("Ju87", "air", "Axis", "A:0805", { air = true })
@@ -272,10 +272,10 @@ t.test("32.B.5-2: port range = port size; entering the enemy port's hex lets the
   t.eq((w:mods(f, "A:2710")).port_size, 3)
   w:force(7, select(2, w:mods(f, "A:2710")))
   w:enter(f, "A:2710")
-  t.ok(not w.g:group_get(west, "activated"), "in range only: no activation")
+  t.ok(not w.g:group_get_value(west, "activated"), "in range only: no activation")
   w:force(8, select(2, w:mods(f, "A:3010")))
   w:enter(f, "A:3010")
-  t.eq(w.g:group_get(west, "activated"), true, "any reserve naval groups in port (the text names no sea zone)")
+  t.eq(w.g:group_get_value(west, "activated"), true, "any reserve naval groups in port (the text names no sea zone)")
 end)
 
 -- ---- 32.B.6 proximity --------------------------------------------------------------
@@ -451,7 +451,7 @@ t.test("32.B-8: modifiers: previously found +1, mixed +1, cargo +2, TF size / 4 
   local x = w:group("Mixed", "Allied", "A:0810", { "TF", "NT" })
   local m = w:mods(f, "A:0811")
   t.eq({ m.tf_size, m.previously_found, m.mixed_group, m.cargo_group }, { 1, false, false, false })
-  w.g:group_set(f, "found", true)
+  w.g:group_set_value(f, "found", true)
   t.eq((w:mods(f, "A:0811")).previously_found, true)
   m = w:mods(c, "A:0811")
   t.eq({ m.cargo_group, m.mixed_group, m.tf_size }, { true, false, 0 })
@@ -495,12 +495,12 @@ end
 t.test("32.B-10: result D: -2 Step on the searching group, which searches no more this segment; X on the most distant airbase's air units", function()
   local w, f, sg, other = searched("D")
   local g = w.g
-  t.eq(g:marker(g:group_units(sg)[1], "step"), 2)
-  t.eq(g:group_get(sg, "search_barred"), g:global("search_segment"))
-  t.eq(g:marker(w.units["far 1"], "X"), 1)
-  t.eq(g:marker(w.units["far 2 (not flying)"], "X"), 1, "all air units at that airbase")
-  t.eq(g:marker(w.units["near 1"], "X"), 0)
-  t.ok(not g:group_get(f, "found"))
+  t.eq(g:get_marker(g:group_units(sg)[1], "step"), 2)
+  t.eq(g:group_get_value(sg, "search_barred"), g:get_global("search_segment"))
+  t.eq(g:get_marker(w.units["far 1"], "X"), 1)
+  t.eq(g:get_marker(w.units["far 2 (not flying)"], "X"), 1, "all air units at that airbase")
+  t.eq(g:get_marker(w.units["near 1"], "X"), 0)
+  t.ok(not g:group_get_value(f, "found"))
   local m, _, kinds = w:mods(other, "A:2310")
   t.eq(kinds, { "naval patrol/strike" }, "the group may not search for another moving group")
   t.eq(m.air_patrol, 1, "the X air units take part in no future search")
@@ -509,8 +509,8 @@ end)
 t.test("32.B-11: result F*: -1 Step on the searching group, no more searches this segment; Inop on the most distant airbase's air units", function()
   local w, _, sg, other = searched("F*")
   local g = w.g
-  t.eq(g:marker(g:group_units(sg)[1], "step"), 1)
-  t.eq(g:marker(w.units["far 1"], "Inop"), 1)
+  t.eq(g:get_marker(g:group_units(sg)[1], "step"), 1)
+  t.eq(g:get_marker(w.units["far 1"], "Inop"), 1)
   t.eq(select(3, w:mods(other, "A:2310")), { "naval patrol/strike" })
   w.set:emit(g, "naval_step_start", { side = "Allied", step = 2 })
   t.eq(select(3, w:mods(other, "A:2310")), { "naval patrol/strike", "proximity" }, "next segment it may search again")
@@ -543,16 +543,16 @@ t.test("32.B-13: result S: reserves in port in the same sea zone, TFs revealed, 
   w:enter(f, "A:2510")
   local g = w.g
   t.eq(w:last_roll().result.code, "S")
-  t.eq(g:group_get(east, "activated"), true)
-  t.ok(not g:group_get(west, "activated"), "another sea zone")
-  t.ok(not g:group_get(sea, "activated"), "not in port")
+  t.eq(g:group_get_value(east, "activated"), true)
+  t.ok(not g:group_get_value(west, "activated"), "another sea zone")
+  t.ok(not g:group_get_value(sea, "activated"), "not in port")
   t.eq(w:probe("activations"), 1)
   t.eq(w:probe("activated_zone"), "East")
-  t.eq(g:group_get(f, "found"), true)
-  t.eq(g:group_get(f, "revealed_tfs"), 2)
-  t.eq(g:group_get(f, "declared_cargo"), 3)
-  t.eq(g:group_get(f, "declared_cargo_low"), 1.5)
-  t.eq(g:group_get(f, "declared_cargo_high"), 4.5)
+  t.eq(g:group_get_value(f, "found"), true)
+  t.eq(g:group_get_value(f, "revealed_tfs"), 2)
+  t.eq(g:group_get_value(f, "declared_cargo"), 3)
+  t.eq(g:group_get_value(f, "declared_cargo_low"), 1.5)
+  t.eq(g:group_get_value(f, "declared_cargo_high"), 4.5)
   t.eq(w:probe("attacks"), 1)
   t.eq(w:probe("attack_bases"), "A:3505", "one airbase")
 end)
@@ -574,15 +574,15 @@ t.test("32.B-14: result S*: reserves in any sea zone; all searching airbases att
   g.dice:force(6, 6, 1, 1)
   w:enter(f, "A:2510")
   t.eq(w.rolls[1].result.code, "S*")
-  t.eq(g:group_get(east, "activated"), true)
-  t.eq(g:group_get(west, "activated"), true, "any sea zone")
+  t.eq(g:group_get_value(east, "activated"), true)
+  t.eq(g:group_get_value(west, "activated"), true, "any sea zone")
   t.eq(w:probe("activated_zone"), "any")
   t.eq(#w.rolls, 3)
   t.eq(w.rolls[2].roll.reason, "airbase A:3010 joins the attack")
   t.eq(w.rolls[3].roll.reason, "airbase A:3020 joins the attack")
   t.eq(w:probe("attacks"), 2)
   t.eq(w:probe("attack_bases"), "A:3505,A:3905;A:3010")
-  t.eq(g:group_get(f, "revealed_tfs"), nil, "S* does not say the TFs are revealed")
+  t.eq(g:group_get_value(f, "revealed_tfs"), nil, "S* does not say the TFs are revealed")
 end)
 
 t.test("32.B-15: a search is journaled and narrated with its modifiers, and undone with its action", function()
@@ -597,7 +597,7 @@ t.test("32.B-15: a search is journaled and narrated with its modifiers, and undo
   t.ok(w.g:journal_text():find("32.B", 1, true))
   t.ok(w.g:journal_text():find('"rule":"32.B","group":1,"key":"found","old":null,"new":true', 1, true))
   w.g:undo(2)
-  t.eq({ w.g:group_get(f, "found"), w.g:group_get(f, "search_best"), w:probe("searches") }, {})
+  t.eq({ w.g:group_get_value(f, "found"), w.g:group_get_value(f, "search_best"), w:probe("searches") }, {})
 end)
 
 t.test("32.B-16: with the move action (an entry's MPs come before group_enters_hex), entering contacts are seen: a danger zone roll, a port hex's activation", function()
@@ -609,12 +609,12 @@ t.test("32.B-16: with the move action (an entry's MPs come before group_enters_h
   t.ok(w.set:act(w.g, "move", { group = f, path = { w:hex("A:1410") } }))
   t.eq(#w.rolls, 1, "one roll for the entry")
   t.eq(w:probe("search_kinds"), "danger zone")
-  t.ok(not w.g:group_get(west, "activated"), "F: no activation")
+  t.ok(not w.g:group_get_value(west, "activated"), "F: no activation")
   -- Axport (A:3010, an Axis major port, coastal: 2 MPs): its hex activates
   -- reserves in port whatever the roll (32.B.5)
   local g2 = w:group("Force K", "Allied", "A:2910", { "TF" })
   local east = w:group("East reserve", "Axis", "A:3010", { "NT" }, { reserve = true, in_port = true }, "port")
   t.ok(w.set:act(w.g, "move", { group = g2, path = { w:hex("A:3010") } }))
-  t.eq({ w.g:group_get(west, "activated"), w.g:group_get(east, "activated") }, { true, true })
+  t.eq({ w.g:group_get_value(west, "activated"), w.g:group_get_value(east, "activated") }, { true, true })
   t.eq(w:probe("activated_zone"), "any")
 end)

@@ -82,8 +82,8 @@ rule { id = "P.1", title = "Pick",
   local g = game_mod.new { seed = 3 }
   g.dice:force(2, 3, 1)
   t.ok(set:act(g, "choose", { n = 3 }))
-  t.eq(g:global("one"), "item2")
-  t.eq(g:global("two"), "item3,item1")
+  t.eq(g:get_global("one"), "item2")
+  t.eq(g:get_global("two"), "item3,item1")
   local text = g:journal_text()
   t.ok(text:find('"ev":"roll","rule":"P.1","reason":"which item"', 1, true), "journaled with the rule and reason")
   t.ok(text:find('"reason":"two items"', 1, true))

@@ -49,7 +49,7 @@ function Ctx:query(name, ...) end
 --- A value of this rule.
 ---@param key string
 ---@return any
-function Ctx:value(key) end
+function Ctx:get_value(key) end
 --- A line of narration attributed to this rule.
 ---@param fmt string
 function Ctx:say(fmt, ...) end
@@ -81,14 +81,14 @@ function Ctx:boxroute(enter) end
 ---@field board? table read-only board queries (terrain, features, port, hex, label, ...)
 local GameFacade = {}
 ---@return table snapshot
-function GameFacade:unit(id) end
+function GameFacade:get_unit(id) end
 ---@return integer[]
 function GameFacade:units(filter) end
 function GameFacade:get(id, field) end
 function GameFacade:set(id, field, v) end
-function GameFacade:value(id, key) end
+function GameFacade:get_value(id, key) end
 function GameFacade:set_value(id, key, v) end
-function GameFacade:marker(id, key) end
+function GameFacade:get_marker(id, key) end
 function GameFacade:set_marker(id, key, n) end
 function GameFacade:add_marker(id, key, n) end
 function GameFacade:remove_marker(id, key, n) end
@@ -104,10 +104,10 @@ function GameFacade:group_remove(g, u) end
 ---@return integer[]
 function GameFacade:group_units(g) end
 ---@return string name the group's name
-function GameFacade:group_name(g) end
-function GameFacade:global(k) end
+function GameFacade:group_get_name(g) end
+function GameFacade:get_global(k) end
 function GameFacade:set_global(k, v) end
-function GameFacade:owner(hex) end
+function GameFacade:get_owner(hex) end
 function GameFacade:set_owner(hex, side) end
 ---@return integer total, table record
 function GameFacade:roll(expr, opts) end

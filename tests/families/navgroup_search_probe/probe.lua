@@ -1,5 +1,5 @@
 -- Records the 32.B events in globals.
-local function add(g, k, n) g:set_global("probe:" .. k, (g:global("probe:" .. k) or 0) + n) end
+local function add(g, k, n) g:set_global("probe:" .. k, (g:get_global("probe:" .. k) or 0) + n) end
 
 rule {
   id = "T.32.probe", title = "Search event probe",
@@ -15,8 +15,8 @@ rule {
       local g = ctx.game
       add(g, "attacks", 1)
       local labels = {}
-      for i, b in ipairs(ev.airbases) do labels[i] = g.board:label(b) end
-      local prev = g:global("probe:attack_bases")
+      for i, b in ipairs(ev.airbases) do labels[i] = g.board:format(b) end
+      local prev = g:get_global("probe:attack_bases")
       local s = table.concat(labels, ",")
       g:set_global("probe:attack_bases", prev and prev .. ";" .. s or s)
     end,
