@@ -35,7 +35,7 @@ function M.format_value(v, board)
   if board and math.type(v) == "integer" and (v >= 1 << 32 or v < 0) then
     local label = board:format(v)
     if label then return label end
-    local ok, side = pcall(board.side_label, board, v)
+    local ok, side = pcall(board.format_side, board, v)
     if ok and side then return side end
   end
   return tostring(v)
@@ -71,7 +71,7 @@ function M.new(opts)
   end
 
   local function group_name(g)
-    local ok, name = pcall(n.game.state.group_name, n.game.state, g)
+    local ok, name = pcall(n.game.state.group_get_name, n.game.state, g)
     return ok and name and (name .. " (group " .. g .. ")") or ("group " .. tostring(g))
   end
 

@@ -51,7 +51,7 @@ local function action_text(e, game, set, board)
   local params = a and a.def.params or {}
   local function named(kind, v)
     if kind == "group" and math.type(v) == "integer" then
-      local ok, name = pcall(game.group_name, game, v)
+      local ok, name = pcall(game.group_get_name, game, v)
       return ok and name and ("%q"):format(name) or tostring(v)
     elseif kind == "unit" and math.type(v) == "integer" then
       local ok, name = pcall(game.get, game, v, "name")
