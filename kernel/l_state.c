@@ -173,7 +173,7 @@ static keel_status global_at(const keel_state *st, int32_t id, size_t i, keel_at
 
 static const named unit_values = { "set_value", keel_state_get_value, keel_state_set_value,
                                    keel_state_count_values, keel_state_at_value };
-static const named group_values = { "group_set", keel_state_group_get_value, keel_state_group_set_value,
+static const named group_values = { "group_set_value", keel_state_group_get_value, keel_state_group_set_value,
                                     keel_state_group_count_values, keel_state_group_at_value };
 static const named game_values = { "set_global", global_get, global_set, global_count, global_at };
 

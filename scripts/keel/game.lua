@@ -406,7 +406,7 @@ end
 function Game:get_global(k) return self.state:get_global(k) end
 function Game:set_global(k, v) return self.state:set_global(k, v) end
 for _, k in ipairs({ "turn", "phase", "segment", "step" }) do
-  Game[k] = function(self) return self.state:get_global(k) end
+  Game["get_" .. k] = function(self) return self.state:get_global(k) end
   Game["set_" .. k] = function(self, v) return self.state:set_global(k, v) end
 end
 function Game:get_owner(hex) return self.state:get_owner(hex) end

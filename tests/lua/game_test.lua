@@ -478,5 +478,5 @@ t.test("game: hex ownership starts from the owners the map declares (32.A.6.a Su
   again:set_owner(port_said, "Axis")
   t.eq(g.state:get_owner(port_said), "Allied")
   t.eq(map.get_owners(board)[1].side, "Allied", "the declared owners are data, not changed by play")
-  t.eq(board.owner, nil, "a board has no owners")
+  t.eq(board.get_owner, nil, "a board has no owners")
 end)

@@ -223,7 +223,7 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
         filter = function(ctx)
           local seen
           ctx.game:units(function(g) seen = g; return true end)
-          return seen.save, seen.state, type(seen.unit)
+          return seen.save, seen.state, type(seen.get_unit)
         end,
       } }
     ]] })
