@@ -162,8 +162,10 @@ rule {
     -- a known TF that leaves the hex it was known in is unknown again
     tf_moved = function(ctx, ev)
       local g = ctx.game
-      local was = (g:group_get_value(ev.tf, "ngs_hex") == ev.from and g:group_get_value(ev.tf, "ngs_combat") == g:get_global("combat_serial"))
-        or (g:group_get_value(ev.tf, "cd_hex") == ev.from and g:group_get_value(ev.tf, "cd_phase") == g:get_global("phase_serial"))
+      local was = (g:group_get_value(ev.tf, "ngs_hex") == ev.from
+          and g:group_get_value(ev.tf, "ngs_combat") == g:get_global("combat_serial"))
+        or (g:group_get_value(ev.tf, "cd_hex") == ev.from
+          and g:group_get_value(ev.tf, "cd_phase") == g:get_global("phase_serial"))
       if was and ev.from ~= ev.to and not ctx:query("tf_known", ev.tf) then
         ctx:say("%s has left %s: unknown to the enemy again", g:group_get_name(ev.tf), label_of(ctx, ev.from))
       end

@@ -296,7 +296,7 @@ end)
 
 t.test("board-2: misuse raises", function()
   local b = load("crete")
-  t.raises(function() b:get_terrain({}) end, "bad argument #1 to 'terrain'")
+  t.raises(function() b:get_terrain({}) end, "bad argument #1 to 'get_terrain'")
   t.raises(function() b:set_terrain("15B:2508", "all-sea") end, "board is finished")
   t.raises(function() b:water_neighbors("15B:2508", 99) end, "coast 0..15")
   local nb = keel.board.new{}
@@ -435,8 +435,8 @@ t.test("board-8: owners, zones and tags from grids and rectangles land on the he
   end
   t.eq(layer(owner, "A"), { "false false false false", "Green Green false false", "Green Green false false" })
   t.eq(layer(owner, "B"), { "false Blue Red Blue", "Red false false false", "false false false Green" })
-  t.eq(layer(b.zone, "A"), { "false North North false", "false South false false", "false false false false" })
-  t.eq(layer(b.zone, "B"), { "false false false false", "false false false false", "false false South South" })
+  t.eq(layer(b.get_zone, "A"), { "false North North false", "false South false false", "false false false false" })
+  t.eq(layer(b.get_zone, "B"), { "false false false false", "false false false false", "false false South South" })
   t.eq(labels(b, b:tagged("x y")), { "A:0103", "A:0203", "A:0303" })
 end)
 
