@@ -341,7 +341,7 @@ static int l_load_state(lua_State *L) {
   const char *why = NULL;
   keel_status st = keel_dice_load(u->d, text, len, &line, &why);
   if (st != KEEL_OK)
-    return luaL_error(L, "load_state: dice state line %d: %s", (int)line,
+    return luaL_error(L, "load: dice state line %d: %s", (int)line,
                       why ? why : keel_status_str(st));
   lua_pushboolean(L, 1);
   return 1;

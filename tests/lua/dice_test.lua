@@ -109,7 +109,7 @@ t.test("dice-6: range(n) is uniform over 1..n (27.A.3 picks a ship at random)", 
   t.ok(big >= 1, "large ranges work")
 end)
 
-t.test("dice-7: save_state/load_state restore every stream exactly", function()
+t.test("dice-7: save/load restore every stream exactly", function()
   local d = keel.dice.new(0x5eed)
   d:roll("2d6", { stream = "b" })
   d:roll("3d6", { stream = "a" })
@@ -139,7 +139,7 @@ t.test("dice-8: a malformed state is refused with its line, and changes nothing"
     "line 3: expected the roll count")
   t.raises(function() d:load(before .. "garbage\n") end, "line 4: expected 'stream NAME")
   t.raises(function() d:load(before:sub(1, -2)) end, "no newline")
-  t.raises(function() d:load(42) end, "load_state")
+  t.raises(function() d:load(42) end, "dice state")
   t.eq(d:save(), before)
 end)
 

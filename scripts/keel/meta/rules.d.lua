@@ -78,7 +78,7 @@ function Ctx:river_graph(profile) end
 function Ctx:boxroute(enter) end
 
 ---@class keel.GameFacade
----@field board? table read-only board queries (terrain, features, port, hex, label, ...)
+---@field board? table read-only board queries (get_terrain, get_features, get_port, hex, format, ...)
 local GameFacade = {}
 ---@return table snapshot
 function GameFacade:get_unit(id) end
@@ -105,6 +105,13 @@ function GameFacade:group_remove(g, u) end
 function GameFacade:group_units(g) end
 ---@return string name the group's name
 function GameFacade:group_get_name(g) end
+function GameFacade:group_get_value(g, k) end
+function GameFacade:group_set_value(g, k, v) end
+function GameFacade:embark(cargo, carrier) end
+function GameFacade:get_turn() end
+function GameFacade:get_phase() end
+function GameFacade:get_segment() end
+function GameFacade:get_step() end
 function GameFacade:get_global(k) end
 function GameFacade:set_global(k, v) end
 function GameFacade:get_owner(hex) end
