@@ -57,6 +57,7 @@ M.game_methods = {
   "group_remove", "group_units", "group_get_name", "group_get_value", "group_set_value", "groups_of",
   "groups", "get_global", "set_global", "get_turn", "set_turn", "get_phase", "set_phase", "get_segment",
   "set_segment", "get_step", "set_step", "get_owner", "set_owner", "hash", "hash_hex", "get_rule",
+  "get_keyed", "set_keyed", "count_keyed", "at_keyed",
 }
 --- Board methods a rule may call through ctx.game.board (queries only).
 M.board_methods = {
@@ -131,8 +132,11 @@ function Set:_make_ctx(r, game)
     --- ctx:resolve(name, modifiers, {reason=}) -> result, record
     resolve = function(_, name, modctx, opts)
       opts = opts or {}
-      local result, rec = tbl(name):resolve(game.dice, modctx or {}, { rule = r.id,
-        reason = opts.reason or name, stream = opts.stream, modifier = opts.modifier })
+      local t = tbl(name)
+      -- a table whose rows come from another (the SUCCESS TABLE) uses the set's: a scenario's own
+      local rows = t.rows_from and set:table(t.rows_from) or nil
+      local result, rec = t:resolve(game.dice, modctx or {}, { rule = r.id,
+        reason = opts.reason or name, stream = opts.stream, modifier = opts.modifier, rows = rows })
       if set.narrate then set.narrate("resolve", { rule = r, record = rec }) end
       if type(result) == "table" then result = sandbox.readonly(result, "result") end
       return result, sandbox.readonly(rec, "record")
