@@ -159,7 +159,7 @@ function M.start(spec, opts)
                                markers = f.markers, face = f.face, hits = f.hits, points = f.points }
     self.units[f.name] = id
     if f.at ~= nil then   -- a zone (area) by name, else a hex
-      local z = self:zone(f.at)
+      local z = self:find_zone(f.at)
       local h = not z and self:hex(f.at)
       if not z and not h then
         fail(spec.file, ("forces %s: at %s is not a hex or zone of the map"):format(f.name, tostring(f.at)))
@@ -196,7 +196,7 @@ end
 
 --- A hex from a label ("15B:2407", through the map) or an integer.
 --- A zone's index (1-based, the board's order) from its name, or nil.
-function Run:zone(v)
+function Run:find_zone(v)
   if type(v) ~= "string" or not self.board then return nil end
   for i, name in ipairs(self.board:zones()) do if name == v then return i end end
   return nil
@@ -304,7 +304,7 @@ function Run:check(expect, outcome)
             end
           end
         elseif field == "at" then
-          local z = self:zone(want)
+          local z = self:find_zone(want)
           local h = not z and self:hex(want)
           if (z and (u.loc ~= "zone" or u.where ~= z)) or (not z and (u.loc ~= "hex" or u.where ~= h)) then
             add("expected %s at %s, got %s %s", name, tostring(want), u.loc, tostring(u.where))

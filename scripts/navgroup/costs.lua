@@ -139,7 +139,7 @@ rule {
       local reduction = 0
       if not opts.no_credit and credited(v, activity) then
         for _, u in ipairs(ctx:query("group_members", g)) do
-          if v.credit_types[game:get(u, "type")] then reduction = reduction + (game:value(u, "unload_credit") or 0) end
+          if v.credit_types[game:get(u, "type")] then reduction = reduction + (game:get_value(u, "unload_credit") or 0) end
         end
         local most = cost * v.credit_share.num // v.credit_share.den
         if reduction > most then reduction = most end

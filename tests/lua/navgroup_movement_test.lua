@@ -167,7 +167,7 @@ t.test("32.A.1-5: each part of a split keeps the original group's allowance (15 
     { "Fast", "TF", "Allied", "23A:3029", "G", values = { mp = 20 } },
   })
   t.eq(w.q("allowance", w.groups.G), 15)
-  w.game:group_set(w.groups.G, "mp_spent", 9)
+  w.game:group_set_value(w.groups.G, "mp_spent", 9)
   local ok, g2 = w.act("split", { group = w.groups.G, units = { w.units.Slow }, name = "G2" })
   t.ok(ok, g2)
   t.eq(w.q("mp_left", g2), 6)
@@ -179,7 +179,7 @@ t.test("32.A.1-5: each part of a split keeps the original group's allowance (15 
     { "Fast", "TF", "Allied", "23A:3029", "G", values = { mp = 20 } },
     { "Faster", "TF", "Allied", "23A:3029", "G", values = { mp = 25 } },
   })
-  w2.game:group_set(w2.groups.G, "mp_spent", 9)
+  w2.game:group_set_value(w2.groups.G, "mp_spent", 9)
   t.ok(w2.act("split", { group = w2.groups.G, units = { w2.units.Slow } }))
   local _, g3 = w2.act("split", { group = w2.groups.G, units = { w2.units.Faster } })
   t.eq(w2.q("mp_left", g3), 6)
@@ -192,7 +192,7 @@ t.test("32.A.1-6: reacting groups never combine (32.C): not two reacting groups,
     { "N", "TF", "Allied", "23A:3029", "N" }, { "X1", "TF", "Axis", "23A:3129", "X1" },
     { "X2", "TF", "Axis", "23A:3129", "X2" },
   }, { globals = { phasing = "Axis" } })
-  w.game:group_set(w.groups.R1, "reacting", true)
+  w.game:group_set_value(w.groups.R1, "reacting", true)
   w.game:set_value(w.units.R2, "reacting", true)   -- the part of a split reacting group: the units carry it
   local before = w.game:hash()
   local ok, why = w.act("combine", { group = w.groups.R1, into = w.groups.R2 })
