@@ -91,6 +91,11 @@ function M.new(opts)
       return ("%s %s: %s -> %s"):format(unit_name(e.unit), e.field or e.key, fmt(e.old, n.board), fmt(e.new, n.board))
     end
     if ev == "global" then return ("%s: %s -> %s"):format(e.key, fmt(e.old, n.board), fmt(e.new, n.board)) end
+    if ev == "keyed" then
+      local parts = {}
+      for i, p in ipairs(e.key or {}) do parts[i] = fmt(p, n.board) end
+      return ("%s[%s]: %s -> %s"):format(e.map, table.concat(parts, ", "), fmt(e.old, n.board), fmt(e.new, n.board))
+    end
     if ev == "owner" then return ("hex %s owner: %s -> %s"):format(fmt(e.hex, n.board), fmt(e.old), fmt(e.new)) end
     if ev == "group" then return ("new group %d %s"):format(e.group, fmt(e.name)) end
     if ev == "gvalue" then

@@ -9,6 +9,7 @@
 --     rules = { "toy27" }, path = { "../tests/families" },
 --     variants = { "../tests/families/variants/campaign_001.lua" },
 --     flags = { weather = "clear" },
+--     keyed = { { "vp", "Allied", 40 } },       -- keyed values: {map, key, value} ...
 --     forces = {
 --       { name = "Warspite", type = "BB", side = "Allied", values = { strength = 5 },
 --         at = "15B:2407", group = "Force H" },     -- port = true: in port at `at`
@@ -44,7 +45,8 @@ local type, pairs, ipairs, tostring, error = type, pairs, ipairs, tostring, erro
 local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
-                 variants = true, seed = true, flags = true, forces = true, groups = true, orders = true }
+                 variants = true, seed = true, flags = true, keyed = true, forces = true, groups = true,
+                 orders = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
                        face = true, hits = true, points = true, at = true, port = true, group = true,
                        aboard = true }
@@ -72,6 +74,21 @@ local function resolve(base, p)
 end
 
 local function fail(path, msg) error(path .. ": " .. msg, 0) end
+
+-- keyed = { {map, key, value}, ... } (a scenario's keyed values, or a
+-- check's; key: one part or an array of parts): the shape, or an error
+-- naming the file and the entry.
+local function check_keyed(path, where, keyed)
+  if keyed == nil then return end
+  local n = 0
+  for _ in pairs(type(keyed) == "table" and keyed or {}) do n = n + 1 end
+  if type(keyed) ~= "table" or n ~= #keyed then fail(path, where .. " = { {map, key, value}, ... } expected") end
+  for i, e in ipairs(keyed) do
+    if type(e) ~= "table" or type(e[1]) ~= "string" or e[2] == nil then
+      fail(path, ("%s[%d]: {map, key, value} expected (key: a part or an array of parts)"):format(where, i))
+    end
+  end
+end
 
 -- The tables made by a sandbox's scenario{ ... }: what makes a file a scenario.
 local made = setmetatable({}, { __mode = "k" })
@@ -105,6 +122,14 @@ function M.load(path)
   if spec.seed ~= nil and math.type(spec.seed) ~= "integer" then fail(path, "seed must be an integer") end
   if type(spec.rules) ~= "table" or #spec.rules == 0 then
     fail(path, "rules = { \"family\", ... } names the rule families it plays with")
+  end
+  check_keyed(path, "keyed", spec.keyed)
+  for i, order in ipairs(type(spec.orders) == "table" and spec.orders or {}) do
+    for _, k in ipairs({ "expect", "check" }) do
+      if type(order) == "table" and type(order[k]) == "table" then
+        check_keyed(path, ("orders[%d].%s.keyed"):format(i, k), order[k].keyed)
+      end
+    end
   end
   for i, f in ipairs(spec.forces or {}) do
     if type(f) ~= "table" or type(f.name) ~= "string" then fail(path, ("forces[%d] needs a name"):format(i)) end
@@ -153,6 +178,7 @@ function M.start(spec, opts)
   local st = game.state
   st:push_rule("scenario")
   for _, k in ipairs(sorted_keys(spec.flags or {})) do game:set_global(k, spec.flags[k]) end
+  for _, e in ipairs(spec.keyed or {}) do game:set_keyed(e[1], e[2], e[3]) end
   for _, f in ipairs(spec.forces or {}) do
     if self.units[f.name] then fail(spec.file, ("two forces are named '%s'"):format(f.name)) end
     local id = game:unit_new { name = f.name, type = f.type, side = f.side, values = f.values,

@@ -17,7 +17,7 @@
 local hexlib = keel.hex
 local label, kind_name, combatants, mp_left, is_sub, enemy_groups_near, spends_without_leaving,
   start_group_combats, start_surface, enemy_cds, cd_value, fire_points, add_combat,
-  get_cd_mp, set_cd_mp                                        -- helpers, below the rules
+  clear_keyed                                                 -- helpers, below the rules
 
 -- ---- 32.D ---------------------------------------------------------------------------
 
@@ -54,14 +54,17 @@ rule {
     end,
   },
   on = {
-    -- per-step bookkeeping of the triggers below
+    -- per-step bookkeeping of the triggers below: group value `c_left` (the
+    -- group has left its hex this step); keyed values `engaged` {group,
+    -- enemy} (fought once this step, 32.D.1 e, 32.D.2 b) and `cd_mp` {group,
+    -- CD hex} (MPs spent in that CD's zone this step, 32.D.3)
     naval_step_start = function(ctx)
       local game = ctx.game
       for _, g in ipairs(game:groups()) do
-        for _, k in ipairs({ "c_left", "c_engaged", "cd_mp" }) do
-          if game:group_get_value(g, k) ~= nil then game:group_set_value(g, k, nil) end
-        end
+        if game:group_get_value(g, "c_left") ~= nil then game:group_set_value(g, "c_left", nil) end
       end
+      clear_keyed(game, "engaged")
+      clear_keyed(game, "cd_mp")
     end,
     group_enters_hex = function(ctx, ev)
       if not ctx.game:group_get_value(ev.group, "c_left") then ctx.game:group_set_value(ev.group, "c_left", true) end
@@ -102,12 +105,11 @@ rule {
         else
           res = ctx:query("resolve_naval_combat", info) or {}
         end
-        -- the record: journaled (a game value) and narrated
-        local n = (game:get_global("naval_combats") or 0) + 1
-        game:set_global("naval_combats", n)
+        -- the record: journaled (keyed value `naval_combat` {n}, n = 1, 2 ...) and narrated
+        local n = game:count_keyed("naval_combat") + 1
         local text = ("round %d of %s combat: %s%s: %s"):format(round, kind_name(ev.kind), combatants(ctx, ev, g, hex),
           night and " (night)" or "", res.text or "fought")
-        game:set_global("naval_combat:" .. n, text)
+        game:set_keyed("naval_combat", n, text)
         ctx:say("%s", text)
         if not res.more then break end
         -- each round after the first costs 1 MP (32.A.3); none left: the combat ends
@@ -225,16 +227,16 @@ rule {
       local g, hex, mp = ev.group, ev.hex, ev.mp or 0
       local side = ctx:query("group_side", g)
       if hex == nil or side == nil then return end
-      local before = get_cd_mp(game, g)
-      local after, order = {}, {}
+      local seen = {}
       local cds = enemy_cds(ctx, side, hex)
       local left = mp_left(ctx, g, ev.spent)
       for _, cd in ipairs(cds) do
-        if after[cd.hex] == nil then
-          local b = before[cd.hex] or 0
+        if not seen[cd.hex] then
+          seen[cd.hex] = true
+          -- the MPs spent in this CD's zone this step (keyed value `cd_mp` {group, CD hex})
+          local b = game:get_keyed("cd_mp", { g, cd.hex }) or 0
           local a = b + mp
-          after[cd.hex] = a
-          order[#order + 1] = cd.hex
+          if a ~= b then game:set_keyed("cd_mp", { g, cd.hex }, a) end
           for _, p in ipairs(fire_points(v, b, a)) do
             if left <= 0 then
               -- effects on movement as surface combat: none without MPs (32.D.2)
@@ -252,45 +254,22 @@ rule {
           end
         end
       end
-      set_cd_mp(game, g, after, order)
+      -- out of a CD's zone, the count for that CD starts again
+      clear_keyed(game, "cd_mp", function(key) return key[1] ~= g or seen[key[2]] end)
     end,
   },
 }
 
--- ---- helpers: game data kept in one string value (until the state has keyed values) ---
-
--- The enemy groups a group has fought this step (32.D.1 e, 32.D.2 b: once
--- per enemy per step): group value `c_engaged`, ",3,5,", in the order engaged.
-local function get_engaged(game, g)
-  local list = {}
-  for id in (game:group_get_value(g, "c_engaged") or ""):gmatch("%d+") do list[#list + 1] = math.tointeger(tonumber(id)) end
-  return list
-end
-local function set_engaged(game, g, list)
-  game:group_set_value(g, "c_engaged", "," .. table.concat(list, ",") .. ",")
-end
-local function has(list, x)
-  for _, y in ipairs(list) do if y == x then return true end end
-  return false
-end
-
--- The MPs a group has spent in each CD's zone this step: group value `cd_mp`,
--- "hex:mp,hex:mp" <-> { [hex] = mp } (written in `order`; nil when empty).
-function get_cd_mp(game, g)
-  local t = {}
-  for h, n in (game:group_get_value(g, "cd_mp") or ""):gmatch("(%-?%d+):(%d+)") do
-    t[math.tointeger(tonumber(h))] = math.tointeger(tonumber(n))
-  end
-  return t
-end
-function set_cd_mp(game, g, t, order)
-  local parts = {}
-  for _, h in ipairs(order) do parts[#parts + 1] = ("%d:%d"):format(h, t[h]) end
-  local text = #parts > 0 and table.concat(parts, ",") or nil
-  if text ~= game:group_get_value(g, "cd_mp") then game:group_set_value(g, "cd_mp", text) end
-end
-
 -- ---- helpers shared by the rules of this file ---------------------------------------
+
+-- Remove the keys of a keyed map (all, or those `keep(key)` does not keep),
+-- last first so that the indices hold.
+function clear_keyed(game, map, keep)
+  for i = game:count_keyed(map), 1, -1 do
+    local key = game:at_keyed(map, i)
+    if not (keep and keep(key)) then game:set_keyed(map, key, nil) end
+  end
+end
 
 -- ev.combat is the first combat an event starts, ev.combats all of them in order.
 function add_combat(ev, c)
@@ -367,20 +346,18 @@ function spends_without_leaving(ctx, ev)
   return phasing ~= nil and ctx:query("group_side", g) == phasing
 end
 
--- Start one combat per enemy group (once per step for the start-of-step case).
+-- Start one combat per enemy group (once per step for the start-of-step
+-- case: keyed value `engaged` {group, enemy}).
 function start_group_combats(ctx, ev, kind, enemies, once)
-  local g = ev.group
-  local engaged = get_engaged(ctx.game, g)
-  local n = #engaged
+  local game, g = ctx.game, ev.group
   for _, e in ipairs(enemies) do
-    if not (once and has(engaged, e)) then
-      if once then engaged[#engaged + 1] = e end
+    if not (once and game:get_keyed("engaged", { g, e })) then
+      if once then game:set_keyed("engaged", { g, e }, true) end
       add_combat(ev, { kind = kind, enemy = e, rule = ctx.rule.id })
-      ctx:say("%s combat: %s with enemy %s at %s", kind, ctx.game:group_get_name(g), ctx.game:group_get_name(e),
+      ctx:say("%s combat: %s with enemy %s at %s", kind, game:group_get_name(g), game:group_get_name(e),
         label(ctx, ev.to or ev.hex))
     end
   end
-  if #engaged > n then set_engaged(ctx.game, g, engaged) end
 end
 
 function is_sub(kind) return kind == "submarine" end

@@ -15,13 +15,16 @@ local new_state, put_to_sea, run_hexes, river_move, spend_one, fight, finish,
 rule {
   title = "movement front-end",
   queries = {
-    -- the hexes of the last move (hexsides of a river leg are left out)
+    -- the hexes of the last move (hexsides of a river leg are left out):
+    -- keyed value `last_path` {i, "hex"|"side"} = the i-th position's id
     last_path = function(ctx)
-      local text = ctx.game:get_global("last_path")
-      if not text then return nil end
+      local game = ctx.game
+      local n = game:count_keyed("last_path")
+      if n == 0 then return nil end
       local hexes = {}
-      for label in text:gmatch("%S+") do
-        if not label:find("/", 1, true) then hexes[#hexes + 1] = ctx.game.board:hex(label) end
+      for i = 1, n do
+        local key, id = game:at_keyed("last_path", i)
+        if key[2] == "hex" then hexes[#hexes + 1] = id end
       end
       return hexes
     end,
@@ -300,14 +303,14 @@ function fight(ctx, st)
     ev.group, ev.hex, ev.round = st.g, c.hex, 1
     ctx:emit("naval_combat", ev)
     if not ev.resolved then
-      local n = (game:get_global("engagements") or 0) + 1
-      game:set_global("engagements", n)
-      game:set_global("engagement:" .. n, ("%s combat: %s at %s%s%s"):format(
+      -- the record: keyed value `engagement` {n}, n = 1, 2 ...
+      local text = ("%s combat: %s at %s%s%s"):format(
         ev.kind == "cd" and "CD" or tostring(ev.kind), game:group_get_name(st.g), game.board:format(c.hex),
         ev.enemy and (" with enemy " .. game:group_get_name(ev.enemy)) or
         ev.cd and (" with the CD at " .. game.board:format(ev.cd)) or "",
-        ev.fired_by and (" (fired by the %s)"):format(ev.fired_by == "cd" and "CD" or ev.fired_by) or ""))
-      ctx:say("naval combat recorded: %s", game:get_global("engagement:" .. n))
+        ev.fired_by and (" (fired by the %s)"):format(ev.fired_by == "cd" and "CD" or ev.fired_by) or "")
+      game:set_keyed("engagement", game:count_keyed("engagement") + 1, text)
+      ctx:say("naval combat recorded: %s", text)
     end
   end
   st.spent = game:group_get_value(st.g, "mp_spent") or st.spent
@@ -331,7 +334,7 @@ function run_hexes(ctx, st, run)
         game:group_set_value(st.g, "coast", pos.coast)
         game:group_set_value(st.g, "in_port", false)
         game:group_set_value(st.g, "moved", true)
-        st.path[#st.path + 1] = ev.hex
+        st.path[#st.path + 1] = { "hex", ev.hex }
         return enters(ctx, st, ev.from, ev.hex, game.board:side(ev.from, ev.hex), ev.cost)
       end,
     }
@@ -352,7 +355,7 @@ end
 
 -- one step onto or along a riverine hexside, or off it into a hex
 function river_move(ctx, st, from, to)
-  local game, board = ctx.game, ctx.game.board
+  local game = ctx.game
   local why, cost = ctx:query("river_step", st.g, ctx:query("movement_profile", st.g), from, to)
   if why then st.stop = why; return "stopped" end
   local hex = to.kind == "hex" and to.id or (ctx:query("inland_port_at", to.id) or keel.hex.side_hexes(to.id))
@@ -366,11 +369,11 @@ function river_move(ctx, st, from, to)
   game:group_set_value(st.g, "in_port", false)
   if to.kind == "side" then
     game:group_set_value(st.g, "river_side", to.id)
-    st.path[#st.path + 1] = board:format_side(to.id)
+    st.path[#st.path + 1] = { "side", to.id }
   else
     game:group_set_value(st.g, "river_side", nil)
     game:group_set_value(st.g, "coast", 0)
-    st.path[#st.path + 1] = to.id
+    st.path[#st.path + 1] = { "hex", to.id }
     local x = enters(ctx, st, from.kind == "hex" and from.id or hex, to.id, from.kind == "side" and from.id or nil, cost)
     if x == "stop" or (x == "pause" and v == "continue") then v = x end
   end
@@ -424,14 +427,20 @@ end
 
 function finish(ctx, st)
   local game = ctx.game
-  -- the hexes of this move, first to last, for pictures (query last_path)
-  local labels = {}
-  for _, h in ipairs(st.path) do
-    labels[#labels + 1] = math.type(h) == "integer" and game.board:format(h) or h
-  end
-  if #labels > 0 then
-    if st.from then table.insert(labels, 1, game.board:format(st.from)) end
-    game:set_global("last_path", table.concat(labels, " "))
+  -- the hexes (and riverine hexsides) of this move, first to last, for
+  -- pictures (query last_path): keyed value `last_path` {i, "hex"|"side"} = id
+  if #st.path > 0 then
+    local path = {}
+    if st.from then path[1] = { "hex", st.from } end
+    for _, p in ipairs(st.path) do path[#path + 1] = p end
+    for i = game:count_keyed("last_path"), 1, -1 do     -- what the new path does not overwrite
+      local key = game:at_keyed("last_path", i)
+      local p = path[key[1]]
+      if not p or p[1] ~= key[2] then game:set_keyed("last_path", key, nil) end
+    end
+    for i, p in ipairs(path) do
+      if game:get_keyed("last_path", { i, p[1] }) ~= p[2] then game:set_keyed("last_path", { i, p[1] }, p[2]) end
+    end
   end
   if st.stop then
     game:group_set_value(st.g, "move_ended", true)

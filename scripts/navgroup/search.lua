@@ -14,12 +14,17 @@
 --                 this segment), `search_f` (segment of an F result),
 --                 `revealed_tfs`, `declared_cargo`(_low/_high)
 --   searching group: `search_barred` (segment of a D or F* result)
---   air unit: markers `X` / `Inop`; value `no_search:<group id>` (F result)
+--   air unit: markers `X` / `Inop`; keyed value `no_search` {unit, group}
+--             (an F result: the unit never searches for that group again)
+-- What a scenario supplies (other chapters), as keyed values by side and hex
+-- (hex ids): `zoc` / `zoc_other` {side, hex} = level, `danger_zone` {side,
+-- hex} = true, `blockade` {side, hex} = level, `protected_waters` {hex} =
+-- true; port interdiction is 32.A.3's (query `pi_level`).
 --
 -- The rules come first, in rulebook order; the helpers they share follow them.
 
 local consider, build_info, contacts_for, party_of, modifiers, zoc_levels   -- 32.B's machinery (below)
-local label, unit_hex, dist, zone_of, is_air, air_in_range, pi_level, blockade_level,
+local label, unit_hex, dist, zone_of, is_air, air_in_range, blockade_level,
   cds_ports_in_range, activate_on_success, activate_on_contact              -- shared reads and activations (below)
 
 -- ---- 32.B ---------------------------------------------------------------------------
@@ -71,9 +76,10 @@ rule {
     -- ZOC is another chapter: the level (1 partial, 2 full, 3 double or more)
     -- `side` exerts in `hex` from ground/air units, and from other units.
     search_zoc = function(ctx, side, hex) return zoc_levels(ctx.game, side, hex) end,
+    -- protected waters (another chapter): keyed value `protected_waters` {hex}, or the board tag
     search_protected_waters = function(ctx, hex)
       local g = ctx.game
-      return g:get_global("protected:" .. label(g, hex)) == true
+      return g:get_keyed("protected_waters", hex) == true
         or (g.board ~= nil and g.board:has_tag(hex, "protected_waters"))
     end,
     -- The figure the phasing player declares for NT+LC+LB (within 50%):
@@ -97,12 +103,11 @@ rule {
   id = "32.B.1", title = "Danger zone contact",
   values = { tag = "danger_zone" },
   queries = {
-    -- an enemy danger zone: board tag `danger_zone_<side>` or global `danger_zone:<label>` = side
+    -- an enemy danger zone: board tag `danger_zone_<side>` or keyed value `danger_zone` {side, hex}
     contact_danger_zone = function(ctx, info)
       if info.event ~= "enter" then return nil end
       local g = ctx.game
-      local lab = label(g, info.hex)
-      if g:get_global("danger_zone:" .. lab) == info.enemy
+      if g:get_keyed("danger_zone", { info.enemy, info.hex }) == true
         or (g.board and g.board:has_tag(info.hex, ctx.rule.values.tag .. "_" .. info.enemy)) then
         return { kind = "danger zone", rule = "32.B.1" }
       end
@@ -134,7 +139,7 @@ rule {
   queries = {
     contact_port_interdiction = function(ctx, info)
       local g = ctx.game
-      local pi, bl = pi_level(g, info.hex, info.side), blockade_level(g, info.hex, info.side)
+      local pi, bl = ctx:query("pi_level", info.side, info.hex), blockade_level(g, info.hex, info.enemy)
       if pi > 0 then return { kind = "port interdiction", rule = "32.B.3" } end
       if bl > 0 then return { kind = "blockade", rule = "32.B.3" } end
     end,
@@ -241,7 +246,7 @@ end
 
 local function can_search(g, u, gid)
   return g:get_marker(u, "X") == 0 and g:get_marker(u, "Inop") == 0
-    and not (gid and g:get_value(u, "no_search:" .. gid))
+    and not (gid and g:get_keyed("no_search", { u, gid }))
 end
 
 -- Air units of `side` flying one of `missions` (a set) whose range reaches
@@ -274,30 +279,10 @@ local function airbases(g, units, hex)
   return out
 end
 
--- Port interdiction level in a hex (global `pi:<label>`, else a board tag
--- `port_interdiction` (1) or `port_interdiction_<N>`), ignoring the phasing
--- side's own marker when `pi_side:<label>` says whose it is.
-function pi_level(g, hex, phasing)
-  local lab = label(g, hex)
-  local whose = g:get_global("pi_side:" .. lab)
-  if whose ~= nil and whose == phasing then return 0 end
-  local n = g:get_global("pi:" .. lab)
-  if n then return n end
-  if g.board then
-    for _, t in ipairs(g.board:tags(hex)) do
-      if t == "port_interdiction" then return 1 end
-      local lv = t:match("^port_interdiction_(%d+)$")
-      if lv then return tonumber(lv) end
-    end
-  end
-  return 0
-end
-
-function blockade_level(g, hex, phasing)
-  local lab = label(g, hex)
-  local whose = g:get_global("blockade_side:" .. lab)
-  if whose ~= nil and whose == phasing then return 0 end
-  return g:get_global("blockade:" .. lab) or 0
+-- The BLOCKADE level `enemy` has in a hex (another chapter): keyed value
+-- `blockade` {side, hex}.
+function blockade_level(g, hex, enemy)
+  return enemy and g:get_keyed("blockade", { enemy, hex }) or 0
 end
 
 -- Coast defences on the board, listed once per board (hex order).
@@ -352,11 +337,9 @@ end
 
 -- ZOC is another chapter: the levels (1 partial, 2 full, 3 double or more)
 -- `side` exerts in `hex` from ground/air units and from other units, as a
--- scenario supplies them: globals "zoc:<side>:<label>" and
--- "zoc_other:<side>:<label>" (until the state has keyed values).
+-- scenario supplies them: keyed values `zoc` and `zoc_other` {side, hex}.
 function zoc_levels(g, side, hex)
-  local lab = label(g, hex)
-  return g:get_global("zoc:" .. side .. ":" .. lab) or 0, g:get_global("zoc_other:" .. side .. ":" .. lab) or 0
+  return g:get_keyed("zoc", { side, hex }) or 0, g:get_keyed("zoc_other", { side, hex }) or 0
 end
 
 -- ---- helpers: 32.B's machinery, and the activations of the contact rules ------------
@@ -450,8 +433,8 @@ function modifiers(ctx, info, party)
   local kind = ctx:query("group_kind", gid)
   m.mixed_group = kind == "mixed"
   m.cargo_group = kind == "cargo"
-  m.port_interdiction = pi_level(g, hex, info.side)
-  m.blockade = blockade_level(g, hex, info.side)
+  m.port_interdiction = ctx:query("pi_level", info.side, hex)
+  m.blockade = blockade_level(g, hex, enemy)
   local ps, cd = 0, 0
   for _, c in ipairs(cds_ports_in_range(ctx, enemy, hex)) do
     if c.what == "port" then ps = math.max(ps, c.level) else cd = math.max(cd, c.level) end
@@ -524,7 +507,7 @@ local function apply_result(ctx, info, party, code)
     g:group_set_value(gid, "search_f", seg)
     ctx:say("F: the non-phasing naval groups may not search for %s again this segment", g:group_get_name(gid))
     if far then
-      for _, u in ipairs(air_at(g, enemy, far)) do g:set_value(u, "no_search:" .. gid, true) end
+      for _, u in ipairs(air_at(g, enemy, far)) do g:set_keyed("no_search", { u, gid }, true) end
       ctx:say("F: air units at %s (the most distant airbase) may not search for %s again", label(g, far),
         g:group_get_name(gid))
     end

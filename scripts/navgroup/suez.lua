@@ -3,6 +3,9 @@
 -- was the last to); open / temporarily closed / permanently closed, each
 -- change at its initial phase; 25 VPs lost on a direct Open -> Permanently
 -- Closed change.
+-- State: globals `suez` (the status) and `initial_phase` (whose initial
+-- phase it is); keyed values `suez_side` {hexside} = the side that last
+-- owned both its hexes, and `vp` {side} = victory points.
 -- The helpers the rule uses follow it.
 
 local canal_sides, refresh, side_owner, status, in_initial_phase, axis_in_delta   -- helpers, below the rule
@@ -83,8 +86,7 @@ rule {
           game:set_global("suez", "permanently closed")
           ctx:say("the Suez Canal is permanently closed (%s is Axis-owned)", game.board:format_side(s))
           if was == "open" then
-            local k = "vp:" .. v.allied
-            game:set_global(k, (game:get_global(k) or 0) - v.vp_loss)
+            game:set_keyed("vp", v.allied, (game:get_keyed("vp", v.allied) or 0) - v.vp_loss)
             ctx:say("the Allied player loses %d victory points", v.vp_loss)
           end
           return
@@ -145,15 +147,13 @@ function canal_sides(ctx)
   return list
 end
 
-local function key(ctx, s) return "suez_side:" .. ctx.game.board:format_side(s) end
-
 -- bring the stored hexside owners up to date: a side owning both hexes owns the hexside
 function refresh(ctx)
   local game = ctx.game
   for _, s in ipairs(canal_sides(ctx)) do
     local a, b = keel.hex.side_hexes(s)
     local oa, ob = game:get_owner(a), game:get_owner(b)
-    if oa and oa == ob and game:get_global(key(ctx, s)) ~= oa then game:set_global(key(ctx, s), oa) end
+    if oa and oa == ob and game:get_keyed("suez_side", s) ~= oa then game:set_keyed("suez_side", s, oa) end
   end
 end
 
@@ -162,7 +162,7 @@ function side_owner(ctx, s)
   local a, b = keel.hex.side_hexes(s)
   local oa, ob = game:get_owner(a), game:get_owner(b)
   if oa and oa == ob then return oa end
-  return game:get_global(key(ctx, s))
+  return game:get_keyed("suez_side", s)
 end
 
 function status(ctx) return ctx.game:get_global("suez") or "open" end

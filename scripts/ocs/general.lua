@@ -119,12 +119,12 @@ rule {
       g:set_global("segment_n", (g:get_global("segment_n") or 0) + 1)
       ctx:say("%s Barrage Segment of the %s phase", side, name)
     end,
-    -- the records default hooks keep: <kind>s (a count) and <kind>:<n> (the text)
+    -- the records default hooks keep: keyed value `<kind>` {n} = the text,
+    -- n = 1, 2 ... (how many: count_keyed(kind))
     record = function(ctx, ev)
       local g = ctx.game
-      local n = (g:get_global(ev.kind .. "s") or 0) + 1
-      g:set_global(ev.kind .. "s", n)
-      g:set_global(ev.kind .. ":" .. n, ev.text)
+      local n = g:count_keyed(ev.kind) + 1
+      g:set_keyed(ev.kind, n, ev.text)
       ctx:say("%s %d recorded: %s", ev.kind, n, ev.text)
     end,
     -- Chapter 9's step losses stand in here: a unit with a `steps` value

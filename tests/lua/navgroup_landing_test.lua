@@ -281,7 +281,7 @@ t.test("37.A-4: the landing's MPs are spent like any other: a CD in range fires 
   local g, _, u = force(w, "A:0504")
   w.game.dice:force(6, 6)
   t.ok(F.land(w, g, { u }))
-  t.ok((w.game:get_global("naval_combats") or 0) >= 1, "CD combat at the beach next to the port's CD")
+  t.ok(w.game:count_keyed("naval_combat") >= 1, "CD combat at the beach next to the port's CD")
   t.ok(F.said(w, "the CD at A:0505 fires on Force"))
 end)
 

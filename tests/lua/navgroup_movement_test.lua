@@ -36,7 +36,7 @@ end
 
 local function probe_log(game)
   local out = {}
-  for i = 1, game:get_global("probe_n") or 0 do out[i] = game:get_global("probe:" .. i) end
+  for i = 1, game:count_keyed("probe_log") do out[i] = game:get_keyed("probe_log", i) end
   return out
 end
 
@@ -268,11 +268,11 @@ t.test("32.A.2-2: a group in the hex of an enemy-owned port blocks it; a blockad
   local _, in_port = w.q("group_hex", w.groups.P)
   t.eq(in_port, false)
   -- 32.D.2 resolves it (the default resolution: one round, recorded)
-  t.eq(w.game:get_global("naval_combats"), 1)
-  t.ok(w.game:get_global("naval_combat:1"):find("^round 1 of surface combat: P with enemy X at 23A:2927"),
-    w.game:get_global("naval_combat:1"))
+  t.eq(w.game:count_keyed("naval_combat"), 1)
+  t.ok(w.game:get_keyed("naval_combat", 1):find("^round 1 of surface combat: P with enemy X at 23A:2927"),
+    w.game:get_keyed("naval_combat", 1))
   t.eq(probe_log(w.game)[#probe_log(w.game)], "combat 23A:2927 surface")
-  t.eq(w.game:get_global("engagements"), nil, "resolved: the move action records nothing of its own")
+  t.eq(w.game:count_keyed("engagement"), 0, "resolved: the move action records nothing of its own")
 end)
 
 -- ---- 32.A.3 --------------------------------------------------------------------------
@@ -323,12 +323,22 @@ end)
 t.test("32.A.3-4: an activity in a hex with an enemy port interdiction marker costs x5 per level", function()
   local w = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:2927", "G" } })
   t.eq(w.q("activity_cost", w.groups.G, "combat_round"), 1)
-  w.game:set_global("pi:23A:2927", 1)
+  local h = w.board:hex("23A:2927")
+  w.game:set_keyed("port_interdiction", { "Axis", h }, 1)
   t.eq(w.q("activity_cost", w.groups.G, "combat_round"), 5)
-  w.game:set_global("pi:23A:2927", 2)
+  w.game:set_keyed("port_interdiction", { "Axis", h }, 2)
   t.eq(w.q("activity_cost", w.groups.G, "combat_round"), 10)
-  w.game:set_global("pi_side:23A:2927", "Allied")          -- our own marker
+  w.game:set_keyed("port_interdiction", { "Axis", h }, nil)
+  w.game:set_keyed("port_interdiction", { "Allied", h }, 2)   -- our own marker
   t.eq(w.q("activity_cost", w.groups.G, "combat_round"), 1)
+  -- the map's own markers (tags), the same for the costs as for 32.B's search modifier
+  local b = assert(keel.board.load_string(io.open(MAPS .. "sevilla.map"):read("a") ..
+    "\ntag port_interdiction_2 23A:2927\n", "pi.map"))
+  local w2 = setup(b, { { "TF", "TF", "Allied", "23A:2927", "G" } })
+  t.eq(w2.q("activity_cost", w2.groups.G, "combat_round"), 10)
+  t.eq(w2.q("pi_level", "Allied", b:hex("23A:2927")), 2)
+  w2.game:set_keyed("port_interdiction", { "Allied", b:hex("23A:2927") }, 1)
+  t.eq(w2.q("pi_level", "Allied", b:hex("23A:2927")), 0, "the markers in play say, when there are any")
 end)
 
 t.test("32.A.3-5: the spend action spends MPs one by one, firing mp_spent", function()
@@ -462,6 +472,10 @@ t.test("32.A.6.a-1: Allied groups move along Allied-owned canal hexsides while t
   t.ok(w.act("move", { group = w.groups.A, path = CANAL }))
   t.eq(at(w, "TF"), "19A:3718")
   t.eq(w.gv("A", "mp_spent"), 14)            -- 12 hexsides + coastal Suez
+  -- the move's positions (keyed value last_path {i, "hex"|"side"}); the query gives the hexes
+  t.eq(w.game:count_keyed("last_path"), 14, "Port Said, the 12 hexsides, Suez")
+  t.eq({ w.game:at_keyed("last_path", 2) }, { { 2, "side" }, w.board:side("19A:3413/3514") })
+  t.eq(w.q("last_path"), { w.board:hex("Port Said"), w.board:hex("19A:3718") })
   w.game:set_global("suez", "temporarily closed")
   w.game:group_set_value(w.groups.A, "mp_spent", 0)
   ok, why = w.act("move", { group = w.groups.A, path = { "19A:3617/3718" } })
@@ -517,21 +531,23 @@ t.test("32.A.6.a-4: reopening needs every canal hexside Allied-owned", function(
 end)
 
 t.test("32.A.6.a-5: permanent closure at the first initial phase with an Axis-owned hexside; 25 VPs only from Open", function()
-  local w = suez({ { "TF", "TF", "Allied", "Port Said", "A" } }, { ["vp:Allied"] = 100 })
+  local w = suez({ { "TF", "TF", "Allied", "Port Said", "A" } })
+  w.game:set_keyed("vp", "Allied", 100)
   w.game:set_owner(w.board:hex("19A:3413"), "Axis")
   w.game:set_owner(w.board:hex("19A:3514"), "Axis")
   t.eq(w.game:get_global("suez"), "open")
   w.set:emit(w.game, "initial_phase", { side = "Axis" })
   t.eq(w.game:get_global("suez"), "permanently closed")
-  t.eq(w.game:get_global("vp:Allied"), 75)
+  t.eq(w.game:get_keyed("vp", "Allied"), 75)
   w.set:emit(w.game, "initial_phase", { side = "Allied" })
-  t.eq(w.game:get_global("vp:Allied"), 75)
-  local w2 = suez({ { "TF", "TF", "Allied", "Port Said", "A" } }, { ["vp:Allied"] = 100, suez = "temporarily closed" })
+  t.eq(w.game:get_keyed("vp", "Allied"), 75)
+  local w2 = suez({ { "TF", "TF", "Allied", "Port Said", "A" } }, { suez = "temporarily closed" })
+  w2.game:set_keyed("vp", "Allied", 100)
   w2.game:set_owner(w2.board:hex("19A:3413"), "Axis")
   w2.game:set_owner(w2.board:hex("19A:3514"), "Axis")
   w2.set:emit(w2.game, "initial_phase", { side = "Allied" })
   t.eq(w2.game:get_global("suez"), "permanently closed")
-  t.eq(w2.game:get_global("vp:Allied"), 100)
+  t.eq(w2.game:get_keyed("vp", "Allied"), 100)
   local ok, why = w2.act("reopen_suez", {})
   t.ok(not ok and tostring(why):find("only a temporarily closed"), tostring(why))
 end)
@@ -581,15 +597,15 @@ t.test("32.D-5: every combat a movement starts (ev.combats) is fought, in order,
   local log = probe_log(w.game)
   t.eq({ log[2], log[3], log[4], log[5] },
     { "enter 23A:3030 1", "combat 23A:3030 submarine", "combat 23A:3030 surface", "mp 23A:3031 2 enter" })
-  t.eq(w.game:get_global("naval_combats"), 2, "32.D resolves each")
-  t.ok(w.game:get_global("naval_combat:1"):find("^round 1 of submarine combat"))
-  t.ok(w.game:get_global("naval_combat:2"):find("^round 1 of surface combat"))
+  t.eq(w.game:count_keyed("naval_combat"), 2, "32.D resolves each")
+  t.ok(w.game:get_keyed("naval_combat", 1):find("^round 1 of submarine combat"))
+  t.ok(w.game:get_keyed("naval_combat", 2):find("^round 1 of surface combat"))
   t.eq(at(w, "TF"), "23A:3031")
   -- a handler that sets only ev.combat is heard too (the first of the list)
   local w2 = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
     { globals = { probe_combat_at = "23A:3030" } })
   t.ok(w2.act("move", { group = w2.groups.G, path = { "23A:3030" } }))
-  t.eq(w2.game:get_global("naval_combats"), 1)
+  t.eq(w2.game:count_keyed("naval_combat"), 1)
 end)
 
 t.test("32.D.2-7: surface combat suspends movement (ev.combat, naval_combat); movement resumes while MPs remain", function()
@@ -601,13 +617,13 @@ t.test("32.D.2-7: surface combat suspends movement (ev.combat, naval_combat); mo
   local log = probe_log(w.game)
   t.eq(log[3], "combat 23A:3030 surface")
   t.eq(log[4], "mp 23A:3031 3 enter")
-  t.eq(w.game:get_global("engagements"), nil)    -- resolved by the probe: nothing recorded
-  t.eq(w.game:get_global("naval_combats"), nil, "nor by 32.D: the probe resolved it (ev.resolved)")
+  t.eq(w.game:count_keyed("engagement"), 0)    -- resolved by the probe: nothing recorded
+  t.eq(w.game:count_keyed("naval_combat"), 0, "nor by 32.D: the probe resolved it (ev.resolved)")
   -- not resolved by the probe: 32.D resolves it, movement goes on
   local w1 = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
     { globals = { probe_combat_at = "23A:3030" } })
   t.ok(w1.act("move", { group = w1.groups.G, path = { "23A:3030", "23A:3031" } }))
-  t.eq(w1.game:get_global("naval_combats"), 1)
+  t.eq(w1.game:count_keyed("naval_combat"), 1)
   t.eq(at(w1, "TF"), "23A:3031")
   -- out of MPs: naval_combat is emitted, but no combat occurs (32.D.2's
   -- note: not when the moving units have expended all their MPs), nothing
@@ -618,8 +634,8 @@ t.test("32.D.2-7: surface combat suspends movement (ev.combat, naval_combat); mo
   t.ok(w2.act("move", { group = w2.groups.G, path = { "23A:3030" } }))
   local log2 = probe_log(w2.game)
   t.eq(log2[#log2], "combat 23A:3030 surface")
-  t.eq(w2.game:get_global("naval_combats"), nil)
-  t.eq(w2.game:get_global("engagements"), nil)
+  t.eq(w2.game:count_keyed("naval_combat"), 0)
+  t.eq(w2.game:count_keyed("engagement"), 0)
   t.eq(w2.gv("G", "move_ended"), true)
 end)
 

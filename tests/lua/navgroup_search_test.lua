@@ -12,7 +12,7 @@ local MAP = "tests/lua/data/navgroup_search.map"
 local FAM = "tests/families"
 
 -- The rule set: navgroup (its movement rules answer the shared queries) and
--- a probe that writes the events it sees into globals.
+-- a probe that writes the events it sees into keyed values.
 local function load_set(narrate)
   local set = rules.new { path = { FAM }, narrate = narrate }
   set:load_family("navgroup")
@@ -114,7 +114,20 @@ function W:force(want, total)
   error("no 2d6 faces give " .. tostring(want) .. " at " .. total)
 end
 
-function W:probe(k) return self.g:get_global("probe:" .. k) end
+function W:probe(k)
+  if k ~= "attack_bases" then return self.g:get_keyed("probe", k) end
+  -- the airbases of each attack, as labels: "A:3505,A:3905;A:3010"
+  local attacks = {}
+  for i = 1, self.g:count_keyed("probe_attack_base") do
+    local key, hex = self.g:at_keyed("probe_attack_base", i)
+    local list = attacks[key[1]] or {}
+    attacks[key[1]] = list
+    list[key[2]] = self.b:format(hex)
+  end
+  local out = {}
+  for n, list in ipairs(attacks) do out[n] = table.concat(list, ",") end
+  return #out > 0 and table.concat(out, ";") or nil
+end
 function W:last_roll() return self.rolls[#self.rolls] end
 local function applied(rec)
   local out = {}
@@ -188,7 +201,7 @@ t.test("32.B.3-1: spending MPs in a hex with an enemy port interdiction marker: 
   local w = world()
   local res = w:group("Reserve", "Axis", "A:1902", { "NT" }, { reserve = true, in_port = true }, "port")
   local f = w:group("Force H", "Allied", "A:0810", { "TF" })
-  w.g:set_global("pi:A:0810", 2)
+  w.g:set_keyed("port_interdiction", { "Axis", w:hex("A:0810") }, 2)
   local m, total = w:mods(f, "A:0810", "spend")
   t.eq(m.port_interdiction, 2)
   w:force(8, total)                                           -- F: activation anyway
@@ -198,14 +211,15 @@ t.test("32.B.3-1: spending MPs in a hex with an enemy port interdiction marker: 
   t.eq(applied(w:last_roll()).port_interdiction, 2)
   t.eq(w.g:group_get_value(res, "activated"), true, "activated whatever the roll")
   -- the phasing side's own marker is not an enemy one
-  w.g:set_global("pi_side:A:0810", "Allied")
+  w.g:set_keyed("port_interdiction", { "Axis", w:hex("A:0810") }, nil)
+  w.g:set_keyed("port_interdiction", { "Allied", w:hex("A:0810") }, 2)
   t.eq(select(3, w:mods(f, "A:0810", "spend"))[1], nil)
 end)
 
 t.test("32.B.3-2: a blockade level in the hex (and a port interdiction tag on the board)", function()
   local w = world()
   local f = w:group("Force H", "Allied", "A:0810", { "TF" })
-  w.g:set_global("blockade:A:0810", 3)
+  w.g:set_keyed("blockade", { "Axis", w:hex("A:0810") }, 3)
   local m, _, kinds = w:mods(f, "A:0810", "spend")
   t.eq(m.blockade, 3)
   t.eq(kinds, { "blockade" })
@@ -402,7 +416,7 @@ end)
 t.test("32.B-5: modifiers: stormy -2, rough -1, night -1, did not leave the search hex -1", function()
   local w = world { sea = "stormy" }
   local f = w:group("Force H", "Allied", "A:0810", { "TF" })
-  w.g:set_global("pi:A:0810", 1)
+  w.g:set_keyed("port_interdiction", { "Axis", w:hex("A:0810") }, 1)
   local m = w:mods(f, "A:0810")
   t.eq({ m.stormy_seas, m.rough_seas, m.night, m.did_not_leave_hex }, { true, false, false, false })
   w.g:set_global("sea", "rough")
@@ -434,14 +448,15 @@ t.test("32.B-7: modifiers: enemy ZOC partial +1, full +2, double +3; protected w
   local f = w:group("Force H", "Allied", "A:0810", { "TF" })
   local function zoc() local m = w:mods(f, "A:0810"); return { m.enemy_partial_zoc, m.enemy_full_zoc, m.enemy_double_zoc } end
   t.eq(zoc(), { false, false, false })
-  w.g:set_global("zoc:Axis:A:0810", 1); t.eq(zoc(), { true, false, false })
-  w.g:set_global("zoc:Axis:A:0810", 2); t.eq(zoc(), { false, true, false })
-  w.g:set_global("zoc:Axis:A:0810", 4); t.eq(zoc(), { false, false, true })
-  w.g:set_global("zoc:Axis:A:0810", 0)
-  w.g:set_global("zoc_other:Axis:A:0810", 2); t.eq(zoc(), { false, true, false })
-  w.g:set_global("protected:A:0810", true); t.eq(zoc(), { false, false, false })
-  w.g:set_global("zoc:Axis:A:0810", 1); t.eq(zoc(), { true, false, false }, "a ground/air ZOC stays")
-  w.g:set_global("zoc:Allied:A:0810", 3); t.eq(zoc(), { true, false, false }, "the phasing side's ZOC is not an enemy ZOC")
+  local h = w:hex("A:0810")
+  w.g:set_keyed("zoc", { "Axis", h }, 1); t.eq(zoc(), { true, false, false })
+  w.g:set_keyed("zoc", { "Axis", h }, 2); t.eq(zoc(), { false, true, false })
+  w.g:set_keyed("zoc", { "Axis", h }, 4); t.eq(zoc(), { false, false, true })
+  w.g:set_keyed("zoc", { "Axis", h }, 0)
+  w.g:set_keyed("zoc_other", { "Axis", h }, 2); t.eq(zoc(), { false, true, false })
+  w.g:set_keyed("protected_waters", h, true); t.eq(zoc(), { false, false, false })
+  w.g:set_keyed("zoc", { "Axis", h }, 1); t.eq(zoc(), { true, false, false }, "a ground/air ZOC stays")
+  w.g:set_keyed("zoc", { "Allied", h }, 3); t.eq(zoc(), { true, false, false }, "the phasing side's ZOC is not an enemy ZOC")
 end)
 
 t.test("32.B-8: modifiers: previously found +1, mixed +1, cargo +2, TF size / 4 rounded down", function()
@@ -464,8 +479,8 @@ end)
 t.test("32.B-9: modifiers: port interdiction, blockade, largest port size and highest CD level within range", function()
   local w = world()
   local f = w:group("Force H", "Allied", "A:2810", { "TF" })
-  w.g:set_global("pi:A:2920", 2)
-  w.g:set_global("blockade:A:2920", 1)
+  w.g:set_keyed("port_interdiction", { "Axis", w:hex("A:2920") }, 2)
+  w.g:set_keyed("blockade", { "Axis", w:hex("A:2920") }, 1)
   local m, total = w:mods(f, "A:2920")
   -- A:2920 is 1 from the CD (2) and 10 from Axport (3): CD only; Axis naval base 10 away
   t.eq({ m.port_interdiction, m.blockade, m.port_size, m.cd_level }, { 2, 1, 0, 2 })
@@ -567,7 +582,7 @@ t.test("32.B-14: result S*: reserves in any sea zone; all searching airbases att
   w:air("strike 2", "Axis", "A:3010", "naval strike", 20)
   local f = w:group("Force H", "Allied", "A:2410", { "TF" })
   local g = w.g
-  g:set_global("pi:A:2510", 2)
+  g:set_keyed("port_interdiction", { "Axis", w:hex("A:2510") }, 2)
   local _, total = w:mods(f, "A:2510")
   -- the search (S*), then A:3010's join roll (S*: joins, roll on), then A:3020's (F: stops)
   w:force("S*", total)

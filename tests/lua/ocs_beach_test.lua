@@ -77,8 +77,8 @@ t.test("18.6a-4: B) combat supply only from landing craft carrying SP in the sam
   F.refused(s.set, g, "resolve_beach_assault", { hex = s.hex, supply = far }, "18.6a B: LCI 2 is not in the same or an adjacent hex")
   F.ok(s.set, g, "resolve_beach_assault", { hex = s.hex, supply = s.lci })
   t.eq(g:get(s.sp, "points"), 1, "1 SP drawn from the craft")
-  t.eq(g:get_global("supply:1"), "1 SP for combat supply of the Beach Assault at A:0505 (18.6a B)")
-  t.eq(g:get_global("ground_combat:1"), "Beach Assault at A:0505: 1 Bn, 2 Bn against Pz Gren, beach terrain (attackers x1/2), "
+  t.eq(g:get_keyed("supply", 1), "1 SP for combat supply of the Beach Assault at A:0505 (18.6a B)")
+  t.eq(g:get_keyed("ground_combat", 1), "Beach Assault at A:0505: 1 Bn, 2 Bn against Pz Gren, beach terrain (attackers x1/2), "
     .. "attacker options as step losses: recorded (the ground combat chapter decides)")
   t.eq({ F.at(g, s.a) }, { s.lct, "unit" }, "nothing decided: still aboard")
 end)
@@ -93,7 +93,8 @@ t.test("18.6a-5: C) attacker options are taken as step losses; D) an Exploit mar
   g:set_global("gc_defender_steps", 1)
   F.ok(s.set, g, "announce_beach_assault", { hex = s.hex, units = { s.a, s.b } })
   F.ok(s.set, g, "resolve_beach_assault", { hex = s.hex, supply = s.lci })
-  t.eq({ g:get_global("gc_terrain"), g:get_global("gc_multiplier"), g:get_global("gc_options_as_steps") }, { "beach", "1/2", true })
+  t.eq({ g:get_global("gc_terrain"), g:get_global("gc_multiplier_num"), g:get_global("gc_multiplier_den"), g:get_global("gc_options_as_steps") },
+    { "beach", 1, 2, true })
   t.eq(g:get_value(s.a, "steps"), 1, "the option is a step loss")
   t.eq(g:get(s.pz, "loc"), "dead")
   t.eq({ (F.at(g, s.a)), (F.at(g, s.b)) }, { "A:0505", "A:0505" })
@@ -120,7 +121,7 @@ t.test("18.6a-7: F) the defender chooses the beach's nominal hexside (attackers 
   F.refused(s.set, g, "beach_assault_choice", { hex = s.hex, alt = false, terrain = "cliffs" }, "18.6a F: the defender chooses the beach's nominal hexside")
   F.ok(s.set, g, "beach_assault_choice", { hex = s.hex, alt = false, terrain = "hex" })
   F.ok(s.set, g, "resolve_beach_assault", { hex = s.hex, supply = s.lci })
-  t.eq({ g:get_global("gc_terrain"), g:get_global("gc_multiplier") }, { "hex", "1/1" })
+  t.eq({ g:get_global("gc_terrain"), g:get_global("gc_multiplier_num"), g:get_global("gc_multiplier_den") }, { "hex", 1, 1 })
 end)
 
 t.test("18.6a-8: H) defenders all destroyed by a barrage: the assault is resolved on the ALT, with no after-landing movement", function()
@@ -134,7 +135,7 @@ t.test("18.6a-8: H) defenders all destroyed by a barrage: the assault is resolve
   t.eq({ (F.at(g, s.a)), g:get_value(s.a, "landed_by") }, { "A:0505", "beach assault" })
   t.ok(g:journal_text():find('"reason":"ALT for the Beach Assault at A:0505 (18.6a H)"', 1, true))
   t.eq(g:get(s.sp, "points"), sp_before, "no combat supply")
-  t.eq(g:get_global("ground_combats"), nil, "no combat")
+  t.eq(g:count_keyed("ground_combat"), 0, "no combat")
   F.refused(s.set, g, "after_landing_move", { unit = s.a, path = { "A:0605" } }, "no after-landing movement")
 end)
 

@@ -50,7 +50,7 @@ t.test("18.2b-1: a carrier refits all its planes in the Aircraft Refit Phase, at
   F.ok(set, g, "refit", { carrier = cv })
   for _, p in ipairs(ps) do t.eq(g:get_value(p, "inactive"), nil) end
   t.ok(said[#said]:find("Illustrious refits A, B, C (no SP cost)", 1, true), said[#said])
-  t.eq(g:get_global("supplys"), nil, "no supply spent")
+  t.eq(g:count_keyed("supply"), 0, "no supply spent")
   F.refused(set, g, "refit", { carrier = cv }, "18.2b: Illustrious has refitted in this phase")
 end)
 

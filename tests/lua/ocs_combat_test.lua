@@ -101,13 +101,13 @@ t.test("18.3b-1: naval barrages against ground units are reduced (the adjustment
   g.dice:force(4, 6)
   F.ok(set, g, "barrage", { units = { bb, ca }, hex = F.hex(g, "A:0603") })
   t.ok(said_line(said, "barrage at"):find("strength 9 -> column 6-9", 1, true), said_line(said, "barrage at"))   -- (12 + 6) / 2
-  t.eq(g:get_global("ground_barrage:1"), "ground units at A:0603: 1")
+  t.eq(g:get_keyed("ground_barrage", 1), "ground units at A:0603: 1")
   segment(set, g, "exploitation_phase", "Allied")
   local ca2 = ship(g, "Orion", "CL", "Allied", "A:0402", { barrage = 6, range = 3 })
   g.dice:force(6, 6)
   F.ok(set, g, "barrage", { units = { ca2 }, hex = F.hex(g, "A:0703"), facility = "airbase" })
   t.ok(said_line(said, "barrage at"):find("strength 6 -> column 6-9", 1, true), "a facility: no reduction: " .. said_line(said, "barrage at"))
-  t.eq(g:get_global("ground_barrage:2"), "airbase at A:0703: 1")
+  t.eq(g:get_keyed("ground_barrage", 2), "airbase at A:0703: 1")
 end)
 
 t.test("18.3b-2: a ground barrage needs enemy ground units in the hex, or the facility it names", function()
@@ -368,7 +368,7 @@ t.test("18.3f-1: ship flak adds to the flak rolls against every air barrage in t
   segment(set, g, "combat_phase", "Axis")
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { p }, target = bb })
-  t.eq(g:get_global("flak:1"), "ship flak 3 at A:0404 joins the flak roll against 1 air unit(s)")
+  t.eq(g:get_keyed("flak", 1), "ship flak 3 at A:0404 joins the flak roll against 1 air unit(s)")
   t.eq(set:query(g, "ship_flak", F.hex(g, "A:0404"), "Allied"), 3)
 end)
 
@@ -381,7 +381,7 @@ t.test("18.3g-1: A) coastal artillery fires at ships in every segment it does no
     g.dice:force(1, 1)
     F.ok(set, g, "barrage", { units = { bat }, target = en })
   end
-  t.eq(g:get_global("supplys"), nil, "no supply cost")
+  t.eq(g:count_keyed("supply"), 0, "no supply cost")
 end)
 
 t.test("18.3g-2: B) coastal artillery fires at ground targets by the normal artillery rules, at the normal supply cost, and at no ship in that phase", function()
@@ -392,7 +392,7 @@ t.test("18.3g-2: B) coastal artillery fires at ground targets by the normal arti
   segment(set, g, "combat_phase", "Axis")
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { bat }, hex = F.hex(g, "A:0505") })
-  t.eq(g:get_global("supply:1"), "1 SP for Batteria's ground barrage (18.3g B)")
+  t.eq(g:get_keyed("supply", 1), "1 SP for Batteria's ground barrage (18.3g B)")
   F.phase(set, g, "barrage_segment", "Axis")
   F.refused(set, g, "barrage", { units = { bat }, target = en }, "18.3g B: Batteria fired at a ground target in this phase: no fire at ships")
 end)

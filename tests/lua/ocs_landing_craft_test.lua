@@ -248,7 +248,7 @@ t.test("18.4f-4: A) an LST port cannot be targeted by barrage; the hex can be, a
   F.refused(set, g, "barrage", { units = { bb }, hex = F.hex(g, "A:0505"), facility = "port" }, "18.4f A: an LST port cannot be targeted by barrage (the hex can be)")
   g.dice:force(6, 6)
   F.ok(set, g, "barrage", { units = { bb2 }, hex = F.hex(g, "A:0505") })
-  t.eq(g:get_global("ground_barrage:1"), "ground units at A:0505: 1 (the LST port there ignores it, 18.4f A)")
+  t.eq(g:get_keyed("ground_barrage", 1), "ground units at A:0505: 1 (the LST port there ignores it, 18.4f A)")
   t.eq(g:get(port, "loc"), "hex")
 end)
 

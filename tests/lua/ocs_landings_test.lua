@@ -178,7 +178,7 @@ t.test("18.5f-4: D) after-landing moves wait for all the ALT rolls; E) specializ
   F.refused(set, g, "after_landing_move", { unit = a, path = { "A:0605" } }, "18.5f D: after-landing moves wait until all the player's ALT rolls are made")
   g.dice:force(6, 6)
   F.ok(set, g, "alt_rolls", {})
-  t.eq(g:get_global("specialized_combat:1"), "at A:0505 after the ALT roll, against Axis trucks (9.14)")
+  t.eq(g:get_keyed("specialized_combat", 1), "at A:0505 after the ALT roll, against Axis trucks (9.14)")
   F.ok(set, g, "after_landing_move", { unit = a, path = { "A:0605" } })
 end)
 

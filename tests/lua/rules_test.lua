@@ -237,6 +237,53 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
   t.eq({ set:query(g, "filter") }, { nil, nil, "function" })   -- a filter gets the facade too
 end)
 
+t.test("rules-12: rules keep structured data in keyed values: journaled, rolled back, undone", function()
+  local dir = temp_family("zoc", [[return family { name = "zoc", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { id = "Z.1", title = "Zones of control",
+        values = { home = { "Allied", 7 } },
+        actions = {
+          exert = { params = { side = "string", hex = "integer", level = "integer", fail = "boolean?" },
+            effect = function(ctx, p)
+              ctx.game:set_keyed("zoc", { p.side, p.hex }, p.level)
+              if p.fail then error("no such ZOC") end
+            end },
+          home = { effect = function(ctx) ctx.game:set_keyed("zoc", ctx.rule.values.home, 1) end },
+        },
+        queries = {
+          level = function(ctx, side, hex) return ctx.game:get_keyed("zoc", { side, hex }) or 0 end,
+          all = function(ctx)
+            local out = {}
+            for i = 1, ctx.game:count_keyed("zoc") do
+              local key, v = ctx.game:at_keyed("zoc", i)
+              out[i] = key[1] .. "/" .. key[2] .. "=" .. v
+            end
+            return out
+          end,
+        } }
+    ]] })
+  local set = rules.load { families = { "zoc" }, path = { dir } }
+  local g = fleet()
+  t.ok(set:act(g, "exert", { side = "Axis", hex = 3, level = 2 }))
+  t.ok(set:act(g, "exert", { side = "Allied", hex = 12, level = 1 }))
+  t.eq(set:query(g, "level", "Axis", 3), 2)
+  t.eq(set:query(g, "level", "Allied", 3), 0)
+  t.eq(set:query(g, "all"), { "Allied/12=1", "Axis/3=2" }, "in key order")
+  t.ok(g:journal_text():find('{"ev":"keyed","rule":"Z.1","map":"zoc","key":["Axis",3],"old":null,"new":2}', 1, true))
+  local before = g:hash()
+  local ok, _, kind = set:act(g, "exert", { side = "Axis", hex = 3, level = 3, fail = true })
+  t.eq({ ok, kind }, { nil, "error" })
+  t.eq(g:hash(), before, "a failed rule leaves the keyed values as they were")
+  t.eq(set:query(g, "level", "Axis", 3), 2)
+  t.ok(set:act(g, "home"), "a key from the rule's read-only values")
+  t.eq(set:query(g, "level", "Allied", 7), 1)
+  g:undo(2)
+  t.eq(set:query(g, "all"), { "Axis/3=2" })
+  g:redo(1)
+  t.eq(set:query(g, "level", "Allied", 12), 1)
+  t.eq(g:hash(), g.state:hash_full())
+end)
+
 t.test("rules-10: tables seen by rules are read-only", function()
   local dir = temp_family("tbl", [[return family { name = "tbl", depends = { "toy27" }, files = { "r.lua" } }]], {
     ["r.lua"] = [[

@@ -26,7 +26,7 @@ local function sample_game()
   g:set_owner(keel.hex.from_qr(-3, 5), "Axis")
   g:set_global("ratio", 0.25)
   g:set_global("night", true)
-  g.state:set_keyed("zoc", { "Axis", 3 }, true)
+  g:set_keyed("zoc", { "Axis", 3 }, true)
   return g
 end
 

@@ -159,3 +159,32 @@ t.test("scenario-10: a force may start in port (port = true); groups = { Name = 
   os.remove(f)
   t.ok(not ok and tostring(err):find("groups: no force is in a group named 'Nobody'", 1, true), tostring(err))
 end)
+
+t.test("scenario-11: keyed = { {map, key, value} } sets keyed values; check = { keyed = ... } reads them", function()
+  local f = os.tmpname()
+  local function write(text)
+    local h = assert(io.open(f, "w"))
+    h:write(text)
+    h:close()
+  end
+  local families = t.cwd() .. "/tests/families"
+  write(([[return scenario { rules = { 'toy27' }, path = { %q },
+    keyed = { { "vp", "Allied", 40 }, { "vp", "Axis", 12 }, { "zoc", { "Axis", 7 }, 2 } },
+    orders = {
+      { check = { keyed = { { "vp", "Allied", 40 }, { "zoc", { "Axis", 7 }, 2 }, { "zoc", { "Allied", 7 } } } } },
+      { check = { keyed = { { "vp", "Axis", 13 } } } },
+    } }]]):format(families))
+  local run = scenario.start(scenario.load(f))
+  t.eq(run.game:get_keyed("zoc", { "Axis", 7 }), 2)
+  t.ok(run.game:journal_text():find('{"ev":"keyed","rule":"scenario","map":"vp","key":["Allied"],"old":null,"new":40}',
+    1, true), "set up by the scenario, journaled")
+  local _, problems = run:play(1, run.spec.orders[1])
+  t.eq(problems, {})
+  _, problems = run:play(2, run.spec.orders[2])
+  t.eq(problems, { 'expected keyed vp "Axis" = 13, got 12 (keyed[1])' })
+  write("return scenario { rules = { 'toy27' }, keyed = { { 'vp' } } }")
+  t.raises(function() scenario.load(f) end, "keyed[1]: {map, key, value} expected")
+  write("return scenario { rules = { 'toy27' }, orders = { { check = { keyed = { vp = 3 } } } } }")
+  t.raises(function() scenario.load(f) end, "orders[1].check.keyed = { {map, key, value}, ... } expected")
+  os.remove(f)
+end)

@@ -207,6 +207,27 @@ function M.collect(path, opts)
     return out
   end
 
+  -- the keyed maps the status panel shows: each map's entries ({key parts,
+  -- value} in key order) when they changed since the last step
+  local keyed_now = {}
+  local function keyed_delta()
+    local out, done = {}, {}
+    for _, st in ipairs(spec.status) do
+      local map = st.keyed
+      if map and not done[map] then
+        done[map] = true
+        local entries = {}
+        for i = 1, game:count_keyed(map) do
+          local key, v = game:at_keyed(map, i)
+          entries[i] = { key, v }
+        end
+        local enc = json.encode(entries)
+        if keyed_now[map] ~= enc then keyed_now[map] = enc; out[map] = entries end
+      end
+    end
+    return out
+  end
+
   -- the hexes that changed hands since the start, outlined in the new owner's colour
   local function owners_svg()
     local out = {}
@@ -289,6 +310,7 @@ function M.collect(path, opts)
     lines = {}
     s.units = units_delta(touched, all)
     s.globals = globals_delta()
+    s.keyed = keyed_delta()
     s.hash = game:hash_hex()
     if board then
       s.paths = intern(data.svgs, svg_index, paths_svg(seqs, order))

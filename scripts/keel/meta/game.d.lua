@@ -120,3 +120,22 @@ function Game:group_new(spec) end
 ---@param n? integer
 ---@return integer previous
 function Game:remove_marker(id, key, n) end
+---The value of a key in a keyed map (structured rule data), nil when none.
+---@param map string
+---@param key keel.Key
+---@return keel.Value
+function Game:get_keyed(map, key) end
+---Set a key of a keyed map (nil removes it); journaled, undone, hashed, saved.
+---@param map string
+---@param key keel.Key
+---@param v keel.Value
+function Game:set_keyed(map, key, v) end
+---How many keys a keyed map holds.
+---@param map string
+---@return integer
+function Game:count_keyed(map) end
+---The i-th key (an array of parts) and value of a keyed map, in key order.
+---@param map string
+---@param i integer 1-based
+---@return (integer|string)[] key, keel.Value value
+function Game:at_keyed(map, i) end

@@ -114,15 +114,21 @@ function GameFacade:get_segment() end
 function GameFacade:get_step() end
 function GameFacade:get_global(k) end
 function GameFacade:set_global(k, v) end
----The value of a key in a keyed map (1-3 parts: integers or strings), nil when none.
+---Keyed values: structured rule data (doc/guide.md "Game data rules share").
 ---@param map string
----@param key integer|string|(integer|string)[]
+---@param key keel.Key
+---@return keel.Value
 function GameFacade:get_keyed(map, key) end
----Set (nil: remove) a key of a keyed map; journaled, undone, hashed, saved.
+---@param map string
+---@param key keel.Key
+---@param v keel.Value nil removes the key
 function GameFacade:set_keyed(map, key, v) end
----@return integer count the keys of a keyed map
+---@param map string
+---@return integer
 function GameFacade:count_keyed(map) end
----@return (integer|string)[] key, any value the i-th key and value, in key order
+---@param map string
+---@param i integer 1-based, in key order
+---@return (integer|string)[] key, keel.Value value
 function GameFacade:at_keyed(map, i) end
 function GameFacade:get_owner(hex) end
 function GameFacade:set_owner(hex, side) end
@@ -218,7 +224,8 @@ function set_row(table_name, row, ...) end
 ---@field path? string[]
 ---@field variants? string[]
 ---@field seed? integer
----@field flags? table
+---@field flags? table starting globals
+---@field keyed? table[] starting keyed values: { {map, key, value}, ... }
 ---@field forces? keel.ForceSpec[]
 ---@field groups? table<string, table> group values by group name, set after the forces
 ---@field orders? table[]

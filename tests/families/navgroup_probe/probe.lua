@@ -1,8 +1,7 @@
--- T.1: stop or pause for combat where the globals say; log every event.
+-- T.1: stop or pause for combat where the globals say; log every event
+-- (keyed value `probe_log` {n} = the n-th line).
 local function log(ctx, line)
-  local n = (ctx.game:get_global("probe_n") or 0) + 1
-  ctx.game:set_global("probe_n", n)
-  ctx.game:set_global("probe:" .. n, line)
+  ctx.game:set_keyed("probe_log", ctx.game:count_keyed("probe_log") + 1, line)
 end
 
 rule {
