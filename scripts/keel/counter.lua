@@ -307,7 +307,7 @@ end
 
 --- The marks of a unit as chip texts, in order: declared marks first, then
 --- every other marker with a count (its key, and the count when above 1).
----@param u table a unit snapshot (game:unit(id)): values, markers
+---@param u table a unit snapshot (game:get_unit(id)): values, markers
 ---@param spec table
 ---@return string[]
 function M.marks(u, spec)

@@ -185,7 +185,7 @@ function M.start(spec, opts)
                                markers = f.markers, face = f.face, hits = f.hits, points = f.points }
     self.units[f.name] = id
     if f.at ~= nil then   -- a zone (area) by name, else a hex
-      local z = self:zone(f.at)
+      local z = self:find_zone(f.at)
       local h = not z and self:hex(f.at)
       if not z and not h then
         fail(spec.file, ("forces %s: at %s is not a hex or zone of the map"):format(f.name, tostring(f.at)))
@@ -214,7 +214,7 @@ function M.start(spec, opts)
     local g = self.groups[name]
     if not g then fail(spec.file, ("groups: no force is in a group named '%s'"):format(name)) end
     local vals = spec.groups[name]
-    for _, k in ipairs(sorted_keys(vals)) do game:group_set(g, k, vals[k]) end
+    for _, k in ipairs(sorted_keys(vals)) do game:group_set_value(g, k, vals[k]) end
   end
   st:pop_rule()
   return self
@@ -238,7 +238,7 @@ end
 
 --- A hex from a label ("15B:2407", through the map) or an integer.
 --- A zone's index (1-based, the board's order) from its name, or nil.
-function Run:zone(v)
+function Run:find_zone(v)
   if type(v) ~= "string" or not self.board then return nil end
   for i, name in ipairs(self.board:zones()) do if name == v then return i end end
   return nil
@@ -273,8 +273,8 @@ end
 function Run:group_named(name)
   if self.groups[name] then return self.groups[name] end
   local st = self.game.state
-  for g = 1, st:group_count() do
-    if st:group_name(g) == name then return g end
+  for g = 1, st:count_groups() do
+    if st:group_get_name(g) == name then return g end
   end
 end
 
@@ -337,7 +337,7 @@ function Run:check(expect, outcome)
     add("failed: %s", (outcome.message or "?"):match("^[^\n]*"))
   end
   for _, k in ipairs(sorted_keys(expect.global or {})) do
-    local got = game:global(k)
+    local got = game:get_global(k)
     if not same(got, expect.global[k]) then
       add("expected global %s = %s, got %s", k, json.encode(expect.global[k]), json.encode(got))
     end
@@ -355,7 +355,7 @@ function Run:check(expect, outcome)
     if not id then
       add("no unit named '%s'", name)
     else
-      local u = game:unit(id)
+      local u = game:get_unit(id)
       for _, field in ipairs(sorted_keys(expect.units[name])) do
         local want = expect.units[name][field]
         if field == "values" or field == "markers" then
@@ -365,7 +365,7 @@ function Run:check(expect, outcome)
             end
           end
         elseif field == "at" then
-          local z = self:zone(want)
+          local z = self:find_zone(want)
           local h = not z and self:hex(want)
           if (z and (u.loc ~= "zone" or u.where ~= z)) or (not z and (u.loc ~= "hex" or u.where ~= h)) then
             add("expected %s at %s, got %s", name, tostring(want), self:place_text(u.loc, u.where))

@@ -123,7 +123,7 @@ rule {
       local row = t.by_key[activity]
       if not row then return nil, ("32.A.3: no activity '%s' on the Naval MP Cost Summary"):format(tostring(activity)) end
       local columns = opts.column and { opts.column } or ctx:query("group_columns", g)
-      local year = opts.year or game:global("year")
+      local year = opts.year or game:get_global("year")
       local cost, why
       for _, c in ipairs(columns) do
         local cell = t:get(activity, c)
@@ -155,7 +155,7 @@ rule {
       local reduction = 0
       if not opts.no_credit and credited(v, activity) then
         for _, u in ipairs(ctx:query("group_members", g)) do
-          if v.credit_types[game:get(u, "type")] then reduction = reduction + (game:value(u, "unload_credit") or 0) end
+          if v.credit_types[game:get(u, "type")] then reduction = reduction + (game:get_value(u, "unload_credit") or 0) end
         end
         local most = cost * v.credit_share.num // v.credit_share.den
         if reduction > most then reduction = most end
