@@ -255,7 +255,7 @@ end
 function Run:place_text(loc, where)
   local board = self.board
   if (loc == "hex" or loc == "port") and math.type(where) == "integer" then
-    local label = board and board:contains(where) and board:label(where)
+    local label = board and board:contains(where) and board:format(where)
     return loc .. " " .. (label or tostring(where))
   elseif loc == "zone" and board and math.type(where) == "integer" and board:zones()[where] then
     return "zone " .. board:zones()[where]

@@ -125,7 +125,7 @@ function Session:game_info()
   local game, spec = run.game, run.spec
   local sides = {}
   local seen = {}
-  for id = 1, game.state:unit_count() do
+  for id = 1, game.state:count_units() do
     local s = game.state:get(id, "side")
     if s and not seen[s] then seen[s] = true; sides[#sides + 1] = s end
   end
@@ -209,12 +209,12 @@ function Session:candidate(ptype, cand)
   for k, v in pairs(cand) do out[k] = v end
   local v = cand.value
   if math.type(v) == "integer" then
-    if ptype == "group" and v >= 1 and v <= st:group_count() then
-      out.label = out.label or st:group_name(v)
-    elseif (ptype == "unit" or ptype == "units") and v >= 1 and v <= st:unit_count() then
+    if ptype == "group" and v >= 1 and v <= st:count_groups() then
+      out.label = out.label or st:group_get_name(v)
+    elseif (ptype == "unit" or ptype == "units") and v >= 1 and v <= st:count_units() then
       out.label = out.label or st:get(v, "name")
     elseif ptype == "hex" and run.board and run.board:contains(v) then
-      out.value = run.board:label(v)
+      out.value = run.board:format(v)
       out.label = out.label or out.value
     end
   end
@@ -224,7 +224,7 @@ end
 -- a value of `given` as an order sends it (a hex as its label)
 function Session:order_value(ptype, v)
   if ptype == "hex" and math.type(v) == "integer" and self.run.board and self.run.board:contains(v) then
-    return self.run.board:label(v)
+    return self.run.board:format(v)
   end
   return v
 end
@@ -282,7 +282,7 @@ function Session:op_view(req)
     if g.at then g.hex = nil end
   end
   return { side = v.side, units = seq(v.units), groups = seq(v.groups), status = seq(v.status),
-           turn = run.game:global("turn"), hash = run.game:hash_hex() }
+           turn = run.game:get_global("turn"), hash = run.game:hash_hex() }
 end
 
 -- ---- orders -------------------------------------------------------------------------------
@@ -357,7 +357,7 @@ function Session:op_undo(req, redo)
   local n = req.n or 1
   if math.type(n) ~= "integer" or n < 1 then refuse("request", "n must be a whole number from 1") end
   local st = run.game.state
-  local have = redo and st:redo_count() or st:action_count()
+  local have = redo and st:count_redos() or st:count_actions()
   if n > have then
     refuse(redo and "redo" or "undo", ("%d action(s) to %s, %d asked"):format(have, redo and "redo" or "undo", n),
       { hash = run.game:hash_hex() })

@@ -53,7 +53,7 @@ local function place(game, loc, where)
   local out = { loc = loc }
   if loc == "hex" or loc == "port" then
     out.hex = where
-    if game.board and game.board:contains(where) then out.at = game.board:label(where) end
+    if game.board and game.board:contains(where) then out.at = game.board:format(where) end
   elseif loc == "unit" then
     out.aboard = where
   elseif loc ~= "off" and loc ~= "dead" then
@@ -77,7 +77,7 @@ function M.view(set, game, side)
   local st = game.state
   local unit_seen = {}       -- unit id -> false when it may not be listed on its own
   local groups = {}
-  for g = 1, st:group_count() do
+  for g = 1, st:count_groups() do
     local members = st:group_units(g)
     if #members > 0 then
       local level, facts = ask(set, game, "group_visibility", side, g)
@@ -85,7 +85,7 @@ function M.view(set, game, side)
         for _, u in ipairs(members) do unit_seen[u] = false end
       end
       if level == "full" then
-        groups[#groups + 1] = { id = g, known = true, name = st:group_name(g), units = members,
+        groups[#groups + 1] = { id = g, known = true, name = st:group_get_name(g), units = members,
                                 values = st:group_values(g) }
       elseif level == "unknown" then
         local first = members[1]
@@ -97,7 +97,7 @@ function M.view(set, game, side)
   end
   -- each unit's own level, then: aboard a carrier not seen in full, not listed
   local level_of, facts_of = {}, {}
-  for id = 1, st:unit_count() do
+  for id = 1, st:count_units() do
     if unit_seen[id] == false then
       level_of[id] = "hidden"
     else
@@ -113,12 +113,12 @@ function M.view(set, game, side)
     return true
   end
   local units = {}
-  for id = 1, st:unit_count() do
+  for id = 1, st:count_units() do
     local level = level_of[id]
     if level ~= "hidden" and listed(id, 0) then
       local kind, where = st:get(id, "loc")
       if level == "full" then
-        local u = game:unit(id)
+        local u = game:get_unit(id)
         units[#units + 1] = merge({ id = id, known = true, name = u.name, type = u.type, side = u.side,
           face = u.face, hits = u.hits, points = u.points, values = u.values, markers = u.markers },
           place(game, kind, where))

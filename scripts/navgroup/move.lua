@@ -17,7 +17,7 @@ rule {
   title = "movement front-end",
   queries = {
     -- whose player-turn it is: the side a user interface asks the actions of
-    side_to_move = function(ctx) return ctx.game:global("phasing") end,
+    side_to_move = function(ctx) return ctx.game:get_global("phasing") end,
     -- the hexes of the last move (hexsides of a river leg are left out):
     -- keyed value `last_path` {i, "hex"|"side"} = the i-th position's id
     last_path = function(ctx)
@@ -162,7 +162,7 @@ function destinations(ctx, g)
     end
   end
   local rg = ctx:river_graph(spec.profile)
-  if rg:has(pos) then
+  if rg:has_node(pos) then
     local beyond = ctx:query("beyond_inland_ports", spec.profile)
     local nodes = rg:reach(pos, left, { allow = function(kind, id)
       if kind == "side" then return not beyond[id] and ctx:query("riverine_allowed", g, id) == nil end

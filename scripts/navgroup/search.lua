@@ -92,11 +92,11 @@ rule {
     group_visibility = function(ctx, side, gid)
       local g = ctx.game
       if side == nil or ctx:query("group_side", gid) == side or not ctx:query("naval_group", gid)
-        or g:group_get(gid, "known") == true then
+        or g:group_get_value(gid, "known") == true then
         return "full"
       end
-      return "unknown", { found = g:group_get(gid, "found") == true, tfs = g:group_get(gid, "revealed_tfs"),
-                          cargo = g:group_get(gid, "declared_cargo") }
+      return "unknown", { found = g:group_get_value(gid, "found") == true, tfs = g:group_get_value(gid, "revealed_tfs"),
+                          cargo = g:group_get_value(gid, "declared_cargo") }
     end,
     -- For tests and tools: the contacts and modifiers a search would use.
     search_modifiers = function(ctx, ev, event)

@@ -44,7 +44,7 @@ rule {
         group = { type = "group", depends = { "unit" }, domain = function(ctx, p)
           local out = {}
           for _, g in ipairs(ctx.game:groups()) do
-            if ctx.game:group_get(g, "side") == ctx.game:get(p.unit, "side") then out[#out + 1] = { value = g, cost = g * 10 } end
+            if ctx.game:group_get_value(g, "side") == ctx.game:get(p.unit, "side") then out[#out + 1] = { value = g, cost = g * 10 } end
           end
           return out
         end },
@@ -69,7 +69,7 @@ rule {
     rally = { params = { unit = "unit", hex = "hex?" }, effect = function() end },
     pass = {
       params = {},
-      legal = function(ctx) if ctx.game:turn() ~= 2 then return "T.1: only on turn 2" end end,
+      legal = function(ctx) if ctx.game:get_turn() ~= 2 then return "T.1: only on turn 2" end end,
       effect = function() end,
     },
     split_off = {
@@ -251,12 +251,12 @@ rule {
   id = "S.1", title = "Fog of war",
   queries = {
     group_visibility = function(ctx, side, g)
-      if ctx.game:group_get(g, "side") == side then return "full" end
-      if ctx.game:group_get(g, "secret") then return "hidden" end
+      if ctx.game:group_get_value(g, "side") == side then return "full" end
+      if ctx.game:group_get_value(g, "secret") then return "hidden" end
       return "unknown", { count = #ctx.game:group_units(g), f = function() end }
     end,
     unit_visibility = function(ctx, side, u)
-      if ctx.game:get(u, "side") ~= side and ctx.game:value(u, "spy") then return "hidden" end
+      if ctx.game:get(u, "side") ~= side and ctx.game:get_value(u, "spy") then return "hidden" end
       return "full"
     end,
   },
@@ -275,7 +275,7 @@ t.test("legal-10: a side's view: its groups in full, the enemy's unknown with fa
   local seen = {}
   for _, u in ipairs(v.units) do seen[#seen + 1] = u.name or ("?" .. u.id) end
   t.eq(seen, { "A", "B" }, "the units of an unknown group are not listed")
-  g:group_set(ids.red, "secret", true)
+  g:group_set_value(ids.red, "secret", true)
   t.eq(#set:view_for(g, "Blue").groups, 1)
   -- Red sees everything of its own, and Blue's groups as unknown
   local red = set:view_for(g, "Red")
@@ -286,10 +286,10 @@ end)
 t.test("legal-11: a unit aboard a carrier the side does not see is not listed", function()
   local set, g, ids = setup { ["s.lua"] = SIGHT }
   local cargo = g:unit_new { name = "Cargo", type = "inf", side = "Red" }
-  g:load(cargo, ids.flag)
+  g:embark(cargo, ids.flag)
   local spy = g:unit_new { name = "Spy", type = "inf", side = "Red", values = { spy = true } }
   local inside = g:unit_new { name = "Inside", type = "inf", side = "Red" }
-  g:load(inside, spy)
+  g:embark(inside, spy)
   local names = {}
   for _, u in ipairs(set:view_for(g, "Blue").units) do names[#names + 1] = u.name end
   t.eq(names, { "A", "B" })

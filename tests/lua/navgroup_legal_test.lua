@@ -63,7 +63,7 @@ end)
 t.test("32.A-8: a group that has spent its MPs has no destination: move not available, with the reason", function()
   local run = at(3)
   local regia = run.groups.Regia
-  run.game:group_set(regia, "mp_spent", 15)
+  run.game:group_set_value(regia, "mp_spent", 15)
   local move = action(run, "Axis", "move")
   t.eq(move.available, false)
   t.eq(move.kind, "domain")
@@ -143,7 +143,7 @@ end)
 
 t.test("32.B-18: a group the rules make known (group value known) is seen in full by the other side", function()
   local run = at(3)
-  run.game:group_set(run.groups.Regia, "known", true)
+  run.game:group_set_value(run.groups.Regia, "known", true)
   local v = run.set:view_for(run.game, "Allied")
   for _, g in ipairs(v.groups) do
     if g.id == run.groups.Regia then t.eq(g.known, true); t.eq(g.name, "Regia") end

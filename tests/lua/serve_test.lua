@@ -78,7 +78,7 @@ local BOARD = assert(require("keel").board.load("scenarios/maps/eastmed.map"))
 local function canon(v)
   if type(v) == "string" and v:find("/", 1, true) then
     local side = BOARD:side(v)
-    if side then return BOARD:side_label(side) end
+    if side then return BOARD:format_side(side) end
   end
   return v
 end
