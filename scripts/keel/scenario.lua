@@ -252,7 +252,7 @@ end
 
 -- Where a unit is, as messages say it: "hex 19A:3412", "port 19A:2812",
 -- "zone Aegean", "aboard Convoy WS-1", "off the map".
-function Run:place_text(loc, where)
+function Run:format_place(loc, where)
   local board = self.board
   if (loc == "hex" or loc == "port") and math.type(where) == "integer" then
     local label = board and board:contains(where) and board:format(where)
@@ -368,7 +368,7 @@ function Run:check(expect, outcome)
           local z = self:find_zone(want)
           local h = not z and self:hex(want)
           if (z and (u.loc ~= "zone" or u.where ~= z)) or (not z and (u.loc ~= "hex" or u.where ~= h)) then
-            add("expected %s at %s, got %s", name, tostring(want), self:place_text(u.loc, u.where))
+            add("expected %s at %s, got %s", name, tostring(want), self:format_place(u.loc, u.where))
           end
         elseif not same(u[field], want) then
           add("expected %s.%s = %s, got %s", name, field, json.encode(want), json.encode(u[field]))
