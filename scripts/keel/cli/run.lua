@@ -61,7 +61,7 @@ function M.scenario_main(path, opts)
     return failed
   end)
   if not ok then
-    io.stderr:write(errors.format(err), "\n")
+    io.stderr:write("keel: ", errors.format(err), "\n")
     return 1
   end
   return err > 0 and 1 or 0
