@@ -67,7 +67,7 @@ function M.new(opts)
     _rule_stack = {},
   }, Game)
   self.dice = opts.dice or new_dice(seed)
-  if opts.dice_state then self.dice:load_state(opts.dice_state) end
+  if opts.dice_state then self.dice:load(opts.dice_state) end
   self.dice:on_roll(function(rec) self:_journal_roll(rec) end)
   if opts.journal == false then self.state:journal_enable(false) end
   self.state:journal_append(line("header", {
@@ -88,7 +88,7 @@ function Game:seed_ownership(board)
   st:journal_enable(false)
   for _, o in ipairs(map.get_owners(board)) do st:set_owner(o.hexes, o.side) end
   st:journal_enable(true)
-  st:journal_append(line("owners", { { "from", "board" }, { "count", st:owned_count() }, { "hash", st:hash_hex() } }))
+  st:journal_append(line("owners", { { "from", "board" }, { "count", st:count_owned() }, { "hash", st:hash_hex() } }))
 end
 
 -- ---- rule files ------------------------------------------------------------------
@@ -146,7 +146,7 @@ end
 -- ---- the rule in force, transactions, actions ------------------------------------
 
 --- The rule whose code is running (its id), or nil.
-function Game:rule() return self.state:rule() end
+function Game:get_rule() return self.state:get_rule() end
 
 --- Run fn(game) with `rule` as the rule in force (no transaction).
 function Game:with_rule(rule, fn, ...)
@@ -160,7 +160,7 @@ end
 
 function Game:_journal_roll(rec)
   local st = self.state
-  st:journal_append(json_line("roll", "rule", rec.rule or st:rule(), "reason", rec.reason,
+  st:journal_append(json_line("roll", "rule", rec.rule or st:get_rule(), "reason", rec.reason,
     "stream", rec.stream, "expr", rec.expr, "faces", rec.faces, "modifier", rec.modifier,
     "total", rec.total, "forced", rec.forced and true or false, "n", rec.n))
 end
@@ -172,7 +172,7 @@ end
 function Game:roll(expr, opts)
   opts = opts or {}
   if not opts.rule then
-    opts = { stream = opts.stream, reason = opts.reason, rule = self.state:rule() }
+    opts = { stream = opts.stream, reason = opts.reason, rule = self.state:get_rule() }
   end
   return self.dice:roll(expr, opts)
 end
@@ -184,7 +184,7 @@ local function dice_state(self)
   local d = self.dice
   local v = d:get_version()
   if v ~= self._dice_version then
-    self._dice_text, self._dice_version = d:save_state(), v
+    self._dice_text, self._dice_version = d:save(), v
   end
   return self._dice_text
 end
@@ -204,15 +204,15 @@ function Game:transaction(fn, opts, ...)
   local dice_before = dice_state(self)
   local level = st:begin()
   if rule then st:push_rule(rule) end
-  local res = table.pack(xpcall(fn, traceback_handler(rule or st:rule()), self, ...))
+  local res = table.pack(xpcall(fn, traceback_handler(rule or st:get_rule()), self, ...))
   if res[1] then
     if rule then st:pop_rule() end
     st:commit(level)
     return table.unpack(res, 2, res.n)
   end
-  local err = errors.from(res[2], rule or st:rule())
+  local err = errors.from(res[2], rule or st:get_rule())
   st:rollback(level)
-  self.dice:load_state(dice_before)
+  self.dice:load(dice_before)
   st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message } }))
   error(err, 0)
 end
@@ -259,14 +259,14 @@ local function action_done(self, st, name, opts, rule, level, dice_before, ok, .
   if ok then
     if rule then st:pop_rule() end
     st:commit(level)
-    trim(self._acts, st:action_count() - 1)
+    trim(self._acts, st:count_actions() - 1)
     self._acts[#self._acts + 1] = { dice_before, dice_state(self) }
     if self._redo[1] ~= nil then self._redo = {} end
     return ...
   end
-  local err = errors.from((...), rule or st:rule())
+  local err = errors.from((...), rule or st:get_rule())
   st:rollback(level)
-  self.dice:load_state(dice_before)
+  self.dice:load(dice_before)
   st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message },
     { "name", name }, { "order", opts.order } }))
   error(err, 0)
@@ -281,7 +281,7 @@ function Game:action(name, fn, opts, ...)
   local rule = opts.rule
   if rule then st:push_rule(rule) end
   return action_done(self, st, name, opts, rule, level, dice_before,
-    xpcall(action_body, handler_for(rule or st:rule()), self, st, name, order_json, fn, ...))
+    xpcall(action_body, handler_for(rule or st:get_rule()), self, st, name, order_json, fn, ...))
 end
 
 -- Move the last n dice records of `from` onto `to`; returns the last one moved.
@@ -298,19 +298,19 @@ end
 --- Undo the last n actions (default 1): state and dice as before them.
 function Game:undo(n)
   n = n or 1
-  trim(self._acts, self.state:action_count())
+  trim(self._acts, self.state:count_actions())
   self.state:undo(n)
   local first = move_records(self._acts, self._redo, n)
-  if first then self.dice:load_state(first[1]) end
+  if first then self.dice:load(first[1]) end
 end
 
 --- Redo the last n undone actions (default 1).
 function Game:redo(n)
   n = n or 1
-  trim(self._redo, self.state:redo_count())
+  trim(self._redo, self.state:count_redos())
   self.state:redo(n)
   local last = move_records(self._redo, self._acts, n)
-  if last then self.dice:load_state(last[2]) end
+  if last then self.dice:load(last[2]) end
 end
 
 -- ---- hash, journal ------------------------------------------------------------------
@@ -356,9 +356,9 @@ end
 
 --- A snapshot of a unit: id, name, type, side, face, hits, points, loc,
 --- where, values, markers (a fresh table; changing it changes nothing).
-function Game:unit(id)
+function Game:get_unit(id)
   local st = self.state
-  local u = st:unit(id)
+  local u = st:get_unit(id)
   u.values = st:values(id)
   u.markers = st:markers(id)
   return u
@@ -367,7 +367,7 @@ end
 --- Unit ids in id order, optionally only those matching filter(game, id).
 function Game:units(filter)
   local out = {}
-  for id = 1, self.state:unit_count() do
+  for id = 1, self.state:count_units() do
     if not filter or filter(self, id) then out[#out + 1] = id end
   end
   return out
@@ -375,14 +375,14 @@ end
 
 function Game:get(id, field) return self.state:get(id, field) end
 function Game:set(id, field, v) return self.state:set(id, field, v) end
-function Game:value(id, key) return self.state:value(id, key) end
+function Game:get_value(id, key) return self.state:get_value(id, key) end
 function Game:set_value(id, key, v) return self.state:set_value(id, key, v) end
-function Game:marker(id, key) return self.state:marker(id, key) end
+function Game:get_marker(id, key) return self.state:get_marker(id, key) end
 function Game:set_marker(id, key, n) return self.state:set_marker(id, key, n) end
 function Game:add_marker(id, key, n) return self.state:add_marker(id, key, n) end
 --- Remove n of a marker (all of it when n is nil); returns how many were there.
 function Game:remove_marker(id, key, n)
-  local c = self.state:marker(id, key)
+  local c = self.state:get_marker(id, key)
   self.state:set_marker(id, key, n and math.max(0, c - n) or 0)
   return c
 end
@@ -405,7 +405,7 @@ Game.sink = Game.eliminate
 
 -- cargo
 --- Put `cargo` inside `carrier`.
-function Game:load(cargo, carrier) return self.state:move(cargo, "unit", carrier) end
+function Game:embark(cargo, carrier) return self.state:move(cargo, "unit", carrier) end
 function Game:cargo(carrier) return self.state:cargo(carrier) end
 --- Capacity check in one measure over one carrier or several carrying
 --- together: {capacity, used, over, excess = {ids}}.
@@ -425,7 +425,7 @@ function Game:group_new(spec)
   local g = st:group_new(spec.name)
   local keys = sorted_keys(spec)
   for _, k in ipairs(keys) do
-    if k ~= "name" and k ~= "units" then st:group_set(g, k, spec[k]) end
+    if k ~= "name" and k ~= "units" then st:group_set_value(g, k, spec[k]) end
   end
   for _, u in ipairs(spec.units or {}) do st:group_add(g, u) end
   return g
@@ -433,24 +433,24 @@ end
 function Game:group_add(g, u, pos) return self.state:group_add(g, u, pos) end
 function Game:group_remove(g, u) return self.state:group_remove(g, u) end
 function Game:group_units(g) return self.state:group_units(g) end
-function Game:group_name(g) return self.state:group_name(g) end
-function Game:group_get(g, k) return self.state:group_value(g, k) end
-function Game:group_set(g, k, v) return self.state:group_set(g, k, v) end
+function Game:group_get_name(g) return self.state:group_get_name(g) end
+function Game:group_get_value(g, k) return self.state:group_get_value(g, k) end
+function Game:group_set_value(g, k, v) return self.state:group_set_value(g, k, v) end
 function Game:groups_of(u) return self.state:groups_of(u) end
 function Game:groups()
   local out = {}
-  for g = 1, self.state:group_count() do out[g] = g end
+  for g = 1, self.state:count_groups() do out[g] = g end
   return out
 end
 
 -- game-wide values
-function Game:global(k) return self.state:global(k) end
+function Game:get_global(k) return self.state:get_global(k) end
 function Game:set_global(k, v) return self.state:set_global(k, v) end
 for _, k in ipairs({ "turn", "phase", "segment", "step" }) do
-  Game[k] = function(self) return self.state:global(k) end
+  Game["get_" .. k] = function(self) return self.state:get_global(k) end
   Game["set_" .. k] = function(self, v) return self.state:set_global(k, v) end
 end
-function Game:owner(hex) return self.state:owner(hex) end
+function Game:get_owner(hex) return self.state:get_owner(hex) end
 function Game:set_owner(hex, side) return self.state:set_owner(hex, side) end
 
 -- keyed values: structured rule data (doc/state.md), a map name and a key of
@@ -486,7 +486,7 @@ function Game:save(path)
   local meta = {
     { "keel", keel.version }, { "lua", keel.lua_version }, { "lpeg", tostring(keel.lpeg_version) },
     { "seed", tostring(self.seed) }, { "scenario", self.scenario or "" },
-    { "variants", encode(self.variants) }, { "dice", self.dice:save_state() },
+    { "variants", encode(self.variants) }, { "dice", self.dice:save() },
     { "actions", tostring(self.state:action_number()) },
   }
   for _, rf in ipairs(self.rule_files) do meta[#meta + 1] = { "rule_file", rf[2] .. " " .. rf[1] } end

@@ -26,7 +26,7 @@ function M.format_value(v, board)
   if type(v) == "string" then
     local kind, n = v:match("^(%a+):(%-?%d+)$")
     if board and (kind == "hex" or kind == "port") then
-      local label = board:label(math.tointeger(tonumber(n)))
+      local label = board:format(math.tointeger(tonumber(n)))
       if label then return kind .. " " .. label end
     end
     if board and kind == "zone" then
@@ -37,9 +37,9 @@ function M.format_value(v, board)
   end
   -- integers of the size of a packed hex (or hexside), on the board, read better as labels
   if board and math.type(v) == "integer" and (v >= 1 << 32 or v < 0) then
-    local label = board:label(v)
+    local label = board:format(v)
     if label then return label end
-    local ok, side = pcall(board.side_label, board, v)
+    local ok, side = pcall(board.format_side, board, v)
     if ok and side then return side end
   end
   return tostring(v)
@@ -75,7 +75,7 @@ function M.new(opts)
   end
 
   local function group_name(g)
-    local ok, name = pcall(n.game.state.group_name, n.game.state, g)
+    local ok, name = pcall(n.game.state.group_get_name, n.game.state, g)
     return ok and name and (name .. " (group " .. g .. ")") or ("group " .. tostring(g))
   end
 
@@ -188,7 +188,10 @@ function M.new(opts)
       emit({ kind = "order", index = i, order = M.order_text(order) }, ("order %d: %s"):format(i, M.order_text(order)))
       return
     end
+    -- "as expected" only when the failure met the order's expectations:
+    -- else the unmet line below says what was expected instead
     local expected_failure = order.expect and (order.expect.error or order.expect.illegal or order.expect.vetoed)
+      and #problems == 0
     if not outcome.ok and outcome.kind then
       emit({ kind = "failed", index = i, failure = outcome.kind, message = outcome.message,
              expected = expected_failure and true or false },

@@ -106,7 +106,7 @@ function M.layers.terrain(ctx)
   local b = ctx.board
   ctx:add('<g id="terrain" stroke="#8a8a8a" stroke-width="0.6">\n')
   for _, h in ipairs(ctx.hexes) do
-    local t = b:terrain(h)
+    local t = b:get_terrain(h)
     ctx.used_terrain[t] = true
     ctx:add('<polygon points="', ctx:corners(h), '" fill="', M.TERRAIN_COLORS[t] or "#ffffff", '"/>\n')
   end
@@ -119,7 +119,7 @@ function M.layers.labels(ctx)
   ctx:add(fmt('<g id="labels" font-family="sans-serif" font-size="%s" fill="#333" text-anchor="middle">\n', num(fs)))
   for _, h in ipairs(ctx.hexes) do
     local x, y = ctx:center(h)
-    local lbl = b:label(h):gsub("^.*:", "")
+    local lbl = b:format(h):gsub("^.*:", "")
     ctx:add(fmt('<text x="%s" y="%s">%s</text>\n', num(x), num(y - ctx.size * 0.55), M.esc(lbl)))
   end
   ctx:add('</g>\n')
@@ -131,9 +131,9 @@ function M.layers.sides(ctx)
   local b = ctx.board
   ctx:add('<g id="sides" stroke-linecap="round" fill="none">\n')
   for _, s in ipairs(board_sides(ctx)) do
-    local f = b:features(s)
+    local f = b:get_features(s)
     local a, o = hex.side_hexes(s)
-    local ta, to = b:terrain(a), b:terrain(o)
+    local ta, to = b:get_terrain(a), b:get_terrain(o)
     if f.water == "all-land" and ta ~= "all-land" and to ~= "all-land" and not f.riverine then
       ctx.used.spine = true
       ctx:line(s, 'stroke="#8b5a2b" stroke-width="3"')
@@ -177,13 +177,13 @@ function M.layers.zones(ctx)
   ctx.used.zone = true
   ctx:add(fmt('<g id="zones" stroke="%s" stroke-width="2.5" stroke-dasharray="8,4" fill="none">\n', M.ZONE_COLOR))
   stroke_borders(ctx, function(a, o)
-    local za, zo = b:zone(a), b:zone(o)
+    local za, zo = b:get_zone(a), b:get_zone(o)
     return za and zo and za ~= zo
   end)
   -- a name at the first hex of each zone
   local seen = {}
   for _, h in ipairs(ctx.hexes) do
-    local z = b:zone(h)
+    local z = b:get_zone(h)
     if z and not seen[z] then
       seen[z] = true
       local x, y = ctx:center(h)
@@ -196,10 +196,10 @@ end
 
 function M.layers.seaboxes(ctx)
   local b = ctx.board
-  if not b:seaboxes() then return end
+  if not b:get_seaboxes() then return end
   ctx.used.seabox = true
   ctx:add(fmt('<g id="seaboxes" stroke="%s" stroke-width="1.6" stroke-dasharray="2,2" fill="none">\n', M.BOX_COLOR))
-  stroke_borders(ctx, function(a, o) return b:box(a) ~= b:box(o) end)
+  stroke_borders(ctx, function(a, o) return b:box_of(a) ~= b:box_of(o) end)
   ctx:add('</g>\n')
 end
 
@@ -247,7 +247,7 @@ function M.layers.ports(ctx)
     ctx:add(fmt('<circle cx="%s" cy="%s" r="%s" fill="#000"/>\n', num(x), num(y), num(r * 0.35)))
   end
   for _, h in ipairs(ctx.hexes) do
-    local cd = b:cd(h)
+    local cd = b:get_cd(h)
     if cd > 0 then
       ctx.used.cd = true
       local x, y = ctx:center(h)
@@ -308,7 +308,7 @@ function M.units_layer(units, spec)
     for _, hx in ipairs(order) do
       local x, y = ctx:center(hx)
       local st = stacks[hx]
-      ctx:add(fmt('<g class="stack" data-hex="%s">', M.esc(ctx.board:label(hx) or hx)))
+      ctx:add(fmt('<g class="stack" data-hex="%s">', M.esc(ctx.board:format(hx) or hx)))
       for i, u in ipairs(st) do
         ctx.used_unit_side[u.side or "?"] = true
         local d = (i - 1) * w * 0.12
@@ -369,7 +369,7 @@ function M.game_units(game)
       at = anchors[where]
     end
     if at then
-      local u = game:unit(id)
+      local u = game:get_unit(id)
       u.hex, u.cargo = at, carried[id]
       out[#out + 1] = u
     end
@@ -385,12 +385,12 @@ function M.zone_anchors(board)
   local names = board:zones()
   for i, name in ipairs(names) do index[name] = i; hexes[i] = {} end
   for _, h in ipairs(board:hexes()) do
-    local z = board:zone(h)
+    local z = board:get_zone(h)
     if z then local l = hexes[index[z]]; l[#l + 1] = h end
   end
   local out = {}
   for i, name in ipairs(names) do
-    local p = board:place(name)
+    local p = board:find_place(name)
     if p then out[i] = p
     elseif #hexes[i] > 0 then
       sort(hexes[i])
@@ -460,12 +460,49 @@ function M.layers.legend(ctx)
   ctx.legend_h = h
 end
 
+-- The status box: what the families declare as status (keel.counter
+-- status_lines), under the legend in the same column.
+local function draw_status(ctx, lines)
+  if not lines or #lines == 0 then return end
+  local x0, y = ctx.legend_x, ctx.margin + (ctx.legend_h and ctx.legend_h + 10 or 0)
+  local h = 28 + 18 * #lines
+  ctx:add(fmt('<g id="status" font-family="sans-serif" font-size="12">\n<rect x="%s" y="%s" width="%s" height="%s" fill="#fff" stroke="#444"/>\n',
+    num(x0), num(y), num(ctx.legend_w - 10), num(h)))
+  ctx:add(fmt('<text x="%s" y="%s" font-weight="bold">Status</text>\n', num(x0 + 8), num(y + 18)))
+  for i, l in ipairs(lines) do
+    local yy = y + 20 + 18 * i
+    ctx:add(fmt('<text x="%s" y="%s">%s</text><text x="%s" y="%s" font-weight="bold" text-anchor="end">%s</text>\n',
+      num(x0 + 8), num(yy), M.esc(tostring(l.label)), num(x0 + ctx.legend_w - 18), num(yy), M.esc(tostring(l.value))))
+  end
+  ctx:add('</g>\n')
+  ctx.status_h = h + 10
+end
+
+-- The hexes that set the picture's bounds: every hex of the board, or with
+-- opts.around (a hex or a list of hexes) those within opts.radius of one.
+local function framed(hexes, opts)
+  local around = opts.around
+  if around == nil then return hexes end
+  if type(around) ~= "table" then around = { around } end
+  if #around == 0 then return hexes end
+  local r = opts.radius or 3
+  local out = {}
+  for _, h in ipairs(hexes) do
+    for _, a in ipairs(around) do
+      if hex.distance(h, a) <= r then out[#out + 1] = h; break end
+    end
+  end
+  return #out > 0 and out or hexes
+end
+
 --- Draw a board as an SVG document.
 ---@param board userdata a finished keel.Board
 ---@param opts? table { size = px per hex (20), title = string, layers = {name|function, ...},
 ---   extra_layers = {name|function, ...} (drawn after the layers), legend = false to drop it,
 ---   owners = function(hex) -> side|nil (a game's: its state's owners; default: the owners the
----   board's map file declares, keel.map.get_owners) }
+---   board's map file declares, keel.map.get_owners),
+---   around = hex or {hex, ...} and radius = N (default 3): frame the picture on the hexes within N
+---   of them (the rest is clipped), status = {{label=, value=}, ...} (a status box under the legend) }
 ---@return string svg
 function M.svg(board, opts)
   return (M.draw(board, opts))
@@ -480,8 +517,9 @@ function M.draw(board, opts)
   local n = board:numbering()
   local layout = { pointy = n.pointy, size = size, origin = { 0, 0 } }
   local hexes = board:hexes()
+  local frame = framed(hexes, opts)
   local minx, miny, maxx, maxy = huge, huge, -huge, -huge
-  for _, h in ipairs(hexes) do
+  for _, h in ipairs(frame) do
     local c = hex.corners(layout, h)
     for i = 1, 12, 2 do
       minx, maxx = min(minx, c[i]), max(maxx, c[i])
@@ -520,12 +558,21 @@ function M.draw(board, opts)
     end
   end
   body[1] = concat(ctx.out)
+  if frame ~= hexes then   -- a framed picture: what lies outside the frame is clipped
+    body[1] = fmt('<clipPath id="frame"><rect x="%s" y="%s" width="%s" height="%s"/></clipPath>\n<g clip-path="url(#frame)">\n',
+      num(margin), num(margin + title_h), num(map_w), num(map_h)) .. body[1] .. '</g>\n'
+  end
   ctx.out = {}
   local has_legend = opts.legend ~= false
   for _, l in ipairs(layers) do if l == "legend" and has_legend then M.layers.legend(ctx) end end
+  if opts.status and #opts.status > 0 and legend_w == 0 then
+    legend_w = 210
+    ctx.legend_w = legend_w
+  end
+  draw_status(ctx, opts.status)
   body[2] = concat(ctx.out)
   local width = margin * 3 + map_w + legend_w
-  local height = max(margin * 2 + title_h + map_h, (ctx.legend_h or 0) + margin * 2 + title_h)
+  local height = max(margin * 2 + title_h + map_h, (ctx.legend_h or 0) + (ctx.status_h or 0) + margin * 2 + title_h)
   local head = fmt('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">\n',
     math.ceil(width), math.ceil(height), math.ceil(width), math.ceil(height))
   head = head .. fmt('<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>\n', math.ceil(width), math.ceil(height))

@@ -51,20 +51,20 @@ end
 
 --- Game methods a rule may call through ctx.game.
 M.game_methods = {
-  "unit", "units", "get", "set", "value", "set_value", "marker", "set_marker", "add_marker",
+  "get_unit", "units", "get", "set", "get_value", "set_value", "get_marker", "set_marker", "add_marker",
   "remove_marker", "move", "add_hits", "flip", "reduce_points", "split", "combine", "eliminate",
-  "sink", "load", "cargo", "cargo_check", "drop_excess", "unit_new", "group_new", "group_add",
-  "group_remove", "group_units", "group_name", "group_get", "group_set", "groups_of", "groups", "global",
-  "set_global", "turn", "set_turn", "phase", "set_phase", "segment", "set_segment", "step",
-  "set_step", "owner", "set_owner", "get_keyed", "set_keyed", "count_keyed", "at_keyed",
-  "hash", "hash_hex", "rule",
+  "sink", "embark", "cargo", "cargo_check", "drop_excess", "unit_new", "group_new", "group_add",
+  "group_remove", "group_units", "group_get_name", "group_get_value", "group_set_value", "groups_of",
+  "groups", "get_global", "set_global", "get_turn", "set_turn", "get_phase", "set_phase", "get_segment",
+  "set_segment", "get_step", "set_step", "get_owner", "set_owner", "hash", "hash_hex", "get_rule",
+  "get_keyed", "set_keyed", "count_keyed", "at_keyed",
 }
 --- Board methods a rule may call through ctx.game.board (queries only).
 M.board_methods = {
-  "hex", "label", "side", "side_label", "numbering", "contains", "hexes", "terrain",
-  "features", "coasts", "water_neighbors", "riverine_neighbors", "strait_passage", "port",
-  "ports", "place", "place_name", "places", "cd", "box", "seaboxes",
-  "box_hexes", "zone", "zones", "zone_neighbors", "tags", "has_tag", "tagged", "stats",
+  "hex", "format", "side", "format_side", "numbering", "contains", "hexes", "get_terrain",
+  "get_features", "get_coasts", "water_neighbors", "riverine_neighbors", "strait_passage", "get_port",
+  "ports", "find_place", "place_name", "places", "get_cd", "box_of", "get_seaboxes",
+  "box_hexes", "get_zone", "zones", "zone_neighbors", "tags", "has_tag", "tagged", "stats",
 }
 
 local function facade_of(obj, methods, name)
@@ -81,15 +81,17 @@ end
 -- Game methods that only pass their arguments on to the state's method of
 -- this name, with their number of arguments: the facade calls the state.
 local DIRECT = {
-  get = { "get", 2 }, set = { "set", 3 }, value = { "value", 2 }, set_value = { "set_value", 3 },
-  marker = { "marker", 2 }, set_marker = { "set_marker", 3 }, add_marker = { "add_marker", 3 },
+  get = { "get", 2 }, set = { "set", 3 }, get_value = { "get_value", 2 }, set_value = { "set_value", 3 },
+  get_marker = { "get_marker", 2 }, set_marker = { "set_marker", 3 }, add_marker = { "add_marker", 3 },
   move = { "move", 3 }, reduce_points = { "reduce_points", 2 }, split = { "split", 2 },
   combine = { "combine", 2 }, eliminate = { "eliminate", 1 }, sink = { "eliminate", 1 },
   cargo = { "cargo", 1 }, cargo_check = { "cargo_check", 2 }, group_add = { "group_add", 3 },
   group_remove = { "group_remove", 2 }, group_units = { "group_units", 1 },
-  group_name = { "group_name", 1 }, group_get = { "group_value", 2 }, group_set = { "group_set", 3 },
-  groups_of = { "groups_of", 1 }, global = { "global", 1 }, set_global = { "set_global", 2 },
-  owner = { "owner", 1 }, hash = { "hash", 0 }, hash_hex = { "hash_hex", 0 }, rule = { "rule", 0 },
+  group_get_name = { "group_get_name", 1 }, group_get_value = { "group_get_value", 2 },
+  group_set_value = { "group_set_value", 3 }, groups_of = { "groups_of", 1 },
+  get_global = { "get_global", 1 }, set_global = { "set_global", 2 }, get_owner = { "get_owner", 1 },
+  hash = { "hash", 0 }, hash_hex = { "hash_hex", 0 }, get_rule = { "get_rule", 0 },
+  count_keyed = { "count_keyed", 1 }, at_keyed = { "at_keyed", 2 },
 }
 local direct_by_arity = {
   [0] = function(st, fn) return function() return fn(st) end end,
@@ -127,11 +129,11 @@ function Set:facade(game)
   end
   g.roll = function(_, expr, opts)
     opts = opts or {}
-    return game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = game.state:rule() })
+    return game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = game.state:get_rule() })
   end
   -- a hex that changes hands is news every rule may hook: owner_changed
   g.set_owner = function(_, hex, side)
-    local old = game:owner(hex)
+    local old = game:get_owner(hex)
     game:set_owner(hex, side)
     if old ~= side then self:_dispatch(game, "owner_changed", { hex = hex, side = side, old = old }) end
   end
@@ -198,7 +200,7 @@ local ctx_methods = {
     local b = binding(self)
     return b.set:_query(b.game, name, ...)
   end,
-  value = function(self, key) return binding(self).r.values[key] end,
+  get_value = function(self, key) return binding(self).r.values[key] end,
   --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
   pick = function(self, items, opts)
     local b = binding(self)
@@ -350,15 +352,23 @@ function Set:query(game, name, ...)
   return unpack(res, 2, res.n)
 end
 
--- legality, then vetoes: nil when the action may go ahead, else reason, kind
-function Set:_check_action(game, name, params)
+-- Who refused an order: the rule (id, or nil for plumbing), its family and
+-- the rule's own reason, for callers that show them apart (keel.serve).
+local function refusal(r, reason)
+  return { rule = r.id, family = r.family, reason = reason }
+end
+
+-- legality, then vetoes: nil when the action may go ahead, else reason,
+-- kind and who refused ({rule=, family=, reason=})
+function Set:_check_action(game, name, params, quiet)
   local a = self.actions[name]
   local r = a.rule
   if a.def.legal then
     local ok, reason = self:_call(r, a.def.legal, game, params)
     if ok == false or type(ok) == "string" then
       reason = type(ok) == "string" and ok or reason or "not allowed"
-      return ("illegal %s (%s %s): %s"):format(name, registry.who(r), r.title or "", reason), "illegal"
+      return ("illegal %s (%s %s): %s"):format(name, registry.who(r), r.title or "", reason), "illegal",
+        refusal(r, tostring(reason))
     end
   end
   local vetoes = self.vetoes[name]
@@ -367,14 +377,17 @@ function Set:_check_action(game, name, params)
     local reason = self:_call(v.rule, v.fn, game, params)
     if reason then
       if type(reason) ~= "string" then reason = "vetoed" end
-      self:_say("veto", { rule = v.rule, action = name, reason = reason })
-      return ("%s vetoed by rule %s (%s): %s"):format(name, v.rule.id, v.rule.title or "", reason), "vetoed"
+      if not quiet then self:_say("veto", { rule = v.rule, action = name, reason = reason }) end
+      return ("%s vetoed by rule %s (%s): %s"):format(name, v.rule.id, v.rule.title or "", reason), "vetoed",
+        refusal(v.rule, reason)
     end
   end
 end
 
---- May the action be taken? nil when yes, else the reason and its kind
---- ("unknown", "params", "illegal", "vetoed"). Changes nothing.
+--- May the action be taken? nil when yes, else the reason, its kind
+--- ("unknown", "params", "illegal", "vetoed", or a failure's) and, for
+--- "illegal" and "vetoed", who refused: {rule = id (nil for family
+--- plumbing), family =, reason = the rule's own words}. Changes nothing.
 function Set:check(game, name, params)
   self:_ready()
   params = params or {}
@@ -382,9 +395,23 @@ function Set:check(game, name, params)
   local reason = orders.check_params(self, game, name, params)
   if reason then return reason, "params" end
   local function body() return self:_check_action(game, name, params) end
-  local ok, why, kind = self:_enter(body)
+  local ok, why, kind, by = self:_enter(body)
   if not ok then return errors.format(why), kind end
-  return why, kind
+  return why, kind, by
+end
+
+--- The actions of the set for `side` (nil: any side), each with its
+--- parameters, the values their domains enumerate, every candidate order
+--- checked as set:check does, and why an action is not available
+--- (keel.legal). Changes nothing.
+---@param game table
+---@param side? string
+---@return table[] entries, in action name order
+function Set:legal_actions(game, side)
+  self:_ready()
+  local res = pack(self:_enter(function() return require("keel.legal").list(self, game, side) end))
+  if not res[1] then error(res[2], 0) end
+  return res[2]
 end
 
 --- Play an order again, as replay does: keel.orders.play (no legality
@@ -394,21 +421,22 @@ Set.play = orders.play
 --- Take a player action: parameters checked, legality, vetoes, then its
 --- effect as one undoable action of the game (journaled as an order).
 --- Returns true, results... or nil, reason, kind (kind: "unknown",
---- "params", "illegal", "vetoed", "error", "cpu", "budget", "memory").
+--- "params", "illegal", "vetoed", "error", "cpu", "budget", "memory") and,
+--- for "illegal" and "vetoed", who refused (as set:check gives it).
 ---@param game table
 ---@param name string
 ---@param params? table
 -- the body of set:act, run under the limits by _enter
 local function act_body(self, game, name, params)
-  local why, kind = self:_check_action(game, name, params)
-  if why then return false, why, kind end
+  local why, kind, by = self:_check_action(game, name, params)
+  if why then return false, why, kind, by end
   if self.narrate then self.narrate("action", { rule = self.actions[name].rule, action = name, params = params }) end
   return true, self:play(game, name, params)
 end
 
 local function acted(ok, done, ...)
   if not ok then return nil, done, ... end      -- an error or a limit: error, kind
-  if not done then return nil, ... end          -- illegal or vetoed: reason, kind
+  if not done then return nil, ... end          -- illegal or vetoed: reason, kind, refusal
   return true, ...
 end
 
@@ -421,13 +449,27 @@ function Set:act(game, name, params)
   return acted(self:_enter(act_body, self, game, name, params))
 end
 
---- A set with these families and variants loaded.
+--- What `side` may see of the game: units, groups and the declared status
+--- lines, as the families' visibility queries allow (keel.visibility).
+---@param game table
+---@param side string
+---@return table view
+function Set:view_for(game, side)
+  self:_ready()
+  local res = pack(self:_enter(function() return require("keel.visibility").view(self, game, side) end))
+  if not res[1] then error(res[2], 0) end
+  return res[2]
+end
+
+--- A set with these families and variants loaded; variants that conflict
+--- are refused here, when the game is set up, not at its first order.
 ---@param opts {families: string[], variants?: string[], path?: string[], narrate?: function}
 function M.load(opts)
   local set = M.new(opts)
   for _, f in ipairs(opts.families or {}) do set:load_family(f) end
   for _, v in ipairs(opts.variants or {}) do set:apply_variant(v) end
   set:finalize()
+  set:check_conflicts()
   return set
 end
 

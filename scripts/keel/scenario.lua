@@ -209,7 +209,7 @@ function M.start(spec, opts)
                                markers = f.markers, face = f.face, hits = f.hits, points = f.points }
     self.units[f.name] = id
     if f.at ~= nil then   -- a zone (area) by name, else a hex
-      local z = self:zone(f.at)
+      local z = self:find_zone(f.at)
       local h = not z and self:hex(f.at)
       if not z and not h then
         fail(spec.file, ("forces %s: at %s is not a hex or zone of the map"):format(f.name, tostring(f.at)))
@@ -238,15 +238,31 @@ function M.start(spec, opts)
     local g = self.groups[name]
     if not g then fail(spec.file, ("groups: no force is in a group named '%s'"):format(name)) end
     local vals = spec.groups[name]
-    for _, k in ipairs(sorted_keys(vals)) do game:group_set(g, k, vals[k]) end
+    for _, k in ipairs(sorted_keys(vals)) do game:group_set_value(g, k, vals[k]) end
   end
   st:pop_rule()
   return self
 end
 
+--- Go on with a saved game of a scenario (keel.game.load gave `game`): the
+--- board and rule set as start makes them, the names of the scenario's
+--- forces and groups (ids are the same in every game of it), and `game`
+--- in place of the fresh game start set up (which is closed).
+---@param spec table from M.load
+---@param game table a loaded keel.game
+---@param opts? {narrate?: function, path?: string[]}
+---@return table run
+function M.resume(spec, game, opts)
+  local run = M.start(spec, opts)
+  run.game.state:close()
+  run.game = game
+  game.board = run.board
+  return run
+end
+
 --- A hex from a label ("15B:2407", through the map) or an integer.
 --- A zone's index (1-based, the board's order) from its name, or nil.
-function Run:zone(v)
+function Run:find_zone(v)
   if type(v) ~= "string" or not self.board then return nil end
   for i, name in ipairs(self.board:zones()) do if name == v then return i end end
   return nil
@@ -258,13 +274,31 @@ function Run:hex(v)
   return nil
 end
 
+-- Where a unit is, as messages say it: "hex 19A:3412", "port 19A:2812",
+-- "zone Aegean", "aboard Convoy WS-1", "off the map".
+function Run:format_place(loc, where)
+  local board = self.board
+  if (loc == "hex" or loc == "port") and math.type(where) == "integer" then
+    local label = board and board:contains(where) and board:format(where)
+    return loc .. " " .. (label or tostring(where))
+  elseif loc == "zone" and board and math.type(where) == "integer" and board:zones()[where] then
+    return "zone " .. board:zones()[where]
+  elseif loc == "unit" then
+    local ok, name = pcall(self.game.get, self.game, where, "name")
+    return "aboard " .. (ok and name or ("unit " .. tostring(where)))
+  elseif loc == "off" then
+    return "off the map"
+  end
+  return tostring(loc) .. (where ~= nil and (" " .. tostring(where)) or "")
+end
+
 -- A group by name: the scenario's own groups, then groups made in play
 -- (a split names its new group), the first in id order.
 function Run:group_named(name)
   if self.groups[name] then return self.groups[name] end
   local st = self.game.state
-  for g = 1, st:group_count() do
-    if st:group_name(g) == name then return g end
+  for g = 1, st:count_groups() do
+    if st:group_get_name(g) == name then return g end
   end
 end
 
@@ -318,7 +352,8 @@ function Run:check(expect, outcome)
         or (expect.vetoed and outcome.kind == "vetoed")
       if not kind_ok then add("expected %s, got %s: %s", expect.error and "an error" or
         expect.illegal and "an illegal order" or "a veto", outcome.kind or "?", outcome.message) end
-      if type(want_fail) == "string" and not outcome.message:find(want_fail, 1, true) then
+      -- the words, whatever their case ("cpu" for "CPU limit exceeded")
+      if type(want_fail) == "string" and not outcome.message:lower():find(want_fail:lower(), 1, true) then
         add("expected the reason to mention %q, got: %s", want_fail, outcome.message)
       end
     end
@@ -326,7 +361,7 @@ function Run:check(expect, outcome)
     add("failed: %s", (outcome.message or "?"):match("^[^\n]*"))
   end
   for _, k in ipairs(sorted_keys(expect.global or {})) do
-    local got = game:global(k)
+    local got = game:get_global(k)
     if not same(got, expect.global[k]) then
       add("expected global %s = %s, got %s", k, json.encode(expect.global[k]), json.encode(got))
     end
@@ -344,7 +379,7 @@ function Run:check(expect, outcome)
     if not id then
       add("no unit named '%s'", name)
     else
-      local u = game:unit(id)
+      local u = game:get_unit(id)
       for _, field in ipairs(sorted_keys(expect.units[name])) do
         local want = expect.units[name][field]
         if field == "values" or field == "markers" then
@@ -354,10 +389,10 @@ function Run:check(expect, outcome)
             end
           end
         elseif field == "at" then
-          local z = self:zone(want)
+          local z = self:find_zone(want)
           local h = not z and self:hex(want)
           if (z and (u.loc ~= "zone" or u.where ~= z)) or (not z and (u.loc ~= "hex" or u.where ~= h)) then
-            add("expected %s at %s, got %s %s", name, tostring(want), u.loc, tostring(u.where))
+            add("expected %s at %s, got %s", name, tostring(want), self:format_place(u.loc, u.where))
           end
         elseif not same(u[field], want) then
           add("expected %s.%s = %s, got %s", name, field, json.encode(want), json.encode(u[field]))

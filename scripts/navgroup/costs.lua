@@ -36,6 +36,7 @@ rule {
     before_year = 1942, not_before_columns = { TF = true, NT = true },
     pi_row = "port_interdiction",
     movement_activities = { enter = true },
+    combat_row = "combat_round",   -- charged by 32.D for each round, never spent as an activity
     -- 37.D S*: "reduces the movement cost to unload units or transfer them
     -- from NTs by 5 MPs" (the LC/LB's unit value unload_credit), up to half
     credit_types = { LC = true, LB = true },
@@ -95,6 +96,22 @@ rule {
       end
       return 0
     end,
+    -- the activities (rows that are neither movement, combat rounds nor the
+    -- interdiction multiplier) the group's units may do, each {value = row
+    -- key, cost = MPs}, in table order: the `spend` action's choices
+    mp_activities = function(ctx, g)
+      local v = ctx.rule.values
+      local other = { [v.pi_row] = true, [v.combat_row] = true, [v.rows.river] = true, [v.flotilla_rows.river] = true }
+      for _, r in ipairs { v.rows.enter, v.flotilla_rows.enter } do
+        for _, key in pairs(r) do other[key] = true end
+      end
+      local out = {}
+      for _, row in ipairs(ctx:table(v.table).rows) do
+        local cost = not other[row.key] and ctx:query("activity_cost", g, row.key)
+        if cost then out[#out + 1] = { value = row.key, cost = cost } end
+      end
+      return out
+    end,
     -- the MPs the group spends for an activity (a row key of the table):
     -- cost, nil, reduction (MPs taken off by 37.D great successes), or nil,
     -- reason. opts: column (who does it), year, armour (non-intrinsic
@@ -106,7 +123,7 @@ rule {
       local row = t.by_key[activity]
       if not row then return nil, ("32.A.3: no activity '%s' on the Naval MP Cost Summary"):format(tostring(activity)) end
       local columns = opts.column and { opts.column } or ctx:query("group_columns", g)
-      local year = opts.year or game:global("year")
+      local year = opts.year or game:get_global("year")
       local cost, why
       for _, c in ipairs(columns) do
         local cell = t:get(activity, c)
@@ -138,7 +155,7 @@ rule {
       local reduction = 0
       if not opts.no_credit and credited(v, activity) then
         for _, u in ipairs(ctx:query("group_members", g)) do
-          if v.credit_types[game:get(u, "type")] then reduction = reduction + (game:value(u, "unload_credit") or 0) end
+          if v.credit_types[game:get(u, "type")] then reduction = reduction + (game:get_value(u, "unload_credit") or 0) end
         end
         local most = cost * v.credit_share.num // v.credit_share.den
         if reduction > most then reduction = most end

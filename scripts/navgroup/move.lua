@@ -11,10 +11,13 @@
 local plan, spec_of, position, check_step, name_of          -- planning and checking a path (below)
 local new_state, put_to_sea, run_hexes, river_move, spend_one, fight, finish,
   spend_activity                                                             -- executing it (below)
+local destinations                                               -- where a move may go (below)
 
 rule {
   title = "movement front-end",
   queries = {
+    -- whose player-turn it is: the side a user interface asks the actions of
+    side_to_move = function(ctx) return ctx.game:get_global("phasing") end,
     -- the hexes of the last move (hexsides of a river leg are left out):
     -- keyed value `last_path` {i, "hex"|"side"} = the i-th position's id
     last_path = function(ctx)
@@ -32,12 +35,17 @@ rule {
   actions = {
     -- move a group along a path (hexes and riverine hexsides) or to a destination
     move = {
-      params = { group = "group", path = "table?", to = "any?" },
+      params = {
+        group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
+        path = "table?",
+        -- a hex or hexside label; the domain: where the MPs left reach, with the cost
+        to = { type = "any", optional = true, depends = { "group" }, domain = function(ctx, p) return destinations(ctx, p.group) end },
+      },
       legal = function(ctx, p)
         local game = ctx.game
         local why = ctx:query("may_move", p.group)
         if why then return why end
-        if game:group_get(p.group, "move_ended") then return "32.A.4: the group has ended its movement this step" end
+        if game:group_get_value(p.group, "move_ended") then return "32.A.4: the group has ended its movement this step" end
         local steps, err = plan(ctx, p.group, p)
         if not steps then return err end
         local spec = spec_of(ctx, p.group)
@@ -82,7 +90,7 @@ rule {
     },
     -- a blockaded (or any) group in port puts to sea in the port's hex
     put_to_sea = {
-      params = { group = "group" },
+      params = { group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end } },
       legal = function(ctx, p)
         local why = ctx:query("may_move", p.group)
         if why then return why end
@@ -97,7 +105,12 @@ rule {
     },
     -- spend MPs for an activity of the Naval MP Cost Summary (32.A.3)
     spend = {
-      params = { group = "group", activity = "string", opts = "table?" },
+      params = {
+        group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
+        activity = { type = "string", depends = { "group" },
+                     domain = function(ctx, p) return ctx:query("mp_activities", p.group) end },
+        opts = "table?",
+      },
       legal = function(ctx, p)
         local cost, why = ctx:query("activity_cost", p.group, p.activity, p.opts)
         if not cost then return why end
@@ -123,6 +136,43 @@ rule {
   },
 }
 
+-- ---- what the parameters may take (keel.legal) --------------------------------------
+
+-- the hexes (labels) a group reaches with the MPs it has left, and the
+-- riverine hexsides and hexes beyond them, each with its cost in MPs
+function destinations(ctx, g)
+  local board = ctx.game.board
+  local pos = position(ctx, g)
+  if not pos or not board then return nil, "the group has no units on the board" end
+  local spec = spec_of(ctx, g)
+  local left = spec.allowance - spec.spent
+  if left <= 0 then return nil, "32.A: the group has no MPs left" end
+  local side = ctx:query("group_side", g)
+  local out, seen = {}, {}
+  local function add(n, cost)
+    local label = name_of(board, n)
+    if seen[label] or (n.kind == pos.kind and n.id == pos.id) then return end
+    seen[label] = true
+    out[#out + 1] = { value = label, cost = cost }
+  end
+  if pos.kind == "hex" then
+    local r = ctx:reach(spec, pos.id, left, { blocked = ctx:query("blocked_hexes", side), coast = spec.coast })
+    if r then
+      for _, h in ipairs(r:hexes()) do add({ kind = "hex", id = h }, r:cost(h)) end
+    end
+  end
+  local rg = ctx:river_graph(spec.profile)
+  if rg:has_node(pos) then
+    local beyond = ctx:query("beyond_inland_ports", spec.profile)
+    local nodes = rg:reach(pos, left, { allow = function(kind, id)
+      if kind == "side" then return not beyond[id] and ctx:query("riverine_allowed", g, id) == nil end
+      return ctx:query("entry_blocked", side, id) == nil
+    end })
+    for _, n in ipairs(nodes or {}) do add(n, n.cost) end
+  end
+  return out
+end
+
 -- ---- planning and checking a path ---------------------------------------------------
 
 -- a step of a path: {kind = "hex"|"side", id = n}, from a hex, a label, a
@@ -144,12 +194,12 @@ local function node_of(board, x)
 end
 
 function name_of(board, n)
-  return n.kind == "hex" and board:label(n.id) or board:side_label(n.id)
+  return n.kind == "hex" and board:format(n.id) or board:format_side(n.id)
 end
 
 -- where the group is: node, in_port
 function position(ctx, g)
-  local rs = ctx.game:group_get(g, "river_side")
+  local rs = ctx.game:group_get_value(g, "river_side")
   local hex, in_port = ctx:query("group_hex", g)
   if rs then return { kind = "side", id = rs }, false end
   if not hex then return nil end
@@ -165,8 +215,8 @@ function spec_of(ctx, g)
     profile = ctx:query("movement_profile", g),
     friendly = side and { side } or nil,
     conditions = side and { both_friendly = ctx:query("strait_conditions") } or nil,
-    hex = hex, coast = game:group_get(g, "coast") or 0,
-    allowance = ctx:query("allowance", g), spent = game:group_get(g, "mp_spent") or 0,
+    hex = hex, coast = game:group_get_value(g, "coast") or 0,
+    allowance = ctx:query("allowance", g), spent = game:group_get_value(g, "mp_spent") or 0,
   }
 end
 
@@ -176,10 +226,10 @@ function check_step(ctx, g, spec, from, to)
   local board = ctx.game.board
   local side = ctx:query("group_side", g)
   if to.kind == "hex" then
-    local t = board:terrain(to.id)
+    local t = board:get_terrain(to.id)
     if t == "restricted" then return "32.A: a naval group cannot enter a restricted waters hex" end
     if t ~= "all-sea" and t ~= "coastal" and t ~= "lake" then
-      return ("32.A: a naval group moves in all-sea or coastal hexes (%s is %s)"):format(board:label(to.id), t)
+      return ("32.A: a naval group moves in all-sea or coastal hexes (%s is %s)"):format(board:format(to.id), t)
     end
     local why = ctx:query("entry_blocked", side, to.id)
     if why then return why end
@@ -189,7 +239,7 @@ function check_step(ctx, g, spec, from, to)
     if why then return why end
     local cost, coast = ctx:step_cost(spec, from.id, to.id, spec.coast)
     if not cost then
-      return ("32.A: no all-water/adjacent route from %s to %s"):format(board:label(from.id), board:label(to.id))
+      return ("32.A: no all-water/adjacent route from %s to %s"):format(board:format(from.id), board:format(to.id))
     end
     return nil, cost, coast
   end
@@ -227,7 +277,7 @@ function plan(ctx, g, p)
     end
   end
   local rg = ctx:river_graph(spec.profile)
-  if rg:has(pos) and rg:has(dest) then
+  if rg:has_node(pos) and rg:has_node(dest) then
     local beyond = ctx:query("beyond_inland_ports", spec.profile)
     local route = rg:path(pos, dest, left, { allow = function(kind, id)
       if kind == "side" then return not beyond[id] and ctx:query("riverine_allowed", g, id) == nil end
@@ -269,11 +319,11 @@ end
 function spend_one(ctx, st, hex, activity, cost, left_hex)
   local game = ctx.game
   st.spent = st.spent + 1
-  game:group_set(st.g, "mp_spent", st.spent)
-  local night = game:global("night") == true
-  if night then game:group_set(st.g, "night_mp", (game:group_get(st.g, "night_mp") or 0) + 1) end
+  game:group_set_value(st.g, "mp_spent", st.spent)
+  local night = game:get_global("night") == true
+  if night then game:group_set_value(st.g, "night_mp", (game:group_get_value(st.g, "night_mp") or 0) + 1) end
   local ev = { group = st.g, hex = hex, mp = 1, spent = st.spent, activity = activity, cost = cost,
-    left_hex = left_hex, night = night, river_side = game:group_get(st.g, "river_side") }
+    left_hex = left_hex, night = night, river_side = game:group_get_value(st.g, "river_side") }
   ctx:emit("mp_spent", ev)
   return verdict(st, ev)
 end
@@ -284,7 +334,7 @@ end
 
 local function enters(ctx, st, from, to, side, cost)
   local ev = { group = st.g, from = from, to = to, side = side, cost = cost, spent = st.spent,
-    reacting = ctx.game:group_get(st.g, "reacting") == true }
+    reacting = ctx.game:group_get_value(st.g, "reacting") == true }
   ctx:emit("group_enters_hex", ev)
   return verdict(st, ev)
 end
@@ -305,15 +355,15 @@ function fight(ctx, st)
     if not ev.resolved then
       -- the record: keyed value `engagement` {n}, n = 1, 2 ...
       local text = ("%s combat: %s at %s%s%s"):format(
-        ev.kind == "cd" and "CD" or tostring(ev.kind), game:group_name(st.g), game.board:label(c.hex),
-        ev.enemy and (" with enemy " .. game:group_name(ev.enemy)) or
-        ev.cd and (" with the CD at " .. game.board:label(ev.cd)) or "",
+        ev.kind == "cd" and "CD" or tostring(ev.kind), game:group_get_name(st.g), game.board:format(c.hex),
+        ev.enemy and (" with enemy " .. game:group_get_name(ev.enemy)) or
+        ev.cd and (" with the CD at " .. game.board:format(ev.cd)) or "",
         ev.fired_by and (" (fired by the %s)"):format(ev.fired_by == "cd" and "CD" or ev.fired_by) or "")
       game:set_keyed("engagement", game:count_keyed("engagement") + 1, text)
       ctx:say("naval combat recorded: %s", text)
     end
   end
-  st.spent = game:group_get(st.g, "mp_spent") or st.spent
+  st.spent = game:group_get_value(st.g, "mp_spent") or st.spent
   if #ctx:query("group_members", st.g) == 0 then st.stop = st.stop or "the group is gone"; return "stopped" end
   if st.stop then return "stopped" end
   if ctx:query("mp_left", st.g) <= 0 then st.stop = "no MPs left"; return "stopped" end
@@ -331,9 +381,9 @@ function run_hexes(ctx, st, run)
       hex_entered = function(mv, ev)
         local pos = mv:position()
         place_units(ctx, st.g, "hex", ev.hex)
-        game:group_set(st.g, "coast", pos.coast)
-        game:group_set(st.g, "in_port", false)
-        game:group_set(st.g, "moved", true)
+        game:group_set_value(st.g, "coast", pos.coast)
+        game:group_set_value(st.g, "in_port", false)
+        game:group_set_value(st.g, "moved", true)
         st.path[#st.path + 1] = { "hex", ev.hex }
         return enters(ctx, st, ev.from, ev.hex, game.board:side(ev.from, ev.hex), ev.cost)
       end,
@@ -365,14 +415,14 @@ function river_move(ctx, st, from, to)
     if x == "stop" or (x == "pause" and v == "continue") then v = x end
   end
   place_units(ctx, st.g, "hex", hex)
-  game:group_set(st.g, "moved", true)
-  game:group_set(st.g, "in_port", false)
+  game:group_set_value(st.g, "moved", true)
+  game:group_set_value(st.g, "in_port", false)
   if to.kind == "side" then
-    game:group_set(st.g, "river_side", to.id)
+    game:group_set_value(st.g, "river_side", to.id)
     st.path[#st.path + 1] = { "side", to.id }
   else
-    game:group_set(st.g, "river_side", nil)
-    game:group_set(st.g, "coast", 0)
+    game:group_set_value(st.g, "river_side", nil)
+    game:group_set_value(st.g, "coast", 0)
     st.path[#st.path + 1] = { "hex", to.id }
     local x = enters(ctx, st, from.kind == "hex" and from.id or hex, to.id, from.kind == "side" and from.id or nil, cost)
     if x == "stop" or (x == "pause" and v == "continue") then v = x end
@@ -391,16 +441,16 @@ function put_to_sea(ctx, st)
   local game = ctx.game
   local hex = ctx:query("group_hex", st.g)
   place_units(ctx, st.g, "hex", hex)
-  game:group_set(st.g, "in_port", false)
+  game:group_set_value(st.g, "in_port", false)
   local blocker = ctx:query("blocking_group", ctx:query("group_side", st.g), hex)
   local ev = { group = st.g, from = hex, to = hex, cost = 0, spent = st.spent, put_to_sea = true,
-    reacting = game:group_get(st.g, "reacting") == true }
+    reacting = game:group_get_value(st.g, "reacting") == true }
   ctx:emit("group_enters_hex", ev)
   verdict(st, ev)
   if #st.combats == 0 and blocker then
     st.combats[1] = { combat = { kind = "surface", enemy = blocker, fired_by = "group" }, hex = hex }
     ctx:say("32.A.2: %s puts to sea from a blockaded port into the hex of enemy %s: naval combat",
-      game:group_name(st.g), game:group_name(blocker))
+      game:group_get_name(st.g), game:group_get_name(blocker))
   end
   if #st.combats > 0 then return fight(ctx, st) == "stopped" and "stopped" or "done" end
   if st.stop then return "stopped" end
@@ -412,7 +462,7 @@ end
 function spend_activity(ctx, g, activity, cost)
   local st = new_state(ctx, g)
   local hex = ctx:query("group_hex", g)
-  local left_hex = ctx.game:group_get(g, "moved") == true
+  local left_hex = ctx.game:group_get_value(g, "moved") == true
   for _ = 1, cost do
     local v = spend_one(ctx, st, hex, activity, cost, left_hex)
     if v == "stop" then break end
@@ -422,7 +472,7 @@ function spend_activity(ctx, g, activity, cost)
 end
 
 function new_state(ctx, g)
-  return { g = g, spent = ctx.game:group_get(g, "mp_spent") or 0, combats = {}, path = {} }
+  return { g = g, spent = ctx.game:group_get_value(g, "mp_spent") or 0, combats = {}, path = {} }
 end
 
 function finish(ctx, st)
@@ -443,8 +493,8 @@ function finish(ctx, st)
     end
   end
   if st.stop then
-    game:group_set(st.g, "move_ended", true)
-    ctx:say("%s stops: %s", game:group_name(st.g), tostring(st.stop))
+    game:group_set_value(st.g, "move_ended", true)
+    ctx:say("%s stops: %s", game:group_get_name(st.g), tostring(st.stop))
   end
   return st.stop
 end

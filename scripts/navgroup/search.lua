@@ -56,9 +56,9 @@ rule {
   on = {
     naval_step_start = function(ctx, _)
       local g = ctx.game
-      g:set_global("search_segment", (g:global("search_segment") or 0) + 1)
+      g:set_global("search_segment", (g:get_global("search_segment") or 0) + 1)
       for _, gid in ipairs(g:groups()) do
-        if g:group_get(gid, "found") then g:group_set(gid, "found", false) end
+        if g:group_get_value(gid, "found") then g:group_set_value(gid, "found", false) end
       end
     end,
     group_enters_hex = function(ctx, ev) consider(ctx, ev, "enter") end,
@@ -85,6 +85,19 @@ rule {
     -- The figure the phasing player declares for NT+LC+LB (within 50%):
     -- the true total unless a scenario answers otherwise.
     search_declared_cargo = function(_, _, total) return total end,
+    -- What `side` sees of a naval group (keel.visibility): its own in full;
+    -- another side's only when the group value `known` says so, else an
+    -- unknown counter with what a search revealed (S: the number of TFs and
+    -- the declared NT+LC+LB figure — never the true figure's bounds).
+    group_visibility = function(ctx, side, gid)
+      local g = ctx.game
+      if side == nil or ctx:query("group_side", gid) == side or not ctx:query("naval_group", gid)
+        or g:group_get_value(gid, "known") == true then
+        return "full"
+      end
+      return "unknown", { found = g:group_get_value(gid, "found") == true, tfs = g:group_get_value(gid, "revealed_tfs"),
+                          cargo = g:group_get_value(gid, "declared_cargo") }
+    end,
     -- For tests and tools: the contacts and modifiers a search would use.
     search_modifiers = function(ctx, ev, event)
       local info = build_info(ctx, ev, event or "enter")
@@ -126,7 +139,7 @@ rule {
       if #air == 0 then return nil end
       local patrol = {}
       for _, u in ipairs(air) do
-        if g:value(u, "mission") == v.missions.patrol then patrol[#patrol + 1] = u end
+        if g:get_value(u, "mission") == v.missions.patrol then patrol[#patrol + 1] = u end
       end
       return { kind = "naval patrol/strike", air = air, patrol = patrol, rule = "32.B.2" }
     end,
@@ -198,7 +211,7 @@ rule {
   queries = {
     contact_proximity = function(ctx, info)
       local g, v = ctx.game, ctx.rule.values
-      if g:group_get(info.group, "search_f") == info.segment then return nil end  -- F result
+      if g:group_get_value(info.group, "search_f") == info.segment then return nil end  -- F result
       local best, best_d
       for _, sg in ipairs(g:groups()) do
         local units = g:group_units(sg)
@@ -207,7 +220,7 @@ rule {
           if not v.no_search_types[g:get(u, "type")] then searchers = searchers + 1 end
         end
         if searchers > 0 and sg ~= info.group and ctx:query("group_side", sg) == info.enemy
-          and g:group_get(sg, "search_barred") ~= info.segment then
+          and g:group_get_value(sg, "search_barred") ~= info.segment then
           local range = v.range[ctx:query("group_kind", sg)]
           local h = ctx:query("group_hex", sg)
           if range and h then
@@ -225,7 +238,7 @@ rule {
 
 function label(g, hex)
   local b = g.board
-  return b and b:label(hex) or tostring(hex)
+  return b and b:format(hex) or tostring(hex)
 end
 
 function unit_hex(g, u)
@@ -236,16 +249,16 @@ end
 function dist(a, b) return keel.hex.distance(a, b) end
 
 function zone_of(g, hex)
-  return g.board and g.board:zone(hex) or nil
+  return g.board and g.board:get_zone(hex) or nil
 end
 
 -- An air unit, for these rules: a unit with a `mission` value or `air = true`.
 function is_air(g, u)
-  return g:value(u, "mission") ~= nil or g:value(u, "air") == true
+  return g:get_value(u, "mission") ~= nil or g:get_value(u, "air") == true
 end
 
 local function can_search(g, u, gid)
-  return g:marker(u, "X") == 0 and g:marker(u, "Inop") == 0
+  return g:get_marker(u, "X") == 0 and g:get_marker(u, "Inop") == 0
     and not (gid and g:get_keyed("no_search", { u, gid }))
 end
 
@@ -255,9 +268,9 @@ end
 function air_in_range(g, side, missions, hex, gid)
   local out = {}
   for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == side and missions[g:value(u, "mission") or ""] then
+    if g:get(u, "side") == side and missions[g:get_value(u, "mission") or ""] then
       local base = unit_hex(g, u)
-      local range = g:value(u, "range") or 0
+      local range = g:get_value(u, "range") or 0
       if base and dist(base, hex) <= range and can_search(g, u, gid) then out[#out + 1] = u end
     end
   end
@@ -292,7 +305,7 @@ local function board_cds(b)
   if not l then
     l = {}
     for _, h in ipairs(b:hexes()) do
-      local lv = b:cd(h)
+      local lv = b:get_cd(h)
       if lv and lv > 0 then l[#l + 1] = { hex = h, level = lv } end
     end
     cd_cache[b] = l
@@ -307,20 +320,20 @@ function cds_ports_in_range(ctx, enemy, hex)
   local out = {}
   if g.board then
     for _, c in ipairs(board_cds(g.board)) do
-      if g:owner(c.hex) == enemy and dist(c.hex, hex) <= c.level then
+      if g:get_owner(c.hex) == enemy and dist(c.hex, hex) <= c.level then
         out[#out + 1] = { hex = c.hex, level = c.level, what = "CD" }
       end
     end
     for _, p in ipairs(g.board:ports()) do
       local n = sizes[p.size] or 0
-      if g:owner(p.hex) == enemy and dist(p.hex, hex) <= n then
+      if g:get_owner(p.hex) == enemy and dist(p.hex, hex) <= n then
         out[#out + 1] = { hex = p.hex, level = n, what = "port" }
       end
     end
   end
   for _, u in ipairs(g:units()) do
     if g:get(u, "type") == "CD" and g:get(u, "side") == enemy then
-      local h, lv = unit_hex(g, u), g:value(u, "cd") or g:value(u, "strength") or 0
+      local h, lv = unit_hex(g, u), g:get_value(u, "cd") or g:get_value(u, "strength") or 0
       if h and lv > 0 and dist(h, hex) <= lv then out[#out + 1] = { hex = h, level = lv, what = "CD" } end
     end
   end
@@ -350,23 +363,23 @@ local function activate(ctx, side, zone, why)
   local g = ctx.game
   local done = {}
   for _, gid in ipairs(g:groups()) do
-    if g:group_get(gid, "reserve") == true and not g:group_get(gid, "activated")
+    if g:group_get_value(gid, "reserve") == true and not g:group_get_value(gid, "activated")
       and #g:group_units(gid) > 0 and ctx:query("group_side", gid) == side then
       local h = ctx:query("group_hex", gid)
-      local in_port = g:group_get(gid, "in_port")
+      local in_port = g:group_get_value(gid, "in_port")
       if in_port == nil then
         local _, kind = unit_hex(g, g:group_units(gid)[1])
         in_port = kind == "port"
       end
       if h and in_port and (zone == "any" or zone_of(g, h) == zone) then
-        g:group_set(gid, "activated", true)
+        g:group_set_value(gid, "activated", true)
         done[#done + 1] = gid
       end
     end
   end
   if #done > 0 then
     local names = {}
-    for _, gid in ipairs(done) do names[#names + 1] = g:group_name(gid) end
+    for _, gid in ipairs(done) do names[#names + 1] = g:group_get_name(gid) end
     ctx:say("%s: %s reserves in port activated (%s): %s", why, side,
       zone == "any" and "any sea zone" or "sea zone " .. tostring(zone), table.concat(names, ", "))
     ctx:emit("reserves_activated", { side = side, zone = zone, groups = done, rule = ctx.rule.id })
@@ -397,28 +410,28 @@ function modifiers(ctx, info, party)
   local far = 0
   for _, b in ipairs(airbases(g, party.patrol, hex)) do far = math.max(far, dist(b, hex)) end
   m.airbase_distance = far // v.airbase_distance_per
-  local sea = g:global("sea")
+  local sea = g:get_global("sea")
   m.stormy_seas = sea == "stormy"
   m.rough_seas = sea == "rough"
   -- "-1 for each air unit on naval air escort up to ... air units on naval air patrol"
   local escorts = 0
   for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == info.side and g:value(u, "mission") == v.missions.escort
-      and g:value(u, "escort") == gid and can_search(g, u) then escorts = escorts + 1 end
+    if g:get(u, "side") == info.side and g:get_value(u, "mission") == v.missions.escort
+      and g:get_value(u, "escort") == gid and can_search(g, u) then escorts = escorts + 1 end
   end
   m.air_escort = math.min(escorts, #party.patrol)
-  if info.night ~= nil then m.night = info.night else m.night = g:global("night") == true end
+  if info.night ~= nil then m.night = info.night else m.night = g:get_global("night") == true end
   m.did_not_leave_hex = info.left_hex == false
   -- "friendly owned": the searching side's (values.friendly = "searcher"), or the phasing side's
   local friend = v.friendly == "phasing" and info.side or enemy
   local b = g.board
-  m.friendly_coastal_hex = b ~= nil and b:terrain(hex) == "coastal" and g:owner(hex) == friend
-  local port = b and b:port(hex)
-  m.friendly_major_port = port ~= nil and v.major_ports[port.size] == true and g:owner(hex) == friend
+  m.friendly_coastal_hex = b ~= nil and b:get_terrain(hex) == "coastal" and g:get_owner(hex) == friend
+  local port = b and b:get_port(hex)
+  m.friendly_major_port = port ~= nil and v.major_ports[port.size] == true and g:get_owner(hex) == friend
   m.naval_base_within_10 = false
   if b then
     for _, nb in ipairs(b:tagged(v.naval_base_tag)) do
-      if g:owner(nb) == friend and dist(nb, hex) <= v.naval_base_range then m.naval_base_within_10 = true end
+      if g:get_owner(nb) == friend and dist(nb, hex) <= v.naval_base_range then m.naval_base_within_10 = true end
     end
   end
   -- ZOC (another chapter): levels a scenario supplies; protected waters negate non-air non-ground ZOC
@@ -429,7 +442,7 @@ function modifiers(ctx, info, party)
   m.enemy_full_zoc = zoc == 2
   m.enemy_double_zoc = zoc >= 3
   m.air_patrol = #party.patrol
-  m.previously_found = g:group_get(gid, "found") == true
+  m.previously_found = g:group_get_value(gid, "found") == true
   local kind = ctx:query("group_kind", gid)
   m.mixed_group = kind == "mixed"
   m.cargo_group = kind == "cargo"
@@ -462,7 +475,7 @@ function build_info(ctx, ev, event)
   return {
     group = gid, side = side, enemy = ctx:query("search_enemy_side", side),
     hex = ev.to or ev.hex or ctx:query("group_hex", gid), from = ev.from, event = event,
-    left_hex = ev.left_hex, night = ev.night, segment = g:global("search_segment") or 0,
+    left_hex = ev.left_hex, night = ev.night, segment = g:get_global("search_segment") or 0,
   }
 end
 
@@ -495,25 +508,25 @@ local function apply_result(ctx, info, party, code)
     if code == "F*" then n, mk = 1, "Inop" end
     if party.group then
       step_marker(ctx, party.group, n)
-      g:group_set(party.group, "search_barred", seg)
+      g:group_set_value(party.group, "search_barred", seg)
       ctx:say("%s: searching group %s gets a \"-%d Step\" marker and searches no more this segment",
-        code, g:group_name(party.group), n)
+        code, g:group_get_name(party.group), n)
     end
     if far then
       for _, u in ipairs(air_at(g, enemy, far)) do g:add_marker(u, mk, 1) end
       ctx:say("%s: air units at %s (the most distant airbase) get \"%s\"", code, label(g, far), mk)
     end
   elseif code == "F" then
-    g:group_set(gid, "search_f", seg)
-    ctx:say("F: the non-phasing naval groups may not search for %s again this segment", g:group_name(gid))
+    g:group_set_value(gid, "search_f", seg)
+    ctx:say("F: the non-phasing naval groups may not search for %s again this segment", g:group_get_name(gid))
     if far then
       for _, u in ipairs(air_at(g, enemy, far)) do g:set_keyed("no_search", { u, gid }, true) end
       ctx:say("F: air units at %s (the most distant airbase) may not search for %s again", label(g, far),
-        g:group_name(gid))
+        g:group_get_name(gid))
     end
   else -- S, S*
-    g:group_set(gid, "found", true)
-    ctx:say("%s: %s is found", code, g:group_name(gid))
+    g:group_set_value(gid, "found", true)
+    ctx:say("%s: %s is found", code, g:group_get_name(gid))
     local great = code == "S*"
     activate(ctx, enemy, great and "any" or zone_of(g, hex), code)
     if not great or v.reveal_on_great_success then
@@ -524,10 +537,10 @@ local function apply_result(ctx, info, party, code)
       if type(declared) ~= "number" or declared < low or declared > high then
         error(("declared cargo %s is not within 50%% of %d"):format(tostring(declared), cargo))
       end
-      g:group_set(gid, "revealed_tfs", tfs)
-      g:group_set(gid, "declared_cargo", declared)
-      g:group_set(gid, "declared_cargo_low", low)
-      g:group_set(gid, "declared_cargo_high", high)
+      g:group_set_value(gid, "revealed_tfs", tfs)
+      g:group_set_value(gid, "declared_cargo", declared)
+      g:group_set_value(gid, "declared_cargo_low", low)
+      g:group_set_value(gid, "declared_cargo_high", high)
       ctx:say("%s: %d TF(s) revealed; NT+LC+LB declared as %g (true total within %g..%g)",
         code, tfs, declared, low, high)
     end
@@ -556,7 +569,7 @@ local function apply_result(ctx, info, party, code)
       for _, b in ipairs(others) do
         local units = {}
         for _, u in ipairs(air_at(g, enemy, b)) do
-          if g:value(u, "mission") == v.missions.patrol and can_search(g, u, gid) then units[#units + 1] = u end
+          if g:get_value(u, "mission") == v.missions.patrol and can_search(g, u, gid) then units[#units + 1] = u end
         end
         local mods = modifiers(ctx, info, { patrol = units, air = units })
         local r = ctx:resolve("naval_search", mods, { reason = "airbase " .. label(g, b) .. " joins the attack" })
@@ -576,15 +589,15 @@ function consider(ctx, ev, event)
   local g, v = ctx.game, ctx.rule.values
   if ev.reacting then return end
   local info = build_info(ctx, ev, event)
-  local phasing = g:global("phasing") or info.side
+  local phasing = g:get_global("phasing") or info.side
   if info.side ~= phasing or info.enemy == nil then return end  -- a side not in values.sides: no enemy
   local gid, seg = info.group, info.segment
   -- entering a hex fires both group_enters_hex and mp_spent: one look per expenditure
-  if g:group_get(gid, "search_look_seg") == seg and g:group_get(gid, "search_look_hex") == info.hex
-    and g:group_get(gid, "search_look_spent") == ev.spent then return end
-  g:group_set(gid, "search_look_seg", seg)
-  g:group_set(gid, "search_look_hex", info.hex)
-  g:group_set(gid, "search_look_spent", ev.spent)
+  if g:group_get_value(gid, "search_look_seg") == seg and g:group_get_value(gid, "search_look_hex") == info.hex
+    and g:group_get_value(gid, "search_look_spent") == ev.spent then return end
+  g:group_set_value(gid, "search_look_seg", seg)
+  g:group_set_value(gid, "search_look_hex", info.hex)
+  g:group_set_value(gid, "search_look_spent", ev.spent)
 
   local contacts = contacts_for(ctx, info)
   if #contacts == 0 then return end
@@ -595,21 +608,21 @@ function consider(ctx, ev, event)
   local total = tbl:modifiers_for(mods)
   -- the found modifier is not a change "due to the naval group's movement"
   local cmp = total - (mods.previously_found and v.found_modifier or 0)
-  if g:group_get(gid, "search_seg") == seg then
-    local best = g:group_get(gid, "search_best")
+  if g:group_get_value(gid, "search_seg") == seg then
+    local best = g:group_get_value(gid, "search_best")
     if cmp <= best then
-      ctx:say("no new search for %s at %s: modifier %+d is not above this step's best, %+d", g:group_name(gid),
+      ctx:say("no new search for %s at %s: modifier %+d is not above this step's best, %+d", g:group_get_name(gid),
         label(g, info.hex), cmp, best)
       return
     end
   end
-  g:group_set(gid, "search_seg", seg)
-  g:group_set(gid, "search_best", cmp)
+  g:group_set_value(gid, "search_seg", seg)
+  g:group_set_value(gid, "search_best", cmp)
   local kinds = table.concat(party.kinds, ", ")
-  ctx:say("search for %s at %s (contact: %s%s)", g:group_name(gid), label(g, info.hex), kinds,
-    party.group and ("; searching group: " .. g:group_name(party.group)) or "")
+  ctx:say("search for %s at %s (contact: %s%s)", g:group_get_name(gid), label(g, info.hex), kinds,
+    party.group and ("; searching group: " .. g:group_get_name(party.group)) or "")
   local result = ctx:resolve("naval_search", mods, { reason = ("search for %s at %s (%s)"):format(
-    g:group_name(gid), label(g, info.hex), kinds) })
+    g:group_get_name(gid), label(g, info.hex), kinds) })
   apply_result(ctx, info, party, result.code)
   ctx:emit("naval_search", { group = gid, hex = info.hex, searcher = party.group, contact = kinds,
     modifier = total, result = result.code, side = info.enemy, kinds = party.kinds })

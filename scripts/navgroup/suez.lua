@@ -31,7 +31,7 @@ rule {
       if side ~= v.allied then return "32.A.6.a: Axis naval groups may never move along the Suez Canal" end
       if status(ctx) ~= "open" then return "32.A.6.a: the Suez Canal is " .. status(ctx) end
       if side_owner(ctx, s) ~= v.allied then
-        return ("32.A.6.a: the canal hexside %s is not Allied-owned"):format(ctx.game.board:side_label(s))
+        return ("32.A.6.a: the canal hexside %s is not Allied-owned"):format(ctx.game.board:format_side(s))
       end
       return nil
     end,
@@ -52,7 +52,7 @@ rule {
       if status(ctx) ~= "temporarily closed" then return "32.A.6.a: only a temporarily closed canal reopens" end
       for _, s in ipairs(canal_sides(ctx)) do
         if side_owner(ctx, s) ~= v.allied then
-          return ("32.A.6.a: the canal hexside %s is not Allied-owned"):format(ctx.game.board:side_label(s))
+          return ("32.A.6.a: the canal hexside %s is not Allied-owned"):format(ctx.game.board:format_side(s))
         end
       end
       return nil
@@ -60,7 +60,7 @@ rule {
   },
   on = {
     game_start = function(ctx)
-      if ctx.game:global("suez") == nil then ctx.game:set_global("suez", "open") end
+      if ctx.game:get_global("suez") == nil then ctx.game:set_global("suez", "open") end
       refresh(ctx)
     end,
     owner_changed = function(ctx) refresh(ctx) end,
@@ -84,7 +84,7 @@ rule {
       for _, s in ipairs(canal_sides(ctx)) do
         if side_owner(ctx, s) == v.axis then
           game:set_global("suez", "permanently closed")
-          ctx:say("the Suez Canal is permanently closed (%s is Axis-owned)", game.board:side_label(s))
+          ctx:say("the Suez Canal is permanently closed (%s is Axis-owned)", game.board:format_side(s))
           if was == "open" then
             game:set_keyed("vp", v.allied, (game:get_keyed("vp", v.allied) or 0) - v.vp_loss)
             ctx:say("the Allied player loses %d victory points", v.vp_loss)
@@ -149,7 +149,7 @@ function find_canal_sides(ctx)
   local function visit(s)
     if s and not seen[s] then
       seen[s] = true
-      local f = board:features(s)
+      local f = board:get_features(s)
       if f and f.riverine == "canal" and f.name == v.name then
         list[#list + 1] = s
         queue[#queue + 1] = s
@@ -173,7 +173,7 @@ function refresh(ctx)
   local game = ctx.game
   for _, s in ipairs(canal_sides(ctx)) do
     local a, b = keel.hex.side_hexes(s)
-    local oa, ob = game:owner(a), game:owner(b)
+    local oa, ob = game:get_owner(a), game:get_owner(b)
     if oa and oa == ob and game:get_keyed("suez_side", s) ~= oa then game:set_keyed("suez_side", s, oa) end
   end
 end
@@ -181,15 +181,15 @@ end
 function side_owner(ctx, s)
   local game = ctx.game
   local a, b = keel.hex.side_hexes(s)
-  local oa, ob = game:owner(a), game:owner(b)
+  local oa, ob = game:get_owner(a), game:get_owner(b)
   if oa and oa == ob then return oa end
   return game:get_keyed("suez_side", s)
 end
 
-function status(ctx) return ctx.game:global("suez") or "open" end
+function status(ctx) return ctx.game:get_global("suez") or "open" end
 
 function in_initial_phase(ctx, side)
-  return ctx.game:global("initial_phase") == side
+  return ctx.game:get_global("initial_phase") == side
 end
 
 -- an Axis unit in regular supply anywhere in the Egyptian Delta?
@@ -201,7 +201,7 @@ function axis_in_delta(ctx)
       local kind, where = game:get(u, "loc")
       if (kind == "hex" or kind == "port") and board:has_tag(where, v.delta_tag) then
         local supply
-        if v.supply_query then supply = ctx:query(v.supply_query, u) else supply = game:value(u, "supply") end
+        if v.supply_query then supply = ctx:query(v.supply_query, u) else supply = game:get_value(u, "supply") end
         if supply == "regular" then return true end
       end
     end

@@ -99,7 +99,7 @@ t.test("32.D.1-7: submarine combat suspends movement; the default resolution rec
   t.eq(nc.resume, true, "MPs left: movement resumes")
   t.eq(g:count_keyed("naval_combat"), 1)
   t.eq(g:get_keyed("naval_combat", 1), "round 1 of submarine combat: TF with enemy U at A:0101: engagement recorded")
-  t.eq({ g:group_name(tf), g:group_name(sub) }, { "TF", "U" }, "named by the groups' names")
+  t.eq({ g:group_get_name(tf), g:group_get_name(sub) }, { "TF", "U" }, "named by the groups' names")
   t.ok(said[#said]:find("^32.D: round 1 of submarine combat"), "narrated with the rule id")
   t.ok(g:journal_text():find('"ev":"keyed","rule":"32.D","map":"naval_combat","key":[1],"old":null,"new":"round 1 of submarine', 1, true),
     "journaled")
@@ -175,7 +175,7 @@ t.test("32.D.2-6: each round after the first costs 1 MP (32.A.3); movement resum
   local nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(0, 0), kind = "surface", enemy = en, round = 1 })
   t.eq(nc.rounds, 3)
   t.eq(nc.mp, 2)
-  t.eq(g:group_get(tf, "mp_spent"), 6)
+  t.eq(g:group_get_value(tf, "mp_spent"), 6)
   t.eq(nc.resume, true)
   t.eq(g:count_keyed("naval_combat"), 3, "three rounds recorded")
   t.ok(g:get_keyed("naval_combat", 3):find("^round 3 of surface combat"))
@@ -184,7 +184,7 @@ t.test("32.D.2-6: each round after the first costs 1 MP (32.A.3); movement resum
   nc = F.emit(set, g, "naval_combat", { group = tf2, hex = H(0, 0), kind = "surface", enemy = en, round = 1 })
   t.eq(nc.rounds, 2)
   t.eq(nc.mp, 1)
-  t.eq(g:group_get(tf2, "mp_spent"), 15)
+  t.eq(g:group_get_value(tf2, "mp_spent"), 15)
   t.eq(nc.resume, false, "no MPs: movement does not resume")
 end)
 
@@ -214,7 +214,7 @@ t.test("32.D-2: resolution is a hook: a variant wraps resolve_naval_combat, or a
   nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(0, 0), kind = "surface", enemy = en, round = 1 })
   t.eq(nc.rounds, 4)
   t.eq(nc.mp, 3)
-  t.eq(g:group_get(tf, "mp_spent"), 3)
+  t.eq(g:group_get_value(tf, "mp_spent"), 3)
   t.ok(g:get_keyed("naval_combat", 4):find(": miss$"))
 end)
 
@@ -315,7 +315,7 @@ end)
 
 t.test("32.D.3-6: effects on movement as surface combat: no CD combat when the MPs are all spent", function()
   local set, g, tf = cd_setup(2)
-  g:group_set(tf, "mp_spent", 28)
+  g:group_set_value(tf, "mp_spent", 28)
   local ev = spends(set, g, tf, H(1, 0), 2, 30, "enter", true)
   t.eq(F.combats(ev), {}, "the entry spent the last of its 30 MPs")
 end)
@@ -326,7 +326,7 @@ t.test("32.D.3-7: the board's coast defences fire at the enemies of the hex's ow
   local ps = b:hex("19A:3413")
   local nb
   for _, h in ipairs(keel.hex.neighbors(ps)) do
-    if b:contains(h) and b:terrain(h) ~= "land" then nb = h; break end
+    if b:contains(h) and b:get_terrain(h) ~= "land" then nb = h; break end
   end
   local ax = F.group(g, "AX", "Axis", { "TF" }, nb)
   local ev = spends(set, g, ax, nb, 2, 2, "enter", true)

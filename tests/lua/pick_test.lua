@@ -82,7 +82,7 @@ rule { id = "P.1", title = "Pick",
   local g = game_mod.new { seed = 3 }
   g.dice:force(2, 3, 1)
   t.ok(set:act(g, "choose", { n = 3 }))
-  t.eq(g:global("one"), "item2")
+  t.eq(g:get_global("one"), "item2")
   t.eq({ g:get_keyed("two", 1), g:get_keyed("two", 2), g:count_keyed("two") }, { "item3", "item1", 2 })
   local text = g:journal_text()
   t.ok(text:find('"ev":"roll","rule":"P.1","reason":"which item"', 1, true), "journaled with the rule and reason")

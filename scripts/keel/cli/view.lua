@@ -51,7 +51,7 @@ local function action_text(e, game, set, board)
   local params = a and a.def.params or {}
   local function named(kind, v)
     if kind == "group" and math.type(v) == "integer" then
-      local ok, name = pcall(game.group_name, game, v)
+      local ok, name = pcall(game.group_get_name, game, v)
       return ok and name and ("%q"):format(name) or tostring(v)
     elseif kind == "unit" and math.type(v) == "integer" then
       local ok, name = pcall(game.get, game, v, "name")
@@ -105,7 +105,7 @@ function M.collect(path, opts)
   local changed_order = {}
 
   local function label(h)
-    local l = board and board:label(h)
+    local l = board and board:format(h)
     if l and not data.hexes[l] then
       local x, y = ctx:center(h)
       data.hexes[l] = { math.floor(x * 10 + 0.5) / 10, math.floor(y * 10 + 0.5) / 10 }
@@ -130,7 +130,7 @@ function M.collect(path, opts)
       if not zone_hexes then
         zone_hexes = {}
         for _, h in ipairs(board:hexes()) do
-          local z = board:zone(h)
+          local z = board:get_zone(h)
           if z then zone_hexes[z] = zone_hexes[z] or {}; table.insert(zone_hexes[z], h) end
         end
       end
@@ -155,7 +155,7 @@ function M.collect(path, opts)
   -- the unit as the viewer shows it
   local function unit_record(id)
     local st = game.state
-    local u = game:unit(id)
+    local u = game:get_unit(id)
     local cargo = st:cargo(id)
     u.cargo = #cargo > 0 and #cargo or nil
     local rec = { id = id, name = u.name, type = u.type, side = u.side, face = u.face, hits = u.hits,
@@ -166,7 +166,7 @@ function M.collect(path, opts)
     if not rec.hex and not rec.carrier and u.where then rec.where = u.where end   -- a place not drawn
     rec.cargo = u.cargo
     local groups = {}
-    for _, g in ipairs(st:groups_of(id)) do groups[#groups + 1] = st:group_name(g) end
+    for _, g in ipairs(st:groups_of(id)) do groups[#groups + 1] = st:group_get_name(g) end
     rec.groups = groups
     rec.c = intern(data.counters, counter_index, counter.svg(u, spec, W, ('data-unit="%d"'):format(id)))
     return rec
@@ -177,9 +177,9 @@ function M.collect(path, opts)
     local out = {}
     local ids = {}
     if all then
-      for id = 1, game.state:unit_count() do ids[#ids + 1] = id end
+      for id = 1, game.state:count_units() do ids[#ids + 1] = id end
     else
-      for id in pairs(touched) do if id <= game.state:unit_count() then ids[#ids + 1] = id end end
+      for id in pairs(touched) do if id <= game.state:count_units() then ids[#ids + 1] = id end end
       table.sort(ids)
     end
     for _, id in ipairs(ids) do
@@ -232,7 +232,7 @@ function M.collect(path, opts)
   local function owners_svg()
     local out = {}
     for _, h in ipairs(changed_order) do
-      local side = game:owner(h)
+      local side = game:get_owner(h)
       if side ~= initial_owner[h] then
         local c = counter.side_color(side, spec)
         out[#out + 1] = ('<polygon class="changed-hands" data-hex="%s" points="%s" fill="%s" fill-opacity="0.35" ' ..
@@ -334,7 +334,7 @@ function M.collect(path, opts)
       data.spec = spec
       if board then
         -- the board drawn with who owns what at the start, as the game state says
-        for _, h in ipairs(board:hexes()) do initial_owner[h] = g:owner(h) end
+        for _, h in ipairs(board:hexes()) do initial_owner[h] = g:get_owner(h) end
         board_svg, ctx = render.draw(board, { size = size, owners = function(h) return initial_owner[h] end })
       end
       offset = #g:journal_text()
@@ -372,18 +372,23 @@ function M.collect(path, opts)
   return data, board_svg
 end
 
---- In the sandbox state: collect, build the page, write it. Returns 0.
+--- In the sandbox state: collect, build the page, write it. Returns 0,
+--- or 1 and the reason (for keel's one line on stderr).
 ---@param path string
 ---@param opts {out?: string, size?: number}
+---@return integer status, string? reason
 function M.build(path, opts)
-  local data, board_svg = M.collect(path, opts)
-  local html = require("keel.view").page(data, board_svg)
-  if not opts.out or opts.out == "-" then
-    io.stdout:write(html)
-  else
-    local ok, err = require("keel").state.write_file(opts.out, html)
-    if not ok then error(opts.out .. ": " .. tostring(err), 0) end
-  end
+  local ok, err = pcall(function()
+    local data, board_svg = M.collect(path, opts)
+    local html = require("keel.view").page(data, board_svg)
+    if not opts.out or opts.out == "-" then
+      io.stdout:write(html)
+    else
+      local wok, werr = require("keel").state.write_file(opts.out, html)
+      if not wok then error(tostring(werr), 0) end   -- the reason names the path
+    end
+  end)
+  if not ok then return 1, require("keel.errors").format(err) end
   return 0
 end
 
@@ -400,12 +405,13 @@ function M.run(args)
   local keel = require "keel"
   local sb = keel.sandbox.new { memory = math.floor(memory * 1024 * 1024) }
   io.stdout:flush()
-  local ok, status, kind = sb:call("keel.cli.view", "build", rest[1], { out = opts.o or opts.output, size = size })
+  local ok, status, why = sb:call("keel.cli.view", "build", rest[1], { out = opts.o or opts.output, size = size })
   sb:close()
   if not ok then
-    io.stderr:write("keel: ", tostring(status), kind == "memory" and " (try --memory)" or "", "\n")
+    io.stderr:write("keel: ", tostring(status), why == "memory" and " (try --memory)" or "", "\n")
     return 1
   end
+  if why then io.stderr:write("keel: ", why, "\n") end
   return status
 end
 

@@ -76,9 +76,9 @@ function Dice:clear_forced() end
 function Dice:histogram(expr, n, opts) end
 
 ---@return string text one line per stream, in name order
-function Dice:save_state() end
+function Dice:save() end
 
---- A count that moves whenever save_state's text would change (a roll, a
+--- A count that moves whenever save's text would change (a roll, a
 --- new stream, a load): equal versions, equal saved states.
 ---@return integer
 function Dice:get_version() end
@@ -86,10 +86,10 @@ function Dice:get_version() end
 ---Restore a saved state exactly; raises on malformed text (dice unchanged).
 ---@param text string
 ---@return true
-function Dice:load_state(text) end
+function Dice:load(text) end
 
 ---@return integer
-function Dice:seed() end
+function Dice:get_seed() end
 
 ---@return string[] stream names in name order
 function Dice:streams() end
@@ -97,6 +97,8 @@ function Dice:streams() end
 ---@param stream? string
 ---@return integer rolls made on the stream
 function Dice:rolls(stream) end
+--- Free what the dice own now (also done by the garbage collector and __close).
+function Dice:close() end
 
 -- ---- keel.dice_expr ----------------------------------------------------------
 

@@ -50,7 +50,7 @@ function Game:try(fn, opts, ...) end
 ---@param fn fun(g: keel.Game, ...): ...
 function Game:with_rule(rule, fn, ...) end
 ---@return string?
-function Game:rule() end
+function Game:get_rule() end
 ---@param name string
 ---@param fn fun(g: keel.Game): ...
 ---@param opts? {rule?: string, order?: any}
@@ -85,7 +85,7 @@ function Game:add_rule_file(path) end
 function Game:unit_new(spec) end
 ---@param id integer
 ---@return keel.UnitInfo
-function Game:unit(id) end
+function Game:get_unit(id) end
 ---@param filter? fun(g: keel.Game, id: integer): boolean
 ---@return integer[]
 function Game:units(filter) end
@@ -103,7 +103,7 @@ function Game:eliminate(id) end
 function Game:sink(id) end
 ---@param cargo integer
 ---@param carrier integer
-function Game:load(cargo, carrier) end
+function Game:embark(cargo, carrier) end
 ---@param carriers integer|integer[]
 ---@param measure string
 ---@return keel.CargoReport

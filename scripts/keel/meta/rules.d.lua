@@ -49,7 +49,7 @@ function Ctx:query(name, ...) end
 --- A value of this rule.
 ---@param key string
 ---@return any
-function Ctx:value(key) end
+function Ctx:get_value(key) end
 --- A line of narration attributed to this rule.
 ---@param fmt string
 function Ctx:say(fmt, ...) end
@@ -78,17 +78,17 @@ function Ctx:river_graph(profile) end
 function Ctx:boxroute(enter) end
 
 ---@class keel.GameFacade
----@field board? table read-only board queries (terrain, features, port, hex, label, ...)
+---@field board? table read-only board queries (get_terrain, get_features, get_port, hex, format, ...)
 local GameFacade = {}
 ---@return table snapshot
-function GameFacade:unit(id) end
+function GameFacade:get_unit(id) end
 ---@return integer[]
 function GameFacade:units(filter) end
 function GameFacade:get(id, field) end
 function GameFacade:set(id, field, v) end
-function GameFacade:value(id, key) end
+function GameFacade:get_value(id, key) end
 function GameFacade:set_value(id, key, v) end
-function GameFacade:marker(id, key) end
+function GameFacade:get_marker(id, key) end
 function GameFacade:set_marker(id, key, n) end
 function GameFacade:add_marker(id, key, n) end
 function GameFacade:remove_marker(id, key, n) end
@@ -104,8 +104,15 @@ function GameFacade:group_remove(g, u) end
 ---@return integer[]
 function GameFacade:group_units(g) end
 ---@return string name the group's name
-function GameFacade:group_name(g) end
-function GameFacade:global(k) end
+function GameFacade:group_get_name(g) end
+function GameFacade:group_get_value(g, k) end
+function GameFacade:group_set_value(g, k, v) end
+function GameFacade:embark(cargo, carrier) end
+function GameFacade:get_turn() end
+function GameFacade:get_phase() end
+function GameFacade:get_segment() end
+function GameFacade:get_step() end
+function GameFacade:get_global(k) end
 function GameFacade:set_global(k, v) end
 ---Keyed values: structured rule data (doc/guide.md "Game data rules share").
 ---@param map string
@@ -123,7 +130,7 @@ function GameFacade:count_keyed(map) end
 ---@param i integer 1-based, in key order
 ---@return (integer|string)[] key, keel.Value value
 function GameFacade:at_keyed(map, i) end
-function GameFacade:owner(hex) end
+function GameFacade:get_owner(hex) end
 function GameFacade:set_owner(hex, side) end
 ---@return integer total, table record
 function GameFacade:roll(expr, opts) end
@@ -132,8 +139,15 @@ function GameFacade:roll(expr, opts) end
 
 ---@alias keel.Handler fun(ctx: keel.Ctx, ev: table)|{[1]: fun(ctx: keel.Ctx, ev: table), priority: integer}
 
+---@class keel.ParamSpec
+---@field type string "unit"|"group"|"hex"|"integer"|"number"|"string"|"boolean"|"table"|"any"|"units" (add "?" if optional)
+---@field optional? boolean
+---@field title? string
+---@field domain? fun(ctx: keel.Ctx, p: table, side: string?): (any[]|nil), string? the values the rules can enumerate (values or {value=, cost=, ...}), and why there is none
+---@field depends? string[] the parameters (with domains) whose values the domain reads in `p`
+
 ---@class keel.ActionSpec
----@field params? table<string, string> name -> "unit"|"group"|"hex"|"integer"|"number"|"string"|"boolean"|"table"|"any" (add "?" if optional)
+---@field params? table<string, string|keel.ParamSpec> name -> a type ("hex?") or a declaration with a domain
 ---@field legal? fun(ctx: keel.Ctx, p: table): (string|boolean|nil), string? nil when legal, else the reason
 ---@field effect fun(ctx: keel.Ctx, p: table): any
 
@@ -248,9 +262,19 @@ function registrylib.who(r) end
 ---@field EMIT string "emit"
 ---@field param_types string[]
 local orderslib = {}
----@param text any
----@return {type: string, optional: boolean}|nil
-function orderslib.parse_param(text) end
+--- A parameter's declaration from its type text or table; nil and why when it is neither.
+---@param decl string|keel.ParamSpec
+---@return {type: string, optional: boolean, domain?: function, depends: string[], title?: string}|nil
+---@return string? why
+function orderslib.parse_param(decl) end
+--- nil when every `depends` names a parameter with a domain and there is no cycle, else why.
+---@param params table name -> parsed declaration
+---@return string|nil
+function orderslib.check_depends(params) end
+--- The parameter names in the order their domains are asked.
+---@param params table name -> parsed declaration
+---@return string[]
+function orderslib.param_order(params) end
 ---@param set keel.RuleSet
 ---@param game keel.Game
 ---@param name string
@@ -284,10 +308,25 @@ local RuleSet = {}
 function RuleSet:load_family(name) end
 function RuleSet:apply_variant(path) end
 function RuleSet:finalize() end
----@return true|nil ok, any reason_or_result, string? kind
+---@return true|nil ok
+---@return any reason_or_result
+---@return string? kind
+---@return {rule: string?, family: string?, reason: string}? by who refused (illegal, vetoed)
 function RuleSet:act(game, name, params) end
----@return string|nil reason, string? kind
+---@return string|nil reason
+---@return string? kind
+---@return {rule: string?, family: string?, reason: string}? by who refused (illegal, vetoed)
 function RuleSet:check(game, name, params) end
+--- Every action for `side` with its parameters' candidates, each checked (keel.legal).
+---@param game keel.Game
+---@param side? string
+---@return table[]
+function RuleSet:legal_actions(game, side) end
+--- What `side` may see: units, groups, status lines (keel.visibility).
+---@param game keel.Game
+---@param side string
+---@return {side: string, units: table[], groups: table[], status: table[]}
+function RuleSet:view_for(game, side) end
 function RuleSet:emit(game, event, data) end
 function RuleSet:query(game, name, ...) end
 --- Play an order again (keel replay): no legality check, no vetoes.

@@ -14,9 +14,9 @@ wrap("18.6a", {
       g:set_global("gc_multiplier_num", info.attack_multiplier.num)
       g:set_global("gc_multiplier_den", info.attack_multiplier.den)
       g:set_global("gc_options_as_steps", info.attacker_options_as_steps)
-      return { dislodged = g:global("gc_dislodged"), attacker_steps = g:global("gc_attacker_steps"),
-               attacker_options = g:global("gc_attacker_options"), defender_steps = g:global("gc_defender_steps"),
-               exploit = g:global("gc_exploit") }
+      return { dislodged = g:get_global("gc_dislodged"), attacker_steps = g:get_global("gc_attacker_steps"),
+               attacker_options = g:get_global("gc_attacker_options"), defender_steps = g:get_global("gc_defender_steps"),
+               exploit = g:get_global("gc_exploit") }
     end,
   },
 })
