@@ -151,6 +151,7 @@ end
 -- in it leads a script to the game object itself (which can save files and
 -- load code), and making a ctx makes no closures.
 local bound = setmetatable({}, { __mode = "k" })   -- ctx -> {set=, r=, game=}
+local call   -- set, rule, fn, game, ... -> what fn returns (Set._call, below)
 
 local function binding(ctx)
   local b = bound[ctx]
@@ -197,8 +198,11 @@ local ctx_methods = {
     return b.set:_dispatch(b.game, event, data or {})
   end,
   query = function(self, name, ...)
-    local b = binding(self)
-    return b.set:_query(b.game, name, ...)
+    local b = bound[self] or binding(self)
+    local set = b.set
+    local q = set.queries[name]
+    if not q then error(("no rule answers query '%s'"):format(tostring(name)), 2) end
+    return call(set, q.rule, q.fn, b.game, ...)
   end,
   get_value = function(self, key) return binding(self).r.values[key] end,
   --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
@@ -268,22 +272,24 @@ function Set:_error_handler(e)
   return errors.from(e, r and r.id or nil, true, self._entry_fn)
 end
 
-local function finish(running, st, ok, ...)
+local function finish(running, n, st, ok, ...)
   st:pop_rule()
-  running[#running] = nil
+  running[n] = nil
   if not ok then error((...), 0) end
   return ...
 end
 
 -- Call fn(ctx, ...) of rule r with r in force for the journal.
-function Set:_call(r, fn, game, ...)
+function call(self, r, fn, game, ...)
   local running, st = self._running, game.state
-  running[#running + 1] = r
+  local n = #running + 1
+  running[n] = r
   st:push_rule(r.id)
   local entry = self._ctx[r]
   local ctx = entry and entry.game == game and entry.ctx or self:_ctx_for(r, game)
-  return finish(running, st, xpcall(fn, self._handler, ctx, ...))
+  return finish(running, n, st, xpcall(fn, self._handler, ctx, ...))
 end
+Set._call = call
 
 function Set:_dispatch(game, event, data)
   if not self.event_names[event] then
