@@ -157,10 +157,16 @@ local lib_coroutine = copy(C.coroutine)
 --- The parts of the keel module scripts may use (pure functions, no files).
 M.api_modules = { "hex", "grid", "seaboxes", "areas" }
 
+-- one table (so one read-only proxy) for every script, made again only if
+-- the list of modules changes
+local api, api_key
 local function keel_api()
-  local api = { version = keel.version }
-  for _, name in ipairs(M.api_modules) do
-    if keel[name] ~= nil then api[name] = keel[name] end
+  local key = table.concat(M.api_modules, ",")
+  if key ~= api_key then
+    api, api_key = { version = keel.version }, key
+    for _, name in ipairs(M.api_modules) do
+      if keel[name] ~= nil then api[name] = keel[name] end
+    end
   end
   return api
 end
