@@ -74,6 +74,11 @@ end
 ---@param params table name -> parsed declaration
 ---@return string|nil
 function M.check_depends(params)
+  local any = false
+  for _, p in pairs(params) do
+    if p.depends[1] ~= nil then any = true; break end
+  end
+  if not any then return nil end   -- nothing depends on anything: no cycle, nothing missing
   for _, name in ipairs(sorted_keys(params)) do
     for _, d in ipairs(params[name].depends) do
       if d == name then return ("parameter '%s' depends on itself"):format(name) end
