@@ -557,12 +557,20 @@ function Table:modifiers_for(ctx)
       error(("table %s has no modifier named %s"):format(self.name, concat(bad, ", ")), 2)
     end
   end
-  local total, applied = 0, {}
-  for _, m in ipairs(self.modifiers) do
-    local a = modifier_value(self, m, ctx)
-    if a then
-      total = total + a
-      applied[#applied + 1] = { name = m.name, amount = a, text = m.text }
+  local total, applied, n = 0, {}, 0
+  local mods, bindings = self.modifiers, self.bindings
+  local bound = next(bindings) ~= nil
+  local plain = type(ctx) == "table"
+  for i = 1, #mods do
+    local m = mods[i]
+    -- a modifier neither bound nor in ctx does not apply: no call for it
+    if (bound and bindings[m.name] ~= nil) or (plain and ctx[m.name] ~= nil) or not plain then
+      local a = modifier_value(self, m, ctx)
+      if a then
+        total = total + a
+        n = n + 1
+        applied[n] = { name = m.name, amount = a, text = m.text }
+      end
     end
   end
   return total, applied
