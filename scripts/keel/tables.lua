@@ -676,6 +676,17 @@ end
 ---@param ctx? table modifier context (see modifiers_for)
 ---@param opts? {stream: string, reason: string, rule: string, modifier: integer, rows: table}
 ---@return any result, table record
+-- a row's range as text, made once per row
+local row_texts = setmetatable({}, { __mode = "k" })
+local function row_range_text(row)
+  local t = row_texts[row]
+  if not t then
+    t = range_text(row.range)
+    row_texts[row] = t
+  end
+  return t
+end
+
 function Table:resolve(dice, ctx, opts)
   opts = opts or {}
   -- opts.rows: the table `rows from` names, as the caller has it (a rule
@@ -698,7 +709,7 @@ function Table:resolve(dice, ctx, opts)
   return result, {
     table = self.name, rule = opts.rule or self.rule, roll = roll_rec, die = roll,
     modifier = mod, modified = modified, clamped = clamped, row = row.index,
-    range = range_text(row.range), modifiers = applied, result = result,
+    range = row_range_text(row), modifiers = applied, result = result,
   }
 end
 
