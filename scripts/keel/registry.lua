@@ -136,6 +136,8 @@ local function no_env() return none end   -- an upvalue holding nil
 -- function per text, its _ENV joined to env's for this run. Call it at
 -- once (the next load of the same text joins another environment); the
 -- functions a run defines keep the environment they were defined in.
+--- The compiled chunk of `text` (its hash `h`, keel.state.hash_bytes) with
+--- `env` as its _ENV, compiled once per process: call it at once.
 local function load_chunk(text, h, chunkname, env)
   local by = compiled[chunkname]
   if not by then by = {}; compiled[chunkname] = by end
@@ -149,6 +151,8 @@ local function load_chunk(text, h, chunkname, env)
   if fn then by[h] = fn end
   return fn, err
 end
+
+M.load_chunk = load_chunk
 
 -- Run a script file in env as one protected action; raise a rule error.
 function Registry:_run_file(path, env, what)

@@ -34,6 +34,7 @@
 local keel = require "keel"
 local sandbox = require "keel.sandbox"
 local rules = require "keel.rules"
+local registry = require "keel.registry"
 local errors = require "keel.errors"
 local game_mod = require "keel.game"
 local json = require "keel.json"
@@ -112,9 +113,12 @@ function M.load(path)
     end,
   } }
   local f, err = io.open(path, "rb")
-  local text, fn = f and f:read("a"), nil
+  local text, fn, hash = f and f:read("a"), nil, nil
   if f then f:close() end
-  if text then fn, err = sandbox.load(text, "@" .. path, env) end
+  if text then
+    hash = keel.state.hash_bytes(text)
+    fn, err = registry.load_chunk(text, hash, "@" .. path, env)
+  end
   if not fn then error(err, 0) end
   local res = table.pack(sandbox.xprotect(fn, function(e) return errors.from(e, nil, true) end))
   if not res[1] then error(res[2], 0) end
@@ -144,7 +148,7 @@ function M.load(path)
     end
   end
   spec.file = path
-  spec.hash = keel.state.hash_bytes(text)   -- of the text loaded: the journal's rule_file line
+  spec.hash = hash   -- of the text loaded: the journal's rule_file line
   return spec
 end
 
