@@ -88,15 +88,21 @@ local function mover_proxy(mv)
   return sandbox.readonly(p, "mover")
 end
 
--- a river graph as scripts see it
+-- a river graph as scripts see it: one proxy per graph (graphs are shared
+-- per board, so rules may key what they work out from one by it)
+local river_proxies = setmetatable({}, { __mode = "k" })
 local function river_proxy(rg)
-  return sandbox.readonly({
+  local p = river_proxies[rg]
+  if p then return p end
+  p = sandbox.readonly({
     has_node = function(_, n) return rg:has_node(n) end,
     nodes = function() return rg:nodes() end,
     cost = function(_, a, b) return rg:cost(a, b) end,
     reach = function(_, start, budget, opts) return rg:reach(start, budget, opts) end,
     path = function(_, from, to, budget, opts) return rg:path(from, to, budget, opts) end,
   }, "river graph")
+  river_proxies[rg] = p
+  return p
 end
 
 --- The movement methods of a ctx, shared by every ctx: `context(ctx)`

@@ -6,8 +6,8 @@
 
 local inland_port_beside   -- helper, below the rule
 
--- what beyond_inland_ports works out depends on the board and the profile
--- alone: kept per board and profile
+-- what beyond_inland_ports works out depends on the river graph (one per
+-- board and profile's costs) alone: kept per graph
 local beyond_cache = setmetatable({}, { __mode = "k" })
 
 rule {
@@ -37,15 +37,13 @@ rule {
     -- through a hexside adjacent to an inland port), as a set {side = true}
     beyond_inland_ports = function(ctx, profile)
       local board = ctx.game.board
-      local by = beyond_cache[board]
-      if not by then by = setmetatable({}, { __mode = "k" }); beyond_cache[board] = by end
-      local known = by[profile]
+      local rg = ctx:river_graph(profile)
+      local known = beyond_cache[rg]
       if known then
         local copy = {}
         for s in pairs(known) do copy[s] = true end
         return copy
       end
-      local rg = ctx:river_graph(profile)
       local stops, reached = {}, {}
       for _, n in ipairs(rg:nodes()) do
         if n.kind == "side" and inland_port_beside(board, n.id) then stops[#stops + 1] = n end
@@ -63,7 +61,7 @@ rule {
       end
       local copy = {}
       for s in pairs(beyond) do copy[s] = true end
-      by[profile] = copy
+      beyond_cache[rg] = copy
       return beyond
     end,
     -- nil when group g (on a river at node `from`) may go on to node `to`
