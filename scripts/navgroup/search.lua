@@ -313,6 +313,18 @@ local function board_cds(b)
   return l
 end
 
+-- The board's ports (hex order), listed once per board.
+local port_cache = setmetatable({}, { __mode = "k" })
+local function board_ports(b)
+  local l = port_cache[b]
+  if not l then
+    l = {}
+    for i, p in ipairs(b:ports()) do l[i] = { hex = p.hex, size = p.size } end
+    port_cache[b] = l
+  end
+  return l
+end
+
 -- Enemy CDs and ports whose range (CD strength, port size) reaches `hex`
 -- (32.B.5): { {hex=, level=, what="CD"|"port"} ... }.
 function cds_ports_in_range(ctx, enemy, hex)
@@ -324,7 +336,7 @@ function cds_ports_in_range(ctx, enemy, hex)
         out[#out + 1] = { hex = c.hex, level = c.level, what = "CD" }
       end
     end
-    for _, p in ipairs(g.board:ports()) do
+    for _, p in ipairs(board_ports(g.board)) do
       local n = sizes[p.size] or 0
       if g:get_owner(p.hex) == enemy and dist(p.hex, hex) <= n then
         out[#out + 1] = { hex = p.hex, level = n, what = "port" }
