@@ -19,7 +19,7 @@ local sorted_keys = require("keel.keys").sorted
 
 local kstate = keel.state
 local encode = kstate.json
-local concat, type, tostring, error = table.concat, type, tostring, error
+local type, tostring, error = type, tostring, error
 
 local M = {}
 M.JOURNAL_VERSION = 1

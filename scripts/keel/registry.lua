@@ -129,8 +129,8 @@ end
 local compiled = {}      -- chunk name -> { [hash] = main function }
 local parsed = {}        -- path -> { [hash] = tables }
 local upvaluejoin = debug.upvaluejoin
-local none
-local function no_env() return none end   -- an upvalue holding nil
+local none = nil   -- luacheck: ignore (an upvalue holding nil)
+local function no_env() return none end
 
 -- The compiled chunk of `text` (hash `h`) with `env` as its _ENV: one main
 -- function per text, its _ENV joined to env's for this run. Call it at

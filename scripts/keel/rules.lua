@@ -104,7 +104,7 @@ local direct_by_arity = {
 -- it (a board never changes), so that what a rule works out from the board
 -- alone it may keep, keyed by ctx.game.board, from one game to the next.
 local board_facades = setmetatable({}, { __mode = "k" })
-function Set:_board_facade(board)
+function Set._board_facade(_, board)
   local f = board_facades[board]
   if not f then
     f = sandbox.readonly((facade_of(board, M.board_methods)), "game.board")

@@ -112,9 +112,9 @@ function M.load(path)
       return s
     end,
   } }
-  local f, err = io.open(path, "rb")
-  local text, fn, hash = f and f:read("a"), nil, nil
-  if f then f:close() end
+  local fh, err = io.open(path, "rb")
+  local text, fn, hash = fh and fh:read("a"), nil, nil
+  if fh then fh:close() end
   if text then
     hash = keel.state.hash_bytes(text)
     fn, err = registry.load_chunk(text, hash, "@" .. path, env)
