@@ -315,7 +315,7 @@ end
 -- what _enter returns: ok, results... or false, error, kind
 local function entered(self, ok, ...)
   self._depth = 0
-  self._running = {}
+  if self._running[1] ~= nil then self._running = {} end
   if ok then return ok, ... end
   local e, kind = ...
   if not errors.is_error(e) then e = errors.from(e, nil) end
@@ -336,16 +336,17 @@ end
 ---@param game table
 ---@param event string
 ---@param data? table
+-- the body of set:emit: an order (journaled, undoable, replayable)
+local function emit_body(self, game, event, data)
+  return self:play(game, orders.EMIT, { event = event, data = data })
+end
+
 function Set:emit(game, event, data)
   self:_ready()
   data = data or {}
   if not self.event_names[event] then error(("unknown event '%s'"):format(tostring(event)), 2) end
-  local function body()
-    -- an order (journaled, undoable, replayable)
-    return self:play(game, orders.EMIT, { event = event, data = data })
-  end
-  local res = pack(self:_enter(body))
-  if not res[1] then error(res[2], 0) end
+  local ok, err = self:_enter(emit_body, self, game, event, data)
+  if not ok then error(err, 0) end
 end
 
 --- Ask a query: the rule that answers it runs (read-only by convention).
