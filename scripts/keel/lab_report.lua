@@ -269,7 +269,7 @@ function M.svg(study)
         x0, y, x0 + w, y, x0 - 4, y + 3, g))
     end
     local nb = max(1, #p.bars)
-    local slot = w / nb
+    local slot = min(w / nb, 140)
     local bw = slot * 0.8 / #sides
     for b, bar in ipairs(p.bars) do
       local sx = x0 + (b - 1) * slot + slot * 0.1
