@@ -405,6 +405,11 @@ end
 -- game-wide values
 function Game:global(k) return self.state:global(k) end
 function Game:set_global(k, v) return self.state:set_global(k, v) end
+-- keyed values: maps from a key of 1-3 parts to a value (doc/state.md)
+function Game:get_keyed(name, key) return self.state:get_keyed(name, key) end
+function Game:set_keyed(name, key, v) return self.state:set_keyed(name, key, v) end
+function Game:count_keyed(name) return self.state:count_keyed(name) end
+function Game:at_keyed(name, i) return self.state:at_keyed(name, i) end
 for _, k in ipairs({ "turn", "phase", "segment", "step" }) do
   Game[k] = function(self) return self.state:global(k) end
   Game["set_" .. k] = function(self, v) return self.state:set_global(k, v) end

@@ -29,6 +29,10 @@ function M.format_value(v, board)
       local label = board:label(math.tointeger(tonumber(n)))
       if label then return kind .. " " .. label end
     end
+    if board and kind == "zone" then
+      local name = board:zones()[math.tointeger(tonumber(n))]
+      if name then return "zone " .. name end
+    end
     return ("%q"):format(v)
   end
   -- integers of the size of a packed hex (or hexside), on the board, read better as labels

@@ -348,7 +348,8 @@ function M.path_layer(hexes)
   end
 end
 
---- The units of a game that stand on the board (at sea or in port), in id
+--- The units of a game that stand on the board (at sea, in port, or in a
+--- zone: see zone_anchors), in id
 --- order, as units_layer wants them: game:unit snapshots with `hex`, and
 --- `cargo`, the number of units they carry.
 ---@param game table a keel.game
@@ -358,12 +359,42 @@ function M.game_units(game)
     local kind, where = game:get(id, "loc")
     if kind == "unit" and where then carried[where] = (carried[where] or 0) + 1 end
   end
+  local anchors
   for _, id in ipairs(game:units()) do
     local kind, where = game:get(id, "loc")
-    if (kind == "hex" or kind == "port") and where then
+    local at
+    if (kind == "hex" or kind == "port") and where then at = where
+    elseif kind == "zone" and where and game.board then   -- an area: drawn at its anchor
+      anchors = anchors or M.zone_anchors(game.board)
+      at = anchors[where]
+    end
+    if at then
       local u = game:unit(id)
-      u.hex, u.cargo = where, carried[id]
+      u.hex, u.cargo = at, carried[id]
       out[#out + 1] = u
+    end
+  end
+  return out
+end
+
+--- Where units in a zone (an area: sea zone or territory) are drawn: the
+--- place named like the zone, else the zone's middle hex (in hex order).
+--- Returns {[zone index] = hex}.
+function M.zone_anchors(board)
+  local hexes, index = {}, {}
+  local names = board:zones()
+  for i, name in ipairs(names) do index[name] = i; hexes[i] = {} end
+  for _, h in ipairs(board:hexes()) do
+    local z = board:zone(h)
+    if z then local l = hexes[index[z]]; l[#l + 1] = h end
+  end
+  local out = {}
+  for i, name in ipairs(names) do
+    local p = board:place(name)
+    if p then out[i] = p
+    elseif #hexes[i] > 0 then
+      sort(hexes[i])
+      out[i] = hexes[i][(#hexes[i] + 1) // 2]
     end
   end
   return out

@@ -57,6 +57,7 @@ M.game_methods = {
   "group_remove", "group_units", "group_name", "group_get", "group_set", "groups_of", "groups", "global",
   "set_global", "turn", "set_turn", "phase", "set_phase", "segment", "set_segment", "step",
   "set_step", "owner", "set_owner", "hash", "hash_hex", "rule",
+  "get_keyed", "set_keyed", "count_keyed", "at_keyed",
 }
 --- Board methods a rule may call through ctx.game.board (queries only).
 M.board_methods = {
@@ -131,8 +132,11 @@ function Set:_make_ctx(r, game)
     --- ctx:resolve(name, modifiers, {reason=}) -> result, record
     resolve = function(_, name, modctx, opts)
       opts = opts or {}
-      local result, rec = tbl(name):resolve(game.dice, modctx or {}, { rule = r.id,
-        reason = opts.reason or name, stream = opts.stream, modifier = opts.modifier })
+      local t = tbl(name)
+      -- a table whose rows come from another (the SUCCESS TABLE) uses the set's: a scenario's own
+      local rows = t.rows_from and set:table(t.rows_from) or nil
+      local result, rec = t:resolve(game.dice, modctx or {}, { rule = r.id,
+        reason = opts.reason or name, stream = opts.stream, modifier = opts.modifier, rows = rows })
       if set.narrate then set.narrate("resolve", { rule = r, record = rec }) end
       if type(result) == "table" then result = sandbox.readonly(result, "result") end
       return result, sandbox.readonly(rec, "record")

@@ -168,10 +168,13 @@ function M.start(spec, opts)
     local id = game:unit_new { name = f.name, type = f.type, side = f.side, values = f.values,
                                markers = f.markers, face = f.face, hits = f.hits, points = f.points }
     self.units[f.name] = id
-    if f.at ~= nil then
-      local h = self:hex(f.at)
-      if not h then fail(spec.file, ("forces %s: at %s is not a hex of the map"):format(f.name, tostring(f.at))) end
-      game:move(id, f.port and "port" or "hex", h)
+    if f.at ~= nil then   -- a zone (area) by name, else a hex
+      local z = self:zone(f.at)
+      local h = not z and self:hex(f.at)
+      if not z and not h then
+        fail(spec.file, ("forces %s: at %s is not a hex or zone of the map"):format(f.name, tostring(f.at)))
+      end
+      if z then game:move(id, "zone", z) else game:move(id, f.port and "port" or "hex", h) end
     end
     if f.aboard ~= nil then   -- cargo of a force listed before it
       local carrier = self.units[f.aboard]
@@ -202,6 +205,13 @@ function M.start(spec, opts)
 end
 
 --- A hex from a label ("15B:2407", through the map) or an integer.
+--- A zone's index (1-based, the board's order) from its name, or nil.
+function Run:zone(v)
+  if type(v) ~= "string" or not self.board then return nil end
+  for i, name in ipairs(self.board:zones()) do if name == v then return i end end
+  return nil
+end
+
 function Run:hex(v)
   if math.type(v) == "integer" then return v end
   if type(v) == "string" and self.board then return (self.board:hex(v)) end
@@ -281,6 +291,14 @@ function Run:check(expect, outcome)
       add("expected global %s = %s, got %s", k, json.encode(expect.global[k]), json.encode(got))
     end
   end
+  -- keyed values: { {map, key, value}, ... } (key: one part or a list of parts)
+  for i, kv in ipairs(expect.keyed or {}) do
+    local got = game:get_keyed(kv[1], kv[2])
+    if not same(got, kv[3]) then
+      add("expected keyed %s %s = %s, got %s (keyed[%d])", tostring(kv[1]), json.encode(kv[2]),
+        json.encode(kv[3]), json.encode(got), i)
+    end
+  end
   for _, name in ipairs(sorted_keys(expect.units or {})) do
     local id = self.units[name]
     if not id then
@@ -296,8 +314,9 @@ function Run:check(expect, outcome)
             end
           end
         elseif field == "at" then
-          local h = self:hex(want)
-          if u.loc ~= "hex" or u.where ~= h then
+          local z = self:zone(want)
+          local h = not z and self:hex(want)
+          if (z and (u.loc ~= "zone" or u.where ~= z)) or (not z and (u.loc ~= "hex" or u.where ~= h)) then
             add("expected %s at %s, got %s %s", name, tostring(want), u.loc, tostring(u.where))
           end
         elseif not same(u[field], want) then

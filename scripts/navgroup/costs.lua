@@ -1,9 +1,12 @@
 -- 32.A.3 Naval MP Cost Summary: every activity, every column (TF, NT, LC,
 -- LB), with the footnotes (* armour doubles landing costs unless using port
 -- capacity; ** not before 1942 with TFs and NTs; port interdiction x5 per level).
+-- Unloading and transfer costs are 5 MPs less for each LC/LB of the group
+-- with a 37.D great success (unit value `unload_credit`, set by 37.D for the
+-- next naval movement step), at most half the cost (37.B's table).
 -- The helper the rule uses follows it.
 
-local has_stars   -- helper, below the rule
+local has_stars, credited   -- helpers, below the rule
 
 rule {
   id = "32.A.3", title = "Naval MP cost summary",
@@ -33,6 +36,11 @@ rule {
     before_year = 1942, not_before_columns = { TF = true, NT = true },
     pi_row = "port_interdiction",
     movement_activities = { enter = true },
+    -- 37.D S*: "reduces the movement cost to unload units or transfer them
+    -- from NTs by 5 MPs" (the LC/LB's unit value unload_credit), up to half
+    credit_types = { LC = true, LB = true },
+    credit_prefixes = { "ed_", "assault_", "transfer_" },
+    credit_share = { num = 1, den = 2 },
   },
   queries = {
     -- the columns the group's units pay from, in column_order
@@ -89,8 +97,9 @@ rule {
       return 0
     end,
     -- the MPs the group spends for an activity (a row key of the table):
-    -- cost, or nil, reason. opts: column (who does it), year, armour
-    -- (non-intrinsic amphibious armour), port_capacity, hex, pi_level.
+    -- cost, nil, reduction (MPs taken off by 37.D great successes), or nil,
+    -- reason. opts: column (who does it), year, armour (non-intrinsic
+    -- amphibious armour), port_capacity, hex, pi_level, no_credit.
     activity_cost = function(ctx, g, activity, opts)
       opts = opts or {}
       local v, game = ctx.rule.values, ctx.game
@@ -127,11 +136,27 @@ rule {
           cost = cost * mult * level
         end
       end
-      return cost
+      local reduction = 0
+      if not opts.no_credit and credited(v, activity) then
+        for _, u in ipairs(ctx:query("group_members", g)) do
+          if v.credit_types[game:get(u, "type")] then reduction = reduction + (game:value(u, "unload_credit") or 0) end
+        end
+        local most = cost * v.credit_share.num // v.credit_share.den
+        if reduction > most then reduction = most end
+      end
+      return cost - reduction, nil, reduction
     end,
   },
 }
 
--- ---- helper -------------------------------------------------------------------------
+-- ---- helpers ------------------------------------------------------------------------
 
 function has_stars(label) return label:find("%*%*") ~= nil end
+
+-- an unloading or transfer row (37.D's reduction applies to it)
+function credited(v, activity)
+  for _, prefix in ipairs(v.credit_prefixes) do
+    if activity:sub(1, #prefix) == prefix then return true end
+  end
+  return false
+end

@@ -4,7 +4,7 @@
 -- mp_left, sea_distance, may_move, naval_group) are the contract other rule
 -- areas use. The helpers the rules share follow the rules.
 
-local members, kind_of, absorb, same_place, end_of_turn_combine   -- helpers, below the rules
+local members, kind_of, absorb, same_place, end_of_turn_combine, is_reacting   -- helpers, below the rules
 local KEPT                                                       -- the values a split part keeps (below)
 
 rule {
@@ -128,10 +128,16 @@ rule {
         local sa, sb = ctx:query("group_side", p.group), ctx:query("group_side", p.into)
         if not sa or not sb then return "32.A.1: both groups need units" end
         if sa ~= sb then return "32.A.1: only groups of one side combine" end
-        local phasing = ctx.game:global("phasing")
-        if phasing and sa ~= phasing and not ctx.game:group_get(p.group, "reacting") then
-          return "32.A.1: only phasing naval groups combine"
+        -- 32.C lets a reacting group split, never combine: not with another
+        -- reacting group, nor with any other non-phasing group
+        for _, g in ipairs { p.group, p.into } do
+          if is_reacting(ctx.game, g) then
+            return ("32.A.1/32.C: %s is reacting: a reacting group may split but never combine"):format(
+              ctx.game:group_name(g))
+          end
         end
+        local phasing = ctx.game:global("phasing")
+        if phasing and sa ~= phasing then return "32.A.1: only phasing naval groups combine" end
         if not same_place(ctx, p.group, p.into) then return "32.A.1: the groups must be in the same hex" end
       end,
       effect = function(ctx, p)
@@ -150,7 +156,8 @@ rule {
           math.max(sa, sb), allowance - math.max(sa, sb))
       end,
     },
-    -- a group splits: the named units form a new group that keeps the MPs spent
+    -- a group splits: the named units form a new group; each part keeps the
+    -- MPs spent and the movement allowance of the original group
     split = {
       params = { group = "group", units = "units", name = "string?" },
       legal = function(ctx, p)
@@ -174,8 +181,12 @@ rule {
           local v = game:group_get(p.group, k)
           if v ~= nil then game:group_set(ng, k, v) end
         end
-        if game:group_get(ng, "step_allowance") == nil then
-          game:group_set(ng, "step_allowance", ctx:query("allowance", p.group))
+        -- "each group assumes the movement allowance of the original group":
+        -- both parts, the original too (its slowest unit may be the one leaving)
+        local allowance = ctx:query("allowance", p.group)
+        if game:group_get(ng, "step_allowance") == nil then game:group_set(ng, "step_allowance", allowance) end
+        if game:group_get(p.group, "step_allowance") == nil then
+          game:group_set(p.group, "step_allowance", allowance)
         end
         for _, u in ipairs(p.units) do
           game:group_remove(p.group, u)
@@ -239,6 +250,16 @@ function absorb(game, into, from)
   end
   game:group_set(from, "merged_into", into)
   if game:group_get(into, "kind") then game:group_set(into, "kind", nil) end
+end
+
+-- a reacting group (32.C): the group value, or the reaction its units carry
+-- (every part of a split reacting group keeps reacting)
+function is_reacting(game, g)
+  if game:group_get(g, "reacting") == true then return true end
+  for _, u in ipairs(members(game, g)) do
+    if game:value(u, "reacting") == true then return true end
+  end
+  return false
 end
 
 function same_place(ctx, a, b)

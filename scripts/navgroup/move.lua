@@ -9,7 +9,8 @@
 -- The helpers follow the actions.
 
 local plan, spec_of, position, check_step, name_of          -- planning and checking a path (below)
-local new_state, put_to_sea, run_hexes, river_move, spend_one, fight, finish   -- executing it (below)
+local new_state, put_to_sea, run_hexes, river_move, spend_one, fight, finish,
+  spend_activity                                                             -- executing it (below)
 
 rule {
   title = "movement front-end",
@@ -103,20 +104,19 @@ rule {
         end
       end,
       effect = function(ctx, p)
-        local game = ctx.game
         local cost = ctx:query("activity_cost", p.group, p.activity, p.opts)
-        local st = new_state(ctx, p.group)
-        local hex = ctx:query("group_hex", p.group)
-        local left_hex = game:group_get(p.group, "moved") == true
-        for _ = 1, cost do
-          local v = spend_one(ctx, st, hex, p.activity, cost, left_hex)
-          if v == "stop" then break end
-        end
-        if #st.combats > 0 then fight(ctx, st) end
-        finish(ctx, st)
+        spend_activity(ctx, p.group, p.activity, cost)
         return cost
       end,
     },
+  },
+  on = {
+    -- another rule spends MPs for a group the same way (Rule 37's landings):
+    -- {group, activity, cost}; the MPs are spent one by one, with the same
+    -- events (coast defences, searches), and ev.stop says why they stopped
+    spend_mps = function(ctx, ev)
+      ev.stop = spend_activity(ctx, ev.group, ev.activity, ev.cost)
+    end,
   },
 }
 
@@ -402,6 +402,20 @@ function put_to_sea(ctx, st)
   if #st.combats > 0 then return fight(ctx, st) == "stopped" and "stopped" or "done" end
   if st.stop then return "stopped" end
   return "done"
+end
+
+-- spend `cost` MPs on an activity where the group is, one by one (the
+-- combats they start are fought); returns why it stopped, if it did
+function spend_activity(ctx, g, activity, cost)
+  local st = new_state(ctx, g)
+  local hex = ctx:query("group_hex", g)
+  local left_hex = ctx.game:group_get(g, "moved") == true
+  for _ = 1, cost do
+    local v = spend_one(ctx, st, hex, activity, cost, left_hex)
+    if v == "stop" then break end
+  end
+  if #st.combats > 0 then fight(ctx, st) end
+  return finish(ctx, st)
 end
 
 function new_state(ctx, g)

@@ -161,6 +161,55 @@ t.test("32.A.1-4: splitting at the 15 MP allowance: 14 spent, 1 left each", func
   t.eq(w.q("mp_left", w.groups.G), 1)
 end)
 
+t.test("32.A.1-5: each part of a split keeps the original group's allowance (15 by its slowest unit, 9 spent: 6 left each)", function()
+  local w = setup("sevilla.map", {
+    { "Slow", "TF", "Allied", "23A:3029", "G", values = { mp = 15 } },
+    { "Fast", "TF", "Allied", "23A:3029", "G", values = { mp = 20 } },
+  })
+  t.eq(w.q("allowance", w.groups.G), 15)
+  w.game:group_set(w.groups.G, "mp_spent", 9)
+  local ok, g2 = w.act("split", { group = w.groups.G, units = { w.units.Slow }, name = "G2" })
+  t.ok(ok, g2)
+  t.eq(w.q("mp_left", g2), 6)
+  t.eq(w.q("mp_left", w.groups.G), 6, "not 11: the unit that limited it left, the allowance stays 15")
+  t.eq(w.q("allowance", w.groups.G), 15)
+  -- and again from the part that has only the fast unit: still 15
+  local w2 = setup("sevilla.map", {
+    { "Slow", "TF", "Allied", "23A:3029", "G", values = { mp = 15 } },
+    { "Fast", "TF", "Allied", "23A:3029", "G", values = { mp = 20 } },
+    { "Faster", "TF", "Allied", "23A:3029", "G", values = { mp = 25 } },
+  })
+  w2.game:group_set(w2.groups.G, "mp_spent", 9)
+  t.ok(w2.act("split", { group = w2.groups.G, units = { w2.units.Slow } }))
+  local _, g3 = w2.act("split", { group = w2.groups.G, units = { w2.units.Faster } })
+  t.eq(w2.q("mp_left", g3), 6)
+  t.eq(w2.q("mp_left", w2.groups.G), 6)
+end)
+
+t.test("32.A.1-6: reacting groups never combine (32.C): not two reacting groups, not a reacting and a non-phasing group", function()
+  local w = setup("sevilla.map", {
+    { "R1", "TF", "Allied", "23A:3029", "R1" }, { "R2", "TF", "Allied", "23A:3029", "R2" },
+    { "N", "TF", "Allied", "23A:3029", "N" }, { "X1", "TF", "Axis", "23A:3129", "X1" },
+    { "X2", "TF", "Axis", "23A:3129", "X2" },
+  }, { globals = { phasing = "Axis" } })
+  w.game:group_set(w.groups.R1, "reacting", true)
+  w.game:set_value(w.units.R2, "reacting", true)   -- the part of a split reacting group: the units carry it
+  local before = w.game:hash()
+  local ok, why = w.act("combine", { group = w.groups.R1, into = w.groups.R2 })
+  t.ok(not ok and why:find("32.A.1/32.C") and why:find("never combine"), why)
+  ok, why = w.act("combine", { group = w.groups.N, into = w.groups.R1 })
+  t.ok(not ok and why:find("R1 is reacting"), why)
+  ok, why = w.act("combine", { group = w.groups.R2, into = w.groups.N })
+  t.ok(not ok and why:find("R2 is reacting"), why)
+  ok, why = w.act("combine", { group = w.groups.N, into = w.groups.R2 })
+  t.ok(not ok, why)
+  t.eq(w.game:hash(), before, "refused orders change nothing")
+  t.eq(#w.game:group_units(w.groups.R1), 1)
+  -- the phasing player's groups still combine
+  t.ok(w.act("combine", { group = w.groups.X2, into = w.groups.X1 }))
+  t.eq(#w.game:group_units(w.groups.X1), 2)
+end)
+
 t.test("32.A.1.a-1: at the end of the player-turn, groups at sea in one hex combine; submarines apart", function()
   local w = setup("sevilla.map", {
     { "TF", "TF", "Allied", "23A:3029", "A" }, { "NT", "NT", "Allied", "23A:3029", "B" },

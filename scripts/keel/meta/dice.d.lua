@@ -232,6 +232,10 @@ function odds.table_for(t, ctx) end
 ---@param k integer
 ---@return table
 function odds.hits(expr, k) end
+---@param thresholds integer[] one die each, hitting on its threshold or less
+---@param sides? integer faces per die (6)
+---@return table
+function odds.hits_mixed(thresholds, sides) end
 ---@param expr string|keel.DiceExpr
 ---@return table
 function odds.expr(expr) end

@@ -107,6 +107,16 @@ function GameFacade:group_units(g) end
 function GameFacade:group_name(g) end
 function GameFacade:global(k) end
 function GameFacade:set_global(k, v) end
+---The value of a key in a keyed map (1-3 parts: integers or strings), nil when none.
+---@param map string
+---@param key integer|string|(integer|string)[]
+function GameFacade:get_keyed(map, key) end
+---Set (nil: remove) a key of a keyed map; journaled, undone, hashed, saved.
+function GameFacade:set_keyed(map, key, v) end
+---@return integer count the keys of a keyed map
+function GameFacade:count_keyed(map) end
+---@return (integer|string)[] key, any value the i-th key and value, in key order
+function GameFacade:at_keyed(map, i) end
 function GameFacade:owner(hex) end
 function GameFacade:set_owner(hex, side) end
 ---@return integer total, table record
