@@ -41,7 +41,7 @@ return scenario {
     vp = { global = "vp:Allied", title = "Allied victory points at the end" },
     sunk = { units = { loc = "dead", type = { "TF", "NT" } }, title = "ships sunk" },
     canal = { global = "suez", title = "the Suez Canal at the end" },
-    regia_found = { group = "Regia", key = "found", title = "Regia found by a search" },
+    combats = { global = "naval_combats", title = "rounds of naval combat fought (32.D)" },
   },
   orders = {
     { event = "game_start", expect = { global = { suez = "open" } } },

@@ -200,7 +200,7 @@ t.test("lab-7: outcomes: the scenario's outcomes field is checked and read at th
   local s = lab.decode(t.read_file(cli_study()))
   local names = {}
   for i, d in ipairs(s.outcomes) do names[i] = d.name end
-  t.eq(names, { "canal", "regia_found", "sunk", "vp" })
+  t.eq(names, { "canal", "combats", "sunk", "vp" })
   t.eq(s.sides[1].outcomes.vp, { ["15"] = 12 }, "the showcase always ends at 15 VPs (the canal closed for good)")
   t.eq(s.sides[1].outcomes.canal, { ['"permanently closed"'] = 12 })
   t.eq(s.sides[1].outcomes.sunk, { ["0"] = 12 })
@@ -267,7 +267,7 @@ t.test("lab-9: the SVG charts each outcome for both sides and is well-formed", f
   local s = lab.decode(t.read_file(cli_study()))
   local svg = lab_report.svg(s)
   t.ok(require("keel.xml").check(svg))
-  for _, name in ipairs { "canal", "regia_found", "sunk", "vp" } do
+  for _, name in ipairs { "canal", "combats", "sunk", "vp" } do
     t.ok(svg:find(">" .. name .. ": ", 1, true), name)
   end
   t.ok(svg:find(lab_report.COLORS[1], 1, true) and svg:find(lab_report.COLORS[2], 1, true), "both sides' bars")
