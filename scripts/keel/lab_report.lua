@@ -75,23 +75,38 @@ function M.text(study)
   local two = #sides == 2
   local L = {}
   local function add(...) L[#L + 1] = fmt(...) end
-  local W, C = 44, 26
+  -- a section's rows are laid out when it ends: each column as wide as its widest cell
+  local pending
   local function row(label, cols, diff)
-    local parts = { fmt("  %-" .. W .. "s", cut(label, W)) }
-    for _, c in ipairs(cols) do parts[#parts + 1] = fmt("%-" .. C .. "s", c) end
-    if two and diff then parts[#parts + 1] = diff end
-    L[#L + 1] = (concat(parts):gsub("%s+$", ""))
+    pending[#pending + 1] = { cut(label, 48), cols, two and diff or nil }
+  end
+  local function flush()
+    if not pending then return end
+    local lw, cw = 0, {}
+    for _, r in ipairs(pending) do
+      lw = max(lw, #r[1])
+      for k, c in ipairs(r[2]) do cw[k] = max(cw[k] or 0, #c) end
+    end
+    for _, r in ipairs(pending) do
+      local parts = { "  ", r[1], (" "):rep(lw - #r[1] + 2) }
+      for k, c in ipairs(r[2]) do parts[#parts + 1] = c .. (" "):rep(cw[k] - #c + 3) end
+      if r[3] then parts[#parts + 1] = r[3] end
+      L[#L + 1] = (concat(parts):gsub("%s+$", ""))
+    end
+    pending = nil
   end
   local function header(title)
+    flush()
     L[#L + 1] = ""
     L[#L + 1] = title
+    pending = {}
     local names = {}
     for k, s in ipairs(sides) do names[k] = s.name end
-    row("", names, two and "difference" or nil)
+    row("", names, "difference")
   end
 
   add("keel lab: %s", study.scenario.name or study.scenario.file)
-  add("  scenario %s, %d game(s)%s, master seed %d", study.scenario.file, study.games,
+  add("  scenario %s, %d game(s)%s%s, master seed %d", study.scenario.file, study.games, #sides > 1 and " on each side" or "",
     lab.is_complete(study) and "" or fmt(" (shard(s) %s of %d)", concat(study.have, ","), study.shards), study.master)
   add("  seeds: %s", lab.SEEDS)
   for _, s in ipairs(sides) do
@@ -113,6 +128,7 @@ function M.text(study)
       row(fmt("%d %s", e.order, e.text), cols, diff_text(e.diff, true))
     end
   end
+  flush()
   if #always > 0 then
     add("  %s: met in every game%s", #always == #rep.expectations and "every order" or
       ("order(s) " .. concat(always, ", ")), #sides > 1 and " on every side" or "")
@@ -155,6 +171,7 @@ function M.text(study)
     end
   end
 
+  flush()
   local any = false
   for k, s in ipairs(sides) do
     if #s.failures > 0 then
