@@ -82,6 +82,7 @@ function M.text(study)
   end
   local function flush()
     if not pending then return end
+    if #pending == 1 then pending = nil return end   -- the column names alone: nothing to list
     local lw, cw = 0, {}
     for _, r in ipairs(pending) do
       lw = max(lw, #r[1])
@@ -140,9 +141,9 @@ function M.text(study)
       if o.numeric then
         local cols = {}
         for k, s in ipairs(o.sides) do cols[k] = mean_text(s) end
-        row(fmt("%s: %s", o.name, o.title), cols, diff_text(o.diff))
+        row(o.title ~= o.name and fmt("%s: %s", o.name, o.title) or o.name, cols, diff_text(o.diff))
       else
-        row(fmt("%s: %s", o.name, o.title), {}, nil)
+        row(o.title ~= o.name and fmt("%s: %s", o.name, o.title) or o.name, {}, nil)
       end
       for _, v in ipairs(o.distribution) do
         local cols = {}
