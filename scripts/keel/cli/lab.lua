@@ -30,7 +30,7 @@ local M = {
          "  --svg FILE      draw the outcome distributions, the sides side by side\n" ..
          "  --quiet         no progress and no table (with --json or --svg)\n" ..
          "  --cpu SECONDS   the CPU limit of one action (default 5)\n" ..
-         "  --memory MIB    the memory limit of one game's Lua state (default 256)\n" ..
+         "  --memory MIB    the memory limit of the Lua state games play in (default 256)\n" ..
          "Progress: a bar with an ETA when standard output is a terminal, else a\n" ..
          "line now and then on standard error.",
 }
