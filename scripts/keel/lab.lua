@@ -263,9 +263,10 @@ function M.run(study, opts)
   local total = (last - first + 1) * #study.sides
   local done = 0
   local progress = opts.on_progress or function() end
-  local records = {}   -- collected, then counted in game order (the order changes no count)
+  -- each record is counted as it comes (no count depends on the order;
+  -- failures are sorted by game at the end)
   local function emit(g, k, seed, rec)
-    records[#records + 1] = { g, k, seed, rec }
+    M.add(study, k, g, seed, rec)
     done = done + 1
     progress(done, total)
   end
@@ -299,20 +300,23 @@ function M.run(study, opts)
     -- every record the workers wrote; a game a worker never reported (it died) fails
     local seen = {}
     for j = 1, jobs do
-      local text = read_all(outs[j]) or ""
-      for l in text:gmatch("[^\n]+") do
-        local r = denull(json.decode(l))
-        if type(r) == "table" and type(r.rec) == "table" then
-          records[#records + 1] = { r.game, r.side, r.seed, r.rec }
-          seen[r.game * 64 + r.side] = true
+      local lines = io.open(outs[j], "rb")
+      if lines then
+        for l in lines:lines() do
+          local r = denull(json.decode(l))   -- a line cut short (the worker died) does not decode
+          if type(r) == "table" and type(r.rec) == "table" and not seen[r.game * 64 + r.side] then
+            M.add(study, r.side, r.game, r.seed, r.rec)
+            seen[r.game * 64 + r.side] = true
+          end
         end
+        lines:close()
       end
       local why = (read_all(errs[j]) or ""):match("([^\n]+)\n*$")
       for g = ranges[j][1], ranges[j][2] do
         for k = 1, #study.sides do
           if not seen[g * 64 + k] then
-            records[#records + 1] = { g, k, M.seed(study.master, g),
-              { ok = false, kind = "worker", order = 0, message = "the worker process stopped: " .. (why or "no message") } }
+            M.add(study, k, g, M.seed(study.master, g),
+              { ok = false, kind = "worker", order = 0, message = "the worker process stopped: " .. (why or "no message") })
           end
         end
       end
@@ -320,8 +324,9 @@ function M.run(study, opts)
     end
     os.remove(spec_file); os.remove(tmp)
   end
-  sort(records, function(a, b) if a[1] ~= b[1] then return a[1] < b[1] end return a[2] < b[2] end)
-  for _, r in ipairs(records) do M.add(study, r[2], r[1], r[3], r[4]) end
+  for _, side in ipairs(study.sides) do
+    sort(side.failures, function(x, y) return x.game < y.game end)
+  end
   return study
 end
 
