@@ -61,7 +61,8 @@ local function new_side(s)
   local variants = {}
   for i, v in ipairs(s.variants or {}) do variants[i] = v end
   return { name = s.name, variants = variants, played = 0, completed = 0, failures = {},
-           met = {}, outcomes = {}, rules = {}, rows = {}, rules_hash = nil }
+           met = {}, outcomes = {}, rules = {}, rows = {}, rules_hash = nil,
+           rule_keys = s.rule_keys or {}, row_keys = s.row_keys or {} }
 end
 
 --- A new, empty study.
@@ -173,11 +174,16 @@ function Player:close() self.sb:close() end
 --- into the study. Raises when the scenario does not load.
 function M.describe(study, opts)
   local p = new_player(opts or {})
-  local ok, d = p:call("describe", study.scenario.file)
+  local variants = {}
+  for k, s in ipairs(study.sides) do variants[k] = s.variants end
+  local ok, d = p:call("describe", study.scenario.file, variants)
   p:close()
   if not ok then error(tostring(d), 0) end
   study.scenario.name = d.name
   study.orders, study.outcomes = d.orders, d.outcomes
+  for k, s in ipairs(study.sides) do
+    s.rule_keys, s.row_keys = d.known[k].rules, d.known[k].rows
+  end
   return study
 end
 
@@ -364,7 +370,8 @@ function M.merge(list)
     end
     for k, s in ipairs(b.sides) do
       local o = out.sides[k]
-      if s.name ~= o.name or not same_def(s.variants, o.variants) then
+      if s.name ~= o.name or not same_def(s.variants, o.variants) or not same_def(s.rule_keys, o.rule_keys)
+         or not same_def(s.row_keys, o.row_keys) then
         refuse(("side %d is %s with %s, not %s with %s"):format(k, s.name, json.encode(s.variants), o.name, json.encode(o.variants)))
       end
       if s.rules_hash and o.rules_hash and s.rules_hash ~= o.rules_hash then
@@ -501,15 +508,30 @@ function M.report(study)
     end
     rep.outcomes[#rep.outcomes + 1] = o
   end
+  -- every active rule is listed, fired or not; the rows of every table that came up
+  local used_tables = {}
+  for _, s in ipairs(sides) do
+    for key in pairs(s.rows) do used_tables[key:match("^(%S+) ")] = true end
+  end
   for _, what in ipairs { "rules", "rows" } do
     local keys = {}
-    for _, s in ipairs(sides) do for key in pairs(s[what]) do keys[key] = true end end
+    for _, s in ipairs(sides) do
+      for key in pairs(s[what]) do keys[key] = true end
+      for _, key in ipairs(what == "rules" and s.rule_keys or s.row_keys) do
+        if what == "rules" or used_tables[key:match("^(%S+) ")] then keys[key] = true end
+      end
+    end
     for _, key in ipairs(sorted_keys(keys)) do
       local e = { key = key, sides = {} }
       for k, s in ipairs(sides) do
         local c = s[what][key] or { games = 0, sum = 0, sumsq = 0 }
         local m = mean_entry(s.completed, c.sum, c.sumsq)
         m.games = rate_entry(c.games, s.completed)
+        if what == "rules" and not s[what][key] and #s.rule_keys > 0 then
+          local has = false
+          for _, rk in ipairs(s.rule_keys) do if rk == key then has = true break end end
+          if not has then m.absent = true end   -- not a rule of this side's set
+        end
         e.sides[k] = m
       end
       if two then
@@ -582,6 +604,12 @@ local function write_json(v, ind, out)
   out[#out + 1] = ("  "):rep(ind) .. "}"
 end
 
+local function copy_list(t)
+  local out = {}
+  for i, v in ipairs(t) do out[i] = v end
+  return out
+end
+
 local function arrays_in_report(rep)
   arr(rep.expectations); arr(rep.outcomes); arr(rep.rules); arr(rep.rows); arr(rep.failures)
   for _, e in ipairs(rep.expectations) do arr(e.sides) end
@@ -607,9 +635,10 @@ function M.encode(study)
     end
     local met = arr()
     for i = 1, #(study.orders or {}) do met[i] = s.met[i] or 0 end
-    sides[k] = { name = s.name, variants = arr({ table.unpack(s.variants) }), played = s.played,
+    sides[k] = { name = s.name, variants = arr(copy_list(s.variants)), played = s.played,
                  completed = s.completed, failed = #s.failures, failures = failures, met = met,
-                 outcomes = s.outcomes, rules = s.rules, rows = s.rows, rules_hash = s.rules_hash }
+                 outcomes = s.outcomes, rules = s.rules, rows = s.rows, rules_hash = s.rules_hash,
+                 rule_keys = arr(copy_list(s.rule_keys)), row_keys = arr(copy_list(s.row_keys)) }
   end
   local orders = arr()
   for i, o in ipairs(study.orders or {}) do orders[i] = { text = o.text, explicit = o.explicit } end
@@ -620,7 +649,7 @@ function M.encode(study)
   local doc = {
     format = M.FORMAT, version = M.VERSION, keel = keel.version,
     scenario = study.scenario, games = study.games, master_seed = study.master, seeds = M.SEEDS,
-    shards = study.shards, have = arr({ table.unpack(study.have) }), complete = M.is_complete(study),
+    shards = study.shards, have = arr(copy_list(study.have)), complete = M.is_complete(study),
     orders = orders, outcomes = outcomes, sides = sides, report = rep,
   }
   if M.is_complete(study) then doc.shards, doc.have = nil, nil end   -- the whole study: however it was cut

@@ -196,9 +196,46 @@ function M.rule_key(r)
   return ("%s: %s"):format(tostring(r.family or "plumbing"), tostring(r.title or "plumbing"))
 end
 
+-- A table's result as text: a cell's text; for several columns, each
+-- column's, by column name.
+local function result_text(r)
+  if type(r) ~= "table" then return tostring(r) end
+  if type(rawget(r, "text")) == "string" then return r.text end
+  local parts = {}
+  for _, k in ipairs(sorted_keys(r)) do parts[#parts + 1] = tostring(k) .. "=" .. result_text(r[k]) end
+  return concat(parts, " ")
+end
+
 --- How a table row is named in the counts: "table range: result".
 function M.row_key(rec)
-  return ("%s %s: %s"):format(tostring(rec.table), tostring(rec.range), tostring(rec.result))
+  return ("%s %s: %s"):format(tostring(rec.table), tostring(rec.range), result_text(rec.result))
+end
+
+--- The keys of a rule set's active rules and of every row of its dice
+--- tables, sorted: what a study lists even when it never came up.
+function M.known_keys(set)
+  local tables = require "keel.tables"
+  local rules, rows = {}, {}
+  for _, id in ipairs(set.order) do
+    local r = set.rules[id]
+    if not r.disabled then rules[#rules + 1] = M.rule_key(r) end
+  end
+  for _, r in ipairs(set.plumbing) do
+    if not r.disabled then rules[#rules + 1] = M.rule_key(r) end
+  end
+  for _, name in ipairs(sorted_keys(set.tables)) do
+    local t = set.tables[name]
+    local ok, src = pcall(t.rows_table, t)
+    if ok and src.sorted then
+      for _, row in ipairs(src.sorted) do
+        rows[#rows + 1] = M.row_key { table = name, range = tables.range_text(row.range),
+                                      result = tables.result_of(src, row) }
+      end
+    end
+  end
+  table.sort(rules)
+  table.sort(rows)
+  return rules, rows
 end
 
 -- kinds of failure that make a game fail (a rule error or a limit), not
@@ -221,9 +258,12 @@ function M.load(file)
 end
 
 --- What a study reports about a scenario before any game: its name, each
---- order as a line of text (and whether it states expectations), its outcomes.
+--- order as a line of text (and whether it states expectations), its
+--- outcomes, and for each side (its variants) the keys of its active rules
+--- and table rows (M.known_keys; none when the side does not set up).
 ---@param file string
-function M.describe(file)
+---@param sides string[][] each side's variants
+function M.describe(file, sides)
   local spec, defs = M.load(file)
   local orders = {}
   for i, o in ipairs(spec.orders or {}) do
@@ -231,7 +271,17 @@ function M.describe(file)
   end
   local outcomes = {}
   for i, d in ipairs(defs) do outcomes[i] = d end
-  return { name = spec.name, orders = orders, outcomes = outcomes }
+  local known = {}
+  for k, variants in ipairs(sides or {}) do
+    local ok, run = pcall(scenario.start, spec, { variants = variants })
+    if ok then
+      local rules, rows = M.known_keys(run.set)
+      known[k] = { rules = rules, rows = rows }
+    else
+      known[k] = { rules = {}, rows = {} }
+    end
+  end
+  return { name = spec.name, orders = orders, outcomes = outcomes, known = known }
 end
 
 local function first_line(s) return (tostring(s):match("^[^\n]*")) end

@@ -160,7 +160,9 @@ function M.text(study)
       header(what[2])
       for _, e in ipairs(list) do
         local cols = {}
-        for k, s in ipairs(e.sides) do cols[k] = fmt("%s %s%%", mean_text(s), pct(s.games.rate)) end
+        for k, s in ipairs(e.sides) do
+          cols[k] = s.absent and "(not in its rules)" or fmt("%s %s%%", mean_text(s), pct(s.games.rate))
+        end
         local d = ""
         if e.diff then
           local m, g = e.diff.mean, e.diff.games

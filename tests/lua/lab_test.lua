@@ -138,6 +138,12 @@ t.test("lab-4: a variant changing a Naval Search Table row (32.B) shows as the d
   -- the rows the variant leaves alone come up as often on both sides until the games part ways
   local d = entry(rep, "rows", "naval_search 3 or less: D")
   t.ok(d == nil or not d.diff.games.significant)
+  -- every active rule is listed, those that never fired too; and every row of a table that came up
+  t.ok(#s.sides[1].rule_keys > 10, "the rule set's rules are known")
+  for _, key in ipairs(s.sides[1].rule_keys) do t.ok(entry(rep, "rules", key), key) end
+  for _, key in ipairs(s.sides[1].row_keys) do
+    if key:match("^naval_search ") then t.ok(entry(rep, "rows", key), key) end
+  end
   -- the table says so
   local text = lab_report.text(s)
   t.ok(text:find("naval_search 7-10: S", 1, true), text)
@@ -182,6 +188,15 @@ t.test("lab-5: a failing game is counted with its seed, the study goes on, and t
   local doc = json.decode(lab.encode(s))
   t.eq(doc.sides[1].failed, #side.failures)
   t.eq(doc.sides[1].failures[1].replay, lab.replay_command(s, 1, f.seed))
+end)
+
+t.test("lab-5b: a rule only the variant has is listed as not in the base's rules", function()
+  local s = study(2, 1, { { name = "base" }, { name = "variant", variants = { UNLUCKY } } })
+  local h = entry(lab.report(s), "rules", "H.1")
+  t.ok(h, "H.1 is listed")
+  t.eq(h.sides[1].absent, true)
+  t.eq(h.sides[2].absent, nil)
+  t.ok(lab_report.text(s):find("H.1%s+%(not in its rules%)"))
 end)
 
 t.test("lab-6: a worker process that dies: its games are counted as failed, with their seeds", function()
