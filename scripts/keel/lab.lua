@@ -521,7 +521,21 @@ function M.report(study)
         if what == "rules" or used_tables[key:match("^(%S+) ")] then keys[key] = true end
       end
     end
-    for _, key in ipairs(sorted_keys(keys)) do
+    local list = sorted_keys(keys)
+    if what == "rows" then   -- a table's rows in the order of their ranges (the first number in each)
+      local function rank(key)
+        local name, rest = key:match("^(%S+) (.*)$")
+        return name or key, tonumber((rest or ""):match("%-?%d+")) or math.huge
+      end
+      sort(list, function(a, b)
+        local na, ra = rank(a)
+        local nb, rb = rank(b)
+        if na ~= nb then return na < nb end
+        if ra ~= rb then return ra < rb end
+        return a < b
+      end)
+    end
+    for _, key in ipairs(list) do
       local e = { key = key, sides = {} }
       for k, s in ipairs(sides) do
         local c = s[what][key] or { games = 0, sum = 0, sumsq = 0 }

@@ -229,9 +229,9 @@ local function bars_of(o, nsides, bins)
   return list
 end
 
---- The distributions of the outcomes (and the expectations not always met)
---- as an SVG chart: one panel each, the sides' bars side by side, each with
---- its 95% interval.
+--- The distributions of the outcomes, the expectations not always met and
+--- the rows of each table that came up, as an SVG chart: one panel each,
+--- the sides' bars side by side, each with its 95% interval.
 ---@param study table
 ---@return string
 function M.svg(study)
@@ -253,6 +253,18 @@ function M.svg(study)
   end
   if #missed > 0 then
     panels[#panels + 1] = { title = "expectations met, by order (orders met in every game left out)", bars = missed }
+  end
+  -- each table that came up: the share of games each of its rows came up in
+  local by_table, names = {}, {}
+  for _, e in ipairs(rep.rows) do
+    local name, rest = e.key:match("^(%S+) (.*)$")
+    if not by_table[name] then by_table[name] = {}; names[#names + 1] = name end
+    local sides_ = {}
+    for k, sd in ipairs(e.sides) do sides_[k] = sd.games end
+    by_table[name][#by_table[name] + 1] = { label = rest, sides = sides_ }
+  end
+  for _, name in ipairs(names) do
+    panels[#panels + 1] = { title = "table " .. name .. ": games in which each row came up", bars = by_table[name] }
   end
   local PW, PH, COLS = 520, 260, 2
   local ncols = min(COLS, max(1, #panels))

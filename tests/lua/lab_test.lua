@@ -286,6 +286,8 @@ t.test("lab-9: the SVG charts each outcome for both sides and is well-formed", f
     t.ok(svg:find(">" .. name .. ": ", 1, true), name)
   end
   t.ok(svg:find(lab_report.COLORS[1], 1, true) and svg:find(lab_report.COLORS[2], 1, true), "both sides' bars")
+  t.ok(svg:find(">table naval_search: ", 1, true), "a panel for the table that came up")
+  t.ok(svg:find("variant 7-10: S: ", 1, true), "its rows, side by side")
   local path = tmp .. "/lab.svg"
   local st, out = sh(("%s lab merge %s --svg %s --quiet"):format(keel_bin, cli_study(), path))
   t.eq(st, 0, out)
