@@ -153,25 +153,35 @@ local function new_player(opts)
   return self
 end
 
+-- what a call into the sandbox state raised, as text (an error object
+-- comes back as a plain table)
+local function message_of(e)
+  if type(e) == "table" then return tostring(e.message or "(an error without a message)") end
+  return tostring(e)
+end
+
 function Player:call(fname, ...)
   local ok, res, kind = self.sb:call("keel.lab_game", fname, ...)
   if not ok and kind == "memory" then
     self.sb:close()
     self.sb = keel.sandbox.new { memory = self.memory }
   end
+  if not ok then res = message_of(res) end
   return ok, res, kind
 end
 
 function Player:play(file, variants, seed)
   local ok, rec, kind = self:call("play", file, variants, seed, { cpu = self.cpu })
   if ok then return rec end
-  return { ok = false, kind = kind or "error", order = 0, message = (tostring(rec):match("^[^\n]*")) }
+  return { ok = false, kind = kind or "error", order = 0, message = (rec:match("^[^\n]*")) }
 end
 
 function Player:close() self.sb:close() end
 
 --- Read the scenario (in the sandbox): its name, orders and outcomes go
---- into the study. Raises when the scenario does not load.
+--- into the study, and each side's rules and table rows. Raises when the
+--- scenario does not load or a side does not set up (a variant file that
+--- is not there, variants that conflict): no game of it could play.
 function M.describe(study, opts)
   local p = new_player(opts or {})
   local variants = {}
@@ -182,6 +192,10 @@ function M.describe(study, opts)
   study.scenario.name = d.name
   study.orders, study.outcomes = d.orders, d.outcomes
   for k, s in ipairs(study.sides) do
+    if d.known[k].error then
+      error(("%s side (%s): the scenario does not set up: %s"):format(s.name,
+        #s.variants > 0 and ("+ " .. concat(s.variants, " + ")) or "the scenario as it is", d.known[k].error), 0)
+    end
     s.rule_keys, s.row_keys = d.known[k].rules, d.known[k].rows
   end
   return study

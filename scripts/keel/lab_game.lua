@@ -242,6 +242,8 @@ end
 -- merely miss an expectation
 local FAILS = { error = true, cpu = true, budget = true, memory = true }
 
+local function first_line(s) return (tostring(s):match("^[^\n]*")) end
+
 local specs = {}   -- scenario file -> spec, for the life of this Lua state
 
 --- Load (once per Lua state) and check a scenario for a study.
@@ -260,7 +262,7 @@ end
 --- What a study reports about a scenario before any game: its name, each
 --- order as a line of text (and whether it states expectations), its
 --- outcomes, and for each side (its variants) the keys of its active rules
---- and table rows (M.known_keys; none when the side does not set up).
+--- and table rows (M.known_keys), or why the side does not set up.
 ---@param file string
 ---@param sides string[][] each side's variants
 function M.describe(file, sides)
@@ -278,13 +280,11 @@ function M.describe(file, sides)
       local rules, rows = M.known_keys(run.set)
       known[k] = { rules = rules, rows = rows }
     else
-      known[k] = { rules = {}, rows = {} }
+      known[k] = { rules = {}, rows = {}, error = first_line(errors.format(run)) }
     end
   end
   return { name = spec.name, orders = orders, outcomes = outcomes, known = known }
 end
-
-local function first_line(s) return (tostring(s):match("^[^\n]*")) end
 
 --- Play one game. Returns a record (plain data):
 --- ok = true: met (a string, one "1" or "0" per order: its expectations

@@ -312,7 +312,7 @@ t.test("lab-10: keel run --variant --seed plays the house rule; keel replay play
   t.ok(out:find("--seed wants a whole number", 1, true), out)
 end)
 
-t.test("lab-11: variants that conflict are reported at setup, every one of them", function()
+t.test("lab-11: variants that conflict, or a side that cannot set up, are reported at setup", function()
   local v = tmp .. "/other_row.lua"
   local f = assert(io.open(v, "w"))
   f:write('variant { name = "other row", base = "navgroup" }\nset_row("naval_search", "7-10", "F*")\n')
@@ -321,10 +321,19 @@ t.test("lab-11: variants that conflict are reported at setup, every one of them"
   t.eq(st, 1)
   t.ok(out:find(v .. ":2: variant 'other row' changes table naval_search, which variant 'lab: 7-10 finds' already changed", 1, true), out)
   t.ok(not out:find("order 1", 1, true), "nothing is played")
-  -- in a study, every game of that side fails at setup, with its seed
-  local s = study(2, 1, { { name = "base", variants = { SEARCH, v } } })
-  t.eq(#s.sides[1].failures, 2)
-  t.eq(s.sides[1].failures[1].kind, "setup")
+  -- a study does not start: no game of that side could play
+  t.raises(function() study(2, 1, { { name = "base" }, { name = "variant", variants = { SEARCH, v } } }) end,
+    "variant side (+ " .. SEARCH .. " + " .. v .. "): the scenario does not set up: " .. v .. ":2: variant 'other row'")
+  st, out = sh(("%s lab %s --games 2 --variant %s --jobs 1"):format(keel_bin, SUEZ, tmp .. "/missing.lua"))
+  t.eq(st, 1)
+  t.ok(out:find("the scenario does not set up: " .. tmp .. "/missing.lua: No such file", 1, true), out)
+  local not_scenario = tmp .. "/not_scenario.lua"
+  f = assert(io.open(not_scenario, "w"))
+  f:write('return { rules = { "navgroup" } }\n')
+  f:close()
+  st, out = sh(("%s lab %s --games 2 --jobs 1"):format(keel_bin, not_scenario))
+  t.eq(st, 1)
+  t.ok(out:find("not a scenario", 1, true), out)
 end)
 
 t.test("lab-12: progress: plain lines on standard error off a terminal, a bar with an ETA on one", function()
