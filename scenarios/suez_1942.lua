@@ -25,7 +25,8 @@ return scenario {
   rules = { "navgroup", "eastmed_war" },
   path = { "families" },
   seed = 32,
-  flags = { phasing = "Axis", sea = "calm", night = false, year = 1942, ["vp:Allied"] = 40 },
+  flags = { phasing = "Axis", sea = "calm", night = false, year = 1942 },
+  keyed = { { "vp", "Allied", 40 } },
   forces = {
     { name = "Littorio", type = "TF", side = "Axis", at = "19A:3406", group = "Regia" },
     { name = "Trento", type = "TF", side = "Axis", at = "19A:3406", group = "Regia" },
@@ -38,7 +39,7 @@ return scenario {
   groups = { Reserve = { reserve = true, in_port = true } },
   -- what `keel lab` reports the distribution of, game after game (doc/guide.md)
   outcomes = {
-    vp = { global = "vp:Allied", title = "Allied victory points at the end" },
+    vp = { keyed = "vp", key = "Allied", title = "Allied victory points at the end" },
     sunk = { units = { loc = "dead", type = { "TF", "NT" } }, title = "ships sunk" },
     canal = { global = "suez", title = "the Suez Canal at the end" },
     combats = { global = "naval_combats", title = "rounds of naval combat fought (32.D)" },
@@ -78,6 +79,6 @@ return scenario {
     { "capture", side = "Axis", hex = "19A:3514" },
     { "capture", side = "Axis", hex = "19A:3513" },
     { event = "initial_phase", data = { side = "Axis" },
-      expect = { global = { suez = "permanently closed", ["vp:Allied"] = 15 } } },
+      expect = { global = { suez = "permanently closed" }, keyed = { { "vp", "Allied", 15 } } } },
   },
 }

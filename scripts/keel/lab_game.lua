@@ -26,13 +26,14 @@ local M = {}
 
 --- What each kind of outcome reads, and the fields it takes besides `title`.
 M.KINDS = {
-  global = { "global" },                  -- a game-wide value: { global = "vp:Allied" }
+  global = { "global" },                  -- a game-wide value: { global = "suez" }
+  keyed = { "keyed", "key" },             -- a keyed value: { keyed = "vp", key = "Allied" } (key: a part or a list)
   units = { "units", "sum" },             -- how many units match (or the sum of a field or value over them)
   unit = { "unit", "field", "value" },    -- one unit's field or value: { unit = "Warspite", field = "loc" }
   group = { "group", "key" },             -- a group's value: { group = "Regia", key = "found" }
   query = { "query" },                    -- what a rule's query answers: { query = "victory" }
 }
-local KIND_ORDER = { "global", "units", "unit", "group", "query" }
+local KIND_ORDER = { "global", "keyed", "units", "unit", "group", "query" }
 --- The fields of a unit a `units` filter, a `sum` or a `unit ... field` may name.
 M.UNIT_FIELDS = { name = true, type = true, side = true, face = true, hits = true, points = true,
                   loc = true, where = true }
@@ -57,15 +58,15 @@ function M.outcome_defs(spec)
       bad(file, name, "an outcome's name is a word (letters, digits, _ and -)")
     end
     local d = o[name]
-    if type(d) ~= "table" then bad(file, name, "{ global = ... } (or units, unit, group, query) expected") end
+    if type(d) ~= "table" then bad(file, name, "{ global = ... } (or keyed, units, unit, group, query) expected") end
     local kind
     for _, k in ipairs(KIND_ORDER) do
       if d[k] ~= nil then
-        if kind then bad(file, name, ("one of global, units, unit, group, query: both %s and %s given"):format(kind, k)) end
+        if kind then bad(file, name, ("one of global, keyed, units, unit, group, query: both %s and %s given"):format(kind, k)) end
         kind = k
       end
     end
-    if not kind then bad(file, name, "says what it reads: global, units, unit, group or query") end
+    if not kind then bad(file, name, "says what it reads: global, keyed, units, unit, group or query") end
     local allowed = { title = true }
     for _, f in ipairs(M.KINDS[kind]) do allowed[f] = true end
     for _, k in ipairs(sorted_keys(d)) do
@@ -110,6 +111,17 @@ function M.outcome_defs(spec)
       end
       if d.value ~= nil and type(d.value) ~= "string" then bad(file, name, "value: a value's name expected") end
       def.unit, def.field, def.value = d.unit, d.field, d.value
+    elseif kind == "keyed" then
+      if type(d.keyed) ~= "string" then bad(file, name, "keyed: a keyed map's name expected") end
+      local key = d.key
+      if type(key) ~= "table" then key = { key } end
+      if #key < 1 or #key > 3 then bad(file, name, "key: a key of 1 to 3 parts (integers or strings) expected") end
+      for i, part in ipairs(key) do
+        if type(part) ~= "string" and math.type(part) ~= "integer" then
+          bad(file, name, ("key[%d]: an integer or a string expected"):format(i))
+        end
+      end
+      def.keyed, def.key = d.keyed, key
     elseif kind == "group" then
       if type(d.group) ~= "string" or type(d.key) ~= "string" then
         bad(file, name, "a group outcome names group = \"name\" and key = \"value\"")
@@ -132,7 +144,7 @@ local function unit_field(game, id, f)
     return where ~= nil and (kind .. ":" .. tostring(where)) or kind
   end
   if M.UNIT_FIELDS[f] then return game:get(id, f) end
-  return game:value(id, f)
+  return game:get_value(id, f)
 end
 
 local function plain_value(v)
@@ -149,7 +161,8 @@ end
 ---@param run table a keel.scenario run
 function M.outcome_value(def, run)
   local game = run.game
-  if def.kind == "global" then return plain_value(game:global(def.global)) end
+  if def.kind == "global" then return plain_value(game:get_global(def.global)) end
+  if def.kind == "keyed" then return plain_value(game:get_keyed(def.keyed, def.key)) end
   if def.kind == "units" then
     local n = 0
     for _, id in ipairs(game:units()) do
@@ -181,7 +194,7 @@ function M.outcome_value(def, run)
   if def.kind == "group" then
     local g = run:group_named(def.group)
     if not g then return nil end
-    return plain_value(game:group_get(g, def.key))
+    return plain_value(game:group_get_value(g, def.key))
   end
   return plain_value(run.set:query(game, def.query))
 end

@@ -9,6 +9,7 @@
 --     rules = { "toy27" }, path = { "../tests/families" },
 --     variants = { "../tests/families/variants/campaign_001.lua" },
 --     flags = { weather = "clear" },
+--     keyed = { { "vp", "Allied", 40 } },       -- keyed values: {map, key, value} ...
 --     forces = {
 --       { name = "Warspite", type = "BB", side = "Allied", values = { strength = 5 },
 --         at = "15B:2407", group = "Force H" },     -- port = true: in port at `at`
@@ -44,8 +45,8 @@ local type, pairs, ipairs, tostring, error = type, pairs, ipairs, tostring, erro
 local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
-                 variants = true, seed = true, flags = true, forces = true, groups = true, orders = true,
-                 outcomes = true }
+                 variants = true, seed = true, flags = true, keyed = true, forces = true, groups = true,
+                 orders = true, outcomes = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
                        face = true, hits = true, points = true, at = true, port = true, group = true,
                        aboard = true }
@@ -73,6 +74,21 @@ local function resolve(base, p)
 end
 
 local function fail(path, msg) error(path .. ": " .. msg, 0) end
+
+-- keyed = { {map, key, value}, ... } (a scenario's keyed values, or a
+-- check's; key: one part or an array of parts): the shape, or an error
+-- naming the file and the entry.
+local function check_keyed(path, where, keyed)
+  if keyed == nil then return end
+  local n = 0
+  for _ in pairs(type(keyed) == "table" and keyed or {}) do n = n + 1 end
+  if type(keyed) ~= "table" or n ~= #keyed then fail(path, where .. " = { {map, key, value}, ... } expected") end
+  for i, e in ipairs(keyed) do
+    if type(e) ~= "table" or type(e[1]) ~= "string" or e[2] == nil then
+      fail(path, ("%s[%d]: {map, key, value} expected (key: a part or an array of parts)"):format(where, i))
+    end
+  end
+end
 
 -- The tables made by a sandbox's scenario{ ... }: what makes a file a scenario.
 local made = setmetatable({}, { __mode = "k" })
@@ -106,6 +122,14 @@ function M.load(path)
   if spec.seed ~= nil and math.type(spec.seed) ~= "integer" then fail(path, "seed must be an integer") end
   if type(spec.rules) ~= "table" or #spec.rules == 0 then
     fail(path, "rules = { \"family\", ... } names the rule families it plays with")
+  end
+  check_keyed(path, "keyed", spec.keyed)
+  for i, order in ipairs(type(spec.orders) == "table" and spec.orders or {}) do
+    for _, k in ipairs({ "expect", "check" }) do
+      if type(order) == "table" and type(order[k]) == "table" then
+        check_keyed(path, ("orders[%d].%s.keyed"):format(i, k), order[k].keyed)
+      end
+    end
   end
   for i, f in ipairs(spec.forces or {}) do
     if type(f) ~= "table" or type(f.name) ~= "string" then fail(path, ("forces[%d] needs a name"):format(i)) end
@@ -163,13 +187,14 @@ function M.start(spec, opts)
   local st = game.state
   st:push_rule("scenario")
   for _, k in ipairs(sorted_keys(spec.flags or {})) do game:set_global(k, spec.flags[k]) end
+  for _, e in ipairs(spec.keyed or {}) do game:set_keyed(e[1], e[2], e[3]) end
   for _, f in ipairs(spec.forces or {}) do
     if self.units[f.name] then fail(spec.file, ("two forces are named '%s'"):format(f.name)) end
     local id = game:unit_new { name = f.name, type = f.type, side = f.side, values = f.values,
                                markers = f.markers, face = f.face, hits = f.hits, points = f.points }
     self.units[f.name] = id
     if f.at ~= nil then   -- a zone (area) by name, else a hex
-      local z = self:zone(f.at)
+      local z = self:find_zone(f.at)
       local h = not z and self:hex(f.at)
       if not z and not h then
         fail(spec.file, ("forces %s: at %s is not a hex or zone of the map"):format(f.name, tostring(f.at)))
@@ -198,7 +223,7 @@ function M.start(spec, opts)
     local g = self.groups[name]
     if not g then fail(spec.file, ("groups: no force is in a group named '%s'"):format(name)) end
     local vals = spec.groups[name]
-    for _, k in ipairs(sorted_keys(vals)) do game:group_set(g, k, vals[k]) end
+    for _, k in ipairs(sorted_keys(vals)) do game:group_set_value(g, k, vals[k]) end
   end
   st:pop_rule()
   return self
@@ -206,7 +231,7 @@ end
 
 --- A hex from a label ("15B:2407", through the map) or an integer.
 --- A zone's index (1-based, the board's order) from its name, or nil.
-function Run:zone(v)
+function Run:find_zone(v)
   if type(v) ~= "string" or not self.board then return nil end
   for i, name in ipairs(self.board:zones()) do if name == v then return i end end
   return nil
@@ -223,8 +248,8 @@ end
 function Run:group_named(name)
   if self.groups[name] then return self.groups[name] end
   local st = self.game.state
-  for g = 1, st:group_count() do
-    if st:group_name(g) == name then return g end
+  for g = 1, st:count_groups() do
+    if st:group_get_name(g) == name then return g end
   end
 end
 
@@ -286,7 +311,7 @@ function Run:check(expect, outcome)
     add("failed: %s", (outcome.message or "?"):match("^[^\n]*"))
   end
   for _, k in ipairs(sorted_keys(expect.global or {})) do
-    local got = game:global(k)
+    local got = game:get_global(k)
     if not same(got, expect.global[k]) then
       add("expected global %s = %s, got %s", k, json.encode(expect.global[k]), json.encode(got))
     end
@@ -304,7 +329,7 @@ function Run:check(expect, outcome)
     if not id then
       add("no unit named '%s'", name)
     else
-      local u = game:unit(id)
+      local u = game:get_unit(id)
       for _, field in ipairs(sorted_keys(expect.units[name])) do
         local want = expect.units[name][field]
         if field == "values" or field == "markers" then
@@ -314,7 +339,7 @@ function Run:check(expect, outcome)
             end
           end
         elseif field == "at" then
-          local z = self:zone(want)
+          local z = self:find_zone(want)
           local h = not z and self:hex(want)
           if (z and (u.loc ~= "zone" or u.where ~= z)) or (not z and (u.loc ~= "hex" or u.where ~= h)) then
             add("expected %s at %s, got %s %s", name, tostring(want), u.loc, tostring(u.where))

@@ -4,9 +4,9 @@
 -- Unloading and transfer costs are 5 MPs less for each LC/LB of the group
 -- with a 37.D great success (unit value `unload_credit`, set by 37.D for the
 -- next naval movement step), at most half the cost (37.B's table).
--- The helper the rule uses follows it.
+-- The helpers the rule uses follow it.
 
-local has_stars, credited   -- helpers, below the rule
+local has_stars, marker_level, credited   -- helpers, below the rule
 
 rule {
   id = "32.A.3", title = "Naval MP cost summary",
@@ -79,20 +79,19 @@ rule {
       end
       return ctx:profile(v.table, ctx:query("group_column", g), rows)
     end,
-    -- the port interdiction level of an enemy marker in the hex (global
-    -- pi:<label>, or a board tag pi:N / port_interdiction); pi_side:<label>
-    -- says whose marker it is (absent: the enemy's)
+    -- the port interdiction level of an enemy marker in the hex, for a group
+    -- of `side` (port interdiction is another chapter: the scenario's): the
+    -- markers in play, keyed value `port_interdiction` {side, hex} = level
+    -- (the side whose marker it is; the highest other side's counts), else
+    -- the map's tags `port_interdiction` (level 1) / `port_interdiction_<N>`
     pi_level = function(ctx, side, hex)
       local game, board = ctx.game, ctx.game.board
-      local label = board:label(hex)
-      local owner = game:global("pi_side:" .. label)
-      if owner and owner == side then return 0 end
-      local level = game:global("pi:" .. label)
+      local level = marker_level(game, "port_interdiction", side, hex)
       if level then return level end
-      for _, tag in ipairs(board:tags(hex) or {}) do
-        local n = tag:match("^pi:(%d+)$")
-        if n then return math.tointeger(n) end
+      for _, tag in ipairs(board and board:tags(hex) or {}) do
         if tag == "port_interdiction" then return 1 end
+        local n = tag:match("^port_interdiction_(%d+)$")
+        if n then return math.tointeger(n) end
       end
       return 0
     end,
@@ -107,7 +106,7 @@ rule {
       local row = t.by_key[activity]
       if not row then return nil, ("32.A.3: no activity '%s' on the Naval MP Cost Summary"):format(tostring(activity)) end
       local columns = opts.column and { opts.column } or ctx:query("group_columns", g)
-      local year = opts.year or game:global("year")
+      local year = opts.year or game:get_global("year")
       local cost, why
       for _, c in ipairs(columns) do
         local cell = t:get(activity, c)
@@ -139,7 +138,7 @@ rule {
       local reduction = 0
       if not opts.no_credit and credited(v, activity) then
         for _, u in ipairs(ctx:query("group_members", g)) do
-          if v.credit_types[game:get(u, "type")] then reduction = reduction + (game:value(u, "unload_credit") or 0) end
+          if v.credit_types[game:get(u, "type")] then reduction = reduction + (game:get_value(u, "unload_credit") or 0) end
         end
         local most = cost * v.credit_share.num // v.credit_share.den
         if reduction > most then reduction = most end
@@ -152,6 +151,21 @@ rule {
 -- ---- helpers ------------------------------------------------------------------------
 
 function has_stars(label) return label:find("%*%*") ~= nil end
+
+-- The highest level of the markers of a keyed map {side, hex} = level in
+-- `hex` that are not `side`'s: 0 when the hex has only `side`'s own, nil
+-- when it has none.
+function marker_level(game, map, side, hex)
+  local level
+  for i = 1, game:count_keyed(map) do
+    local key, n = game:at_keyed(map, i)
+    if key[2] == hex then
+      level = level or 0
+      if key[1] ~= side and n > level then level = n end
+    end
+  end
+  return level
+end
 
 -- an unloading or transfer row (37.D's reduction applies to it)
 function credited(v, activity)

@@ -50,12 +50,12 @@ rule {
       if p.group == nil or p.units == nil or #p.units == 0 then return nil end
       local hex = p.hex or ctx:query("group_hex", p.group)
       if not hex then return nil end
-      local assault = ctx.game:owner(hex) ~= ctx:query("group_side", p.group)
+      local assault = ctx.game:get_owner(hex) ~= ctx:query("group_side", p.group)
       local cost, why = ctx:query("landing_cost", p.group, p.units, hex, assault, { no_credit = p.reduce == false })
       if not cost then return why end
       local left = ctx:query("mp_left", p.group)
       if cost > left then
-        return ("37.A: the landing costs %s %d MPs, %d left"):format(ctx.game:group_name(p.group), cost, left)
+        return ("37.A: the landing costs %s %d MPs, %d left"):format(ctx.game:group_get_name(p.group), cost, left)
       end
     end,
   },
@@ -70,12 +70,12 @@ rule {
       game:set_keyed("landing", { ev.landing, "cost" }, cost)
       game:set_keyed("landing", { ev.landing, "reduction" }, red or 0)
       game:set_keyed("landing", { ev.landing, "row" }, row)
-      ctx:say("%s spends %d MPs (%s, %s column%s)", game:group_name(ev.group), cost,
+      ctx:say("%s spends %d MPs (%s, %s column%s)", game:group_get_name(ev.group), cost,
         ctx:table("naval_mp_cost").by_key[row].label, col,
         (red or 0) > 0 and (", %d MPs less for 37.D great successes"):format(red) or "")
       for _, u in ipairs(ev.units) do
-        local left = game:value(u, "mp_left")
-        if left == nil then left = game:value(u, "mp") end
+        local left = game:get_value(u, "mp_left")
+        if left == nil then left = game:get_value(u, "mp") end
         game:set_value(u, "mp_left", 0)
         ctx:say("%s spends all its remaining MPs (%s) to land", name_of(ctx, u), tostring(left or "all"))
       end
@@ -102,7 +102,7 @@ function row_for(ctx, u, assault)
   local function is(c) return ctx:query("unit_is", u, c) end
   local _, carrier = game:get(u, "loc")
   local by_lc = ctx.rule.values.amph_carriers[game:get(carrier, "type")] == true
-  local lvt = game:value(u, "lvt") == true
+  local lvt = game:get_value(u, "lvt") == true
   local he = is("heavy_equipment")
   -- the summary's note: amphibious cargo
   local amph = lvt or (by_lc and not is("motorized") and not he)

@@ -63,7 +63,7 @@ rule {
         end
       end
       if any and not usable then
-        return ("37.D: %s's landing craft are damaged: no naval transport until repaired"):format(game:group_name(p.group))
+        return ("37.D: %s's landing craft are damaged: no naval transport until repaired"):format(game:group_get_name(p.group))
       end
     end,
   },
@@ -81,8 +81,8 @@ rule {
     naval_step_start = function(ctx, ev)
       local game = ctx.game
       for _, u in ipairs(game:units()) do
-        if game:value(u, "unload_credit_next") and game:get(u, "side") == ev.side then
-          game:set_value(u, "unload_credit", game:value(u, "unload_credit_next"))
+        if game:get_value(u, "unload_credit_next") and game:get(u, "side") == ev.side then
+          game:set_value(u, "unload_credit", game:get_value(u, "unload_credit_next"))
           game:set_value(u, "unload_credit_next", nil)
           ctx:say("%s: 5 MPs off unloading and transfers from NTs this step (37.D great success)", name_of(ctx, u))
         end
@@ -91,7 +91,7 @@ rule {
     naval_step_end = function(ctx, ev)
       local game = ctx.game
       for _, u in ipairs(game:units()) do
-        if game:value(u, "unload_credit") and (ev.side == nil or game:get(u, "side") == ev.side) then
+        if game:get_value(u, "unload_credit") and (ev.side == nil or game:get(u, "side") == ev.side) then
           game:set_value(u, "unload_credit", nil)
         end
       end
@@ -103,7 +103,7 @@ rule {
 
 function label(ctx, hex)
   local b = ctx.game.board
-  if b and hex and b:contains(hex) then return b:label(hex) end
+  if b and hex and b:contains(hex) then return b:format(hex) end
   return tostring(hex)
 end
 
@@ -140,7 +140,7 @@ function modifiers(ctx, craft, id)
   if cd > 0 then m.cd_strength = cd end
   if t == "LB" then m.landing_barge = true end
   if t == "NT" then m.naval_transport = true end
-  local sea = game:global("sea")
+  local sea = game:get_global("sea")
   if sea == "rough" then m.rough_seas = true end
   if sea == "calm" then m.calm_seas = true end
   return m
@@ -169,7 +169,7 @@ function apply_result(ctx, craft, res, ev)
     local left = ctx:query("mp_left", g)
     local mp = math.min(cell.mp, math.max(left, 0))
     ctx:say("%s: %s spends %d extra MPs%s", code, name, cell.mp,
-      mp < cell.mp and (" (%s has %d left: it spends them all)"):format(game:group_name(g), left) or "")
+      mp < cell.mp and (" (%s has %d left: it spends them all)"):format(game:group_get_name(g), left) or "")
     if mp > 0 then ctx:emit("spend_mps", { group = g, activity = "NT landing (37.D)", cost = mp }) end
   elseif cell.kind == "mp" and cell.mp < 0 then
     game:set_value(craft, "unload_credit_next", -cell.mp)

@@ -66,7 +66,7 @@ rule {
     --- transport_re(u, opts) -> RE size for amphibious transport (Table 1's RE multipliers;
     --- opts.no_attack: a c/m unit landing in the first wave without attacking, 37 (g))
     transport_re = function(ctx, u, opts)
-      return (ctx.game:value(u, "re") or 1) * re_factor(ctx, u, opts or {})
+      return (ctx.game:get_value(u, "re") or 1) * re_factor(ctx, u, opts or {})
     end,
     --- unit_zoc(u) -> level u exerts in its own hex, level in the hexes next to it (item 9)
     unit_zoc = function(ctx, u) return exerted(ctx, u) end,
@@ -101,7 +101,7 @@ rule {
     --- hex_owners(hex) -> the owner, and the side that forced dual ownership (item 8)
     hex_owners = function(ctx, hex)
       local game = ctx.game
-      local owner = game:owner(hex)
+      local owner = game:get_owner(hex)
       for _, id in ipairs(ctx:query("landings", { hex = hex })) do
         local side = ctx:query("landing", id, "side")
         if ctx:query("landing", id, "dual") and side ~= owner and #ctx:query("ground_units_at", hex, side) > 0 then
@@ -113,7 +113,7 @@ rule {
     --- combat_isolated(u, hex) -> true when u's casualties in hex are classed as combat
     --- isolated: it landed there this player-turn on an initially defended beach (item 6)
     combat_isolated = function(ctx, u, hex)
-      local id = ctx.game:value(u, "landing")
+      local id = ctx.game:get_value(u, "landing")
       if not id or not landed_this_turn(ctx, u) then return false end
       return ctx:query("landing", id, "hex") == hex and ctx:query("landing", id, "initially_defended") == true
     end,
@@ -129,7 +129,7 @@ rule {
                  sp_source = "string?", full_strength = "boolean?" },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
-        local side = game:global("phasing")
+        local side = game:get_global("phasing")
         local _, _, phase = ctx:query("clock")
         if phase ~= "combat" then return ("37.B: attacks are made in the combat phase (now: %s)"):format(tostring(phase)) end
         if #p.units == 0 then return "37.B: name the attacking units" end
@@ -146,11 +146,11 @@ rule {
           end
           if landed_this_turn(ctx, u) and at == p.hex then
             landing_unit = true
-            if ctx:query("landing", game:value(u, "landing"), "assault") then assaulting = true end
+            if ctx:query("landing", game:get_value(u, "landing"), "assault") then assaulting = true end
           end
         end
         for _, u in ipairs(ctx:query("ground_units_at", p.hex, side)) do
-          if game:value(u, "must_attack") == true and landed_this_turn(ctx, u) and not named[u] then
+          if game:get_value(u, "must_attack") == true and landed_this_turn(ctx, u) and not named[u] then
             return ("37.B item 4: %s made an amphibious assault into an occupied hex and must attack its defenders")
               :format(name_of(ctx, u))
           end
@@ -165,7 +165,7 @@ rule {
         end
         if p.full_strength then
           local need = 0
-          for _, u in ipairs(p.units) do need = need + math.ceil(game:value(u, "re") or 1) * v.full_strength_sp end
+          for _, u in ipairs(p.units) do need = need + math.ceil(game:get_value(u, "re") or 1) * v.full_strength_sp end
           if pool_of(ctx, side) < need then
             return ("37.B item 11: a full-strength attack costs %d SPs from the theatre pool, %d there")
               :format(need, pool_of(ctx, side))
@@ -174,10 +174,10 @@ rule {
       end,
       effect = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
-        local side = game:global("phasing")
+        local side = game:get_global("phasing")
         local sp = 0
         if p.full_strength then
-          for _, u in ipairs(p.units) do sp = sp + math.ceil(game:value(u, "re") or 1) * v.full_strength_sp end
+          for _, u in ipairs(p.units) do sp = sp + math.ceil(game:get_value(u, "re") or 1) * v.full_strength_sp end
           spend_pool(ctx, side, sp, "item 11: a full-strength attack (no port or NT capacity used)")
         end
         for _, id in ipairs(ctx:query("landings", { hex = p.hex, side = side, this_turn = true })) do
@@ -196,7 +196,7 @@ rule {
       params = { hex = "hex", units = "units" },
       legal = function(ctx, p)
         local game = ctx.game
-        local phasing = game:global("phasing")
+        local phasing = game:get_global("phasing")
         local assault = false
         for _, id in ipairs(ctx:query("landings", { hex = p.hex, side = phasing, this_turn = true })) do
           if ctx:query("landing", id, "assault") then assault = true end
@@ -218,7 +218,7 @@ rule {
       end,
       effect = function(ctx, p)
         local game = ctx.game
-        local phasing = game:global("phasing")
+        local phasing = game:get_global("phasing")
         local ev = combat_info(ctx, "hasty attack", p.hex, game:get(p.units[1], "side"), p.units,
           ctx:query("ground_units_at", p.hex, phasing))
         ctx:emit("ground_combat", ev)
@@ -241,7 +241,7 @@ rule {
           if not landed_this_turn(ctx, u) then
             return ("37.B item 10: %s did not land this player-turn"):format(name_of(ctx, u))
           end
-          need = need + math.ceil(game:value(u, "re") or 1) * v.special_supply_sp
+          need = need + math.ceil(game:get_value(u, "re") or 1) * v.special_supply_sp
         end
         if pool_of(ctx, side) < need then
           return ("37.B item 10: special supply costs %d SPs from the theatre pool, %d there"):format(need, pool_of(ctx, side))
@@ -251,7 +251,7 @@ rule {
         local game, v = ctx.game, ctx.rule.values
         local side, need = game:get(p.units[1], "side"), 0
         for _, u in ipairs(p.units) do
-          need = need + math.ceil(game:value(u, "re") or 1) * v.special_supply_sp
+          need = need + math.ceil(game:get_value(u, "re") or 1) * v.special_supply_sp
           game:set_value(u, "supply", "special")
         end
         spend_pool(ctx, side, need, "item 10: special supply (no port or NT capacity used)")
@@ -268,12 +268,12 @@ rule {
       local list = { ev.unit }
       for _, u in ipairs(ev.cargo or {}) do list[#list + 1] = u end
       for _, u in ipairs(list) do
-        local plan = u and game:value(u, "plan")
-        if plan and game:value(u, "plan_assault") == true then
+        local plan = u and game:get_value(u, "plan")
+        if plan and game:get_value(u, "plan_assault") == true then
           local hex = ctx:query("plan_field", plan, "hex")
           local initially = false
           for _, d in ipairs(defenders_of(ctx, hex, game:get(u, "side"))) do
-            if game:value(d, "reserve") ~= true then initially = true end
+            if game:get_value(d, "reserve") ~= true then initially = true end
           end
           game:set_value(u, "loss_class", initially and "combat isolated" or "normal")
           ctx:say("item 7: %s, lost aboard on its way to assault %s, is %s", name_of(ctx, u), label(ctx, hex),
@@ -296,7 +296,7 @@ rule {
     combat_phase = function(ctx, ev)
       local game = ctx.game
       for _, u in ipairs(game:units()) do
-        if game:value(u, "transport_halved") == true and ev.side ~= nil and game:get(u, "side") ~= ev.side then
+        if game:get_value(u, "transport_halved") == true and ev.side ~= nil and game:get(u, "side") ~= ev.side then
           game:set_value(u, "transport_halved", nil)
           ctx:say("%s is no longer halved for its transport by sea (the enemy combat phase)", name_of(ctx, u))
         end
@@ -305,7 +305,7 @@ rule {
     -- item 4 / 37 (e): the required attacks were made in the combat phase
     exploitation_phase = function(ctx, ev)
       local game = ctx.game
-      for _, id in ipairs(ctx:query("landings", { side = ev.side or game:global("phasing"), this_turn = true })) do
+      for _, id in ipairs(ctx:query("landings", { side = ev.side or game:get_global("phasing"), this_turn = true })) do
         local hex = ctx:query("landing", id, "hex")
         if ctx:query("landing", id, "attack_required") and not ctx:query("landing", id, "attacked")
             and #defenders_of(ctx, hex, ctx:query("landing", id, "side")) > 0 then
@@ -318,7 +318,7 @@ rule {
     player_turn_end = function(ctx, ev)
       local game = ctx.game
       for _, u in ipairs(game:units()) do
-        if game:value(u, "landing") and (ev.side == nil or game:get(u, "side") == ev.side) then
+        if game:get_value(u, "landing") and (ev.side == nil or game:get(u, "side") == ev.side) then
           clear_values(game, u, { "zoc_reduced", "must_attack", "strength_num", "strength_den" })
         end
       end
@@ -330,7 +330,7 @@ rule {
 
 function label(ctx, hex)
   local b = ctx.game.board
-  if b and hex and b:contains(hex) then return b:label(hex) end
+  if b and hex and b:contains(hex) then return b:format(hex) end
   return tostring(hex)
 end
 
@@ -339,7 +339,7 @@ function name_of(ctx, u) return ctx.game:get(u, "name") end
 function is(ctx, u, class) return ctx:query("unit_is", u, class) end
 
 function landed_this_turn(ctx, u)
-  local id = ctx.game:value(u, "landing")
+  local id = ctx.game:get_value(u, "landing")
   if not id then return false end
   return ctx:query("landing", id, "player_turn") == (ctx:query("clock"))
 end
@@ -348,7 +348,7 @@ function defenders_of(ctx, hex, side) return ctx:query("defenders_at", hex, side
 
 function clear_values(game, u, keys)
   for _, k in ipairs(keys) do
-    if game:value(u, k) ~= nil then game:set_value(u, k, nil) end
+    if game:get_value(u, k) ~= nil then game:set_value(u, k, nil) end
   end
 end
 
@@ -373,8 +373,8 @@ end
 -- this player-turn exerts a partial ZOC in its hex and none next to it (item 9)
 function exerted(ctx, u)
   local game, v = ctx.game, ctx.rule.values
-  local level = v.zoc_levels[game:value(u, "zoc") or v.default_zoc] or 0
-  if game:value(u, "zoc_reduced") == true then
+  local level = v.zoc_levels[game:get_value(u, "zoc") or v.default_zoc] or 0
+  if game:get_value(u, "zoc_reduced") == true then
     return math.min(level, v.zoc_levels.partial), 0
   end
   return level, level
@@ -408,7 +408,7 @@ function cds_into(ctx, side, hex)
   local game = ctx.game
   local total = 0
   for _, h in ipairs(ctx:query("combat_zone", hex, "cd")) do
-    local owner = game:owner(h)
+    local owner = game:get_owner(h)
     local level = ctx:query("cd_level", h) - (game:get_keyed("cd_suppressed", h) or 0)
     if level > 0 and owner ~= nil and owner ~= side then
       local value = ctx:query("cd_value", level, keel.hex.distance(h, hex))
@@ -423,12 +423,12 @@ end
 function strength_factors(ctx, u)
   local game = ctx.game
   local out = {}
-  local id = game:value(u, "landing")
+  local id = game:get_value(u, "landing")
   local function add(num, den, why) out[#out + 1] = { num = num, den = den, why = why } end
-  if id and game:value(u, "strength_num") then
-    add(game:value(u, "strength_num"), game:value(u, "strength_den"), "Table 1 / item 2")
+  if id and game:get_value(u, "strength_num") then
+    add(game:get_value(u, "strength_num"), game:get_value(u, "strength_den"), "Table 1 / item 2")
   end
-  if game:value(u, "transport_halved") == true then add(1, 2, "transported by sea (note to Table 1)") end
+  if game:get_value(u, "transport_halved") == true then add(1, 2, "transported by sea (note to Table 1)") end
   return out
 end
 
@@ -453,8 +453,8 @@ local function table1(ctx, u, carrier_type, hex, assault)
   elseif carrier_type == "LB" then row("landing_barge")
   else row("nt_or_tf") end
   if v.cliff_terrains[ctx:query("ground_terrain", hex)] then row("cliffs_mountains") end
-  if game:global("sea") == "rough" then row("rough_seas") end
-  if game:global("weather") == v.heavy_snow then row("heavy_snow") end
+  if game:get_global("sea") == "rough" then row("rough_seas") end
+  if game:get_global("weather") == v.heavy_snow then row("heavy_snow") end
   return rows
 end
 
@@ -480,9 +480,9 @@ function modifiers_for(ctx, id, u)
   -- when the hex was captured (by the landing side)
   local cside, cpt, cseq = capture_of(ctx, hex)
   local pt, seq = ctx:query("clock")
-  if cside == side and game:owner(hex) == side then
+  if cside == side and game:get_owner(hex) == side then
     if cpt == pt then
-      local port = b and b:contains(hex) and b:port(hex)
+      local port = b and b:contains(hex) and b:get_port(hex)
       if port then m.port_captured_this_turn = v.port_sizes[port.size] or 0 end
       if cseq < seq then m.captured_previous_phase = true end
     elseif cpt < pt then
@@ -492,22 +492,22 @@ function modifiers_for(ctx, id, u)
   -- the largest "+ # MP" marker on the defending enemy units
   local largest = 0
   for _, d in ipairs(defenders_of(ctx, hex, side)) do
-    local n = game:marker(d, v.marker) or 0
+    local n = game:get_marker(d, v.marker) or 0
     if n > largest then largest = n end
   end
   if largest > 0 then m.defender_mp_marker = largest end
-  local carrier = game:value(u, "landed_from")
+  local carrier = game:get_value(u, "landed_from")
   local intrinsic = is(ctx, u, "intrinsic")
   if carrier == "LC" and not intrinsic then m.landing_craft = true end
   if carrier == "LB" and not intrinsic then m.landing_barge = true end
   if is(ctx, u, "commando") then m.commando = true end
   if is(ctx, u, "marine") then m.marine = true end
   if is(ctx, u, "mountain") then m.mountain = true end
-  local year, month = game:global("year"), game:global("month") or 1
+  local year, month = game:get_global("year"), game:get_global("month") or 1
   if year and (year < v.before.year or (year == v.before.year and month < v.before.month)) then m.before_nov_43 = true end
   local group_hex = ctx:query("group_hex", rec("group"))
   if b and group_hex and b:contains(group_hex)
-      and (b:terrain(group_hex) == "restricted" or b:has_tag(group_hex, v.restricted_tag)) then
+      and (b:get_terrain(group_hex) == "restricted" or b:has_tag(group_hex, v.restricted_tag)) then
     m.restricted_waters = true
   end
   if rec("cd_level") > 0 then m.cd_level = rec("cd_level") end
@@ -515,13 +515,13 @@ function modifiers_for(ctx, id, u)
   if ctx:query("ground_terrain", hex) ~= "clear" then m.non_clear_terrain = true end
   local zoc = rec("enemy_zoc")
   if zoc == 1 then m.partial_zoc = true elseif zoc == 2 then m.full_zoc = true elseif zoc >= 3 then m.double_zoc = true end
-  local fort = b and b:contains(hex) and b:has_tag(hex, v.fort_tag) and game:owner(hex) ~= side
+  local fort = b and b:contains(hex) and b:has_tag(hex, v.fort_tag) and game:get_owner(hex) ~= side
   for _, d in ipairs(defenders_of(ctx, hex, side)) do
     if v.fort_types[game:get(d, "type")] then fort = true end
   end
   if fort then m.enemy_fort = true end
   if is(ctx, u, "cm") or is(ctx, u, "artillery") or is(ctx, u, "cavalry") then m.cm_artillery_cavalry = true end
-  if game:global("sea") == "rough" then m.rough_seas = true end
+  if game:get_global("sea") == "rough" then m.rough_seas = true end
   if not intrinsic then m.not_intrinsic = true end
   if is(ctx, u, "heavy_equipment") then m.heavy_equipment = true end
   local red = rec("reduction") or 0
@@ -561,7 +561,7 @@ function apply_effects(ctx, ev)
   end
   if #ev.units == 0 then return end
   -- what the table's modifiers read of the hex before the landing changes it
-  local owner_before = game:owner(hex)
+  local owner_before = game:get_owner(hex)
   game:set_keyed("landing", { id, "cd_level" },
     owner_before ~= side and math.max(0, ctx:query("cd_level", hex) - (game:get_keyed("cd_suppressed", hex) or 0)) or 0)
   game:set_keyed("landing", { id, "enemy_zoc" }, zoc_at(ctx, side, hex, true))
@@ -571,7 +571,7 @@ function apply_effects(ctx, ev)
   -- item 9: reduced ZOCs for the assaulting units; item 12: no more reserve
   for _, u in ipairs(ev.units) do
     if ev.assault then game:set_value(u, "zoc_reduced", true) end
-    if game:value(u, "reserve") ~= nil then
+    if game:get_value(u, "reserve") ~= nil then
       game:set_value(u, "reserve", nil)
       ctx:say("item 12: %s loses its reserve status", name_of(ctx, u))
     end
@@ -586,14 +586,14 @@ function apply_effects(ctx, ev)
     if cell.kind == "mp" then
       local n = cell.mp
       if is(ctx, u, "motorized") then n = n * v.motorized_factor end
-      local have = game:marker(u, v.marker) or 0
+      local have = game:get_marker(u, v.marker) or 0
       if n > have then game:set_marker(u, v.marker, n) end
       ctx:say("%s: a \"+%d MP\" marker%s", name_of(ctx, u), n, is(ctx, u, "motorized") and " (doubled: motorized)" or "")
     else
       ctx:say("%s lands safely (NE)", name_of(ctx, u))
     end
     -- item 2 / Table 1: the combat strength multipliers; the note: halved until the next enemy combat phase
-    local rows = table1(ctx, u, game:value(u, "landed_from"), hex, ev.assault)
+    local rows = table1(ctx, u, game:get_value(u, "landed_from"), hex, ev.assault)
     local num, den = 1, 1
     local why = {}
     for _, r in ipairs(rows) do
@@ -615,7 +615,7 @@ function apply_effects(ctx, ev)
   -- item 13 and note 2: the SPs of the theatre pool, one per landing RE
   local friendly_zoc = zoc_at(ctx, side, hex)
   for _, u in ipairs(ev.units) do
-    local re = math.ceil(game:value(u, "re") or 1)
+    local re = math.ceil(game:get_value(u, "re") or 1)
     local sp = math.min(re, pool_of(ctx, side))
     if sp > 0 then
       local cell = results[u]["SP/SRP"]
@@ -627,7 +627,7 @@ function apply_effects(ctx, ev)
       local halved = false
       if friendly_zoc < 1 and lands > 0 then lands = lands // 2; halved = true end
       game:set_keyed("sp_pool", side, pool_of(ctx, side) - sp)
-      game:set_value(u, "sp", (game:value(u, "sp") or 0) + lands)
+      game:set_value(u, "sp", (game:get_value(u, "sp") or 0) + lands)
       game:set_keyed("sp_lost", side, (game:get_keyed("sp_lost", side) or 0) + parts - lands)
       ctx:say("item 13: %d SP from %s's theatre pool (%d left) for %s (%s): %s SP lands with it%s, the rest is eliminated",
         sp, side, pool_of(ctx, side), name_of(ctx, u), cell.text, sp_text(lands, v.sp_parts),
@@ -644,8 +644,8 @@ function combat_info(ctx, kind, hex, side, attackers, defenders)
   local strengths, markers, largest = {}, {}, 0
   for _, u in ipairs(attackers) do
     local num, den = ctx:query("strength_factor", u)
-    strengths[u] = { strength = game:value(u, "strength"), num = num, den = den }
-    local n = game:marker(u, v.marker) or 0
+    strengths[u] = { strength = game:get_value(u, "strength"), num = num, den = den }
+    local n = game:get_marker(u, v.marker) or 0
     markers[u] = n
     if n > largest then largest = n end
   end

@@ -57,7 +57,7 @@ rule {
           seen[u] = true
           if not ctx:query("is_ground_unit", u) then return ("37.C: %s is not a ground unit"):format(name_of(ctx, u)) end
           if game:get(u, "side") ~= side then return "37.C: a plan is one side's" end
-          local other = game:value(u, "plan")
+          local other = game:get_value(u, "plan")
           if other and active(ctx, other) then
             return ("37.C: %s is already in the plan for %s"):format(name_of(ctx, u), label(ctx, field(ctx, other, "hex")))
           end
@@ -70,7 +70,7 @@ rule {
         for _, u in ipairs(p.units) do
           if not ctx:query("unit_is", u, "intrinsic") then re = re + ctx:query("transport_re", u) end
         end
-        local ready = (game:turn() or 1) + planning_time(ctx, p, side)
+        local ready = (game:get_turn() or 1) + planning_time(ctx, p, side)
         local turn = p.turn or ready
         if turn < ready then
           return ("37.C: the planning time puts the landing on turn %d at the earliest, not %d"):format(ready, turn)
@@ -89,15 +89,15 @@ rule {
         local id = (game:get_keyed("plan", "count") or 0) + 1
         game:set_keyed("plan", "count", id)
         local time = planning_time(ctx, p, side)
-        local ready = (game:turn() or 1) + time
+        local ready = (game:get_turn() or 1) + time
         local re, assault_re = 0, 0
         local assaulting = {}
-        for _, u in ipairs(p.assault or (game:owner(p.hex) ~= side and p.units or {})) do assaulting[u] = true end
+        for _, u in ipairs(p.assault or (game:get_owner(p.hex) ~= side and p.units or {})) do assaulting[u] = true end
         for _, u in ipairs(p.units) do
           game:set_value(u, "plan", id)
           if assaulting[u] then
             game:set_value(u, "plan_assault", true)
-            assault_re = assault_re + (game:value(u, "re") or 1)
+            assault_re = assault_re + (game:get_value(u, "re") or 1)
           end
           if not ctx:query("unit_is", u, "intrinsic") then re = re + ctx:query("transport_re", u) end
         end
@@ -141,7 +141,7 @@ rule {
         game:set_keyed("plan", { p.plan, "status" }, "cancelled")
         for _, u in ipairs(units_of(ctx, p.plan)) do
           game:set_value(u, "plan", nil)
-          if game:value(u, "plan_assault") ~= nil then game:set_value(u, "plan_assault", nil) end
+          if game:get_value(u, "plan_assault") ~= nil then game:set_value(u, "plan_assault", nil) end
         end
         ctx:say("the landing at %s is cancelled", label(ctx, field(ctx, p.plan, "hex")))
       end,
@@ -170,7 +170,7 @@ rule {
       local hex = p.hex or ctx:query("group_hex", p.group)
       local plan
       for _, u in ipairs(p.units) do
-        local id = game:value(u, "plan")
+        local id = game:get_value(u, "plan")
         if not id or not active(ctx, id) then
           return ("37.C: %s's landing was not planned"):format(name_of(ctx, u))
         end
@@ -180,7 +180,7 @@ rule {
       if field(ctx, plan, "hex") ~= hex then
         return ("37.C: the plan is for %s, not %s"):format(label(ctx, field(ctx, plan, "hex")), label(ctx, hex))
       end
-      local turn = game:turn() or 1
+      local turn = game:get_turn() or 1
       if turn < field(ctx, plan, "turn") then
         return ("37.C: the landing at %s is planned for turn %d (now turn %d)"):format(label(ctx, hex),
           field(ctx, plan, "turn"), turn)
@@ -193,12 +193,12 @@ rule {
       local game = ctx.game
       local plans = {}
       for _, u in ipairs(ev.units) do
-        local id = game:value(u, "plan")
+        local id = game:get_value(u, "plan")
         if id and not plans[id] then
           plans[id] = true
           local done = true
           for _, m in ipairs(units_of(ctx, id)) do
-            if game:get(m, "loc") ~= "dead" and not game:value(m, "landing") then done = false end
+            if game:get(m, "loc") ~= "dead" and not game:get_value(m, "landing") then done = false end
           end
           if done then game:set_keyed("plan", { id, "status" }, "executed") end
         end
@@ -211,7 +211,7 @@ rule {
 
 function label(ctx, hex)
   local b = ctx.game.board
-  if b and hex and b:contains(hex) then return b:label(hex) end
+  if b and hex and b:contains(hex) then return b:format(hex) end
   return tostring(hex)
 end
 
@@ -228,7 +228,7 @@ function units_of(ctx, id)
   local game = ctx.game
   local out = {}
   for _, u in ipairs(game:units()) do
-    if game:value(u, "plan") == id then out[#out + 1] = u end
+    if game:get_value(u, "plan") == id then out[#out + 1] = u end
   end
   return out
 end
@@ -250,7 +250,7 @@ function capacity_in_play(ctx, side)
     local kind = game:get(u, "loc")
     if v.capacity_types[game:get(u, "type")] and game:get(u, "side") == side and kind ~= "dead" and kind ~= "off"
         and game:get(u, "face") ~= "damaged" then
-      n = n + (game:value(u, v.capacity_value) or v.default_capacity)
+      n = n + (game:get_value(u, v.capacity_value) or v.default_capacity)
     end
   end
   return n
@@ -264,7 +264,7 @@ end
 function planning_time(ctx, p, side)
   local game = ctx.game
   local re = 0
-  for _, u in ipairs(p.assault or (game:owner(p.hex) ~= side and p.units or {})) do re = re + (game:value(u, "re") or 1) end
+  for _, u in ipairs(p.assault or (game:get_owner(p.hex) ~= side and p.units or {})) do re = re + (game:get_value(u, "re") or 1) end
   local t = ctx:table(ctx.rule.values.planning_table)
   for _, row in ipairs(t.rows) do
     if re <= t:get(row.key, "max_re").value then return t:get(row.key, "turns").value end

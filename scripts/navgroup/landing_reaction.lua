@@ -55,7 +55,7 @@ rule {
       params = { hexes = "table" },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
-        local side = game:global("phasing")
+        local side = game:get_global("phasing")
         local hexes, why = {}, nil
         for i, x in ipairs(p.hexes) do
           local h = x
@@ -97,7 +97,7 @@ rule {
         local game = ctx.game
         local hexes = {}
         for i, x in ipairs(p.hexes) do hexes[i] = type(x) == "string" and game.board:hex(x) or x end
-        local id = roll_set(ctx, hexes, game:global("phasing"))
+        local id = roll_set(ctx, hexes, game:get_global("phasing"))
         local names = {}
         for _, h in ipairs(hexes) do names[#names + 1] = label(ctx, h) end
         ctx:say("landing group %d: %s (rolled in this order)", id, table.concat(names, ", "))
@@ -113,7 +113,7 @@ rule {
         local game, v = ctx.game, ctx.rule.values
         local e, why = eligibility(ctx, p.unit, p.landing, p.as_reserve)
         if not e then return why end
-        local M = game:value(p.unit, "mp")
+        local M = game:get_value(p.unit, "mp")
         local at, cost = e.start, 0
         for i, x in ipairs(p.path) do
           local h = x
@@ -123,7 +123,7 @@ rule {
             if keel.hex.distance(at, h) ~= 1 then
               return ("37.E: %s is not next to %s"):format(label(ctx, h), label(ctx, at))
             end
-            if v.sea_terrains[game.board:terrain(h)] then return ("37.E: %s is water"):format(label(ctx, h)) end
+            if v.sea_terrains[game.board:get_terrain(h)] then return ("37.E: %s is water"):format(label(ctx, h)) end
             local c = step_cost(ctx, p.unit, at, h, e)
             cost = cost + c
             if e.hexes_in[h] then
@@ -166,7 +166,7 @@ rule {
         end
         game:move(p.unit, "hex", at)
         game:set_value(p.unit, "reacted", true)
-        game:set_value(p.unit, "mp_left", game:value(p.unit, "mp") - cost)
+        game:set_value(p.unit, "mp_left", game:get_value(p.unit, "mp") - cost)
         if entered then game:set_keyed("reaction_set", { e.set, "entered" }, (set_field(ctx, e.set, "entered") or 0) + 1) end
         if e.as_reserve then
           game:set_keyed("reaction_set", { e.set, "free_used" }, (set_field(ctx, e.set, "free_used") or 0) + 1)
@@ -187,9 +187,9 @@ rule {
         if #ctx:query("defenders_at", e.start, game:get(p.unit, "side")) == 0 then
           return ("37.E: %s is in no hex with enemy units to overrun"):format(name_of(ctx, p.unit))
         end
-        if (game:value(p.unit, "mp") or 0) < v.overrun_mp then
+        if (game:get_value(p.unit, "mp") or 0) < v.overrun_mp then
           return ("37.E: an overrun costs %d MPs, %s has %d"):format(v.overrun_mp, name_of(ctx, p.unit),
-            game:value(p.unit, "mp") or 0)
+            game:get_value(p.unit, "mp") or 0)
         end
       end,
       effect = function(ctx, p)
@@ -197,7 +197,7 @@ rule {
         local e = eligibility(ctx, p.unit, p.landing, p.as_reserve)
         local side = game:get(p.unit, "side")
         game:set_value(p.unit, "reacted", true)
-        game:set_value(p.unit, "mp_left", game:value(p.unit, "mp") - v.overrun_mp)
+        game:set_value(p.unit, "mp_left", game:get_value(p.unit, "mp") - v.overrun_mp)
         if e.as_reserve then
           game:set_keyed("reaction_set", { e.set, "free_used" }, (set_field(ctx, e.set, "free_used") or 0) + 1)
         end
@@ -258,7 +258,7 @@ rule {
       local game = ctx.game
       if game:get_keyed("reaction", "side") ~= nil then game:set_keyed("reaction", "side", nil) end
       for _, u in ipairs(game:units()) do
-        if game:value(u, "reacted") ~= nil then game:set_value(u, "reacted", nil) end
+        if game:get_value(u, "reacted") ~= nil then game:set_value(u, "reacted", nil) end
       end
     end,
   },
@@ -268,7 +268,7 @@ rule {
 
 function label(ctx, hex)
   local b = ctx.game.board
-  if b and hex and b:contains(hex) then return b:label(hex) end
+  if b and hex and b:contains(hex) then return b:format(hex) end
   return tostring(hex)
 end
 
@@ -339,14 +339,14 @@ function modifiers_for(ctx, id, side)
     for _, l in ipairs(ctx:query("landings", { hex = h, side = side, this_turn = true })) do landing_ids[l] = true end
   end
   for _, u in ipairs(game:units()) do
-    local l = game:value(u, "landing")
+    local l = game:get_value(u, "landing")
     if l and landing_ids[l] then
       landed[#landed + 1] = u
       if not ctx:query("unit_is", u, "commando") then commandos = false end
-      if (game:value(u, "nationality") or "") == v.german then german = true end
+      if (game:get_value(u, "nationality") or "") == v.german then german = true end
     end
   end
-  local year, month = game:global("year"), game:global("month") or 1
+  local year, month = game:get_global("year"), game:get_global("month") or 1
   local before = year and (year < v.airdrop_before.year or (year == v.airdrop_before.year and month < v.airdrop_before.month))
   if airborne and german and before then m.german_airdrop_before_aug_41 = true end
   if #landed > 0 and commandos then m.commandos_only = true end
@@ -358,10 +358,10 @@ function modifiers_for(ctx, id, side)
     if #ctx:query("defenders_at", h, side) > 0 then occupied = true end
   end
   if not occupied then m.all_unoccupied = true end
-  if game:global("surprise_phase") == true then m.surprise_phase = true end
-  if game:global("mds_active") == true then m.mds_active = true end
+  if game:get_global("surprise_phase") == true then m.surprise_phase = true end
+  if game:get_global("mds_active") == true then m.mds_active = true end
   for _, h in ipairs(hexes) do
-    local port = b and b:contains(h) and b:port(h)
+    local port = b and b:contains(h) and b:get_port(h)
     if port and v.minor_ports[port.size] then m.minor_port = true end
     if port and v.major_ports[port.size] then m.major_port = true end
   end
@@ -378,7 +378,7 @@ function nearest(ctx, hexes, side)
   end
   local best
   for _, h in ipairs(game.board:hexes()) do
-    if game:owner(h) == side and not landed[h] then
+    if game:get_owner(h) == side and not landed[h] then
       for _, x in ipairs(hexes) do
         local d = keel.hex.distance(h, x)
         if not best or d < best then best = d end
@@ -416,8 +416,8 @@ function eligibility(ctx, u, want, as_reserve)
   if not ctx:query("is_ground_unit", u) then return nil, ("37.E: %s is not a ground unit"):format(name) end
   local kind, start = game:get(u, "loc")
   if kind ~= "hex" then return nil, ("37.E: %s is not on the map"):format(name) end
-  if game:value(u, "reacted") then return nil, ("37.E: %s has reacted already"):format(name) end
-  if game:value(u, "mp") == nil then return nil, ("37.E: %s has no movement allowance (unit value mp)"):format(name) end
+  if game:get_value(u, "reacted") then return nil, ("37.E: %s has reacted already"):format(name) end
+  if game:get_value(u, "mp") == nil then return nil, ("37.E: %s has no movement allowance (unit value mp)"):format(name) end
   local id, d = pick_set(ctx, start, want)
   if not id then return nil, "37.E: no landing reaction has been rolled" .. (want and (" for " .. label(ctx, want)) or "") end
   local code = set_field(ctx, id, "result")
@@ -426,7 +426,7 @@ function eligibility(ctx, u, want, as_reserve)
     return nil, ("37.E (%s): only units within %d hexes of the landing hex react; %s is %d away"):format(code,
       v.range, name, d)
   end
-  local reserve = game:value(u, "reserve") == true
+  local reserve = game:get_value(u, "reserve") == true
   if not reserve then
     if not as_reserve then
       return nil, ("37.E (%s): %s is not in reserve (a non-reserve unit reacts only as the result allows: as_reserve)")
@@ -438,7 +438,7 @@ function eligibility(ctx, u, want, as_reserve)
     elseif code == "F" or code == "S" then
       if used >= 1 then return nil, ("37.E (%s): one unit not in reserve may react, and one has"):format(code) end
       if code == "F" then
-        local limit = half_m(game:value(u, "mp"))
+        local limit = half_m(game:get_value(u, "mp"))
         if d > limit then
           return nil, ("37.E (F): the unit not in reserve must be within 1/2 M - 2 = %d hexes of the landing hex (%d)")
             :format(limit, d)

@@ -44,7 +44,7 @@ rule {
     --- artillery, cavalry, armour, amphibious_armour, heavy_equipment (amphibious armour too)
     unit_is = function(ctx, u, class)
       local game, c = ctx.game, ctx.rule.values.classes
-      local function has(k) return game:value(u, c[k]) == true end
+      local function has(k) return game:get_value(u, c[k]) == true end
       if class == "intrinsic" then return has("amphibious") or has("marine") end
       if class == "cm" then return has("cm") and not has("amphibious_armour") end
       if class == "motorized" then return has("motorized") or (has("cm") and not has("amphibious_armour")) end
@@ -59,7 +59,7 @@ rule {
     --- defenders_at(hex, side) -> units: the enemy ground units at hex (not side's)
     defenders_at = function(ctx, hex, side) return enemies_at(ctx, hex, side) end,
     --- unit_re(u) -> the unit's printed RE size (unit value `re`, default 1)
-    unit_re = function(ctx, u) return ctx.game:value(u, "re") or 1 end,
+    unit_re = function(ctx, u) return ctx.game:get_value(u, "re") or 1 end,
     --- clock() -> player_turn, phase_seq, phase: the player-turn counter (player_turn_start),
     --- the phase counter within it and the phase's name (each phase event)
     clock = function(ctx)
@@ -90,7 +90,7 @@ rule {
     --- breakdown rule is another chapter: the default reads the unit value
     --- `breaks_down` (true: it has smaller components); a scenario replaces it.
     breakdown_check = function(ctx, u)
-      if ctx.game:value(u, "breaks_down") == true then
+      if ctx.game:get_value(u, "breaks_down") == true then
         return ("%s must first be broken down into its smallest components (unit value breaks_down; "
           .. "the breakdown rule is another chapter)"):format(ctx.game:get(u, "name"))
       end
@@ -102,10 +102,10 @@ rule {
       local pt = game:get_keyed("clock", "player_turn") or 0
       local n = 0
       for _, u in ipairs(game:units()) do
-        local id = game:value(u, "landing")
+        local id = game:get_value(u, "landing")
         if id and game:get_keyed("landing", { id, "hex" }) == hex and game:get_keyed("landing", { id, "side" }) == side
             and game:get_keyed("landing", { id, "player_turn" }) == pt then
-          n = n + (game:value(u, "re") or 1)
+          n = n + (game:get_value(u, "re") or 1)
         end
       end
       return n
@@ -123,16 +123,16 @@ rule {
         local side = ctx:query("group_side", p.group)
         if not side then return "37: the naval group has no units" end
         -- (a) the phasing player, in any naval movement step
-        local phasing = game:global("phasing")
+        local phasing = game:get_global("phasing")
         if phasing ~= side then
           return ("37 (a): amphibious landings are made by the phasing player (%s is %s's, the phasing "
-            .. "player is %s)"):format(game:group_name(p.group), side, tostring(phasing))
+            .. "player is %s)"):format(game:group_get_name(p.group), side, tostring(phasing))
         end
         if game:get_keyed("naval_step", side) ~= true then
           return "37 (a): amphibious landings are made in a naval movement step (none is open)"
         end
         -- (b) never in stormy seas
-        if game:global("sea") == "stormy" then
+        if game:get_global("sea") == "stormy" then
           return "37 (b): no amphibious landing during stormy sea conditions"
         end
         local hex, why = beach_of(ctx, p.group, p.hex)
@@ -140,7 +140,7 @@ rule {
         -- (d) an assault is a landing on an enemy-owned beach; a friendly-owned
         -- beach takes a landing only beyond its 3 RE limit (or, 37.B note 1,
         -- when the landing's MP cost is reduced: the table is then used)
-        local owner = game:owner(hex)
+        local owner = game:get_owner(hex)
         if owner == nil then
           return ("37: an amphibious landing is made at an enemy-owned beach, or at a friendly-owned one "
             .. "beyond its %d RE limit; %s is owned by no one"):format(v.beach_re_limit, label(ctx, hex))
@@ -156,7 +156,7 @@ rule {
           if not is_ground(ctx, u) then return ("37: %s is not a ground unit"):format(name) end
           if game:get(u, "side") ~= side then return ("37: %s is not %s's"):format(name, side) end
           if not carrier_in(ctx, u, p.group) then
-            return ("37: %s is not carried by a naval unit of %s"):format(name, game:group_name(p.group))
+            return ("37: %s is not carried by a naval unit of %s"):format(name, game:group_get_name(p.group))
           end
           -- (c) broken down into its smallest components, unless intrinsically amphibious
           if not ctx:query("unit_is", u, "intrinsic") then
@@ -164,10 +164,10 @@ rule {
             if no then return "37 (c): " .. no end
           end
           -- (f) only units in reserve assault
-          if assault and game:value(u, "reserve") ~= true then
+          if assault and game:get_value(u, "reserve") ~= true then
             return ("37 (f): only units in reserve may perform amphibious assaults; %s is not in reserve"):format(name)
           end
-          re = re + (game:value(u, "re") or 1)
+          re = re + (game:get_value(u, "re") or 1)
         end
         if not assault then
           local used = ctx:query("beach_re_used", hex, side)
@@ -210,11 +210,11 @@ rule {
         local g = p.group
         local side = ctx:query("group_side", g)
         local hex = beach_of(ctx, g, p.hex)
-        local assault = game:owner(hex) ~= side
+        local assault = game:get_owner(hex) ~= side
         local defenders = enemies_at(ctx, hex, side)
         local initially = false   -- 37.B item 6: CDs and units in reserve do not count
         for _, u in ipairs(defenders) do
-          if game:value(u, "reserve") ~= true then initially = true end
+          if game:get_value(u, "reserve") ~= true then initially = true end
         end
         local id = (game:get_keyed("landing", "count") or 0) + 1
         game:set_keyed("landing", "count", id)
@@ -231,7 +231,7 @@ rule {
         game:set_keyed("landing", { id, "attack_required" }, #defenders > 0)
         local carriers = {}
         for _, u in ipairs(p.units) do carriers[u] = select(2, game:get(u, "loc")) end
-        ctx:say("%s %s %s at %s%s", game:group_name(g), assault and "makes an amphibious assault with" or
+        ctx:say("%s %s %s at %s%s", game:group_get_name(g), assault and "makes an amphibious assault with" or
           "makes an amphibious landing with", landing_units_text(ctx, p.units), label(ctx, hex),
           #defenders > 0 and (" (defended by %d enemy unit%s)"):format(#defenders, #defenders > 1 and "s" or "") or "")
         -- 37.A pays the naval group's MPs (coast defences may fire meanwhile)
@@ -285,7 +285,7 @@ rule {
 
 function label(ctx, hex)
   local b = ctx.game.board
-  if b and hex and b:contains(hex) then return b:label(hex) end
+  if b and hex and b:contains(hex) then return b:format(hex) end
   return tostring(hex)
 end
 
@@ -296,7 +296,7 @@ function is_ground(ctx, u)
   if game:get(u, "loc") == "dead" then return false end
   local t = game:get(u, "type")
   if v.naval_types[t] or v.cd_types[t] then return false end
-  if game:value(u, "air") == true or game:value(u, "mission") ~= nil then return false end
+  if game:get_value(u, "air") == true or game:get_value(u, "mission") ~= nil then return false end
   return true
 end
 
@@ -337,13 +337,13 @@ function beach_of(ctx, g, want)
   local game = ctx.game
   local at, in_port = ctx:query("group_hex", g)
   if not at then return nil, "37: the naval group has no units on the map" end
-  if in_port then return nil, ("37: %s is in port: it lands units from the sea"):format(game:group_name(g)) end
+  if in_port then return nil, ("37: %s is in port: it lands units from the sea"):format(game:group_get_name(g)) end
   local hex = want or at
   if hex ~= at and keel.hex.distance(hex, at) ~= 1 then
-    return nil, ("37: %s lands in its own hex or the next one, not at %s"):format(game:group_name(g), label(ctx, hex))
+    return nil, ("37: %s lands in its own hex or the next one, not at %s"):format(game:group_get_name(g), label(ctx, hex))
   end
   local b = game.board
-  if b and (not b:contains(hex) or b:terrain(hex) ~= "coastal") then
+  if b and (not b:contains(hex) or b:get_terrain(hex) ~= "coastal") then
     return nil, ("37: %s is no beach (a beach is a coastal hex)"):format(label(ctx, hex))
   end
   return hex
@@ -353,15 +353,15 @@ end
 -- hex outside the Soviet Union, and make no assault in Bulgaria.
 function east_front(ctx, units, hex, assault)
   local game, v = ctx.game, ctx.rule.values.east_front
-  if game:global("east_front") ~= true then return nil end
+  if game:get_global("east_front") ~= true then return nil end
   local soviet = false
   for _, u in ipairs(units) do
-    if (game:value(u, "nationality") or game:get(u, "side")) == v.nationality then soviet = true end
+    if (game:get_value(u, "nationality") or game:get(u, "side")) == v.nationality then soviet = true end
   end
   if not soviet then return nil end
   local b = game.board
   for _, h in ipairs(keel.hex.spiral(hex, 1)) do
-    if b:contains(h) and b:port(h) and not b:has_tag(h, v.soviet_union_tag) then
+    if b:contains(h) and b:get_port(h) and not b:has_tag(h, v.soviet_union_tag) then
       return ("37 (East Front): Soviet units may not land in or next to a port outside the Soviet Union (%s)")
         :format(label(ctx, h))
     end

@@ -74,8 +74,8 @@ return family {
       { key = "sea", label = "sea state" },
       { key = "suez", label = "Suez Canal" },
       { key = "initial_phase", label = "initial phase of" },
-      { key = "naval_combats", label = "naval combats" },
-      { key = "vp:*", label = "victory points (%s)" },
+      { keyed = "naval_combat", count = true, label = "naval combats" },   -- 32.D's records
+      { keyed = "vp", label = "victory points (%s)" },                   -- per side
     },
   },
 }

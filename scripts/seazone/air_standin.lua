@@ -24,16 +24,16 @@ rule {
         local g = ctx.game
         local from = ctx:query("area_of", p.unit)
         local to = ctx:query("area_index", p.path[#p.path])
-        if g:value(p.unit, "air_moved_turn") ~= g:turn() then g:set_value(p.unit, "air_moved", 0) end
-        g:set_value(p.unit, "air_moved_turn", g:turn())
-        g:set_value(p.unit, "air_moved", g:value(p.unit, "air_moved") + #p.path)
+        if g:get_value(p.unit, "air_moved_turn") ~= g:get_turn() then g:set_value(p.unit, "air_moved", 0) end
+        g:set_value(p.unit, "air_moved_turn", g:get_turn())
+        g:set_value(p.unit, "air_moved", g:get_value(p.unit, "air_moved") + #p.path)
         g:set_value(p.unit, "landing_on", nil)
         g:move(p.unit, "zone", to)
         ctx:say("%s flies %s -> %s", ctx:query("unit_label", p.unit), ctx:query("area_name", from), table.concat(p.path, " -> "))
-        if g:phase() == "combat_move" then
+        if g:get_phase() == "combat_move" then
           for _, u in ipairs(ctx:query("units_in", to)) do
             if g:get(u, "side") ~= g:get(p.unit, "side") then
-              g:set_value(p.unit, "attacking_turn", g:turn())
+              g:set_value(p.unit, "attacking_turn", g:get_turn())
               ctx:say("%s attacks in %s", ctx:query("unit_label", p.unit), ctx:query("area_name", to))
               break
             end
@@ -47,9 +47,9 @@ rule {
 function fly_legal(ctx, p)
   local g = ctx.game
   if ctx:query("class_of", p.unit) ~= "air" then return ("%s is not an air unit"):format(ctx:query("unit_label", p.unit)) end
-  local ph = g:phase()
+  local ph = g:get_phase()
   if ph ~= "combat_move" and ph ~= "noncombat_move" then return "air units move in Combat Move and Noncombat Move" end
-  if ctx:query("power_of", p.unit) ~= g:global("power") then
+  if ctx:query("power_of", p.unit) ~= g:get_global("power") then
     return ("%s moves on %s's turn"):format(ctx:query("unit_label", p.unit), ctx:query("power_of", p.unit))
   end
   if #p.path == 0 then return "an empty path" end
@@ -64,7 +64,7 @@ function fly_legal(ctx, p)
     prev = z
   end
   local d = ctx:query("unit_data", g:get(p.unit, "type"))
-  local used = g:value(p.unit, "air_moved_turn") == g:turn() and g:value(p.unit, "air_moved") or 0
+  local used = g:get_value(p.unit, "air_moved_turn") == g:get_turn() and g:get_value(p.unit, "air_moved") or 0
   if used + #p.path > d.move then
     return ("%s may move %d areas a turn (%d used)"):format(ctx:query("unit_label", p.unit), d.move, used)
   end

@@ -21,7 +21,7 @@ rule {
   on = {
     -- defense 1, attack 0: it never fires in the attacking units' fire steps
     may_fire = function(ctx, ev)
-      if ctx.game:get(ev.unit, "type") == "assault_ship" and ctx.game:value(ev.unit, "battle_role") == "attacker" then
+      if ctx.game:get(ev.unit, "type") == "assault_ship" and ctx.game:get_value(ev.unit, "battle_role") == "attacker" then
         ev.fires = false
       end
     end,
@@ -48,16 +48,16 @@ rule {
         if g:get(p.ship, "type") ~= "assault_ship" then
           return ("%s is not an amphibious assault ship"):format(ctx:query("unit_label", p.ship))
         end
-        local ph = g:phase()
+        local ph = g:get_phase()
         if ph ~= "combat_move" and ph ~= "noncombat_move" then return "cargo loads in Combat Move or Noncombat Move" end
         local why = cargo_problem(ctx, p.ship, p.unit)
         if why then return why end
         if g:get(p.unit, "side") ~= g:get(p.ship, "side") then return "the ship is not friendly" end
-        if ctx:query("power_of", p.unit) ~= g:global("power") then
+        if ctx:query("power_of", p.unit) ~= g:get_global("power") then
           return ("%s belongs to %s: it loads on its controller's turn"):format(ctx:query("unit_label", p.unit),
             ctx:query("power_of", p.unit))
         end
-        if g:value(p.unit, "moved_turn") == g:turn() then
+        if g:get_value(p.unit, "moved_turn") == g:get_turn() then
           return ("%s has moved this turn: loading is a land unit's entire move"):format(ctx:query("unit_label", p.unit))
         end
         local kind, at = g:get(p.unit, "loc")
@@ -69,9 +69,9 @@ rule {
       effect = function(ctx, p)
         local g = ctx.game
         g:move(p.unit, "unit", p.ship)
-        g:set_value(p.unit, "moved_turn", g:turn())
-        g:set_value(p.unit, "loaded_turn", g:turn())
-        g:set_value(p.unit, "loaded_phase", g:phase() == "combat_move" and "combat" or "noncombat")
+        g:set_value(p.unit, "moved_turn", g:get_turn())
+        g:set_value(p.unit, "loaded_turn", g:get_turn())
+        g:set_value(p.unit, "loaded_phase", g:get_phase() == "combat_move" and "combat" or "noncombat")
         ctx:say("%s loads onto %s", ctx:query("unit_label", p.unit), ctx:query("unit_label", p.ship))
       end,
     },
@@ -82,10 +82,10 @@ rule {
       local g = ctx.game
       for _, u in ipairs(land_cargo(ctx, p)) do
         local owner = ctx:query("power_of", u)
-        if owner ~= g:global("power") then
+        if owner ~= g:get_global("power") then
           return ("%s belongs to %s: it offloads on its controller's turn"):format(ctx:query("unit_label", u), owner)
         end
-        if owner ~= ctx:query("power_of", p.ship) and g:value(u, "loaded_turn") == g:turn() then
+        if owner ~= ctx:query("power_of", p.ship) and g:get_value(u, "loaded_turn") == g:get_turn() then
           return ("%s loaded this turn onto a friendly power's ship: it offloads on a later turn of its controller"):format(
             ctx:query("unit_label", u))
         end
@@ -105,7 +105,7 @@ rule {
       params = { unit = "unit", helicopter = "unit" },
       legal = function(ctx, p)
         local g = ctx.game
-        if g:global("sitrep_marine_transport") ~= true then return "the marine-transport sitrep is not in play" end
+        if g:get_global("sitrep_marine_transport") ~= true then return "the marine-transport sitrep is not in play" end
         if g:get(p.helicopter, "type") ~= "helicopter" then
           return ("%s is not a helicopter"):format(ctx:query("unit_label", p.helicopter))
         end
@@ -113,7 +113,7 @@ rule {
           return ("a helicopter carries one special force, LAV or artillery unit, not %s"):format(g:get(p.unit, "type"))
         end
         if #helicopter_cargo(ctx, p.helicopter) >= ctx.rule.values.capacity then return "the helicopter carries one unit" end
-        if ctx:query("power_of", p.helicopter) ~= g:global("power") then return "your helicopters act as transports on your turn" end
+        if ctx:query("power_of", p.helicopter) ~= g:get_global("power") then return "your helicopters act as transports on your turn" end
         if g:get(p.unit, "side") ~= g:get(p.helicopter, "side") then return "not a friendly unit" end
         local hz = ctx:query("area_of", p.helicopter)
         local kind, where = g:get(p.unit, "loc")
@@ -133,12 +133,12 @@ rule {
       params = { unit = "unit", ship = "unit?" },
       legal = function(ctx, p)
         local g = ctx.game
-        if g:global("sitrep_marine_transport") ~= true then return "the marine-transport sitrep is not in play" end
+        if g:get_global("sitrep_marine_transport") ~= true then return "the marine-transport sitrep is not in play" end
         local kind, h = g:get(p.unit, "loc")
         if kind ~= "unit" or g:get(h, "type") ~= "helicopter" then
           return ("%s is not carried by a helicopter"):format(ctx:query("unit_label", p.unit))
         end
-        if ctx:query("power_of", h) ~= g:global("power") then return "your helicopters act as transports on your turn" end
+        if ctx:query("power_of", h) ~= g:get_global("power") then return "your helicopters act as transports on your turn" end
         local z = ctx:query("area_of", h)
         if p.ship then
           if g:get(p.ship, "type") ~= "assault_ship" or ctx:query("area_of", p.ship) ~= z then
@@ -177,14 +177,14 @@ rule {
       if in_hostile_zone(ctx, p.ship) then
         return ("%s is in a hostile sea zone: it cannot load there"):format(ctx:query("unit_label", p.ship))
       end
-      if g:value(p.ship, "offloaded_turn") == g:turn() then
+      if g:get_value(p.ship, "offloaded_turn") == g:get_turn() then
         return ("%s offloaded this turn: it cannot move, load or offload again"):format(ctx:query("unit_label", p.ship))
       end
     end,
     move = function(ctx, p)
       local g = ctx.game
       for _, u in ipairs(p.units) do
-        if g:get(u, "type") == "assault_ship" and g:value(u, "offloaded_turn") == g:turn() then
+        if g:get(u, "type") == "assault_ship" and g:get_value(u, "offloaded_turn") == g:get_turn() then
           return ("%s offloaded this turn: it cannot move again"):format(ctx:query("unit_label", u))
         end
       end
@@ -193,11 +193,11 @@ rule {
     -- this turn's Noncombat Move
     end_phase = function(ctx)
       local g = ctx.game
-      if g:phase() ~= "noncombat_move" then return nil end
+      if g:get_phase() ~= "noncombat_move" then return nil end
       for _, s in ipairs(g:units()) do
-        if g:get(s, "type") == "assault_ship" and g:value(s, "retreated_turn") ~= g:turn() then
+        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= g:get_turn() then
           for _, u in ipairs(g:cargo(s)) do
-            if g:value(u, "loaded_turn") == g:turn() and g:value(u, "loaded_phase") == "combat" then
+            if g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat" then
               return ("%s still carries %s, loaded in this turn's Combat Move: it cannot remain at sea with it"):format(
                 ctx:query("unit_label", s), ctx:query("unit_label", u))
             end
@@ -218,7 +218,7 @@ rule {
       local t = ctx:query("area_index", p.to)
       if not t or not ctx:query("is_territory", t) then return nil end
       local hostile = ctx:query("owner_of", t) ~= g:get(p.ship, "side")
-      if g:phase() ~= "conduct_combat" then
+      if g:get_phase() ~= "conduct_combat" then
         if hostile then
           return ("%s is hostile: an amphibious assault ship offloads into a hostile territory only in an amphibious "
             .. "assault (Conduct Combat)"):format(p.to)
@@ -229,7 +229,7 @@ rule {
       local chosen = {}
       for _, u in ipairs(land_cargo(ctx, p)) do chosen[u] = true end
       for _, u in ipairs(g:cargo(p.ship)) do
-        local combat_loaded = g:value(u, "loaded_turn") == g:turn() and g:value(u, "loaded_phase") == "combat"
+        local combat_loaded = g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat"
         if combat_loaded and not chosen[u] then
           return ("%s was loaded in Combat Move: the ship offloads it in the assault (or retreats)"):format(ctx:query("unit_label", u))
         end
@@ -244,12 +244,12 @@ rule {
     -- in Combat Move ashore, unless it retreated
     end_phase = function(ctx)
       local g = ctx.game
-      if g:phase() ~= "conduct_combat" then return nil end
+      if g:get_phase() ~= "conduct_combat" then return nil end
       for _, s in ipairs(g:units()) do
-        if g:get(s, "type") == "assault_ship" and g:value(s, "retreated_turn") ~= g:turn()
-            and g:value(s, "sea_combat_turn") == g:turn() then
+        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= g:get_turn()
+            and g:get_value(s, "sea_combat_turn") == g:get_turn() then
           for _, u in ipairs(g:cargo(s)) do
-            if g:value(u, "loaded_turn") == g:turn() and g:value(u, "loaded_phase") == "combat" then
+            if g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat" then
               return ("%s must offload %s (loaded in Combat Move) in the amphibious assault, or have retreated"):format(
                 ctx:query("unit_label", s), ctx:query("unit_label", u))
             end
@@ -268,7 +268,7 @@ function land_cargo(ctx, p)
   local g = ctx.game
   local out = {}
   for _, u in ipairs(g:cargo(p.ship)) do
-    if ctx:query("power_of", u) == g:global("power") then out[#out + 1] = u end
+    if ctx:query("power_of", u) == g:get_global("power") then out[#out + 1] = u end
   end
   return out
 end
@@ -310,7 +310,7 @@ function offload_legal(ctx, p)
   if g:get(p.ship, "type") ~= "assault_ship" then
     return ("%s is not an amphibious assault ship"):format(ctx:query("unit_label", p.ship))
   end
-  local ph = g:phase()
+  local ph = g:get_phase()
   if ph ~= "conduct_combat" and ph ~= "noncombat_move" then
     return "cargo offloads in an amphibious assault (Conduct Combat) or in Noncombat Move"
   end
@@ -325,11 +325,11 @@ function offload_legal(ctx, p)
   if in_hostile_zone(ctx, p.ship) then
     return ("%s is in a hostile sea zone (%s): it cannot offload there"):format(ctx:query("unit_label", p.ship), ctx:query("area_name", z))
   end
-  if g:value(p.ship, "retreated_turn") == g:turn() then
+  if g:get_value(p.ship, "retreated_turn") == g:get_turn() then
     return ("%s retreated this turn: it cannot offload"):format(ctx:query("unit_label", p.ship))
   end
-  if g:value(p.ship, "offloaded_turn") == g:turn() then
-    local before = ctx:query("area_name", g:value(p.ship, "offloaded_to"))
+  if g:get_value(p.ship, "offloaded_turn") == g:get_turn() then
+    local before = ctx:query("area_name", g:get_value(p.ship, "offloaded_to"))
     return ("%s already offloaded into %s this turn: one offload, in one territory, a turn"):format(ctx:query("unit_label", p.ship), before)
   end
   local list = land_cargo(ctx, p)
@@ -345,8 +345,8 @@ end
 function offload_effect(ctx, p)
   local g = ctx.game
   local t = ctx:query("area_index", p.to)
-  local turn = g:turn()
-  local assault = g:phase() == "conduct_combat"
+  local turn = g:get_turn()
+  local assault = g:get_phase() == "conduct_combat"
   for _, u in ipairs(land_cargo(ctx, p)) do
     g:move(u, "zone", t)
     g:set_value(u, "moved_turn", turn)

@@ -24,14 +24,14 @@ rule {
       params = { ships = "units", territory = "string", defender = "any?" },
       legal = function(ctx, p)
         local g = ctx.game
-        if g:phase() ~= "conduct_combat" then return "bombardment is a step of an amphibious assault (Conduct Combat)" end
-        if g:global("choice_side") then return "casualties are being chosen" end
+        if g:get_phase() ~= "conduct_combat" then return "bombardment is a step of an amphibious assault (Conduct Combat)" end
+        if g:get_global("choice_side") then return "casualties are being chosen" end
         local t = ctx:query("area_index", p.territory)
         if not t or not assaulted(ctx, t) then return ("no amphibious assault is being made into %s"):format(p.territory) end
         if #p.ships == 0 then return "no ships named" end
         local n = offloaded_count(ctx, t)
         for _, s in ipairs(p.ships) do
-          if ctx:query("power_of", s) ~= g:global("power") then return ("%s is not yours"):format(ctx:query("unit_label", s)) end
+          if ctx:query("power_of", s) ~= g:get_global("power") then return ("%s is not yours"):format(ctx:query("unit_label", s)) end
           local ev = { unit = s, territory = t, count = #p.ships, land_units = n, allowed = false,
                        reason = "only cruisers and destroyers conduct offshore bombardment" }
           ctx:emit("may_bombard", ev)
@@ -39,7 +39,7 @@ rule {
         end
         local targets = {}
         for _, u in ipairs(ctx:query("units_in", t)) do
-          if g:get(u, "side") ~= g:global("side") then targets[#targets + 1] = u end
+          if g:get(u, "side") ~= g:get_global("side") then targets[#targets + 1] = u end
         end
         return ctx:query("policy_problem", targets, p.defender)
       end,
@@ -52,16 +52,16 @@ rule {
           ctx:emit("may_bombard", ev)
           local roll = ctx:roll("1d6", { reason = ("%s bombards %s (hits on %d or less)"):format(ctx:query("unit_label", s),
             p.territory, ev.value) })
-          g:set_value(s, "bombarded_turn", g:turn())
+          g:set_value(s, "bombarded_turn", g:get_turn())
           if roll <= ev.value then
-            g:set_value(s, "scored", (g:value(s, "scored") or 0) + 1)
+            g:set_value(s, "scored", (g:get_value(s, "scored") or 0) + 1)
             hits = hits + 1
           end
         end
         local targets = {}
         local side
         for _, u in ipairs(ctx:query("units_in", t)) do
-          if g:get(u, "side") ~= g:global("side") and not g:value(u, "casualty") then
+          if g:get(u, "side") ~= g:get_global("side") and not g:get_value(u, "casualty") then
             targets[#targets + 1] = u
             side = g:get(u, "side")
           end
@@ -76,7 +76,7 @@ rule {
         ctx:query("resolve_hits", side, targets, "strip", "bombardment", t)
         for _, u in ipairs(targets) do
           for _, k in ipairs { "loss_rank", "soak_rank" } do
-            if g:value(u, k) ~= nil then g:set_value(u, k, nil) end
+            if g:get_value(u, k) ~= nil then g:set_value(u, k, nil) end
           end
         end
       end,
@@ -91,21 +91,21 @@ rule {
       params = { territory = "string" },
       legal = function(ctx, p)
         local g = ctx.game
-        if g:phase() ~= "conduct_combat" then return "land combat is fought in Conduct Combat" end
-        if g:global("choice_side") then return "casualties are being chosen" end
+        if g:get_phase() ~= "conduct_combat" then return "land combat is fought in Conduct Combat" end
+        if g:get_global("choice_side") then return "casualties are being chosen" end
         local t = ctx:query("area_index", p.territory)
         if not t or not assaulted(ctx, t) then return ("no amphibious assault is being made into %s"):format(p.territory) end
       end,
       effect = function(ctx, p)
         local g = ctx.game
         local t = ctx:query("area_index", p.territory)
-        ctx:emit("land_combat", { territory = t, power = g:global("power") })
+        ctx:emit("land_combat", { territory = t, power = g:get_global("power") })
         for _, u in ipairs(ctx:query("units_in", t)) do
-          if g:value(u, "casualty") then
+          if g:get_value(u, "casualty") then
             ctx:say("%s removed (behind the casualty strip)", ctx:query("unit_label", u))
             g:eliminate(u)
-          elseif g:value(u, "offloaded_to") == t and g:value(u, "assault_turn") == g:turn() then
-            g:set_value(u, "land_combat_turn", g:turn())
+          elseif g:get_value(u, "offloaded_to") == t and g:get_value(u, "assault_turn") == g:get_turn() then
+            g:set_value(u, "land_combat_turn", g:get_turn())
           end
         end
       end,
@@ -118,8 +118,8 @@ function assaulted(ctx, t)
   local g = ctx.game
   local any = false
   for _, u in ipairs(ctx:query("units_in", t)) do
-    if g:value(u, "assault_turn") == g:turn() and g:value(u, "offloaded_to") == t then
-      if g:value(u, "land_combat_turn") == g:turn() then return false end
+    if g:get_value(u, "assault_turn") == g:get_turn() and g:get_value(u, "offloaded_to") == t then
+      if g:get_value(u, "land_combat_turn") == g:get_turn() then return false end
       any = true
     end
   end
@@ -131,7 +131,7 @@ function offloaded_count(ctx, t)
   local g = ctx.game
   local n = 0
   for _, u in ipairs(ctx:query("units_in", t)) do
-    if g:value(u, "offloaded_turn") == g:turn() and g:value(u, "offloaded_to") == t then n = n + 1 end
+    if g:get_value(u, "offloaded_turn") == g:get_turn() and g:get_value(u, "offloaded_to") == t then n = n + 1 end
   end
   return n
 end

@@ -59,7 +59,7 @@ function serving_base(ctx, z, side)
     local t = ctx:query("area_index", n)
     if ctx:query("is_territory", t) and ctx:query("owner_of", t) == side then
       for _, u in ipairs(ctx:query("units_in", t)) do
-        if g:get(u, "type") == "naval_base" and g:value(u, "operative") ~= false then return u end
+        if g:get(u, "type") == "naval_base" and g:get_value(u, "operative") ~= false then return u end
       end
     end
   end

@@ -58,16 +58,16 @@ rule {
             ctx:query("unit_label", p.unit), t == "strategic_bomber" and "strategic bombers" or t)
         end
         if g:get(p.carrier, "type") ~= "carrier" then return ("%s is not a carrier"):format(ctx:query("unit_label", p.carrier)) end
-        if g:phase() ~= "noncombat_move" then
+        if g:get_phase() ~= "noncombat_move" then
           return "air units land on carriers in Noncombat Move (landing takes effect in Mobilize New Units)"
         end
-        if ctx:query("power_of", p.unit) ~= g:global("power") then
+        if ctx:query("power_of", p.unit) ~= g:get_global("power") then
           return ("%s moves on %s's turn"):format(ctx:query("unit_label", p.unit), ctx:query("power_of", p.unit))
         end
         if g:get(p.unit, "loc") ~= "zone" then return ("%s is not in the air"):format(ctx:query("unit_label", p.unit)) end
         if g:get(p.carrier, "side") ~= g:get(p.unit, "side") then return "that carrier is not friendly" end
         local ck, cz = g:get(p.carrier, "loc")
-        local where = ck == "zone" and cz or (ck == "off" and g:value(p.carrier, "mobilize_zone"))
+        local where = ck == "zone" and cz or (ck == "off" and g:get_value(p.carrier, "mobilize_zone"))
         if where ~= ctx:query("area_of", p.unit) then
           return ("%s and %s must end their movement in the same sea zone"):format(ctx:query("unit_label", p.unit),
             ctx:query("unit_label", p.carrier))
@@ -75,7 +75,7 @@ rule {
         if g:get(p.carrier, "face") == "damaged" then
           return ("%s is damaged: no air units may land on it"):format(ctx:query("unit_label", p.carrier))
         end
-        if g:value(p.unit, "landing_on") == p.carrier then return "it already lands there" end
+        if g:get_value(p.unit, "landing_on") == p.carrier then return "it already lands there" end
         if capacity_left(ctx, p.carrier) <= 0 then
           return ("%s already carries or expects %d air units (its capacity)"):format(
             ctx:query("unit_label", p.carrier), ctx.rule.values.capacity)
@@ -96,7 +96,7 @@ rule {
         if g:get(c, "face") == "damaged" then
           return ("%s is damaged: no air units may take off from it until it is repaired"):format(ctx:query("unit_label", c))
         end
-        if ctx:query("power_of", c) == g:global("power") and ctx:query("power_of", p.unit) ~= g:global("power") then
+        if ctx:query("power_of", c) == g:get_global("power") and ctx:query("power_of", p.unit) ~= g:get_global("power") then
           return "on the carrier owner's turn, a friendly power's air units aboard are cargo"
         end
       end
@@ -104,9 +104,9 @@ rule {
     -- a carrier moves in Noncombat Move only if it did not move in Combat Move nor fight
     move = function(ctx, p)
       local g = ctx.game
-      if g:phase() ~= "noncombat_move" then return nil end
+      if g:get_phase() ~= "noncombat_move" then return nil end
       for _, u in ipairs(p.units) do
-        if g:get(u, "type") == "carrier" and g:value(u, "sea_combat_turn") == g:turn() then
+        if g:get(u, "type") == "carrier" and g:get_value(u, "sea_combat_turn") == g:get_turn() then
           return ("%s took part in combat this turn: it does not move in Noncombat Move"):format(ctx:query("unit_label", u))
         end
       end
@@ -114,7 +114,7 @@ rule {
     -- a carrier must move if it can, or remain, to give an air unit its only landing space
     end_phase = function(ctx)
       local g = ctx.game
-      if g:phase() ~= "noncombat_move" then return nil end
+      if g:get_phase() ~= "noncombat_move" then return nil end
       for _, u in ipairs(g:units()) do
         if is_plane(ctx, u) and g:get(u, "loc") == "zone" and not landing_space(ctx, u) then
           local c, z = carrier_that_could_help(ctx, u)
@@ -154,7 +154,7 @@ rule {
       if ev.phase ~= "mobilize" then return end
       local g = ctx.game
       for _, u in ipairs(g:units()) do
-        local c = g:value(u, "landing_on")
+        local c = g:get_value(u, "landing_on")
         if c and g:get(u, "loc") == "zone" then
           g:move(u, "unit", c)
           g:set_value(u, "landing_on", nil)
@@ -176,8 +176,8 @@ rule {
       params = { unit = "unit", carrier = "unit?", to = "string?" },
       legal = function(ctx, p)
         local g = ctx.game
-        if not g:value(p.unit, "must_reland") then return ("%s has no landing to make"):format(ctx:query("unit_label", p.unit)) end
-        if g:phase() ~= "noncombat_move" then return "this movement occurs in the Noncombat Move phase" end
+        if not g:get_value(p.unit, "must_reland") then return ("%s has no landing to make"):format(ctx:query("unit_label", p.unit)) end
+        if g:get_phase() ~= "noncombat_move" then return "this movement occurs in the Noncombat Move phase" end
         if p.carrier == nil and p.to == nil then return nil end
         for _, o in ipairs(reland_options(ctx, p.unit)) do
           if p.carrier and o.carrier == p.carrier then return nil end
@@ -211,9 +211,9 @@ rule {
   queries = {
     pending_relanding = function(ctx)
       local g = ctx.game
-      if g:phase() ~= "noncombat_move" then return nil end
+      if g:get_phase() ~= "noncombat_move" then return nil end
       for _, u in ipairs(g:units()) do
-        if g:value(u, "must_reland") then
+        if g:get_value(u, "must_reland") then
           return ("%s must land first (its carrier was damaged or lost in combat)"):format(ctx:query("unit_label", u))
         end
       end
@@ -225,7 +225,7 @@ rule {
     battle_units = function(ctx, ev)
       local g = ctx.game
       for _, c in ipairs(ctx:query("battle_participants")) do
-        if g:get(c, "type") == "carrier" and g:value(c, "battle_role") == "defender" and g:get(c, "face") ~= "damaged" then
+        if g:get(c, "type") == "carrier" and g:get_value(c, "battle_role") == "defender" and g:get(c, "face") ~= "damaged" then
           for _, a in ipairs(planes_aboard(ctx, c)) do
             g:move(a, "zone", ev.battle.zone)
             g:set_value(a, "battle_role", "defender")
@@ -238,7 +238,7 @@ rule {
     -- aircraft from a carrier are never a submarine hit's casualty
     may_hit = function(ctx, ev)
       local g = ctx.game
-      if g:value(ev.target, "defending_from") and g:get(ev.firer, "type") == "submarine" then
+      if g:get_value(ev.target, "defending_from") and g:get(ev.firer, "type") == "submarine" then
         ev.allowed, ev.by = false, ctx.rule.id
         ev.reason = "aircraft on a carrier cannot be a casualty of a submarine hit"
       end
@@ -247,7 +247,7 @@ rule {
     battle_end = function(ctx)
       local g = ctx.game
       for _, a in ipairs(g:units()) do
-        local c = g:value(a, "defending_from")
+        local c = g:get_value(a, "defending_from")
         if c and g:get(a, "loc") == "zone" then
           g:set_value(a, "defending_from", nil)
           if g:get(c, "loc") == "zone" and g:get(c, "face") ~= "damaged" then
@@ -267,7 +267,7 @@ rule {
       if ev.phase ~= "noncombat_move" then return end
       local g = ctx.game
       for _, a in ipairs(g:units()) do
-        if g:value(a, "must_reland") and #reland_options(ctx, a) == 0 then
+        if g:get_value(a, "must_reland") and #reland_options(ctx, a) == 0 then
           ctx:say("%s has no carrier or territory to land on: destroyed", ctx:query("unit_label", a))
           g:eliminate(a)
         end
@@ -294,7 +294,7 @@ function capacity_left(ctx, c)
   local g = ctx.game
   local n = #planes_aboard(ctx, c)
   for _, u in ipairs(g:units()) do
-    if g:value(u, "landing_on") == c and g:get(u, "loc") ~= "unit" and g:get(u, "loc") ~= "dead" then n = n + 1 end
+    if g:get_value(u, "landing_on") == c and g:get(u, "loc") ~= "unit" and g:get(u, "loc") ~= "dead" then n = n + 1 end
   end
   return ctx.rule.values.capacity - n
 end
@@ -320,10 +320,10 @@ function landing_space(ctx, u)
     if ctx:query("owner_of", z) == g:get(u, "side") then return z end
     return nil
   end
-  local c = g:value(u, "landing_on")
+  local c = g:get_value(u, "landing_on")
   if c and g:get(c, "face") ~= "damaged" then
     local ck, cz = g:get(c, "loc")
-    if (ck == "zone" and cz == z) or (ck == "off" and g:value(c, "mobilize_zone") == z) then return c end
+    if (ck == "zone" and cz == z) or (ck == "off" and g:get_value(c, "mobilize_zone") == z) then return c end
   end
   return nil
 end
@@ -337,7 +337,7 @@ function reland_options(ctx, a)
   local function carriers_in(area)
     for _, c in ipairs(ctx:query("units_in", area)) do
       if g:get(c, "type") == "carrier" and g:get(c, "side") == side and g:get(c, "face") ~= "damaged"
-          and c ~= g:value(a, "defending_from") and ctx:query("carrier_space", c) > 0 then
+          and c ~= g:get_value(a, "defending_from") and ctx:query("carrier_space", c) > 0 then
         out[#out + 1] = { carrier = c, area = area }
       end
     end
@@ -359,9 +359,9 @@ function carrier_that_could_help(ctx, u)
   if not z or not ctx:query("is_sea_zone", z) then return nil end
   for _, c in ipairs(g:units()) do
     if g:get(c, "type") == "carrier" and g:get(c, "loc") == "zone" and g:get(c, "side") == g:get(u, "side")
-        and g:get(c, "face") ~= "damaged" and ctx:query("power_of", c) == g:global("power")
-        and g:value(c, "sea_combat_turn") ~= g:turn() and capacity_left(ctx, c) > 0
-        and not (g:value(c, "moved_turn") == g:turn() and g:value(c, "moved_phase") == "combat") then
+        and g:get(c, "face") ~= "damaged" and ctx:query("power_of", c) == g:get_global("power")
+        and g:get_value(c, "sea_combat_turn") ~= g:get_turn() and capacity_left(ctx, c) > 0
+        and not (g:get_value(c, "moved_turn") == g:get_turn() and g:get_value(c, "moved_phase") == "combat") then
       local from = ctx:query("area_of", c)
       if from == z then return c, z end
       local left = ctx:query("allowance", c) - ctx:query("zones_moved", c)

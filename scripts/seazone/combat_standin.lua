@@ -56,12 +56,12 @@ rule {
     -- does this submarine submerge at this chance to roll (an order or its side's policy, if allowed)?
     submerges_now = function(ctx, u)
       local g = ctx.game
-      local want = g:value(u, "submerge_next") == true
-      local pol = g:value(u, "submerge_policy")
+      local want = g:get_value(u, "submerge_next") == true
+      local pol = g:get_value(u, "submerge_policy")
       if pol == "first" then want = true
       elseif pol == "alone" then
         want = true
-        for _, o in ipairs(alive_of(ctx, g:value(u, "battle_role"))) do
+        for _, o in ipairs(alive_of(ctx, g:get_value(u, "battle_role"))) do
           if g:get(o, "type") ~= "submarine" then want = false end
         end
       end
@@ -79,14 +79,14 @@ rule {
       params = { zone = "string", attacker = "any?", defender = "any?", rounds = "integer?" },
       legal = function(ctx, p)
         local g = ctx.game
-        if g:phase() ~= "conduct_combat" then return "battles are fought in the Conduct Combat phase" end
+        if g:get_phase() ~= "conduct_combat" then return "battles are fought in the Conduct Combat phase" end
         local z = ctx:query("area_index", p.zone)
         if not z then return ("'%s' is not a sea zone of the map"):format(tostring(p.zone)) end
         local b = battle_of(ctx)
         if b then
           if b.zone ~= z then return ("the battle in %s is not over"):format(ctx:query("area_name", b.zone)) end
-          if g:global("battle_wait") ~= "decision" then
-            return "the battle waits for " .. tostring(g:global("battle_wait"))
+          if g:get_global("battle_wait") ~= "decision" then
+            return "the battle waits for " .. tostring(g:get_global("battle_wait"))
           end
           return nil
         end
@@ -113,7 +113,7 @@ rule {
         if battle_of(ctx) then
           g:set_global("battle_wait", nil)
           g:set_global("battle_rounds_left", p.rounds)
-          g:set_global("battle_round", g:global("battle_round") + 1)
+          g:set_global("battle_round", g:get_global("battle_round") + 1)
           g:set_global("battle_step", 2)
           ctx:say("the attacker presses the attack")
           return run(ctx)
@@ -121,7 +121,7 @@ rule {
         local att = pending_attackers(ctx, z)
         g:set_global("battle_zone", z)
         g:set_global("battle_side", g:get(att[1], "side"))
-        g:set_global("battle_power", g:global("power"))
+        g:set_global("battle_power", g:get_global("power"))
         g:set_global("battle_round", 1)
         g:set_global("battle_rounds_left", p.rounds)
         g:set_global("battle_step", 1)
@@ -144,13 +144,13 @@ rule {
     casualties = {
       params = { units = "units" },
       legal = function(ctx, p)
-        if not ctx.game:global("choice_side") then return "no side is choosing casualties now" end
+        if not ctx.game:get_global("choice_side") then return "no side is choosing casualties now" end
         return validate_choice(ctx, p.units)
       end,
       effect = function(ctx, p)
         local g = ctx.game
-        local effect, context = g:global("choice_effect"), g:global("choice_context")
-        local side = g:global("choice_side")
+        local effect, context = g:get_global("choice_effect"), g:get_global("choice_context")
+        local side = g:get_global("choice_side")
         for _, u in ipairs(p.units) do apply_hit(ctx, u, effect) end
         for _, f in ipairs(choice_hits(ctx, side)) do g:set_value(f.firer, "scored", nil) end
         g:set_global("choice_side", nil)
@@ -169,7 +169,7 @@ rule {
       legal = function(ctx, p)
         local g = ctx.game
         local b = battle_of(ctx)
-        if not b or g:global("battle_wait") ~= "decision" then return "no battle waits for the attacker's decision" end
+        if not b or g:get_global("battle_wait") ~= "decision" then return "no battle waits for the attacker's decision" end
         local to = ctx:query("area_index", p.to)
         if not to or not ctx:query("is_sea_zone", to) then return ("'%s' is not a sea zone"):format(p.to) end
         if not ctx:query("adjacent", b.zone, to) then return ("%s is not adjacent to %s"):format(p.to, ctx:query("area_name", b.zone)) end
@@ -180,7 +180,7 @@ rule {
         local to = ctx:query("area_index", p.to)
         for _, u in ipairs(participants(ctx, "attacker")) do
           g:move(u, "zone", to)
-          g:set_value(u, "retreated_turn", g:turn())
+          g:set_value(u, "retreated_turn", g:get_turn())
         end
         ctx:say("the attackers retreat to %s", p.to)
         g:set_global("battle_wait", nil)
@@ -196,7 +196,7 @@ rule {
         local g = ctx.game
         if not battle_of(ctx) then return "no battle is being fought" end
         for _, u in ipairs(p.units) do
-          if not g:value(u, "battle_role") or g:value(u, "submerged") then
+          if not g:get_value(u, "battle_role") or g:get_value(u, "submerged") then
             return ("%s is not on the battle strip"):format(ctx:query("unit_label", u))
           end
           local ev = { battle = battle_of(ctx), unit = u, allowed = false, reason = "it cannot submerge" }
@@ -212,12 +212,12 @@ rule {
   vetoes = {
     end_phase = function(ctx)
       local g = ctx.game
-      if g:global("choice_side") then return ("%s has casualties to choose"):format(g:global("choice_side")) end
-      if g:phase() ~= "conduct_combat" then return nil end
+      if g:get_global("choice_side") then return ("%s has casualties to choose"):format(g:get_global("choice_side")) end
+      if g:get_phase() ~= "conduct_combat" then return nil end
       local b = battle_of(ctx)
       if b then return ("the battle in %s is not over"):format(ctx:query("area_name", b.zone)) end
       for _, u in ipairs(g:units()) do
-        if g:value(u, "attacking_turn") == g:turn() and g:value(u, "sea_combat_turn") ~= g:turn()
+        if g:get_value(u, "attacking_turn") == g:get_turn() and g:get_value(u, "sea_combat_turn") ~= g:get_turn()
             and g:get(u, "loc") == "zone" then
           return ("the attack in %s has not been fought"):format(ctx:query("area_name", ctx:query("area_of", u)))
         end
@@ -255,7 +255,7 @@ rule {
       if ev.step ~= 2 then return end
       local g = ctx.game
       local b = ev.battle
-      if g:global("battle_rolled") ~= 2 then
+      if g:get_global("battle_rolled") ~= 2 then
         local strikers = {}
         for _, u in ipairs(participants(ctx)) do
           local e = { battle = b, unit = u, eligible = false }
@@ -304,7 +304,7 @@ rule {
     combat_step = function(ctx, ev)
       if ev.step ~= 3 then return end
       local g = ctx.game
-      if g:global("battle_rolled") ~= 3 then
+      if g:get_global("battle_rolled") ~= 3 then
         roll_units(ctx, ev.battle, participants(ctx, "attacker"), 3)
         g:set_global("battle_rolled", 3)
       end
@@ -323,7 +323,7 @@ rule {
     combat_step = function(ctx, ev)
       if ev.step ~= 4 then return end
       local g = ctx.game
-      if g:global("battle_rolled") ~= 4 then
+      if g:get_global("battle_rolled") ~= 4 then
         roll_units(ctx, ev.battle, participants(ctx, "defender"), 4)
         g:set_global("battle_rolled", 4)
       end
@@ -343,7 +343,7 @@ rule {
       if ev.step ~= 5 then return end
       local g = ctx.game
       for _, u in ipairs(participants(ctx, "defender")) do
-        if g:value(u, "casualty") then
+        if g:get_value(u, "casualty") then
           ctx:say("%s removed (behind the casualty strip)", ctx:query("unit_label", u))
           g:eliminate(u)
           ctx:emit("unit_sunk", { unit = u })
@@ -361,18 +361,18 @@ rule {
       local g = ctx.game
       local b = ev.battle
       if check_end(ctx) then ev.next = 7 return end
-      local at, to = g:global("battle_retreat_at"), g:global("battle_retreat_to")
+      local at, to = g:get_global("battle_retreat_at"), g:get_global("battle_retreat_to")
       if at and #participants(ctx, "attacker") <= at then
         for _, u in ipairs(participants(ctx, "attacker")) do
           g:move(u, "zone", to)
-          g:set_value(u, "retreated_turn", g:turn())
+          g:set_value(u, "retreated_turn", g:get_turn())
         end
         ctx:say("the attackers retreat to %s (declared: at %d unit(s) or fewer)", ctx:query("area_name", to), at)
         g:set_global("battle_result", "attacker retreats")
         ev.next = 7
         return
       end
-      local left = g:global("battle_rounds_left")
+      local left = g:get_global("battle_rounds_left")
       if left then
         left = left - 1
         g:set_global("battle_rounds_left", left)
@@ -403,21 +403,21 @@ rule {
 
 function battle_of(ctx)
   local g = ctx.game
-  local z = g:global("battle_zone")
+  local z = g:get_global("battle_zone")
   if not z then return nil end
-  return { zone = z, attacker = g:global("battle_side"), power = g:global("battle_power"),
-           round = g:global("battle_round"), step = g:global("battle_step") }
+  return { zone = z, attacker = g:get_global("battle_side"), power = g:get_global("battle_power"),
+           round = g:get_global("battle_round"), step = g:get_global("battle_step") }
 end
 
 -- the driver: run steps until the battle waits for an order or is over
 function run(ctx)
   local g = ctx.game
   for _ = 1, 100000 do
-    local step = g:global("battle_step")
-    if not step or g:global("battle_wait") then return end
+    local step = g:get_global("battle_step")
+    if not step or g:get_global("battle_wait") then return end
     local ev = { battle = battle_of(ctx), step = step, next = step + 1 }
     ctx:emit("combat_step", ev)
-    if not g:global("battle_zone") then return end
+    if not g:get_global("battle_zone") then return end
     if ev.wait then
       g:set_global("battle_wait", ev.wait)
       if ev.next ~= step then g:set_global("battle_step", ev.next) end
@@ -433,7 +433,7 @@ function pending_attackers(ctx, z)
   local g = ctx.game
   local out = {}
   for _, u in ipairs(ctx:query("units_in", z)) do
-    if g:value(u, "attacking_turn") == g:turn() and g:value(u, "sea_combat_turn") ~= g:turn() then
+    if g:get_value(u, "attacking_turn") == g:get_turn() and g:get_value(u, "sea_combat_turn") ~= g:get_turn() then
       out[#out + 1] = u
     end
   end
@@ -443,12 +443,12 @@ end
 -- units in the battle (role "attacker"/"defender", or both), id order; casualties behind the strip included
 function participants(ctx, role)
   local g = ctx.game
-  local z = g:global("battle_zone")
+  local z = g:get_global("battle_zone")
   local out = {}
   if not z then return out end
   for _, u in ipairs(ctx:query("units_in", z)) do
-    local r = g:value(u, "battle_role")
-    if r and not g:value(u, "submerged") and (role == nil or r == role) then out[#out + 1] = u end
+    local r = g:get_value(u, "battle_role")
+    if r and not g:get_value(u, "submerged") and (role == nil or r == role) then out[#out + 1] = u end
   end
   return out
 end
@@ -457,7 +457,7 @@ end
 function alive_of(ctx, role)
   local out = {}
   for _, u in ipairs(participants(ctx, role)) do
-    if not ctx.game:value(u, "casualty") then out[#out + 1] = u end
+    if not ctx.game:get_value(u, "casualty") then out[#out + 1] = u end
   end
   return out
 end
@@ -474,7 +474,7 @@ end
 -- the value a unit rolls for in this step (nil: it does not fire)
 function fire_value(ctx, b, u, step)
   local d = ctx:query("unit_data", ctx.game:get(u, "type"))
-  local role = ctx.game:value(u, "battle_role")
+  local role = ctx.game:get_value(u, "battle_role")
   local value = role == "attacker" and d.attack or d.defense
   local ev = { battle = b, unit = u, step = step, value = value, fires = value > 0 }
   ctx:emit("may_fire", ev)
@@ -486,7 +486,7 @@ end
 function roll_units(ctx, b, list, step)
   local g = ctx.game
   for _, u in ipairs(list) do
-    if g:value(u, "fired_round") ~= b.round and not g:value(u, "submerged") then
+    if g:get_value(u, "fired_round") ~= b.round and not g:get_value(u, "submerged") then
       if step and ctx:query("submerges_now", u) then
         g:set_value(u, "submerged", true)
         ctx:say("%s submerges instead of firing", ctx:query("unit_label", u))
@@ -495,7 +495,7 @@ function roll_units(ctx, b, list, step)
         if v then
           local roll = ctx:roll("1d6", { reason = ("%s fires (hits on %d or less)"):format(ctx:query("unit_label", u), v) })
           g:set_value(u, "fired_round", b.round)
-          if roll <= v then g:set_value(u, "scored", (g:value(u, "scored") or 0) + 1) end
+          if roll <= v then g:set_value(u, "scored", (g:get_value(u, "scored") or 0) + 1) end
         end
       end
     end
@@ -514,7 +514,7 @@ function choice_hits(ctx, side)
   local g = ctx.game
   local out = {}
   for _, u in ipairs(g:units()) do
-    local n = g:value(u, "scored")
+    local n = g:get_value(u, "scored")
     if n and g:get(u, "side") ~= side then
       for _ = 1, n do out[#out + 1] = { firer = u } end
     end
@@ -526,7 +526,7 @@ end
 local function eligibility(ctx, hits, targets, context)
   local g = ctx.game
   local b = battle_of(ctx) or { bombardment = true }
-  if context == "bombardment" then b = { bombardment = true, zone = g:global("choice_area") } end
+  if context == "bombardment" then b = { bombardment = true, zone = g:get_global("choice_area") } end
   local memo = {}
   for _, h in ipairs(hits) do
     local e = memo[h.firer]
@@ -582,11 +582,11 @@ end
 -- preference of a target under its side's declared ranks: smaller first
 function pref_key(ctx, u)
   local g = ctx.game
-  local loss = g:value(u, "loss_rank") or math.maxinteger
+  local loss = g:get_value(u, "loss_rank") or math.maxinteger
   local rank = loss
   local damaged = g:get(u, "face") == "damaged"
   if capacity(ctx, u) == 2 then
-    local soak = g:value(u, "soak_rank")
+    local soak = g:get_value(u, "soak_rank")
     if soak and soak < rank then rank = soak end
   end
   return rank, damaged and 0 or 1, #g:cargo(u), u
@@ -655,7 +655,7 @@ function resolve_hits(ctx, side_role, targets, effect, context, area)
   local g = ctx.game
   local side
   if context == "battle" then
-    side = side_role == "attacker" and g:global("battle_side") or nil
+    side = side_role == "attacker" and g:get_global("battle_side") or nil
     local defenders = participants(ctx, "defender")
     if not side and defenders[1] then side = g:get(defenders[1], "side") end
   else
@@ -665,12 +665,12 @@ function resolve_hits(ctx, side_role, targets, effect, context, area)
   if context == "battle" then
     -- in a battle, only the participants' hits count
     local keep = {}
-    for _, h in ipairs(hits) do if g:value(h.firer, "battle_role") then keep[#keep + 1] = h end end
+    for _, h in ipairs(hits) do if g:get_value(h.firer, "battle_role") then keep[#keep + 1] = h end end
     hits = keep
   end
   if #hits == 0 then return true end
   local has_policy = #targets > 0
-  for _, t in ipairs(targets) do if not g:value(t, "loss_rank") then has_policy = false end end
+  for _, t in ipairs(targets) do if not g:get_value(t, "loss_rank") then has_policy = false end end
   eligibility(ctx, hits, targets, context)
   local cap = {}
   for _, t in ipairs(targets) do cap[t] = capacity(ctx, t) end
@@ -696,31 +696,31 @@ end
 -- the targets a pending choice may name
 local function choice_targets(ctx)
   local g = ctx.game
-  local side = g:global("choice_side")
-  if g:global("choice_context") == "battle" then
-    local role = side == g:global("battle_side") and "attacker" or "defender"
+  local side = g:get_global("choice_side")
+  if g:get_global("choice_context") == "battle" then
+    local role = side == g:get_global("battle_side") and "attacker" or "defender"
     return alive_of(ctx, role)
   end
   local out = {}
-  for _, u in ipairs(ctx:query("units_in", g:global("choice_area"))) do
-    if g:get(u, "side") == side and not g:value(u, "casualty") then out[#out + 1] = u end
+  for _, u in ipairs(ctx:query("units_in", g:get_global("choice_area"))) do
+    if g:get(u, "side") == side and not g:get_value(u, "casualty") then out[#out + 1] = u end
   end
   return out
 end
 
 function validate_choice(ctx, units)
   local g = ctx.game
-  local side = g:global("choice_side")
+  local side = g:get_global("choice_side")
   local targets = choice_targets(ctx)
   local is_target = {}
   for _, t in ipairs(targets) do is_target[t] = true end
   local hits = choice_hits(ctx, side)
-  if g:global("choice_context") == "battle" then
+  if g:get_global("choice_context") == "battle" then
     local keep = {}
-    for _, h in ipairs(hits) do if g:value(h.firer, "battle_role") then keep[#keep + 1] = h end end
+    for _, h in ipairs(hits) do if g:get_value(h.firer, "battle_role") then keep[#keep + 1] = h end end
     hits = keep
   end
-  eligibility(ctx, hits, targets, g:global("choice_context"))
+  eligibility(ctx, hits, targets, g:get_global("choice_context"))
   local cap = {}
   for _, t in ipairs(targets) do cap[t] = capacity(ctx, t) end
   local m = maxmatch(hits, targets, cap)
@@ -779,22 +779,22 @@ end
 
 function conclude(ctx, b)
   local g = ctx.game
-  local result = g:global("battle_result") or "over"
+  local result = g:get_global("battle_result") or "over"
   ctx:say("battle in %s over: %s", ctx:query("area_name", b.zone), result)
   ctx:emit("battle_end", { battle = b, result = result })
-  local turn = g:turn()
+  local turn = g:get_turn()
   for _, u in ipairs(g:units()) do
-    if g:value(u, "battle_role") then
+    if g:get_value(u, "battle_role") then
       if g:get(u, "loc") == "zone" then g:set_value(u, "sea_combat_turn", turn) end
       for _, k in ipairs { "battle_role", "casualty", "fired_round", "scored", "soak_rank", "loss_rank",
                            "submerge_policy", "submerge_next", "submerged" } do
-        if g:value(u, k) ~= nil then g:set_value(u, k, nil) end
+        if g:get_value(u, k) ~= nil then g:set_value(u, k, nil) end
       end
     end
   end
   for _, k in ipairs { "battle_zone", "battle_side", "battle_power", "battle_round", "battle_step", "battle_wait",
                        "battle_rounds_left", "battle_retreat_at", "battle_retreat_to", "battle_rolled", "battle_result" } do
-    if g:global(k) ~= nil then g:set_global(k, nil) end
+    if g:get_global(k) ~= nil then g:set_global(k, nil) end
   end
 end
 

@@ -54,7 +54,7 @@ rule {
   notes = "An optional (sitrep) rule: in play when the global sitrep_missiles is true.",
   on = {
     missile_capacity = function(ctx, ev)
-      if ctx.game:global("sitrep_missiles") == true and ctx.game:get(ev.unit, "type") == "cruiser" then
+      if ctx.game:get_global("sitrep_missiles") == true and ctx.game:get(ev.unit, "type") == "cruiser" then
         ev.capacity = ctx.rule.values.capacity
       end
     end,
@@ -65,20 +65,20 @@ rule {
 -- in a sea combat this turn, not bombarded this turn, and no more ships than land units offloaded
 function bombard_problem(ctx, ev)
   local g = ctx.game
-  local u, turn = ev.unit, g:turn()
+  local u, turn = ev.unit, g:get_turn()
   local z = ctx:query("area_of", u)
   local with_ships = false
   for _, s in ipairs(ctx:query("units_in", z)) do
-    if g:get(s, "type") == "assault_ship" and g:value(s, "offloaded_turn") == turn
-        and g:value(s, "offloaded_to") == ev.territory then
+    if g:get(s, "type") == "assault_ship" and g:get_value(s, "offloaded_turn") == turn
+        and g:get_value(s, "offloaded_to") == ev.territory then
       with_ships = true
     end
   end
   if not with_ships then
     return "it is not in the sea zone of the assault ships that offloaded into that territory"
   end
-  if g:value(u, "sea_combat_turn") == turn then return "it was in a sea combat before the amphibious assault" end
-  if g:value(u, "bombarded_turn") == turn then return "it has already bombarded this turn" end
+  if g:get_value(u, "sea_combat_turn") == turn then return "it was in a sea combat before the amphibious assault" end
+  if g:get_value(u, "bombarded_turn") == turn then return "it has already bombarded this turn" end
   if ev.count > ev.land_units then
     return ("%d ships may bombard: one per land unit offloaded there (%d)"):format(ev.land_units, ev.land_units)
   end

@@ -24,7 +24,7 @@ rule {
   notes = "An optional (sitrep) rule: in play when the global sitrep_missiles is true.",
   on = {
     missile_capacity = function(ctx, ev)
-      if ctx.game:global("sitrep_missiles") == true and ctx.game:get(ev.unit, "type") == "destroyer" then
+      if ctx.game:get_global("sitrep_missiles") == true and ctx.game:get(ev.unit, "type") == "destroyer" then
         ev.capacity = ctx.rule.values.capacity
       end
     end,

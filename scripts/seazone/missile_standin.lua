@@ -25,12 +25,12 @@ rule {
         ctx:emit("missile_capacity", ev)
         if ev.capacity <= 0 then
           return ("%s carries no cruise missile (the missiles sitrep is %s)"):format(ctx:query("unit_label", p.ship),
-            g:global("sitrep_missiles") and "in play, but not for this unit" or "not in play")
+            g:get_global("sitrep_missiles") and "in play, but not for this unit" or "not in play")
         end
         if missile_aboard(ctx, p.ship) then return ("%s already carries its missile"):format(ctx:query("unit_label", p.ship)) end
-        local ph = g:phase()
+        local ph = g:get_phase()
         if ph ~= "combat_move" and ph ~= "noncombat_move" then return "missiles go aboard in Combat Move or Noncombat Move" end
-        if ctx:query("power_of", p.missile) ~= g:global("power") or g:get(p.ship, "side") ~= g:get(p.missile, "side") then
+        if ctx:query("power_of", p.missile) ~= g:get_global("power") or g:get(p.ship, "side") ~= g:get(p.missile, "side") then
           return "a missile of the power whose turn it is goes aboard a friendly ship"
         end
         local kind, at = g:get(p.missile, "loc")
@@ -48,7 +48,7 @@ rule {
       legal = function(ctx, p)
         local g = ctx.game
         if not missile_aboard(ctx, p.ship) then return ("%s carries no missile"):format(ctx:query("unit_label", p.ship)) end
-        if ctx:query("power_of", p.ship) ~= g:global("power") then return "a ship launches on its power's turn" end
+        if ctx:query("power_of", p.ship) ~= g:get_global("power") then return "a ship launches on its power's turn" end
         if not ctx:query("area_index", p.target) then return ("'%s' is not an area of the map"):format(p.target) end
       end,
       effect = function(ctx, p)

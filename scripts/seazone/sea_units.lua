@@ -92,9 +92,9 @@ function area_kinds(ctx)
   local index = {}
   for i, name in ipairs(b:zones()) do index[name] = i; k[i] = "land" end
   for _, h in ipairs(b:hexes()) do
-    local z = b:zone(h)
+    local z = b:get_zone(h)
     if z then
-      local t = b:terrain(h)
+      local t = b:get_terrain(h)
       if t ~= "all-land" and t ~= "coastal" then k[index[z]] = "sea" end
     end
   end
@@ -166,14 +166,14 @@ function units_in(ctx, i)
 end
 
 function power_of(ctx, u)
-  return ctx.game:value(u, "power") or ctx.game:get(u, "side")
+  return ctx.game:get_value(u, "power") or ctx.game:get(u, "side")
 end
 
 function owner_of(ctx, i)
   local b = ctx.game.board
   local name = area_name(ctx, i)
   for _, h in ipairs(b:hexes()) do
-    if b:zone(h) == name then return ctx.game:owner(h) end
+    if b:get_zone(h) == name then return ctx.game:get_owner(h) end
   end
   return nil
 end
@@ -202,8 +202,8 @@ end
 
 function zones_moved(ctx, u)
   local g = ctx.game
-  if g:value(u, "moved_turn") ~= g:turn() then return 0 end
-  return g:value(u, "zones_moved") or 0
+  if g:get_value(u, "moved_turn") ~= g:get_turn() then return 0 end
+  return g:get_value(u, "zones_moved") or 0
 end
 
 function sea_distance(ctx, from, to, side, max)
@@ -230,7 +230,7 @@ end
 -- the zone the unit departed from this turn (where it is, if it has not moved)
 local function start_zone(ctx, u)
   local g = ctx.game
-  if g:value(u, "moved_turn") == g:turn() then return g:value(u, "start_zone") end
+  if g:get_value(u, "moved_turn") == g:get_turn() then return g:get_value(u, "start_zone") end
   return area_of(ctx, u)
 end
 
@@ -266,9 +266,9 @@ end
 
 function move_legal(ctx, p)
   local g = ctx.game
-  local mode = MODES[g:phase() or ""]
+  local mode = MODES[g:get_phase() or ""]
   if not mode then
-    return ("sea units move in the Combat Move or Noncombat Move phase (the phase is %s)"):format(tostring(g:phase()))
+    return ("sea units move in the Combat Move or Noncombat Move phase (the phase is %s)"):format(tostring(g:get_phase()))
   end
   if #p.units == 0 then return "no units to move" end
   local from
@@ -281,13 +281,13 @@ function move_legal(ctx, p)
     if kind ~= "zone" then return ("%s is not in a sea zone (%s)"):format(label(ctx, u), kind) end
     if from and where ~= from then return "the units of one move start in one sea zone" end
     from = where
-    if power_of(ctx, u) ~= g:global("power") then
-      return ("%s belongs to %s; it is %s's turn"):format(label(ctx, u), power_of(ctx, u), tostring(g:global("power")))
+    if power_of(ctx, u) ~= g:get_global("power") then
+      return ("%s belongs to %s; it is %s's turn"):format(label(ctx, u), power_of(ctx, u), tostring(g:get_global("power")))
     end
-    if g:value(u, "moved_turn") == g:turn() and g:value(u, "moved_phase") ~= mode then
-      return ("%s moved in the %s move this turn"):format(label(ctx, u), g:value(u, "moved_phase"))
+    if g:get_value(u, "moved_turn") == g:get_turn() and g:get_value(u, "moved_phase") ~= mode then
+      return ("%s moved in the %s move this turn"):format(label(ctx, u), g:get_value(u, "moved_phase"))
     end
-    if g:value(u, "attacking_turn") == g:turn() then
+    if g:get_value(u, "attacking_turn") == g:get_turn() then
       return ("%s ended its movement in hostile %s: it is in combat there"):format(label(ctx, u), area_name(ctx, from))
     end
   end
@@ -330,21 +330,21 @@ end
 
 function move_effect(ctx, p)
   local g = ctx.game
-  local mode = MODES[g:phase()]
+  local mode = MODES[g:get_phase()]
   local path = path_of(ctx, p)
   local from = area_of(ctx, p.units[1])
   local to = path[#path]
   local side = g:get(p.units[1], "side")
   ctx:emit("sea_units_moving", { units = p.units, from = from, path = path, mode = mode })
-  local turn = g:turn()
+  local turn = g:get_turn()
   for _, u in ipairs(p.units) do
-    if g:value(u, "moved_turn") ~= turn then
+    if g:get_value(u, "moved_turn") ~= turn then
       g:set_value(u, "start_zone", from)
       g:set_value(u, "zones_moved", 0)
     end
     g:set_value(u, "moved_turn", turn)
     g:set_value(u, "moved_phase", mode)
-    g:set_value(u, "zones_moved", (g:value(u, "zones_moved") or 0) + #path)
+    g:set_value(u, "zones_moved", (g:get_value(u, "zones_moved") or 0) + #path)
     g:move(u, "zone", to)
   end
   local steps = {}

@@ -24,9 +24,9 @@ rule {
     begin_turn = {
       params = { power = "string", side = "string?" },
       legal = function(ctx, p)
-        local ph = ctx.game:phase()
+        local ph = ctx.game:get_phase()
         if ph ~= nil and ph ~= "end" then
-          return ("%s's turn is in its %s phase: end it first"):format(tostring(ctx.game:global("power")), ph)
+          return ("%s's turn is in its %s phase: end it first"):format(tostring(ctx.game:get_global("power")), ph)
         end
         if not (p.side or side_of_power(ctx, p.power)) then
           return ("no unit belongs to %s: give its side"):format(p.power)
@@ -35,11 +35,11 @@ rule {
       effect = function(ctx, p)
         local g = ctx.game
         local side = p.side or side_of_power(ctx, p.power)
-        g:set_turn((g:turn() or 0) + 1)
+        g:set_turn((g:get_turn() or 0) + 1)
         g:set_global("power", p.power)
         g:set_global("side", side)
         g:set_phase(PHASES[1])
-        ctx:say("turn %d: %s (%s)", g:turn(), p.power, side)
+        ctx:say("turn %d: %s (%s)", g:get_turn(), p.power, side)
         ctx:emit("player_turn_start", { power = p.power, side = side })
         ctx:emit("phase_start", { phase = PHASES[1], power = p.power })
       end,
@@ -47,17 +47,17 @@ rule {
     end_phase = {
       params = {},
       legal = function(ctx)
-        if not next_phase(ctx.game:phase()) then return "no turn is in progress (begin_turn starts one)" end
+        if not next_phase(ctx.game:get_phase()) then return "no turn is in progress (begin_turn starts one)" end
       end,
       effect = function(ctx)
         local g = ctx.game
-        local ph, power = g:phase(), g:global("power")
+        local ph, power = g:get_phase(), g:get_global("power")
         ctx:emit("phase_end", { phase = ph, power = power })
         local nx = next_phase(ph)
         g:set_phase(nx)
         if nx == "end" then
           ctx:say("end of %s's turn", power)
-          ctx:emit("player_turn_end", { power = power, side = g:global("side") })
+          ctx:emit("player_turn_end", { power = power, side = g:get_global("side") })
         else
           ctx:say("%s: %s", power, nx)
           ctx:emit("phase_start", { phase = nx, power = power })
@@ -72,7 +72,7 @@ rule {
       local g = ctx.game
       for _, u in ipairs(g:units()) do
         local kind = g:get(u, "loc")
-        local z = g:value(u, "mobilize_zone")
+        local z = g:get_value(u, "mobilize_zone")
         if kind == "off" and z and ctx:query("power_of", u) == ev.power then
           g:move(u, "zone", z)
           g:set_value(u, "mobilize_zone", nil)

@@ -53,7 +53,7 @@ rule {
     -- ending a combat move where only enemy submarines are: the player says whether to attack
     move = function(ctx, p)
       local g = ctx.game
-      if g:phase() ~= "combat_move" or p.attack ~= nil or #p.path == 0 then return nil end
+      if g:get_phase() ~= "combat_move" or p.attack ~= nil or #p.path == 0 then return nil end
       local z = ctx:query("area_index", p.path[#p.path])
       if not z then return nil end
       local side = g:get(p.units[1], "side")
@@ -100,7 +100,7 @@ rule {
   notes = "An optional (sitrep) rule: in play when the global sitrep_missiles is true.",
   on = {
     missile_capacity = function(ctx, ev)
-      if ctx.game:global("sitrep_missiles") == true and is_sub(ctx, ev.unit) then
+      if ctx.game:get_global("sitrep_missiles") == true and is_sub(ctx, ev.unit) then
         ev.capacity = ctx.rule.values.capacity
       end
     end,

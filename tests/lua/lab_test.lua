@@ -226,7 +226,9 @@ t.test("lab-7: outcomes: the scenario's outcomes field is checked and read at th
   t.eq(rep.outcomes[1].distribution[1].value, "permanently closed")
   -- mistakes name the file, the outcome and what was expected
   local function defs(o) return lab_game.outcome_defs { file = "x.lua", outcomes = o } end
-  t.raises(function() defs { vp = { global = "vp", unit = "Warspite" } } end, "x.lua: outcomes.vp: one of global, units")
+  t.raises(function() defs { vp = { global = "vp", unit = "Warspite" } } end, "x.lua: outcomes.vp: one of global, keyed, units")
+  t.raises(function() defs { vp = { keyed = "vp", key = { 1, 2, 3, 4 } } } end, "key of 1 to 3 parts")
+  t.eq(defs { vp = { keyed = "vp", key = "Allied" } }[1].key, { "Allied" })
   t.raises(function() defs { vp = {} } end, "says what it reads")
   t.raises(function() defs { vp = { global = "vp", colour = 1 } } end, "unknown field 'colour'")
   t.raises(function() defs { n = { units = { colour = "red" } } } end, "no unit field 'colour'")
@@ -246,6 +248,8 @@ t.test("lab-7: outcomes: the scenario's outcomes field is checked and read at th
   t.eq(value { unit = "Littorio", field = "loc" }, "hex")
   t.eq(value { unit = "Afrika Korps", value = "supply" }, "regular")
   t.eq(value { global = "suez" }, "permanently closed")
+  t.eq(value { keyed = "vp", key = "Allied" }, 15)
+  t.eq(value { keyed = "vp", key = { "Axis" } }, nil)
   t.eq(value { group = "Nobody", key = "found" }, nil)
 end)
 

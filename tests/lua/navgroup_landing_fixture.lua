@@ -97,7 +97,7 @@ function M.troop(w, name, carrier, values, side)
   for k, x in pairs(values or {}) do v[k] = x end
   if v.reserve == false then v.reserve = nil end
   local u = w.game:unit_new { name = name, type = v.type or "INF", side = side or "Allied", values = v }
-  w.game:load(u, carrier)
+  w.game:embark(u, carrier)
   w.units[name] = u
   return u
 end

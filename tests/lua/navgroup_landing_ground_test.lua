@@ -52,9 +52,9 @@ t.test("37.B (13)-1: the 2-8 X example, a landing with a modified 1: a +3 MP mar
   t.eq(rec.modified, 1)
   t.eq(mods, { landing_craft = 3, before_nov_43 = -1, not_intrinsic = -3 })
   t.eq(w.q("landing", id, "assault"), false)
-  t.eq(w.game:marker(x, "mp_penalty"), 3)
+  t.eq(w.game:get_marker(x, "mp_penalty"), 3)
   t.eq(w.kv("sp_pool", "Allied"), 1, "one SP removed from the theatre pool")
-  t.eq(w.game:value(x, "sp"), 12, "1/2 SP (12/24) placed with the unit")
+  t.eq(w.game:get_value(x, "sp"), 12, "1/2 SP (12/24) placed with the unit")
   t.eq(w.kv("sp_lost", "Allied") - lost, 12, "the remainder (1/2) is eliminated")
   t.ok(F.said(w, "1 SP from Allied's theatre pool (1 left) for 2-8 X (½ S): 1/2 SP lands with it"))
 end)
@@ -69,9 +69,9 @@ t.test("37.B (13)-2: the 2-8 X example, an assault with a modified -2: a +6 MP m
   t.eq(rec.modified, -2)
   t.eq(mods.rough_seas, -3)
   t.eq(w.q("landing", id, "assault"), true)
-  t.eq(w.game:marker(x, "mp_penalty"), 6)
+  t.eq(w.game:get_marker(x, "mp_penalty"), 6)
   t.eq(w.kv("sp_pool", "Allied"), 4)
-  t.eq(w.game:value(x, "sp"), 4, "1/6 SP (4/24): the SPs land with the assaulting unit, in its own partial ZOC")
+  t.eq(w.game:get_value(x, "sp"), 4, "1/6 SP (4/24): the SPs land with the assaulting unit, in its own partial ZOC")
 end)
 
 t.test("37.B results: + # MP doubled on a motorized unit; E eliminates the SP; NE lands it all; no SP in the pool, none", function()
@@ -80,7 +80,7 @@ t.test("37.B results: + # MP doubled on a motorized unit; E eliminates the SP; N
     return { F.troop(ww, "Motor", craft[1], { motorized = true }) }
   end, { 5, 6 }, { types = { "NT", "LC" } })   -- 5 -3 (not intrinsic) -1 (before Nov 43) = 1: +3 MP, doubled
   local u = w.units.Motor
-  t.eq(w.game:marker(u, "mp_penalty"), 6)
+  t.eq(w.game:get_marker(u, "mp_penalty"), 6)
   t.ok(F.said(w, "Motor: a \"+6 MP\" marker (doubled: motorized)"))
   -- E: -4 or less
   local w2 = F.world { sp_pool = 2, globals = { sea = "rough" } }
@@ -88,14 +88,14 @@ t.test("37.B results: + # MP doubled on a motorized unit; E eliminates the SP; N
     return { F.troop(ww, "Guns", craft[1], { artillery = true, he = true }) }
   end, { 1, 6 })   -- 1 +3 -3 -1 -3 (rough) -2 (artillery) -3 (HE) = -8
   t.eq(F.rolls(w2, "amphibious_landing_effects")[1].result.Unit.mp, 10)
-  t.eq(w2.game:value(w2.units.Guns, "sp"), 0, "E: the SP is eliminated")
+  t.eq(w2.game:get_value(w2.units.Guns, "sp"), 0, "E: the SP is eliminated")
   t.eq(w2.kv("sp_pool", "Allied"), 1)
   -- NE: a 6 with marines
   local w3 = F.world { sp_pool = 0, globals = { year = 1944 } }
   landing(w3, "A:0502", function(ww, craft)
     return { F.troop(ww, "Marines", craft[1], { marine = true }) }
   end, { 6, 6 })
-  t.eq(w3.game:marker(w3.units.Marines, "mp_penalty"), 0)
+  t.eq(w3.game:get_marker(w3.units.Marines, "mp_penalty"), 0)
   t.ok(F.said(w3, "Marines lands safely (NE)"))
   t.ok(F.said(w3, "Allied's theatre pool has no SP for Marines"))
 end)
@@ -106,7 +106,7 @@ t.test("37.B note 2: half of the SPs landed are lost unless disembarked in a fri
   landing(w, "A:0502", function(ww, craft)
     return { F.troop(ww, "HQ", craft[1], { zoc = "none", marine = true }) }
   end, { 6, 6 })
-  t.eq(w.game:value(w.units.HQ, "sp"), 12, "NE, then halved: 1/2")
+  t.eq(w.game:get_value(w.units.HQ, "sp"), 12, "NE, then halved: 1/2")
   t.ok(F.said(w, "halved: not disembarked in a friendly partial ZOC, note 2"))
 end)
 
@@ -126,7 +126,7 @@ end)
 t.test("37.B (1)-2: the capture modifiers: port captured earlier this turn (+size), previous phase (+2), previous friendly player-turn (+3)", function()
   local function capture(w, label)
     local h = w.hex(label)
-    local old = w.game:owner(h)
+    local old = w.game:get_owner(h)
     w.game:set_owner(h, "Allied")
     w.emit("owner_changed", { hex = h, side = "Allied", old = old })
   end
@@ -220,9 +220,9 @@ t.test("37.B (1)-5: the date (before Nov 1 43), restricted waters, CD levels in 
   local u = F.troop(w3, "Inf", craft[1])
   local beach
   for _, h in ipairs(keel.hex.neighbors(w3.hex("A:0401"))) do
-    if w3.board:contains(h) and w3.board:terrain(h) == "coastal" and not beach then beach = h end
+    if w3.board:contains(h) and w3.board:get_terrain(h) == "coastal" and not beach then beach = h end
   end
-  F.plan(w3, w3.board:label(beach), { u })
+  F.plan(w3, w3.board:format(beach), { u })
   w3.game.dice:force(6, 6)
   t.ok(w3.act("land", { group = g, units = { u }, hex = beach }))
   t.eq(last_mods(w3).restricted_waters, -1)
@@ -259,7 +259,7 @@ t.test("37.B (1)-6: -1 for each 5 MP reduction of the naval cost (37.D great suc
   w2.game.dice:force(6, 6)
   t.ok(F.land(w2, g2, { u2 }, { reduce = false }))
   t.eq(last_mods(w2).mp_reduction, nil)
-  t.eq(w2.game:group_get(g2, "mp_spent"), 45)
+  t.eq(w2.game:group_get_value(g2, "mp_spent"), 45)
   -- at most half: ten credits on a 30 MP landing take off 15
   local w3 = F.world()
   local g3, craft3 = F.fleet(w3, "Force", { "LC", "LC", "LC", "LC", "LC", "LC" }, "A:0509")
@@ -354,8 +354,8 @@ t.test("37.B (3)-1: the defenders may make hasty attacks against the units makin
   local w = assault { defenders = { { "Def" } } }
   F.unit_at(w, "Reserve", "A:0503", "Axis")
   t.ok(w.act("hasty_attack", { hex = w.hex("A:0502"), units = { w.units.Reserve } }))
-  t.eq(w.game:global("probe_kind"), "hasty attack")
-  t.eq(w.game:global("probe_defenders"), 2, "the assaulting units defend")
+  t.eq(w.game:get_global("probe_kind"), "hasty attack")
+  t.eq(w.game:get_global("probe_defenders"), 2, "the assaulting units defend")
   local w2 = F.world()
   F.unit_at(w2, "Reserve", "A:0503", "Axis")
   refused(w2, "37.B item 3: hasty attacks are against units making an amphibious assault",
@@ -365,7 +365,7 @@ end)
 t.test("37.B (4)-1: units assaulting an occupied hex must attack its defenders, in the combat phase", function()
   local w = assault { defenders = { { "Def" } }, attack = nil }
   local inf, tanks = w.units.Inf, w.units.Tanks
-  t.eq({ w.game:value(inf, "must_attack"), w.game:value(tanks, "must_attack") }, { true, true })
+  t.eq({ w.game:get_value(inf, "must_attack"), w.game:get_value(tanks, "must_attack") }, { true, true })
   refused(w, "37.B: attacks are made in the combat phase", function()
     return w.act("amphibious_attack", { hex = w.hex("A:0502"), units = { inf, tanks } }) end)
   w.emit("combat_phase", { side = "Allied" })
@@ -398,7 +398,7 @@ t.test("37.B (6)-1: attacker casualties on an initially defended beach are comba
   w.emit("combat_phase", { side = "Allied" })
   t.ok(w.act("amphibious_attack", { hex = w.hex("A:0502"), units = { w.units.Inf, w.units.Tanks } }))
   t.eq(w.game:get(w.units.Inf, "loc"), "dead", "disrupted, classed as combat isolated: eliminated")
-  t.eq(w.game:value(w.units.Inf, "loss_class"), "combat isolated")
+  t.eq(w.game:get_value(w.units.Inf, "loss_class"), "combat isolated")
   t.ok(F.said(w, "Inf disrupted: eliminated, combat isolated (item 6)"))
 end)
 
@@ -412,7 +412,7 @@ t.test("37.B (6)-2: the reserve-division example: a division in reserve that mov
   w.emit("combat_phase", { side = "Allied" })
   t.ok(w.act("amphibious_attack", { hex = w.hex("A:0502"), units = { w.units.Inf, w.units.Tanks } }))
   t.eq(w.game:get(w.units.Inf, "loc"), "hex", "disrupted, not eliminated")
-  t.eq(w.game:marker(w.units.Inf, "disrupted"), 1)
+  t.eq(w.game:get_marker(w.units.Inf, "disrupted"), 1)
   -- a unit in reserve (or a CD) in the hex at the landing does not make it initially defended either
   local w2 = assault { defenders = { { "In reserve", { reserve = true } } } }
   t.eq(w2.q("landing", 1, "initially_defended"), false)
@@ -433,17 +433,17 @@ t.test("37.B (7)-1: units eliminated aboard during an assault are combat isolate
   end
   local w, a, b = sunk_assault(true)
   t.eq(w.game:get(a, "loc"), "dead")
-  t.eq(w.game:value(a, "loss_class"), "combat isolated")
+  t.eq(w.game:get_value(a, "loss_class"), "combat isolated")
   t.eq(w.game:get(b, "loc"), "hex", "the other one lands")
   local w2, a2 = sunk_assault(false)
-  t.eq(w2.game:value(a2, "loss_class"), "normal")
+  t.eq(w2.game:get_value(a2, "loss_class"), "normal")
 end)
 
 t.test("37.B (8)-1: units assaulting an occupied hex are assumed to have paid its terrain costs, and force dual ownership", function()
   local w = assault { defenders = { { "Def" } } }
   local h = w.hex("A:0502")
   t.eq({ w.q("hex_owners", h) }, { "Axis", "Allied" })
-  t.eq(w.game:owner(h), "Axis")
+  t.eq(w.game:get_owner(h), "Axis")
   t.eq({ w.game:get(w.units.Inf, "loc") }, { "hex", h })
   t.ok(F.said(w, "item 8: the landing units enter A:0502 (terrain costs paid) and force dual ownership"))
   -- an empty enemy beach is taken
@@ -482,7 +482,7 @@ t.test("37.B (10)-1: landing units trace to a special supply source by spending 
   refused(w, "special supply costs 3 SPs from the theatre pool, 2 there", function()
     return w.act("special_supply", { units = units }) end)
   t.ok(w.act("special_supply", { units = { units[1] } }))
-  t.eq(w.game:value(units[1], "supply"), "special")
+  t.eq(w.game:get_value(units[1], "supply"), "special")
   t.eq(w.kv("sp_pool", "Allied"), 1)
   t.ok(F.said(w, "no port or NT capacity used"))
   local stay = F.unit_at(w, "Old hand", "A:0509", "Allied")
@@ -498,21 +498,21 @@ t.test("37.B (11)-1: units attack at full strength by spending theatre SPs", fun
     return w.act("amphibious_attack", { hex = w.hex("A:0502"), units = units, full_strength = true }) end)
   w.game:set_keyed("sp_pool", "Allied", 2)
   t.ok(w.act("amphibious_attack", { hex = w.hex("A:0502"), units = units, full_strength = true }))
-  t.eq(w.game:global("probe_full"), true)
+  t.eq(w.game:get_global("probe_full"), true)
   t.eq(w.kv("sp_pool", "Allied"), 0)
 end)
 
 t.test("37.B (12)-1: all landing units lose their reserve status", function()
   local w = assault {}
-  t.eq(w.game:value(w.units.Inf, "reserve"), nil)
-  t.eq(w.game:value(w.units.Tanks, "reserve"), nil)
+  t.eq(w.game:get_value(w.units.Inf, "reserve"), nil)
+  t.eq(w.game:get_value(w.units.Tanks, "reserve"), nil)
 end)
 
 t.test("37.B-1: overruns and combat in the hex as after an airborne landing; the default ground combat records, no casualties", function()
   local w = assault { defenders = { { "Def" } } }
   w.emit("combat_phase", { side = "Allied" })
   t.ok(w.act("amphibious_attack", { hex = w.hex("A:0502"), units = { w.units.Inf, w.units.Tanks } }))
-  t.eq(w.game:global("probe_airborne"), true)
+  t.eq(w.game:get_global("probe_airborne"), true)
   -- without a scenario's combat chapter
   local w2 = F.world()
   F.unit_at(w2, "Def", "A:0502", "Axis")

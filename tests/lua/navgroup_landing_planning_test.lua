@@ -48,9 +48,9 @@ t.test("37.C-1: a landing is planned in advance (the planning table), may be del
   w.game:set_global("turn", 3)
   -- not at another hex than planned
   local g2, craft2 = F.fleet(w, "Elsewhere", { "LC" }, "A:0501")
-  w.game:load(u, craft2[1])
+  w.game:embark(u, craft2[1])
   refused(w, "37.C: the plan is for A:0502, not A:0501", function() return F.land(w, g2, { u }) end)
-  w.game:load(u, craft[1])
+  w.game:embark(u, craft[1])
   w.game.dice:force(6, 6)
   t.ok(F.land(w, g, { u }))
   t.eq(w.q("plan_field", id, "status"), "executed")
@@ -60,7 +60,7 @@ t.test("37.C-1: a landing is planned in advance (the planning table), may be del
   t.eq(w.q("planned_re", "Allied"), 2)
   t.ok(w.act("cancel_landing", { plan = id2 }))
   t.eq(w.q("planned_re", "Allied"), 0)
-  t.eq(w.game:value(v[1], "plan"), nil)
+  t.eq(w.game:get_value(v[1], "plan"), nil)
   refused(w, "37.C: plan 2 is not active", function() return w.act("cancel_landing", { plan = id2 }) end)
 end)
 
@@ -131,5 +131,5 @@ t.test("37.C (3)-1: only the units performing the assault have their REs counted
   t.eq(w.q("plan_field", id, "assault_re"), 4)
   t.eq(w.q("plan_field", id, "ready_turn"), 3, "2 turns for 4 assaulting REs, not 3 turns for 14")
   t.eq(w.q("plan_field", id, "re"), 14, "all of them count against the LC/LB capacity")
-  t.eq(w.game:value(follow[1], "plan_assault"), nil)
+  t.eq(w.game:get_value(follow[1], "plan_assault"), nil)
 end)

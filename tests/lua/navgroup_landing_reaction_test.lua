@@ -120,7 +120,7 @@ t.test("37.E (D)-1: reserves within 5 hexes move at double terrain costs, and no
     return move(w, "Far", { "A:1002" }) end)
   -- out past 5 hexes: still doubled
   t.ok(move(w, "Edge", { "A:1102" }))
-  t.eq(w.game:value(w.units.Edge, "mp_left"), 6, "2 MPs: the terrain cost doubled beyond 5 hexes too")
+  t.eq(w.game:get_value(w.units.Edge, "mp_left"), 6, "2 MPs: the terrain cost doubled beyond 5 hexes too")
   refused(w, "37.E: Edge has reacted already", function() return move(w, "Edge", { "A:1002" }) end)
 end)
 
@@ -129,9 +129,9 @@ t.test("37.E (F*)-1: reserves within 5 hexes move normally (costs doubled enteri
   t.eq(result_of(w), "F*")
   refused(w, "37.E (F*): no reacting unit may enter the landing hex", function() return move(w, "Near", { "A:0602", "A:0502" }) end)
   t.ok(move(w, "Edge", { "A:1102" }))
-  t.eq(w.game:value(w.units.Edge, "mp_left"), 7, "1 MP: beyond 5 hexes, normal")
+  t.eq(w.game:get_value(w.units.Edge, "mp_left"), 7, "1 MP: beyond 5 hexes, normal")
   t.ok(move(w, "Near", { "A:0602" }))
-  t.eq(w.game:value(w.units.Near, "mp_left"), 6, "2 MPs: within 5 hexes, doubled")
+  t.eq(w.game:get_value(w.units.Near, "mp_left"), 6, "2 MPs: within 5 hexes, doubled")
   local w2 = react_world(3, { axis = { { "Line", "A:0702", { reserve = false } } } })
   refused(w2, "37.E (F*): only units in reserve react", function() return move(w2, "Line", { "A:0602" }, { as_reserve = true }) end)
   refused(w2, "37.E (F*): Line is not in reserve", function() return move(w2, "Line", { "A:0602" }) end)
@@ -144,7 +144,7 @@ t.test("37.E (F)-1: only one unit enters the landing hex, and from within 1/2 M 
   refused(w, "37.E (F): a unit entering the landing hex must start within 1/2 M - 2 = 2 hexes of it (C starts 3 away)",
     function() return move(w, "C", { "A:0702", "A:0602", "A:0502" }) end)
   t.ok(move(w, "A", { "A:0602", "A:0502" }))
-  t.eq(w.game:value(w.units.A, "mp_left"), 3, "2 + 2 doubled terrain, +1 for the invaders' partial ZOC")
+  t.eq(w.game:get_value(w.units.A, "mp_left"), 3, "2 + 2 doubled terrain, +1 for the invaders' partial ZOC")
   refused(w, "37.E (F): only one unit may enter the landing hex A:0502, and one has", function()
     return move(w, "B", { "A:0602", "A:0502" }) end)
   t.ok(move(w, "B", { "A:0602" }), "elsewhere, normally")
@@ -192,9 +192,9 @@ t.test("37.E-3: no reacting unit starts in an enemy ZOC; one in a hex with enemy
   -- or overrun
   local w2 = react_world(6, { axis = { { "Garrison", "A:0502" } } })
   t.ok(w2.act("react_overrun", { unit = w2.units.Garrison }))
-  t.eq(w2.game:global("probe_kind"), "overrun")
-  t.eq(w2.game:global("probe_airborne"), true, "as after an airborne landing (37.B)")
-  t.eq(w2.game:value(w2.units.Garrison, "mp_left"), 5, "the overrun's MPs (stand-in 3), no ZOC cost")
+  t.eq(w2.game:get_global("probe_kind"), "overrun")
+  t.eq(w2.game:get_global("probe_airborne"), true, "as after an airborne landing (37.B)")
+  t.eq(w2.game:get_value(w2.units.Garrison, "mp_left"), 5, "the overrun's MPs (stand-in 3), no ZOC cost")
   refused(w2, "37.E: Garrison has reacted already", function()
     return w2.act("react_overrun", { unit = w2.units.Garrison }) end)
   -- no reaction phase, no reaction

@@ -35,7 +35,7 @@ t.test("37-1: units aboard the group's craft go ashore at a beach in or next to 
   local ok, id = F.land(w, g, { u })
   t.ok(ok, id)
   t.eq({ w.game:get(u, "loc") }, { "hex", w.hex("A:0502") })
-  t.eq(w.game:value(u, "landing"), id)
+  t.eq(w.game:get_value(u, "landing"), id)
   t.eq(w.q("landing", id, "hex"), w.hex("A:0502"))
   t.eq(w.q("landing", id, "side"), "Allied")
   t.eq(#w.game:cargo(craft[1]), 0)
@@ -43,13 +43,13 @@ t.test("37-1: units aboard the group's craft go ashore at a beach in or next to 
   local w2 = F.world()
   local g2, craft2 = F.fleet(w2, "Off", { "LC" }, "A:0402")
   local u2 = F.troop(w2, "Inf", craft2[1])
-  local beach = w2.board:label(w2.hex("A:0402"))
+  local beach = w2.board:format(w2.hex("A:0402"))
   t.eq(beach, "A:0402")
   local next_beach
   for _, h in ipairs(keel.hex.neighbors(w2.hex("A:0402"))) do
-    if w2.board:contains(h) and w2.board:terrain(h) == "coastal" and not next_beach then next_beach = h end
+    if w2.board:contains(h) and w2.board:get_terrain(h) == "coastal" and not next_beach then next_beach = h end
   end
-  F.plan(w2, w2.board:label(next_beach), { u2 })
+  F.plan(w2, w2.board:format(next_beach), { u2 })
   w2.game.dice:force(6, 6)
   t.ok(w2.act("land", { group = g2, units = { u2 }, hex = next_beach }))
   t.eq(select(2, w2.game:get(u2, "loc")), next_beach)
@@ -146,14 +146,14 @@ t.test("37 (e)-1: at least one landing unit attacks the defenders; its +# MP mar
   w.game.dice:force(6, 6, 6, 6)
   local ok, id = F.land(w, g, { a, b }, { attack = { a } })
   t.ok(ok, id)
-  t.eq(w.game:value(a, "must_attack"), true)
-  t.eq(w.game:value(b, "must_attack"), nil)
+  t.eq(w.game:get_value(a, "must_attack"), true)
+  t.eq(w.game:get_value(b, "must_attack"), nil)
   t.eq(w.q("landing", id, "attack_required"), true)
   w.game:set_marker(a, "mp_penalty", 4)
   w.emit("combat_phase", { side = "Allied" })
   t.ok(w.act("amphibious_attack", { hex = w.hex("A:0502"), units = { a } }))
-  t.eq(w.game:global("probe_largest_marker"), 4, "the markers reach the combat")
-  t.eq(w.game:global("probe_kind"), "amphibious assault")
+  t.eq(w.game:get_global("probe_largest_marker"), 4, "the markers reach the combat")
+  t.eq(w.game:get_global("probe_kind"), "amphibious assault")
   -- no defenders: nothing to attack
   local w2 = F.world()
   local g2, _, u2 = force(w2, "A:0501")
@@ -183,7 +183,7 @@ t.test("37 (g)-1: c/m units may land in the first wave without attacking, and co
   refused(w, "37.B item 4", function() return F.land(w, g, { inf, tank, art }, { attack = { inf } }) end)
   w.game.dice:force(6, 6, 6, 6, 6, 6)
   t.ok(F.land(w, g, { inf, tank, art }, { attack = { inf, art } }), "the c/m unit does not attack")
-  t.eq(w.game:value(tank, "must_attack"), nil)
+  t.eq(w.game:get_value(tank, "must_attack"), nil)
 end)
 
 t.test("37 (East Front)-1: Soviet units land neither in nor next to a port outside the Soviet Union, and never assault in Bulgaria", function()
@@ -251,7 +251,7 @@ t.test("37.A-1: the naval group pays the MP cost summary's row for what it lands
   local g3, _, u3 = force(w3, "A:0502")
   w3.game.dice:force(6, 6)
   t.ok(F.land(w3, g3, { u3 }))
-  t.eq(w3.game:group_get(g3, "mp_spent"), 45)
+  t.eq(w3.game:group_get_value(g3, "mp_spent"), 45)
   t.ok(F.said(w3, "Force spends 45 MPs (Disembark amph cargo making an amph assault., LC column)"))
 end)
 
@@ -260,7 +260,7 @@ t.test("37.A-2: a ground unit spends all its remaining MPs to land", function()
   local g, _, u = force(w, "A:0502", { values = { mp = 8, mp_left = 5 } })
   w.game.dice:force(6, 6)
   t.ok(F.land(w, g, { u }))
-  t.eq(w.game:value(u, "mp_left"), 0)
+  t.eq(w.game:get_value(u, "mp_left"), 0)
   t.ok(F.said(w, "Inf spends all its remaining MPs (5) to land"))
 end)
 
@@ -281,7 +281,7 @@ t.test("37.A-4: the landing's MPs are spent like any other: a CD in range fires 
   local g, _, u = force(w, "A:0504")
   w.game.dice:force(6, 6)
   t.ok(F.land(w, g, { u }))
-  t.ok((w.game:global("naval_combats") or 0) >= 1, "CD combat at the beach next to the port's CD")
+  t.ok(w.game:count_keyed("naval_combat") >= 1, "CD combat at the beach next to the port's CD")
   t.ok(F.said(w, "the CD at A:0505 fires on Force"))
 end)
 

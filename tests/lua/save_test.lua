@@ -26,7 +26,7 @@ local function sample_game()
   g:set_owner(keel.hex.from_qr(-3, 5), "Axis")
   g:set_global("ratio", 0.25)
   g:set_global("night", true)
-  g.state:set_keyed("zoc", { "Axis", 3 }, true)
+  g:set_keyed("zoc", { "Axis", 3 }, true)
   return g
 end
 
@@ -41,7 +41,7 @@ t.test("save-1: save then load gives the same hash, dice position and meta", fun
   t.eq(back.variants, { HOUSE })
   t.eq(back.warnings, {})
   t.eq(back:roll("2d6"), g:roll("2d6"), "the dice continue where they were")
-  t.eq(back:unit(1).markers, g:unit(1).markers)
+  t.eq(back:get_unit(1).markers, g:get_unit(1).markers)
   t.eq(back.state:save_text(), g.state:save_text(), "saving again gives the same text")
   t.eq(back.state:get_keyed("zoc", { "Axis", 3 }), true, "keyed values are saved")
   os.execute("rm -rf " .. dir)

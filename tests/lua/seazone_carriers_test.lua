@@ -14,7 +14,7 @@ end
 
 local function to_combat(w)
   w.ok("end_phase", {})
-  t.eq(w.game:phase(), "conduct_combat")
+  t.eq(w.game:get_phase(), "conduct_combat")
 end
 
 -- ---- units.aircraft-carriers.capital-ship ------------------------------------------------
@@ -241,7 +241,7 @@ t.test("units.aircraft-carriers.air-defense: aircraft may be chosen as casualtie
   local w = carrier_attacked()
   w.force(6, 1, 6, 6, 6)   -- Kirov hits in step 3
   w.ok("battle", { zone = "SZ 2", attacker = "cheapest", rounds = 1 })
-  t.eq(w.game:global("choice_side"), "Allies", "the defender chooses")
+  t.eq(w.game:get_global("choice_side"), "Allies", "the defender chooses")
   w.ok("casualties", { units = { "Spit" } })
   t.eq(w.value("Spit", "casualty"), true)
   t.eq(w.face("Nimitz"), "full")
@@ -273,7 +273,7 @@ t.test("units.aircraft-carriers.air-defense: if their carrier is damaged they mu
   t.eq(w.face("Nimitz"), "damaged")
   t.eq({ w.value("Hornet", "must_reland"), w.value("Spit", "must_reland") }, { true, true })
   w.ok("end_phase", {})
-  t.eq(w.game:phase(), "noncombat_move")
+  t.eq(w.game:get_phase(), "noncombat_move")
   w.refused("move", { units = { "Sovremenny" }, path = { "SZ 4" } }, "units.aircraft-carriers.air-defense", "must land first")
   w.refused("reland", { unit = "Hornet", carrier = "Nimitz" }, "units.aircraft-carriers.air-defense", "cannot land there")
   w.ok("reland", { unit = "Hornet", carrier = "Vinson" })

@@ -194,7 +194,7 @@ t.test("general-combat.step-6: the attacker presses the attack or retreats to an
   local w = duel()
   w.force(6, 6, 6, 6)
   w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = "cheapest", rounds = 1 })
-  t.eq(w.game:global("battle_wait"), "decision")
+  t.eq(w.game:get_global("battle_wait"), "decision")
   w.refused("end_phase", {}, "general-combat", "not over")
   w.refused("retreat", { to = "SZ 4" }, "general-combat", "not adjacent")
   w.ok("retreat", { to = "SZ 3" })
@@ -209,13 +209,13 @@ t.test("general-combat.step-6: a declared retreat happens when the attacker is d
   w.ok("battle", { zone = "SZ 2", defender = "cheapest",
     attacker = { order = { "destroyer", "cruiser" }, retreat_at = 1, retreat_to = "SZ 3" } })
   t.eq(w.where("Kirov"), "SZ 3")
-  t.eq(w.game:global("battle_zone"), nil, "concluded")
+  t.eq(w.game:get_global("battle_zone"), nil, "concluded")
 end)
 
 t.test("general-combat.step-7: the battle concludes: values cleared, participants marked as having fought", function()
   local w = duel()
   w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = "cheapest" })
-  t.eq(w.game:global("battle_zone"), nil)
+  t.eq(w.game:get_global("battle_zone"), nil)
   for _, n in ipairs { "Kirov", "Udaloy", "DD", "FF" } do
     if w.where(n) ~= "dead" then
       t.eq(w.value(n, "sea_combat_turn"), 1, n)
@@ -239,7 +239,7 @@ t.test("general-combat: without a policy the owner names the casualties; the cou
   local w = duel()
   w.force(1, 1)
   w.ok("battle", { zone = "SZ 2", attacker = "cheapest", rounds = 1 })
-  t.eq(w.game:global("choice_side"), "Allies")
+  t.eq(w.game:get_global("choice_side"), "Allies")
   w.refused("casualties", { units = { "DD" } }, "general-combat", "2 hit(s) can be assigned")
   w.refused("casualties", { units = { "DD", "Kirov" } }, "general-combat", "cannot be a casualty now")
   w.refused("casualties", { units = { "DD", "DD" } }, "general-combat", "cannot take 2 hits")

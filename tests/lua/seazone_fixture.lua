@@ -119,7 +119,7 @@ function M.world(opts)
     return kind
   end
   function w.face(name) return game:get(w.u[name], "face") end
-  function w.value(name, k) return game:value(w.u[name], k) end
+  function w.value(name, k) return game:get_value(w.u[name], k) end
   --- force the next dice faces
   function w.force(...) game.dice:force(...) end
   return w

@@ -175,9 +175,9 @@ t.test("turn-sequence: phases run combat move, conduct combat, noncombat move, m
   local w = F.world { phase = "end", units = { { "DD", "destroyer", "Allies", "SZ 1", power = "USA" } } }
   w.refused("end_phase", {}, "turn-sequence", "no turn is in progress")
   w.ok("begin_turn", { power = "USA" })
-  t.eq({ w.game:turn(), w.game:global("power"), w.game:global("side"), w.game:phase() }, { 2, "USA", "Allies", "combat_move" })
+  t.eq({ w.game:get_turn(), w.game:get_global("power"), w.game:get_global("side"), w.game:get_phase() }, { 2, "USA", "Allies", "combat_move" })
   local seen = {}
-  for _ = 1, 4 do w.ok("end_phase", {}); seen[#seen + 1] = w.game:phase() end
+  for _ = 1, 4 do w.ok("end_phase", {}); seen[#seen + 1] = w.game:get_phase() end
   t.eq(seen, { "conduct_combat", "noncombat_move", "mobilize", "end" })
   w.refused("begin_turn", { power = "Atlantis" }, "turn-sequence", "no unit belongs to Atlantis")
 end)

@@ -113,7 +113,7 @@ local function engine_round(make, policies)
       for _, n in ipairs(names) do
         local id = w.u[n]
         local kind = w.game:get(id, "loc")
-        if kind ~= "dead" and not (role == "defender" and w.game:value(id, "battle_role") == nil
+        if kind ~= "dead" and not (role == "defender" and w.game:get_value(id, "battle_role") == nil
             and w.q("class_of", id) == "air" and w.game:get(id, "loc") == "dead") then
           local key = w.game:get(id, "type") .. (w.game:get(id, "face") == "damaged" and "*" or "")
           local cargo = {}
@@ -134,7 +134,7 @@ local function engine_round(make, policies)
       local r = l:match('"key":"battle_result".-"new":"([^"]+)"')
       if r then result = r end
     end
-    if w.game:global("battle_zone") then result = "goes on" end
+    if w.game:get_global("battle_zone") then result = "goes on" end
     return (result or "?") .. " | " .. keys(att_names, "attacker") .. " | " .. keys(def_names, "defender")
   end
   local function rolls_of(w)

@@ -14,7 +14,7 @@ rule {
         if a ~= b then return "the unit and the ship are not in the same hex" end
       end,
       effect = function(ctx, p)
-        ctx.game:load(p.unit, p.carrier)
+        ctx.game:embark(p.unit, p.carrier)
         ctx:say("%s embarks on %s", ctx.game:get(p.unit, "name"), ctx.game:get(p.carrier, "name"))
       end,
     },
@@ -29,8 +29,8 @@ rule {
     next_turn = {
       effect = function(ctx)
         local game = ctx.game
-        game:set_global("turn", (game:global("turn") or 1) + 1)
-        ctx:say("turn %d", game:global("turn"))
+        game:set_global("turn", (game:get_global("turn") or 1) + 1)
+        ctx:say("turn %d", game:get_global("turn"))
       end,
     },
     set_phasing = {
@@ -79,7 +79,7 @@ rule {
   id = "S.3", title = "Ground combat (scenario stand-in)",
   on = {
     ground_combat = function(ctx, ev)
-      local die = ctx:roll("1d6", { reason = ("%s at %s"):format(ev.kind, ctx.game.board:label(ev.hex)) })
+      local die = ctx:roll("1d6", { reason = ("%s at %s"):format(ev.kind, ctx.game.board:format(ev.hex)) })
       local n = die - (ev.largest_mp_marker or 0)
       if n >= 5 then
         ev.result = { losses = ev.defenders, text = ("die %d - %d (markers) = %d: the defenders are eliminated")

@@ -76,15 +76,15 @@ function Dice:clear_forced() end
 function Dice:histogram(expr, n, opts) end
 
 ---@return string text one line per stream, in name order
-function Dice:save_state() end
+function Dice:save() end
 
 ---Restore a saved state exactly; raises on malformed text (dice unchanged).
 ---@param text string
 ---@return true
-function Dice:load_state(text) end
+function Dice:load(text) end
 
 ---@return integer
-function Dice:seed() end
+function Dice:get_seed() end
 
 ---@return string[] stream names in name order
 function Dice:streams() end

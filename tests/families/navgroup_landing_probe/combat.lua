@@ -5,14 +5,14 @@ rule {
   on = {
     ground_combat = function(ctx, ev)
       local g = ctx.game
-      g:set_global("probe_combats", (g:global("probe_combats") or 0) + 1)
+      g:set_global("probe_combats", (g:get_global("probe_combats") or 0) + 1)
       g:set_global("probe_kind", ev.kind)
       g:set_global("probe_largest_marker", ev.largest_mp_marker)
       g:set_global("probe_attackers", #ev.attackers)
       g:set_global("probe_defenders", #ev.defenders)
       g:set_global("probe_airborne", ev.as_airborne_landing == true)
       g:set_global("probe_full", ev.full_strength == true)
-      local how = g:global("probe_result")
+      local how = g:get_global("probe_result")
       if how == "disrupt_attackers" then
         ev.result = { disrupted = ev.attackers, text = "the attackers are disrupted" }
       elseif how == "eliminate_attackers" then
@@ -30,7 +30,7 @@ rule {
   on = {
     naval_combat = function(ctx, ev)
       local g = ctx.game
-      local u = g:global("probe_sink")
+      local u = g:get_global("probe_sink")
       if u and g:get(u, "loc") ~= "dead" then
         g:eliminate(u)
         g:set_global("probe_sink", nil)
