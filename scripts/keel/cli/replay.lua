@@ -16,7 +16,8 @@ local M = {
          "names the action, its order and the rule of the first event that\n" ..
          "differs, and exits 1.\n" ..
          "Rule files whose hash changed since the journal was written are listed.\n" ..
-         "Exit status: 0 identical, 1 diverged, 2 usage or unreadable journal.",
+         "Exit status: 0 identical, 1 diverged or the journal cannot be read or\n" ..
+         "replayed, 2 usage.",
 }
 
 local function read_lines(path)
@@ -58,7 +59,7 @@ end
 function M.replay(path, opts)
   opts = opts or {}
   local old, err = read_lines(path)
-  if not old then error(path .. ": " .. tostring(err), 0) end
+  if not old then error(tostring(err), 0) end   -- io.open's reason names the path
   if #old == 0 then error(path .. ": empty journal", 0) end
   local ev = {}
   for i, l in ipairs(old) do ev[i] = decode(l, path .. ":" .. i) end
@@ -209,7 +210,7 @@ function M.run(args)
   local ok, rep = pcall(M.replay, rest[1])
   if not ok then
     io.stderr:write("keel: ", tostring(rep), "\n")
-    return 2
+    return 1
   end
   for _, f in ipairs(rep.changed_files) do io.stderr:write("note: rule file changed: ", f, "\n") end
   if rep.ok then
