@@ -46,7 +46,7 @@ local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
                  variants = true, seed = true, flags = true, keyed = true, forces = true, groups = true,
-                 orders = true }
+                 orders = true, outcomes = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
                        face = true, hits = true, points = true, at = true, port = true, group = true,
                        aboard = true }
@@ -150,8 +150,11 @@ local Run = {}
 Run.__index = Run
 
 --- Set a scenario up: board, rule set, game, flags and forces.
+--- opts.variants: more variant files (paths as given), applied after the
+--- scenario's own (a conflict between any two is raised here, all of them
+--- listed); opts.seed: the game's seed instead of the scenario's.
 ---@param spec table from M.load
----@param opts? {narrate?: function, path?: string[]}
+---@param opts? {narrate?: function, path?: string[], variants?: string[], seed?: integer}
 ---@return table run
 function M.start(spec, opts)
   opts = opts or {}
@@ -169,8 +172,14 @@ function M.start(spec, opts)
   path[#path + 1] = base
   local variants = {}
   for _, v in ipairs(spec.variants or {}) do variants[#variants + 1] = resolve(base, v) end
+  for _, v in ipairs(opts.variants or {}) do variants[#variants + 1] = normalize(v) end
   local set = rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate }
-  local game = game_mod.new { seed = spec.seed or 0, board = board, scenario = spec.file, variants = variants }
+  if #set.conflicts > 0 then   -- variants that stack badly: all of them, before anything is played
+    local msgs = {}
+    for i, c in ipairs(set.conflicts) do msgs[i] = c.message end
+    error(concat(msgs, "\n"), 0)
+  end
+  local game = game_mod.new { seed = opts.seed or spec.seed or 0, board = board, scenario = spec.file, variants = variants }
   game:add_rule_file(spec.file)
   set:declare_files(game)
   local self = setmetatable({ spec = spec, set = set, game = game, board = board,
