@@ -47,7 +47,7 @@ local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
                  variants = true, seed = true, flags = true, keyed = true, forces = true, groups = true,
-                 orders = true }
+                 orders = true, outcomes = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
                        face = true, hits = true, points = true, at = true, port = true, group = true,
                        aboard = true }
@@ -157,7 +157,8 @@ end
 local Run = {}
 Run.__index = Run
 
--- The search path and the variant files of a scenario, resolved against its folder.
+-- The search path and the variant files of a scenario, resolved against its
+-- folder (opts.variants, more variant files, after the scenario's own).
 local function path_and_variants(spec, opts)
   local base = dir_of(spec.file)
   local path = {}
@@ -166,25 +167,36 @@ local function path_and_variants(spec, opts)
   path[#path + 1] = base
   local variants = {}
   for _, v in ipairs(spec.variants or {}) do variants[#variants + 1] = resolve(base, v) end
+  for _, v in ipairs(opts.variants or {}) do variants[#variants + 1] = normalize(v) end
   return path, variants
 end
 
 --- The rule set a scenario plays with (its families and variants on its
---- path). Many games of one scenario may share it: pass it to M.start as
---- opts.set (a rule set keeps nothing of a game between games).
+--- path, and opts.variants after them: a conflict between any two is
+--- raised here, all of them listed). Many games of one scenario may share
+--- it: pass it to M.start as opts.set (a rule set keeps nothing of a game
+--- between games).
 ---@param spec table from M.load
----@param opts? {narrate?: function, path?: string[]}
+---@param opts? {narrate?: function, path?: string[], variants?: string[]}
 ---@return table set
 function M.rule_set(spec, opts)
   opts = opts or {}
   local path, variants = path_and_variants(spec, opts)
-  return rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate }
+  local set = rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate }
+  if #set.conflicts > 0 then   -- variants that stack badly: all of them, before anything is played
+    local msgs = {}
+    for i, c in ipairs(set.conflicts) do msgs[i] = c.message end
+    error(concat(msgs, "\n"), 0)
+  end
+  return set
 end
 
---- Set a scenario up: board, rule set (opts.set, from M.rule_set, or a new
---- one), game, flags and forces.
+--- Set a scenario up: board, rule set (opts.set, from M.rule_set with the
+--- same opts, or a new one), game, flags and forces. opts.variants: more
+--- variant files (paths as given), applied after the scenario's own;
+--- opts.seed: the game's seed instead of the scenario's.
 ---@param spec table from M.load
----@param opts? {narrate?: function, path?: string[], set?: table}
+---@param opts? {narrate?: function, path?: string[], variants?: string[], seed?: integer, set?: table}
 ---@return table run
 function M.start(spec, opts)
   opts = opts or {}
@@ -198,7 +210,8 @@ function M.start(spec, opts)
   end
   local _, variants = path_and_variants(spec, opts)
   local set = opts.set or M.rule_set(spec, opts)
-  local game = game_mod.new { seed = spec.seed or 0, board = board, scenario = spec.file, variants = variants }
+  local game = game_mod.new { seed = opts.seed or spec.seed or 0, board = board, scenario = spec.file,
+                              variants = variants }
   game:add_rule_file(spec.file, spec.hash)
   set:declare_files(game)
   local self = setmetatable({ spec = spec, set = set, game = game, board = board,

@@ -42,7 +42,19 @@ rule {
     -- movement cost, and ends its move there. port = true unloads through a
     -- friendly port's capacity, with no ALT roll (18.5g).
     land = {
-      params = { craft = "unit", units = "units?", mode = "string?", port = "boolean?" },
+      -- domains (keel.legal): the side's laden craft; the modes combat units
+      -- land in (18.5c) when it carries any; units and port are the
+      -- player's (no units: all the cargo lands)
+      params = {
+        craft = { type = "unit", domain = function(ctx, _, side) return ctx:query("landing_craft_of", side, true) end },
+        mode = { type = "string?", depends = { "craft" }, domain = function(ctx, p)
+          for _, u in ipairs(ctx.game:cargo(p.craft)) do
+            if ctx:query("is_combat_unit", u) then return { "combat", "move" } end
+          end
+          return nil, "18.5c: no combat unit aboard"
+        end },
+        units = "units?", port = "boolean?",
+      },
       legal = function(ctx, p)
         local plan, why = land_plan(ctx, p)
         if not plan then return why end
@@ -79,8 +91,7 @@ rule {
   vetoes = {
     -- the craft ended its move where it unloaded
     move = function(ctx, p)
-      local list = p.units or {}
-      if p.unit then list = { p.unit } end
+      local list = ctx:query("moving_units", p)
       local _, _, n = ctx:query("phase")
       for _, u in ipairs(list) do
         if ctx.game:get_value(u, "move_ended_phase") == n then
@@ -344,8 +355,7 @@ rule {
   vetoes = {
     -- the rolls are made after all landing craft have finished moving
     move = function(ctx, p)
-      local list = p.units or {}
-      if p.unit then list = { p.unit } end
+      local list = ctx:query("moving_units", p)
       local phase, _, n = ctx:query("phase")
       if phase ~= "movement" or ctx.game:get_global("alt_done_phase") ~= n then return nil end
       for _, u in ipairs(list) do

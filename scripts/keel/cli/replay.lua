@@ -81,7 +81,14 @@ function M.replay(path, opts)
   if not lok then
     error(("%s:1: cannot set the journal's scenario up again: %s"):format(path, errors.format(spec)), 0)
   end
-  local run = scenario.start(spec, { narrate = opts.narrate })
+  -- the game's own seed and the variants stacked on the scenario's (keel run --seed/--variant)
+  local extra = {}
+  local hv = type(header.variants) == "table" and header.variants or {}
+  for i = #(spec.variants or {}) + 1, #hv do
+    if type(hv[i]) == "string" then extra[#extra + 1] = hv[i] end
+  end
+  local seed = math.type(header.seed) == "integer" and header.seed or nil
+  local run = scenario.start(spec, { narrate = opts.narrate, variants = extra, seed = seed })
   local game, set = run.game, run.set
   local new = game:journal_lines()
 
