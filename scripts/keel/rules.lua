@@ -272,8 +272,16 @@ function Set:_error_handler(e)
   return errors.from(e, r and r.id or nil, true, self._entry_fn)
 end
 
+-- the state's push_rule and pop_rule, called as functions (no method lookup
+-- on the userdata per call); taken from the first state seen
+local push_rule, pop_rule
+local function state_methods(st)
+  local methods = getmetatable(st).__index
+  push_rule, pop_rule = methods.push_rule, methods.pop_rule
+end
+
 local function finish(running, n, st, ok, ...)
-  st:pop_rule()
+  pop_rule(st)
   running[n] = nil
   if not ok then error((...), 0) end
   return ...
@@ -284,7 +292,8 @@ function call(self, r, fn, game, ...)
   local running, st = self._running, game.state
   local n = #running + 1
   running[n] = r
-  st:push_rule(r.id)
+  if not push_rule then state_methods(st) end
+  push_rule(st, r.id)
   local entry = self._ctx[r]
   local ctx = entry and entry.game == game and entry.ctx or self:_ctx_for(r, game)
   return finish(running, n, st, xpcall(fn, self._handler, ctx, ...))
