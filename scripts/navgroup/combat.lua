@@ -324,10 +324,10 @@ function enemy_groups_near(ctx, g, hex, source, accept)
   if side == nil or hex == nil then return out end
   for _, e in ipairs(game:groups()) do
     if e ~= g and #game:group_units(e) > 0 and game:group_get_value(e, "in_port") ~= true then
-      local es = ctx:query("group_side", e)
-      if es ~= nil and es ~= side and accept(ctx:query("group_kind", e)) then
-        local eh = ctx:query("group_hex", e)
-        if eh and ctx:query("in_combat_zone", eh, hex, source) then out[#out + 1] = e end
+      local eh = ctx:query("group_hex", e)   -- where first: most groups are out of the zone
+      if eh and ctx:query("in_combat_zone", eh, hex, source) then
+        local es = ctx:query("group_side", e)
+        if es ~= nil and es ~= side and accept(ctx:query("group_kind", e)) then out[#out + 1] = e end
       end
     end
   end
