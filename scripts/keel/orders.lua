@@ -30,6 +30,9 @@ for _, t in ipairs(M.param_types) do PARAM_TYPES[t] = true end
 
 local PARAM_FIELDS = { type = true, optional = true, domain = true, depends = true, title = true }
 
+local parse_param   -- below: the parse itself
+local parsed_text = {}   -- "hex?" -> its declaration, shared (read it, never change it)
+
 --- A parameter's declaration: its type as text ("unit" -> {type = "unit",
 --- optional = false}, "hex?" -> {type = "hex", optional = true}), or a
 --- table { type = "group", optional =, title =, domain = function(ctx, p,
@@ -39,6 +42,13 @@ local PARAM_FIELDS = { type = true, optional = true, domain = true, depends = tr
 ---@param decl any
 ---@return {type: string, optional: boolean, domain?: function, depends?: string[], title?: string}|nil, string? why
 function M.parse_param(decl)
+  if type(decl) == "string" and parsed_text[decl] then return parsed_text[decl] end
+  local p, why = parse_param(decl)
+  if p and type(decl) == "string" then parsed_text[decl] = p end
+  return p, why
+end
+
+function parse_param(decl)
   local spec = decl
   if type(decl) == "string" then spec = { type = decl } end
   if type(spec) ~= "table" then return nil, "a type (\"unit\", \"hex?\" ...) or a table { type =, domain = ... }" end
