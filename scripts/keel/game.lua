@@ -176,6 +176,17 @@ function Game:roll(expr, opts)
   return self.dice:roll(expr, opts)
 end
 
+-- A body that returned normally while its action is stopping (its script
+-- swallowed the stop, or a refused allocation, in tail position) failed.
+local stop_message = keel.sandbox.stop_message
+local function stopped(res)
+  if res[1] then
+    local stop = stop_message()
+    if stop then return { false, stop, n = 2 } end
+  end
+  return res
+end
+
 local function traceback_handler(rule)
   return function(e) return errors.from(e, rule, true) end
 end
@@ -191,7 +202,7 @@ function Game:transaction(fn, opts, ...)
   local dice_before = self.dice:save_state()
   local level = st:begin()
   if rule then st:push_rule(rule) end
-  local res = table.pack(xpcall(fn, traceback_handler(rule or st:rule()), self, ...))
+  local res = stopped(table.pack(xpcall(fn, traceback_handler(rule or st:rule()), self, ...)))
   if res[1] then
     if rule then st:pop_rule() end
     st:commit(level)
@@ -226,12 +237,12 @@ function Game:action(name, fn, opts)
   local order_json = opts.order ~= nil and encode(opts.order) or nil
   local rule = opts.rule
   if rule then st:push_rule(rule) end
-  local res = table.pack(xpcall(function()
+  local res = stopped(table.pack(xpcall(function()
     st:action_begin(name, order_json)
     local r = table.pack(fn(self))
     st:action_end()
     return table.unpack(r, 1, r.n)
-  end, traceback_handler(rule or st:rule())))
+  end, traceback_handler(rule or st:rule()))))
   if res[1] then
     if rule then st:pop_rule() end
     st:commit(level)
