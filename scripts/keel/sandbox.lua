@@ -24,7 +24,7 @@ local M = {}
 local real_load, real_type, real_error = load, type, error
 local real_setmetatable, real_rawset, real_rawget = setmetatable, rawset, rawget
 local real_select, real_tostring = select, strlib.tostring
-local real_getmetatable = getmetatable
+local real_getmetatable, raw_getmetatable = getmetatable, debug.getmetatable
 local io_write = io.write
 
 -- Kernel code (scripts/keel/) may finish its cleanup after a stop; script
@@ -133,6 +133,10 @@ local function keel_api()
   return api
 end
 
+-- The metatables scripts set (setmetatable below): the only ones getmetatable
+-- gives back. Weak: a metatable no script holds any more goes.
+local script_mts = real_setmetatable({}, { __mode = "k" })
+
 local function safe_setmetatable(t, mt)
   if real_type(t) ~= "table" then
     real_error(("bad argument #1 to 'setmetatable' (table expected, got %s)"):format(real_type(t)), 2)
@@ -144,7 +148,9 @@ local function safe_setmetatable(t, mt)
     real_error("setmetatable: __gc is not allowed in keel scripts " ..
                "(finalizers run outside the limits of an action)", 2)
   end
-  return real_setmetatable(t, mt)
+  local r = real_setmetatable(t, mt)
+  if real_type(mt) == "table" then script_mts[mt] = true end
+  return r
 end
 
 -- An error raised by the stop hook calls message handlers with hooks off;
@@ -160,12 +166,22 @@ local function safe_xpcall(f, handler, ...)
   end, ...)
 end
 
--- The metatables of keel's objects (userdata) are shared by every script
--- and the kernel: a script may not see them.
+--- What getmetatable gives a script: a metatable a script set (as Lua
+--- gives it: its __metatable field when it has one), never one of the
+--- kernel's (keel objects, keel's error and result types, the string
+--- metatable, library proxies): those are shared by every script and the
+--- kernel, and a script that could change one could reach every later
+--- game in the process.
+local LOCKED = "the metatable of a keel object is locked"
 local function safe_getmetatable(v)
-  if real_type(v) == "userdata" then return "the metatable of a keel object is locked" end
-  return real_getmetatable(v)
+  local mt = raw_getmetatable(v)
+  if mt == nil then return nil end
+  if script_mts[mt] then return real_getmetatable(v) end
+  local field = real_type(mt) == "table" and real_rawget(mt, "__metatable")
+  if real_type(field) == "string" then return field end
+  return LOCKED
 end
+M.getmetatable = safe_getmetatable
 
 local function safe_rawset(t, k, v)
   if protected[t] then
