@@ -530,8 +530,9 @@ static int l_group_name(lua_State *L) {
 static int l_group_add(lua_State *L) {
   keel_state *st = S(L);
   int32_t g = group_arg(L, st, 2), u = unit_arg(L, st, 3);
-  lua_Integer pos = luaL_optinteger(L, 4, 0) - 1;
-  keel_status s = keel_state_group_add(st, g, u, pos);
+  lua_Integer pos = luaL_optinteger(L, 4, 0);
+  if (pos < 0) return luaL_argerror(L, 4, "position out of range");
+  keel_status s = keel_state_group_add(st, g, u, pos - 1);
   if (s == KEEL_E_DUPLICATE) return luaL_error(L, "group_add: unit %d is already in group %d", (int)u, (int)g);
   if (s == KEEL_E_RANGE) return luaL_argerror(L, 4, "position out of range");
   check(L, s, "group_add");

@@ -1181,7 +1181,7 @@ keel_status keel_state_undo(keel_state *st, size_t n) {
     action_rec a = st->actions[--st->nactions];
     size_t len = st->nops - a.op_start;
     for (size_t i = st->nops; i > a.op_start; i--) keel__apply(st, &st->ops[i - 1], 0);
-    memcpy(st->redo_ops + st->nredo_ops, st->ops + a.op_start, len * sizeof(op));
+    if (len) memcpy(st->redo_ops + st->nredo_ops, st->ops + a.op_start, len * sizeof(op));
     st->redo[st->nredo++] = (redo_rec){ st->nredo_ops, len, a.number };
     st->nredo_ops += len;
     st->nops = a.op_start;
