@@ -591,3 +591,173 @@ t.test("sandbox-escape: keel replay of a journal naming a plain Lua file never r
   t.ok(out:find(file .. ": not a scenario", 1, true), out)
   os.execute("rm -rf " .. dir)
 end)
+
+-- ---- coroutines closed from __close ---------------------------------------------------
+
+-- A chain of n coroutines, each closing the one made before it from its
+-- __close (after `pad` nested pcalls), the error of an inner close raised on.
+local function close_chain(n, pad)
+  return ([[
+    local N, PAD = %d, %d
+    local function padded(k, f)
+      if k == 0 then return f() end
+      local ok, e = pcall(padded, k - 1, f)
+      if not ok then error(e, 0) end
+    end
+    local prev
+    for i = 1, N do
+      local p = prev
+      local co = coroutine.create(function()
+        local x <close> = setmetatable({}, { __close = function()
+          if p then padded(PAD, function()
+            local ok, e = coroutine.close(p)
+            if not ok then error(e, 0) end
+          end) end
+        end })
+        coroutine.yield()
+      end)
+      coroutine.resume(co)
+      prev = co
+    end
+    return coroutine.close(prev)]]):format(n, pad)
+end
+
+t.test("sandbox-escape: 10,000 coroutines closing each other from __close are refused, not a crash", function()
+  for _, c in ipairs { { 10000, 0 }, { 400, 190 } } do
+    local ok, closed, err = run(close_chain(c[1], c[2]))
+    t.ok(ok, closed)
+    t.eq(closed, false)
+    t.ok(tostring(err):find("coroutine.close: coroutines closed from __close nested too deep", 1, true), err)
+  end
+  -- a short chain is fine, and the next action runs normally
+  t.eq({ run(close_chain(20, 5)) }, { true, true })
+end)
+
+-- ---- memory stops --------------------------------------------------------------------
+
+-- A family whose actions take a hit and then try `body` (Lua source).
+local function memory_family(actions)
+  local dir = t.tmpdir()
+  os.execute("mkdir -p " .. dir .. "/greedy")
+  local src = { "rule { id = \"M.1\", title = \"Greedy\", actions = {" }
+  for name, body in pairs(actions) do
+    src[#src + 1] = ("  %s = { params = { unit = \"unit\" }, effect = function(ctx, p)\n"
+      .. "    ctx.game:add_hits(p.unit, 1)\n"
+      .. "    local big = {} for i = 1, 12 do big[i] = string.rep(string.char(64 + i), 1 << 20) end\n"
+      .. "    %s\n  end },"):format(name, body)
+  end
+  src[#src + 1] = "} }\n"
+  local f = assert(io.open(dir .. "/greedy/r.lua", "w"))
+  f:write(table.concat(src, "\n"))
+  f:close()
+  f = assert(io.open(dir .. "/greedy/manifest.lua", "w"))
+  f:write([[return family { name = "greedy", files = { "r.lua" } }]])
+  f:close()
+  return dir
+end
+
+t.test("sandbox-limit: a refused allocation cannot be swallowed by pcall; the stop names file:line", function()
+  local dir = memory_family {
+    concat = [[for i = 1, 10 do pcall(table.concat, big) end return "carried on"]],
+    pack = [[for i = 1, 10 do pcall(string.pack, "c300000000", "") end return "carried on"]],
+    tail = [[return pcall(table.concat, big)]],
+    own_error = [[local ok, e = pcall(table.concat, big) error("mine: " .. tostring(e))]],
+    plain = [[local t = {} for i = 1, 1e9 do t[i] = { i } end]],
+  }
+  local box <close> = sandbox.new { memory = 40 * 1024 * 1024 }
+  for _, name in ipairs { "concat", "pack", "tail", "own_error", "plain" } do
+    local ok, res = box:eval([[
+      local name, dir = ...
+      local keel = require "keel"
+      local game = require("keel.game").new { seed = 5 }
+      game:unit_new { name = "Warspite", type = "BB", side = "Allied" }
+      local set = require("keel.rules").load { families = { "greedy" }, path = { dir } }
+      local before = game:hash_hex()
+      local done, err, kind = set:act(game, name, { unit = 1 })
+      return { done = done, kind = kind, message = type(err) == "table" and err.message or tostring(err),
+               same = game:hash_hex() == before, hits = game:get(1, "hits") }
+    ]], "=[t]", name, dir)
+    t.ok(ok, res)
+    t.eq(res.done, nil, name)
+    t.eq(res.kind, "memory", name .. ": " .. tostring(res.message))
+    t.ok(res.message:find("^" .. dir:gsub("%p", "%%%0") .. "/greedy/r%.lua:%d+: rule M%.1: memory limit exceeded: "
+      .. "the game's scripts may use 41943040 bytes$"), name .. ": " .. res.message)
+    t.ok(res.same, name .. ": the state hash changed")
+    t.eq(res.hits, 0, name)
+  end
+  os.execute("rm -rf " .. dir)
+end)
+
+-- ---- getmetatable ------------------------------------------------------------------
+
+t.test("sandbox-escape: getmetatable gives back only metatables scripts set", function()
+  local dir = t.tmpdir()
+  os.execute("mkdir -p " .. dir .. "/peek")
+  local f = assert(io.open(dir .. "/peek/manifest.lua", "w"))
+  f:write([[return family { name = "peek", depends = { "toy27" }, files = { "r.lua" } }]])
+  f:close()
+  f = assert(io.open(dir .. "/peek/r.lua", "w"))
+  f:write([[
+    rule { id = "K.1", title = "Peeks", queries = { peek = function(ctx)
+      local seen = {}
+      local bound = ctx:table("bombing_hits"):bind {}
+      for _, v in ipairs { bound, ctx:table("bombing_hits"), ctx, keel.hex, "" } do
+        local mt = getmetatable(v)
+        seen[#seen + 1] = type(mt)
+        if type(mt) == "table" then mt.__index = function() return "hijacked" end end
+      end
+      local own = {}
+      local with_field = setmetatable({}, { __metatable = "mine" })
+      seen[#seen + 1] = tostring(getmetatable(setmetatable({}, own)) == own)
+      seen[#seen + 1] = getmetatable(with_field)
+      return table.concat(seen, " ")
+    end } }
+  ]])
+  f:close()
+  local set = require("keel.rules").load { families = { "peek" }, path = { dir, "tests/families" } }
+  local g = require("keel.game").new { seed = 1 }
+  t.eq(set:query(g, "peek"), "string string string string string true mine")
+  -- the table class every game shares is untouched
+  t.eq(set:table("bombing_hits"):lookup(3), set:table("bombing_hits"):lookup(4))
+  t.eq(type(rawget(getmetatable(set:table("bombing_hits")), "__index")), "table")
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("sandbox-escape: a table taking its rows from another gives a read-only view of it", function()
+  local dir = t.tmpdir()
+  os.execute("mkdir -p " .. dir .. "/rows")
+  local f = assert(io.open(dir .. "/rows/manifest.lua", "w"))
+  f:write([[return family { name = "rows", depends = { "navgroup" }, files = { "r.lua" } }]])
+  f:close()
+  f = assert(io.open(dir .. "/rows/r.lua", "w"))
+  f:write([[
+    rule { id = "R.1", title = "Rows", queries = { spoil = function(ctx)
+      local src = ctx:table("invasion_reaction"):rows_table()
+      return pcall(function() src.rows = {} end)
+    end } }
+  ]])
+  f:close()
+  local set = require("keel.rules").load { families = { "rows" }, path = { dir } }
+  local g = require("keel.game").new { seed = 1 }
+  local ok, err = set:query(g, "spoil")
+  t.eq(ok, false)
+  t.ok(tostring(err):find("read-only", 1, true), err)
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("sandbox-limit: a CPU stop swallowed in tail position fails the action and rolls it back", function()
+  local dir = memory_family { spin = [[return pcall(function() while true do end end)]] }
+  local game = require("keel.game").new { seed = 5 }
+  game:unit_new { name = "Warspite", type = "BB", side = "Allied" }
+  local set = require("keel.rules").load { families = { "greedy" }, path = { dir } }
+  local before = game:hash_hex()
+  with_limits({ cpu = 0.05 }, function()
+    local done, err, kind = set:act(game, "spin", { unit = 1 })
+    t.eq(done, nil)
+    t.eq(kind, "cpu")
+    t.ok(err.message:find("greedy/r.lua:%d+: rule M%.1: CPU limit exceeded"), err.message)
+  end)
+  t.eq(game:hash_hex(), before)
+  t.eq(game:get(1, "hits"), 0)
+  os.execute("rm -rf " .. dir)
+end)
