@@ -285,10 +285,17 @@ end
 ---@param env table
 ---@return function|nil, string|nil
 function M.load(text, chunkname, env)
+  local name = chunkname:gsub("^[@=]", "")
   if text:byte(1) == 27 then
-    return nil, (chunkname:gsub("^[@=]", "")) .. ": binary chunks are not allowed in keel scripts"
+    return nil, name .. ": binary chunks are not allowed in keel scripts"
   end
-  return real_load(text, chunkname, "t", env)
+  local fn, err = real_load(text, chunkname, "t", env)
+  -- the parser's "C stack overflow" (a source nested too deep) has no place
+  if not fn and err:sub(1, #name + 1) ~= name .. ":" then
+    err = name .. ": cannot load: " .. err .. (err:find("C stack overflow", 1, true)
+      and " (the source nests tables, functions or expressions too deep)" or "")
+  end
+  return fn, err
 end
 
 --- Read and load a script file into an environment.
