@@ -761,3 +761,60 @@ t.test("sandbox-limit: a CPU stop swallowed in tail position fails the action an
   t.eq(game:get(1, "hits"), 0)
   os.execute("rm -rf " .. dir)
 end)
+
+-- ---- scenario and manifest tables read outside any action ------------------------------
+
+-- Each file builds a table the kernel reads after the file has run, with a
+-- metamethod that never returns: keel must read it raw (or within the
+-- limits) and either play the scenario or refuse it, never hang.
+t.test("sandbox-escape: metamethods on scenario and manifest tables never run outside the limits", function()
+  local dir = t.tmpdir()
+  local fam = t.cwd() .. "/tests/families"
+  local LOOP = "local function loop() while true do end end\n"
+  local cases = {
+    -- M.load: a force with __pairs
+    { 'forces = { setmetatable({ name = "A", type = "BB", side = "Allied" }, { __pairs = loop, __index = loop }) }', 0 },
+    -- M.start: flags and group values iterated
+    { "flags = setmetatable({ turn = 1 }, { __pairs = loop, __index = loop, __len = loop })", 0 },
+    { 'forces = { { name = "A", group = "G" } }, groups = { G = setmetatable({ x = 1 }, { __pairs = loop, __index = loop }) }', 0 },
+    { 'forces = { { name = "A", values = setmetatable({ strength = 1 }, { __pairs = loop, __index = loop }) } }', 0 },
+    -- play_all: the list of orders
+    { "orders = setmetatable({}, { __index = loop, __len = loop })", 0 },
+    -- params_for and the order's text: an order with __pairs
+    { 'forces = { { name = "A" } }, orders = { setmetatable({ "bomb", group = "G" }, { __pairs = loop, __index = loop }) }', 0 },
+    -- Run:check: expectations
+    { 'orders = { { event = "game_start", expect = setmetatable({}, { __index = loop, __pairs = loop }) } }', 0 },
+    -- the header: a name printed with %s
+    { 'name = setmetatable({}, { __tostring = loop, __index = loop })', 1, "name: a string expected, got a table" },
+    -- rules listed through __index / __len
+    { 'rules = setmetatable({}, { __index = function(_, i) if i == 1 then return "toy27" end loop() end, __len = loop })', 1,
+      "rules: { \"family\", ... } expected, naming the rule families" },
+    -- an order parameter whose text is printed
+    { 'forces = { { name = "A" } }, orders = { { "bomb", group = setmetatable({}, { __tostring = loop, __pairs = loop }) } }', 0 },
+  }
+  for i, c in ipairs(cases) do
+    local path = dir .. "/hang" .. i .. ".lua"
+    local f = assert(io.open(path, "w"))
+    f:write(LOOP, ("return scenario { rules = { \"toy27\" }, path = { %q }, %s }\n"):format(fam, c[1]))
+    f:close()
+    local code, out = t.sh("timeout 20 " .. t.keel_bin .. " run " .. path .. " --quiet --cpu 1")
+    t.ok(code ~= 124, "keel run hung on: " .. c[1])
+    if c[2] == 0 then t.ok(out:find("result: ", 1, true), c[1] .. ": " .. out)
+    else t.eq(code, 1, out); t.ok(out:find(path .. ":2: " .. c[3], 1, true), out) end
+  end
+  -- a manifest whose file list loops: the loader reads it raw
+  os.execute("mkdir -p " .. dir .. "/loopy")
+  local f = assert(io.open(dir .. "/loopy/manifest.lua", "w"))
+  f:write(LOOP, 'return family { name = "loopy", files = setmetatable({}, { __index = loop, __len = loop }),\n'
+    .. '  depends = setmetatable({}, { __index = loop }), rulebook = setmetatable({}, { __tostring = loop }) }\n')
+  f:close()
+  local path = dir .. "/uses_loopy.lua"
+  f = assert(io.open(path, "w"))
+  f:write(('return scenario { rules = { "loopy" }, path = { %q } }\n'):format(dir))
+  f:close()
+  local code, out = t.sh("timeout 20 " .. t.keel_bin .. " run " .. path .. " --quiet --cpu 1")
+  t.ok(code ~= 124, "keel run hung on a manifest")
+  t.eq(code, 1, out)
+  t.ok(out:find(dir .. "/loopy/manifest.lua: rulebook must be a string, got a table", 1, true), out)
+  os.execute("rm -rf " .. dir)
+end)

@@ -247,8 +247,13 @@ function M.write_svg(run, spec, path)
   end
   local layers = { render.units_layer(render.game_units(run.game)) }
   if run.set.queries and run.set.queries.last_path then
+    -- what the rule returned, read raw: its metamethods would run outside any action
     local hexes = run.set:query(run.game, "last_path")
-    if hexes then table.insert(layers, 1, render.path_layer(hexes)) end
+    if type(hexes) == "table" then
+      local list = {}
+      while math.type(rawget(hexes, #list + 1)) == "integer" do list[#list + 1] = rawget(hexes, #list + 1) end
+      table.insert(layers, 1, render.path_layer(list))
+    end
   end
   local svg = render.svg(run.board, { title = spec.name, extra_layers = layers })
   local ok, err = require("keel").state.write_file(path, svg)
