@@ -15,6 +15,7 @@
 -- budget, memory, string sizes, pattern complexity) are the C side:
 -- keel.sandbox.limits / protect (kernel/l_sandbox.c).
 local keel = require "keel"
+local is_before = require("keel.keys").is_before
 
 local C = keel.sandbox
 local strlib = keel.strlib
@@ -56,6 +57,145 @@ end
 local DICE = "roll the kernel's dice instead (ctx:roll(\"1d6\") in a rule): " ..
              "every roll is journaled with the rule that asked for it"
 
+-- ---- pairs and next in keel's order of keys ------------------------------------------
+--
+-- Lua 5.4 seeds its string hash per process, so the stock pairs() and next()
+-- visit a table's string keys in an order that changes from one process to
+-- the next: a rule rolling dice in that order would journal differently on
+-- every run and its replay would diverge. Scripts get pairs and next that
+-- visit keys in keel's order of keys (keel.keys: numbers, then strings by
+-- byte, then false, true), the same in every process; a key with no such
+-- order (a table, a function) is refused when met.
+local raw_next, sort = next, table.sort
+local ORDERED = { number = true, string = true, boolean = true }
+
+local function no_order(k, what, level)
+  real_error(("%s: a table with a key of type %s has no order that is the same in every process " ..
+    "(keel scripts iterate tables keyed by numbers, strings or booleans; keep other keys in a list)")
+    :format(what, real_type(k)), level + 1)
+end
+
+-- The keys of t in keel's order, and how many. Each kind is sorted with
+-- Lua's own < (no comparator called from Lua), then numbers, strings,
+-- false, true are put one after the other.
+local function ordered_keys(t, what, level)
+  local ks, n = {}, 0
+  local nums, nn, has_false, has_true
+  local k = raw_next(t)
+  while k ~= nil do
+    local tk = real_type(k)
+    if tk == "string" then
+      n = n + 1
+      ks[n] = k
+    elseif tk == "number" then
+      nn = (nn or 0) + 1
+      nums = nums or {}
+      nums[nn] = k
+    elseif tk == "boolean" then
+      if k then has_true = true else has_false = true end
+    else
+      no_order(k, what, level + 1)
+    end
+    k = raw_next(t, k)
+  end
+  if n > 1 then sort(ks) end
+  if nums or has_false or has_true then
+    local all, m = nums or {}, nn or 0
+    if m > 1 then sort(all) end
+    for i = 1, n do all[m + i] = ks[i] end
+    m = m + n
+    if has_false then m = m + 1; all[m] = false end
+    if has_true then m = m + 1; all[m] = true end
+    return all, m
+  end
+  return ks, n
+end
+
+-- An iterator over t's keys in keel's order (a snapshot of the keys; a key
+-- set to nil on the way is skipped, as Lua allows; one added is not seen).
+local function ordered_iter(t, what, level)
+  local ks, n = ordered_keys(t, what, level + 1)
+  local i = 0
+  return function()
+    while i < n do
+      i = i + 1
+      local k = ks[i]
+      local v = real_rawget(t, k)
+      if v ~= nil then return k, v end
+    end
+    return nil
+  end
+end
+
+local function safe_pairs(t)
+  local mt = raw_getmetatable(t)
+  local mp = real_type(mt) == "table" and real_rawget(mt, "__pairs")
+  if mp then
+    local f, st, init = mp(t)
+    return f, st, init
+  end
+  if real_type(t) ~= "table" then
+    real_error(("bad argument #1 to 'for iterator' (table expected, got %s)"):format(real_type(t)), 2)
+  end
+  return ordered_iter(t, "pairs", 2), t, nil
+end
+
+-- next(t, k): the key after k in keel's order. next(t) scans t for its
+-- first key; a traversal (next(t, k) with k the key it gave last) goes on
+-- along a snapshot of t's keys made when it took its second step: adding
+-- keys during a traversal is undefined in Lua, so one cannot tell.
+local walks = real_setmetatable({}, { __mode = "k" })   -- t -> { keys, position of each key, n }
+
+local function first_key(t)
+  local best, rb
+  local key = raw_next(t)
+  while key ~= nil do
+    local tk = real_type(key)
+    local rk = tk == "number" and 1 or tk == "string" and 2 or tk == "boolean" and 3
+    if not rk then no_order(key, "next", 3) end
+    if best == nil or rk < rb or (rk == rb and (rk == 3 and key == false or rk ~= 3 and key < best)) then
+      best, rb = key, rk
+    end
+    key = raw_next(t, key)
+  end
+  return best
+end
+
+local function safe_next(t, k)
+  if real_type(t) ~= "table" then
+    real_error(("bad argument #1 to 'next' (table expected, got %s)"):format(real_type(t)), 2)
+  end
+  if raw_next(t) == nil then return nil end
+  local key
+  if k == nil then   -- a new traversal: the next step takes a fresh snapshot
+    walks[t] = nil
+    key = first_key(t)
+  else
+    local w = walks[t]
+    local i = w and w.pos[k]
+    if not i then
+      local ks, n = ordered_keys(t, "next", 2)
+      local pos = {}
+      for j = 1, n do pos[ks[j]] = j end
+      w = { keys = ks, pos = pos, n = n }
+      walks[t] = w
+      i = pos[k]
+      if not i then
+        if not ORDERED[real_type(k)] then no_order(k, "next", 2) end
+        real_error("invalid key to 'next'", 2)
+      end
+    end
+    repeat
+      i = i + 1
+      key = w.keys[i]
+    until key == nil or real_rawget(t, key) ~= nil
+    if key == nil then walks[t] = nil end
+  end
+  if key == nil then return nil end
+  return key, real_rawget(t, key)
+end
+M.pairs, M.next = safe_pairs, safe_next
+
 --- Read-only proxies, one per real table, shared by every script.
 local proxies = real_setmetatable({}, { __mode = "k" })
 local protected = real_setmetatable({}, { __mode = "k" })
@@ -79,8 +219,9 @@ local function readonly(t, name)
         real_tostring(k)), 2)
     end,
     __pairs = function()
-      return function(_, k)
-        local nk, nv = next(t, k)
+      local iter = ordered_iter(t, "pairs", 2)
+      return function()
+        local nk, nv = iter()
         if real_type(nv) == "table" then nv = readonly(nv, name .. "." .. real_tostring(nk)) end
         return nk, nv
       end, p, nil
@@ -238,7 +379,7 @@ end
 
 -- Globals every script shares: builtins that cannot reach outside.
 local shared = {
-  assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
+  assert = assert, error = error, ipairs = ipairs, next = safe_next, pairs = safe_pairs,
   pcall = pcall, select = select, tonumber = tonumber, type = type,
   xpcall = safe_xpcall, rawequal = rawequal, rawlen = rawlen, rawget = rawget,
   getmetatable = safe_getmetatable,

@@ -818,3 +818,84 @@ t.test("sandbox-escape: metamethods on scenario and manifest tables never run ou
   t.ok(out:find(dir .. "/loopy/manifest.lua: rulebook must be a string, got a table", 1, true), out)
   os.execute("rm -rf " .. dir)
 end)
+
+-- ---- pairs and next -----------------------------------------------------------------
+
+local ORDER_SRC = [[
+  local t = { [3] = "c", [1] = "a", [2.5] = "x", [true] = "t", [false] = "f" }
+  for i = 1, 60 do t["k" .. (i * 7919 % 1000)] = i end
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = tostring(k) end
+  local viaNext, k = {}, next(t)
+  while k ~= nil do viaNext[#viaNext + 1] = tostring(k); k = next(t, k) end
+  local lib = {}
+  for name in pairs(math) do lib[#lib + 1] = name end
+  return table.concat(out, " "), table.concat(viaNext, " "), table.concat(lib, " ")
+]]
+
+t.test("sandbox-determinism: pairs and next visit keys in keel's order, the same in every process", function()
+  local ok, a, b, c = run(ORDER_SRC)
+  t.ok(ok, a)
+  -- keel's order: numbers, strings by byte, false, true
+  local want = { "1", "2.5", "3" }
+  local strs = {}
+  for i = 1, 60 do strs[#strs + 1] = "k" .. (i * 7919 % 1000) end
+  table.sort(strs)
+  for _, s in ipairs(strs) do want[#want + 1] = s end
+  want[#want + 1] = "false"
+  want[#want + 1] = "true"
+  t.eq(a, table.concat(want, " "))
+  t.eq(b, a)
+  local names = {}
+  for name in pairs(math) do if name ~= "random" and name ~= "randomseed" then names[#names + 1] = name end end
+  names[#names + 1] = "random"
+  names[#names + 1] = "randomseed"
+  table.sort(names)
+  t.eq(c, table.concat(names, " "))
+  -- another process (its own string-hash seed) gives the same
+  local dir = t.tmpdir()
+  local f = assert(io.open(dir .. "/order.lua", "w"))
+  f:write(([[
+    local sandbox = require "keel.sandbox"
+    local fn = assert(sandbox.load(%q, "=[o]", sandbox.env()))
+    local _, a = sandbox.protect(fn)
+    io.write(a)
+  ]]):format(ORDER_SRC))
+  f:close()
+  for _ = 1, 3 do
+    local code, out = t.sh(t.keel_bin .. " script " .. dir .. "/order.lua")
+    t.eq(code, 0, out)
+    t.eq(out, a)
+  end
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("sandbox-determinism: pairs keeps Lua's rules; keys with no order are refused", function()
+  local ok, v = run([[
+    local t = { a = 1, b = 2, c = 3, d = 4 }
+    local seen = {}
+    for k in pairs(t) do seen[#seen + 1] = k; t[k] = nil; t.c = nil end   -- clearing fields on the way
+    local mt = setmetatable({}, { __pairs = function() return function(_, k) if not k then return 1, "own" end end, nil, nil end })
+    local own = {}
+    for k, x in pairs(mt) do own[#own + 1] = k .. "=" .. x end
+    return table.concat(seen, ",") .. "|" .. table.concat(own, ",") .. "|" .. tostring(next({})) .. "|" .. tostring(next({ 5 }, 1))]])
+  t.ok(ok, v)
+  t.eq(v, "a,b,d|1=own|nil|nil")
+  refused([[for k in pairs({ [{}] = 1 }) do end]],
+    "pairs: a table with a key of type table has no order that is the same in every process")
+  refused([[return next({ [print] = 1 })]], "next: a table with a key of type function has no order")
+  refused([[for k in pairs(5) do end]], "table expected, got number")
+end)
+
+t.test("sandbox-determinism: a traversal with next after the table changed sees its keys", function()
+  local ok, v = run([[
+    local t = { b = 1, a = 2 }
+    local function walk() local out, k = {}, next(t) while k ~= nil do out[#out + 1] = k; k = next(t, k) end return table.concat(out) end
+    local first = walk()
+    t.c, t.aa = 3, 4
+    local half = { next(t, "a") }
+    t.ab = 5
+    return first .. "|" .. walk() .. "|" .. half[1] ]])
+  t.ok(ok, v)
+  t.eq(v, "ab|aaaabbc|aa")
+end)
