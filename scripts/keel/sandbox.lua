@@ -15,7 +15,6 @@
 -- budget, memory, string sizes, pattern complexity) are the C side:
 -- keel.sandbox.limits / protect (kernel/l_sandbox.c).
 local keel = require "keel"
-local is_before = require("keel.keys").is_before
 
 local C = keel.sandbox
 local strlib = keel.strlib
