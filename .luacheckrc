@@ -32,10 +32,18 @@ files["tests/families"] = { std = "keel_script+keel_rules" }
 -- rule families under scripts/ (their tables.lua is a plain module)
 files["scripts/navgroup"] = { std = "keel_script+keel_rules" }
 files["scripts/navgroup/tables.lua"] = { std = "lua54" }
+files["scripts/seabox"] = { std = "keel_script+keel_rules" }
+files["scripts/seabox/variants"] = { std = "keel_script+keel_variant" }
+files["scripts/ocs"] = { std = "keel_script+keel_rules" }
+files["scripts/ocs/tables.lua"] = { std = "lua54" }
+files["scripts/ocs/odds.lua"] = { std = "lua54" }
+files["scripts/ocs/variants"] = { std = "keel_script+keel_variant" }
 files["tests/families/variants"] = { std = "keel_script+keel_variant" }
 files["tests/scenarios"] = { std = "keel_script+keel_scenario" }
 files["scenarios/families"] = { std = "keel_script+keel_rules" }
 files["scenarios/suez_1942.lua"] = { std = "keel_script+keel_scenario" }
+files["scenarios/seabox_*.lua"] = { std = "keel_script+keel_scenario" }
+files["scenarios/ocs_salerno.lua"] = { std = "keel_script+keel_scenario" }
 files["doc/examples/convoy"] = { std = "keel_script+keel_rules" }
 files["doc/examples/variants"] = { std = "keel_script+keel_variant" }
 files["doc/examples/convoy_scenario.lua"] = { std = "keel_script+keel_scenario" }

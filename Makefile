@@ -50,7 +50,8 @@ all: check-deps bin/keel lib/keel.so lib/libkeel.a build/pc/keel-uninstalled.pc
 # ---- dependencies -------------------------------------------------------
 DEB_PKGS := liblua5.4-dev lua-lpeg-dev lua5.4 lua-lpeg
 # What the tests use beyond the build: a browser that loads the SVG pictures
-# (tests/lua/render_test.lua skips that check when none is installed).
+# and drives keel view's page over the DevTools protocol (tests/lua/render_test.lua
+# and tests/browser/ skip, saying so, when none is installed), and luacheck.
 TEST_PKGS := chromium lua-check
 deps:
 	@sh tools/deps.sh install $(DEB_PKGS) $(TEST_PKGS)
@@ -157,11 +158,13 @@ fuzz: build/fuzz/keel_fuzz
 demo: all
 	@mkdir -p out
 	./bin/keel run scenarios/suez_1942.lua --journal out/suez_1942.jsonl --svg out/suez_1942.svg
-	@echo "journal: out/suez_1942.jsonl  picture: out/suez_1942.svg"
+	./bin/keel view out/suez_1942.jsonl -o out/suez_1942.html
+	@echo "journal: out/suez_1942.jsonl  picture: out/suez_1942.svg  viewer: out/suez_1942.html"
 
 # scenario journals the tests compare runs against (tests/golden/); run after
 # a deliberate change to a rule, a map or the journal format, and review the diff
-GOLDEN := scenarios/suez_1942.lua tests/scenarios/convoy_crete.lua tests/scenarios/navgroup_integration.lua
+GOLDEN := scenarios/suez_1942.lua tests/scenarios/convoy_crete.lua tests/scenarios/navgroup_integration.lua \
+          scenarios/seabox_crete_1941.lua scenarios/ocs_salerno.lua
 golden: all
 	@mkdir -p tests/golden
 	@for s in $(GOLDEN); do \
@@ -170,7 +173,7 @@ golden: all
 .PHONY: golden
 
 lint:
-	luacheck scripts tests/lua tests/families tests/scenarios scenarios bench doc/examples
+	luacheck scripts tests/lua tests/browser tests/families tests/scenarios scenarios bench doc/examples
 
 # ---- install -----------------------------------------------------------------
 install: all

@@ -1,17 +1,17 @@
 /*
  * board.c — the board: terrain, hexside features, coasts, ports, places,
- * owners, coast defences, sea boxes, sea zones and tags of a map, held in
- * flat arrays over the bounding offset rectangle of its map sections.
+ * coast defences, sea boxes, sea zones and tags of a map, held in flat
+ * arrays over the bounding offset rectangle of its map sections. A
+ * finished board never changes; who owns a hex is game state (state.c).
  *
  * Dense, one entry per cell of the rectangle (row-major offset order):
  *   terrain  uint8   keel_terrain (0: not on the board)
  *   flags    uint8   set-once bits used while building
- *   owner    uint8   owner id (0: nobody)
  *   cd       uint8   coast-defence level
  *   zone     uint16  sea zone index + 1 (0: none)
  *   side     uint16  x3 the canonical sides of the hex (directions 0, 1, 2)
  *   coast    uint32  six 4-bit coast ids, one per direction
- * = 16 bytes per cell. Sparse, sorted at finish: ports, tags, places, strait
+ * = 15 bytes per cell. Sparse, sorted at finish: ports, tags, places, strait
  * passages. Names are interned in small tables.
  *
  * Coasts (27.B.5): each direction of a hex carries the id of the water body
@@ -38,10 +38,10 @@ struct keel_board {
   size_t ncells, nhexes;
   int alloc, finished;
   keel_terrain deflt;
-  uint8_t *terrain, *flags, *owner, *cd;
+  uint8_t *terrain, *flags, *cd;
   uint16_t *zone, *side;
   uint32_t *coast;
-  names side_names, tags, owners;
+  names side_names, tags;
   keel_port *ports; size_t nports, capports;
   tagent *tagv; size_t ntags, captags;
   place *places; size_t nplaces, capplaces;
@@ -139,9 +139,9 @@ void keel_board_free(keel_board *b) {
   if (!b) return;
   keel_grid_free(b->grid);
   keel_areas_free(b->areas);
-  free(b->terrain); free(b->flags); free(b->owner); free(b->cd);
+  free(b->terrain); free(b->flags); free(b->cd);
   free(b->zone); free(b->side); free(b->coast);
-  names_free(&b->side_names); names_free(&b->tags); names_free(&b->owners);
+  names_free(&b->side_names); names_free(&b->tags);
   free(b->ports);
   free(b->tagv);
   for (size_t i = 0; i < b->nplaces; i++) free(b->places[i].name);
@@ -192,12 +192,11 @@ static keel_status ensure_alloc(keel_board *b) {
   size_t n = (size_t)cols * (size_t)rows;
   b->terrain = calloc(n, 1);
   b->flags = calloc(n, 1);
-  b->owner = calloc(n, 1);
   b->cd = calloc(n, 1);
   b->zone = calloc(n, sizeof *b->zone);
   b->side = calloc(n * 3, sizeof *b->side);
   b->coast = calloc(n, sizeof *b->coast);
-  if (!b->terrain || !b->flags || !b->owner || !b->cd || !b->zone || !b->side || !b->coast)
+  if (!b->terrain || !b->flags || !b->cd || !b->zone || !b->side || !b->coast)
     return KEEL_E_NOMEM;   /* freed by keel_board_free; alloc stays 0 */
   b->col0 = c0; b->row0 = r0; b->cols = cols; b->rows = rows;
   b->ncells = n;
@@ -449,53 +448,17 @@ keel_status keel_board_add_strait_passage(keel_board *b, keel_side crossing, kee
   return KEEL_OK;
 }
 
-/* ---- owners ----------------------------------------------------------------------- */
-
-keel_status keel_board_add_owner(keel_board *b, const char *name, int *id) {
-  if (name && names_find(&b->owners, name)) return KEEL_E_DUPLICATE;
-  return names_intern(&b->owners, name, 255, id);
-}
-keel_status keel_board_owner_find(const keel_board *b, const char *name, int *id) {
-  int f = name ? names_find(&b->owners, name) : 0;
-  if (!f) return KEEL_E_NOT_FOUND;
-  *id = f;
-  return KEEL_OK;
-}
-const char *keel_board_owner_name(const keel_board *b, int id) { return names_get(&b->owners, id); }
-int keel_board_owner_count(const keel_board *b) { return (int)b->owners.n; }
-
-static keel_status owner_cell(keel_board *b, int64_t i, int id) {
-  if (id < 0 || (size_t)id > b->owners.n) return KEEL_E_ARG;
-  b->owner[i] = (uint8_t)id;
-  return KEEL_OK;
-}
-
-keel_status keel_board_set_owner(keel_board *b, keel_hex h, int id) {
-  int64_t i;
-  keel_status st = alloc_cell(b, h, &i);
-  return st != KEEL_OK ? st : owner_cell(b, i, id);
-}
-
-keel_status keel_board_owner(const keel_board *b, keel_hex h, int *id) {
-  int64_t i;
-  keel_status st = query_cell(b, h, &i);
-  if (st != KEEL_OK) return st;
-  *id = b->owner[i];
-  return KEEL_OK;
-}
-
 /* ---- bulk building: a layer over a rectangle or a row ------------------------ */
 
 /* Set `layer` of the hex at offset (c, r) as the one-hex call does: the same
  * checks in the same order, the cell found by arithmetic. */
 static keel_status set_at(keel_board *b, keel_board_layer layer, int64_t c, int64_t r, int value) {
-  keel_status st = layer == KEEL_LAYER_OWNER ? ensure_alloc(b) : building(b);
+  keel_status st = building(b);
   if (st != KEEL_OK) return st;
   int64_t i = cell_at(b, c, r);
   if (i < 0) return KEEL_E_OFF_BOARD;
   switch (layer) {
   case KEEL_LAYER_TERRAIN: return terrain_cell(b, i, (keel_terrain)value);
-  case KEEL_LAYER_OWNER: return owner_cell(b, i, value);
   case KEEL_LAYER_TAG: return tag_cell(b, i, value);
   default: {
     keel_hex h;
@@ -891,6 +854,30 @@ keel_status keel_board_riverine_neighbors(const keel_board *b, keel_side s, keel
   return KEEL_OK;
 }
 
+static int cmp_side(const void *x, const void *y) {
+  keel_side a = *(const keel_side *)x, c = *(const keel_side *)y;
+  return (a > c) - (a < c);
+}
+
+keel_status keel_board_riverine_sides(const keel_board *b, keel_side *out, size_t cap, size_t *n) {
+  *n = 0;
+  if (!b->finished) return KEEL_E_STATE;
+  for (size_t i = 0; i < b->ncells; i++) {
+    if (b->terrain[i] == KEEL_TERRAIN_NONE) continue;
+    for (int d = 0; d < 3; d++) {
+      /* a side whose other hex is off the board was cleared at finish */
+      if (!(b->side[i * 3 + (size_t)d] & KEEL_SIDE_RIVERINE_MASK)) continue;
+      if (!out) { (*n)++; continue; }   /* counting only */
+      if (*n >= cap) return KEEL_E_CAPACITY;
+      keel_hex h;
+      keel_board_cell_hex(b, i, &h);
+      keel_side_of(h, d, &out[(*n)++]);
+    }
+  }
+  if (out) qsort(out, *n, sizeof *out, cmp_side);
+  return KEEL_OK;
+}
+
 keel_status keel_board_strait_passage(const keel_board *b, keel_side crossing, keel_side *strait) {
   if (!b->finished) return KEEL_E_STATE;
   size_t slot;
@@ -902,6 +889,30 @@ keel_status keel_board_strait_passage(const keel_board *b, keel_side crossing, k
   const passage *p = bsearch(&key, b->pass, b->npass, sizeof *b->pass, cmp_pass);
   if (!p) return KEEL_E_NOT_FOUND;
   *strait = p->strait;
+  return KEEL_OK;
+}
+
+keel_status keel_board_rect_hexes(const keel_board *b, keel_hex a, keel_hex c, keel_hex *out,
+                                  size_t cap, size_t *n) {
+  *n = 0;
+  if (!b->finished) return KEEL_E_STATE;
+  if (!keel_hex_is_valid(a) || !keel_hex_is_valid(c)) return KEEL_E_ARG;
+  int64_t c0, r0, c1, r1;
+  keel_hex_to_offset(a, b->conv, &c0, &r0);
+  keel_hex_to_offset(c, b->conv, &c1, &r1);
+  if (c1 < c0 || r1 < r0) return KEEL_E_ARG;
+  /* only the part inside the bounding rectangle can hold board hexes */
+  if (c0 < b->col0) c0 = b->col0;
+  if (r0 < b->row0) r0 = b->row0;
+  if (c1 > b->col0 + b->cols - 1) c1 = b->col0 + b->cols - 1;
+  if (r1 > b->row0 + b->rows - 1) r1 = b->row0 + b->rows - 1;
+  for (int64_t r = r0; r <= r1; r++)
+    for (int64_t col = c0; col <= c1; col++) {
+      if (cell_at(b, col, r) < 0) continue;
+      if (!out) { (*n)++; continue; }   /* counting only */
+      if (*n >= cap) return KEEL_E_CAPACITY;
+      keel_offset_to_hex(b->conv, col, r, &out[(*n)++]);
+    }
   return KEEL_OK;
 }
 
@@ -917,8 +928,8 @@ keel_status keel_board_cell_hex(const keel_board *b, size_t i, keel_hex *out) {
 
 size_t keel_board_memory(const keel_board *b) {
   size_t s = sizeof *b;
-  s += b->ncells * (4 * sizeof(uint8_t) + sizeof(uint16_t) * 4 + sizeof(uint32_t));
-  s += names_bytes(&b->side_names) + names_bytes(&b->tags) + names_bytes(&b->owners);
+  s += b->ncells * (3 * sizeof(uint8_t) + sizeof(uint16_t) * 4 + sizeof(uint32_t));
+  s += names_bytes(&b->side_names) + names_bytes(&b->tags);
   s += b->capports * sizeof *b->ports + b->captags * sizeof *b->tagv;
   s += b->capplaces * sizeof *b->places + b->cappass * sizeof *b->pass;
   for (size_t i = 0; i < b->nplaces; i++) s += strlen(b->places[i].name) + 1;
@@ -933,13 +944,31 @@ static int side_matches(const keel_side_match *m, size_t n, unsigned f) {
   return 0;
 }
 
-static int friendly_cell(const keel_board *b, const keel_move_conditions *c, int64_t i) {
-  return i >= 0 && c->friendly[b->owner[i]];
+/* Per cell: 1 when the hex's owner in c->owners is friendly. NULL with
+ * *st = KEEL_OK when c reads no owners. */
+static uint8_t *friendly_cells(const keel_board *b, const keel_move_conditions *c, keel_status *st) {
+  *st = KEEL_OK;
+  if (!c || (!c->friendly_only && !c->nboth)) return NULL;
+  if (c->nfriendly > KEEL_FRIENDLY_MAX) { *st = KEEL_E_ARG; return NULL; }
+  uint8_t *fr = calloc(b->ncells ? b->ncells : 1, 1);
+  if (!fr) { *st = KEEL_E_NOMEM; return NULL; }
+  for (size_t i = 0; i < b->ncells; i++) {
+    if (b->terrain[i] == KEEL_TERRAIN_NONE) continue;
+    keel_hex h;
+    keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
+                       b->row0 + (int64_t)(i / (size_t)b->cols), &h);
+    keel_atom o = c->owners ? keel_state_owner(c->owners, h) : 0;
+    for (size_t k = 0; k < c->nfriendly && !fr[i]; k++) fr[i] = c->friendly[k] == o;
+  }
+  return fr;
 }
 
-/* the crossing cost of the side (cell i, canonical direction d) to cell j */
+static int friendly_cell(const uint8_t *fr, int64_t i) { return i >= 0 && fr[i]; }
+
+/* the crossing cost of the side (cell i, canonical direction d) to cell j;
+ * fr: friendly_cells */
 static uint32_t crossing(const keel_board *b, const keel_profile *p, const keel_move_conditions *c,
-                         size_t i, int d, int64_t j, keel_hex h) {
+                         const uint8_t *fr, size_t i, int d, int64_t j, keel_hex h) {
   unsigned f = b->side[i * 3 + (size_t)d];
   unsigned w = f & KEEL_SIDE_WATER_MASK;
   if (!w || j < 0) return KEEL_COST_BLOCKED;
@@ -959,7 +988,7 @@ static uint32_t crossing(const keel_board *b, const keel_profile *p, const keel_
   if (c) {
     if (side_matches(c->closed, c->nclosed, f)) return KEEL_COST_BLOCKED;
     if (side_matches(c->both_friendly, c->nboth, f) &&
-        !(friendly_cell(b, c, (int64_t)i) && friendly_cell(b, c, j)))
+        !(friendly_cell(fr, (int64_t)i) && friendly_cell(fr, j)))
       return KEEL_COST_BLOCKED;
     if (b->npass && c->nboth) {   /* a crossing that passes through a strait (32.A.5) */
       keel_side s, strait;
@@ -973,7 +1002,7 @@ static uint32_t crossing(const keel_board *b, const keel_profile *p, const keel_
         keel_side_hexes(strait, &sa, &sb);
         if (side_slot(b, strait, &slot) == KEEL_OK &&
             side_matches(c->both_friendly, c->nboth, b->side[slot]) &&
-            !(friendly_cell(b, c, cell_of(b, sa)) && friendly_cell(b, c, cell_of(b, sb))))
+            !(friendly_cell(fr, cell_of(b, sa)) && friendly_cell(fr, cell_of(b, sb))))
           return KEEL_COST_BLOCKED;
       }
     }
@@ -1000,9 +1029,11 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
     if (r > r1) r1 = r;
   }
   if (q0 > q1) return KEEL_E_STATE;   /* no hexes */
-  keel_costmap *m;
-  keel_status st = keel_costmap_new(q0, r0, q1 - q0 + 1, r1 - r0 + 1, &m);
+  keel_status st;
+  uint8_t *fr = friendly_cells(b, c, &st);
   if (st != KEEL_OK) return st;
+  keel_costmap *m;
+  if ((st = keel_costmap_new(q0, r0, q1 - q0 + 1, r1 - r0 + 1, &m)) != KEEL_OK) { free(fr); return st; }
   /* keel_costmap_new left every cell blocked; fill the board's hexes */
   for (size_t i = 0; i < b->ncells; i++) {
     int t = b->terrain[i];
@@ -1013,13 +1044,13 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
     int ok;
     size_t cell = keel_costmap_cell(m, h, &ok);
     uint16_t e = p->enter[t];
-    if (c && ((c->friendly_only >> t) & 1u) && !c->friendly[b->owner[i]]) e = KEEL_COST_BLOCKED;
+    if (c && ((c->friendly_only >> t) & 1u) && !fr[i]) e = KEEL_COST_BLOCKED;
     m->enter[cell] = e;
     for (int d = 0; d < 3; d++) {
       keel_hex nb;
       int64_t j = -1;
       if (keel_hex_neighbor(h, d, &nb) == KEEL_OK) j = cell_of(b, nb);
-      m->cross[cell * 3 + (size_t)d] = (uint16_t)crossing(b, p, c, i, d, j, h);
+      m->cross[cell * 3 + (size_t)d] = (uint16_t)crossing(b, p, c, fr, i, d, j, h);
     }
     if (!p->water_route) continue;
     /* two or more water bodies at this hex: number them 1..3 for the search */
@@ -1030,15 +1061,16 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
       if (!id) continue;
       for (k = 1; k <= nid && ids[k] != id; k++) {}
       if (k > nid) {
-        if (nid == KEEL_COASTS - 1) { keel_costmap_free(m); return KEEL_E_CAPACITY; }
+        if (nid == KEEL_COASTS - 1) { keel_costmap_free(m); free(fr); return KEEL_E_CAPACITY; }
         ids[++nid] = id;
       }
       map[d] = k;
     }
     if (nid < 2) continue;
-    if ((st = keel_costmap_alloc_coasts(m)) != KEEL_OK) { keel_costmap_free(m); return st; }
+    if ((st = keel_costmap_alloc_coasts(m)) != KEEL_OK) { keel_costmap_free(m); free(fr); return st; }
     for (int d = 0; d < 6; d++) m->coast[cell * 6 + (size_t)d] = (uint8_t)map[d];
   }
+  free(fr);
   keel_costmap_update_edges(m);
   *out = m;
   return KEEL_OK;

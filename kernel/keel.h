@@ -324,7 +324,8 @@ KEEL_API keel_status keel_graph_reach(const keel_graph *g, int64_t start, uint32
  *
  * Life cycle: keel_board_new, add sections, set data (terrain, sides, ports,
  * ...), keel_board_finish (derives unset hexside classes and coasts, links
- * the sea zones), then query. Only the owner of a hex changes after finish. */
+ * the sea zones), then query. A finished board never changes, so any number
+ * of games may share one. Who owns a hex is game state (keel_state_owner). */
 typedef struct keel_board keel_board;   /* opaque */
 
 typedef enum keel_terrain {
@@ -421,7 +422,6 @@ KEEL_API keel_status keel_board_finish(keel_board *b);
  * same statuses). */
 typedef enum keel_board_layer {
   KEEL_LAYER_TERRAIN,   /* value: a keel_terrain (keel_board_set_terrain) */
-  KEEL_LAYER_OWNER,     /* value: an owner id, 0 nobody (keel_board_set_owner) */
   KEEL_LAYER_ZONE,      /* value: a zone index (keel_board_set_zone) */
   KEEL_LAYER_TAG,       /* value: a tag id (keel_board_add_tag) */
   KEEL_LAYER_COUNT
@@ -438,15 +438,6 @@ KEEL_API keel_status keel_board_fill(keel_board *b, keel_board_layer layer, keel
 KEEL_API keel_status keel_board_fill_row(keel_board *b, keel_board_layer layer, keel_hex first,
                                          const int *values, size_t n, size_t *at);
 KEEL_API int keel_board_is_finished(const keel_board *b);
-
-/* -- owners: players/sides that own hexes (id 1..255, 0: nobody) -- */
-KEEL_API keel_status keel_board_add_owner(keel_board *b, const char *name, int *id);
-KEEL_API keel_status keel_board_owner_find(const keel_board *b, const char *name, int *id);
-KEEL_API const char *keel_board_owner_name(const keel_board *b, int id);
-KEEL_API int keel_board_owner_count(const keel_board *b);
-/* Allowed before and after finish (a later issue journals it). */
-KEEL_API keel_status keel_board_set_owner(keel_board *b, keel_hex h, int id);
-KEEL_API keel_status keel_board_owner(const keel_board *b, keel_hex h, int *id);
 
 /* -- queries (after finish; KEEL_E_STATE before) -- */
 KEEL_API int keel_board_contains(const keel_board *b, keel_hex h);
@@ -487,8 +478,18 @@ KEEL_API keel_status keel_board_water_neighbors(const keel_board *b, keel_hex h,
  * with side s, in a defined order. At most 4. */
 KEEL_API keel_status keel_board_riverine_neighbors(const keel_board *b, keel_side s,
                                                    keel_side out[4], size_t *n);
+/* Every riverine side of the board (both hexes on it), in ascending side
+ * order. out NULL: count only (*n); KEEL_E_CAPACITY past cap. */
+KEEL_API keel_status keel_board_riverine_sides(const keel_board *b, keel_side *out, size_t cap,
+                                               size_t *n);
 KEEL_API keel_status keel_board_strait_passage(const keel_board *b, keel_side crossing,
                                                keel_side *strait);
+/* The hexes of the offset rectangle from corner a (lowest column and row)
+ * to corner c that are on the board, row by row (as keel_board_fill walks
+ * it). out NULL: count only; KEEL_E_CAPACITY past cap; KEEL_E_ARG when c
+ * lies before a. */
+KEEL_API keel_status keel_board_rect_hexes(const keel_board *b, keel_hex a, keel_hex c,
+                                           keel_hex *out, size_t cap, size_t *n);
 /* Cells of the dense index: index order is row-major over the bounding
  * offset rectangle; KEEL_E_OFF_BOARD for a cell that is not on the board. */
 KEEL_API size_t keel_board_cell_count(const keel_board *b);
@@ -517,14 +518,23 @@ typedef struct keel_side_match { unsigned mask, value; } keel_side_match;
 
 /* Entry conditions that depend on the game, applied in C while the cost map
  * is built (the fast paths; a rule's own predicate is keel_reach_opts.allow):
- *   friendly[id]   owner ids friendly to the moving group ([0]: nobody);
+ *   owners         the game state whose hex ownership the friendly
+ *                  conditions read (NULL: nobody owns any hex). The cost
+ *                  map is a snapshot of it: build again when
+ *                  keel_state_get_owner_version changes;
+ *   friendly       sides (atoms of `owners`) friendly to the moving group,
+ *                  nfriendly of them; a 0 makes hexes nobody owns friendly;
  *   friendly_only  bit t: hexes of terrain t may be entered only if friendly;
  *   both_friendly  sides crossed only when both their hexes are friendly; a
  *                  crossing with a strait passage (32.A.5) is judged by the
  *                  strait's two hexes;
- *   closed         sides that may not be crossed at all. */
+ *   closed         sides that may not be crossed at all.
+ * The board holds no owners: a hex's owner is game state (keel_state_owner). */
+#define KEEL_FRIENDLY_MAX 8
 typedef struct keel_move_conditions {
-  uint8_t friendly[256];
+  const struct keel_state *owners;
+  int32_t friendly[KEEL_FRIENDLY_MAX];   /* keel_atom */
+  size_t nfriendly;
   unsigned friendly_only;
   keel_side_match both_friendly[KEEL_MATCH_MAX];
   size_t nboth;
@@ -753,6 +763,10 @@ KEEL_API keel_status keel_state_global_at(const keel_state *st, size_t i, keel_a
 KEEL_API keel_atom keel_state_owner(const keel_state *st, keel_hex h);
 KEEL_API keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side);
 KEEL_API size_t keel_state_owned_count(const keel_state *st);
+/* A number that changes whenever any hex's owner changes, by a set, a
+ * rollback, an undo or a redo: what was computed from the owners at one
+ * version still holds while the version is the same. Never goes back. */
+KEEL_API uint64_t keel_state_get_owner_version(const keel_state *st);
 
 /* The 64-bit state hash, kept up to date by every change (Zobrist style:
  * equal states have equal hashes whatever their history). _full recomputes

@@ -174,20 +174,13 @@ static int l_set_terrain(lua_State *L) {
 
 /* ---- bulk building: a layer over a rectangle or a row of symbols ------------ */
 
-static const char *const layer_names[] = { "terrain", "owner", "zone", "tag", NULL };
+static const char *const layer_names[] = { "terrain", "zone", "tag", NULL };
 /* the name a one-hex call gives its failures, per layer */
-static const char *const layer_what[] = { "terrain", "set_owner", "zone", "tag" };
-
-/* The board at 1 for a bulk call on `layer`: owners may change after finish. */
-static keel_board *check_layer_board(lua_State *L, keel_board_layer layer) {
-  return layer == KEEL_LAYER_OWNER ? check_board(L, 1) : check_building(L, 1);
-}
+static const char *const layer_what[] = { "terrain", "zone", "tag" };
 
 /* The value at idx for `layer`, as the one-hex call takes it: a terrain name,
- * an owner name or false, a zone index >= 1, a tag id. NULL, or what is wrong
- * (pushed). */
-static const char *layer_value(lua_State *L, keel_board *b, keel_board_layer layer, int idx,
-                               int *out) {
+ * a zone index >= 1, a tag id. NULL, or what is wrong (pushed). */
+static const char *layer_value(lua_State *L, keel_board_layer layer, int idx, int *out) {
   int t = lua_type(L, idx);
   switch (layer) {
   case KEEL_LAYER_TERRAIN: {
@@ -198,15 +191,6 @@ static const char *layer_value(lua_State *L, keel_board *b, keel_board_layer lay
     *out = (int)tr;
     return NULL;
   }
-  case KEEL_LAYER_OWNER:
-    if (t == LUA_TSTRING) {
-      if (keel_board_owner_find(b, lua_tostring(L, idx), out) != KEEL_OK)
-        return lua_pushfstring(L, "unknown owner '%s'", lua_tostring(L, idx));
-      return NULL;
-    }
-    if (lua_toboolean(L, idx)) return lua_pushliteral(L, "owner name or false expected");
-    *out = 0;
-    return NULL;
   default: {   /* zone index 1.., tag id 1.. */
     int isnum;
     lua_Integer v = lua_tointegerx(L, idx, &isnum);
@@ -220,15 +204,15 @@ static const char *layer_value(lua_State *L, keel_board *b, keel_board_layer lay
 }
 
 /* board:fill(layer, from, to, value) -> true | nil, reason, hex  [-5, +1|3, e]
- * layer "terrain" | "owner" | "zone" | "tag": every hex of the offset
- * rectangle from..to, as set_terrain / set_owner / set_zone / add_tag. */
+ * layer "terrain" | "zone" | "tag": every hex of the offset rectangle
+ * from..to, as set_terrain / set_zone / add_tag. */
 static int l_fill(lua_State *L) {
   keel_board_layer layer = (keel_board_layer)luaL_checkoption(L, 2, NULL, layer_names);
-  keel_board *b = check_layer_board(L, layer);
+  keel_board *b = check_building(L, 1);
   keel_hex from, to;
   if (!get_hex(L, b, 3, &from) || !get_hex(L, b, 4, &to)) return 2;
   int value;
-  const char *bad = layer_value(L, b, layer, 5, &value);
+  const char *bad = layer_value(L, layer, 5, &value);
   if (bad) return luaL_argerror(L, 5, bad);
   keel_hex at = from;
   keel_status st = keel_board_fill(b, layer, from, to, value, &at);
@@ -255,7 +239,7 @@ static size_t column_index(const char *s, size_t len, size_t col) {
  * index and column. */
 static int l_fill_row(lua_State *L) {
   keel_board_layer layer = (keel_board_layer)luaL_checkoption(L, 2, NULL, layer_names);
-  keel_board *b = check_layer_board(L, layer);
+  keel_board *b = check_building(L, 1);
   keel_hex first = keel_lua_checkhex(L, 3);
   size_t len;
   const char *s = luaL_checklstring(L, 4, &len);
@@ -269,7 +253,7 @@ static int l_fill_row(lua_State *L) {
     if (lua_type(L, -2) != LUA_TSTRING || (lua_tolstring(L, -2, &kl), kl != 1))
       return luaL_argerror(L, 5, "keys must be one-character symbols");
     int v;
-    const char *bad = layer_value(L, b, layer, -1, &v);
+    const char *bad = layer_value(L, layer, -1, &v);
     if (bad) return luaL_argerror(L, 5, lua_pushfstring(L, "'%s': %s", lua_tostring(L, -3), bad));
     vals[(unsigned char)lua_tostring(L, -2)[0]] = v;
     lua_pop(L, 1);
@@ -436,9 +420,6 @@ static int l_add_strait_passage(lua_State *L) {
   SIDE_ARG(L, b, 3, s);
   return result(L, keel_board_add_strait_passage(b, c, s), "strait passage");
 }
-
-/* board:add_owner(name) -> id | nil, reason  [-2, +1|2, e] */
-static int l_add_owner(lua_State *L) { return name_id(L, check_board(L, 1), keel_board_add_owner, "owner"); }
 
 /* board:finish() -> board | nil, reason  [-1, +1|2, e] */
 static int l_finish(lua_State *L) {
@@ -649,44 +630,6 @@ static int l_places(lua_State *L) {
   return 1;
 }
 
-/* board:owner(hex) -> name | false (nobody) | nil, reason  [-2, +1|2, e] */
-static int l_owner(lua_State *L) {
-  QUERY_HEX(L, b, h);
-  int id;
-  keel_status st = keel_board_owner(b, h, &id);
-  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "owner");
-  if (id == 0) lua_pushboolean(L, 0);
-  else lua_pushstring(L, keel_board_owner_name(b, id));
-  return 1;
-}
-
-/* board:set_owner(hex, name|false) -> true | nil, reason  [-3, +1|2, e] */
-static int l_set_owner(lua_State *L) {
-  keel_board *b = check_board(L, 1);
-  keel_hex h;
-  HEX_ARG(L, b, 2, h);
-  int id = 0;
-  if (lua_type(L, 3) == LUA_TSTRING) {
-    if (keel_board_owner_find(b, lua_tostring(L, 3), &id) != KEEL_OK)
-      return luaL_argerror(L, 3, lua_pushfstring(L, "unknown owner '%s'", lua_tostring(L, 3)));
-  } else if (lua_toboolean(L, 3)) {
-    return luaL_typeerror(L, 3, "owner name or false");
-  }
-  return result(L, keel_board_set_owner(b, h, id), "set_owner");
-}
-
-/* board:owners() -> {name, ...} in id order  [-1, +1, e] */
-static int l_owners(lua_State *L) {
-  keel_board *b = check_board(L, 1);
-  int n = keel_board_owner_count(b);
-  lua_createtable(L, n, 0);
-  for (int i = 1; i <= n; i++) {
-    lua_pushstring(L, keel_board_owner_name(b, i));
-    lua_rawseti(L, -2, i);
-  }
-  return 1;
-}
-
 /* board:cd(hex) -> level | nil, reason  [-2, +1|2, e] */
 static int l_cd(lua_State *L) {
   QUERY_HEX(L, b, h);
@@ -839,6 +782,33 @@ static int l_riverine_neighbors(lua_State *L) {
   return 1;
 }
 
+/* board:rect_hexes(from, to) -> {hex, ...} | nil, reason  [-3, +1|2, e]
+ * the hexes of the offset rectangle from..to that are on the board, row by row */
+static int l_rect_hexes(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  keel_hex from, to;
+  if (!get_hex(L, b, 2, &from) || !get_hex(L, b, 3, &to)) return 2;
+  size_t n;
+  keel_status st = keel_board_rect_hexes(b, from, to, NULL, 0, &n);
+  if (st != KEEL_OK) return keel_lua_nilerr(L, st, "rect_hexes");
+  keel_hex *buf = lua_newuserdatauv(L, (n ? n : 1) * sizeof *buf, 0);
+  if ((st = keel_board_rect_hexes(b, from, to, buf, n, &n)) != KEEL_OK) return keel_lua_fail(L, st, "rect_hexes");
+  keel_lua_pushhexes(L, buf, n);
+  return 1;
+}
+
+/* board:riverine_sides() -> {side, ...} in side order  [-1, +1, e] */
+static int l_riverine_sides(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  size_t n;
+  keel_board_riverine_sides(b, NULL, 0, &n);
+  keel_side *buf = lua_newuserdatauv(L, (n ? n : 1) * sizeof *buf, 0);
+  keel_status st = keel_board_riverine_sides(b, buf, n, &n);
+  if (st != KEEL_OK) return keel_lua_fail(L, st, "riverine_sides");
+  keel_lua_pushhexes(L, buf, n);
+  return 1;
+}
+
 /* board:strait_passage(side) -> strait side | nil, reason  [-2, +1|2, e] */
 static int l_strait_passage(lua_State *L) {
   keel_board *b = check_built(L, 1);
@@ -903,18 +873,19 @@ int keel_lua_open_board(lua_State *L) {
     { "set_coasts", l_set_coasts }, { "add_port", l_add_port }, { "add_place", l_add_place },
     { "set_cd", l_set_cd }, { "set_seaboxes", l_set_seaboxes }, { "add_zone", l_add_zone },
     { "set_zone", l_set_zone }, { "tag_id", l_tag_id }, { "add_tag", l_add_tag },
-    { "add_strait_passage", l_add_strait_passage }, { "add_owner", l_add_owner },
+    { "add_strait_passage", l_add_strait_passage },
     { "finish", l_finish },
     { "hex", l_hex }, { "label", l_label }, { "side", l_side }, { "side_label", l_side_label },
     { "numbering", l_numbering },
     { "contains", l_contains }, { "terrain", l_terrain }, { "features", l_features },
     { "coasts", l_coasts }, { "port", l_port }, { "ports", l_ports }, { "place", l_place },
-    { "place_name", l_place_name }, { "places", l_places }, { "owner", l_owner },
-    { "set_owner", l_set_owner }, { "owners", l_owners }, { "cd", l_cd }, { "box", l_box },
+    { "place_name", l_place_name }, { "places", l_places }, { "cd", l_cd }, { "box", l_box },
     { "seaboxes", l_seaboxes }, { "box_hexes", l_box_hexes }, { "zone", l_zone },
     { "zones", l_zones }, { "zone_neighbors", l_zone_neighbors }, { "tags", l_tags },
     { "has_tag", l_has_tag }, { "tagged", l_tagged }, { "water_neighbors", l_water_neighbors },
-    { "riverine_neighbors", l_riverine_neighbors }, { "strait_passage", l_strait_passage },
+    { "riverine_neighbors", l_riverine_neighbors }, { "riverine_sides", l_riverine_sides },
+    { "rect_hexes", l_rect_hexes },
+    { "strait_passage", l_strait_passage },
     { "hexes", l_hexes }, { "stats", l_stats },
     { NULL, NULL }
   };

@@ -394,24 +394,33 @@ static size_t read_matches(lua_State *L, keel_board *b, int idx, const char *k,
   return n;
 }
 
-static void read_conditions(lua_State *L, keel_board *b, int arg, keel_move_conditions *c) {
-  memset(c, 0, sizeof *c);
-  if (lua_isnoneornil(L, arg)) return;
-  luaL_checktype(L, arg, LUA_TTABLE);
+/* conditions.owners (a keel.State) and conditions.friendly (side names):
+ * a side the state has never heard of owns nothing, so it adds no atom. */
+static void read_friendly(lua_State *L, int arg, keel_move_conditions *c) {
+  if (lua_getfield(L, arg, "owners") != LUA_TNIL) c->owners = keel_lua_checkstate(L, lua_gettop(L));
+  lua_pop(L, 1);
   if (lua_getfield(L, arg, "friendly") != LUA_TNIL) {
     int t = lua_gettop(L);
     luaL_checktype(L, t, LUA_TTABLE);
-    for (lua_Integer i = 1; i <= luaL_len(L, t); i++) {
+    lua_Integer len = luaL_len(L, t);
+    if (len > KEEL_FRIENDLY_MAX) luaL_error(L, "conditions.friendly: at most %d sides", KEEL_FRIENDLY_MAX);
+    for (lua_Integer i = 1; i <= len; i++) {
       lua_geti(L, t, i);
-      int id;
-      const char *name = luaL_checkstring(L, -1);
-      if (keel_board_owner_find(b, name, &id) != KEEL_OK)
-        luaL_error(L, "conditions.friendly: unknown owner '%s'", name);
-      c->friendly[id] = 1;
+      size_t n;
+      const char *name = luaL_checklstring(L, -1, &n);
+      keel_atom a = c->owners ? keel_state_atom_find(c->owners, name, n) : 0;
+      if (a) c->friendly[c->nfriendly++] = a;
       lua_pop(L, 1);
     }
   }
   lua_pop(L, 1);
+}
+
+static void read_conditions(lua_State *L, keel_board *b, int arg, keel_move_conditions *c) {
+  memset(c, 0, sizeof *c);
+  if (lua_isnoneornil(L, arg)) return;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  read_friendly(L, arg, c);
   if (lua_getfield(L, arg, "friendly_only") != LUA_TNIL) {
     int t = lua_gettop(L);
     luaL_checktype(L, t, LUA_TTABLE);
@@ -428,9 +437,14 @@ static void read_conditions(lua_State *L, keel_board *b, int arg, keel_move_cond
   lua_pop(L, 1);
   c->nboth = read_matches(L, b, arg, "both_friendly", c->both_friendly);
   c->nclosed = read_matches(L, b, arg, "closed", c->closed);
+  if ((c->friendly_only || c->nboth) && !c->owners)
+    luaL_error(L, "conditions: friendly_only and both_friendly read who owns each hex: "
+                  "owners (a keel.State) expected");
 }
 
-/* keel.route.from_board(board, profile [, conditions]) -> CostMap  [-3, +1, e] */
+/* keel.route.from_board(board, profile [, conditions]) -> CostMap  [-3, +1, e]
+ * conditions {owners = State, friendly = {side...}, friendly_only =,
+ * both_friendly =, closed =}: owners are read once, as the map is built. */
 static int l_from_board(lua_State *L) {
   keel_board *b = keel_lua_checkboard(L, 1);
   luaL_argcheck(L, keel_board_is_finished(b), 1, "board is not finished (call finish)");

@@ -30,6 +30,8 @@ static lstate *check_state(lua_State *L, int arg) {
 
 static keel_state *S(lua_State *L) { return check_state(L, 1)->st; }
 
+keel_state *keel_lua_checkstate(lua_State *L, int arg) { return check_state(L, arg)->st; }
+
 static void check(lua_State *L, keel_status s, const char *what) {
   if (s != KEEL_OK) keel_lua_fail(L, s, what);
 }
@@ -624,6 +626,12 @@ static int l_set_owner(lua_State *L) {
 
 static int l_owned_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_owned_count(S(L))); return 1; }
 
+/* st:get_owner_version() -> integer (changes with any owner change, undo included)  [-1, +1, e] */
+static int l_get_owner_version(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)keel_state_get_owner_version(S(L)));
+  return 1;
+}
+
 /* ---- rules, transactions, actions ---- */
 
 /* st:push_rule(id) / st:pop_rule() / st:rule() -> id|nil  [-2, +0, e] */
@@ -1051,6 +1059,7 @@ int keel_lua_open_state(lua_State *L) {
     { "group_values", l_group_values },
     { "global", l_global }, { "set_global", l_set_global }, { "globals", l_globals },
     { "owner", l_owner }, { "set_owner", l_set_owner }, { "owned_count", l_owned_count },
+    { "get_owner_version", l_get_owner_version },
     { "push_rule", l_push_rule }, { "pop_rule", l_pop_rule }, { "rule", l_rule },
     { "begin", l_begin }, { "commit", l_commit }, { "rollback", l_rollback }, { "depth", l_depth },
     { "action_begin", l_action_begin }, { "action_end", l_action_end },

@@ -51,6 +51,8 @@ void keel_lua_newclass(lua_State *L, const char *name, const luaL_Reg *methods,
                        lua_CFunction close, lua_CFunction tostring);
 /* The keel_board of a keel.Board userdata (l_board.c); raises when closed. */
 keel_board *keel_lua_checkboard(lua_State *L, int arg);
+/* The keel_state of a keel.State userdata (l_state.c); raises when closed. */
+keel_state *keel_lua_checkstate(lua_State *L, int arg);
 /* Optional integer field of a table at `idx`. */
 lua_Integer keel_lua_optfield_int(lua_State *L, int idx, const char *k, lua_Integer def);
 /* The digits and first_col/first_row fields of a numbering table at `idx`

@@ -605,6 +605,7 @@ void keel__apply(keel_state *st, const op *o, int forward) {
       st->own_used++;
     }
     s->side = to.u.s;
+    st->own_version++;
     break;
   }
   default: break;
@@ -1033,6 +1034,8 @@ keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side) {
 }
 
 size_t keel_state_owned_count(const keel_state *st) { return st->own_count; }
+
+uint64_t keel_state_get_owner_version(const keel_state *st) { return st->own_version; }
 
 /* ---- hash ----------------------------------------------------------------- */
 

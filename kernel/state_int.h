@@ -73,6 +73,7 @@ struct keel_state {
   group *groups; int32_t ngroups, capgroups, initgroups;
   kv *glob; size_t nglob, capglob;
   own_slot *own; size_t own_cap, own_used, own_count;
+  uint64_t own_version;                         /* +1 on every owner change, either way */
   uint64_t hash;
   /* rule stack */
   keel_atom *rules; size_t nrules, caprules;

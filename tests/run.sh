@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/run.sh — run every test runner (C unit tests, Lua tests, the C host,
 # then the same under the ASan/UBSan build), add up their closing lines
-# "N passed, N failed", and end with the total. Exit 1 on any failure.
+# "N passed, N failed", and end with the total (the browser tests of
+# tests/browser/ run once, with the release build). Exit 1 on any failure.
 #   KEEL_ONLY=c|lua   run one kind only (release build)
 cd "$(dirname "$0")/.." || exit 1
 total_pass=0
@@ -49,6 +50,12 @@ if [ -z "${KEEL_ONLY:-}" ]; then
     suite "lint (luacheck)" sh -c 'make -s lint >/dev/null 2>&1 && echo "1 passed, 0 failed" || { make -s lint; echo "0 passed, 1 failed"; exit 1; }'
   else
     echo "lint (luacheck): skipped, luacheck is not installed (make deps installs lua-check)"
+  fi
+  # keel view's page in a real browser (tests/browser/), once: it drives chromium
+  if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
+    suite "browser (chromium, keel view)" bin/keel script tests/lua/run.lua tests/browser/view_test.lua
+  else
+    echo "browser (chromium, keel view): skipped, chromium is not installed (make deps installs it)"
   fi
   KEEL_SCRIPTS="$(pwd)/scripts" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
     run_kind asan build/asan build/asan/keel

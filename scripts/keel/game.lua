@@ -14,11 +14,12 @@
 local keel = require "keel"
 local json = require "keel.json"
 local errors = require "keel.errors"
+local map = require "keel.map"
 local sorted_keys = require("keel.keys").sorted
 
 local kstate = keel.state
 local encode = kstate.json
-local concat, sort, type, tostring, error = table.concat, table.sort, type, tostring, error
+local concat, type, tostring, error = table.concat, type, tostring, error
 
 local M = {}
 M.JOURNAL_VERSION = 1
@@ -77,21 +78,15 @@ function M.new(opts)
   return self
 end
 
---- Seed hex ownership from a board (keel.board): every hex the board gives
--- an owner, set in hex id order and journaled as one event.
+--- Seed hex ownership with the owners the board's map file declares
+-- (keel.map.get_owners; the board holds none), in map order, and journal it
+-- as one event: the hexes owned after it, and the state hash.
 function Game:seed_ownership(board)
-  if type(board.hexes) ~= "function" or type(board.owner) ~= "function" then return end
-  local hexes = board:hexes()
-  sort(hexes)
   local st = self.state
-  local n = 0
   st:journal_enable(false)
-  for _, h in ipairs(hexes) do
-    local side = board:owner(h)
-    if side then st:set_owner(h, side); n = n + 1 end
-  end
+  for _, o in ipairs(map.get_owners(board)) do st:set_owner(o.hexes, o.side) end
   st:journal_enable(true)
-  st:journal_append(line("owners", { { "from", "board" }, { "count", n }, { "hash", st:hash_hex() } }))
+  st:journal_append(line("owners", { { "from", "board" }, { "count", st:owned_count() }, { "hash", st:hash_hex() } }))
 end
 
 -- ---- rule files ------------------------------------------------------------------

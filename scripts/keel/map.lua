@@ -4,6 +4,11 @@
 --   local map = require "keel.map"
 --   local board, err = map.load("scenarios/maps/crete.map")
 --   local desc, err = map.parse(text, "name.map")   -- description only
+--   local owners = map.get_owners(board)             -- the owners a game starts with
+--
+-- A board holds the map only. Who owns a hex is game state: a map's
+-- `owner`/`owners` statements are the owners a game starts with, kept here
+-- beside the board they came with, and seeded into the state by keel.game.
 --
 -- Errors read "file:line:col: found X, expected Y" (with the problem first
 -- when it is not plain syntax). See doc/map-format.md.
@@ -15,10 +20,14 @@ local sorted_keys = require("keel.keys").sorted
 local P, R, S, C, Ct, Cc, Cp, Cmt, Cg = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Ct, lpeg.Cc, lpeg.Cp, lpeg.Cmt, lpeg.Cg
 local error, type, tostring, tonumber, pcall, ipairs, pairs = error, type, tostring, tonumber, pcall, ipairs, pairs
 local setmetatable = setmetatable
-local concat, sort = table.concat, table.sort
+local concat = table.concat
 local byte, fmt, sub = string.byte, string.format, string.sub
 
 local M = {}
+
+-- board -> the starting owners of a map: {{side =, hexes =}, ...}, or
+-- {numbering =, ownership =} (the statements) until first asked
+local declared = setmetatable({}, { __mode = "k" })
 
 --- Longest line accepted, in bytes (a 256-column grid row is ~512).
 M.MAX_LINE = 65536
@@ -584,25 +593,15 @@ function handlers.zones(self, s)
 end
 
 function handlers.owners(self, s)
-  layer_grid(self, s, "owner", function(h, v, pos) self:own_hex(v, h, pos) end,
+  layer_grid(self, s, "owner", function(h, v) self:own_hex(v, h) end,
     function(first, rowpos, txt, legend, unknown)
-      -- owners are added in the order the row meets them, up to a symbol
-      -- the legend lacks; their hexes are set when the map is built
+      -- the row's hexes get their owners once the board is finished (the
+      -- legend as it is now: a later legend block does not change them)
       local u = txt:find(unknown)
-      local met = {}
-      for sym, name in pairs(legend) do
-        local i = txt:find(sym, 1, true)
-        if i and (not u or i < u) then met[#met + 1] = { i, sym, name } end
-      end
-      sort(met, function(x, y) return x[1] < y[1] end)
-      local vals = {}
-      for _, m in ipairs(met) do
-        self:owner_id(m[3], rowpos + m[1] - 1)
-        vals[m[2]] = m[3]
-      end
       if u then unknown_grid_symbol(self, "owner", legend, rowpos + u - 1, sub(txt, u, u)) end
-      self.ownership[#self.ownership + 1] = { row = true, first = first, txt = txt, vals = vals,
-        pos = rowpos + met[1][1] - 1 }
+      local vals = {}
+      for sym, name in pairs(legend) do vals[sym] = name end
+      self.ownership[#self.ownership + 1] = { row = true, first = first, txt = txt, vals = vals }
     end)
 end
 
@@ -710,26 +709,70 @@ end
 
 function handlers.place(self, s) self:place(s.name, self:hex(s.hex)) end
 
-function Builder:owner_id(name, pos)
-  if not self.owners[name] then
-    local id, why = self:board_ready(pos):add_owner(name)
-    self:check(id, why, pos, "at most 255 owners")
-    self.owners[name] = id
-  end
-end
-
-function Builder:own_hex(name, h, pos)
-  self:owner_id(name, pos)
-  self.ownership[#self.ownership + 1] = { a = h, z = h, name = name, pos = pos }
+function Builder:own_hex(name, h)
+  self.ownership[#self.ownership + 1] = { a = h, z = h, name = name }
 end
 
 function handlers.owner(self, s)
   local b = self:board_ready(s.pos)
-  self:owner_id(s.name[2], s.name[1])
   for _, q in ipairs(s.hexes and self:rects(s.hexes) or {}) do
-    self.ownership[#self.ownership + 1] = { a = q[1], z = q[2], name = s.name[2], pos = s.name[1] }
+    self.ownership[#self.ownership + 1] = { a = q[1], z = q[2], name = s.name[2] }
   end
   return b
+end
+
+-- The starting owners of finished board b from its owner statements: one
+-- {side =, hexes =} per statement (a grid row gives one per side it names,
+-- in the order it meets them), in map order, each with the hexes on the
+-- board (a hex of a section without terrain owns nothing). A rectangle's
+-- hexes come from the board in one C call, row by row; a row's one column
+-- per symbol ('_' leaves a hex).
+local function owners_of(b, n, ownership)
+  local conv = (n.shift == "even" and "even-" or "odd-") .. (n.pointy and "r" or "q")
+  local groups = {}
+  for _, o in ipairs(ownership) do
+    if o.row then
+      local c, r = keel.hex.to_offset(o.first, conv)
+      local of, order = {}, {}
+      for i = 1, #o.txt do
+        local ch = sub(o.txt, i, i)
+        if ch ~= " " and ch ~= "\t" then
+          local h = ch ~= "_" and keel.hex.from_offset(conv, c, r)
+          if h and b:contains(h) then
+            local side = o.vals[ch]
+            local g = of[side]
+            if not g then g = { side = side, hexes = {} }; of[side] = g; order[#order + 1] = g end
+            g.hexes[#g.hexes + 1] = h
+          end
+          c = c + 1
+        end
+      end
+      for _, g in ipairs(order) do groups[#groups + 1] = g end
+    else
+      groups[#groups + 1] = { side = o.name, hexes = b:rect_hexes(o.a, o.z) }
+    end
+  end
+  return groups
+end
+
+--- The owners a game on this board starts with, as its map file declares
+--- them: a list of {side =, hexes = {hex...}} in map order, a later entry
+--- winning over an earlier one for a hex both name (new tables: the
+--- caller's to keep; empty for a board that did not come from a map file).
+--- keel.game seeds them into the game state, the one place owners live.
+---@param board userdata keel.Board
+---@return {side: string, hexes: integer[]}[]
+function M.get_owners(board)
+  local d = declared[board]
+  if d and d.ownership then   -- expanded the first time it is asked for
+    d = owners_of(board, d.numbering, d.ownership)
+    declared[board] = d
+  end
+  local out = {}
+  for i, g in ipairs(d or {}) do
+    out[i] = { side = g.side, hexes = table.move(g.hexes, 1, #g.hexes, 1, {}) }
+  end
+  return out
 end
 
 -- The index of zone `name`, added to the board the first time.
@@ -807,7 +850,7 @@ function M.build(desc)
     file = desc.file, text = desc.text,
     numbering = { pointy = false, shift = "odd", digits = 2, first_col = 1, first_row = 1 },
     legends = { terrain = {}, zone = {}, owner = {} },
-    owners = {}, zones = {}, ownership = {}, coast_max = keel.board.COAST_MAX,
+    zones = {}, ownership = {}, coast_max = keel.board.COAST_MAX,
   }, Builder)
   for k, v in pairs(M.DEFAULT_LEGEND) do self.legends.terrain[k] = v end
   local ok, err = pcall(function()
@@ -820,14 +863,9 @@ function M.build(desc)
     end
     local b = self.board
     if self.default_terrain then b:default_terrain(self.default_terrain) end
-    for _, o in ipairs(self.ownership) do
-      local ok
-      if o.row then ok = b:fill_row("owner", o.first, o.txt, o.vals)
-      else ok = b:fill("owner", o.a, o.z, o.name) end
-      self:check(ok, "hex off the board", o.pos, "a hex on the board")
-    end
     local fin, why = b:finish()
     if not fin then self:fail(1, "a board that can be finished", phrase(why)) end
+    if #self.ownership > 0 then declared[b] = { numbering = self.numbering, ownership = self.ownership } end
   end)
   if not ok then
     if self.board then self.board:close() end
@@ -847,16 +885,29 @@ function M.load_string(text, file)
   return M.build(desc)
 end
 
---- Read, parse and build a map file.
+-- path -> {text =, board =, info =}: boards shared by every game of the process
+local shared = {}
+
+--- Read, parse and build a map file. opts.shared: the process's one board
+--- for this file as it reads now (built again only when the text changed).
+--- A finished board never changes, so every game may play on it, and what
+--- depends on the board alone (cost maps, graphs) is built once for all of
+--- them; never close a shared board.
 ---@param path string
+---@param opts? {shared?: boolean}
 ---@return userdata|nil board, string|nil err
-function M.load(path)
+function M.load(path, opts)
   local f, ferr = io.open(path, "rb")
   if not f then return nil, tostring(ferr) end
   local text = f:read("a")
   f:close()
   if not text then return nil, path .. ": could not be read" end
-  return M.load_string(text, path)
+  if not (opts and opts.shared) then return M.load_string(text, path) end
+  local e = shared[path]
+  if e and e.text == text then return e.board, nil, e.info end
+  local b, err, info = M.load_string(text, path)
+  if b then shared[path] = { text = text, board = b, info = info } end
+  return b, err, info
 end
 
 return M

@@ -5,8 +5,9 @@
 --
 --   local movement = require "keel.movement"
 --   local tf = movement.profile_from_table(nt.naval_mp_cost, "TF", movement.NAVAL_ROWS)
---   local eng = movement.new(board)
---   local r = eng:reach({ profile = tf, friendly = { "Allied" } }, "Port Said", 15)
+--   local eng = movement.new(board, game.state)   -- owners come from the state
+--   local r = eng:reach({ profile = tf, friendly = { "Allied" },
+--                         conditions = { both_friendly = { "narrow-strait" } } }, "Port Said", 15)
 --   local path, cost = eng:path(group, "15B:2407", "15B:2508")
 --   local mv = eng:mover(group, { hex_entered = function(mv, ev) ... end })
 --   mv:move_along(path)              --> "done" | "stopped" | "paused" | nil, reason
@@ -112,7 +113,8 @@ function M.profile_from_table(tbl, column, rows)
   return p
 end
 
--- a stable key for a profile + conditions, to cache cost maps
+-- ---- cache keys: what a cost map is made of, never which table holds it ----------
+
 local function list_key(t)
   if not t then return "" end
   local c = {}
@@ -121,10 +123,24 @@ local function list_key(t)
   return concat(c, ",")
 end
 
-local function cond_key(c)
-  if not c then return "" end
-  return concat({ list_key(c.friendly), list_key(c.friendly_only), list_key(c.both_friendly),
-    list_key(c.closed) }, "|")
+-- A profile's costs as a string: equal profiles (from two rule sets, two
+-- games) share their cost maps and river graphs.
+local profile_keys = setmetatable({}, { __mode = "k" })
+local function profile_key(p)
+  local k = profile_keys[p]
+  if k then return k end
+  local parts = { p.water_route and "w" or "-" }
+  for _, t in ipairs(sorted_keys(p.enter)) do parts[#parts + 1] = "e" .. t .. "=" .. p.enter[t] end
+  for _, f in ipairs(sorted_keys(p.cross)) do parts[#parts + 1] = "c" .. f .. "=" .. p.cross[f] end
+  k = concat(parts, ";")
+  profile_keys[p] = k
+  return k
+end
+
+-- Do the conditions read who owns each hex?
+local function reads_owners(c)
+  return c ~= nil and ((c.friendly_only ~= nil and #c.friendly_only > 0) or
+    (c.both_friendly ~= nil and #c.both_friendly > 0))
 end
 
 -- ---- the engine over one board ----------------------------------------------------
@@ -132,16 +148,30 @@ end
 local Engine = {}
 Engine.__index = Engine
 
---- An engine over a finished keel.Board. Cost maps are built in C, once
---- per (profile, conditions), and kept until eng:invalidate().
----@param board userdata keel.Board
-function M.new(board)
-  if type(board) ~= "userdata" then error("movement.new: keel.Board expected", 2) end
-  return setmetatable({ board = board, maps = {}, graphs = {} }, Engine)
-end
+-- What depends on the board alone (cost maps whose conditions read no
+-- owners, graphs, riverine sides), per board and shared by every engine on
+-- it: a finished board never changes.
+local by_board = setmetatable({}, { __mode = "k" })
 
---- Forget cached cost maps (after owners or conditions changed).
-function Engine:invalidate() self.maps = {} end
+--- An engine over a finished keel.Board for one game: `state` (a
+--- keel.State) says who owns each hex, for the friendly conditions. What
+--- depends on the board alone is built once per board and process and
+--- shared by every engine on it; cost maps that read owners are kept per
+--- engine while the state's owner version stands (an owner change, a
+--- rollback or an undo builds them again).
+---@param board userdata keel.Board
+---@param state? userdata keel.State (needed for friendly_only / both_friendly)
+function M.new(board, state)
+  if type(board) ~= "userdata" then error("movement.new: keel.Board expected", 2) end
+  if state ~= nil and type(state) ~= "userdata" then error("movement.new: keel.State expected", 2) end
+  local shared = by_board[board]
+  if not shared then
+    shared = { maps = {}, graphs = {} }
+    by_board[board] = shared
+  end
+  return setmetatable({ board = board, state = state, maps = shared.maps, graphs = shared.graphs,
+    owned = {}, owned_version = nil }, Engine)
+end
 
 -- a hex from an integer, label or place name; nil, reason when unknown
 local function resolve(board, h)
@@ -169,14 +199,31 @@ local function unpack_what(what)
   return p, c
 end
 
---- The cost map for a profile (or group) under its conditions (cached).
+--- The cost map for a profile (or group) under its conditions (cached:
+--- per board, or per engine and owner version when the conditions read
+--- owners).
 function Engine:costmap(what)
   local p, c = unpack_what(what)
-  local key = tostring(p) .. "#" .. cond_key(c)
-  local m = self.maps[key]
+  local cache, key = self.maps, profile_key(p) .. "#" .. list_key(c and c.closed)
+  if reads_owners(c) then
+    local st = self.state
+    if not st then
+      error("movement: friendly_only and both_friendly read who owns each hex: " ..
+        "movement.new(board, state) needs the game state", 3)
+    end
+    local v = st:get_owner_version()
+    if v ~= self.owned_version then self.owned, self.owned_version = {}, v end
+    cache = self.owned
+    key = concat({ key, list_key(c.friendly), list_key(c.friendly_only), list_key(c.both_friendly) }, "|")
+  end
+  local m = cache[key]
   if not m then
+    if cache == self.owned then
+      c = { owners = self.state, friendly = c.friendly, friendly_only = c.friendly_only,
+        both_friendly = c.both_friendly, closed = c.closed }
+    end
     m = route.from_board(self.board, p, c)
-    self.maps[key] = m
+    cache[key] = m
   end
   return m
 end
@@ -324,24 +371,13 @@ end
 
 local WATER = { ["all-sea"] = true, coastal = true, lake = true }
 
--- every riverine hexside of the board, in side order (computed once per engine)
+-- every riverine hexside of the board, in side order (once per board)
 function Engine:riverine_sides()
-  if self.graphs.riverine then return self.graphs.riverine end
-  local board, seen, list = self.board, {}, {}
-  for _, h in ipairs(board:hexes()) do
-    for _, n in ipairs(hexlib.neighbors(h)) do
-      if board:contains(n) then
-        local s = board:side(h, n)
-        if s and not seen[s] then
-          seen[s] = true
-          local f = board:features(s)
-          if f and f.riverine then list[#list + 1] = s end
-        end
-      end
-    end
+  local list = self.graphs.riverine
+  if not list then
+    list = self.board:riverine_sides()
+    self.graphs.riverine = list
   end
-  sort(list)
-  self.graphs.riverine = list
   return list
 end
 
@@ -356,12 +392,13 @@ M.RiverGraph = River
 --- of its water hexes costs entering that hex. Hexes and sides are both
 --- 64-bit keys that may coincide, so the graph numbers its nodes: a node is
 --- written {kind = "hex"|"side", id = n} (or "hex:<id>"/"side:<id>" keys).
---- Cached per engine and profile.
+--- Cached per board and profile costs.
 ---@param profile table a movement.profile (with .river)
 function Engine:river_graph(profile)
   if getmetatable(profile) ~= Profile then error("movement: river_graph: a movement.profile expected", 2) end
   self.graphs.rivers = self.graphs.rivers or {}
-  local rg = self.graphs.rivers[profile]
+  local gkey = profile_key(profile) .. ";r=" .. tostring(profile.river)
+  local rg = self.graphs.rivers[gkey]
   if rg then return rg end
   local board = self.board
   local river_cost = profile.river or 1
@@ -403,8 +440,8 @@ function Engine:river_graph(profile)
     if not c or e[3] < c then adj[e[1]][e[2]] = e[3] end
   end
   rg = setmetatable({ graph = route.graph { nodes = nodes, edges = edges }, index = index,
-    kind = kind, id = id, adj = adj, board = board, profile = profile }, River)
-  self.graphs.rivers[profile] = rg
+    kind = kind, id = id, adj = adj, board = board }, River)
+  self.graphs.rivers[gkey] = rg
   return rg
 end
 
@@ -504,8 +541,9 @@ function Engine:mover(group, callbacks, opts)
   local blocked, stops = {}, {}
   for _, x in ipairs(o.blocked or {}) do blocked[x] = true end
   for _, x in ipairs(o.stop or {}) do stops[x] = true end
+  self:costmap(group)   -- conditions checked now, not at the first step
   return setmetatable({ engine = self, board = self.board, group = group,
-    callbacks = callbacks or {}, map = self:costmap(group), blocked = blocked, stops = stops,
+    callbacks = callbacks or {}, blocked = blocked, stops = stops,
     allow = o.allow, state = "ready", steps = {}, pending = nil }, Mover)
 end
 
@@ -557,7 +595,8 @@ function Mover:can_enter(to)
   if hexlib.distance(g.hex, t) ~= 1 then return nil, "not adjacent" end
   if self.blocked[t] then return nil, "blocked" end
   if self.stops[g.hex] and #self.steps > 0 then return nil, "must stop here" end
-  local cost, coast = self.map:step(g.hex, t, g.coast)
+  -- the cost map as owners are now (a rule may have changed one mid-move)
+  local cost, coast = self.engine:costmap(g):step(g.hex, t, g.coast)
   if not cost then return nil, "not allowed for " .. self.group.profile.name end
   if self.allow and not self.allow(t) then return nil, "not allowed by the rules" end
   if g.spent + cost > g.allowance then

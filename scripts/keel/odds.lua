@@ -187,6 +187,35 @@ function M.result(o, text)
   return M.fraction(0, 1)
 end
 
+--- The odds of one column's results, from the odds of a table with named
+--- columns (M.table): {table=, title=, rule=, expr=, column=, den=,
+--- results={ {result=, count=, p=} } in the order the column first shows them}.
+---@param o table from M.table
+---@param column string
+function M.column(o, column)
+  local idx
+  for i, c in ipairs(o.columns) do if c == column then idx = i end end
+  if not idx then
+    error(("odds.column: %s has no column '%s' (columns: %s)"):format(o.table, tostring(column),
+      concat(o.columns, " ")), 2)
+  end
+  local c = { table = o.table, title = o.title, rule = o.rule, expr = o.expr, column = column, den = o.den,
+              modifier = o.modifier, results = {} }
+  local by = {}
+  for _, row in ipairs(o.rows) do
+    local text = tostring(row.cells[idx])
+    local r = by[text]
+    if not r then
+      r = { result = text, count = 0, cell = row.cells[idx] }
+      by[text] = r
+      c.results[#c.results + 1] = r
+    end
+    r.count = r.count + row.count
+  end
+  for _, r in ipairs(c.results) do r.p = M.fraction(r.count, c.den) end
+  return c
+end
+
 local function binomial(n, k)
   local c = 1
   for i = 1, k do c = mul(c, n - k + i, "a binomial coefficient") // i end
@@ -253,6 +282,28 @@ function M.format_table(o)
   for _, r in ipairs(o.rows) do
     out[#out + 1] = ("  %s  %s  %s  %s"):format(pad(r.range, rw), pad(r.result, cw),
       pct(r.count, o.den), M.format_fraction(r.count, o.den))
+  end
+  return concat(out, "\n")
+end
+
+--- Lines of one column's odds (M.column), each result with a note when
+--- `note(result)` gives one.
+---@param c table from M.column
+---@param heading? string a line above the results
+---@param note? fun(r: table): string|nil
+---@return string
+function M.format_column(c, heading, note)
+  local mod = c.modifier
+  local mtext = (math_type(mod) == "integer" and mod ~= 0) and (", modifier %+d"):format(mod) or ""
+  local out = { heading or ("%s (%s%s) — %s, column %s%s"):format(c.title or c.table, c.table,
+    c.rule and (", rule " .. c.rule) or "", c.expr, c.column, mtext) }
+  local w = #"result"
+  for _, r in ipairs(c.results) do if width(r.result) > w then w = width(r.result) end end
+  out[#out + 1] = ("  %s  %9s  %s"):format(pad("result", w), "chance", "exact")
+  for _, r in ipairs(c.results) do
+    local n = note and note(r)
+    out[#out + 1] = ("  %s  %s  %s%s"):format(pad(r.result, w), pct(r.count, c.den),
+      M.format_fraction(r.count, c.den), n and ("   " .. n) or "")
   end
   return concat(out, "\n")
 end

@@ -119,7 +119,7 @@ function Registry:_run_file(path, env, what)
 end
 
 local FAMILY_FIELDS = { name = true, rulebook = true, depends = true, files = true,
-                        tables = true, events = true, description = true }
+                        tables = true, events = true, description = true, view = true }
 
 local function check_fields(spec, allowed, what)
   local bad = {}
@@ -195,6 +195,13 @@ function Registry:load_family(name)
     description = raw_string(spec, "description", manifest_path),
     depends = string_list(spec, "depends", manifest_path), files = string_list(spec, "files", manifest_path),
     tables = {}, table_files = string_list(spec, "tables", manifest_path),
+    -- what a counter and the status panel show (keel.counter, doc/viewer.md), read raw
+    view = rawget(spec, "view") ~= nil and require("keel.counter").check(
+      sandbox.plain(rawget(spec, "view"), function(path, what)
+        local parts = {}
+        for i, k in ipairs(path) do parts[i] = tostring(k) end
+        error(("%s: view.%s: %s"):format(manifest_path, concat(parts, "."), what), 0)
+      end), manifest_path) or nil,
   }
   for _, dep in ipairs(fam.depends) do self:load_family(dep) end
   for _, ev in ipairs(string_list(spec, "events", manifest_path)) do self.event_names[ev] = true end
@@ -416,6 +423,14 @@ end
 
 --- The rule with this id (the set's record: read it, do not change it).
 function Registry:rule(id) return self.rules[id] end
+
+--- What the families declare a counter and the status panel show, merged
+--- in load order (keel.counter.merge; doc/viewer.md).
+function Registry:view()
+  local views = {}
+  for i, name in ipairs(self.family_order) do views[i] = self.families[name].view or false end
+  return require("keel.counter").merge(views)
+end
 
 --- Active rule ids in load order (disabled ones left out unless `all`).
 function Registry:ids(all)

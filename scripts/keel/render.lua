@@ -10,6 +10,8 @@
 -- movement overlays as layers of their own.
 -- luacheck: max line length 200
 local keel = require "keel"
+local counter = require "keel.counter"
+local map = require "keel.map"
 local sorted_keys = require("keel.keys").sorted
 
 local hex = keel.hex
@@ -201,23 +203,28 @@ function M.layers.seaboxes(ctx)
   ctx:add('</g>\n')
 end
 
+-- Who owns each hex (ctx.owner_of, see M.svg opts.owners); one colour per
+-- side in name order.
 function M.layers.owners(ctx)
-  local b = ctx.board
-  local names = b:owners()
-  if #names == 0 then return end
+  local owned, names = {}, {}
+  for _, h in ipairs(ctx.hexes) do
+    local o = ctx.owner_of(h)
+    if o then
+      if not ctx.used_owner[o] then ctx.used_owner[o] = true; names[#names + 1] = o end
+      owned[#owned + 1] = { h, o }
+    end
+  end
+  if #owned == 0 then return end
+  sort(names)
   local color = {}
   for i, n in ipairs(names) do color[n] = M.OWNER_COLORS[(i - 1) % #M.OWNER_COLORS + 1] end
   ctx.owner_colors = color
   ctx:add('<g id="owners" stroke="none">\n')
   local r = ctx.size * 0.13
-  for _, h in ipairs(ctx.hexes) do
-    local o = b:owner(h)
-    if o then
-      ctx.used_owner[o] = true
-      local x, y = ctx:center(h)
-      ctx:add(fmt('<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>\n',
-        num(x + ctx.size * 0.35), num(y + ctx.size * 0.3), num(2 * r), num(2 * r), color[o]))
-    end
+  for _, ho in ipairs(owned) do
+    local x, y = ctx:center(ho[1])
+    ctx:add(fmt('<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>\n',
+      num(x + ctx.size * 0.35), num(y + ctx.size * 0.3), num(2 * r), num(2 * r), color[ho[2]]))
   end
   ctx:add('</g>\n')
 end
@@ -244,8 +251,9 @@ function M.layers.ports(ctx)
     if cd > 0 then
       ctx.used.cd = true
       local x, y = ctx:center(h)
+      -- at the left corner, clear of the place name below the port and the hex number above
       ctx:add(fmt('<text x="%s" y="%s" font-family="sans-serif" font-size="%s" fill="#900" stroke="none">CD%d</text>\n',
-        num(x - ctx.size * 0.75), num(y + ctx.size * 0.55), num(ctx.size * 0.3), cd))
+        num(x - ctx.size * (ctx.layout.pointy and 0.8 or 0.9)), num(y + ctx.size * 0.1), num(ctx.size * 0.3), cd))
     end
   end
   ctx:add('</g>\n')
@@ -278,11 +286,15 @@ local LEGEND_LINES = {
 
 -- ---- overlays: units and a path (layers made from game data) ----------------
 
---- Counters on the board: a layer that draws `units` ({hex =, label =,
---- side =} each), stacked in the order given, coloured by side.
----@param units {hex: integer, label: string, side?: string}[]
+--- Counters on the board (keel.counter draws each): a layer that draws
+--- `units` (unit snapshots with `hex`, as game_units gives them), stacked
+--- in the order given, each stack offset up and right with its count on
+--- top. `spec` is what the families declare (set:view()).
+---@param units table[] {hex: integer, name, type, side, face?, hits?, values?, markers?, cargo?}
+---@param spec? table
 ---@return function layer
-function M.units_layer(units)
+function M.units_layer(units, spec)
+  spec = spec or counter.merge {}
   return function(ctx)
     local stacks, order = {}, {}
     for _, u in ipairs(units) do
@@ -290,27 +302,32 @@ function M.units_layer(units)
       local st = stacks[u.hex]
       st[#st + 1] = u
     end
-    local w, h = ctx.size * 0.95, ctx.size * 0.42
-    ctx:add('<g id="units" font-family="sans-serif" text-anchor="middle">\n')
+    ctx.unit_spec = spec
+    local w = ctx.size * M.COUNTER_SCALE
+    ctx:add('<g id="units">\n')
     for _, hx in ipairs(order) do
       local x, y = ctx:center(hx)
-      for i, u in ipairs(stacks[hx]) do
-        local side = u.side or "?"
-        ctx.used_unit_side[side] = true
-        local dx, dy = (i - 1) * ctx.size * 0.12, (i - 1) * ctx.size * 0.12
-        ctx:add(fmt('<rect x="%s" y="%s" width="%s" height="%s" rx="2" fill="%s" stroke="#000" stroke-width="0.8"/>\n',
-          num(x - w / 2 + dx), num(y - h / 2 - dy), num(w), num(h), M.unit_color(side)))
-        ctx:add(fmt('<text x="%s" y="%s" font-size="%s" fill="#fff">%s</text>\n', num(x + dx),
-          num(y + h * 0.3 - dy), num(ctx.size * 0.26), M.esc(u.label)))
+      local st = stacks[hx]
+      ctx:add(fmt('<g class="stack" data-hex="%s">', M.esc(ctx.board:label(hx) or hx)))
+      for i, u in ipairs(st) do
+        ctx.used_unit_side[u.side or "?"] = true
+        local d = (i - 1) * w * 0.12
+        ctx:add(fmt('<g transform="translate(%s,%s)">', num(x + d), num(y - d)),
+          counter.svg(u, spec, w, fmt('data-name="%s"', M.esc(u.name))))
+        if i == #st and #st > 1 then ctx:add(counter.stack_badge(#st, w)) end
+        ctx:add('</g>')
       end
+      ctx:add('</g>\n')
     end
     ctx:add('</g>\n')
   end
 end
 
-local UNIT_COLORS = { Allied = "#1f4e9c", Axis = "#7a1f1f" }
---- The counter colour of a side (fixed for Allied and Axis, else grey).
-function M.unit_color(side) return UNIT_COLORS[side] or "#555" end
+--- A counter's width, in hex sizes.
+M.COUNTER_SCALE = 1.25
+
+--- The counter colour of a side (keel.counter.side_color).
+function M.unit_color(side, spec) return counter.side_color(side, spec) end
 
 --- A path (a list of hexes, first to last) drawn as a line with an arrow.
 ---@param hexes integer[]
@@ -332,16 +349,21 @@ function M.path_layer(hexes)
 end
 
 --- The units of a game that stand on the board (at sea or in port), in id
---- order, as units_layer wants them.
+--- order, as units_layer wants them: game:unit snapshots with `hex`, and
+--- `cargo`, the number of units they carry.
 ---@param game table a keel.game
 function M.game_units(game)
-  local out = {}
+  local out, carried = {}, {}
+  for _, id in ipairs(game:units()) do
+    local kind, where = game:get(id, "loc")
+    if kind == "unit" and where then carried[where] = (carried[where] or 0) + 1 end
+  end
   for _, id in ipairs(game:units()) do
     local kind, where = game:get(id, "loc")
     if (kind == "hex" or kind == "port") and where then
-      local t = game:get(id, "type")
-      out[#out + 1] = { hex = where, side = game:get(id, "side"),
-                        label = (t and t ~= "" and t or game:get(id, "name")) }
+      local u = game:unit(id)
+      u.hex, u.cargo = where, carried[id]
+      out[#out + 1] = u
     end
   end
   return out
@@ -381,7 +403,8 @@ function M.layers.legend(ctx)
   end
   for _, sd in ipairs(sorted_keys(ctx.used_unit_side)) do
     row(function(x, yy)
-      return fmt('<rect x="%s" y="%s" width="18" height="10" rx="2" fill="%s" stroke="#000"/>', num(x), num(yy - 9), M.unit_color(sd))
+      return fmt('<rect x="%s" y="%s" width="18" height="10" rx="2" fill="%s" stroke="#000"/>', num(x), num(yy - 9),
+        M.unit_color(sd, ctx.unit_spec))
     end, sd .. " unit")
   end
   if ctx.used.path then
@@ -409,9 +432,18 @@ end
 --- Draw a board as an SVG document.
 ---@param board userdata a finished keel.Board
 ---@param opts? table { size = px per hex (20), title = string, layers = {name|function, ...},
----   extra_layers = {name|function, ...} (drawn after the layers), legend = false to drop it }
+---   extra_layers = {name|function, ...} (drawn after the layers), legend = false to drop it,
+---   owners = function(hex) -> side|nil (a game's: its state's owners; default: the owners the
+---   board's map file declares, keel.map.get_owners) }
 ---@return string svg
 function M.svg(board, opts)
+  return (M.draw(board, opts))
+end
+
+--- Draw a board as M.svg does, and give the drawing context too: its
+--- layout and center(hex) place more things over the picture (keel view).
+---@return string svg, table ctx
+function M.draw(board, opts)
   opts = opts or {}
   local size = opts.size or 20
   local n = board:numbering()
@@ -434,8 +466,15 @@ function M.svg(board, opts)
   local ctx = setmetatable({
     board = board, layout = layout, size = size, hexes = hexes, margin = margin + title_h,
     legend_x = margin * 2 + map_w, legend_w = legend_w, out = {}, used = {}, used_terrain = {},
-    used_owner = {}, used_unit_side = {}, owner_colors = {}, on = {},
+    used_owner = {}, used_unit_side = {}, owner_colors = {}, on = {}, owner_of = opts.owners,
   }, Ctx)
+  if not ctx.owner_of then
+    local side = {}
+    for _, o in ipairs(map.get_owners(board)) do
+      for _, h in ipairs(o.hexes) do side[h] = o.side end
+    end
+    ctx.owner_of = function(h) return side[h] end
+  end
   for _, h in ipairs(hexes) do ctx.on[h] = true end
   local layers = {}
   for _, l in ipairs(opts.layers or M.DEFAULT_LAYERS) do layers[#layers + 1] = l end
@@ -462,7 +501,8 @@ function M.svg(board, opts)
   if opts.title then
     head = head .. fmt('<text x="%d" y="24" font-family="sans-serif" font-size="18" font-weight="bold">%s</text>\n', margin, M.esc(opts.title))
   end
-  return head .. body[1] .. body[2] .. "</svg>\n"
+  ctx.width, ctx.height = math.ceil(width), math.ceil(height)
+  return head .. body[1] .. body[2] .. "</svg>\n", ctx
 end
 
 return M

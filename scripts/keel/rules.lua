@@ -16,7 +16,7 @@ local sandbox = require "keel.sandbox"
 local errors = require "keel.errors"
 local registry = require "keel.registry"
 local orders = require "keel.orders"
-local movement = require "keel.movement"
+local rules_movement = require "keel.rules_movement"
 local pick = require "keel.pick"
 
 local M = {}
@@ -25,7 +25,7 @@ local Set = setmetatable({}, { __index = registry.Registry })
 Set.__index = Set
 M.Set = Set
 
-local type, pairs, ipairs, error, tostring = type, pairs, ipairs, error, tostring
+local type, ipairs, error, tostring = type, ipairs, error, tostring
 local xpcall = xpcall
 local unpack, pack = table.unpack, table.pack
 
@@ -41,9 +41,7 @@ function M.new(opts)
   self._running = {}        -- stack of rules whose code is running
   self._depth = 0
   self._facades = setmetatable({}, { __mode = "k" })
-  self._engines = setmetatable({}, { __mode = "k" })   -- game -> keel.movement engine
-  self._profiles = {}                                  -- "table|column|rows" -> profile proxy
-  self._real = setmetatable({}, { __mode = "k" })      -- profile proxy -> profile
+  self._movement = rules_movement.new(self)   -- ctx:profile, reach, path, mover ...
   self._ctx = {}
   self._handler = function(e) return self:_error_handler(e) end
   return self
@@ -64,7 +62,7 @@ M.game_methods = {
 M.board_methods = {
   "hex", "label", "side", "side_label", "numbering", "contains", "hexes", "terrain",
   "features", "coasts", "water_neighbors", "riverine_neighbors", "strait_passage", "port",
-  "ports", "place", "place_name", "places", "owner", "owners", "cd", "box", "seaboxes",
+  "ports", "place", "place_name", "places", "cd", "box", "seaboxes",
   "box_hexes", "zone", "zones", "zone_neighbors", "tags", "has_tag", "tagged", "stats",
 }
 
@@ -104,136 +102,6 @@ function Set:facade(game)
   proxy = f
   self._facades[game] = f
   return f
-end
-
--- ---- movement: keel.movement behind ctx (rules cannot require) ------------------------
-
--- The engine of a game's board. Before a search whose conditions depend on
--- owners, the board's owners are brought in line with the game's (rules
--- change owners in the state; the cost maps read the board).
-function Set:_engine(game, sync)
-  local board = game.board
-  if not board then error("movement: this game has no board", 3) end
-  local eng = self._engines[game]
-  if not eng then
-    eng = movement.new(board)
-    self._engines[game] = eng
-  end
-  if sync then
-    local changed = false
-    for _, h in ipairs(board:hexes()) do
-      local want = game:owner(h) or false
-      if board:owner(h) ~= want and pcall(board.set_owner, board, h, want) then changed = true end
-    end
-    if changed then eng:invalidate() end
-  end
-  return eng
-end
-
--- A profile (from a table column) as scripts see it: read-only.
-function Set:_profile(tname, column, rows)
-  local key = tostring(tname) .. "|" .. tostring(column) .. "|" .. tostring(rows)
-  local p = self._profiles[key]
-  if p then return p end
-  local t = self:table(tname)
-  if not t then error(("no table named '%s' in this rule set"):format(tostring(tname)), 3) end
-  if type(rows) ~= "table" then error("profile: rows {enter=, cross=, river=, water_route=} expected", 3) end
-  local plain = { enter = {}, cross = {}, river = rows.river, water_route = rows.water_route }
-  for k, v in pairs(rows.enter or {}) do plain.enter[k] = v end
-  for k, v in pairs(rows.cross or {}) do plain.cross[k] = v end
-  local real = movement.profile_from_table(t, column, plain)
-  p = sandbox.readonly(real, "profile " .. tostring(column))
-  self._real[p] = real
-  self._profiles[key] = p
-  return p
-end
-
--- a script's {profile=, friendly=, conditions=, ...} with the real profile
-function Set:_what(what)
-  if type(what) ~= "table" then error("movement: a group {profile=, ...} or a profile expected", 3) end
-  local real = self._real[what]
-  if real then return real, false end
-  local p = self._real[what.profile]
-  if not p then error("movement: group.profile must come from ctx:profile", 3) end
-  local w = {}
-  for k, v in pairs(what) do w[k] = v end
-  w.profile = p
-  local c = what.conditions
-  local sync = what.friendly ~= nil or (c ~= nil and (c.friendly or c.friendly_only or c.both_friendly)) ~= nil
-  return w, sync
-end
-
--- a mover as scripts see it: its methods, never the engine or the board
-local MOVER_METHODS = { "step", "move_along", "move_to", "spend", "resume", "stop", "can_enter" }
-local function mover_proxy(mv)
-  local p = {}
-  for _, m in ipairs(MOVER_METHODS) do
-    p[m] = function(_, ...) return mv[m](mv, ...) end
-  end
-  p.journal = function() return sandbox.readonly(mv:journal(), "journal") end
-  p.state = function() return mv.state end
-  p.position = function()
-    local g = mv.group
-    return { hex = g.hex, coast = g.coast, spent = g.spent, allowance = g.allowance }
-  end
-  return sandbox.readonly(p, "mover")
-end
-
--- a river graph as scripts see it
-local function river_proxy(rg)
-  return sandbox.readonly({
-    has = function(_, n) return rg:has(n) end,
-    nodes = function() return rg:nodes() end,
-    cost = function(_, a, b) return rg:cost(a, b) end,
-    reach = function(_, start, budget, opts) return rg:reach(start, budget, opts) end,
-    path = function(_, from, to, budget, opts) return rg:path(from, to, budget, opts) end,
-  }, "river graph")
-end
-
-function Set:_movement_ctx(c, game)
-  local set = self
-  --- ctx:profile(table, column, rows) -> profile (read-only)
-  c.profile = function(_, tname, column, rows) return set:_profile(tname, column, rows) end
-  --- ctx:reach(group|profile, start, budget, opts) -> keel.Reach | nil, reason
-  c.reach = function(_, what, start, budget, opts)
-    local w, sync = set:_what(what)
-    return set:_engine(game, sync):reach(w, start, budget, opts)
-  end
-  --- ctx:path(group|profile, from, to, budget, opts) -> path, cost | nil, reason
-  c.path = function(_, what, from, to, budget, opts)
-    local w, sync = set:_what(what)
-    return set:_engine(game, sync):path(w, from, to, budget, opts)
-  end
-  --- ctx:step_cost(group|profile, from, to, coast) -> cost, coast | nil, reason
-  c.step_cost = function(_, what, from, to, coast)
-    local w, sync = set:_what(what)
-    local eng = set:_engine(game, sync)
-    local a, why = movement.resolve(eng.board, from)
-    if not a then return nil, why end
-    local b, why2 = movement.resolve(eng.board, to)
-    if not b then return nil, why2 end
-    return eng:costmap(w):step(a, b, coast or 0)
-  end
-  --- ctx:mover(group, callbacks, opts) -> mover (callbacks get the mover and the event)
-  c.mover = function(_, group, callbacks, opts)
-    local w, sync = set:_what(group)
-    local eng = set:_engine(game, sync)
-    local proxy
-    local cbs = {}
-    for name, fn in pairs(callbacks or {}) do
-      cbs[name] = function(_, ev) return fn(proxy, ev) end
-    end
-    local mv, why = eng:mover(w, cbs, opts)
-    if not mv then return nil, why end
-    proxy = mover_proxy(mv)
-    return proxy
-  end
-  --- ctx:river_graph(profile) -> river graph (32.A.6: hexes and hexsides)
-  c.river_graph = function(_, profile)
-    local real = set._real[profile]
-    if not real then error("river_graph: a profile from ctx:profile expected", 2) end
-    return river_proxy(set:_engine(game, false):river_graph(real))
-  end
 end
 
 -- ---- ctx: what a rule's function gets -------------------------------------------------
@@ -288,7 +156,7 @@ function Set:_make_ctx(r, game)
       if set.narrate then set.narrate("say", { rule = r, text = ok and text or tostring(fmt) }) end
     end,
   }
-  self:_movement_ctx(c, game)
+  self._movement:install(c, game)
   return sandbox.readonly(c, "ctx")
 end
 

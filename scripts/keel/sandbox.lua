@@ -450,6 +450,77 @@ function M.loadfile(path, env)
   return M.load(text, "@" .. path, env)
 end
 
+-- ---- data a script made, read by kernel code outside an action -------------------
+
+local MAX_DEPTH, MAX_VALUES = 32, 100000
+M.PLAIN_MAX_DEPTH, M.PLAIN_MAX_VALUES = MAX_DEPTH, MAX_VALUES
+
+local function show(v)
+  local tv = real_type(v)
+  if tv == "string" then
+    if #v > 40 then v = v:sub(1, 40) .. "..." end
+    return (("%q"):format(v):gsub("\\\n", "\\n"))
+  elseif tv == "number" then
+    if v ~= v then return "nan" end
+    if v == math.huge then return "inf" end
+    if v == -math.huge then return "-inf" end
+    return real_tostring(v)
+  elseif tv == "boolean" or tv == "nil" then
+    return real_tostring(v)
+  end
+  return "a " .. tv
+end
+--- A value as a message shows it: never through tostring on a table (a
+--- script's __tostring could loop; a plain table would print an address).
+M.show = show
+
+local function copy_plain(v, path, depth, count, bad)
+  local tv = real_type(v)
+  if tv == "string" or tv == "boolean" then return v end
+  if tv == "number" then
+    if v ~= v or v == math.huge or v == -math.huge then bad(path, "a finite number expected, got " .. show(v)) end
+    return v
+  end
+  if tv ~= "table" then
+    bad(path, "plain data expected (strings, numbers, booleans and tables of them), got " .. show(v))
+  end
+  if depth >= MAX_DEPTH then bad(path, ("tables nested more than %d deep (or a cycle)"):format(MAX_DEPTH)) end
+  local out = {}
+  local k, x = raw_next(v)
+  while k ~= nil do
+    count[1] = count[1] + 1
+    if count[1] > MAX_VALUES then bad({}, ("more than %d values"):format(MAX_VALUES)) end
+    if real_type(k) ~= "string" and math.type(k) ~= "integer" then
+      bad(path, "keys must be names or whole numbers, got " .. show(k))
+    end
+    local p = { table.unpack(path) }
+    p[#p + 1] = k
+    out[k] = copy_plain(x, p, depth + 1, count, bad)
+    k, x = raw_next(v, k)
+  end
+  return out
+end
+
+--- A plain copy of data a script made, read raw (next and rawget: none of
+--- the script's metamethods runs, as none may outside an action's limits).
+--- Plain data only: strings, finite numbers, booleans, and tables of them
+--- keyed by names or whole numbers, at most 32 deep and 100,000 values. On
+--- anything else bad(path, what) is called (path: the keys down to the
+--- value), which must raise; without it, raises "a.b[2]: what".
+---@param v any
+---@param bad? fun(path: any[], what: string)
+---@return any copy
+function M.plain(v, bad)
+  bad = bad or function(path, what)
+    local parts = {}
+    for i, k in ipairs(path) do
+      parts[i] = math.type(k) == "integer" and ("[" .. k .. "]") or ((i > 1 and "." or "") .. real_tostring(k))
+    end
+    real_error((#parts > 0 and (table.concat(parts) .. ": ") or "") .. what, 0)
+  end
+  return copy_plain(v, {}, 0, { 0 }, bad)
+end
+
 -- The C side, so that one require gives the whole sandbox.
 M.protect = C.protect
 M.xprotect = C.xprotect

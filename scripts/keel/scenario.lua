@@ -51,7 +51,6 @@ local FORCE_FIELDS = { name = true, type = true, side = true, values = true, mar
 local EXPECT_FIELDS = { error = true, illegal = true, vetoed = true, ok = true, global = true,
                         units = true, hash = true }
 local FACES = { full = true, damaged = true, half = true }
-local MAX_DEPTH, MAX_VALUES = 32, 100000
 local MAX_COUNT = (1 << 31) - 1
 
 local function dir_of(path) return path:match("^(.*)/[^/]*$") or "." end
@@ -192,24 +191,7 @@ M.field_lines = field_lines
 
 -- ---- checking a scenario --------------------------------------------------------------
 
--- A value as a message shows it: never through tostring on a table (its
--- __tostring is the script's, and a plain table prints a heap address).
-local function show(v)
-  local tv = type(v)
-  if tv == "string" then
-    if #v > 40 then v = v:sub(1, 40) .. "..." end
-    return ("%q"):format(v):gsub("\\\n", "\\n")
-  elseif tv == "number" then
-    if v ~= v then return "nan" end
-    if v == math.huge then return "inf" end
-    if v == -math.huge then return "-inf" end
-    return tostring(v)
-  elseif tv == "boolean" or tv == "nil" then
-    return tostring(v)
-  end
-  return "a " .. tv
-end
-M.show = show
+local show = sandbox.show
 
 -- A path as messages write it: forces[2].values.strength
 local function path_text(path, first)
@@ -254,37 +236,20 @@ local function sub(path, k)
   return p
 end
 
--- A plain copy of script-made data, read raw (next, no metamethods: a
--- scenario's tables could carry __index, __pairs, __len that never
--- return, and nothing here runs within an action's limits).
-function Checker:plain(v, path, depth)
-  local tv = type(v)
-  if tv == "string" or tv == "boolean" then return v end
-  if tv == "number" then
-    if v ~= v or v == math.huge or v == -math.huge then
-      self:bad(path, "a finite number expected, got " .. show(v))
+-- A plain copy of script-made data, read raw (sandbox.plain: a scenario's
+-- tables could carry __index, __pairs, __len that never return, and nothing
+-- here runs within an action's limits).
+function Checker:plain(raw)
+  local forces = type(raw) == "table" and rawget(raw, "forces")
+  if type(forces) == "table" then   -- the names of forces, for the messages
+    for i = 1, 100000 do
+      local f = rawget(forces, i)
+      if f == nil then break end
+      local name = type(f) == "table" and rawget(f, "name")
+      if type(name) == "string" and name ~= "" then self.force_names[i] = name end
     end
-    return v
   end
-  if tv ~= "table" then
-    self:bad(path, "plain data expected (strings, numbers, booleans and tables of them), got " .. show(v))
-  end
-  if #path == 2 and path[1] == "forces" and type(rawget(v, "name")) == "string" and rawget(v, "name") ~= "" then
-    self.force_names[path[2]] = rawget(v, "name")
-  end
-  if depth >= MAX_DEPTH then self:bad(path, ("tables nested more than %d deep (or a cycle)"):format(MAX_DEPTH)) end
-  local out = {}
-  local k, x = next(v)
-  while k ~= nil do
-    self.count = self.count + 1
-    if self.count > MAX_VALUES then self:bad({}, ("more than %d values"):format(MAX_VALUES)) end
-    if type(k) ~= "string" and math.type(k) ~= "integer" then
-      self:bad(path, "keys must be names or whole numbers, got " .. show(k))
-    end
-    out[k] = self:plain(x, sub(path, k), depth + 1)
-    k, x = next(v, k)
-  end
-  return out
+  return sandbox.plain(raw, function(path, what) self:bad(path, what) end)
 end
 
 -- The length of a list (its keys 1..n and nothing else).
@@ -436,8 +401,8 @@ end
 ---@return table spec
 function M.check(raw, file, text)
   local lines = text and field_lines(text) or {}
-  local self = setmetatable({ file = file, lines = lines, line = lines[""], count = 0, force_names = {} }, Checker)
-  local spec = self:plain(raw, {}, 0)
+  local self = setmetatable({ file = file, lines = lines, line = lines[""], force_names = {} }, Checker)
+  local spec = self:plain(raw)
   self:fields(spec, {}, FIELDS, "scenario { ... }")
   for _, k in ipairs { "name", "description", "map" } do
     if spec[k] ~= nil and type(spec[k]) ~= "string" then
@@ -548,7 +513,8 @@ function M.start(spec, opts)
   local board
   if spec.map then
     local err
-    board, err = keel.board.load(resolve(base, spec.map))
+    -- one board per map file and process: games share it (it never changes)
+    board, err = keel.board.load(resolve(base, spec.map), { shared = true })
     if not board then spec_fail(spec, { "map" }, "cannot load " .. show(spec.map) .. ": " .. tostring(err)) end
   end
   local path = {}

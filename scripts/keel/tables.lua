@@ -622,6 +622,41 @@ function Table:get(key, column)
   return cell_
 end
 
+--- The column whose printed range holds `value`, for tables whose columns
+--- are ranges of a strength ("1-2", "3-5", "10+"; a column "4" is 4 alone):
+--- each column holds the values from its low end up to the next column's
+--- low end, so a fraction between two printed ranges (2.5 in "1-2", "3-5")
+--- stays in the lower one. `shift` moves that many columns (right when
+--- positive) and is clamped to the first and last. Returns name, index,
+--- clamped — or nil, reason when value is below the first column.
+---@param value number
+---@param shift? integer
+---@return string|nil name, integer|string index_or_reason, boolean? clamped
+function Table:column_for(value, shift)
+  if type(value) ~= "number" then error("column_for: a number expected", 2) end
+  shift = shift or 0
+  if math_type(shift) ~= "integer" then error("column_for: shift must be an integer", 2) end
+  local lows = {}
+  for i, c in ipairs(self.columns) do
+    local lo = c:match("^(%d+)$") or c:match("^(%d+)%-%d+$") or c:match("^(%d+)%+$")
+    if not lo then
+      error(("table %s: column '%s' is not a range (as 1-2, 3-5, 10+)"):format(self.name, c), 2)
+    end
+    lows[i] = tonumber(lo)
+    if i > 1 and lows[i] <= lows[i - 1] then
+      error(("table %s: column ranges must rise left to right ('%s')"):format(self.name, c), 2)
+    end
+  end
+  if value < lows[1] then
+    return nil, ("%s is below the first column (%s)"):format(tostring(value), self.columns[1])
+  end
+  local idx = 1
+  for i = 2, #lows do if value >= lows[i] then idx = i end end
+  local want = idx + shift
+  local got = math.max(1, math.min(#lows, want))
+  return self.columns[got], got, got ~= want
+end
+
 --- Look up a modified roll without rolling: result, row, clamped.
 ---@param roll integer
 function Table:lookup(roll)

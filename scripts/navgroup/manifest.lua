@@ -36,4 +36,31 @@ return family {
     "search_contact",     -- 32.B: contacts found at a hex, before the roll
     "search_air_attack",  -- 32.B S/S*, 32.B.2: air units may attack the group
   },
+  -- what a counter and the status panel show (keel view, keel render; doc/viewer.md)
+  view = {
+    types = {
+      TF = { symbol = "warship", title = "task force", values = { "strength", "mp" } },
+      CG = { symbol = "carrier", title = "carrier group", values = { "strength", "mp" } },
+      NT = { symbol = "transport", title = "naval transport", values = { "mp" } },
+      LC = { symbol = "landing", title = "landing craft", values = { "mp" } },
+      LB = { symbol = "landing", title = "landing barge", values = { "mp" } },
+      SUB = { symbol = "submarine", title = "submarine", values = { "strength", "mp" } },
+      RF = { symbol = "flotilla", title = "river flotilla", values = { "strength", "mp" } },
+    },
+    marks = {
+      { marker = "step", label = "-%d Step" },   -- 32.C: the -# Step marker
+      { value = "reacting", label = "React" },   -- 32.C: reacting this step
+      { value = "cd", label = "CD%s" },
+    },
+    status = {
+      { key = "phasing", label = "phasing player" },
+      { key = "search_segment", label = "naval step" },
+      { key = "night", label = "night" },
+      { key = "sea", label = "sea state" },
+      { key = "suez", label = "Suez Canal" },
+      { key = "initial_phase", label = "initial phase of" },
+      { key = "naval_combats", label = "naval combats" },
+      { key = "vp:*", label = "victory points (%s)" },
+    },
+  },
 }

@@ -157,13 +157,11 @@ end
 function spec_of(ctx, g)
   local game = ctx.game
   local side = ctx:query("group_side", g)
-  local known = false
-  for _, o in ipairs(game.board:owners()) do if o == side then known = true end end
   local hex = ctx:query("group_hex", g)
   return {
     profile = ctx:query("movement_profile", g),
-    friendly = known and { side } or nil,
-    conditions = known and { both_friendly = ctx:query("strait_conditions") } or nil,
+    friendly = side and { side } or nil,
+    conditions = side and { both_friendly = ctx:query("strait_conditions") } or nil,
     hex = hex, coast = game:group_get(g, "coast") or 0,
     allowance = ctx:query("allowance", g), spent = game:group_get(g, "mp_spent") or 0,
   }

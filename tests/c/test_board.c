@@ -1,5 +1,5 @@
 /* test_board.c — unit tests of board.c: building, derived hexside classes
- * and coasts (27.B.5), ports, places, owners, zones, tags, sea boxes,
+ * and coasts (27.B.5), ports, places, zones, tags, sea boxes,
  * riverine neighbours, strait passages, and every misuse status. */
 #include "check.h"
 #include "keel.h"
@@ -90,13 +90,8 @@ TEST(board_derived_sides_and_coasts_27_B_5) {
   keel_board_free(b);
 }
 
-TEST(board_ports_places_owners) {
+TEST(board_ports_places_cd) {
   keel_board *b = crete();
-  int allied, axis, id;
-  CHECK_OK(keel_board_add_owner(b, "Allied", &allied));
-  CHECK_OK(keel_board_add_owner(b, "Axis", &axis));
-  CHECK_INT(keel_board_add_owner(b, "Axis", &id), KEEL_E_DUPLICATE);
-  CHECK_OK(keel_board_set_owner(b, H(b, "15B:2508"), allied));
   CHECK_OK(keel_board_set_cd(b, H(b, "15B:2508"), 2));
   CHECK_OK(keel_board_finish(b));
   keel_port p;
@@ -111,13 +106,7 @@ TEST(board_ports_places_owners) {
   CHECK_OK(keel_board_place_name(b, h, &name));
   CHECK_STR(name, "Heraklion");
   CHECK_INT(keel_board_place(b, "Atlantis", &h), KEEL_E_NOT_FOUND);
-  CHECK_OK(keel_board_owner(b, H(b, "15B:2508"), &id));
-  CHECK_INT(id, allied);
-  CHECK_OK(keel_board_set_owner(b, H(b, "15B:2508"), axis));   /* after finish */
-  CHECK_OK(keel_board_owner(b, H(b, "15B:2508"), &id));
-  CHECK_INT(id, axis);
-  CHECK_INT(keel_board_set_owner(b, H(b, "15B:2508"), 9), KEEL_E_ARG);
-  CHECK_STR(keel_board_owner_name(b, axis), "Axis");
+  CHECK_INT(keel_board_set_cd(b, H(b, "15B:2508"), 3), KEEL_E_STATE);   /* finished: never changes */
   int lv;
   CHECK_OK(keel_board_cd(b, H(b, "15B:2508"), &lv));
   CHECK_INT(lv, 2);
@@ -240,14 +229,14 @@ TEST(board_bulk_fill) {
   keel_board *b;
   CHECK_OK(keel_board_new(&NUM, &b));
   CHECK_OK(keel_board_add_section(b, "A", 0, 0, 6, 4));
-  int owner, tag;
+  int rect, tag;
   size_t zone;
-  CHECK_OK(keel_board_add_owner(b, "Blue", &owner));
+  CHECK_OK(keel_board_tag_id(b, "rect", &rect));
   CHECK_OK(keel_board_tag_id(b, "t", &tag));
   CHECK_OK(keel_board_add_zone(b, "Z", &zone));
   keel_hex at = 0;
   /* rectangle 0203..0304 = 4 hexes, row by row */
-  CHECK_OK(keel_board_fill(b, KEEL_LAYER_OWNER, H(b, "A:0203"), H(b, "A:0304"), owner, &at));
+  CHECK_OK(keel_board_fill(b, KEEL_LAYER_TAG, H(b, "A:0203"), H(b, "A:0304"), rect, &at));
   CHECK_OK(keel_board_fill(b, KEEL_LAYER_TAG, H(b, "A:0101"), H(b, "A:0201"), tag, &at));
   CHECK_OK(keel_board_fill(b, KEEL_LAYER_ZONE, H(b, "A:0102"), H(b, "A:0602"), (int)zone, &at));
   /* a second zone over 0502..0503 stops at 0502, the first hex already zoned */
@@ -259,7 +248,7 @@ TEST(board_bulk_fill) {
   /* off the board: the rectangle runs past column 06 */
   keel_hex c0701, c0602;
   CHECK_OK(keel_offset_to_hex(KEEL_EVEN_Q, 7, 1, &c0701));   /* printed 0701: off the board */
-  CHECK_INT(keel_board_fill(b, KEEL_LAYER_OWNER, H(b, "A:0501"), c0701, owner, &at), KEEL_E_OFF_BOARD);
+  CHECK_INT(keel_board_fill(b, KEEL_LAYER_TAG, H(b, "A:0501"), c0701, rect, &at), KEEL_E_OFF_BOARD);
   CHECK(at == c0701);
   CHECK_OK(keel_offset_to_hex(KEEL_EVEN_Q, 6, 2, &c0602));
   /* a row: terrain from 0101, -1 leaves a hex; then a duplicate in the second row call */
@@ -274,18 +263,13 @@ TEST(board_bulk_fill) {
   CHECK_INT(i, 4);                                   /* 0304, (0404 left), 0504, 0604, then 0704 */
   CHECK_OK(keel_board_finish(b));
   CHECK_INT(keel_board_fill(b, KEEL_LAYER_TAG, H(b, "A:0101"), H(b, "A:0101"), tag, &at), KEEL_E_STATE);
-  CHECK_OK(keel_board_fill(b, KEEL_LAYER_OWNER, H(b, "A:0101"), H(b, "A:0101"), owner, &at));
+  CHECK_INT(keel_board_fill(b, KEEL_LAYER_ZONE, H(b, "A:0101"), H(b, "A:0101"), 0, &at), KEEL_E_STATE);
   /* each hex as the one-hex calls set it */
-  int id;
   keel_terrain t;
-  CHECK_OK(keel_board_owner(b, H(b, "A:0304"), &id));
-  CHECK_INT(id, owner);
-  CHECK_OK(keel_board_owner(b, H(b, "A:0101"), &id));
-  CHECK_INT(id, owner);
-  CHECK_OK(keel_board_owner(b, H(b, "A:0601"), &id));        /* set before 0701 stopped it */
-  CHECK_INT(id, owner);
-  CHECK_OK(keel_board_owner(b, H(b, "A:0103"), &id));
-  CHECK_INT(id, 0);
+  CHECK(keel_board_has_tag(b, H(b, "A:0304"), rect));
+  CHECK(keel_board_has_tag(b, H(b, "A:0203"), rect));
+  CHECK(keel_board_has_tag(b, H(b, "A:0601"), rect));        /* set before 0701 stopped it */
+  CHECK(!keel_board_has_tag(b, H(b, "A:0103"), rect));
   CHECK(keel_board_has_tag(b, H(b, "A:0201"), tag));
   CHECK(!keel_board_has_tag(b, H(b, "A:0301"), tag));
   CHECK_OK(keel_board_zone(b, c0602, &zone));
@@ -302,7 +286,7 @@ TEST(board_bulk_fill) {
 int main(void) {
   RUN(board_terrain_and_labels);
   RUN(board_derived_sides_and_coasts_27_B_5);
-  RUN(board_ports_places_owners);
+  RUN(board_ports_places_cd);
   RUN(board_zones_tags_boxes);
   RUN(board_riverine_and_straits);
   RUN(board_misuse);

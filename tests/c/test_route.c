@@ -282,8 +282,6 @@ TEST(board_costmap_from_profile_in_one_pass) {
   keel_grid_parse(keel_board_grid(b), "0202", &sea, &at);
   CHECK_OK(keel_board_set_terrain(b, land, KEEL_TERRAIN_LAND));
   CHECK_OK(keel_board_set_terrain(b, coastal, KEEL_TERRAIN_COASTAL));
-  int allied;
-  CHECK_OK(keel_board_add_owner(b, "Allied", &allied));
   CHECK_OK(keel_board_finish(b));
   keel_profile p;
   memset(&p, 0, sizeof p);
@@ -310,20 +308,52 @@ TEST(board_costmap_from_profile_in_one_pass) {
   CHECK(c >= 2);
   keel_reach_free(r);
   keel_costmap_free(m);
-  /* friendly_only: coastal hexes only when friendly; nobody owns it */
+  /* friendly_only: coastal hexes only when friendly; the owners are the
+   * game state's, read as the map is built; nobody owns it yet */
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  keel_atom allied, axis;
+  CHECK_OK(keel_state_intern(st, "Allied", 6, &allied));
+  CHECK_OK(keel_state_intern(st, "Axis", 4, &axis));
   keel_move_conditions cond;
   memset(&cond, 0, sizeof cond);
-  cond.friendly[allied] = 1;
+  cond.owners = st;
+  cond.friendly[cond.nfriendly++] = allied;
   cond.friendly_only = 1u << KEEL_TERRAIN_COASTAL;
   CHECK_OK(keel_board_costmap(b, &p, &cond, &m));
   CHECK_OK(keel_costmap_get_enter(m, coastal, &e));
   CHECK_INT(e, KEEL_COST_BLOCKED);
   keel_costmap_free(m);
-  CHECK_OK(keel_board_set_owner(b, coastal, allied));
+  CHECK_OK(keel_state_set_owner(st, coastal, axis));           /* an enemy hex */
+  CHECK_OK(keel_board_costmap(b, &p, &cond, &m));
+  CHECK_OK(keel_costmap_get_enter(m, coastal, &e));
+  CHECK_INT(e, KEEL_COST_BLOCKED);
+  keel_costmap_free(m);
+  CHECK_OK(keel_state_set_owner(st, coastal, allied));
+  CHECK_OK(keel_board_costmap(b, &p, &cond, &m));
+  CHECK_OK(keel_costmap_get_enter(m, coastal, &e));
+  CHECK_INT(e, 2);
+  CHECK_OK(keel_costmap_get_enter(m, sea, &e));                /* all-sea is not restricted */
+  CHECK_INT(e, 1);
+  keel_costmap_free(m);
+  /* a 0 among the friendly sides: hexes nobody owns count as friendly */
+  CHECK_OK(keel_state_set_owner(st, coastal, 0));
+  cond.friendly[0] = 0;
   CHECK_OK(keel_board_costmap(b, &p, &cond, &m));
   CHECK_OK(keel_costmap_get_enter(m, coastal, &e));
   CHECK_INT(e, 2);
   keel_costmap_free(m);
+  /* no state: nobody owns anything; too many friendly sides is an error */
+  cond.owners = NULL;
+  cond.friendly[0] = allied;
+  CHECK_OK(keel_board_costmap(b, &p, &cond, &m));
+  CHECK_OK(keel_costmap_get_enter(m, coastal, &e));
+  CHECK_INT(e, KEEL_COST_BLOCKED);
+  keel_costmap_free(m);
+  cond.nfriendly = KEEL_FRIENDLY_MAX + 1;
+  CHECK_INT(keel_board_costmap(b, &p, &cond, &m), KEEL_E_ARG);
+  CHECK(m == NULL);
+  keel_state_free(st);
   keel_board_free(b);
 }
 

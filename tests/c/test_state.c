@@ -115,6 +115,43 @@ TEST(state_transaction_rollback) {
   keel_state_free(st);
 }
 
+/* What is computed from the owners (a cost map) is kept while the owner
+ * version stands: every owner change moves it, and so do a rollback, an
+ * undo and a redo of one; nothing else does, and it never comes back. */
+TEST(state_owner_version) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  keel_atom axis = A(st, "Axis");
+  uint64_t v0 = keel_state_get_owner_version(st);
+  CHECK_OK(keel_state_set_owner(st, 77, axis));
+  uint64_t v1 = keel_state_get_owner_version(st);
+  CHECK(v1 != v0);
+  CHECK_OK(keel_state_set_owner(st, 77, axis));            /* no change, same version */
+  CHECK(keel_state_get_owner_version(st) == v1);
+  CHECK_OK(keel_state_set_global(st, A(st, "turn"), I(2)));  /* not an owner */
+  CHECK(keel_state_get_owner_version(st) == v1);
+  keel_mark m;
+  CHECK_OK(keel_state_begin(st, &m));
+  CHECK_OK(keel_state_set_owner(st, 77, A(st, "Allied")));
+  uint64_t v2 = keel_state_get_owner_version(st);
+  CHECK_OK(keel_state_rollback(st, &m));
+  uint64_t v3 = keel_state_get_owner_version(st);
+  CHECK_INT(keel_state_owner(st, 77), axis);
+  CHECK(v2 != v1 && v3 != v2 && v3 != v1);                 /* back to Axis, a new version */
+  CHECK_OK(keel_state_action_begin(st, "take", NULL));
+  CHECK_OK(keel_state_set_owner(st, 78, axis));
+  CHECK_OK(keel_state_action_end(st));
+  uint64_t v4 = keel_state_get_owner_version(st);
+  CHECK_OK(keel_state_undo(st, 1));
+  uint64_t v5 = keel_state_get_owner_version(st);
+  CHECK_INT(keel_state_owner(st, 78), 0);
+  CHECK_OK(keel_state_redo(st, 1));
+  uint64_t v6 = keel_state_get_owner_version(st);
+  CHECK_INT(keel_state_owner(st, 78), axis);
+  CHECK(v4 != v3 && v5 != v4 && v6 != v5 && v6 != v4);
+  keel_state_free(st);
+}
+
 TEST(state_undo_redo) {
   keel_state *st;
   CHECK_OK(keel_state_new(&st));
@@ -148,6 +185,20 @@ TEST(state_undo_redo) {
   CHECK_INT(keel_state_undo(st, 1), KEEL_E_STATE);
   CHECK_OK(keel_state_action_end(st));
   CHECK_INT(keel_state_redo_count(st), 0);
+  keel_state_free(st);
+}
+
+/* an action that changed nothing (a roll that missed) undoes and redoes too */
+TEST(state_undo_empty_action) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  uint64_t h = keel_state_hash(st);
+  CHECK_OK(keel_state_action_begin(st, "miss", NULL));
+  CHECK_OK(keel_state_action_end(st));
+  CHECK_OK(keel_state_undo(st, 1));
+  CHECK(keel_state_hash(st) == h);
+  CHECK_OK(keel_state_redo(st, 1));
+  CHECK_INT(keel_state_action_count(st), 1);
   keel_state_free(st);
 }
 
@@ -345,7 +396,9 @@ int main(void) {
   RUN(state_units_and_fields);
   RUN(state_hash_independent_of_history);
   RUN(state_transaction_rollback);
+  RUN(state_owner_version);
   RUN(state_undo_redo);
+  RUN(state_undo_empty_action);
   RUN(state_groups_order_hash);
   RUN(state_cargo_and_eliminate);
   RUN(state_split_combine);

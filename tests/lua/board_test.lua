@@ -1,5 +1,6 @@
 -- tests/lua/board_test.lua — keel.board and keel.map: the sample maps answer
--- what the rule texts imply (test names carry the rule id), labels, owners,
+-- what the rule texts imply (test names carry the rule id), labels, the
+-- owners a map declares (game state's starting owners; a board has none),
 -- misuse, and the doc's worked example.
 local t = require "keel.testing"
 local keel = require "keel"
@@ -17,6 +18,16 @@ local function labels(b, list, key)
   for _, x in ipairs(list) do out[#out + 1] = b:label(key and x[key] or x) end
   table.sort(out)
   return out
+end
+
+-- the owner a map declares for a hex (a label or place name), false for none
+local function owner(b, at)
+  local h = math.type(at) == "integer" and at or assert(b:hex(at))
+  local side = false
+  for _, o in ipairs(map.get_owners(b)) do
+    for _, x in ipairs(o.hexes) do if x == h then side = o.side end end   -- a later one wins
+  end
+  return side
 end
 
 local function contains(list, v)
@@ -102,9 +113,9 @@ end)
 t.test("32.A.5-1: the narrow strait is the 33:1223/1224 hexside, its hexes enemy (Axis) owned", function()
   local b = load("straits")
   t.ok(b:features("33:1223/1224").narrow_strait)
-  t.eq(b:owner("33:1223"), "Axis")
-  t.eq(b:owner("33:1224"), "Axis")
-  t.eq(b:owner("33:1225"), false)
+  t.eq(owner(b, "33:1223"), "Axis")
+  t.eq(owner(b, "33:1224"), "Axis")
+  t.eq(owner(b, "33:1225"), false)
 end)
 
 t.test("32.A.5-2: 33:1225-1224-1324 is a water route, and its second step passes the strait", function()
@@ -121,10 +132,9 @@ t.test("32.A.5-2: 33:1225-1224-1324 is a water route, and its second step passes
   t.ok(step, "1224 -> 1324 on the same coast")
   t.eq(b:strait_passage(step.side), b:side("33:1223/1224"))
   t.fails("passes no narrow strait", b:strait_passage("33:1224/1225"))
-  -- once both strait hexes are friendly the rule allows the move: owners change
-  t.ok(b:set_owner("33:1223", "Allied"))
-  t.ok(b:set_owner("33:1224", "Allied"))
-  t.eq(b:owner("33:1223"), "Allied")
+  -- who may pass depends on the owners of 33:1223 and 1224: game state
+  -- (movement_test 32.A.5-2, 32.A.5-3), never the board's
+  t.eq(b.set_owner, nil)
 end)
 
 -- 32.A.6 -------------------------------------------------------------------
@@ -204,8 +214,10 @@ for _, m in ipairs { "suez", "eastmed" } do
     t.eq(#delta, 30)   -- 19A:2812..3316: 5 columns by 6 rows
     t.ok(b:has_tag("Cairo", "delta"))
     t.eq(b:has_tag("Port Said", "delta"), false)
-    t.eq(b:owner("Cairo"), "Allied")
-    t.ok(contains(b:owners(), "Axis"))
+    t.eq(owner(b, "Cairo"), "Allied")
+    local sides = {}
+    for i, o in ipairs(map.get_owners(b)) do sides[i] = o.side end
+    t.ok(contains(sides, "Allied"), m .. ": an Allied owner statement")
   end)
 end
 
@@ -285,7 +297,6 @@ end)
 t.test("board-2: misuse raises", function()
   local b = load("crete")
   t.raises(function() b:terrain({}) end, "bad argument #1 to 'terrain'")
-  t.raises(function() b:set_owner("15B:2508", "Martians") end, "unknown owner 'Martians'")
   t.raises(function() b:set_terrain("15B:2508", "all-sea") end, "board is finished")
   t.raises(function() b:water_neighbors("15B:2508", 99) end, "coast 0..15")
   local nb = keel.board.new{}
@@ -295,13 +306,37 @@ t.test("board-2: misuse raises", function()
   t.eq(tostring(b), "keel.Board (closed)")
 end)
 
-t.test("board-3: set_owner works on a finished board; false clears", function()
+t.test("board-3: a finished board never changes; the owners a map declares are data beside it", function()
   local b = load("suez")
-  t.ok(b:set_owner("19A:3413", "Axis"))
-  t.eq(b:owner("Port Said"), "Axis")
-  t.ok(b:set_owner("19A:3413", false))
-  t.eq(b:owner("Port Said"), false)
-  t.fails("not on the board", b:set_owner("19A:9999", "Axis"))
+  for _, m in ipairs { "owner", "set_owner", "owners", "add_owner" } do t.eq(b[m], nil, m) end
+  t.raises(function() b:fill("terrain", "19A:3413", "19A:3413", "all-sea") end, "board is finished")
+  local owners = map.get_owners(b)
+  t.eq(owner(b, "Port Said"), "Allied")
+  -- suez.map: owner Allied 19A:2812..3616 19A:3718
+  t.eq({ owners[1].side, #owners[1].hexes, owners[2].side, #owners[2].hexes }, { "Allied", 9 * 5, "Allied", 1 })
+  owners[1].side, owners[1].hexes[1] = "Martians", nil   -- the caller's copies
+  t.eq(map.get_owners(b)[1].side, "Allied")
+  t.eq(#map.get_owners(b)[1].hexes, 45)
+  t.eq(#map.get_owners(keel.board.load_string("hexes flat\nsection A at 0 0 size 2 2\n")), 0, "no owners declared")
+  -- a rectangle's hexes, row by row, only those on the board
+  t.eq(labels(b, b:rect_hexes("19A:3920", "19A:4021")), { "19A:3920", "19A:3921", "19A:4020", "19A:4021" })
+  t.eq(#b:rect_hexes("19A:2809", "19A:4021"), b:stats().hexes)
+  t.fails("rect_hexes", b:rect_hexes("19A:4021", "19A:2809"))
+end)
+
+t.test("board-3b: a shared board is one per map file and process, built again when the file changes", function()
+  local path = os.tmpname()
+  local function write(text) local f = assert(io.open(path, "wb")); f:write(text); f:close() end
+  write("hexes flat\nsection A at 0 0 size 2 2\nowner Blue A:0101\n")
+  local a = assert(map.load(path, { shared = true }))
+  t.ok(map.load(path, { shared = true }) == a, "the same board")
+  t.ok(map.load(path) ~= a, "a plain load builds a board of its own")
+  t.eq(owner(a, "A:0101"), "Blue")
+  write("hexes flat\nsection A at 0 0 size 2 2\nowner Red A:0101\n")
+  local b = assert(map.load(path, { shared = true }))
+  t.ok(b ~= a, "the file changed: a new board")
+  t.eq({ owner(a, "A:0101"), owner(b, "A:0101") }, { "Blue", "Red" })
+  os.remove(path)
 end)
 
 t.test("board-4: bytes per hex stay within 32", function()
@@ -331,7 +366,7 @@ t.test("board-6: the worked example of doc/map-format.md loads and says what the
   t.eq(b:terrain("A:0504"), "restricted")
   t.eq(b:port("Harbour Town").size, "major")
   t.eq(b:features("A:0302/0402").riverine, "river")
-  t.eq(b:owner("A:0302"), "Blue")
+  t.eq(owner(b, "A:0302"), "Blue")
   t.eq(b:zone("A:0101"), "North Sea")
   t.ok(b:has_tag("A:0302", "capital"))
 end)
@@ -339,20 +374,18 @@ end)
 t.test("board-7: fill and fill_row set a layer over a rectangle or a row as the one-hex calls do", function()
   local b = keel.board.new { shift = "even" }
   assert(b:section("A", 0, 0, 6, 4))
-  assert(b:add_owner("Blue"))
   local z = assert(b:add_zone("Z"))
   local tag = assert(b:tag_id("t"))
-  t.ok(b:fill("owner", "A:0203", "A:0304", "Blue"))
   t.ok(b:fill("tag", "A:0101", "A:0201", tag))
   t.ok(b:fill("zone", "A:0102", "A:0602", z))
   local ok, why, at = b:fill("zone", "A:0502", "A:0503", z)
   t.eq(ok, nil)
   t.ok(why:find("defined twice", 1, true), why)
   t.eq(b:label(at), "A:0502")
-  t.raises(function() b:fill("owner", "A:0101", "A:0101", "Martians") end, "unknown owner 'Martians'")
+  t.raises(function() b:fill("owner", "A:0101", "A:0101", "Blue") end, "invalid option 'owner'")
   t.raises(function() b:fill("river", "A:0101", "A:0101", 1) end, "invalid option 'river'")
   t.raises(function() b:fill("zone", "A:0101", "A:0101", 0) end, "zone index >= 1")
-  t.fails("not on the board", b:fill("owner", "A:0101", "A:0701", "Blue"))
+  t.fails("not on the board", b:fill("tag", "A:0101", "A:0701", tag))
   -- a row: spaces and tabs are not columns, '_' leaves its hex
   t.ok(b:fill_row("terrain", b:hex("A:0101"), ". _c\tL", { ["."] = "all-sea", c = "coastal", L = "all-land" }))
   local legend = { ["."] = "all-sea" }
@@ -368,8 +401,6 @@ t.test("board-7: fill and fill_row set a layer over a rectangle or a row as the 
   t.raises(function() b:fill_row("terrain", b:hex("A:0103"), ".", { ["."] = "swamp" }) end, "unknown terrain 'swamp'")
   t.raises(function() b:fill_row("terrain", b:hex("A:0103"), ".", { [".."] = "lake" }) end, "one-character symbols")
   assert(b:finish())
-  t.eq(b:owner("A:0304"), "Blue")
-  t.eq(b:owner("A:0103"), false)
   t.ok(b:has_tag("A:0201", "t"))
   t.eq(b:zone("A:0602"), "Z")
   t.eq(b:zone("A:0503"), false)
@@ -377,8 +408,7 @@ t.test("board-7: fill and fill_row set a layer over a rectangle or a row as the 
     { "all-sea", "all-land", "coastal", "all-land" })
   t.eq({ b:terrain("A:0104"), b:terrain("A:0304"), b:terrain("A:0404") }, { "all-sea", "lake", "all-sea" })
   t.raises(function() b:fill("tag", "A:0101", "A:0101", tag) end, "board is finished")
-  t.ok(b:fill_row("owner", b:hex("A:0101"), "bb_b", { b = "Blue" }))   -- owners change after finish
-  t.eq({ b:owner("A:0101"), b:owner("A:0301"), b:owner("A:0401") }, { "Blue", false, "Blue" })
+  t.raises(function() b:fill_row("zone", b:hex("A:0101"), "zz_z", { z = 1 }) end, "board is finished")
   b:close()
 end)
 
@@ -394,7 +424,6 @@ t.test("board-8: owners, zones and tags from grids and rectangles land on the he
     'tag "x y" A:0103..0303',
     "zone South B:0303..0403",
   }, "\n") .. "\n", "t.map"))
-  t.eq(b:owners(), { "Blue", "Red", "Green" })   -- in the order the map meets them
   local function layer(get, sec)
     local out = {}
     for r = 1, 3 do
@@ -404,8 +433,8 @@ t.test("board-8: owners, zones and tags from grids and rectangles land on the he
     end
     return out
   end
-  t.eq(layer(b.owner, "A"), { "false false false false", "Green Green false false", "Green Green false false" })
-  t.eq(layer(b.owner, "B"), { "false Blue Red Blue", "Red false false false", "false false false Green" })
+  t.eq(layer(owner, "A"), { "false false false false", "Green Green false false", "Green Green false false" })
+  t.eq(layer(owner, "B"), { "false Blue Red Blue", "Red false false false", "false false false Green" })
   t.eq(layer(b.zone, "A"), { "false North North false", "false South false false", "false false false false" })
   t.eq(layer(b.zone, "B"), { "false false false false", "false false false false", "false false South South" })
   t.eq(labels(b, b:tagged("x y")), { "A:0103", "A:0203", "A:0303" })

@@ -4,6 +4,7 @@
 local t = require "keel.testing"
 local keel = require "keel"
 local movement = require "keel.movement"
+local game_mod = require "keel.game"
 local nt = require "navgroup.tables"
 
 local maps = {}
@@ -68,9 +69,15 @@ t.test("27.B.5-4: (eastmed) entered from the north, Heraklion is left only to th
 end)
 
 -- masks: the fast paths in C ----------------------------------------------------------
+-- a game on board b (owners seeded from the map) and an engine reading its owners
+local function game_on(b)
+  local g = game_mod.new { board = b }
+  return g, movement.new(b, g.state)
+end
+
 t.test("32.A.5-1: (straits) 33:1225-1224-1324 is illegal while 33:1223 and 1224 are enemy-owned", function()
   local b = load("straits")
-  local eng = movement.new(b)
+  local _, eng = game_on(b)
   local allied = { profile = profile("TF"), friendly = { "Allied" },
                    conditions = { both_friendly = { "narrow-strait" } } }
   local m = eng:costmap(allied)
@@ -87,7 +94,7 @@ end)
 
 t.test("masks: friendly_only terrain and closed sides are applied in C", function()
   local b = load("straits")
-  local eng = movement.new(b)
+  local _, eng = game_on(b)
   local g = { profile = profile("TF"), friendly = { "Allied" }, conditions = { friendly_only = { "coastal" } } }
   local m = eng:costmap(g)
   t.eq(m:enter_cost(b:hex("33:1224")), keel.route.BLOCKED, "enemy coastal hex")
@@ -97,8 +104,66 @@ t.test("masks: friendly_only terrain and closed sides are applied in C", functio
   t.ok(eng:costmap(profile("TF")):step(b:hex("33:1225"), b:hex("33:1125")))
   t.raises(function() eng:costmap { profile = profile("TF"), conditions = { closed = { "nonesuch" } } } end,
     "unknown hexside feature or name 'nonesuch'")
-  t.raises(function() eng:costmap { profile = profile("TF"), friendly = { "Martians" } } end,
-    "unknown owner 'Martians'")
+  -- a side that owns no hex: every coastal hex is closed to it
+  local m2 = eng:costmap { profile = profile("TF"), friendly = { "Martians" }, conditions = { friendly_only = { "coastal" } } }
+  t.eq(m2:enter_cost(b:hex("33:1326")), keel.route.BLOCKED, "Allied coastal hex, not the Martians'")
+  t.eq(m:enter_cost(b:hex("33:1326")), 2, "the Allies' own coastal hex")
+  -- friendly conditions need the owners; conditions without them do not
+  t.raises(function() movement.new(b):costmap(g) end, "needs the game state")
+  t.raises(function() keel.route.from_board(b, profile("TF"), { friendly_only = { "coastal" } }) end,
+    "owners (a keel.State) expected")
+  t.ok(movement.new(b):costmap { profile = profile("TF"), friendly = { "Allied" } })
+end)
+
+-- owners are game state: the cost maps follow the state's owners, per game -----------
+local function strait_group(side)
+  return { profile = profile("TF"), friendly = { side }, conditions = { both_friendly = { "narrow-strait" } } }
+end
+local function through_strait(eng, b, side)
+  return eng:costmap(strait_group(side)):step(b:hex("33:1224"), b:hex("33:1324")) ~= nil
+end
+
+t.test("32.A.5-2: (straits) two games on one board do not see each other's owners", function()
+  local b = load("straits")
+  local g1, e1 = game_on(b)
+  local g2, e2 = game_on(b)
+  t.ok(not through_strait(e1, b, "Allied") and not through_strait(e2, b, "Allied"))
+  g1:set_owner(b:hex("33:1223"), "Allied")
+  g1:set_owner(b:hex("33:1224"), "Allied")
+  t.ok(through_strait(e1, b, "Allied"), "game 1: both strait hexes are Allied now")
+  t.ok(not through_strait(e2, b, "Allied"), "game 2: still Axis")
+  t.ok(through_strait(e2, b, "Axis") and not through_strait(e1, b, "Axis"))
+  -- what depends on the board alone is one object for both
+  t.ok(e1:costmap(profile("TF")) == e2:costmap(profile("TF")), "board-only cost map shared")
+  t.ok(e1:costmap(strait_group("Allied")) ~= e2:costmap(strait_group("Allied")), "owner-read maps are not")
+  t.eq(g2.state:owner(b:hex("33:1224")), "Axis")
+end)
+
+t.test("32.A.5-3: (straits) a rollback, an undo and a redo of an owner change bring the costs with them", function()
+  local b = load("straits")
+  local g, eng = game_on(b)
+  local r0 = assert(eng:reach(strait_group("Allied"), "33:1225", 15))
+  local before = r0:cost(b:hex("33:1324"))
+  local ok = g:try(function(game)
+    game:set_owner(b:hex("33:1223"), "Allied")
+    game:set_owner(b:hex("33:1224"), "Allied")
+    t.ok(through_strait(eng, b, "Allied"), "inside the transaction: open")
+    error("rule 32.A.5: changed my mind")
+  end)
+  t.ok(not ok)
+  t.ok(not through_strait(eng, b, "Allied"), "rolled back: closed again")
+  t.eq(assert(eng:reach(strait_group("Allied"), "33:1225", 15)):cost(b:hex("33:1324")), before)
+  g:action("take the strait", function(game)
+    game:set_owner(b:hex("33:1223"), "Allied")
+    game:set_owner(b:hex("33:1224"), "Allied")
+  end)
+  t.ok(through_strait(eng, b, "Allied"))
+  t.eq(assert(eng:reach(strait_group("Allied"), "33:1225", 15)):cost(b:hex("33:1324")), 3, "1225-1224-1324: 2 + 1")
+  g:undo()
+  t.ok(not through_strait(eng, b, "Allied"), "undone: closed")
+  t.eq(assert(eng:reach(strait_group("Allied"), "33:1225", 15)):cost(b:hex("33:1324")), before)
+  g:redo()
+  t.ok(through_strait(eng, b, "Allied"), "redone: open")
 end)
 
 t.test("options: blocked hexes (enemy groups at sea) and stop hexes, per search", function()
@@ -352,4 +417,26 @@ t.test("32.A.6 river graph: hexes and hexsides, 1 MP per riverine hexside (Sevil
   t.eq(select(2, eng:river_graph(lb):path(from, to)), 12)
   local r = rg:reach(from, 3, { stop = { { kind = "side", id = b:side("23A:3226/3327") } } })
   t.eq(#r, 4)   -- 3227, 3227/3327, 3327 (coastal, 1+2), 3226/3327 (stop)
+end)
+
+t.test("32.A.6 riverine sides: board:riverine_sides is every riverine hexside, in side order, per board", function()
+  for _, name in ipairs { "sevilla", "suez", "corinth", "eastmed" } do
+    local b = load(name)
+    -- the long way: every side of every hex with a riverine feature
+    local seen, want = {}, {}
+    for _, h in ipairs(b:hexes()) do
+      for _, n in ipairs(keel.hex.neighbors(h)) do
+        local s = b:contains(n) and b:side(h, n)
+        if s and not seen[s] then
+          seen[s] = true
+          if b:features(s).riverine then want[#want + 1] = s end
+        end
+      end
+    end
+    table.sort(want)
+    t.eq(b:riverine_sides(), want, name)
+    local e1, e2 = movement.new(b), movement.new(b)
+    t.ok(e1:riverine_sides() == e2:riverine_sides(), name .. ": one list per board")
+  end
+  t.eq(#load("suez"):riverine_sides(), 12 + 5, "suez.map: 12 canal hexsides, 5 of the Nile")
 end)

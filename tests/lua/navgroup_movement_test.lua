@@ -329,6 +329,26 @@ t.test("32.A.5-1: 33:1225-1224-1324 is illegal while 33:1223 and 1224 are enemy-
   t.eq(w.gv("G", "mp_spent"), 3)
 end)
 
+t.test("32.A.5-2: one board, one rule set, two games: a strait taken in one is not taken in the other; undo closes it", function()
+  local board = assert(keel.board.load(MAPS .. "straits.map", { shared = true }))
+  local w1 = setup(board, { { "TF", "TF", "Allied", "33:1225", "G" } })
+  local w2 = setup(board, { { "TF", "TF", "Allied", "33:1225", "G" } })
+  local function move(w) return w1.set:act(w.game, "move", { group = w.groups.G, to = "33:1324" }) end
+  t.ok(not move(w1) and not move(w2), "Axis straits: no path for either")
+  w1.game:action("take the strait", function(g)
+    g:set_owner(board:hex("33:1223"), "Allied")
+    g:set_owner(board:hex("33:1224"), "Allied")
+  end)
+  t.ok(not move(w2), "game 2's owners are its own")
+  t.eq(w2.game:owner(board:hex("33:1224")), "Axis")
+  w1.game:undo()
+  t.ok(not move(w1), "undone: the strait is Axis again in game 1")
+  w1.game:redo()
+  t.ok(move(w1), "redone: the path through the strait")
+  t.eq(at(w1, "TF"), "33:1324")
+  t.eq(at(w2, "TF"), "33:1225")
+end)
+
 -- ---- 32.A.6 --------------------------------------------------------------------------
 
 local SEVILLA = { "23A:3227", "23A:3227/3327", "23A:3327/3226", "23A:3226/3326", "23A:3326/3225",

@@ -185,3 +185,29 @@ t.test("odds-8: `keel odds` prints exact odds of a table, of hits, of a total", 
     "--table", "zzz" } end, "no table named 'zzz'")
   t.ok(tables.get("naval_search"), "registry intact")
 end)
+
+t.test("odds-9: one column's results (odds.column), by name or by a strength's range (--column, --strength, --shift); --with names modifiers", function()
+  require "ocs.tables"
+  local b = tables.get("barrage_table")
+  local c = odds.column(odds.table(b, 0), "10+")
+  t.eq({ c.results[1].result, c.results[1].count, c.results[2].result, c.results[2].count, c.results[3].count },
+    { "DG", 21, "1", 14, 1 })
+  t.eq(tostring(c.results[2].p), "7/18")
+  t.raises(function() odds.column(odds.table(b, 0), "11+") end, "has no column '11+'")
+  local cli = require "keel.cli"
+  local out = {}
+  local real_print = print
+  print = function(...) out[#out + 1] = table.concat({ ... }, "\t") end   -- luacheck: ignore
+  local ok, err = pcall(function()
+    t.eq(cli.command("odds").run { "barrage_table", "--strength", "7", "--shift", "-1" }, 0)
+    t.eq(cli.command("odds").run { "barrage_table", "--strength", "0" }, 0)
+    t.eq(cli.command("odds").run { "amphibious_landing_table", "--with", "mountain_terrain,friendly_port" }, 0)
+  end)
+  print = real_print   -- luacheck: ignore
+  assert(ok, err)
+  local text = table.concat(out, "\n")
+  t.ok(text:find("column 3-5", 1, true) and text:find("DG       38.8889%  14/36 = 7/18", 1, true), text)
+  t.ok(text:find("strength 0 is below the first column (1-2): no effect", 1, true), text)
+  t.ok(text:find("modifier -2", 1, true) and text:find("11+        NE        0.0000%  0", 1, true), text)
+  t.raises(function() cli.command("odds").run { "amphibious_landing_table", "--with", "stromy" } end, "no modifier named stromy")
+end)

@@ -138,11 +138,15 @@ t.test("render-units: units and a path overlay; keel run SCENARIO --svg draws th
   local a, b = board:hex("15B:2407"), board:hex("15B:2508")
   local svg = render.svg(board, { extra_layers = {
     render.path_layer { a, b },
-    render.units_layer { { hex = a, label = "BB", side = "Allied" }, { hex = a, label = "CL", side = "Allied" },
-                         { hex = b, label = "NT<1>", side = "Axis" } } } })
+    render.units_layer { { hex = a, name = "Warspite", type = "BB", side = "Allied" },
+                         { hex = a, name = "Gloucester", type = "CL", side = "Allied" },
+                         { hex = b, name = "NT<1>", type = "NT", side = "Axis" } } } })
   t.ok(xml.check(svg))
   t.ok(svg:find('id="units"', 1, true) and svg:find('id="path"', 1, true))
-  t.ok(svg:find(">NT&lt;1&gt;<", 1, true), "labels are escaped")
+  t.ok(svg:find(">NT&lt;1&gt;<", 1, true), "names are escaped")
+  t.ok(svg:find(">Warspite<", 1, true) and svg:find(">BB<", 1, true), "name and type on the counter")
+  t.ok(svg:find('<g class="stack" data-hex="15B:2407">', 1, true), "stacks by hex")
+  t.ok(svg:find('class="stack%-count".->2</text>'), "the stack of two shows its count")
   t.ok(svg:find("Allied unit", 1, true) and svg:find("last move", 1, true), "the legend names them")
   local out = os.tmpname()
   local keel_bin = os.getenv("KEEL_BIN") or "bin/keel"
@@ -154,4 +158,88 @@ t.test("render-units: units and a path overlay; keel run SCENARIO --svg draws th
   os.remove(out)
   t.ok(xml.check(drawn))
   t.ok(drawn:find('id="units"', 1, true), "the scenario's units are drawn")
+end)
+
+-- ---- counters (keel.counter) --------------------------------------------------------
+
+local counter = require "keel.counter"
+local rules = require "keel.rules"
+
+local function showcase_view()
+  return rules.load { families = { "navgroup", "eastmed_war" }, path = { "scenarios/families" } }:view()
+end
+
+t.test("counter-1: a counter shows designation, type symbol, values the family declares, hits, damage, marks, cargo", function()
+  local spec = showcase_view()
+  local plain = counter.svg({ name = "Littorio", type = "TF", side = "Axis", face = "full", hits = 0 }, spec, 48)
+  t.ok(xml.check(plain))
+  t.ok(plain:find(">Littorio<", 1, true), "designation")
+  t.ok(plain:find(">TF<", 1, true), "type code where the unit has none of the declared values")
+  t.ok(plain:find("#7a1f1f", 1, true), "Axis colour")
+  t.eq(plain:find('class="hits"', 1, true), nil)
+  t.eq(plain:find('class="mark"', 1, true), nil)
+  t.eq(plain:find("opacity", 1, true), nil, "the full face has no stripe")
+  local full = counter.svg({ name = "Warspite", type = "TF", side = "Allied", face = "damaged", hits = 2,
+    values = { strength = 5, mp = 15, reacting = true }, markers = { step = 1, dg = 1 }, cargo = 3 }, spec, 48)
+  t.ok(xml.check(full))
+  t.ok(full:find(">5%-15<"), "TF shows strength-mp (navgroup's declaration)")
+  t.ok(full:find('class="hits".->2</text>'), "2 hits")
+  t.ok(full:find("opacity", 1, true), "the damaged face is striped")
+  t.ok(full:find(">%-1 Step<"), "the 32.C step marker, labelled as declared")
+  t.ok(full:find(">React<", 1, true), "a declared value mark")
+  t.ok(full:find(">DG<", 1, true), "an undeclared marker by its key")
+  t.ok(full:find(">%+3<"), "cargo count")
+  t.eq(counter.describe({ name = "Warspite", type = "TF", side = "Allied", face = "damaged", hits = 2,
+    values = { strength = 5, mp = 15 }, markers = { step = 1 } }, spec),
+    "Warspite: Allied TF (task force) 5-15, damaged, 2 hits; -1 Step")
+  local pz = counter.svg({ name = "Afrika Korps", type = "PZ", side = "Axis" }, spec, 48)
+  t.ok(pz:find(">PZ<", 1, true) and pz:find("<rect", 1, true), "the stand-in's armour symbol")
+  local unknown = counter.svg({ name = "X", type = "ZZ", side = "Soviet" }, counter.merge {}, 48)
+  t.ok(unknown:find(">ZZ<", 1, true), "an undeclared type: its code")
+  t.eq(counter.side_color("Soviet"), counter.side_color("Soviet"))
+end)
+
+t.test("counter-2: view declarations are checked and merged in family order", function()
+  t.raises(function() counter.check({ types = { TF = { symbol = "battleship" } } }, "m.lua") end,
+    'm.lua: view.types.TF.symbol: unknown symbol "battleship" (known: ')
+  t.raises(function() counter.check({ colour = {} }, "m.lua") end, "m.lua: view.colour: unknown field")
+  t.raises(function() counter.check({ marks = { { label = "x" } } }, "m.lua") end, "marks[1] must be { marker = NAME")
+  t.raises(function() counter.check({ sides = { Allied = "blue" } }, "m.lua") end, 'sides.Allied must be a colour "#rrggbb"')
+  t.raises(function() counter.check({ status = { "suez" } }, "m.lua") end, "status[1] must be { key = GLOBAL")
+  t.raises(function() counter.check({ types = { TF = { values = "strength" } } }, "m.lua") end,
+    "types.TF.values must be a list of value names")
+  local spec = counter.merge { { types = { TF = { symbol = "warship" } }, status = { { key = "suez", label = "Suez" } } },
+    false, { types = { TF = { symbol = "carrier" } }, status = { { key = "suez", label = "again" }, { key = "sea" } } } }
+  t.eq(spec.types.TF.symbol, "carrier", "a later family's type wins")
+  local keys = {}
+  for _, s in ipairs(spec.status) do keys[#keys + 1] = s.key .. "=" .. s.label end
+  t.eq(keys, { "turn=turn", "phase=phase", "segment=segment", "step=step", "suez=Suez", "sea=sea" })
+end)
+
+t.test("counter-3: a manifest's bad view is refused naming the manifest", function()
+  local dir = os.tmpname()
+  os.remove(dir)
+  os.execute("mkdir -p " .. dir .. "/fam")
+  local f = assert(io.open(dir .. "/fam/manifest.lua", "w"))
+  f:write('return family { name = "fam", files = {}, view = { types = { TF = { symbol = "boat" } } } }\n')
+  f:close()
+  t.raises(function() rules.load { families = { "fam" }, path = { dir } } end,
+    dir .. '/fam/manifest.lua: view.types.TF.symbol: unknown symbol "boat"')
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("counter-4: keel run --svg draws the showcase's counters: names, stacks, the family's symbols", function()
+  local out = os.tmpname()
+  local keel_bin = os.getenv("KEEL_BIN") or "bin/keel"
+  t.ok(os.execute(keel_bin .. " run scenarios/suez_1942.lua --quiet --svg " .. out .. " >/dev/null"))
+  local f = assert(io.open(out))
+  local svg = f:read("a")
+  f:close()
+  os.remove(out)
+  t.ok(xml.check(svg))
+  local at = svg:match('<g class="stack" data%-hex="19A:3412">(.-)</g>\n')
+  t.ok(at, "a stack at 19A:3412")
+  for _, name in ipairs { "Orion", "Warspite", "Convoy WS-1" } do t.ok(at:find(">" .. name .. "<", 1, true), name) end
+  t.ok(at:find('class="stack%-count".->3</text>'), "three counters, counted")
+  t.ok(svg:find('data-name="Afrika Korps"', 1, true))
 end)

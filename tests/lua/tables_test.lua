@@ -366,6 +366,22 @@ t.test("18.5f-alt-1: the ALT stand-in: two dice per hex, says it is a stand-in",
   t.eq(tostring(alt:lookup(12)), "NE")
 end)
 
+t.test("tables-columns-1: column_for finds the column whose printed range holds a strength, shifts and clamps", function()
+  local b = tables.get("barrage_table")          -- columns 1-2 3-5 6-9 10+
+  t.eq({ b:column_for(1) }, { "1-2", 1, false })
+  t.eq({ b:column_for(5) }, { "3-5", 2, false })
+  t.eq({ b:column_for(5.5) }, { "3-5", 2, false }, "a fraction between two ranges stays in the lower")
+  t.eq({ b:column_for(40) }, { "10+", 4, false })
+  t.eq({ b:column_for(7, -1) }, { "3-5", 2, false }, "one column left")
+  t.eq({ b:column_for(7, 5) }, { "10+", 4, true }, "clamped to the last column")
+  t.eq({ b:column_for(2, -3) }, { "1-2", 1, true }, "clamped to the first column")
+  local name, why = b:column_for(0.5)
+  t.eq(name, nil)
+  t.ok(why:find("below the first column", 1, true), why)
+  local search = tables.get("naval_search")
+  t.raises(function() search:column_for(3) end, "is not a range")
+end)
+
 -- ---- the format ---------------------------------------------------------------------------------
 
 t.test("tables-format-1: cells parse into structure", function()

@@ -7,4 +7,8 @@ return family {
   rulebook = "Showcase stand-in for the ground war (not from the rule texts)",
   depends = { "navgroup" },
   files = { "ground.lua" },
+  -- the stand-in's ground units on a counter (keel view, keel render; doc/viewer.md)
+  view = {
+    types = { PZ = { symbol = "armor", title = "panzer corps" } },
+  },
 }

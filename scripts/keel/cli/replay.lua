@@ -48,8 +48,15 @@ end
 --- Replay a journal; returns a report table:
 --- {ok=bool, actions=n, steps=n, message=string, changed_files={...},
 ---  action=number?, name=string?, rule=string?, line=number?}
+--- Hooks for a caller that watches the game as it is replayed (keel view):
+--- opts.narrate goes to the scenario's rule set (keel.narrator's event);
+--- opts.on_start(game, run) runs after the setup is checked; opts.on_step(e,
+--- game) after each action, undo, redo or rollback that matched the journal
+--- (e: its journal event).
 ---@param path string
-function M.replay(path)
+---@param opts? {narrate?: function, on_start?: function, on_step?: function}
+function M.replay(path, opts)
+  opts = opts or {}
   local old, err = read_lines(path)
   if not old then error(path .. ": " .. tostring(err), 0) end
   if #old == 0 then error(path .. ": empty journal", 0) end
@@ -73,7 +80,7 @@ function M.replay(path)
   if not lok then
     error(("%s:1: cannot set the journal's scenario up again: %s"):format(path, errors.format(spec)), 0)
   end
-  local run = scenario.start(spec)
+  local run = scenario.start(spec, { narrate = opts.narrate })
   local game, set = run.game, run.set
   local new = game:journal_lines()
 
@@ -131,6 +138,7 @@ function M.replay(path)
     end
     q = #new + 1
   end
+  if opts.on_start then opts.on_start(game, run) end
 
   while p <= #old do
     local e = ev[p]
@@ -156,6 +164,7 @@ function M.replay(path)
       end
       rep.action, rep.name = e.action, e.name
       p, q = p_end + 1, #fresh + 1
+      if opts.on_step then opts.on_step(e, game) end
     elseif e.ev == "rollback" then
       if e.name == nil then
         error(("%s:%d: a failed transaction outside any order cannot be replayed"):format(path, p), 0)
@@ -167,6 +176,7 @@ function M.replay(path)
           ok and "it succeeds on replay" or "it fails differently on replay"))
       end
       p, q = p + 1, #fresh + 1
+      if opts.on_step then opts.on_step(e, game) end
     elseif e.ev == "undo" or e.ev == "redo" then
       local ok, uerr = pcall(e.ev == "undo" and game.undo or game.redo, game, e.n)
       local fresh = game:journal_lines()
@@ -175,6 +185,7 @@ function M.replay(path)
       end
       rep.steps = rep.steps + 1
       p, q = p + 1, #fresh + 1
+      if opts.on_step then opts.on_step(e, game) end
     else
       error(("%s:%d: event '%s' outside any order cannot be replayed"):format(path, p, e.ev), 0)
     end

@@ -3,7 +3,7 @@
 
 ---@alias keel.HexArg integer|string  a hex, a label "15B:2407" or a place name
 ---@alias keel.SideArg integer|string a hexside or a label "33:1223/1224"
----@alias keel.BoardLayer "terrain"|"owner"|"zone"|"tag"
+---@alias keel.BoardLayer "terrain"|"zone"|"tag"
 
 ---@class keel.WaterStep
 ---@field hex integer   the hex entered
@@ -37,11 +37,11 @@ function Board:default_terrain(name) end
 ---@param hex keel.HexArg @param terrain string @return true|nil ok, string? reason
 function Board:set_terrain(hex, terrain) end
 ---@param layer keel.BoardLayer @param from keel.HexArg @param to keel.HexArg
----@param value string|integer|false terrain name, owner name or false, zone index, tag id
+---@param value string|integer terrain name, zone index, tag id
 ---@return true|nil ok, string? reason, integer? hex
 function Board:fill(layer, from, to, value) end
 ---@param layer keel.BoardLayer @param first integer @param symbols string
----@param legend table<string, string|integer|false> @param start? integer
+---@param legend table<string, string|integer> @param start? integer
 ---@return true|nil ok, string? reason, integer? index, integer? column
 function Board:fill_row(layer, first, symbols, legend, start) end
 ---@param side keel.SideArg @param bits integer @return true|nil ok, string? reason
@@ -69,8 +69,6 @@ function Board:tag_id(name) end
 function Board:add_tag(hex, id) end
 ---@param crossing keel.SideArg @param strait keel.SideArg @return true|nil ok, string? reason
 function Board:add_strait_passage(crossing, strait) end
----@param name string @return integer|nil id, string? reason
-function Board:add_owner(name) end
 ---@return keel.Board|nil board, string? reason
 function Board:finish() end
 
@@ -99,6 +97,10 @@ function Board:coasts(hex) end
 function Board:water_neighbors(hex, coast) end
 ---@param side keel.SideArg @return integer[]|nil sides, string? reason
 function Board:riverine_neighbors(side) end
+---@return integer[] sides every riverine hexside, in side order
+function Board:riverine_sides() end
+---@param from keel.HexArg @param to keel.HexArg @return integer[]|nil hexes, string? reason
+function Board:rect_hexes(from, to) end
 ---@param side keel.SideArg @return integer|nil strait, string? reason
 function Board:strait_passage(side) end
 ---@param hex keel.HexArg @return keel.Port|nil port, string? reason
@@ -111,12 +113,6 @@ function Board:place(name) end
 function Board:place_name(hex) end
 ---@return {name: string, hex: integer}[]
 function Board:places() end
----@param hex keel.HexArg @return string|false|nil owner, string? reason
-function Board:owner(hex) end
----@param hex keel.HexArg @param owner string|false @return true|nil ok, string? reason
-function Board:set_owner(hex, owner) end
----@return string[]
-function Board:owners() end
 ---@param hex keel.HexArg @return integer|nil level, string? reason
 function Board:cd(hex) end
 ---@param hex keel.HexArg @return integer|nil box, string? reason
@@ -149,9 +145,18 @@ local board = {}
 ---@param numbering? {pointy?: boolean, shift?: "odd"|"even", digits?: integer, first_col?: integer, first_row?: integer}
 ---@return keel.Board
 function board.new(numbering) end
----@param path string @return keel.Board|nil board, string? err
-function board.load(path) end
+--- opts.shared: the process's one board for the file (games share it; never close it)
+---@param path string @param opts? {shared?: boolean} @return keel.Board|nil board, string? err
+function board.load(path, opts) end
 ---@param text string @param name? string @return keel.Board|nil board, string? err
 function board.load_string(text, name) end
+
+---@class keel.map
+local map = {}
+--- The owners a game on this board starts with, as its map file declares
+--- them (a board holds no owners): one entry per owner statement, in map
+--- order, a later one winning for a hex both name.
+---@param b keel.Board @return {side: string, hexes: integer[]}[]
+function map.get_owners(b) end
 
 return board

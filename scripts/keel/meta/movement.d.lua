@@ -9,7 +9,7 @@ local movement = {}
 
 ---@class keel.Group
 ---@field profile keel.MoveProfile a movement.profile
----@field friendly? string[] owner names
+---@field friendly? string[] sides friendly to the group (as the game state names them)
 ---@field conditions? keel.MoveConditions
 ---@field hex? keel.Hex|string where the group is (a mover updates it)
 ---@field coast? integer the coast it is on
@@ -24,9 +24,12 @@ function movement.profile(spec) end
 ---@param rows table {enter=, cross=, river=, water_route=}
 ---@return keel.MoveProfile
 function movement.profile_from_table(tbl, column, rows) end
+--- An engine for one game: what depends on the board alone is shared by
+--- every engine on the board; cost maps that read owners follow the state.
 ---@param board keel.Board
+---@param state? keel.State who owns each hex (needed for friendly_only / both_friendly)
 ---@return keel.MoveEngine
-function movement.new(board) end
+function movement.new(board, state) end
 ---@param names string[]
 ---@param adjacent table {a, b, cost?} pairs
 ---@return {graph: keel.Graph, key: table<string, integer>, name: table<integer, string>}
@@ -38,7 +41,6 @@ function movement.area_reach(ag, from, budget, opts) end
 local Engine = {}
 ---@return keel.CostMap
 function Engine:costmap(what) end
-function Engine:invalidate() end
 ---@param what keel.Group|keel.MoveProfile
 ---@param start keel.Hex|string
 ---@param budget? integer default: the group's allowance less spent

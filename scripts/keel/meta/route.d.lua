@@ -67,7 +67,8 @@ function CostMap:has_coasts() end
 ---@field water_route? boolean follow water routes and coasts (27.B.5)
 
 ---@class keel.MoveConditions
----@field friendly? string[] owner names friendly to the group
+---@field owners? keel.State the game state friendly_only and both_friendly read hex owners from (read once, as the map is built)
+---@field friendly? string[] sides friendly to the group (as the state names them)
 ---@field friendly_only? string[] terrain classes entered only when friendly-owned
 ---@field both_friendly? string[] side features or names crossed only when both hexes are friendly (straits: through passages)
 ---@field closed? string[] side features or names never crossed

@@ -71,6 +71,11 @@ function Ctx:step_cost(group, from, to, coast) end
 function Ctx:mover(group, callbacks, opts) end
 --- The river graph of the board for a profile (32.A.6): has, nodes, cost, reach, path.
 function Ctx:river_graph(profile) end
+--- Water routes counted in sea boxes on the game's board (keel.boxroute,
+--- doc/api/boxroute.md): path, trace, reach, adjacent, neighbors.
+---@param enter? table<string, boolean> terrains ships may enter (default all-sea, coastal)
+---@return table
+function Ctx:boxroute(enter) end
 
 ---@class keel.GameFacade
 ---@field board? table read-only board queries (terrain, features, port, hex, label, ...)

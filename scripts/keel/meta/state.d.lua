@@ -180,6 +180,10 @@ function State:owner(hex) end
 function State:set_owner(hex, side) end
 ---@return integer
 function State:owned_count() end
+--- Changes with every owner change (rollback, undo and redo included) and
+--- never comes back: what was computed from the owners holds while it stands.
+---@return integer
+function State:get_owner_version() end
 ---@param rule string
 function State:push_rule(rule) end
 function State:pop_rule() end

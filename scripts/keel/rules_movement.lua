@@ -1,0 +1,149 @@
+--- keel.rules_movement — the movement part of a rule's ctx: keel.movement
+-- behind ctx (rule scripts cannot require it). Profiles from table columns,
+-- reach sets, paths, step costs, movers, river graphs and sea-box routes
+-- (keel.boxroute) over the game's board. keel.rules makes one per rule set and installs its methods in each
+-- ctx; scripts see read-only proxies, never an engine, a board or a game.
+-- API: doc/api/rules.md; the engine: doc/movement.md.
+local sandbox = require "keel.sandbox"
+local movement = require "keel.movement"
+local boxroute = require "keel.boxroute"
+
+local type, pairs, ipairs, error, tostring, setmetatable = type, pairs, ipairs, error, tostring, setmetatable
+
+local M = {}
+
+local Movement = {}
+Movement.__index = Movement
+
+--- The movement context of a rule set (`set:table(name)` gives its tables).
+---@param set table a keel.rules set
+function M.new(set)
+  return setmetatable({
+    set = set,
+    engines = setmetatable({}, { __mode = "k" }),   -- game -> keel.movement engine
+    profiles = {},                                  -- "table|column|rows" -> profile proxy
+    real = setmetatable({}, { __mode = "k" }),      -- profile proxy -> profile
+  }, Movement)
+end
+
+-- The engine of a game: over its board (what depends on the board alone is
+-- shared with every other game on it), owners read from its state.
+function Movement:engine(game)
+  local eng = self.engines[game]
+  if eng then return eng end
+  if not game.board then error("movement: this game has no board", 3) end
+  eng = movement.new(game.board, game.state)
+  self.engines[game] = eng
+  return eng
+end
+
+-- A profile (from a table column) as scripts see it: read-only.
+function Movement:profile(tname, column, rows)
+  local key = tostring(tname) .. "|" .. tostring(column) .. "|" .. tostring(rows)
+  local p = self.profiles[key]
+  if p then return p end
+  local t = self.set:table(tname)
+  if not t then error(("no table named '%s' in this rule set"):format(tostring(tname)), 3) end
+  if type(rows) ~= "table" then error("profile: rows {enter=, cross=, river=, water_route=} expected", 3) end
+  local plain = { enter = {}, cross = {}, river = rows.river, water_route = rows.water_route }
+  for k, v in pairs(rows.enter or {}) do plain.enter[k] = v end
+  for k, v in pairs(rows.cross or {}) do plain.cross[k] = v end
+  local real = movement.profile_from_table(t, column, plain)
+  p = sandbox.readonly(real, "profile " .. tostring(column))
+  self.real[p] = real
+  self.profiles[key] = p
+  return p
+end
+
+-- a script's {profile=, friendly=, conditions=, ...} with the real profile
+function Movement:what(what)
+  if type(what) ~= "table" then error("movement: a group {profile=, ...} or a profile expected", 3) end
+  local real = self.real[what]
+  if real then return real end
+  local p = self.real[what.profile]
+  if not p then error("movement: group.profile must come from ctx:profile", 3) end
+  local w = {}
+  for k, v in pairs(what) do w[k] = v end
+  w.profile = p
+  return w
+end
+
+-- a mover as scripts see it: its methods, never the engine or the board
+local MOVER_METHODS = { "step", "move_along", "move_to", "spend", "resume", "stop", "can_enter" }
+local function mover_proxy(mv)
+  local p = {}
+  for _, m in ipairs(MOVER_METHODS) do
+    p[m] = function(_, ...) return mv[m](mv, ...) end
+  end
+  p.journal = function() return sandbox.readonly(mv:journal(), "journal") end
+  p.state = function() return mv.state end
+  p.position = function()
+    local g = mv.group
+    return { hex = g.hex, coast = g.coast, spent = g.spent, allowance = g.allowance }
+  end
+  return sandbox.readonly(p, "mover")
+end
+
+-- a river graph as scripts see it
+local function river_proxy(rg)
+  return sandbox.readonly({
+    has = function(_, n) return rg:has(n) end,
+    nodes = function() return rg:nodes() end,
+    cost = function(_, a, b) return rg:cost(a, b) end,
+    reach = function(_, start, budget, opts) return rg:reach(start, budget, opts) end,
+    path = function(_, from, to, budget, opts) return rg:path(from, to, budget, opts) end,
+  }, "river graph")
+end
+
+--- Put the movement methods into c, a ctx of `game` being built.
+---@param c table
+---@param game table a keel.game
+function Movement:install(c, game)
+  local mc = self
+  --- ctx:profile(table, column, rows) -> profile (read-only)
+  c.profile = function(_, tname, column, rows) return mc:profile(tname, column, rows) end
+  --- ctx:reach(group|profile, start, budget, opts) -> keel.Reach | nil, reason
+  c.reach = function(_, what, start, budget, opts)
+    local w = mc:what(what)
+    return mc:engine(game):reach(w, start, budget, opts)
+  end
+  --- ctx:path(group|profile, from, to, budget, opts) -> path, cost | nil, reason
+  c.path = function(_, what, from, to, budget, opts)
+    local w = mc:what(what)
+    return mc:engine(game):path(w, from, to, budget, opts)
+  end
+  --- ctx:step_cost(group|profile, from, to, coast) -> cost, coast | nil, reason
+  c.step_cost = function(_, what, from, to, coast)
+    local w = mc:what(what)
+    local eng = mc:engine(game)
+    local a, why = movement.resolve(eng.board, from)
+    if not a then return nil, why end
+    local b, why2 = movement.resolve(eng.board, to)
+    if not b then return nil, why2 end
+    return eng:costmap(w):step(a, b, coast or 0)
+  end
+  --- ctx:mover(group, callbacks, opts) -> mover (callbacks get the mover and the event)
+  c.mover = function(_, group, callbacks, opts)
+    local w = mc:what(group)
+    local eng = mc:engine(game)
+    local proxy
+    local cbs = {}
+    for name, fn in pairs(callbacks or {}) do
+      cbs[name] = function(_, ev) return fn(proxy, ev) end
+    end
+    local mv, why = eng:mover(w, cbs, opts)
+    if not mv then return nil, why end
+    proxy = mover_proxy(mv)
+    return proxy
+  end
+  --- ctx:river_graph(profile) -> river graph (32.A.6: hexes and hexsides)
+  c.river_graph = function(_, profile)
+    local real = mc.real[profile]
+    if not real then error("river_graph: a profile from ctx:profile expected", 2) end
+    return river_proxy(mc:engine(game):river_graph(real))
+  end
+  --- ctx:boxroute([enter]) -> water routes counted in sea boxes (doc/api/boxroute.md)
+  c.boxroute = function(_, enter) return boxroute.script_view(game.board, enter) end
+end
+
+return M

@@ -1,0 +1,428 @@
+-- 18.1 General Naval Rules (000_366d55705cda9bbc.txt), after the family's
+-- plumbing (what a ship, a carrier, a landing craft and coastal artillery
+-- are; the phases a player-turn walks through): supply, stacking, where
+-- ships may go, naval DG, when ships move and how far. The queries here are the contract
+-- the other rule areas use (doc/ocs.md, "The contract").
+
+local hexlib = keel.hex
+local label, units_at, unit_hex, printed, begin_phase, move_plan   -- helpers, below the rules
+
+-- Family plumbing (no rule id): what the counters are, the phases of a
+-- player-turn, the records default hooks keep, and stand-ins for what other
+-- chapters decide (ground movement, step losses, supply paid).
+rule {
+  title = "naval classes, phases and records",
+  priority = 1000,   -- the phase bookkeeping runs before every other handler
+  values = {
+    -- counter types by what they are (the scenario's forces use these types)
+    ship_types = { BB = true, BC = true, CA = true, CL = true, DD = true, CV = true, CVL = true, CVE = true },
+    carrier_types = { CV = true, CVL = true, CVE = true },
+    landing_craft_types = { LC = true, DUKW = true, LST = true },
+    lst_port_type = "LST port",                  -- an LST flipped to its port side (18.4f)
+    coastal_artillery_types = { CoastArty = true },
+    air_types = { air = true },                  -- air units (torpedo bombers: value torpedo = true)
+    noncombat_types = { SP = true, TP = true, truck = true },
+  },
+  queries = {
+    --- naval_class(u) -> "carrier" | "ship" | "landing_craft" | "lst_port" |
+    --- "coastal_artillery" | "air" | "ground"
+    naval_class = function(ctx, u)
+      local v, t = ctx.rule.values, ctx.game:get(u, "type")
+      if t == v.lst_port_type then return "lst_port" end
+      if v.landing_craft_types[t] then return "landing_craft" end
+      if v.carrier_types[t] then return "carrier" end
+      if v.ship_types[t] then return "ship" end
+      if v.coastal_artillery_types[t] then return "coastal_artillery" end
+      if v.air_types[t] then return "air" end
+      return "ground"
+    end,
+    --- is_ship(u): a ship of any kind that moves: surface ships, carriers, landing craft
+    is_ship = function(ctx, u)
+      local c = ctx:query("naval_class", u)
+      return c == "ship" or c == "carrier" or c == "landing_craft"
+    end,
+    --- is_naval(u): a ship, or an LST deployed as a port (a naval counter that no longer moves)
+    is_naval = function(ctx, u)
+      return ctx:query("is_ship", u) or ctx:query("naval_class", u) == "lst_port"
+    end,
+    --- is_combat_unit(u): a ground unit that is not a non-combat unit (coastal artillery is one)
+    is_combat_unit = function(ctx, u)
+      local c = ctx:query("naval_class", u)
+      if c ~= "ground" and c ~= "coastal_artillery" then return false end
+      if ctx.rule.values.noncombat_types[ctx.game:get(u, "type")] then return false end
+      return ctx.game:value(u, "combat") ~= false
+    end,
+    --- unit_hex(u) -> hex, kind: where a unit is, following its carrier (nil off the map or dead)
+    unit_hex = function(ctx, u) return unit_hex(ctx.game, u) end,
+    --- units_at(hex) -> ids at sea, in port or ashore in the hex (not cargo), in id order
+    units_at = function(ctx, hex) return units_at(ctx.game, hex) end,
+    --- printed(u, key): the counter's value on its current side ("damaged.<key>" on the damaged side)
+    printed = function(ctx, u, key) return printed(ctx.game, u, key) end,
+    --- phase() -> name, side, n: the current phase, whose it is, and its serial number
+    phase = function(ctx)
+      local g = ctx.game
+      return g:phase(), g:global("phase_side"), g:global("phase_n") or 0
+    end,
+    --- barrage_segment() -> side, n: the friendly Barrage Segment in progress (nil outside one)
+    barrage_segment = function(ctx)
+      local g = ctx.game
+      if g:segment() ~= "barrage" then return nil end
+      return g:global("phase_side"), g:global("segment_n")
+    end,
+    label = function(ctx, hex) return label(ctx.game, hex) end,
+    lst_port_type = function(ctx) return ctx.rule.values.lst_port_type end,
+    --- Ground movement is another chapter's; these stand in for it (a
+    --- scenario wraps them): land_move_cost(u, from, to) -> 1 MP a hex;
+    --- land_entry_refusal(u, hex) -> nil, or why a unit moving by land may
+    --- not enter: not water, not a hex of enemy combat units.
+    land_move_cost = function() return 1 end,
+    land_entry_refusal = function(ctx, u, hex)
+      local g = ctx.game
+      local b = g.board
+      if not b or not b:contains(hex) then return ("%s is not on the map"):format(label(g, hex)) end
+      local t = b:terrain(hex)
+      if t ~= "coastal" and t ~= "all-land" then
+        return ("%s moves by land: %s is %s"):format(g:get(u, "name"), label(g, hex), t)
+      end
+      for _, o in ipairs(units_at(g, hex)) do
+        if g:get(o, "side") ~= g:get(u, "side") and ctx:query("is_combat_unit", o) then
+          return ("%s holds enemy combat units"):format(label(g, hex))
+        end
+      end
+      return nil
+    end,
+    --- is_attack_capable(u): chapter 5's definition stands in as a combat
+    --- unit with an attack strength (printed value attack) above 0
+    is_attack_capable = function(ctx, u)
+      return ctx:query("is_combat_unit", u) and (printed(ctx.game, u, "attack") or 0) > 0
+    end,
+  },
+  on = {
+    turn_start = function(ctx, ev)
+      local g = ctx.game
+      g:set_turn(ev.turn or ((g:turn() or 0) + 1))
+    end,
+    aircraft_refit_phase = function(ctx, ev) begin_phase(ctx, "aircraft refit", ev) end,
+    movement_phase = function(ctx, ev) begin_phase(ctx, "movement", ev) end,
+    reaction_phase = function(ctx, ev) begin_phase(ctx, "reaction", ev) end,
+    combat_phase = function(ctx, ev) begin_phase(ctx, "combat", ev) end,
+    exploitation_phase = function(ctx, ev) begin_phase(ctx, "exploitation", ev) end,
+    clean_up_phase = function(ctx, ev) begin_phase(ctx, "clean up", ev) end,
+    barrage_segment = function(ctx, ev)
+      local g = ctx.game
+      local name, side = g:phase(), g:global("phase_side")
+      if name == nil then error("barrage_segment: no phase has begun", 0) end
+      if ev.side ~= nil and ev.side ~= side then
+        error(("barrage_segment: the %s phase is %s's, not %s's"):format(name, side, tostring(ev.side)), 0)
+      end
+      g:set_segment("barrage")
+      g:set_global("segment_n", (g:global("segment_n") or 0) + 1)
+      ctx:say("%s Barrage Segment of the %s phase", side, name)
+    end,
+    -- the records default hooks keep: <kind>s (a count) and <kind>:<n> (the text)
+    record = function(ctx, ev)
+      local g = ctx.game
+      local n = (g:global(ev.kind .. "s") or 0) + 1
+      g:set_global(ev.kind .. "s", n)
+      g:set_global(ev.kind .. ":" .. n, ev.text)
+      ctx:say("%s %d recorded: %s", ev.kind, n, ev.text)
+    end,
+    -- Chapter 9's step losses stand in here: a unit with a `steps` value
+    -- loses one, and is eliminated at none; one without is eliminated. A
+    -- scenario's rule that applies it itself sets ev.handled.
+    ground_step_loss = { function(ctx, ev)
+      if ev.handled then return end
+      ev.handled = true
+      local g, u = ctx.game, ev.unit
+      local steps = g:value(u, "steps")
+      if steps and steps > 1 then
+        g:set_value(u, "steps", steps - 1)
+        ctx:say("%s loses a step (%s): %d left", g:get(u, "name"), ev.reason or "", steps - 1)
+      else
+        g:eliminate(u)
+        ctx:say("%s loses its last step (%s): eliminated", g:get(u, "name"), ev.reason or "")
+      end
+    end, priority = -100 },
+    -- supply paid (chapter 12's): recorded
+    supply_spent = { function(ctx, ev)
+      if ev.handled then return end
+      ev.handled = true
+      ctx:emit("record", { kind = "supply", text = ("%s SP for %s"):format(tostring(ev.amount), ev.why or "?") })
+    end, priority = -100 },
+  },
+}
+
+rule {
+  id = "18.1a", title = "Supply",
+  queries = {
+    --- needs_supply(u): false for ships (they never need supply); true for others (their chapters' rules)
+    needs_supply = function(ctx, u) return not ctx:query("is_naval", u) end,
+  },
+}
+
+rule {
+  id = "18.1b", title = "Stacking",
+  queries = {
+    --- stacking_refusal(u, hex) -> nil, or why ship u may not be in hex: no
+    --- limit on ships; never with enemy ships or enemy combat units (enemy
+    --- non-combat units are no obstacle)
+    stacking_refusal = function(ctx, u, hex)
+      local g = ctx.game
+      local side = g:get(u, "side")
+      for _, o in ipairs(units_at(g, hex)) do
+        if o ~= u and g:get(o, "side") ~= side then
+          if ctx:query("is_ship", o) then
+            return ("18.1b: ships cannot stack with enemy ships (%s at %s)"):format(g:get(o, "name"), label(g, hex))
+          end
+          if ctx:query("is_combat_unit", o) then
+            return ("18.1b: ships cannot stack with enemy combat units (%s at %s)"):format(g:get(o, "name"),
+              label(g, hex))
+          end
+        end
+      end
+      return nil
+    end,
+  },
+}
+
+rule {
+  id = "18.1c", title = "Naval Movement",
+  values = {
+    ship_terrain = { ["all-sea"] = true },
+    landing_craft_terrain = { ["all-sea"] = true, coastal = true },
+  },
+  queries = {
+    --- estuary_hex(hex): does the hex border an estuary hexside? (rivers and canals are not estuaries)
+    estuary_hex = function(ctx, hex)
+      local b = ctx.game.board
+      if not b or not b:contains(hex) then return false end
+      for _, s in ipairs(hexlib.sides(hex)) do
+        local a, c = hexlib.side_hexes(s)
+        if b:contains(a) and b:contains(c) then
+          local f = b:features(s)
+          if f and f.estuary and not f.riverine then return true end
+        end
+      end
+      return false
+    end,
+    --- may_enter(u, hex) -> nil, or why ship u may not enter hex: most ships
+    --- all-sea hexes only; landing craft also coastal hexes and either hex of
+    --- an estuary hexside
+    may_enter = function(ctx, u, hex)
+      local g, v = ctx.game, ctx.rule.values
+      local b = g.board
+      if not b or not b:contains(hex) then return ("18.1c: %s is not on the map"):format(label(g, hex)) end
+      if ctx:query("moves_by_land", u) then return ctx:query("land_entry_refusal", u, hex) end
+      local terrain = b:terrain(hex)
+      local class = ctx:query("naval_class", u)
+      if class == "landing_craft" or class == "lst_port" then   -- an LST port is an LC counter (18.4f C: it never moves)
+        if v.landing_craft_terrain[terrain] or ctx:query("estuary_hex", hex) then return nil end
+        return ("18.1c: landing craft enter all-sea and coastal hexes and hexes bordering an estuary; %s is %s")
+          :format(label(g, hex), terrain)
+      end
+      if v.ship_terrain[terrain] then return nil end
+      return ("18.1c: %s enters all-sea hexes only; %s is %s"):format(g:get(u, "name"), label(g, hex), terrain)
+    end,
+  },
+}
+
+rule {
+  id = "18.1d", title = "Naval DG",
+  queries = {
+    --- is_dg(u): does the ship carry a DG marker?
+    is_dg = function(ctx, u) return ctx.game:marker(u, "DG") > 0 end,
+    --- has_modes(u): ships have none (they use DG markers instead)
+    has_modes = function(ctx, u) return not ctx:query("is_naval", u) end,
+  },
+  on = {
+    -- the player's Clean Up Phase removes the DG markers of that player's ships
+    clean_up_phase = function(ctx, ev)
+      local g = ctx.game
+      for _, u in ipairs(g:units()) do
+        if g:get(u, "side") == ev.side and g:marker(u, "DG") > 0 and ctx:query("is_ship", u)
+            and g:get(u, "loc") ~= "dead" then
+          g:remove_marker(u, "DG")
+          ctx:say("%s: DG marker removed", g:get(u, "name"))
+        end
+      end
+    end,
+  },
+}
+
+rule {
+  id = "18.1e", title = "Phasing",
+  values = {
+    move_phases = { movement = true, exploitation = true, reaction = true },
+    mp_per_hex = 1,
+  },
+  queries = {
+    --- mp_spent(u): MPs the unit has spent in the current phase
+    mp_spent = function(ctx, u)
+      local _, _, n = ctx:query("phase")
+      if ctx.game:value(u, "mp_phase") ~= n then return 0 end
+      return ctx.game:value(u, "mp_spent") or 0
+    end,
+    --- move_allowance(u): MPs per phase (the speed, 18.1f; a DUKW's in Transport-Point MPs, 18.4e)
+    move_allowance = function(ctx, u)
+      if ctx.game:get(u, "type") == "DUKW" then return ctx:query("dukw_allowance", u) end
+      return ctx:query("speed", u)
+    end,
+    --- move_cost(u, from, to): MPs to enter `to` (1 per hex; a DUKW's by 18.4e)
+    move_cost = function(ctx, u, from, to)
+      if ctx.game:get(u, "type") == "DUKW" then return ctx:query("dukw_move_cost", u, from, to) end
+      return ctx.rule.values.mp_per_hex
+    end,
+    --- may_move_now(u) -> nil, or why the ship may not move in this phase
+    may_move_now = function(ctx, u)
+      local name, side = ctx:query("phase")
+      local g = ctx.game
+      if not name then return "18.1e: no phase has begun" end
+      if not ctx.rule.values.move_phases[name] or side ~= g:get(u, "side") then
+        return ("18.1e: ships move in their side's Movement, Exploitation and Reaction Phases (now the %s phase of %s)")
+          :format(name, tostring(side))
+      end
+      return nil
+    end,
+  },
+  actions = {
+    -- move {unit | units, path = {hex...}}: a ship, or a stack of ships,
+    -- hex by hex; each hex entered costs its MPs. The whole path is checked
+    -- before anything moves.
+    move = {
+      params = { unit = "unit?", units = "units?", path = "table" },
+      legal = function(ctx, p)
+        local list, why = move_plan(ctx, p)
+        if not list then return why end
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        local units, path, costs = move_plan(ctx, p)
+        local _, _, n = ctx:query("phase")
+        for i, u in ipairs(units) do
+          for _, h in ipairs(path) do g:move(u, "hex", h) end
+          local spent = ctx:query("mp_spent", u) + costs[i]
+          g:set_value(u, "mp_phase", n)
+          g:set_value(u, "mp_spent", spent)
+          g:set_value(u, "entered_phase", n)
+          ctx:say("%s moves to %s (%s MP spent, %s of %s this phase)", g:get(u, "name"), label(g, path[#path]),
+            tostring(costs[i]), tostring(spent), tostring(ctx:query("move_allowance", u)))
+        end
+      end,
+    },
+  },
+}
+rule {
+  id = "18.1f", title = "Speed",
+  values = { speed = 20, slow_speed = 10 },
+  queries = {
+    --- speed(u): hexes per phase: 20; slow ships (white stripe: value slow)
+    --- 10; a damaged single-ship counter is slow, a damaged multi-ship
+    --- counter (value multi_ship) keeps its speed; landing craft by 18.4b
+    speed = function(ctx, u)
+      local g, v = ctx.game, ctx.rule.values
+      if ctx:query("naval_class", u) == "landing_craft" then return ctx:query("landing_craft_speed", u) end
+      if printed(g, u, "slow") then return v.slow_speed end
+      if g:get(u, "face") == "damaged" and not printed(g, u, "multi_ship") then return v.slow_speed end
+      return v.speed
+    end,
+  },
+}
+
+-- ---- helpers shared by the rules of this file ---------------------------------------
+
+function label(game, hex)
+  local b = game.board
+  if b and math.type(hex) == "integer" and b:contains(hex) then return b:label(hex) end
+  return tostring(hex)
+end
+
+-- where a unit is: its hex (following the units that carry it) and how it is there
+function unit_hex(game, u)
+  for _ = 1, 16 do
+    local kind, w = game:get(u, "loc")
+    if kind == "hex" or kind == "port" then return w, kind end
+    if kind ~= "unit" then return nil, kind end
+    u = w
+  end
+  return nil
+end
+
+function units_at(game, hex)
+  return game:units(function(g, id)
+    local kind, w = g:get(id, "loc")
+    return (kind == "hex" or kind == "port") and w == hex
+  end)
+end
+
+function printed(game, u, key)
+  if game:get(u, "face") == "damaged" then
+    local v = game:value(u, "damaged." .. key)
+    if v ~= nil then return v end
+  end
+  return game:value(u, key)
+end
+
+-- a phase begins: its name, whose it is, its serial number; no segment yet
+function begin_phase(ctx, name, ev)
+  if type(ev.side) ~= "string" then
+    error(("the %s phase event needs data.side (whose phase it is)"):format(name), 0)
+  end
+  local g = ctx.game
+  g:set_phase(name)
+  g:set_global("phase_side", ev.side)
+  g:set_global("phase_n", (g:global("phase_n") or 0) + 1)
+  g:set_segment(nil)
+  ctx:say("%s %s phase", ev.side, name)
+end
+
+-- The checks of a move (18.1b, 18.1c, 18.1e, 18.1f), shared by its legality
+-- and its effect: units, path (hexes), costs (per unit) | nil, reason.
+function move_plan(ctx, p)
+  local g = ctx.game
+  local units = {}
+  if p.unit then units[1] = p.unit end
+  for _, u in ipairs(p.units or {}) do units[#units + 1] = u end
+  if #units == 0 then return nil, "move: name the unit or the units that move" end
+  local path = {}
+  for i, h in ipairs(p.path) do
+    local hex = h
+    if type(h) == "string" then hex = g.board and g.board:hex(h) end
+    if math.type(hex) ~= "integer" then return nil, ("move: path[%d] %s is not a hex of the map"):format(i, tostring(h)) end
+    path[i] = hex
+  end
+  if #path == 0 then return nil, "move: the path is empty" end
+  local start = unit_hex(g, units[1])
+  local side = g:get(units[1], "side")
+  for _, u in ipairs(units) do
+    local name = g:get(u, "name")
+    if not ctx:query("is_naval", u) then return nil, ("18.1e: %s is not a ship"):format(name) end
+    local h, k = unit_hex(g, u)
+    if k ~= "hex" and k ~= "port" then return nil, ("%s is not on the map"):format(name) end
+    if h ~= start or g:get(u, "side") ~= side then
+      return nil, "move: a stack moves together: every unit in the same hex, of the same side"
+    end
+    local why = ctx:query("may_move_now", u)
+    if why then return nil, why end
+  end
+  local costs = {}
+  for i, u in ipairs(units) do
+    local from, total = start, 0
+    for _, h in ipairs(path) do
+      if hexlib.distance(from, h) ~= 1 then
+        return nil, ("move: %s is not next to %s"):format(label(g, h), label(g, from))
+      end
+      local why = ctx:query("may_enter", u, h)
+      if not why and not ctx:query("moves_by_land", u) then why = ctx:query("stacking_refusal", u, h) end
+      if why then return nil, why end
+      total = total + ctx:query("move_cost", u, from, h)
+      from = h
+    end
+    local spent, allowance = ctx:query("mp_spent", u), ctx:query("move_allowance", u)
+    if spent + total > allowance then
+      return nil, ("18.1f: %s has %s MP left this phase; the path costs %s"):format(g:get(u, "name"),
+        tostring(allowance - spent), tostring(total))
+    end
+    costs[i] = total
+  end
+  return units, path, costs
+end

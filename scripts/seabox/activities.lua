@@ -1,0 +1,507 @@
+-- scripts/seabox/activities.lua — 27.C Naval Activities (001_dc9ef6cc32bfaa07.txt):
+-- the phases of a player turn (27.C), naval reinforcements in the initial
+-- phase (27.C.1), the movement phase's six naval steps, ship speeds in sea
+-- boxes, embarking, disembarking, replenishing and the ground units' MPs
+-- (27.C.2), naval gunfire support in the combat phase (27.C.3) and the
+-- exploitation phase's four naval steps (27.C.4).
+--
+-- Game data: globals phasing, naval_steps, phase_serial (one more each
+-- phase), combat_serial (one more each combat phase), night and sea (set by
+-- the stand-ins of Rules 34A2 and 36C); the kernel's phase and step. Ships
+-- keep step_boxes (sea boxes sailed this naval step) and step_moved (sailed
+-- in it at all); ships and ground units keep step_busy (the activity that
+-- took the whole step); ground units keep mp (their allowance, when
+-- limited) and mp_spent.
+
+local name_of, label_of, group_name, naval_phase_problem, start_steps, end_step, mp_cost, mp_left,
+  charge_mp, ground_cargo, new_phase -- helpers, defined after the rules
+
+rule {
+  id = "27.C", title = "Naval Activities",
+  priority = 10,   -- the phase is set before 27.C.1-27.C.4 act in it
+  on = {
+    player_turn_start = function(ctx, ev)
+      if ev.side then ctx.game:set_global("phasing", ev.side) end
+      if ev.turn then ctx.game:set_turn(ev.turn) end
+    end,
+    initial_phase = function(ctx, ev) new_phase(ctx, "initial", ev) end,
+    movement_phase = function(ctx, ev) new_phase(ctx, "movement", ev) end,
+    combat_phase = function(ctx, ev) new_phase(ctx, "combat", ev) end,
+    exploitation_phase = function(ctx, ev) new_phase(ctx, "exploitation", ev) end,
+    player_turn_end = function(ctx, ev) new_phase(ctx, "end", ev) end,
+  },
+  queries = {
+    -- nil while ships may move (a naval step of the movement or
+    -- exploitation phase), else why not
+    naval_step_problem = function(ctx) return naval_phase_problem(ctx) end,
+  },
+}
+
+rule {
+  id = "27.C.1", title = "Initial Phase",
+  on = {
+    -- the phasing player's naval reinforcements (Rule 35 says what they are)
+    initial_phase = function(ctx)
+      ctx:emit("naval_reinforcements", { side = ctx.game:global("phasing") })
+    end,
+  },
+}
+
+rule {
+  id = "27.C.2", title = "Movement Phase",
+  values = {
+    naval_steps = 6,   -- naval steps of 36 hours in the movement phase
+    -- sea boxes a ship type moves in one naval step (counter data)
+    speeds = { BC = 12, CV = 12, CA = 12, CL = 12, DD = 12, BB = 9, CVE = 9, LS = 6, NT = 6, LC = 3 },
+    -- MPs a non-c/m ground unit spends on embarking, disembarking and each
+    -- naval step (or part of one) on board; c/m units pay cm_factor times
+    mp = { embark = 1, disembark = 1, step = 1 },
+    cm_factor = 2,
+  },
+  on = {
+    -- the phasing side's ground units start the movement phase with no MPs
+    -- spent (their allowances, and those of the exploitation phase, are the
+    -- ground rules')
+    movement_phase = function(ctx)
+      local g = ctx.game
+      for _, u in ipairs(g:units()) do
+        if g:get(u, "side") == g:global("phasing") and (g:value(u, "mp_spent") or 0) ~= 0 and not ctx:query("is_ship", u) then
+          g:set_value(u, "mp_spent", 0)
+        end
+      end
+      start_steps(ctx, ctx.rule.values.naval_steps)
+    end,
+    naval_step_end = function(ctx) end_step(ctx) end,
+  },
+  queries = {
+    -- sea boxes a ship moves in one naval step
+    speed = function(ctx, ship)
+      local v = ctx.game:value(ship, "speed") or ctx.rule.values.speeds[ctx.game:get(ship, "type")]
+      if v == nil then error(("27.C.2: %s (%s) has no speed in sea boxes"):format(name_of(ctx, ship),
+        tostring(ctx.game:get(ship, "type"))), 0) end
+      return v
+    end,
+    -- a TF moves at the speed of its slowest ship: boxes left this naval
+    -- step, and that ship
+    boxes_left = function(ctx, tf)
+      local left, slowest
+      for _, u in ipairs(ctx:query("tf_ships", tf)) do
+        local l = ctx:query("speed", u) - (ctx.game:value(u, "step_boxes") or 0)
+        if not left or l < left then left, slowest = l, u end
+      end
+      return math.max(0, left or 0), slowest
+    end,
+    mp_cost = function(ctx, unit, activity) return mp_cost(ctx, unit, activity) end,
+    mp_left = function(ctx, unit) return mp_left(ctx, unit) end,
+  },
+  actions = {
+    -- a TF sails to `to` (in port with port = true): through the hexes of
+    -- `via` when given, else by the water route of fewest sea boxes; naval
+    -- combat is resolved as it occurs, so the TF stops where it enters an
+    -- enemy naval combat zone
+    sail = {
+      params = { tf = "group", to = "hex", via = "table?", port = "boolean?" },
+      legal = function(ctx, p)
+        local g = ctx.game
+        local why = naval_phase_problem(ctx)
+        if why then return why end
+        if not ctx:query("is_tf", p.tf) then return ("27.B.3: %s is not a TF"):format(group_name(ctx, p.tf)) end
+        local ships = ctx:query("tf_ships", p.tf)
+        if #ships == 0 then return ("27.C.2: %s has no ship afloat"):format(group_name(ctx, p.tf)) end
+        if ctx:query("tf_side", p.tf) ~= g:global("phasing") then
+          local r = ctx:query("may_react", p.tf)
+          if r then
+            return ("27.C.2: the non-phasing player moves ships only in reaction movement (Rule 28B): %s"):format(r)
+          end
+        end
+        for _, u in ipairs(ships) do
+          local busy = g:value(u, "step_busy")
+          if busy then
+            return ("27.C.2: %s has used this naval step to %s: that takes the whole step"):format(name_of(ctx, u), busy)
+          end
+        end
+        if p.port and not g.board:port(p.to) then
+          return ("27.C.2: %s has no port"):format(label_of(ctx, p.to))
+        end
+        local pos = ctx:query("position", p.tf)
+        local hexes, rwhy = ctx:query("route", pos.hex, pos.coast, p.to, p.via)
+        if not hexes then return rwhy end
+        if #hexes == 1 and pos.in_port == (p.port == true) then
+          return ("27.C.2: %s is already %s %s"):format(group_name(ctx, p.tf), pos.in_port and "in port at" or "at",
+            label_of(ctx, p.to))
+        end
+        local boxes = ctx:query("boxes_along", hexes)
+        local left, slowest = ctx:query("boxes_left", p.tf)
+        if boxes > left then
+          return ("27.C.2: %s moves at most %d sea box(es) more this naval step (slowest ship %s: %s, %d a step, %d used);"
+            .. " the route to %s crosses %d"):format(group_name(ctx, p.tf), left, name_of(ctx, slowest),
+            g:get(slowest, "type"), ctx:query("speed", slowest), g:value(slowest, "step_boxes") or 0,
+            label_of(ctx, p.to), boxes)
+        end
+        for _, u in ipairs(ships) do
+          for _, c in ipairs(ground_cargo(ctx, u)) do
+            local cost = mp_cost(ctx, c, "step")
+            if mp_left(ctx, c) < cost then
+              return ("27.C.2: %s aboard %s has %s MP left; a naval step on board costs it %d"):format(
+                name_of(ctx, c), name_of(ctx, u), tostring(mp_left(ctx, c)), cost)
+            end
+          end
+        end
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        local side = ctx:query("tf_side", p.tf)
+        local pos = ctx:query("position", p.tf)
+        local hexes = ctx:query("route", pos.hex, pos.coast, p.to, p.via)
+        -- naval combat is resolved as it occurs: stop on entering an enemy zone
+        local stop, combat = #hexes, nil
+        for i = 2, #hexes do
+          local active, waived = ctx:query("enemy_zones", hexes[i], side)
+          for _, cd in ipairs(waived.cds) do
+            ctx:say("passes %s outside the coast defence zone of %s (CD %d), reduced by %s", label_of(ctx, hexes[i]),
+              label_of(ctx, cd), g.board:cd(cd), select(2, ctx:query("zones_reduced")))
+          end
+          for _, u in ipairs(waived.ships) do
+            ctx:say("passes %s outside the combat zone of %s, reduced by %s", label_of(ctx, hexes[i]), name_of(ctx, u),
+              select(2, ctx:query("zones_reduced")))
+          end
+          if #active.ships > 0 or #active.cds > 0 then
+            stop, combat = i, active
+            break
+          end
+        end
+        local path = {}
+        for i = 1, stop do path[i] = hexes[i] end
+        local via = {}
+        for i = 2, stop do via[#via + 1] = hexes[i] end
+        local _, coast = ctx:query("route", pos.hex, pos.coast, path[stop], via)
+        local boxes = ctx:query("boxes_along", path)
+        local to, in_port = path[stop], p.port == true and stop == #hexes
+        for _, u in ipairs(ctx:query("tf_ships", p.tf)) do
+          g:move(u, in_port and "port" or "hex", to)
+          if boxes > 0 then g:set_value(u, "step_boxes", (g:value(u, "step_boxes") or 0) + boxes) end
+          g:set_value(u, "step_moved", true)
+        end
+        g:group_set(p.tf, "coast", coast)
+        ctx:say("%s sails %s -> %s%s: %d hex(es), %d sea box(es); %d box(es) left this naval step", group_name(ctx, p.tf),
+          label_of(ctx, pos.hex), label_of(ctx, to), in_port and " (in port)" or "", #path - 1, boxes,
+          (ctx:query("boxes_left", p.tf)))
+        ctx:emit("tf_moved", { tf = p.tf, from = pos.hex, to = to, boxes = boxes, path = path })
+        if combat then
+          local names = {}
+          for _, u in ipairs(combat.ships) do names[#names + 1] = name_of(ctx, u) end
+          for _, cd in ipairs(combat.cds) do names[#names + 1] = ("CD %d at %s"):format(g.board:cd(cd), label_of(ctx, cd)) end
+          ctx:say("%s enters an enemy naval combat zone at %s (%s): naval combat, resolved now", group_name(ctx, p.tf),
+            label_of(ctx, to), table.concat(names, ", "))
+          ctx:emit("naval_combat", { tf = p.tf, hex = to, ships = combat.ships, cds = combat.cds })
+        end
+      end,
+    },
+    -- the next naval step; sea-box movement left over is lost
+    next_step = {
+      params = {},
+      legal = function(ctx)
+        local why = naval_phase_problem(ctx)
+        if why then return why end
+        local g = ctx.game
+        if g:step() >= g:global("naval_steps") then
+          return ("27.C.2: naval step %d is the last of the %s phase's %d"):format(g:step(), g:phase(), g:global("naval_steps"))
+        end
+      end,
+      effect = function(ctx)
+        local g = ctx.game
+        local s = g:step()
+        ctx:emit("naval_step_end", { step = s, side = g:global("phasing") })
+        g:set_step(s + 1)
+        ctx:say("naval step %d of %d (%s phase)", s + 1, g:global("naval_steps"), g:phase())
+        ctx:emit("naval_step_start", { step = s + 1, side = g:global("phasing") })
+      end,
+    },
+    -- ships in port take cargo aboard: the whole naval step for the ships,
+    -- MPs for a ground unit
+    embark = {
+      params = { cargo = "unit", ships = "units" },
+      legal = function(ctx, p)
+        local g = ctx.game
+        local why = naval_phase_problem(ctx)
+        if why then return why end
+        if g:get(p.cargo, "side") ~= g:global("phasing") then return "27.C.2: the phasing player embarks cargo" end
+        if ctx:query("is_ship", p.cargo) then return ("27.B.4: %s is a ship, not cargo"):format(name_of(ctx, p.cargo)) end
+        local ckind, chex = g:get(p.cargo, "loc")
+        if ckind ~= "hex" then return ("27.C.2: %s is not on the map to embark"):format(name_of(ctx, p.cargo)) end
+        local tf
+        for _, s in ipairs(p.ships) do
+          local kind, where = g:get(s, "loc")
+          if kind ~= "port" or where ~= chex then
+            return ("27.C.2: cargo embarks in port: %s is not in port at %s"):format(name_of(ctx, s), label_of(ctx, chex))
+          end
+          if g:value(s, "step_moved") then
+            return ("27.C.2: embarking takes a whole naval step; %s has already sailed in this one"):format(name_of(ctx, s))
+          end
+          if g:value(s, "step_busy") then
+            return ("27.C.2: %s has used this naval step to %s"):format(name_of(ctx, s), g:value(s, "step_busy"))
+          end
+        end
+        why = ctx:query("can_carry", p.ships, p.cargo)
+        if why then return why end
+        for _, s in ipairs(p.ships) do
+          local t = ctx:query("tf_of", s)
+          tf = tf or t
+          if t ~= tf then return "27.B.4: ships that combine to carry cargo move together: put them in one TF" end
+        end
+        local cost = mp_cost(ctx, p.cargo, "embark")
+        if mp_left(ctx, p.cargo) < cost then
+          return ("27.C.2: embarking costs %s %d MP; it has %s left"):format(name_of(ctx, p.cargo), cost,
+            tostring(mp_left(ctx, p.cargo)))
+        end
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        g:load(p.cargo, p.ships[1])
+        if #p.ships > 1 then
+          g:group_new { name = "lift: " .. name_of(ctx, p.cargo), kind = "lift", cargo = p.cargo, units = p.ships }
+        end
+        for _, s in ipairs(p.ships) do g:set_value(s, "step_busy", "embark cargo") end
+        g:set_value(p.cargo, "step_busy", "embark")
+        charge_mp(ctx, p.cargo, "embark")
+        local names = {}
+        for i, s in ipairs(p.ships) do names[i] = name_of(ctx, s) end
+        ctx:say("%s (%s RE) embarks on %s", name_of(ctx, p.cargo), tostring(ctx:query("cargo_size", p.cargo)),
+          table.concat(names, " + "))
+      end,
+    },
+    -- cargo goes ashore in the port its ships are in: the whole naval step
+    disembark = {
+      params = { cargo = "unit" },
+      legal = function(ctx, p)
+        local g = ctx.game
+        local why = naval_phase_problem(ctx)
+        if why then return why end
+        if g:get(p.cargo, "side") ~= g:global("phasing") then return "27.C.2: the phasing player disembarks cargo" end
+        local carriers = ctx:query("carriers_of", p.cargo)
+        if #carriers == 0 then return ("27.C.2: %s is not aboard a ship"):format(name_of(ctx, p.cargo)) end
+        for _, s in ipairs(carriers) do
+          if g:get(s, "loc") ~= "port" then
+            return ("27.C.2: cargo disembarks in port (landings are the amphibious rules'); %s is at sea"):format(name_of(ctx, s))
+          end
+          if g:value(s, "step_moved") then
+            return ("27.C.2: disembarking takes a whole naval step; %s has already sailed in this one"):format(name_of(ctx, s))
+          end
+          if g:value(s, "step_busy") then
+            return ("27.C.2: %s has used this naval step to %s"):format(name_of(ctx, s), g:value(s, "step_busy"))
+          end
+        end
+        local cost = mp_cost(ctx, p.cargo, "disembark")
+        if mp_left(ctx, p.cargo) < cost then
+          return ("27.C.2: disembarking costs %s %d MP; it has %s left"):format(name_of(ctx, p.cargo), cost,
+            tostring(mp_left(ctx, p.cargo)))
+        end
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        local carriers = ctx:query("carriers_of", p.cargo)
+        local lift = ctx:query("lift_of", carriers[1])
+        if lift then
+          for _, s in ipairs(carriers) do g:group_remove(lift, s) end
+        end
+        local _, hex = g:get(carriers[1], "loc")
+        g:move(p.cargo, "hex", hex)
+        for _, s in ipairs(carriers) do g:set_value(s, "step_busy", "disembark cargo") end
+        g:set_value(p.cargo, "step_busy", "disembark")
+        charge_mp(ctx, p.cargo, "disembark")
+        ctx:say("%s disembarks at %s", name_of(ctx, p.cargo), label_of(ctx, hex))
+      end,
+    },
+    -- replenishing takes the whole naval step (what it restores is another chapter's)
+    replenish = {
+      params = { tf = "group" },
+      legal = function(ctx, p)
+        local why = naval_phase_problem(ctx)
+        if why then return why end
+        if ctx:query("tf_side", p.tf) ~= ctx.game:global("phasing") then return "27.C.2: the phasing player replenishes" end
+        for _, s in ipairs(ctx:query("tf_ships", p.tf)) do
+          if ctx.game:value(s, "step_moved") or ctx.game:value(s, "step_busy") then
+            return ("27.C.2: replenishing takes a whole naval step; %s has already used this one"):format(name_of(ctx, s))
+          end
+        end
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        for _, s in ipairs(ctx:query("tf_ships", p.tf)) do g:set_value(s, "step_busy", "replenish") end
+        g:group_set(p.tf, "replenished", g:global("phase_serial"))
+        ctx:say("%s replenishes for naval step %d", group_name(ctx, p.tf), g:step())
+      end,
+    },
+  },
+}
+
+rule {
+  id = "27.C.3", title = "Combat Phase",
+  on = {
+    combat_phase = function(ctx)
+      ctx.game:set_global("combat_serial", (ctx.game:global("combat_serial") or 0) + 1)
+    end,
+  },
+  queries = {
+    -- naval gunfire support for ground combat at hex by side, this combat
+    -- phase: strength, the TFs giving it
+    gunfire_at = function(ctx, hex, side)
+      local g = ctx.game
+      local total, tfs = 0, {}
+      for _, grp in ipairs(g:groups()) do
+        if g:group_get(grp, "ngs_combat") == g:global("combat_serial") and g:group_get(grp, "ngs_target") == hex
+          and ctx:query("tf_side", grp) == side then
+          total = total + g:group_get(grp, "ngs_strength")
+          tfs[#tfs + 1] = grp
+        end
+      end
+      return total, tfs
+    end,
+  },
+  actions = {
+    -- either player allocates a TF's gunfire support (its SFs' strength)
+    -- to ground combat in its own hex or an adjacent one
+    gunfire_support = {
+      params = { tf = "group", hex = "hex" },
+      legal = function(ctx, p)
+        local g = ctx.game
+        if g:phase() ~= "combat" then
+          return ("27.C.3: naval gunfire support is allocated in the combat phase, not the %s phase"):format(tostring(g:phase()))
+        end
+        if not ctx:query("is_tf", p.tf) then return ("27.B.3: %s is not a TF"):format(group_name(ctx, p.tf)) end
+        local strength = 0
+        for _, u in ipairs(ctx:query("tf_ships", p.tf)) do strength = strength + ctx:query("gunfire_strength", u) end
+        if strength <= 0 then
+          return ("27.A.1: only SF have a naval gunfire support strength; %s has none"):format(group_name(ctx, p.tf))
+        end
+        if g:group_get(p.tf, "ngs_combat") == g:global("combat_serial") then
+          return ("27.C.3: %s already supports ground combat at %s this combat phase"):format(group_name(ctx, p.tf),
+            label_of(ctx, g:group_get(p.tf, "ngs_target")))
+        end
+        local pos = ctx:query("position", p.tf)
+        if p.hex ~= pos.hex and keel.hex.distance(p.hex, pos.hex) ~= 1 then
+          return ("27.C.3: %s at %s supports ground combat in its own hex or an adjacent one, not at %s"):format(
+            group_name(ctx, p.tf), label_of(ctx, pos.hex), label_of(ctx, p.hex))
+        end
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        local strength = 0
+        for _, u in ipairs(ctx:query("tf_ships", p.tf)) do strength = strength + ctx:query("gunfire_strength", u) end
+        local pos = ctx:query("position", p.tf)
+        g:group_set(p.tf, "ngs_hex", pos.hex)
+        g:group_set(p.tf, "ngs_target", p.hex)
+        g:group_set(p.tf, "ngs_strength", strength)
+        g:group_set(p.tf, "ngs_combat", g:global("combat_serial"))
+        local side = ctx:query("tf_side", p.tf)
+        ctx:say("%s gives naval gunfire support %d to ground combat at %s (from %s)", group_name(ctx, p.tf), strength,
+          label_of(ctx, p.hex), label_of(ctx, pos.hex))
+        ctx:emit("gunfire_support", { tf = p.tf, hex = p.hex, strength = strength, side = side })
+        if ctx:query("tf_known", p.tf) then
+          ctx:say("%s is known to the enemy while it stays at %s (27.B.3)", group_name(ctx, p.tf), label_of(ctx, pos.hex))
+        end
+      end,
+    },
+  },
+}
+
+rule {
+  id = "27.C.4", title = "Exploitation Phase",
+  values = { naval_steps = 4 },   -- naval steps of 36 hours in the exploitation phase
+  on = {
+    exploitation_phase = function(ctx) start_steps(ctx, ctx.rule.values.naval_steps) end,
+  },
+}
+
+-- ---- helpers ------------------------------------------------------------------------
+
+function name_of(ctx, u) return tostring(ctx.game:get(u, "name")) end
+
+function label_of(ctx, hex)
+  local board = ctx.game.board
+  return board and board:label(hex) or tostring(hex)
+end
+
+function group_name(ctx, grp) return tostring(ctx.game:group_name(grp)) end
+
+-- 27.C: a new phase. A naval step still open ends with the phase.
+function new_phase(ctx, name, ev)
+  local g = ctx.game
+  local old = g:phase()
+  if (old == "movement" or old == "exploitation") and (g:step() or 0) > 0 then
+    ctx:emit("naval_step_end", { step = g:step(), side = g:global("phasing") })
+    g:set_step(0)
+  end
+  if ev and ev.side then g:set_global("phasing", ev.side) end
+  g:set_phase(name)
+  g:set_global("phase_serial", (g:global("phase_serial") or 0) + 1)
+end
+
+function naval_phase_problem(ctx)
+  local g = ctx.game
+  local phase = g:phase()
+  if (phase ~= "movement" and phase ~= "exploitation") or (g:step() or 0) < 1 then
+    return ("27.C.2: ships move and embark in the naval steps of the movement and exploitation phases (now: %s phase)")
+      :format(tostring(phase))
+  end
+  return nil
+end
+
+-- the first naval step of a phase with n steps
+function start_steps(ctx, n)
+  local g = ctx.game
+  g:set_global("naval_steps", n)
+  g:set_step(1)
+  ctx:say("naval step 1 of %d (%s phase)", n, tostring(g:phase()))
+end
+
+-- the end of a naval step: ground units on board pay for it (unless the
+-- step was their embarking); boxes left over are lost; activities end
+function end_step(ctx)
+  local g = ctx.game
+  for _, u in ipairs(g:units()) do
+    if g:get(u, "loc") == "dead" then -- luacheck: ignore 542
+    elseif ctx:query("is_ship", u) then
+      for _, k in ipairs({ "step_boxes", "step_moved", "step_busy" }) do
+        if g:value(u, k) ~= nil then g:set_value(u, k, nil) end
+      end
+    elseif not ctx:query("is_air_group", u) then
+      local kind, carrier = g:get(u, "loc")
+      if kind == "unit" and ctx:query("is_ship", carrier) and not g:value(u, "step_busy") then
+        charge_mp(ctx, u, "step")
+      end
+      if g:value(u, "step_busy") ~= nil then g:set_value(u, "step_busy", nil) end
+    end
+  end
+end
+
+function mp_cost(ctx, unit, activity)
+  local v = ctx.rule.values
+  local base = v.mp[activity]
+  if ctx:query("cargo_class", unit) == "c/m" then return base * v.cm_factor end
+  return base
+end
+
+-- MPs left: values.mp (the allowance, when given) minus values.mp_spent
+function mp_left(ctx, unit)
+  local allowance = ctx.game:value(unit, "mp")
+  if allowance == nil then return math.huge end
+  return allowance - (ctx.game:value(unit, "mp_spent") or 0)
+end
+
+-- spend a ground unit's MPs on a naval activity (never past its allowance)
+function charge_mp(ctx, unit, activity)
+  local g = ctx.game
+  local cost = mp_cost(ctx, unit, activity)
+  local spent = (g:value(unit, "mp_spent") or 0) + cost
+  local allowance = g:value(unit, "mp")
+  if allowance and spent > allowance then spent = allowance end
+  g:set_value(unit, "mp_spent", spent)
+  ctx:say("%s spends %d MP (%s); %d spent", name_of(ctx, unit), cost,
+    activity == "step" and "a naval step on board" or activity, spent)
+end
+
+-- ground units aboard a ship (not the air groups based on it)
+function ground_cargo(ctx, ship)
+  return ctx:query("cargo_of", ship)
+end

@@ -1,0 +1,252 @@
+-- scripts/seabox/other_chapters.lua — STAND-INS, not rule content.
+--
+-- Rule 27 (001_dc9ef6cc32bfaa07.txt) and the campaign's house rules cite
+-- chapters the text does not contain: naval reinforcements (Rule 35, cited
+-- by 27.C.1), reaction movement (Rule 28B, cited by 27.C.2), night (Rule
+-- 34A2) and sea conditions (Rule 36C, both cited by 27.B.6), and the three
+-- chapters the house rules change: the USA organisation problems, the
+-- contingents rule, and the transfers to the East. Each rule below is the
+-- smallest stand-in that gives the hook something to do in a scenario, says
+-- so in its title, and makes no claim to be the real chapter: a scenario or
+-- a later family replaces it (variant `replace`) when that chapter is
+-- written. The ids are the cited rule numbers where the text gives one, and
+-- a plain name where it gives none. The campaign's house rules switch three
+-- of them off: variants/campaign_001.lua.
+
+local name_of, label_of, group_named -- helpers, defined after the rules
+
+rule {
+  id = "35", title = "Naval reinforcements (stand-in for Rule 35)",
+  notes = "Ships off the map with values arrive_turn (a turn) and arrive_at (a hex label or place) arrive in port "
+    .. "there in their side's initial phase of that turn (at sea in the hex when the port is full), in the TF "
+    .. "named by values arrive_tf (else one of their own).",
+  on = {
+    naval_reinforcements = function(ctx, ev)
+      local g = ctx.game
+      for _, u in ipairs(g:units()) do
+        if g:get(u, "loc") == "off" and g:get(u, "side") == ev.side and g:value(u, "arrive_turn") == g:turn()
+          and ctx:query("is_ship", u) then
+          local at = g.board:hex(g:value(u, "arrive_at"))
+          if not at then error(("Rule 35 (stand-in): %s arrives at '%s', which is not a hex of the map"):format(
+            name_of(ctx, u), tostring(g:value(u, "arrive_at"))), 0) end
+          local room = g.board:port(at) and ctx:query("port_room", at)
+          local in_port = g.board:port(at) ~= nil and (room == nil or room > 0)
+          g:move(u, in_port and "port" or "hex", at)
+          local tname = g:value(u, "arrive_tf") or name_of(ctx, u)
+          local tf = group_named(ctx, tname) or g:group_new { name = tname, kind = "tf" }
+          g:group_add(tf, u)
+          ctx:say("%s arrives %s %s (TF %s)", name_of(ctx, u), in_port and "in port at" or "at sea in", label_of(ctx, at), tname)
+        end
+      end
+    end,
+  },
+}
+
+rule {
+  id = "28B", title = "Reaction movement (stand-in for Rule 28B)",
+  notes = "A TF of the non-phasing player may move once in each movement or exploitation phase of the enemy, in "
+    .. "one of its naval steps, as 27.C.2 moves ships. Rule 28B's triggers and limits are not in this text.",
+  queries = {
+    -- nil when the non-phasing TF may react now, else why not
+    may_react = function(ctx, tf)
+      local g = ctx.game
+      if g:group_get(tf, "reacted_phase") == g:global("phase_serial") then
+        return ("%s has already reacted in this phase (stand-in: once a phase)"):format(g:group_name(tf))
+      end
+      return nil
+    end,
+  },
+  on = {
+    tf_moved = function(ctx, ev)
+      local g = ctx.game
+      if ctx:query("tf_side", ev.tf) ~= g:global("phasing") then
+        g:group_set(ev.tf, "reacted_phase", g:global("phase_serial"))
+        ctx:say("%s moved in reaction", g:group_name(ev.tf))
+      end
+    end,
+  },
+}
+
+rule {
+  id = "34A2", title = "Night (stand-in for Rule 34A2)",
+  notes = "Sets the global `night` that 27.B.6 reads; when night falls is Rule 34A2's.",
+  actions = {
+    set_night = {
+      params = { night = "boolean" },
+      effect = function(ctx, p)
+        ctx.game:set_global("night", p.night)
+        ctx:say(p.night and "night falls" or "day breaks")
+      end,
+    },
+  },
+}
+
+rule {
+  id = "36C", title = "Sea conditions (stand-in for Rule 36C)",
+  values = { states = { calm = true, rough = true, stormy = true } },
+  notes = "Sets the global `sea` (calm, rough, stormy) that 27.B.6 reads; how the sea changes is Rule 36C's.",
+  actions = {
+    set_sea = {
+      params = { sea = "string" },
+      legal = function(ctx, p)
+        if not ctx.rule.values.states[p.sea] then
+          return ("Rule 36C (stand-in): sea conditions are calm, rough or stormy, not '%s'"):format(p.sea)
+        end
+      end,
+      effect = function(ctx, p)
+        ctx.game:set_global("sea", p.sea)
+        ctx:say("the sea is %s", p.sea)
+      end,
+    },
+  },
+}
+
+rule {
+  id = "divisions", title = "Assembling divisions (stand-in for the organisation chapter)",
+  notes = "Regiments and brigades in one hex assemble into a division counter waiting off the map.",
+  actions = {
+    assemble_division = {
+      params = { units = "units", division = "unit" },
+      legal = function(ctx, p)
+        local g = ctx.game
+        if #p.units < 2 then return "divisions (stand-in): a division assembles from two or more units" end
+        if g:get(p.division, "loc") ~= "off" then
+          return ("divisions (stand-in): %s is not waiting off the map"):format(name_of(ctx, p.division))
+        end
+        local _, hex = g:get(p.units[1], "loc")
+        for _, u in ipairs(p.units) do
+          local kind, where = g:get(u, "loc")
+          if kind ~= "hex" or where ~= hex then return "divisions (stand-in): the units are not together in one hex" end
+          if g:get(u, "side") ~= g:get(p.division, "side") then return "divisions (stand-in): one side only" end
+        end
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        local _, hex = g:get(p.units[1], "loc")
+        for _, u in ipairs(p.units) do g:move(u, "off") end
+        g:move(p.division, "hex", hex)
+        ctx:say("%s assembles at %s", name_of(ctx, p.division), label_of(ctx, hex))
+      end,
+    },
+  },
+}
+
+rule {
+  id = "usa_organisation", title = "USA organisation problems (stand-in)",
+  values = {
+    contingent = "US",        -- units with values.contingent = this are the USA's
+    drm = -1,                 -- the one-time DRM (applied by the combat chapter, not here)
+    assemble_from_turn = 3,   -- before this turn US divisions cannot assemble
+  },
+  notes = "At the start of the game the one-time DRM is set as the global usa_drm for the combat rules; "
+    .. "US divisions cannot assemble before turn assemble_from_turn.",
+  on = {
+    game_start = function(ctx)
+      ctx.game:set_global("usa_drm", ctx.rule.values.drm)
+      ctx:say("USA organisation problems: a one-time DRM of %d is pending", ctx.rule.values.drm)
+    end,
+  },
+  vetoes = {
+    assemble_division = function(ctx, p)
+      local v = ctx.rule.values
+      if ctx.game:value(p.division, "contingent") == v.contingent and (ctx.game:turn() or 0) < v.assemble_from_turn then
+        return ("USA organisation problems (stand-in): US divisions cannot assemble before turn %d"):format(v.assemble_from_turn)
+      end
+    end,
+  },
+}
+
+rule {
+  id = "ground_combat", title = "Combination stacks and air support (stand-in for the combat chapter)",
+  notes = "Ground units in one hex form a combination stack (a group of kind 'stack'); an air unit supports it.",
+  actions = {
+    form_stack = {
+      params = { units = "units", name = "string" },
+      legal = function(ctx, p)
+        local g = ctx.game
+        if #p.units < 2 then return "ground combat (stand-in): a combination stack is two or more units" end
+        local _, hex = g:get(p.units[1], "loc")
+        for _, u in ipairs(p.units) do
+          local kind, where = g:get(u, "loc")
+          if kind ~= "hex" or where ~= hex then return "ground combat (stand-in): the units are not together in one hex" end
+        end
+      end,
+      effect = function(ctx, p)
+        ctx.game:group_new { name = p.name, kind = "stack", units = p.units }
+        ctx:say("combination stack %s of %d units", p.name, #p.units)
+      end,
+    },
+    air_support = {
+      params = { air = "unit", stack = "group" },
+      legal = function(ctx, p)
+        if ctx.game:group_get(p.stack, "kind") ~= "stack" then
+          return "ground combat (stand-in): air support goes to a combination stack"
+        end
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        g:group_set(p.stack, "air_support", (g:group_get(p.stack, "air_support") or 0) + 1)
+        g:set_value(p.air, "supports", p.stack)
+        ctx:say("%s supports %s", name_of(ctx, p.air), g:group_name(p.stack))
+      end,
+    },
+  },
+}
+
+rule {
+  id = "contingents", title = "Contingents (stand-in)",
+  notes = "Combination stacks and air support are limited to one contingent (values.contingent of each unit).",
+  vetoes = {
+    form_stack = function(ctx, p)
+      local g = ctx.game
+      local c = g:value(p.units[1], "contingent")
+      for _, u in ipairs(p.units) do
+        if g:value(u, "contingent") ~= c then
+          return ("contingents (stand-in): a combination stack is of one contingent; %s is %s, %s is %s"):format(
+            name_of(ctx, p.units[1]), tostring(c), name_of(ctx, u), tostring(g:value(u, "contingent")))
+        end
+      end
+    end,
+    air_support = function(ctx, p)
+      local g = ctx.game
+      local units = g:group_units(p.stack)
+      local c = units[1] and g:value(units[1], "contingent")
+      if g:value(p.air, "contingent") ~= c then
+        return ("contingents (stand-in): %s (%s) may support only its own contingent, not %s"):format(
+          name_of(ctx, p.air), tostring(g:value(p.air, "contingent")), tostring(c))
+      end
+    end,
+  },
+}
+
+rule {
+  id = "east_transfers", title = "Transfers to the East (stand-in)",
+  notes = "In the initial phase of a turn, units with values.east_turn equal to it leave for the Eastern front (off map).",
+  on = {
+    initial_phase = function(ctx)
+      local g = ctx.game
+      for _, u in ipairs(g:units()) do
+        if g:value(u, "east_turn") == g:turn() and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
+          g:move(u, "off")
+          ctx:say("%s transfers to the East", name_of(ctx, u))
+        end
+      end
+    end,
+  },
+}
+
+-- ---- helpers ------------------------------------------------------------------------
+
+function name_of(ctx, u) return tostring(ctx.game:get(u, "name")) end
+
+function label_of(ctx, hex)
+  local board = ctx.game.board
+  return board and board:label(hex) or tostring(hex)
+end
+
+function group_named(ctx, name)
+  for _, grp in ipairs(ctx.game:groups()) do
+    if ctx.game:group_name(grp) == name then return grp end
+  end
+  return nil
+end

@@ -1,0 +1,20 @@
+-- A test stand-in for the ground combat chapter that OCS 18.6a leaves out:
+-- the result of a Beach Assault's combat is read from the test's globals
+-- (gc_dislodged, gc_attacker_steps, gc_attacker_options, gc_defender_steps,
+-- gc_exploit), and the information 18.6a passes is kept in globals for the
+-- test to check (gc_terrain, gc_multiplier, gc_options_as_steps).
+variant { name = "ocs ground combat (test)", base = "ocs" }
+
+wrap("18.6a", {
+  queries = {
+    resolve_ground_combat = function(_, ctx, info)
+      local g = ctx.game
+      g:set_global("gc_terrain", info.terrain)
+      g:set_global("gc_multiplier", ("%d/%d"):format(info.attack_multiplier.num, info.attack_multiplier.den))
+      g:set_global("gc_options_as_steps", info.attacker_options_as_steps)
+      return { dislodged = g:global("gc_dislodged"), attacker_steps = g:global("gc_attacker_steps"),
+               attacker_options = g:global("gc_attacker_options"), defender_steps = g:global("gc_defender_steps"),
+               exploit = g:global("gc_exploit") }
+    end,
+  },
+})

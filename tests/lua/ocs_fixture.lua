@@ -1,0 +1,119 @@
+-- tests/lua/ocs_fixture.lua — shared by the OCS section 18 tests
+-- (ocs_*_test.lua; loaded with dofile, not a test file itself). Builds the
+-- ocs rule set and games on a small coast (the map below): sea in columns
+-- 01-04, the coast in column 05 (a port at A:0504), land beyond; an estuary
+-- hexside A:0602/0603 and a river hexside A:0606/0607 between land hexes;
+-- terrain tags for the ALT (close A:0505, mountain A:0506, very_close
+-- A:0507) and an airbase tag at A:0703.
+local t = require "keel.testing"
+local keel = require "keel"
+local rules = require "keel.rules"
+local errors = require "keel.errors"
+local game_mod = require "keel.game"
+
+local M = {}
+
+M.MAP = [[
+map "OCS 18 test coast"
+hexes flat even digits 2 first 1 1
+section A at 0 0 size 10 8
+default all-land
+terrain at A:0101 {
+  . . . . c L L L L L
+  . . . . c L L L L L
+  . . . . c L L L L L
+  . . . . c L L L L L
+  . . . . c L L L L L
+  . . . . c L L L L L
+  . . . . c L L L L L
+  . . . . c L L L L L
+}
+side A:0602/0603 estuary
+side A:0606/0607 river
+port A:0504 standard capacity 2 "Porto"
+tag close A:0505
+tag mountain A:0506
+tag very_close A:0507
+tag airbase A:0703
+]]
+
+--- The rule set: opts.variants (files), opts.families (extra, from tests/families), opts.narrate.
+function M.set(opts)
+  opts = opts or {}
+  local set = rules.new { path = { "tests/families" }, narrate = opts.narrate }
+  set:load_family("ocs")
+  for _, f in ipairs(opts.families or {}) do set:load_family(f) end
+  for _, v in ipairs(opts.variants or {}) do set:apply_variant(v) end
+  set:finalize()
+  return set
+end
+
+function M.board() return assert(keel.board.load_string(M.MAP, "ocs_fixture.map")) end
+
+--- set, game, said: a narrated set and a game on the test coast (seed 1).
+function M.setup(opts)
+  opts = opts or {}
+  local said = {}
+  opts.narrate = function(kind, data)
+    if kind == "say" then said[#said + 1] = (data.rule.id or "ocs") .. ": " .. data.text end
+  end
+  local set = M.set(opts)
+  local g = game_mod.new { seed = opts.seed or 1, board = opts.board or M.board() }
+  return set, g, said
+end
+
+--- A hex from a label.
+function M.hex(g, label) return assert(g.board:hex(label)) end
+
+--- A unit: spec as game:unit_new, with at = "A:0302" (at sea or ashore), port = true (in port).
+function M.unit(g, spec)
+  local s = {}
+  for k, v in pairs(spec) do s[k] = v end
+  if type(spec.at) == "string" then s.at = { spec.port and "port" or "hex", M.hex(g, spec.at) } end
+  s.port = nil
+  return g:unit_new(s)
+end
+
+--- A phase event (name: the event, e.g. "movement_phase"), as the sequence of play sends it.
+function M.phase(set, g, event, side, data)
+  local d = { side = side }
+  for k, v in pairs(data or {}) do d[k] = v end
+  set:emit(g, event, d)
+end
+
+--- Take an action that must succeed.
+function M.ok(set, g, name, params)
+  local ok, why = set:act(g, name, params)
+  if not ok then error({ test_failure = ("%s should be legal: %s"):format(name, errors.format(why)) }, 2) end
+end
+
+--- An action that must be refused with a reason mentioning `text`, the
+--- state hash unchanged. Returns the reason.
+function M.refused(set, g, name, params, text)
+  local before = g:hash_hex()
+  local journal = #g:journal_text()
+  local ok, why = set:act(g, name, params)
+  if ok then error({ test_failure = ("%s should be refused (%s), but it was taken"):format(name, text) }, 2) end
+  local msg = errors.format(why)
+  if not msg:find(text, 1, true) then
+    error({ test_failure = ("%s refused with %q, expected it to mention %q"):format(name, msg, text) }, 2)
+  end
+  t.eq(g:hash_hex(), before, "state hash unchanged")
+  t.eq(#g:journal_text(), journal, "journal unchanged")
+  return msg
+end
+
+--- The last line of narration that mentions `text` (plain).
+function M.said(said, text)
+  for i = #said, 1, -1 do if said[i]:find(text, 1, true) then return said[i] end end
+  return "(nothing said about " .. text .. ")"
+end
+
+--- Where a unit is: label, kind ("hex", "port", "unit", "dead").
+function M.at(g, u)
+  local kind, w = g:get(u, "loc")
+  if kind == "hex" or kind == "port" then return g.board:label(w), kind end
+  return w, kind
+end
+
+return M
