@@ -47,7 +47,7 @@ M.line = line
 -- ---- creation ------------------------------------------------------------------
 
 --- A new game.
----@param opts? {seed?: integer, board?: any, dice?: any, scenario?: string, variants?: string[], journal?: boolean, state?: any}
+---@param opts? {seed?: integer, board?: any, dice?: any, scenario?: string, variants?: string[], journal?: boolean, state?: any, limits?: {cpu: number, memory: integer}}
 ---@return table game
 function M.new(opts)
   opts = opts or {}
@@ -68,12 +68,15 @@ function M.new(opts)
   if opts.dice_state then self.dice:load_state(opts.dice_state) end
   self.dice:on_roll(function(rec) self:_journal_roll(rec) end)
   if opts.journal == false then self.state:journal_enable(false) end
-  self.state:journal_append(line("header", {
+  local header = {
     { "format", "keel-journal" }, { "version", M.JOURNAL_VERSION },
     { "keel", keel.version }, { "lua", keel.lua_version }, { "lpeg", tostring(keel.lpeg_version) },
     { "scenario", self.scenario }, { "seed", seed }, { "variants", self.variants },
-    { "loaded", opts.loaded },
-  }))
+  }
+  -- the limits the game is played under (keel run; replay plays under them)
+  if opts.limits then header[#header + 1] = { "limits", { cpu = opts.limits.cpu, memory = opts.limits.memory } } end
+  header[#header + 1] = { "loaded", opts.loaded }
+  self.state:journal_append(line("header", header))
   if self.board then self:seed_ownership(self.board) end
   return self
 end

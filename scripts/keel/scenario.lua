@@ -505,7 +505,7 @@ end
 
 --- Set a scenario up: board, rule set, game, flags and forces.
 ---@param spec table from M.load
----@param opts? {narrate?: function, path?: string[]}
+---@param opts? {narrate?: function, path?: string[], limits?: {cpu: number, memory: integer}}
 ---@return table run
 function M.start(spec, opts)
   opts = opts or {}
@@ -536,7 +536,8 @@ function M.start(spec, opts)
   for i, f in ipairs(spec.rules) do load("rules", i, set.load_family, f) end
   for i, v in ipairs(variants) do load("variants", i, set.apply_variant, v) end
   set:finalize()
-  local game = game_mod.new { seed = spec.seed or 0, board = board, scenario = spec.file, variants = variants }
+  local game = game_mod.new { seed = spec.seed or 0, board = board, scenario = spec.file, variants = variants,
+                              limits = opts.limits }
   game:add_rule_file(spec.file)
   set:declare_files(game)
   local self = setmetatable({ spec = spec, set = set, game = game, board = board,

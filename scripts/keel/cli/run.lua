@@ -32,7 +32,8 @@ function M.scenario_main(path, opts)
   local n = require("keel.narrator").new(opts)
   local ok, err = pcall(function()
     local spec = scenario.load(path)
-    local run = scenario.start(spec, { narrate = n.event })
+    local run = scenario.start(spec, { narrate = n.event,
+                                       limits = { cpu = opts.cpu or 5, memory = opts.memory } })
     n.game, n.board = run.game, run.board
     if not opts.quiet and not opts.json then
       local vs = {}
@@ -103,10 +104,11 @@ local function run_scenario(file, args)
   if not memory or memory <= 0 then cli.usage_error("--memory wants a number of MiB") end
   if not cpu or cpu <= 0 then cli.usage_error("--cpu wants a number of seconds") end
   local keel = require "keel"
-  local sb = keel.sandbox.new { memory = math.floor(memory * 1024 * 1024) }
+  local bytes = math.floor(memory * 1024 * 1024)
+  local sb = keel.sandbox.new { memory = bytes }
   io.stdout:flush()
   local ok, status, kind = sb:call("keel.cli.run", "scenario_main", file,
-    { journal = opts.journal, quiet = opts.quiet, json = opts.json, cpu = cpu, svg = opts.svg })
+    { journal = opts.journal, quiet = opts.quiet, json = opts.json, cpu = cpu, svg = opts.svg, memory = bytes })
   sb:close()
   if not ok then
     io.stderr:write("keel: ", tostring(status), kind == "memory" and " (try --memory)" or "", "\n")
