@@ -47,7 +47,8 @@ M.line = line
 -- ---- creation ------------------------------------------------------------------
 
 --- A new game.
----@param opts? {seed?: integer, board?: any, dice?: any, scenario?: string, variants?: string[], journal?: boolean, state?: any, limits?: {cpu: number, memory: integer}}
+---@param opts? {seed?: integer, board?: any, dice?: any, scenario?: string, variants?: string[], journal?: boolean,
+---  state?: any, limits?: {cpu: number, memory: integer}}
 ---@return table game
 function M.new(opts)
   opts = opts or {}
