@@ -452,6 +452,19 @@ function M.check(raw, file, text)
   return spec
 end
 
+-- A scenario file's text, at most 16 MiB (a journal may name any path:
+-- /dev/zero must not fill the memory).
+local MAX_SCENARIO = 16 * 1024 * 1024
+local function read_bounded(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local text, rerr = f:read(MAX_SCENARIO + 1)
+  f:close()
+  if not text then return (rerr == nil) and "" or nil, rerr end
+  if #text > MAX_SCENARIO then return nil, "larger than 16 MiB: not a scenario" end
+  return text
+end
+
 -- The tables made by a sandbox's scenario{ ... }: what makes a file a scenario.
 local made = setmetatable({}, { __mode = "k" })
 
@@ -468,7 +481,7 @@ function M.load(path)
       return s
     end,
   } }
-  local text, rerr = game_mod.read_file(path)
+  local text, rerr = read_bounded(path)
   if not text then fail(path, "cannot read the scenario: " .. tostring(rerr)) end
   local fn, err = sandbox.load(text, "@" .. path, env)
   if not fn then error(err, 0) end

@@ -19,12 +19,15 @@ end
 
 -- A refusal must name the input first (`name:LINE:` where there is a line,
 -- `name:` for what concerns the whole file) and print no address.
-local function check_refusal(target, name, msg)
+-- (An address the input wrote itself, quoted back, is the input's.)
+local function check_refusal(target, name, msg, input)
   if type(msg) ~= "string" then bad(target, "non-string error", msg) end
   local prefix = name .. ":"
   if msg:sub(1, #prefix) ~= prefix then bad(target, "error does not name " .. name, msg) end
-  if msg:find("table: 0x", 1, true) or msg:find("userdata: 0x", 1, true) then
-    bad(target, "error prints an address", msg)
+  for _, a in ipairs { "table: 0x", "userdata: 0x" } do
+    if msg:find(a, 1, true) and not (input and input:find(a, 1, true)) then
+      bad(target, "error prints an address", msg)
+    end
   end
 end
 
@@ -177,11 +180,57 @@ function M.bindings(data)
   end
 end
 
+--- A journal: replayed (keel replay's machinery, its scenario set up from
+--- the header, each order played as keel run plays it, under a CPU limit
+--- of 1 s), or refused naming fuzz.jsonl and its line. A replay that
+--- diverges or is refused reports so with a message naming the journal.
+function M.journal(data)
+  local replay = require "keel.cli.replay"
+  local ok, rep = pcall(replay.replay, "fuzz.jsonl", { text = data, cpu = 1 })
+  if not ok then return check_refusal("journal", "fuzz.jsonl", rep, data) end
+  if type(rep) ~= "table" or type(rep.ok) ~= "boolean" then bad("journal", "no report", rep) end
+  check_refusal("journal", "fuzz.jsonl", rep.message, data)
+end
+
+-- The scratch file the scenario target writes (under build/, so that the
+-- seeds can name the families and maps of the tree relative to it).
+local SCRATCH = "build/fuzz/scratch"
+local scenario_box
+
+--- A scenario file: played as keel run plays it (a sandbox state of its
+--- own, 64 MiB, 1 s per action, quietly), or refused with a message that
+--- names a file (the scenario, or a family, variant or map it names) and
+--- neither an address nor a place inside keel's own Lua.
+function M.scenario(data)
+  os.execute("mkdir -p " .. SCRATCH)
+  local path = SCRATCH .. "/fuzz.lua"
+  local f = assert(io.open(path, "wb"))
+  f:write(data)
+  f:close()
+  scenario_box = scenario_box or keel.sandbox.new { memory = 64 * 1024 * 1024 }
+  local ok, status, msg = scenario_box:call("keel.cli.run", "scenario_main", path,
+    { quiet = true, silent = true, cpu = 1, memory = 64 * 1024 * 1024 })
+  if not ok then
+    if msg == "memory" then return end   -- out of memory outside any action: the state is rebuilt
+    bad("scenario", "the sandbox call failed", status)
+  end
+  if status ~= 0 and status ~= 1 then bad("scenario", "exit status", status) end
+  if msg ~= nil then
+    if type(msg) ~= "string" then bad("scenario", "non-string error", msg) end
+    local first = msg:match("^[^\n]*")
+    if not first:match("^[^:%s][^:]*:") then bad("scenario", "error names no file", first) end
+    if first:find("keel/[%w_/]+%.lua:%d+:") then bad("scenario", "error points into keel's own Lua", first) end
+    if msg:find("table: 0x", 1, true) or msg:find("userdata: 0x", 1, true) then
+      bad("scenario", "error prints an address", msg)
+    end
+  end
+end
+
 -- for tools that write inputs of the bindings target by hand
 M._extremes = EXTREMES
 function M._subjects() subjects = subjects or make_subjects(); return subjects end
 
 --- Target names in a fixed order.
-M.names = { "bindings", "map", "save", "tables" }
+M.names = { "bindings", "journal", "map", "save", "scenario", "tables" }
 
 return M

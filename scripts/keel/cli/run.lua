@@ -19,16 +19,20 @@ local M = {
          "  --cpu SECONDS   the CPU limit of one action (default 5)",
 }
 
---- Play a scenario and narrate it; returns the exit status. Runs inside
---- the scenario's own sandbox state (see M.run).
+--- Play a scenario and narrate it; returns the exit status (and, when the
+--- scenario cannot be played, the message). Runs inside the scenario's own
+--- sandbox state (see M.run).
 ---@param path string
----@param opts table {journal=, quiet=, json=, cpu=}
+---@param opts table {journal=, quiet=, json=, cpu=, memory=, silent=}
 function M.scenario_main(path, opts)
   local keel = require "keel"
   local scenario = require "keel.scenario"
   local errors = require "keel.errors"
   keel.sandbox.limits { cpu = opts.cpu or 5 }
   opts.file = path
+  -- silent (the fuzz target): nothing printed; the error comes back
+  local write = opts.silent and function() end or io.write
+  if opts.silent then opts.write = function() end end
   local n = require("keel.narrator").new(opts)
   local ok, err = pcall(function()
     local spec = scenario.load(path)
@@ -38,10 +42,10 @@ function M.scenario_main(path, opts)
     if not opts.quiet and not opts.json then
       local vs = {}
       for _, v in ipairs(run.set.variants) do vs[#vs + 1] = ("%s (%s)"):format(v.name, v.path) end
-      io.write(("scenario: %s (%s), seed %d\n"):format(spec.name or "?", path, spec.seed or 0))
-      io.write(("rules: %s%s\n"):format(table.concat(spec.rules, ", "),
+      write(("scenario: %s (%s), seed %d\n"):format(spec.name or "?", path, spec.seed or 0))
+      write(("rules: %s%s\n"):format(table.concat(spec.rules, ", "),
         #vs > 0 and ("; variants: " .. table.concat(vs, ", ")) or ""))
-      io.write(("setup: %d unit(s), %d group(s)\n"):format(run.game.state:unit_count(), run.game.state:group_count()))
+      write(("setup: %d unit(s), %d group(s)\n"):format(run.game.state:unit_count(), run.game.state:group_count()))
     end
     n.offset = #run.game:journal_text()   -- the setup is not narrated line by line
     local passed, failed = run:play_all(n.order)
@@ -53,17 +57,17 @@ function M.scenario_main(path, opts)
     if opts.svg then M.write_svg(run, spec, opts.svg) end
     local total = passed + failed
     if opts.json then
-      io.write(require("keel.json").encode({ kind = "result", orders = total, passed = passed, failed = failed,
-                                              hash = run.game:hash_hex() }), "\n")
+      write(require("keel.json").encode({ kind = "result", orders = total, passed = passed, failed = failed,
+                                           hash = run.game:hash_hex() }), "\n")
     else
-      io.write(("result: %d order(s), %d as expected, %d not; state %s\n"):format(total, passed, failed,
+      write(("result: %d order(s), %d as expected, %d not; state %s\n"):format(total, passed, failed,
         run.game:hash_hex()))
     end
     return failed
   end)
   if not ok then
-    io.stderr:write(errors.format(err), "\n")
-    return 1
+    if not opts.silent then io.stderr:write(errors.format(err), "\n") end
+    return 1, errors.format(err)
   end
   return err > 0 and 1 or 0
 end
