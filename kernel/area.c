@@ -6,6 +6,7 @@
  * area index). Each area keeps its hexes in an array sorted on demand, and
  * its neighbours as a sorted array of area indexes.
  */
+#include "array.h"
 #include "keel.h"
 #include <stdlib.h>
 #include <string.h>
@@ -59,13 +60,7 @@ keel_status keel_area_add(keel_areas *a, const char *name, size_t *index) {
   size_t dummy;
   if (!name || !*name) return KEEL_E_ARG;
   if (keel_area_find(a, name, &dummy) == KEEL_OK) return KEEL_E_DUPLICATE;
-  if (a->n == a->cap) {
-    size_t cap = a->cap ? a->cap * 2 : 8;
-    area *v = realloc(a->areas, cap * sizeof *v);
-    if (!v) return KEEL_E_NOMEM;
-    a->areas = v;
-    a->cap = cap;
-  }
+  if (!KEEL_RESERVE(a->areas, a->cap, a->n + 1)) return KEEL_E_NOMEM;
   size_t len = strlen(name);
   char *copy = malloc(len + 1);
   if (!copy) return KEEL_E_NOMEM;
@@ -120,13 +115,7 @@ keel_status keel_area_add_hex(keel_areas *a, size_t index, keel_hex h) {
   size_t *slot = lookup(a, h, &found);
   if (found) return *slot - 1 == index ? KEEL_OK : KEEL_E_DUPLICATE;
   hexvec *hv = &a->areas[index].hexes;
-  if (hv->n == hv->cap) {
-    size_t cap = hv->cap ? hv->cap * 2 : 16;
-    keel_hex *v = realloc(hv->v, cap * sizeof *v);
-    if (!v) return KEEL_E_NOMEM;
-    hv->v = v;
-    hv->cap = cap;
-  }
+  if (!KEEL_RESERVE_FROM(hv->v, hv->cap, hv->n + 1, 16)) return KEEL_E_NOMEM;
   if (hv->n && hv->v[hv->n - 1] > h) hv->sorted = 0;
   else if (hv->n == 0) hv->sorted = 1;
   hv->v[hv->n++] = h;
@@ -167,13 +156,7 @@ static keel_status adj_insert(idxvec *v, size_t j) {
   size_t k = 0;
   while (k < v->n && v->v[k] < j) k++;
   if (k < v->n && v->v[k] == j) return KEEL_OK;
-  if (v->n == v->cap) {
-    size_t cap = v->cap ? v->cap * 2 : 4;
-    size_t *nv = realloc(v->v, cap * sizeof *nv);
-    if (!nv) return KEEL_E_NOMEM;
-    v->v = nv;
-    v->cap = cap;
-  }
+  if (!KEEL_RESERVE_FROM(v->v, v->cap, v->n + 1, 4)) return KEEL_E_NOMEM;
   memmove(v->v + k + 1, v->v + k, (v->n - k) * sizeof *v->v);
   v->v[k] = j;
   v->n++;

@@ -19,6 +19,7 @@
  * coast on every wet side, and a coastal hex one coast per circular run of
  * consecutive wet sides, so two coasts separated by land get two ids.
  */
+#include "array.h"
 #include "route_impl.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -68,16 +69,6 @@ keel_status keel_terrain_from_name(const char *name, keel_terrain *out) {
   return KEEL_E_NOT_FOUND;
 }
 
-static int grow(void **v, size_t *cap, size_t n, size_t size) {
-  if (n < *cap) return 1;
-  size_t nc = *cap ? *cap * 2 : 8;
-  void *p = realloc(*v, nc * size);
-  if (!p) return 0;
-  *v = p;
-  *cap = nc;
-  return 1;
-}
-
 static char *dupstr(const char *s) {
   size_t len = strlen(s) + 1;
   char *c = malloc(len);
@@ -96,7 +87,7 @@ static keel_status names_intern(names *t, const char *name, int max, int *id) {
   int found = names_find(t, name);
   if (found) { *id = found; return KEEL_OK; }
   if (t->n >= (size_t)max) return KEEL_E_CAPACITY;
-  if (!grow((void **)&t->v, &t->cap, t->n, sizeof *t->v)) return KEEL_E_NOMEM;
+  if (!KEEL_RESERVE(t->v, t->cap, t->n + 1)) return KEEL_E_NOMEM;
   char *c = dupstr(name);
   if (!c) return KEEL_E_NOMEM;
   t->v[t->n++] = c;
@@ -160,7 +151,7 @@ keel_status keel_board_add_section(keel_board *b, const char *name, int64_t col,
   if (cols <= 0 || rows <= 0) return KEEL_E_ARG;
   keel_status st = keel_grid_add_section(b->grid, name, col, row, cols, rows);
   if (st != KEEL_OK) return st;
-  if (!grow((void **)&b->rects, &b->caprects, b->nrects, sizeof *b->rects)) return KEEL_E_NOMEM;
+  if (!KEEL_RESERVE(b->rects, b->caprects, b->nrects + 1)) return KEEL_E_NOMEM;
   b->rects[b->nrects][0] = col; b->rects[b->nrects][1] = row;
   b->rects[b->nrects][2] = cols; b->rects[b->nrects][3] = rows;
   b->nrects++;
@@ -346,7 +337,7 @@ keel_status keel_board_add_port(keel_board *b, const keel_port *p) {
       (p->flags & ~KEEL_PORT_INLAND))
     return KEEL_E_ARG;
   if (b->flags[i] & F_PORT) return KEEL_E_DUPLICATE;
-  if (!grow((void **)&b->ports, &b->capports, b->nports, sizeof *b->ports)) return KEEL_E_NOMEM;
+  if (!KEEL_RESERVE(b->ports, b->capports, b->nports + 1)) return KEEL_E_NOMEM;
   b->ports[b->nports++] = *p;
   b->flags[i] |= F_PORT;
   return KEEL_OK;
@@ -359,7 +350,7 @@ keel_status keel_board_add_place(keel_board *b, const char *name, keel_hex h) {
   if (!name || !*name) return KEEL_E_ARG;
   for (size_t k = 0; k < b->nplaces; k++)
     if (!strcmp(b->places[k].name, name)) return KEEL_E_DUPLICATE;
-  if (!grow((void **)&b->places, &b->capplaces, b->nplaces, sizeof *b->places))
+  if (!KEEL_RESERVE(b->places, b->capplaces, b->nplaces + 1))
     return KEEL_E_NOMEM;
   char *c = dupstr(name);
   if (!c) return KEEL_E_NOMEM;
@@ -421,7 +412,7 @@ keel_status keel_board_tag_id(keel_board *b, const char *name, int *id) {
 
 static keel_status tag_cell(keel_board *b, int64_t i, int id) {
   if (!names_get(&b->tags, id)) return KEEL_E_ARG;
-  if (!grow((void **)&b->tagv, &b->captags, b->ntags, sizeof *b->tagv)) return KEEL_E_NOMEM;
+  if (!KEEL_RESERVE(b->tagv, b->captags, b->ntags + 1)) return KEEL_E_NOMEM;
   b->tagv[b->ntags].cell = (uint32_t)i;
   b->tagv[b->ntags++].tag = (uint16_t)id;
   return KEEL_OK;
@@ -442,7 +433,7 @@ keel_status keel_board_add_strait_passage(keel_board *b, keel_side crossing, kee
   if (!(b->side[ss] & KEEL_SIDE_NARROW_STRAIT)) return KEEL_E_NOT_FOUND;
   for (size_t k = 0; k < b->npass; k++)
     if (b->pass[k].crossing == crossing) return KEEL_E_DUPLICATE;
-  if (!grow((void **)&b->pass, &b->cappass, b->npass, sizeof *b->pass)) return KEEL_E_NOMEM;
+  if (!KEEL_RESERVE(b->pass, b->cappass, b->npass + 1)) return KEEL_E_NOMEM;
   b->pass[b->npass].crossing = crossing;
   b->pass[b->npass++].strait = strait;
   return KEEL_OK;
@@ -1042,7 +1033,7 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
     keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
                        b->row0 + (int64_t)(i / (size_t)b->cols), &h);
     int ok;
-    size_t cell = keel_costmap_cell(m, h, &ok);
+    size_t cell = keel__costmap_cell(m, h, &ok);
     uint16_t e = p->enter[t];
     if (c && ((c->friendly_only >> t) & 1u) && !fr[i]) e = KEEL_COST_BLOCKED;
     m->enter[cell] = e;
@@ -1067,11 +1058,11 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
       map[d] = k;
     }
     if (nid < 2) continue;
-    if ((st = keel_costmap_alloc_coasts(m)) != KEEL_OK) { keel_costmap_free(m); free(fr); return st; }
+    if ((st = keel__costmap_alloc_coasts(m)) != KEEL_OK) { keel_costmap_free(m); free(fr); return st; }
     for (int d = 0; d < 6; d++) m->coast[cell * 6 + (size_t)d] = (uint8_t)map[d];
   }
   free(fr);
-  keel_costmap_update_edges(m);
+  keel__costmap_update_edges(m);
   *out = m;
   return KEEL_OK;
 }

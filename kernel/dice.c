@@ -4,12 +4,13 @@
  * seed, a forced-faces queue for tests and tutorials, and an exact text
  * form of the state for saves. No lua.h here (see l_dice.c).
  *
- * A stream's generator is seeded with splitmix64(seed ^ fnv1a64(name)), so
+ * A stream's generator is seeded with splitmix64(seed ^ keel_hash_bytes(name)) (FNV-1a 64), so
  * the rolls of one stream never depend on how many rolls another made.
  *
  * References: D. Blackman and S. Vigna, "Scrambled linear pseudorandom
  * number generators" (xoshiro256**, splitmix64); FNV-1a (Fowler, Noll, Vo).
  */
+#include "array.h"
 #include "keel.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,15 +24,6 @@ uint64_t keel_splitmix64_next(uint64_t *x) {
   z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
   z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
   return z ^ (z >> 31);
-}
-
-uint64_t keel_fnv1a64(const char *s, size_t len) {
-  uint64_t h = UINT64_C(0xcbf29ce484222325);
-  for (size_t i = 0; i < len; i++) {
-    h ^= (unsigned char)s[i];
-    h *= UINT64_C(0x100000001b3);
-  }
-  return h;
 }
 
 void keel_rng_seed(keel_rng *r, uint64_t seed) {
@@ -120,7 +112,7 @@ int keel_dice_name_is_valid(const char *name) {
 }
 
 void keel_dice_stream_rng(uint64_t seed, const char *name, keel_rng *out) {
-  keel_rng_seed(out, seed ^ keel_fnv1a64(name, strlen(name)));
+  keel_rng_seed(out, seed ^ keel_hash_bytes(name, strlen(name)));
 }
 
 static keel_status find(const keel_dice *d, const char *name, size_t *index) {
@@ -137,13 +129,7 @@ keel_status keel_dice_find(const keel_dice *d, const char *name, size_t *index) 
 keel_status keel_dice_stream(keel_dice *d, const char *name, size_t *index) {
   if (!d || !index || !keel_dice_name_is_valid(name)) return KEEL_E_ARG;
   if (find(d, name, index) == KEEL_OK) return KEEL_OK;
-  if (d->n == d->cap) {
-    size_t cap = d->cap ? d->cap * 2 : 8;
-    stream *s = realloc(d->streams, cap * sizeof *s);
-    if (!s) return KEEL_E_NOMEM;
-    d->streams = s;
-    d->cap = cap;
-  }
+  if (!KEEL_RESERVE(d->streams, d->cap, d->n + 1)) return KEEL_E_NOMEM;
   stream *s = &d->streams[d->n];
   memset(s, 0, sizeof *s);
   memcpy(s->name, name, strlen(name) + 1);
@@ -376,13 +362,7 @@ keel_status keel_dice_load(keel_dice *d, const char *text, size_t len,
         *why = "expected 'seed' and 16 lowercase hex digits"; st = KEEL_E_PARSE; goto fail;
       }
     } else {
-      if (n == cap) {
-        size_t ncap = cap ? cap * 2 : 8;
-        stream *s = realloc(streams, ncap * sizeof *s);
-        if (!s) { st = KEEL_E_NOMEM; *why = "out of memory"; goto fail; }
-        streams = s;
-        cap = ncap;
-      }
+      if (!KEEL_RESERVE(streams, cap, n + 1)) { st = KEEL_E_NOMEM; *why = "out of memory"; goto fail; }
       stream *s = &streams[n];
       memset(s, 0, sizeof *s);
       if (!word(&c, "stream ")) {

@@ -9,6 +9,7 @@
  * puts printed (c, r) at global offset (col + c, row + r), so the offset on
  * the shifted axis must be even or the section's own shift would flip.
  */
+#include "array.h"
 #include "keel.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,13 +78,7 @@ keel_status keel_grid_add_section(keel_grid *g, const char *name, int64_t col, i
   if ((g->num.pointy ? row : col) % 2 != 0) return KEEL_E_ARG;   /* would flip the shift */
   for (size_t i = 0; i < g->nsec; i++)
     if (!strcmp(g->secs[i].name, name)) return KEEL_E_DUPLICATE;
-  if (g->nsec == g->cap) {
-    size_t cap = g->cap ? g->cap * 2 : 4;
-    section *s = realloc(g->secs, cap * sizeof *s);
-    if (!s) return KEEL_E_NOMEM;
-    g->secs = s;
-    g->cap = cap;
-  }
+  if (!KEEL_RESERVE_FROM(g->secs, g->cap, g->nsec + 1, 4)) return KEEL_E_NOMEM;
   section *s = &g->secs[g->nsec++];
   memcpy(s->name, name, len + 1);
   s->col = col; s->row = row; s->cols = cols; s->rows = rows;

@@ -1,88 +1,16 @@
 /*
- * journal.c — the journal: one JSON line per event, fields in a fixed
- * order, numbers formatted the same way on every run (integers in decimal,
- * floats as the shortest %g that reads back to the same double, always
- * with a '.' or an exponent). The JSON writer is this file's own: no
- * library, no locale. See doc/journal.md for every event's fields.
+ * journal.c — the journal: the state's events (recorded by undo.c) as JSON
+ * lines, one per event, fields in a fixed order, written with the kernel's
+ * JSON writer (json.c). Rendering is lazy and incremental: keel_state_journal
+ * renders the events recorded since it last ran, and starts again from the
+ * first event a rollback took back. The state never calls this file. See
+ * doc/journal.md for every event's fields.
  */
+#include "array.h"
+#include "json.h"
 #include "state_int.h"
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-
-int keel__json_raw(buf *b, const char *s, size_t len) {
-  if (!keel__buf_reserve(b, len)) return 0;
-  memcpy(b->p + b->n, s, len);
-  b->n += len;
-  return 1;
-}
-
-int keel__json_str(buf *b, const char *s, size_t len) {
-  static const char hex[] = "0123456789abcdef";
-  if (!keel__buf_reserve(b, len * 6 + 2)) return 0;
-  char *o = b->p + b->n;
-  *o++ = '"';
-  for (size_t i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)s[i];
-    switch (c) {
-    case '"': *o++ = '\\'; *o++ = '"'; break;
-    case '\\': *o++ = '\\'; *o++ = '\\'; break;
-    case '\n': *o++ = '\\'; *o++ = 'n'; break;
-    case '\r': *o++ = '\\'; *o++ = 'r'; break;
-    case '\t': *o++ = '\\'; *o++ = 't'; break;
-    default:
-      if (c < 0x20 || c == 0x7f) {
-        *o++ = '\\'; *o++ = 'u'; *o++ = '0'; *o++ = '0';
-        *o++ = hex[c >> 4]; *o++ = hex[c & 15];
-      } else {
-        *o++ = (char)c;
-      }
-    }
-  }
-  *o++ = '"';
-  b->n = (size_t)(o - b->p);
-  return 1;
-}
-
-int keel__json_atom(buf *b, const keel_state *st, keel_atom a) {
-  size_t len;
-  const char *s = keel_state_atom_str(st, a, &len);
-  if (!s) return keel__json_raw(b, "null", 4);
-  return keel__json_str(b, s, len);
-}
-
-int keel__json_int(buf *b, int64_t i) {
-  char tmp[24];
-  int n = snprintf(tmp, sizeof tmp, "%lld", (long long)i);
-  return keel__json_raw(b, tmp, (size_t)n);
-}
-
-int keel__json_float(buf *b, double f) {
-  char tmp[40];
-  int n = 0;
-  if (f != f || f - f != 0) return keel__json_raw(b, "null", 4);   /* NaN, inf: not JSON */
-  for (int prec = 1; prec <= 17; prec++) {
-    n = snprintf(tmp, sizeof tmp, "%.*g", prec, f);
-    if (strtod(tmp, NULL) == f) break;
-  }
-  if (!strpbrk(tmp, ".en")) { tmp[n++] = '.'; tmp[n++] = '0'; tmp[n] = '\0'; }
-  return keel__json_raw(b, tmp, (size_t)n);
-}
-
-int keel__json_value(buf *b, const keel_state *st, keel_value v) {
-  switch (v.kind) {
-  case KEEL_V_BOOL: return v.u.i ? keel__json_raw(b, "true", 4) : keel__json_raw(b, "false", 5);
-  case KEEL_V_INT: return keel__json_int(b, v.u.i);
-  case KEEL_V_FLOAT: return keel__json_float(b, v.u.f);
-  case KEEL_V_STR: return keel__json_atom(b, st, v.u.s);
-  default: return keel__json_raw(b, "null", 4);
-  }
-}
-
-int keel__json_hash(buf *b, uint64_t h) {
-  char tmp[20];
-  int n = snprintf(tmp, sizeof tmp, "\"%016llx\"", (unsigned long long)h);
-  return keel__json_raw(b, tmp, (size_t)n);
-}
 
 const char *keel__loc_name(keel_loc_kind k) {
   static const char *const names[KEEL_LOC_COUNT] = { "off", "hex", "port", "box", "zone", "unit", "dead" };
@@ -99,7 +27,11 @@ const char *keel__face_name(keel_face f) {
   return (unsigned)f < KEEL_FACE_COUNT ? names[f] : "?";
 }
 
-static int json_loc(buf *b, int lk, int64_t where) {
+#define RAW(s) KEEL_JSON_LIT(b, s)
+
+static int raw_str(keel__buf *b, const char *s) { return keel__json_raw(b, s, strlen(s)); }
+
+static int json_loc(keel__buf *b, int lk, int64_t where) {
   char tmp[48];
   int n;
   if (lk == KEEL_LOC_OFF || lk == KEEL_LOC_DEAD) n = snprintf(tmp, sizeof tmp, "\"%s\"", keel__loc_name((keel_loc_kind)lk));
@@ -107,18 +39,15 @@ static int json_loc(buf *b, int lk, int64_t where) {
   return keel__json_raw(b, tmp, (size_t)n);
 }
 
-#define RAW(s) keel__json_raw(b, s, sizeof(s) - 1)
-
-static int head(buf *b, const keel_state *st, const char *ev, keel_atom rule) {
-  return RAW("{\"ev\":\"") && keel__json_raw(b, ev, strlen(ev)) && RAW("\",\"rule\":") &&
-         keel__json_atom(b, st, rule);
+static int head(keel__buf *b, const keel_state *st, const char *ev, keel_atom rule) {
+  return RAW("{\"ev\":\"") && raw_str(b, ev) && RAW("\",\"rule\":") && keel__json_atom(b, st, rule);
 }
 
-static int old_new(buf *b, const keel_state *st, keel_value a, keel_value v) {
+static int old_new(keel__buf *b, const keel_state *st, keel_value a, keel_value v) {
   return RAW(",\"old\":") && keel__json_value(b, st, a) && RAW(",\"new\":") && keel__json_value(b, st, v);
 }
 
-static int render(buf *b, const keel_state *st, const op *o) {
+static int render_op(keel__buf *b, const keel_state *st, const op *o) {
   switch (o->kind) {
   case OP_UNIT_NEW:
     return head(b, st, "unit", o->rule) && RAW(",\"unit\":") && keel__json_int(b, o->id) &&
@@ -126,17 +55,14 @@ static int render(buf *b, const keel_state *st, const op *o) {
            RAW(",\"type\":") && keel__json_atom(b, st, o->a.u.s) &&
            RAW(",\"side\":") && keel__json_atom(b, st, o->b.u.s) && RAW("}");
   case OP_UNIT_FIELD: {
-    const char *f = keel__field_name((keel_field)o->field);
     int ok = head(b, st, "set", o->rule) && RAW(",\"unit\":") && keel__json_int(b, o->id) &&
-             RAW(",\"field\":\"") && keel__json_raw(b, f, strlen(f)) && RAW("\"");
+             RAW(",\"field\":\"") && raw_str(b, keel__field_name((keel_field)o->field)) && RAW("\"");
     if (!ok) return 0;
     if (o->field == KEEL_F_LOC)
       return RAW(",\"old\":") && json_loc(b, o->lka, o->a.u.i) && RAW(",\"new\":") && json_loc(b, o->lkb, o->b.u.i) && RAW("}");
-    if (o->field == KEEL_F_FACE) {
-      const char *x = keel__face_name((keel_face)o->a.u.i), *y = keel__face_name((keel_face)o->b.u.i);
-      return RAW(",\"old\":\"") && keel__json_raw(b, x, strlen(x)) && RAW("\",\"new\":\"") &&
-             keel__json_raw(b, y, strlen(y)) && RAW("\"}");
-    }
+    if (o->field == KEEL_F_FACE)
+      return RAW(",\"old\":\"") && raw_str(b, keel__face_name((keel_face)o->a.u.i)) && RAW("\",\"new\":\"") &&
+             raw_str(b, keel__face_name((keel_face)o->b.u.i)) && RAW("\"}");
     return old_new(b, st, o->a, o->b) && RAW("}");
   }
   case OP_UNIT_VALUE:
@@ -160,39 +86,90 @@ static int render(buf *b, const keel_state *st, const op *o) {
            old_new(b, st, o->a, o->b) && RAW("}");
   case OP_OWNER:
     return head(b, st, "owner", o->rule) && RAW(",\"hex\":") && keel__json_int(b, o->id) &&
-           old_new(b, st, o->a.u.s ? o->a : (keel_value){ KEEL_V_NIL, { 0 } },
-                   o->b.u.s ? o->b : (keel_value){ KEEL_V_NIL, { 0 } }) && RAW("}");
+           old_new(b, st, o->a.u.s ? o->a : KEEL_NIL, o->b.u.s ? o->b : KEEL_NIL) && RAW("}");
+  case OP_KEYED:
+    return head(b, st, "keyed", o->rule) && RAW(",\"map\":") && keel__json_atom(b, st, (keel_atom)o->id) &&
+           RAW(",\"key\":") && keel__json_key(b, st, o->key) && old_new(b, st, o->a, o->b) && RAW("}");
   default:
     return 0;
   }
 }
 
-keel_status keel__journal_op(keel_state *st, const op *o) {
-  buf *b = &st->journal;
-  if (!render(b, st, o) || !keel__buf_reserve(b, 1)) return KEEL_E_NOMEM;
-  b->p[b->n++] = '\n';
+static int render(keel__buf *b, const keel_state *st, const event *e) {
+  const char *text = st->etext;
+  switch (e->kind) {
+  case EV_OP:
+    return render_op(b, st, &e->u.o);
+  case EV_ACTION:
+    return RAW("{\"ev\":\"action\",\"action\":") && keel__json_int(b, e->u.action.number) &&
+           RAW(",\"name\":") && keel__json_str(b, text + e->u.action.name, e->u.action.name_len) &&
+           RAW(",\"rule\":") && keel__json_atom(b, st, e->u.action.rule) &&
+           RAW(",\"order\":") &&
+           (e->u.action.has_order ? keel__json_raw(b, text + e->u.action.order, e->u.action.order_len)
+                                  : keel__json_null(b)) &&
+           RAW("}");
+  case EV_END:
+    return RAW("{\"ev\":\"end\",\"action\":") && keel__json_int(b, e->u.end.number) &&
+           RAW(",\"hash\":") && keel__json_hash(b, e->u.end.hash) && RAW("}");
+  case EV_UNDO:
+  case EV_REDO: {
+    int ok = RAW("{\"ev\":\"") && raw_str(b, e->kind == EV_UNDO ? "undo" : "redo") &&
+             RAW("\",\"n\":") && keel__json_int(b, (int64_t)e->u.undo.n) && RAW(",\"actions\":[");
+    for (size_t i = 0; ok && i < e->u.undo.n; i++) {
+      int64_t number;
+      memcpy(&number, text + e->u.undo.numbers + i * sizeof number, sizeof number);
+      ok = (i == 0 || RAW(",")) && keel__json_int(b, number);
+    }
+    return ok && RAW("],\"hash\":") && keel__json_hash(b, e->u.undo.hash) && RAW("}");
+  }
+  case EV_LINE:
+    return keel__json_raw(b, text + e->u.line.at, e->u.line.len);
+  default:
+    return 0;
+  }
+}
+
+keel_status keel_state_journal(keel_state *st, const char **text, size_t *len) {
+  size_t keep = st->jdone < st->events_cut ? st->jdone : st->events_cut;
+  if (keep < st->jdone) {            /* a rollback took events back */
+    st->njtext = st->jstart[keep];
+    st->jdone = keep;
+  }
+  if (!KEEL_RESERVE_FROM(st->jstart, st->capjstart, st->nevents, 64)) return KEEL_E_NOMEM;
+  keel__buf b = { st->jtext, st->njtext, st->capjtext };
+  keel_status s = KEEL_OK;
+  while (st->jdone < st->nevents) {
+    size_t at = b.n;
+    if (!render(&b, st, &st->events[st->jdone]) || !KEEL_JSON_LIT(&b, "\n")) { b.n = at; s = KEEL_E_NOMEM; break; }
+    st->jstart[st->jdone++] = at;
+  }
+  st->jtext = b.p; st->njtext = b.n; st->capjtext = b.cap;
+  if (s != KEEL_OK) return s;
+  st->events_cut = st->nevents;
+  if (st->jtext) st->jtext[st->njtext] = '\0';   /* the writer keeps a spare byte */
+  *text = st->jtext ? st->jtext : "";
+  *len = st->njtext;
   return KEEL_OK;
 }
 
 void keel_state_journal_enable(keel_state *st, int on) { st->journal_on = on != 0; }
 
-const char *keel_state_journal(const keel_state *st, size_t *len) {
-  *len = st->journal.n;
-  return st->journal.n ? st->journal.p : "";
-}
-
 keel_status keel_state_journal_append(keel_state *st, const char *line, size_t len) {
   if (!line || memchr(line, '\n', len)) return KEEL_E_ARG;
   if (!st->journal_on) return KEEL_OK;
-  if (!keel__buf_reserve(&st->journal, len + 1)) return KEEL_E_NOMEM;
-  memcpy(st->journal.p + st->journal.n, line, len);
-  st->journal.n += len;
-  st->journal.p[st->journal.n++] = '\n';
-  return KEEL_OK;
+  size_t ntext = st->netext;
+  event e = { .kind = EV_LINE };
+  e.u.line.len = len;
+  keel_status s = keel__event_text(st, line, len, &e.u.line.at);
+  if (s == KEEL_OK) s = keel__event_add(st, &e);
+  if (s != KEEL_OK) st->netext = ntext;
+  return s;
 }
 
 keel_status keel_state_journal_clear(keel_state *st) {
   if (st->depth) return KEEL_E_STATE;
-  st->journal.n = 0;
+  st->nevents = 0;
+  st->netext = 0;
+  st->events_cut = 0;
   return KEEL_OK;
 }

@@ -550,11 +550,10 @@ KEEL_API keel_status keel_board_costmap(const keel_board *b, const keel_profile 
 
 /* ==== dice (kernel/dice.c) =============================================== */
 
-/* Generators. splitmix64 (advance *x, return the next output), 64-bit
- * FNV-1a of a byte string, and xoshiro256** (Blackman and Vigna). */
+/* Generators. splitmix64 (advance *x, return the next output) and
+ * xoshiro256** (Blackman and Vigna); names hash with keel_hash_bytes. */
 typedef struct keel_rng { uint64_t s[4]; } keel_rng;
 KEEL_API uint64_t keel_splitmix64_next(uint64_t *x);
-KEEL_API uint64_t keel_fnv1a64(const char *s, size_t len);
 /* State = the first four splitmix64 outputs from `seed`. */
 KEEL_API void keel_rng_seed(keel_rng *r, uint64_t seed);
 KEEL_API uint64_t keel_rng_next(keel_rng *r);
@@ -565,7 +564,7 @@ KEEL_API uint64_t keel_rng_below(keel_rng *r, uint64_t n);
 KEEL_API int keel_rng_is_valid(const keel_rng *r);
 
 /* A set of named streams (dice for one game). A stream is created on first
- * use; its generator is keel_rng_seed(seed ^ keel_fnv1a64(name)), so rolls
+ * use; its generator is keel_rng_seed(seed ^ keel_hash_bytes(name)), so rolls
  * made on one stream never shift another. Each stream counts its rolls.
  * Forced faces (a FIFO queue shared by all streams) replace the faces of the
  * next dice rolled, without advancing any generator. */
@@ -759,6 +758,26 @@ KEEL_API keel_status keel_state_set_global(keel_state *st, keel_atom key, keel_v
 KEEL_API size_t keel_state_global_count(const keel_state *st);
 KEEL_API keel_status keel_state_global_at(const keel_state *st, size_t i, keel_atom *key, keel_value *v);
 
+/* Keyed values: structured rule data (zones of control per side and hex,
+ * lists of hexes per unit, ...) rather than data packed into strings. A
+ * keyed map is named by an atom ("zoc") and maps a key of 1..KEEL_KEY_MAX
+ * parts, each an integer (KEEL_V_INT) or a string (KEEL_V_STR, an atom of at
+ * most KEEL_KEY_STR_MAX bytes), to a value; a NIL value removes the key.
+ * Journaled, rolled back, undone, hashed and saved like game-wide values.
+ * Entries are in key order: part by part, integers before strings,
+ * integers by value, strings by bytes (a prefix first), a shorter key
+ * before a longer one it begins. get of a key never set gives NIL; at
+ * counts from 0 and gives KEEL_E_RANGE past the end. */
+#define KEEL_KEY_MAX 3
+#define KEEL_KEY_STR_MAX 255
+typedef struct keel_key { int n; keel_value part[KEEL_KEY_MAX]; } keel_key;
+KEEL_API keel_status keel_state_get_keyed(const keel_state *st, keel_atom map, const keel_key *key,
+                                          keel_value *out);
+KEEL_API keel_status keel_state_set_keyed(keel_state *st, keel_atom map, const keel_key *key, keel_value v);
+KEEL_API size_t keel_state_count_keyed(const keel_state *st, keel_atom map);
+KEEL_API keel_status keel_state_at_keyed(const keel_state *st, keel_atom map, size_t i,
+                                         keel_key *key, keel_value *v);
+
 /* Hex ownership: hex -> side (0: nobody). */
 KEEL_API keel_atom keel_state_owner(const keel_state *st, keel_hex h);
 KEEL_API keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side);
@@ -779,7 +798,7 @@ KEEL_API uint64_t keel_hash_bytes(const void *p, size_t n);
 /* Transactions: all or nothing. begin returns a mark; rollback puts the
  * state (and the journal) back exactly as at the mark. Nest freely. */
 typedef struct keel_mark {
-  size_t ops, journal, actions, rules; int64_t action_seq; int depth, in_action, loose;
+  size_t ops, journal, journal_text, actions, rules; int64_t action_seq; int depth, in_action, loose;
 } keel_mark;
 KEEL_API keel_status keel_state_begin(keel_state *st, keel_mark *mark);
 KEEL_API keel_status keel_state_commit(keel_state *st, const keel_mark *mark);
@@ -794,9 +813,11 @@ KEEL_API int64_t keel_state_action_number(const keel_state *st);  /* last begun,
 KEEL_API keel_status keel_state_undo(keel_state *st, size_t n);
 KEEL_API keel_status keel_state_redo(keel_state *st, size_t n);
 
-/* The journal: JSON lines, one event each (doc/journal.md). */
+/* The journal: JSON lines, one event each (doc/journal.md), rendered from
+ * the state's events when asked for; *text (NUL-terminated) stays valid
+ * until the state next changes. */
 KEEL_API void keel_state_journal_enable(keel_state *st, int on);
-KEEL_API const char *keel_state_journal(const keel_state *st, size_t *len);
+KEEL_API keel_status keel_state_journal(keel_state *st, const char **text, size_t *len);
 /* Append one line (a complete JSON object without the newline). */
 KEEL_API keel_status keel_state_journal_append(keel_state *st, const char *line, size_t len);
 KEEL_API keel_status keel_state_journal_clear(keel_state *st);
@@ -812,8 +833,20 @@ KEEL_API keel_status keel_state_save_text(const keel_state *st, const char *cons
 KEEL_API keel_status keel_state_load_text(const char *text, size_t len, keel_state **out,
                                           char ***meta, size_t *nmeta, char **err);
 KEEL_API void keel_save_meta_free(char **meta, size_t nmeta);
-/* Write a file atomically: temp file in the same directory, fflush, fsync,
- * rename over path, fsync the directory. The old file survives any crash. */
+/* The same through a file: save writes it atomically (keel_file_write_atomic);
+ * load refuses a file over KEEL_SAVE_MAX bytes before reading it, and on any
+ * failure sets *err (malloc'd, without the path) as load_text does. */
+#define KEEL_SAVE_MAX ((size_t)1 << 30)
+#define KEEL_SAVE_VERSION 2        /* written; versions 1 .. KEEL_SAVE_VERSION are read */
+KEEL_API keel_status keel_state_save(const keel_state *st, const char *path, const char *const *meta_keys,
+                                     const char *const *meta_vals, size_t nmeta);
+KEEL_API keel_status keel_state_load(const char *path, keel_state **out, char ***meta, size_t *nmeta,
+                                     char **err);
+
+/* ==== files (kernel/file.c) ============================================= */
+
+/* Write a file atomically: temp file in the same directory, fsync, rename
+ * over path, fsync the directory. The old file survives any crash. */
 KEEL_API keel_status keel_file_write_atomic(const char *path, const char *data, size_t len);
 /* Read a whole file of at most max bytes (KEEL_E_CAPACITY if larger). */
 KEEL_API keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len);

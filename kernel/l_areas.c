@@ -13,9 +13,7 @@
 typedef struct { keel_areas *a; } areas_ud;
 
 static keel_areas *check_areas(lua_State *L, int arg) {
-  areas_ud *u = luaL_checkudata(L, arg, AREAS_MT);
-  if (!u->a) luaL_argerror(L, arg, "areas object is closed");
-  return u->a;
+  return keel_lua_checkobject(L, arg, AREAS_MT, "areas object");
 }
 
 static size_t check_area(lua_State *L, keel_areas *a, int arg) {
@@ -26,18 +24,11 @@ static size_t check_area(lua_State *L, keel_areas *a, int arg) {
   return i;
 }
 
-static int l_gc(lua_State *L) {
-  areas_ud *u = luaL_checkudata(L, 1, AREAS_MT);
-  keel_areas_free(u->a);
-  u->a = NULL;
-  return 0;
-}
+static void release(void *a) { keel_areas_free(a); }
 
 /* keel.areas.new() -> Areas  [-0, +1, e] */
 static int l_new(lua_State *L) {
-  areas_ud *u = lua_newuserdatauv(L, sizeof *u, 0);
-  u->a = NULL;
-  luaL_setmetatable(L, AREAS_MT);
+  areas_ud *u = keel_lua_newobject(L, sizeof *u, 0, AREAS_MT);
   if (keel_areas_new(&u->a) != KEEL_OK) return luaL_error(L, "areas: out of memory");
   return 1;
 }
@@ -150,11 +141,13 @@ static int l_names(lua_State *L) {
   return 1;
 }
 
+/* tostring(areas) -> "keel.Areas (N areas)"  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   lua_pushfstring(L, "keel.Areas (%d areas)", (int)keel_area_count(check_areas(L, 1)));
   return 1;
 }
 
+/* require "keel.areas" -> module  [-0, +1, e] */
 int keel_lua_open_areas(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"add", l_add}, {"connect", l_connect}, {"connect_by_hexes", l_connect_by_hexes},
@@ -162,7 +155,8 @@ int keel_lua_open_areas(lua_State *L) {
     {"adjacent", l_adjacent}, {"neighbors", l_neighbors}, {"distance", l_distance},
     {"names", l_names}, {NULL, NULL}
   };
-  keel_lua_newclass(L, AREAS_MT, methods, l_gc, l_tostring);
+  static const keel_lua_class cls = { .name = AREAS_MT, .methods = methods, .tostring = l_tostring, .release = release };
+  keel_lua_newclass(L, &cls, 0);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);
   lua_setfield(L, -2, "new");

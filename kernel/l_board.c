@@ -20,11 +20,7 @@ static lboard *check_lboard(lua_State *L, int arg) {
   return luaL_checkudata(L, arg, BOARD_MT);
 }
 
-static keel_board *check_board(lua_State *L, int arg) {
-  lboard *u = check_lboard(L, arg);
-  if (!u->b) luaL_argerror(L, arg, "board is closed");
-  return u->b;
-}
+static keel_board *check_board(lua_State *L, int arg) { return keel_lua_checkobject(L, arg, BOARD_MT, "board"); }
 
 keel_board *keel_lua_checkboard(lua_State *L, int arg) { return check_board(L, arg); }
 
@@ -116,23 +112,15 @@ static int l_new(lua_State *L) {
     lua_pop(L, 2);
     keel_lua_optnumbering(L, 1, &n);
   }
-  lboard *u = lua_newuserdatauv(L, sizeof *u, 0);
-  u->b = NULL;
-  luaL_setmetatable(L, BOARD_MT);
+  lboard *u = keel_lua_newobject(L, sizeof *u, 0, BOARD_MT);
   keel_status st = keel_board_new(&n, &u->b);
   if (st != KEEL_OK) return luaL_argerror(L, 1, keel_status_str(st));
   return 1;
 }
 
-/* board:close()  [-1, +0, -]  (also __gc and __close) */
-static int l_close(lua_State *L) {
-  lboard *u = check_lboard(L, 1);
-  keel_board_free(u->b);
-  u->b = NULL;
-  return 0;
-}
+static void release(void *b) { keel_board_free(b); }
 
-/* board:__tostring() -> string  [-1, +1, -] */
+/* board:__tostring() -> string  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   lboard *u = check_lboard(L, 1);
   if (!u->b) lua_pushliteral(L, "keel.Board (closed)");
@@ -158,7 +146,7 @@ static keel_terrain check_terrain(lua_State *L, int arg) {
   return t;
 }
 
-/* board:default_terrain(name) -> true  [-2, +1, e] */
+/* board:default_terrain(name) -> true  [-2, +1|2, e] */
 static int l_default_terrain(lua_State *L) {
   keel_board *b = check_building(L, 1);
   return result(L, keel_board_set_default_terrain(b, check_terrain(L, 2)), "default_terrain");
@@ -203,7 +191,7 @@ static const char *layer_value(lua_State *L, keel_board_layer layer, int idx, in
   }
 }
 
-/* board:fill(layer, from, to, value) -> true | nil, reason, hex  [-5, +1|3, e]
+/* board:fill(layer, from, to, value) -> true | nil, reason, hex  [-5, +1|2|3, e]
  * layer "terrain" | "zone" | "tag": every hex of the offset rectangle
  * from..to, as set_terrain / set_zone / add_tag. */
 static int l_fill(lua_State *L) {
@@ -660,7 +648,7 @@ static int l_seaboxes(lua_State *L) {
   return 2;
 }
 
-/* board:box_hexes(box) -> {hex, ...}  [-2, +1, e] (hexes of the box, on board or not) */
+/* board:box_hexes(box) -> {hex, ...}  [-2, +1|2, e] (hexes of the box, on board or not) */
 static int l_box_hexes(lua_State *L) {
   keel_board *b = check_built(L, 1);
   keel_box x = keel_lua_checkhex(L, 2);
@@ -861,12 +849,15 @@ static int call_map(lua_State *L, const char *fn) {
   lua_call(L, nargs, LUA_MULTRET);
   return lua_gettop(L);
 }
+/* board.load(path) -> Board | nil, error (through call_map)  [-1, +1|2, e] */
 static int l_load(lua_State *L) { luaL_checkstring(L, 1); return call_map(L, "load"); }
+/* board.load_string(text, name?) -> Board | nil, error  [-1|2, +1|2, e] */
 static int l_load_string(lua_State *L) { luaL_checkstring(L, 1); return call_map(L, "load_string"); }
 
+/* require "keel.board" -> module  [-0, +1, e] */
 int keel_lua_open_board(lua_State *L) {
   static const luaL_Reg methods[] = {
-    { "close", l_close }, { "section", l_section }, { "default_terrain", l_default_terrain },
+    { "section", l_section }, { "default_terrain", l_default_terrain },
     { "set_terrain", l_set_terrain },
     { "fill", l_fill }, { "fill_row", l_fill_row },
     { "add_side", l_add_side }, { "side_name_id", l_side_name_id },
@@ -892,7 +883,8 @@ int keel_lua_open_board(lua_State *L) {
   static const luaL_Reg fns[] = {
     { "new", l_new }, { "load", l_load }, { "load_string", l_load_string }, { NULL, NULL }
   };
-  keel_lua_newclass(L, BOARD_MT, methods, l_close, l_tostring);
+  static const keel_lua_class cls = { .name = BOARD_MT, .methods = methods, .tostring = l_tostring, .release = release };   /* close: the recipe's */
+  keel_lua_newclass(L, &cls, 0);
   luaL_newlib(L, fns);
   /* feature bits, terrain codes and port sizes for map loaders */
   static const struct { const char *k; lua_Integer v; } consts[] = {

@@ -22,9 +22,8 @@
 typedef struct ldice { keel_dice *d; } ldice;
 
 static ldice *check_dice(lua_State *L, int arg) {
-  ldice *u = luaL_checkudata(L, arg, DICE_MT);
-  if (!u->d) luaL_argerror(L, arg, "dice object is closed");
-  return u;
+  keel_lua_checkobject(L, arg, DICE_MT, "dice object");
+  return lua_touserdata(L, arg);
 }
 
 /* The shared upvalue: { parse = fn|nil, cache = {expr -> {count, sides, mod, text}}, n = k } */
@@ -321,7 +320,7 @@ static int l_histogram(lua_State *L) {
   return 1;
 }
 
-/* dice:save_state() -> text  [-1, +1, m] */
+/* dice:save_state() -> text  [-1, +1, e] */
 static int l_save_state(lua_State *L) {
   ldice *u = check_dice(L, 1);
   size_t cap = keel_max_dice_save_size(u->d), len = 0;
@@ -358,7 +357,7 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* dice:streams() -> { name, ... } in name order  [-1, +1, m] */
+/* dice:streams() -> { name, ... } in name order  [-1, +1, e] */
 static int l_streams(lua_State *L) {
   ldice *u = check_dice(L, 1);
   size_t n = keel_dice_stream_count(u->d);
@@ -386,15 +385,9 @@ static int l_rolls(lua_State *L) {
   return 1;
 }
 
-/* __gc / __close  [-1, +0, -] */
-static int l_gc(lua_State *L) {
-  ldice *u = luaL_checkudata(L, 1, DICE_MT);
-  keel_dice_free(u->d);
-  u->d = NULL;
-  return 0;
-}
+static void release(void *d) { keel_dice_free(d); }
 
-/* __tostring -> "keel.Dice(seed=42, streams=2)"  [-1, +1, m] */
+/* __tostring -> "keel.Dice(seed=42, streams=2)"  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   ldice *u = luaL_checkudata(L, 1, DICE_MT);
   if (!u->d) { lua_pushliteral(L, "keel.Dice(closed)"); return 1; }
@@ -403,12 +396,10 @@ static int l_tostring(lua_State *L) {
   return 1;
 }
 
-/* dice.new([seed]) -> Dice  [-0|1, +1, m]; seed: an integer (default 0) */
+/* dice.new([seed]) -> Dice  [-0|1, +1, e]; seed: an integer (default 0) */
 static int l_new(lua_State *L) {
   lua_Integer seed = luaL_optinteger(L, 1, 0);
-  ldice *u = lua_newuserdatauv(L, sizeof *u, 1);
-  u->d = NULL;                      /* safe first ... */
-  luaL_setmetatable(L, DICE_MT);
+  ldice *u = keel_lua_newobject(L, sizeof *u, 1, DICE_MT);   /* safe first ... */
   lua_newtable(L);
   lua_setiuservalue(L, -2, 1);      /* on_roll callbacks */
   keel_status st = keel_dice_new((uint64_t)seed, &u->d);   /* ... then filled */
@@ -416,12 +407,13 @@ static int l_new(lua_State *L) {
   return 1;
 }
 
-/* dice.is_dice(x) -> boolean  [-1, +1, -] */
+/* dice.is_dice(x) -> boolean  [-1, +1, m] */
 static int l_is_dice(lua_State *L) {
   lua_pushboolean(L, luaL_testudata(L, 1, DICE_MT) != NULL);
   return 1;
 }
 
+/* require "keel.dice" -> module  [-0, +1, e] */
 int keel_lua_open_dice(lua_State *L) {
   static const luaL_Reg methods[] = {
     { "roll", l_roll }, { "range", l_range }, { "on_roll", l_on_roll },
@@ -437,22 +429,8 @@ int keel_lua_open_dice(lua_State *L) {
   lua_setfield(L, -2, "cache");
   lua_pushinteger(L, 0);
   lua_setfield(L, -2, "n");
-  int shared = lua_gettop(L);
-  if (luaL_newmetatable(L, DICE_MT)) {
-    lua_createtable(L, 0, 16);
-    lua_pushvalue(L, shared);
-    luaL_setfuncs(L, methods, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, l_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, l_gc);
-    lua_setfield(L, -2, "__close");
-    lua_pushcfunction(L, l_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushliteral(L, DICE_MT);
-    lua_setfield(L, -2, "__name");
-  }
-  lua_pop(L, 1);
+  static const keel_lua_class cls = { .name = DICE_MT, .methods = methods, .tostring = l_tostring, .release = release };
+  keel_lua_newclass(L, &cls, 1);
   luaL_newlib(L, fns);
   lua_pushstring(L, DEFAULT_STREAM);
   lua_setfield(L, -2, "DEFAULT_STREAM");
@@ -460,6 +438,5 @@ int keel_lua_open_dice(lua_State *L) {
   lua_setfield(L, -2, "MAX_COUNT");
   lua_pushinteger(L, KEEL_DICE_MAX_SIDES);
   lua_setfield(L, -2, "MAX_SIDES");
-  lua_remove(L, shared);
   return 1;
 }

@@ -13,19 +13,9 @@
 
 typedef struct { keel_grid *g; } grid_ud;
 
-static keel_grid *check_grid(lua_State *L, int arg) {
-  grid_ud *u = luaL_checkudata(L, arg, GRID_MT);
-  if (!u->g) luaL_argerror(L, arg, "grid is closed");
-  return u->g;
-}
+static keel_grid *check_grid(lua_State *L, int arg) { return keel_lua_checkobject(L, arg, GRID_MT, "grid"); }
 
-/* __gc / __close  [-0, +0, -] */
-static int l_grid_gc(lua_State *L) {
-  grid_ud *u = luaL_checkudata(L, 1, GRID_MT);
-  keel_grid_free(u->g);
-  u->g = NULL;
-  return 0;
-}
+static void release(void *g) { keel_grid_free(g); }
 
 static const char *field_str(lua_State *L, int t, const char *k, const char *def) {
   lua_getfield(L, t, k);
@@ -154,6 +144,7 @@ static int l_numbering(lua_State *L) {
   return 1;
 }
 
+/* tostring(grid) -> "keel.Grid (N sections)"  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   keel_grid *g = check_grid(L, 1);
   lua_pushfstring(L, "keel.Grid (%d sections)", (int)keel_grid_section_count(g));
@@ -163,9 +154,7 @@ static int l_tostring(lua_State *L) {
 /* keel.grid.new(spec) -> Grid  [-1, +1, e] */
 static int l_new(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  grid_ud *u = lua_newuserdatauv(L, sizeof *u, 0);
-  u->g = NULL;
-  luaL_setmetatable(L, GRID_MT);
+  grid_ud *u = keel_lua_newobject(L, sizeof *u, 0, GRID_MT);
   keel_numbering n;
   const char *orient = field_str(L, 1, "orientation", "flat");
   const char *shift = field_str(L, 1, "shift", "odd");
@@ -207,13 +196,15 @@ static int l_new(lua_State *L) {
   return 1;
 }
 
+/* require "keel.grid" -> module  [-0, +1, e] */
 int keel_lua_open_grid(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"parse", l_parse}, {"label", l_label}, {"parse_side", l_parse_side},
     {"side_label", l_side_label}, {"section_of", l_section_of}, {"sections", l_sections},
     {"numbering", l_numbering}, {NULL, NULL}
   };
-  keel_lua_newclass(L, GRID_MT, methods, l_grid_gc, l_tostring);
+  static const keel_lua_class cls = { .name = GRID_MT, .methods = methods, .tostring = l_tostring, .release = release };
+  keel_lua_newclass(L, &cls, 0);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);
   lua_setfield(L, -2, "new");

@@ -77,6 +77,7 @@ static int l_add(lua_State *L) {
   keel_status st = keel_hex_add(keel_lua_checkhex(L, 1), keel_lua_checkhex(L, 2), &h);
   return push_or_fail(L, st, h, "add");
 }
+/* hex.subtract(a, b) -> hex | nil, reason  [-2, +1|2, e] */
 static int l_subtract(lua_State *L) {
   keel_hex h;
   keel_status st = keel_hex_subtract(keel_lua_checkhex(L, 1), keel_lua_checkhex(L, 2), &h);
@@ -366,6 +367,7 @@ static int l_corners(lua_State *L) {
   return 1;
 }
 
+/* require "keel.hex" -> module  [-0, +1, e] */
 int keel_lua_open_hex(lua_State *L) {
   static const luaL_Reg fns[] = {
     {"from_qr", l_from_qr}, {"from_qrs", l_from_qrs}, {"qr", l_qr}, {"qrs", l_qrs},

@@ -33,9 +33,7 @@ typedef struct { keel_costmap *m; lender *tok; } costmap_ud;   /* user value 1: 
 typedef struct { keel_graph *g; } graph_ud;
 
 static keel_costmap *check_costmap(lua_State *L, int arg) {
-  costmap_ud *u = luaL_checkudata(L, arg, COSTMAP_MT);
-  if (!u->m) luaL_argerror(L, arg, "cost map is closed");
-  return u->m;
+  return keel_lua_checkobject(L, arg, COSTMAP_MT, "cost map");
 }
 
 /* a reach set is the userdata block itself (keel_reach_opts.alloc) */
@@ -48,20 +46,16 @@ static keel_reach *check_reach(lua_State *L, int arg) {
  * keel_reach.lender) or counting hexes does (with coasts): built in a
  * userdata kept as the set's user value, so the core never mallocs it. */
 static keel_reach *with_index(lua_State *L, int arg, keel_reach *r, int lookup) {
-  if (!keel_reach_indexed(r) &&
-      ((lookup && !keel_reach_borrows(r)) || r->nhex == (size_t)-1)) {
-    void *mem = lua_newuserdatauv(L, keel_reach_index_bytes(r), 0);
+  if (!keel__reach_indexed(r) &&
+      ((lookup && !keel__reach_borrows(r)) || r->nhex == (size_t)-1)) {
+    void *mem = lua_newuserdatauv(L, keel__reach_index_bytes(r), 0);
     lua_setiuservalue(L, arg, 1);
-    keel_reach_index_in(r, mem);
+    keel__reach_index_in(r, mem);
   }
   return r;
 }
 
-static keel_graph *check_graph(lua_State *L, int arg) {
-  graph_ud *u = luaL_checkudata(L, arg, GRAPH_MT);
-  if (!u->g) luaL_argerror(L, arg, "graph is closed");
-  return u->g;
-}
+static keel_graph *check_graph(lua_State *L, int arg) { return keel_lua_checkobject(L, arg, GRAPH_MT, "graph"); }
 
 static uint16_t check_cost(lua_State *L, int arg) {
   lua_Integer c = luaL_checkinteger(L, arg);
@@ -72,6 +66,7 @@ static uint16_t check_cost(lua_State *L, int arg) {
   return (uint16_t)c;
 }
 
+/* costmap:close() (also __gc and __close)  [-1, +0, e] */
 static int costmap_gc(lua_State *L) {
   costmap_ud *u = luaL_checkudata(L, 1, COSTMAP_MT);
   keel_costmap_free(u->m);
@@ -82,10 +77,7 @@ static int costmap_gc(lua_State *L) {
 
 /* push an empty cost map userdata with its lender token; fill with set_costmap */
 static costmap_ud *new_costmap_ud(lua_State *L) {
-  costmap_ud *u = lua_newuserdatauv(L, sizeof *u, 1);
-  u->m = NULL;
-  u->tok = NULL;
-  luaL_setmetatable(L, COSTMAP_MT);
+  costmap_ud *u = keel_lua_newobject(L, sizeof *u, 1, COSTMAP_MT);
   lender *tok = lua_newuserdatauv(L, sizeof *tok, 0);
   tok->m = NULL;
   lua_setiuservalue(L, -2, 1);
@@ -94,7 +86,7 @@ static costmap_ud *new_costmap_ud(lua_State *L) {
 }
 
 /* reach:__close(): drops the query index (rebuilt if queried again); the
- * blocks are Lua's, so a reach set needs no __gc */
+ * blocks are Lua's, so a reach set needs no __gc  [-1, +0, e] */
 static int reach_close(lua_State *L) {
   keel_reach_free(check_reach(L, 1));
   lua_pushnil(L);
@@ -102,12 +94,7 @@ static int reach_close(lua_State *L) {
   return 0;
 }
 
-static int graph_gc(lua_State *L) {
-  graph_ud *u = luaL_checkudata(L, 1, GRAPH_MT);
-  keel_graph_free(u->g);
-  u->g = NULL;
-  return 0;
-}
+static void graph_release(void *g) { keel_graph_free(g); }
 
 /* keel.route.costmap{q0, r0, width, height, enter = 1, cross = 0} -> CostMap  [-1, +1, e] */
 static int l_costmap(lua_State *L) {
@@ -464,9 +451,7 @@ static int l_from_board(lua_State *L) {
 /* keel.route.graph{nodes = {key, ...}, edges = {{from, to, cost}, ...}} -> Graph  [-1, +1, e] */
 static int l_graph(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  graph_ud *u = lua_newuserdatauv(L, sizeof *u, 0);
-  u->g = NULL;
-  luaL_setmetatable(L, GRAPH_MT);
+  graph_ud *u = keel_lua_newobject(L, sizeof *u, 0, GRAPH_MT);
   int top = lua_gettop(L);
   keel_status st = keel_graph_new(&u->g);
   if (st != KEEL_OK) return keel_lua_fail(L, st, "graph");
@@ -612,6 +597,7 @@ static int l_hexes(lua_State *L) {
   return 1;
 }
 
+/* tostring(graph) -> "keel.Graph (N nodes, M edges)"  [-1, +1, e] */
 static int graph_tostring(lua_State *L) {
   keel_graph *g = check_graph(L, 1);
   lua_pushfstring(L, "keel.Graph (%d nodes, %d edges)", (int)keel_graph_node_count(g),
@@ -619,35 +605,20 @@ static int graph_tostring(lua_State *L) {
   return 1;
 }
 
+/* tostring(costmap) -> "keel.CostMap"  [-1, +1, e] */
 static int costmap_tostring(lua_State *L) {
   check_costmap(L, 1);
   lua_pushliteral(L, "keel.CostMap");
   return 1;
 }
 
+/* tostring(reach) -> "keel.Reach (N hexes)"  [-1, +1, e] */
 static int reach_tostring(lua_State *L) {
   lua_pushfstring(L, "keel.Reach (%d hexes)", (int)keel_reach_count(with_index(L, 1, check_reach(L, 1), 0)));
   return 1;
 }
 
-/* gc NULL: no __gc (close alone is __close) */
-static void new_class(lua_State *L, const char *name, const luaL_Reg *methods,
-                      lua_CFunction gc, lua_CFunction close, lua_CFunction tostring) {
-  luaL_newmetatable(L, name);
-  if (gc) {
-    lua_pushcfunction(L, gc);
-    lua_setfield(L, -2, "__gc");
-  }
-  lua_pushcfunction(L, close);
-  lua_setfield(L, -2, "__close");
-  lua_pushcfunction(L, tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_newtable(L);
-  luaL_setfuncs(L, methods, 0);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-}
-
+/* require "keel.route" -> module  [-0, +1, e] */
 int keel_lua_open_route(lua_State *L) {
   static const luaL_Reg costmap_methods[] = {
     {"set_enter", l_set_enter}, {"enter_cost", l_enter_cost}, {"set_cross", l_set_cross},
@@ -661,9 +632,12 @@ int keel_lua_open_route(lua_State *L) {
   static const luaL_Reg reach_methods[] = {
     {"count", l_count}, {"cost", l_cost}, {"path", l_path}, {"hexes", l_hexes}, {NULL, NULL}
   };
-  new_class(L, COSTMAP_MT, costmap_methods, costmap_gc, costmap_gc, costmap_tostring);
-  new_class(L, REACH_MT, reach_methods, NULL, reach_close, reach_tostring);
-  new_class(L, GRAPH_MT, graph_methods, graph_gc, graph_gc, graph_tostring);
+  static const keel_lua_class classes[] = {
+    { .name = COSTMAP_MT, .methods = costmap_methods, .gc = costmap_gc, .close = costmap_gc, .tostring = costmap_tostring },
+    { .name = REACH_MT, .methods = reach_methods, .close = reach_close, .tostring = reach_tostring },   /* no __gc: see above */
+    { .name = GRAPH_MT, .methods = graph_methods, .tostring = graph_tostring, .release = graph_release },
+  };
+  for (size_t i = 0; i < sizeof classes / sizeof *classes; i++) keel_lua_newclass(L, &classes[i], 0);
   lua_newtable(L);
   lua_pushcfunction(L, l_costmap);
   lua_setfield(L, -2, "costmap");

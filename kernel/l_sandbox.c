@@ -76,6 +76,7 @@ static void box_attach(lua_State *L, keel_guard *b) {
   if (L != b->main) *extra(L) = b;
 }
 
+/* __gc of the guard block  [-1, +0, e] */
 static int box_gc(lua_State *L) {
   full_box *fb = luaL_checkudata(L, 1, BOX_MT);
   keel_watchdog_free(fb->box.wd);
@@ -84,7 +85,7 @@ static int box_gc(lua_State *L) {
   return 0;
 }
 
-keel_guard *keel_sandbox_guard(lua_State *L) {
+keel_guard *keel_lua_sandbox_guard(lua_State *L) {
   int t = lua_getfield(L, LUA_REGISTRYINDEX, KEEL_SANDBOX_REGKEY);
   if (t == LUA_TLIGHTUSERDATA || t == LUA_TUSERDATA) {
     keel_guard *b = lua_touserdata(L, -1);
@@ -93,13 +94,10 @@ keel_guard *keel_sandbox_guard(lua_State *L) {
     return b;
   }
   lua_pop(L, 1);
-  full_box *fb = lua_newuserdatauv(L, sizeof *fb, 0);
+  static const keel_lua_class box_class = { .name = BOX_MT, .gc = box_gc };
+  keel_lua_newclass(L, &box_class, 0);
+  full_box *fb = keel_lua_newobject(L, sizeof *fb, 0, BOX_MT);
   box_init(fb);
-  if (luaL_newmetatable(L, BOX_MT)) {
-    lua_pushcfunction(L, box_gc);
-    lua_setfield(L, -2, "__gc");
-  }
-  lua_setmetatable(L, -2);
   lua_setfield(L, LUA_REGISTRYINDEX, KEEL_SANDBOX_REGKEY);
   box_attach(L, &fb->box);
   return &fb->box;
@@ -142,7 +140,7 @@ static void record_where(lua_State *L, keel_guard *b, char *buf, size_t size) {
   }
 }
 
-int keel_sandbox_raise_stop(lua_State *L, keel_guard *b) {
+int keel_lua_sandbox_raise_stop(lua_State *L, keel_guard *b) {
   lua_sethook(L, hook, LUA_MASKCOUNT, 1);
   if (b->where[0] == '\0') record_where(L, b, b->where, sizeof b->where);
   lua_pushstring(L, b->where);
@@ -173,14 +171,14 @@ static void hook(lua_State *L, lua_Debug *ar) {
   if (b == NULL) { lua_sethook(L, NULL, 0, 0); return; }
   if (b->stop) {
     if (b->depth > 0 && is_trusted(L, ar, b)) return;   /* kernel code unwinds */
-    keel_sandbox_raise_stop(L, b);
+    keel_lua_sandbox_raise_stop(L, b);
     return;
   }
   if (b->depth > 0 && b->budget > 0) {
     b->used += lua_gethookcount(L);
     if (b->used >= b->budget) {
       b->stop = KEEL_STOP_BUDGET;
-      if (!is_trusted(L, ar, b)) keel_sandbox_raise_stop(L, b);
+      if (!is_trusted(L, ar, b)) keel_lua_sandbox_raise_stop(L, b);
       else lua_sethook(L, hook, LUA_MASKCOUNT, 1);
     }
     return;
@@ -285,7 +283,7 @@ static int end_action(lua_State *L, keel_guard *b, lua_State *outer_current) {
 static const char *const kind_names[] = { NULL, "cpu", "budget", "memory" };
 
 /* The handler of xprotect runs without the stop, so that it can look at the
- * stack; the stop comes back before the error goes on unwinding. */
+ * stack; the stop comes back before the error goes on unwinding.  [-?, +1, m] */
 static int call_handler(lua_State *L) {
   keel_guard *b = upbox(L);
   sig_atomic_t saved = b->stop;
@@ -346,13 +344,13 @@ static int protect_aux(lua_State *L, int first, int handler) {
   return 3;
 }
 
-/* keel.sandbox.protect(fn, ...) -> true, ... | false, err, kind  [-(n+1), +?, -] */
+/* keel.sandbox.protect(fn, ...) -> true, ... | false, err, kind  [-(n+1), +?, e] */
 static int l_protect(lua_State *L) {
   luaL_checkany(L, 1);
   return protect_aux(L, 1, 0);
 }
 
-/* keel.sandbox.xprotect(fn, handler, ...) -> true, ... | false, err, kind  [-(n+2), +?, -] */
+/* keel.sandbox.xprotect(fn, handler, ...) -> true, ... | false, err, kind  [-(n+2), +?, e] */
 static int l_xprotect(lua_State *L) {
   luaL_checkany(L, 1);
   luaL_checktype(L, 2, LUA_TFUNCTION);
@@ -362,7 +360,7 @@ static int l_xprotect(lua_State *L) {
   return protect_aux(L, 2, 1);
 }
 
-/* keel.sandbox.stopping() -> kind | nil  [-0, +1, -] */
+/* keel.sandbox.stopping() -> kind | nil  [-0, +1, m] */
 static int l_stopping(lua_State *L) {
   keel_guard *b = upbox(L);
   if (b->stop == KEEL_STOP_NONE) lua_pushnil(L);
@@ -522,7 +520,7 @@ static int l_keep(lua_State *L) {
 }
 
 /* keel.sandbox.kept(name) -> State | nil: a kept game state, for a Lua
- * state rebuilt after running out of memory  [-1, +1, m] */
+ * state rebuilt after running out of memory  [-1, +1, e] */
 static int l_kept(lua_State *L) {
   full_box *fb = (full_box *)upbox(L);
   const char *name = luaL_checkstring(L, 1);
@@ -541,7 +539,7 @@ static int l_kept(lua_State *L) {
 /* Resume co with narg values from L; the results (or the error, returned
  * as -1) end on L's top. */
 static int resume_tracked(lua_State *L, keel_guard *b, lua_State *co, int narg) {
-  if (b->stop) keel_sandbox_raise_stop(L, b);
+  if (b->stop) keel_lua_sandbox_raise_stop(L, b);
   if (!lua_checkstack(co, narg)) {
     lua_pushliteral(L, "too many arguments to resume");
     return -1;
@@ -560,7 +558,7 @@ static int resume_tracked(lua_State *L, keel_guard *b, lua_State *co, int narg) 
   b->current = prev;
   if (b->stop) {
     if (st == LUA_OK || st == LUA_YIELD) lua_pop(co, nres);
-    keel_sandbox_raise_stop(L, b);
+    keel_lua_sandbox_raise_stop(L, b);
   }
   if (st == LUA_OK || st == LUA_YIELD) {
     if (!lua_checkstack(L, nres + 1)) {
@@ -615,7 +613,7 @@ static int co_close(lua_State *L) {
   if (co == L || (st == LUA_OK && lua_getstack(co, 0, &(lua_Debug){0})))
     return luaL_error(L, "cannot close a %s coroutine", co == L ? "running" : "normal");
   st = reset_tracked(L, b, co);   /* dead with an error: gives that error */
-  if (b->stop) keel_sandbox_raise_stop(L, b);
+  if (b->stop) keel_lua_sandbox_raise_stop(L, b);
   if (st == LUA_OK) {
     lua_pushboolean(L, 1);
     return 1;
@@ -640,6 +638,7 @@ static int co_resume(lua_State *L) {
   return r + 1;
 }
 
+/* a coroutine.wrap function: resumes its coroutine with its arguments  [-?, +?, e] */
 static int co_wrapped(lua_State *L) {
   lua_State *co = lua_tothread(L, lua_upvalueindex(2));
   int r = resume_tracked(L, upbox(L), co, lua_gettop(L));
@@ -962,6 +961,7 @@ static int sb_limits(lua_State *L) {
   return 1;
 }
 
+/* sandbox:close() (also __gc and __close)  [-1, +0, e] */
 static int sb_gc(lua_State *L) {
   sandbox *sb = luaL_checkudata(L, 1, SANDBOX_MT);
   close_child(sb);
@@ -977,6 +977,7 @@ static int sb_gc(lua_State *L) {
   return 0;
 }
 
+/* tostring(sandbox) -> "keel.Sandbox (N of M bytes)"  [-1, +1, e] */
 static int sb_tostring(lua_State *L) {
   sandbox *sb = luaL_checkudata(L, 1, SANDBOX_MT);
   if (sb->box == NULL) lua_pushliteral(L, "keel.Sandbox (closed)");
@@ -989,9 +990,7 @@ static int sb_tostring(lua_State *L) {
 static int l_new(lua_State *L) {
   if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
   else { lua_settop(L, 0); lua_newtable(L); }
-  sandbox *sb = lua_newuserdatauv(L, sizeof *sb, 0);
-  memset(sb, 0, sizeof *sb);
-  luaL_setmetatable(L, SANDBOX_MT);
+  sandbox *sb = keel_lua_newobject(L, sizeof *sb, 0, SANDBOX_MT);
   sb->box = malloc(sizeof *sb->box);
   if (sb->box == NULL) return luaL_error(L, "cannot make a sandbox: out of memory");
   box_init(sb->box);
@@ -1008,24 +1007,16 @@ static int l_new(lua_State *L) {
   return 1;
 }
 
+/* require "keel.sandbox" -> module  [-0, +1, e] */
 int keel_lua_open_sandbox(lua_State *L) {
-  keel_guard *b = keel_sandbox_guard(L);
-  if (luaL_newmetatable(L, SANDBOX_MT)) {
-    static const luaL_Reg methods[] = {
-      { "call", sb_call }, { "eval", sb_eval }, { "reset", sb_reset },
-      { "usage", sb_usage }, { "limits", sb_limits }, { "close", sb_gc },
-      { NULL, NULL }
-    };
-    luaL_newlib(L, methods);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, sb_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, sb_gc);
-    lua_setfield(L, -2, "__close");
-    lua_pushcfunction(L, sb_tostring);
-    lua_setfield(L, -2, "__tostring");
-  }
-  lua_pop(L, 1);
+  keel_guard *b = keel_lua_sandbox_guard(L);
+  static const luaL_Reg methods[] = {
+    { "call", sb_call }, { "eval", sb_eval }, { "reset", sb_reset },
+    { "usage", sb_usage }, { "limits", sb_limits }, { "close", sb_gc },
+    { NULL, NULL }
+  };
+  static const keel_lua_class cls = { .name = SANDBOX_MT, .methods = methods, .gc = sb_gc, .close = sb_gc, .tostring = sb_tostring };
+  keel_lua_newclass(L, &cls, 0);
   static const luaL_Reg funcs[] = {
     { "protect", l_protect }, { "xprotect", l_xprotect }, { "limits", l_limits },
     { "usage", l_usage }, { "trust", l_trust }, { "stopping", l_stopping },

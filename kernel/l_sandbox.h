@@ -47,11 +47,11 @@ typedef struct keel_guard {
 } keel_guard;
 
 /* The box of the state L belongs to (made on first use). */
-keel_guard *keel_sandbox_guard(lua_State *L);
+keel_guard *keel_lua_sandbox_guard(lua_State *L);
 /* Raise the error of a stopped action, re-arming the stop hook on L. */
-int keel_sandbox_raise_stop(lua_State *L, keel_guard *b);
+int keel_lua_sandbox_raise_stop(lua_State *L, keel_guard *b);
 /* The safe tostring: "table: #7" instead of an address. [-0, +1, e] */
-const char *keel_sandbox_tostring(lua_State *L, int idx, size_t *len);
+const char *keel_lua_sandbox_tostring(lua_State *L, int idx, size_t *len);
 
 #define KEEL_SANDBOX_REGKEY "keel.sandbox.box"
 

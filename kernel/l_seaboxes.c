@@ -33,14 +33,13 @@ static int l_new(lua_State *L) {
     lua_pop(L, 1);
   }
   if (radius < 0 || radius > 1024) return luaL_error(L, "seaboxes: radius must be 0..1024, got %I", radius);
-  keel_boxgrid *g = lua_newuserdatauv(L, sizeof *g, 0);
+  keel_boxgrid *g = keel_lua_newobject(L, sizeof *g, 0, SEABOXES_MT);
   g->radius = radius;
   g->origin = origin;
-  luaL_setmetatable(L, SEABOXES_MT);
   return 1;
 }
 
-/* sb:box_of(hex) -> box  [-2, +1, e] */
+/* sb:box_of(hex) -> box  [-2, +1|2, e] */
 static int l_box_of(lua_State *L) {
   keel_boxgrid *g = check_sb(L, 1);
   keel_box b;
@@ -50,7 +49,7 @@ static int l_box_of(lua_State *L) {
   return 1;
 }
 
-/* sb:center(box) -> hex  [-2, +1, e] */
+/* sb:center(box) -> hex  [-2, +1|2, e] */
 static int l_center(lua_State *L) {
   keel_boxgrid *g = check_sb(L, 1);
   keel_hex h;
@@ -60,13 +59,13 @@ static int l_center(lua_State *L) {
   return 1;
 }
 
-/* sb:hexes(box) -> {hexes}: centre first, then rings  [-2, +1, e] */
+/* sb:hexes(box) -> {hexes}: centre first, then rings  [-2, +1|2, e] */
 static int l_hexes(lua_State *L) {
   keel_boxgrid *g = check_sb(L, 1);
   return keel_lua_pushboxhexes(L, g, check_box(L, 2), "hexes");
 }
 
-/* sb:neighbors(box) -> {6 boxes in direction order}  [-2, +1, e] */
+/* sb:neighbors(box) -> {6 boxes in direction order}  [-2, +1|2, e] */
 static int l_neighbors(lua_State *L) {
   check_sb(L, 1);
   keel_box b = check_box(L, 2), out[6];
@@ -85,23 +84,27 @@ static int l_distance(lua_State *L) {
   return 1;
 }
 
-/* sb:radius() -> integer, sb:origin() -> hex */
+/* sb:radius() -> integer  [-1, +1, e] */
 static int l_radius(lua_State *L) { lua_pushinteger(L, check_sb(L, 1)->radius); return 1; }
+/* sb:origin() -> hex  [-1, +1, e] */
 static int l_origin(lua_State *L) { lua_pushinteger(L, check_sb(L, 1)->origin); return 1; }
 
+/* tostring(sb) -> "keel.SeaBoxes (radius N)"  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   keel_boxgrid *g = check_sb(L, 1);
   lua_pushfstring(L, "keel.SeaBoxes (radius %I)", (lua_Integer)g->radius);
   return 1;
 }
 
+/* require "keel.seaboxes" -> module  [-0, +1, e] */
 int keel_lua_open_seaboxes(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"box_of", l_box_of}, {"center", l_center}, {"hexes", l_hexes},
     {"neighbors", l_neighbors}, {"distance", l_distance},
     {"radius", l_radius}, {"origin", l_origin}, {NULL, NULL}
   };
-  keel_lua_newclass(L, SEABOXES_MT, methods, NULL, l_tostring);
+  static const keel_lua_class cls = { .name = SEABOXES_MT, .methods = methods, .tostring = l_tostring };
+  keel_lua_newclass(L, &cls, 0);
   lua_newtable(L);
   lua_pushcfunction(L, l_new);
   lua_setfield(L, -2, "new");

@@ -7,13 +7,14 @@
  * Misuse (an unknown unit id, a bad field, a negative hit count) raises;
  * load returns nil and a reason for a damaged file.
  */
+#include "array.h"
+#include "json.h"
 #include "l_util.h"
 #include "state_int.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define STATE_MT "keel.State"
-#define SAVE_MAX ((size_t)1 << 30)     /* refuse saves above 1 GiB */
 
 typedef struct lstate {
   keel_state *st;
@@ -100,16 +101,14 @@ static const char *const face_names[] = { "full", "damaged", "half", NULL };
 static const char *const loc_names[] = { "off", "hex", "port", "box", "zone", "unit", "dead", NULL };
 static const char *const field_names[] = { "name", "type", "side", "face", "hits", "points", "loc", NULL };
 
-/* keel.state.new() -> State  [-0, +1, m] */
+/* keel.state.new() -> State  [-0, +1, e] */
 static int l_new(lua_State *L) {
-  lstate *s = lua_newuserdatauv(L, sizeof *s, 0);
-  memset(s, 0, sizeof *s);
-  luaL_setmetatable(L, STATE_MT);
+  lstate *s = keel_lua_newobject(L, sizeof *s, 0, STATE_MT);
   if (keel_state_new(&s->st) != KEEL_OK) return luaL_error(L, "state.new: out of memory");
   return 1;
 }
 
-/* st:close()  [-1, +0, -] (also __gc, __close) */
+/* st:close()  [-1, +0, e] (also __gc, __close) */
 static int l_gc(lua_State *L) {
   lstate *s = luaL_checkudata(L, 1, STATE_MT);
   if (!s->borrowed) keel_state_free(s->st);
@@ -132,14 +131,12 @@ keel_state *keel_lua_state_take(lua_State *L, int idx) {
 
 /* A State for st that does not free it.  [-0, +1, m] */
 void keel_lua_state_push_borrowed(lua_State *L, keel_state *st) {
-  lstate *s = lua_newuserdatauv(L, sizeof *s, 0);
-  memset(s, 0, sizeof *s);
+  lstate *s = keel_lua_newobject(L, sizeof *s, 0, STATE_MT);
   s->st = st;
   s->borrowed = 1;
-  luaL_setmetatable(L, STATE_MT);
 }
 
-/* tostring(st) -> "keel.State (N units, M groups)"  [-1, +1, m] */
+/* tostring(st) -> "keel.State (N units, M groups)"  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   lstate *s = luaL_checkudata(L, 1, STATE_MT);
   if (!s->st) lua_pushliteral(L, "keel.State (closed)");
@@ -231,7 +228,7 @@ static int l_unit_new(lua_State *L) {
   return 1;
 }
 
-/* st:unit_count() -> n  [-1, +1, -] */
+/* st:unit_count() -> n  [-1, +1, e] */
 static int l_unit_count(lua_State *L) { lua_pushinteger(L, keel_state_unit_count(S(L))); return 1; }
 
 static void push_loc(lua_State *L, keel_loc loc) {
@@ -341,6 +338,7 @@ static int l_values(lua_State *L) {
   return push_named_values(L, st, &unit_values, unit_arg(L, st, 2), 1, 0);
 }
 
+/* st:value_keys(id) -> sorted keys  [-2, +1, e] */
 static int l_value_keys(lua_State *L) {
   keel_state *st = S(L);
   return push_named_values(L, st, &unit_values, unit_arg(L, st, 2), 0, 1);
@@ -502,8 +500,9 @@ static int l_units_at(lua_State *L) {
   lua_Integer k = 0;
   int32_t n = keel_state_unit_count(st);
   for (int32_t id = 1; id <= n; id++) {
-    const unit *u = &st->units[id - 1];
-    if (u->lk == loc.kind && u->where == loc.where) { lua_pushinteger(L, id); lua_rawseti(L, -2, ++k); }
+    keel_unit_info u;
+    keel_state_unit_get(st, id, &u);
+    if (u.loc.kind == loc.kind && u.loc.where == loc.where) { lua_pushinteger(L, id); lua_rawseti(L, -2, ++k); }
   }
   return 1;
 }
@@ -519,6 +518,7 @@ static int l_group_new(lua_State *L) {
   return 1;
 }
 
+/* st:group_count() -> n  [-1, +1, e] */
 static int l_group_count(lua_State *L) { lua_pushinteger(L, keel_state_group_count(S(L))); return 1; }
 
 /* st:group_name(g) -> string  [-2, +1, e] */
@@ -600,8 +600,103 @@ static int l_global(lua_State *L) { return push_named_value(L, S(L), &game_value
 /* st:set_global(key, value|nil)  [-3, +0, e] */
 static int l_set_global(lua_State *L) { return set_named_value(L, S(L), &game_values, 0, 2); }
 
-/* st:globals() -> {key = value}, {sorted keys}  [-1, +2, m] */
+/* st:globals() -> {key = value}, {sorted keys}  [-1, +2, e] */
 static int l_globals(lua_State *L) { return push_named_values(L, S(L), &game_values, 0, 1, 1); }
+
+/* ---- keyed values ---- */
+
+/* One part of a key at idx into *part: an integer, or a string (interned
+ * with make; else found, and 0 when the text was never interned). */
+static int key_part(lua_State *L, keel_state *st, int arg, int idx, int make, keel_value *part) {
+  if (lua_type(L, idx) == LUA_TNUMBER && lua_isinteger(L, idx)) {
+    *part = (keel_value){ KEEL_V_INT, { 0 } };
+    part->u.i = lua_tointeger(L, idx);
+    return 1;
+  }
+  if (lua_type(L, idx) != LUA_TSTRING) {
+    luaL_argerror(L, arg, "key parts must be integers or strings");
+    return 0;
+  }
+  size_t len;
+  const char *s = lua_tolstring(L, idx, &len);
+  if (len > KEEL_KEY_STR_MAX) luaL_argerror(L, arg, "a key's string part is longer than 255 bytes");
+  keel_atom a = 0;
+  if (make) check(L, keel_state_intern(st, s, len, &a), "intern");
+  else a = keel_state_atom_find(st, s, len);
+  *part = (keel_value){ KEEL_V_STR, { 0 } };
+  part->u.s = a;
+  return a != 0;
+}
+
+/* The key at arg: an integer or a string (a key of one part), or an array
+ * of 1..KEEL_KEY_MAX of them. 0 when (without make) it cannot exist. */
+static int key_arg(lua_State *L, keel_state *st, int arg, int make, keel_key *key) {
+  if (!lua_istable(L, arg)) { key->n = 1; return key_part(L, st, arg, arg, make, &key->part[0]); }
+  lua_Integer n = (lua_Integer)lua_rawlen(L, arg);
+  if (n < 1 || n > KEEL_KEY_MAX) luaL_argerror(L, arg, "a key has 1 to 3 parts");
+  int found = 1;
+  key->n = (int)n;
+  for (int i = 0; i < key->n; i++) {
+    lua_rawgeti(L, arg, i + 1);
+    found = key_part(L, st, arg, lua_gettop(L), make, &key->part[i]) && found;
+    lua_pop(L, 1);
+  }
+  return found;
+}
+
+/* st:get_keyed(map, key) -> value|nil  [-3, +1, e] */
+static int l_get_keyed(lua_State *L) {
+  keel_state *st = S(L);
+  size_t len;
+  const char *m = luaL_checklstring(L, 2, &len);
+  keel_atom map = keel_state_atom_find(st, m, len);
+  keel_key key;
+  keel_value v = { KEEL_V_NIL, { 0 } };
+  if (key_arg(L, st, 3, 0, &key) && map) check(L, keel_state_get_keyed(st, map, &key, &v), "get_keyed");
+  push_value(L, st, v);
+  return 1;
+}
+
+/* st:set_keyed(map, key, value|nil)  [-4, +0, e] */
+static int l_set_keyed(lua_State *L) {
+  keel_state *st = S(L);
+  keel_atom map = atom_arg(L, st, 2);
+  keel_key key;
+  key_arg(L, st, 3, 1, &key);
+  check(L, keel_state_set_keyed(st, map, &key, value_arg(L, st, 4)), "set_keyed");
+  return 0;
+}
+
+/* st:count_keyed(map) -> n  [-2, +1, e] */
+static int l_count_keyed(lua_State *L) {
+  keel_state *st = S(L);
+  size_t len;
+  const char *m = luaL_checklstring(L, 2, &len);
+  keel_atom map = keel_state_atom_find(st, m, len);
+  lua_pushinteger(L, map ? (lua_Integer)keel_state_count_keyed(st, map) : 0);
+  return 1;
+}
+
+/* st:at_keyed(map, i) -> {key parts}, value (i from 1, in key order)  [-3, +2, e] */
+static int l_at_keyed(lua_State *L) {
+  keel_state *st = S(L);
+  size_t len;
+  const char *m = luaL_checklstring(L, 2, &len);
+  keel_atom map = keel_state_atom_find(st, m, len);
+  lua_Integer i = luaL_checkinteger(L, 3);
+  size_t n = map ? keel_state_count_keyed(st, map) : 0;
+  if (i < 1 || (size_t)i > n) return luaL_argerror(L, 3, lua_pushfstring(L, "1..%d expected", (int)n));
+  keel_key key;
+  keel_value v;
+  check(L, keel_state_at_keyed(st, map, (size_t)i - 1, &key, &v), "at_keyed");
+  lua_createtable(L, key.n, 0);
+  for (int k = 0; k < key.n; k++) {
+    push_value(L, st, key.part[k]);
+    lua_rawseti(L, -2, k + 1);
+  }
+  push_value(L, st, v);
+  return 2;
+}
 
 /* st:owner(hex) -> side|nil  [-2, +1, e] */
 static int l_owner(lua_State *L) {
@@ -624,6 +719,7 @@ static int l_set_owner(lua_State *L) {
   return 0;
 }
 
+/* st:owned_count() -> hexes owned  [-1, +1, e] */
 static int l_owned_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_owned_count(S(L))); return 1; }
 
 /* st:get_owner_version() -> integer (changes with any owner change, undo included)  [-1, +1, e] */
@@ -640,19 +736,15 @@ static int l_push_rule(lua_State *L) {
   check(L, keel_state_push_rule(st, lua_isnoneornil(L, 2) ? 0 : atom_arg(L, st, 2)), "push_rule");
   return 0;
 }
+/* st:pop_rule()  [-1, +0, e] */
 static int l_pop_rule(lua_State *L) { keel_state_pop_rule(S(L)); return 0; }
+/* st:rule() -> id|nil  [-1, +1, e] */
 static int l_rule(lua_State *L) { keel_state *st = S(L); push_atom(L, st, keel_state_rule(st)); return 1; }
 
 /* st:begin() -> level  [-1, +1, e] */
 static int l_begin(lua_State *L) {
   lstate *s = check_state(L, 1);
-  if (s->nmarks == s->capmarks) {
-    size_t cap = s->capmarks ? s->capmarks * 2 : 8;
-    keel_mark *m = realloc(s->marks, cap * sizeof *m);
-    if (!m) return luaL_error(L, "begin: out of memory");
-    s->marks = m;
-    s->capmarks = cap;
-  }
+  if (!KEEL_RESERVE(s->marks, s->capmarks, s->nmarks + 1)) return luaL_error(L, "begin: out of memory");
   check(L, keel_state_begin(s->st, &s->marks[s->nmarks]), "begin");
   lua_pushinteger(L, (lua_Integer)++s->nmarks);
   return 1;
@@ -680,7 +772,7 @@ static int l_commit(lua_State *L) { return close_level(L, keel_state_commit, "co
 /* st:rollback(level)  [-2, +0, e] */
 static int l_rollback(lua_State *L) { return close_level(L, keel_state_rollback, "rollback"); }
 
-/* st:depth() -> open transactions  [-1, +1, -] */
+/* st:depth() -> open transactions  [-1, +1, e] */
 static int l_depth(lua_State *L) { lua_pushinteger(L, (lua_Integer)check_state(L, 1)->nmarks); return 1; }
 
 /* st:action_begin(name, order_json?) -> number  [-3, +1, e] */
@@ -709,11 +801,15 @@ static int undo_redo(lua_State *L, int redo) {
   return 0;
 }
 
-/* st:undo(n) / st:redo(n)  [-2, +0, e] */
+/* st:undo(n)  [-2, +0, e] */
 static int l_undo(lua_State *L) { return undo_redo(L, 0); }
+/* st:redo(n)  [-2, +0, e] */
 static int l_redo(lua_State *L) { return undo_redo(L, 1); }
+/* st:action_count() -> undoable actions  [-1, +1, e] */
 static int l_action_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_action_count(S(L))); return 1; }
+/* st:redo_count() -> redoable actions  [-1, +1, e] */
 static int l_redo_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_redo_count(S(L))); return 1; }
+/* st:action_number() -> the last action begun  [-1, +1, e] */
 static int l_action_number(lua_State *L) { lua_pushinteger(L, keel_state_action_number(S(L))); return 1; }
 
 /* ---- hash, journal, memory ---- */
@@ -726,26 +822,30 @@ static int push_hex64(lua_State *L, uint64_t h) {
   return 1;
 }
 
-/* st:hash() -> integer; st:hash_hex() -> "016x"; st:hash_full() -> integer  [-1, +1, -] */
+/* st:hash() -> integer  [-1, +1, e] */
 static int l_hash(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_hash(S(L))); return 1; }
+/* st:hash_full() -> integer (recomputed)  [-1, +1, e] */
 static int l_hash_full(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_hash_full(S(L))); return 1; }
+/* st:hash_hex() -> "016x"  [-1, +1, e] */
 static int l_hash_hex(lua_State *L) { return push_hex64(L, keel_state_hash(S(L))); }
 
-/* st:journal() -> string  [-1, +1, m] */
+/* st:journal() -> string  [-1, +1, e] */
 static int l_journal(lua_State *L) {
+  const char *j;
   size_t n;
-  const char *j = keel_state_journal(S(L), &n);
+  check(L, keel_state_journal(S(L), &j, &n), "journal");
   lua_pushlstring(L, j, n);
   return 1;
 }
-/* st:journal_size() -> bytes  [-1, +1, -] */
+/* st:journal_size() -> bytes  [-1, +1, e] */
 static int l_journal_size(lua_State *L) {
+  const char *j;
   size_t n;
-  keel_state_journal(S(L), &n);
+  check(L, keel_state_journal(S(L), &j, &n), "journal_size");
   lua_pushinteger(L, (lua_Integer)n);
   return 1;
 }
-/* st:journal_enable(on)  [-2, +0, -] */
+/* st:journal_enable(on)  [-2, +0, e] */
 static int l_journal_enable(lua_State *L) { keel_state_journal_enable(S(L), lua_toboolean(L, 2)); return 0; }
 /* st:journal_append(line)  [-2, +0, e] */
 static int l_journal_append(lua_State *L) {
@@ -759,7 +859,7 @@ static int l_journal_append(lua_State *L) {
 /* st:journal_clear()  [-1, +0, e] */
 static int l_journal_clear(lua_State *L) { check(L, keel_state_journal_clear(S(L)), "journal_clear"); return 0; }
 
-/* st:memory() -> bytes, unit bytes  [-1, +2, -] */
+/* st:memory() -> bytes, unit bytes  [-1, +2, e] */
 static int l_memory(lua_State *L) {
   keel_state *st = S(L);
   lua_pushinteger(L, (lua_Integer)keel_state_memory(st));
@@ -767,96 +867,102 @@ static int l_memory(lua_State *L) {
   return 2;
 }
 
-/* ---- JSON of Lua values (deterministic: object keys sorted) ---- */
+/* ---- JSON of Lua values (json.c writes; object keys sorted) ---- */
 
-typedef struct jctx { buf b; const char *err; } jctx;
+/* The encoder's working memory, one per Lua state (upvalue 1 of
+ * keel.state.json): the output and a stack of object keys. It outlives
+ * each call, so encoding allocates nothing of Lua's and an error raised
+ * midway leaks nothing. No Lua code runs while it is in use (raw access
+ * only). */
+typedef struct scratch {
+  keel__buf out;
+  keel__json_name *keys;
+  size_t nkeys, capkeys;
+  const char *err;
+} scratch;
 
-static int key_cmp(const void *x, const void *y) {
-  const char *const *a = x, *const *c = y;
-  /* strings may hold zeros: compare by the length-prefixed copies */
-  size_t la, lc;
-  memcpy(&la, *a, sizeof la);
-  memcpy(&lc, *c, sizeof lc);
-  int r = memcmp(*a + sizeof la, *c + sizeof lc, la < lc ? la : lc);
-  return r ? r : (la < lc ? -1 : la > lc);
+#define SCRATCH_KEEP ((size_t)64 << 10)   /* larger buffers are freed after use */
+
+static void scratch_reset(scratch *j) {
+  if (j->out.cap > SCRATCH_KEEP) { free(j->out.p); j->out = (keel__buf){ 0 }; }
+  if (j->capkeys > SCRATCH_KEEP / sizeof *j->keys) { free(j->keys); j->keys = NULL; j->capkeys = 0; }
+  j->out.n = 0;
+  j->nkeys = 0;
+  j->err = NULL;
 }
 
-static void json_of(lua_State *L, int idx, jctx *j, int depth);
+/* __gc of the scratch userdata  [-1, +0, -] */
+static int scratch_gc(lua_State *L) {
+  scratch *j = lua_touserdata(L, 1);
+  free(j->out.p);
+  free(j->keys);
+  memset(j, 0, sizeof *j);
+  return 0;
+}
 
-static void json_table(lua_State *L, int idx, jctx *j, int depth) {
+static void json_of(lua_State *L, int idx, scratch *j, int depth);
+
+static void json_table(lua_State *L, int idx, scratch *j, int depth) {
   lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
-  size_t count = 0;
+  size_t count = 0, base = j->nkeys;
   int all_strings = 1;
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     count++;
     if (lua_type(L, -2) != LUA_TSTRING) all_strings = 0;
+    else if (all_strings) {
+      if (!KEEL_RESERVE(j->keys, j->capkeys, j->nkeys + 1)) { lua_pop(L, 2); j->err = "out of memory"; return; }
+      keel__json_name *k = &j->keys[j->nkeys++];
+      k->s = lua_tolstring(L, -2, &k->len);   /* the table keeps the key alive */
+    }
     lua_pop(L, 1);
   }
   if (n > 0 && (size_t)n == count) {           /* an array */
-    if (!keel__json_raw(&j->b, "[", 1)) { j->err = "out of memory"; return; }
+    j->nkeys = base;
+    if (!KEEL_JSON_LIT(&j->out, "[")) { j->err = "out of memory"; return; }
     for (lua_Integer i = 1; i <= n && !j->err; i++) {
-      if (i > 1 && !keel__json_raw(&j->b, ",", 1)) { j->err = "out of memory"; return; }
+      if (i > 1 && !KEEL_JSON_LIT(&j->out, ",")) { j->err = "out of memory"; return; }
       lua_rawgeti(L, idx, i);
       json_of(L, lua_gettop(L), j, depth + 1);
       lua_pop(L, 1);
     }
-    if (!j->err && !keel__json_raw(&j->b, "]", 1)) j->err = "out of memory";
+    if (!j->err && !KEEL_JSON_LIT(&j->out, "]")) j->err = "out of memory";
     return;
   }
   if (!all_strings) { j->err = "table keys must be all strings (an object) or 1..n (an array)"; return; }
-  /* sort the keys: copy them (length-prefixed) into a Lua-owned block */
-  char **keys = lua_newuserdatauv(L, (count ? count : 1) * sizeof *keys, 0);
-  int keys_idx = lua_gettop(L);
-  size_t total = 0, k = 0;
-  lua_pushnil(L);
-  while (lua_next(L, idx)) { size_t len; lua_tolstring(L, -2, &len); total += len + sizeof(size_t); lua_pop(L, 1); }
-  char *block = lua_newuserdatauv(L, total ? total : 1, 0);
-  char *w = block;
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    size_t len;
-    const char *s = lua_tolstring(L, -2, &len);
-    memcpy(w, &len, sizeof len);
-    memcpy(w + sizeof len, s, len);
-    keys[k++] = w;
-    w += len + sizeof len;
-    lua_pop(L, 1);
-  }
-  qsort(keys, count, sizeof *keys, key_cmp);
-  if (!keel__json_raw(&j->b, "{", 1)) { j->err = "out of memory"; return; }
+  keel__json_sort_keys(j->keys + base, count);
+  if (!KEEL_JSON_LIT(&j->out, "{")) { j->err = "out of memory"; return; }
   for (size_t i = 0; i < count && !j->err; i++) {
-    size_t len;
-    memcpy(&len, keys[i], sizeof len);
-    if ((i > 0 && !keel__json_raw(&j->b, ",", 1)) || !keel__json_str(&j->b, keys[i] + sizeof len, len) ||
-        !keel__json_raw(&j->b, ":", 1)) { j->err = "out of memory"; return; }
-    lua_pushlstring(L, keys[i] + sizeof len, len);
+    keel__json_name k = j->keys[base + i];     /* a copy: nested objects may move keys */
+    if ((i > 0 && !KEEL_JSON_LIT(&j->out, ",")) || !keel__json_str(&j->out, k.s, k.len) ||
+        !KEEL_JSON_LIT(&j->out, ":")) { j->err = "out of memory"; return; }
+    lua_pushlstring(L, k.s, k.len);
     lua_rawget(L, idx);
     json_of(L, lua_gettop(L), j, depth + 1);
     lua_pop(L, 1);
   }
-  if (!j->err && !keel__json_raw(&j->b, "}", 1)) j->err = "out of memory";
-  lua_settop(L, keys_idx - 1);
+  j->nkeys = base;
+  if (!j->err && !KEEL_JSON_LIT(&j->out, "}")) j->err = "out of memory";
 }
 
-static void json_of(lua_State *L, int idx, jctx *j, int depth) {
+static void json_of(lua_State *L, int idx, scratch *j, int depth) {
   int ok = 1;
   if (depth > 64) { j->err = "nested too deeply (a cycle?)"; return; }
   switch (lua_type(L, idx)) {
-  case LUA_TNIL: ok = keel__json_raw(&j->b, "null", 4); break;
-  case LUA_TBOOLEAN: ok = lua_toboolean(L, idx) ? keel__json_raw(&j->b, "true", 4) : keel__json_raw(&j->b, "false", 5); break;
+  case LUA_TNIL: ok = keel__json_null(&j->out); break;
+  case LUA_TBOOLEAN: ok = keel__json_bool(&j->out, lua_toboolean(L, idx)); break;
   case LUA_TNUMBER:
-    if (lua_isinteger(L, idx)) ok = keel__json_int(&j->b, lua_tointeger(L, idx));
+    if (lua_isinteger(L, idx)) ok = keel__json_int(&j->out, lua_tointeger(L, idx));
     else {
       double f = lua_tonumber(L, idx);
       if (f != f || f - f != 0) { j->err = "NaN and infinity have no JSON form"; return; }
-      ok = keel__json_float(&j->b, f);
+      ok = keel__json_float(&j->out, f);
     }
     break;
   case LUA_TSTRING: {
     size_t len;
     const char *s = lua_tolstring(L, idx, &len);
-    ok = keel__json_str(&j->b, s, len);
+    ok = keel__json_str(&j->out, s, len);
     break;
   }
   case LUA_TTABLE:
@@ -870,99 +976,58 @@ static void json_of(lua_State *L, int idx, jctx *j, int depth) {
   if (!ok) j->err = "out of memory";
 }
 
-static int json_gc(lua_State *L) {
-  jctx *j = lua_touserdata(L, 1);
-  free(j->b.p);
-  j->b.p = NULL;
-  return 0;
-}
-
 /* keel.state.json(value) -> string  [-1, +1, e] */
 static int l_json(lua_State *L) {
+  scratch *j = lua_touserdata(L, lua_upvalueindex(1));
   lua_settop(L, 1);
-  jctx *j = lua_newuserdatauv(L, sizeof *j, 0);   /* owns the buffer: freed even on error */
-  memset(j, 0, sizeof *j);
-  lua_newtable(L);
-  lua_pushcfunction(L, json_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_setmetatable(L, -2);
+  scratch_reset(j);
   json_of(L, 1, j, 0);
   if (j->err) return luaL_error(L, "json: %s", j->err);
-  lua_pushlstring(L, j->b.n ? j->b.p : "", j->b.n);
+  lua_pushlstring(L, j->out.n ? j->out.p : "", j->out.n);
   return 1;
 }
 
-/* ---- save, load, files ---- */
+/* ---- save, load, files (save.c, file.c) ---- */
 
-static int save_text(lua_State *L, keel_state *st, int meta_idx, char **out, size_t *len) {
-  /* meta: {{key, value}, ...}; strings are anchored in a fresh table */
-  size_t n = 0;
-  const char **mk = NULL, **mv = NULL;
-  if (!lua_isnoneornil(L, meta_idx)) {
-    luaL_checktype(L, meta_idx, LUA_TTABLE);
-    n = (size_t)luaL_len(L, meta_idx);
-    mk = lua_newuserdatauv(L, (n ? n : 1) * sizeof *mk, 0);
-    mv = lua_newuserdatauv(L, (n ? n : 1) * sizeof *mv, 0);
-    lua_createtable(L, (int)(2 * n), 0);
-    int anchor = lua_gettop(L);
-    for (size_t i = 0; i < n; i++) {
-      lua_geti(L, meta_idx, (lua_Integer)i + 1);
-      if (!lua_istable(L, -1)) return luaL_argerror(L, meta_idx, "meta: array of {key, value} expected");
-      for (int k = 1; k <= 2; k++) {
-        lua_geti(L, -1, k);
-        size_t sl;
-        const char *s = lua_tolstring(L, -1, &sl);
-        if (!s || strlen(s) != sl) return luaL_argerror(L, meta_idx, "meta: strings without zero bytes expected");
-        if (k == 1) mk[i] = s; else mv[i] = s;
-        lua_rawseti(L, anchor, (lua_Integer)(2 * i + (size_t)k));
-      }
-      lua_pop(L, 1);
+/* The meta pairs {{key, value}, ...} at arg as two arrays of strings, kept
+ * alive by a table left on the stack; *n pairs. */
+static void meta_arg(lua_State *L, int arg, const char ***mk, const char ***mv, size_t *n) {
+  *n = 0;
+  *mk = *mv = NULL;
+  if (lua_isnoneornil(L, arg)) return;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  size_t m = (size_t)luaL_len(L, arg);
+  const char **k = lua_newuserdatauv(L, (m ? 2 * m : 1) * sizeof *k, 0);
+  lua_createtable(L, (int)(2 * m), 0);
+  int anchor = lua_gettop(L);
+  for (size_t i = 0; i < m; i++) {
+    lua_geti(L, arg, (lua_Integer)i + 1);
+    if (!lua_istable(L, -1)) luaL_argerror(L, arg, "meta: array of {key, value} expected");
+    for (int f = 1; f <= 2; f++) {
+      lua_geti(L, -1, f);
+      size_t sl;
+      const char *str = lua_tolstring(L, -1, &sl);
+      if (!str || strlen(str) != sl) luaL_argerror(L, arg, "meta: strings without zero bytes expected");
+      k[(size_t)(f - 1) * m + i] = str;
+      lua_rawseti(L, anchor, (lua_Integer)(2 * i + (size_t)f));
     }
+    lua_pop(L, 1);
   }
-  keel_status s = keel_state_save_text(st, mk, mv, n, out, len);
-  if (s != KEEL_OK) return luaL_error(L, "save: %s", keel_status_str(s));
-  return 0;
-}
-
-static int buf_gc(lua_State *L) {
-  char **p = lua_touserdata(L, 1);
-  free(*p);
-  *p = NULL;
-  return 0;
-}
-
-/* A userdata owning a malloc'd pointer, freed by __gc (so errors never leak). */
-static char **owned_ptr(lua_State *L) {
-  char **p = lua_newuserdatauv(L, sizeof *p, 0);
-  *p = NULL;
-  if (luaL_newmetatable(L, "keel.state.buffer")) {
-    lua_pushcfunction(L, buf_gc);
-    lua_setfield(L, -2, "__gc");
-  }
-  lua_setmetatable(L, -2);
-  return p;
-}
-
-/* Write path atomically: push true, or nil and "<path>: <failed> (<status>)". */
-static int write_file(lua_State *L, const char *path, const char *data, size_t len, const char *failed) {
-  keel_status s = keel_file_write_atomic(path, data, len);
-  if (s != KEEL_OK) {
-    lua_pushnil(L);
-    lua_pushfstring(L, "%s: %s (%s)", path, failed, keel_status_str(s));
-    return 2;
-  }
-  lua_pushboolean(L, 1);
-  return 1;
+  *mk = k;
+  *mv = k + m;
+  *n = m;
 }
 
 /* st:save_text(meta?) -> string  [-2, +1, e] */
 static int l_save_text(lua_State *L) {
   keel_state *st = S(L);
-  lua_settop(L, 2);
-  char **p = owned_ptr(L);
-  size_t len;
-  save_text(L, st, 2, p, &len);
-  lua_pushlstring(L, *p, len);
+  const char **mk, **mv;
+  size_t n;
+  meta_arg(L, 2, &mk, &mv, &n);
+  scratch *j = lua_touserdata(L, lua_upvalueindex(1));
+  scratch_reset(j);
+  check(L, keel__state_save_buf(st, mk, mv, n, &j->out), "save_text");
+  lua_pushlstring(L, j->out.p, j->out.n);
   return 1;
 }
 
@@ -970,27 +1035,33 @@ static int l_save_text(lua_State *L) {
 static int l_save(lua_State *L) {
   keel_state *st = S(L);
   const char *path = luaL_checkstring(L, 2);
-  lua_settop(L, 3);
-  char **p = owned_ptr(L);
-  size_t len;
-  save_text(L, st, 3, p, &len);
-  return write_file(L, path, *p, len, "cannot write the save");
-}
-
-static int push_loaded(lua_State *L, const char *name, const char *text, size_t len) {
-  keel_state *st;
-  char **meta; size_t nmeta; char *err;
-  keel_status s = keel_state_load_text(text, len, &st, &meta, &nmeta, &err);
+  const char **mk, **mv;
+  size_t n;
+  meta_arg(L, 3, &mk, &mv, &n);
+  keel_status s = keel_state_save(st, path, mk, mv, n);
+  if (s == KEEL_E_NOMEM || s == KEEL_E_ARG) return keel_lua_fail(L, s, "save");
   if (s != KEEL_OK) {
     lua_pushnil(L);
-    lua_pushfstring(L, "%s: %s", name, err ? err : keel_status_str(s));
-    free(err);
+    lua_pushfstring(L, "%s: cannot write the save (%s)", path, keel_status_str(s));
     return 2;
   }
-  lstate *ls = lua_newuserdatauv(L, sizeof *ls, 0);
-  memset(ls, 0, sizeof *ls);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* Push the State and meta pairs of a load, or nil and "<name>: <why>". */
+static int push_loaded(lua_State *L, const char *name, keel_status s, keel_state *st,
+                       char **meta, size_t nmeta, char *err) {
+  if (s != KEEL_OK) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", err ? err : keel_status_str(s));
+    free(err);
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: %s", name, why);
+    return 2;
+  }
+  lstate *ls = keel_lua_newobject(L, sizeof *ls, 0, STATE_MT);
   ls->st = st;
-  luaL_setmetatable(L, STATE_MT);
   lua_createtable(L, (int)nmeta, 0);
   for (size_t i = 0; i < nmeta; i++) {
     lua_createtable(L, 2, 0);
@@ -1006,26 +1077,18 @@ static int push_loaded(lua_State *L, const char *name, const char *text, size_t 
 static int l_load_text(lua_State *L) {
   size_t len;
   const char *text = luaL_checklstring(L, 1, &len);
-  return push_loaded(L, luaL_optstring(L, 2, "save"), text, len);
+  const char *name = luaL_optstring(L, 2, "save");
+  keel_state *st; char **meta; size_t nmeta; char *err;
+  keel_status s = keel_state_load_text(text, len, &st, &meta, &nmeta, &err);
+  return push_loaded(L, name, s, st, meta, nmeta, err);
 }
 
 /* keel.state.load(path) -> State, meta | nil, reason  [-1, +2, e] */
 static int l_load(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
-  char **p = owned_ptr(L);
-  size_t len;
-  keel_status s = keel_file_read(path, SAVE_MAX, p, &len);
-  if (s == KEEL_E_CAPACITY) {
-    lua_pushnil(L);
-    lua_pushfstring(L, "%s: too large for a save (over %d MiB); refusing to read it", path, (int)(SAVE_MAX >> 20));
-    return 2;
-  }
-  if (s != KEEL_OK) {
-    lua_pushnil(L);
-    lua_pushfstring(L, "%s: cannot read (%s)", path, keel_status_str(s));
-    return 2;
-  }
-  return push_loaded(L, path, *p, len);
+  keel_state *st; char **meta; size_t nmeta; char *err;
+  keel_status s = keel_state_load(path, &st, &meta, &nmeta, &err);
+  return push_loaded(L, path, s, st, meta, nmeta, err);
 }
 
 /* keel.state.write_file(path, data) -> true | nil, reason  [-2, +1|2, e]; atomic */
@@ -1033,7 +1096,14 @@ static int l_write_file(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   size_t len;
   const char *data = luaL_checklstring(L, 2, &len);
-  return write_file(L, path, data, len, "cannot write");
+  keel_status s = keel_file_write_atomic(path, data, len);
+  if (s != KEEL_OK) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: cannot write (%s)", path, keel_status_str(s));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
 }
 
 /* keel.state.hash_bytes(s) -> "016x"  [-1, +1, e] (FNV-1a 64) */
@@ -1043,6 +1113,7 @@ static int l_hash_bytes(lua_State *L) {
   return push_hex64(L, keel_hash_bytes(s, len));
 }
 
+/* require "keel.state" -> module  [-0, +1, e] */
 int keel_lua_open_state(lua_State *L) {
   static const luaL_Reg methods[] = {
     { "close", l_gc },
@@ -1060,6 +1131,8 @@ int keel_lua_open_state(lua_State *L) {
     { "global", l_global }, { "set_global", l_set_global }, { "globals", l_globals },
     { "owner", l_owner }, { "set_owner", l_set_owner }, { "owned_count", l_owned_count },
     { "get_owner_version", l_get_owner_version },
+    { "get_keyed", l_get_keyed }, { "set_keyed", l_set_keyed }, { "count_keyed", l_count_keyed },
+    { "at_keyed", l_at_keyed },
     { "push_rule", l_push_rule }, { "pop_rule", l_pop_rule }, { "rule", l_rule },
     { "begin", l_begin }, { "commit", l_commit }, { "rollback", l_rollback }, { "depth", l_depth },
     { "action_begin", l_action_begin }, { "action_end", l_action_end },
@@ -1076,9 +1149,17 @@ int keel_lua_open_state(lua_State *L) {
     { "write_file", l_write_file }, { "hash_bytes", l_hash_bytes },
     { NULL, NULL }
   };
-  keel_lua_newclass(L, STATE_MT, methods, l_gc, l_tostring);
-  luaL_newlib(L, fns);
-  lua_pushinteger(L, 1);
+  /* the scratch memory of json and save_text: upvalue 1 of every function */
+  static const keel_lua_class scratch_class = { .name = "keel.state.Scratch", .gc = scratch_gc };
+  keel_lua_newclass(L, &scratch_class, 0);
+  keel_lua_newobject(L, sizeof(scratch), 0, "keel.state.Scratch");
+  lua_pushvalue(L, -1);
+  static const keel_lua_class cls = { .name = STATE_MT, .methods = methods, .gc = l_gc, .close = l_gc, .tostring = l_tostring };
+  keel_lua_newclass(L, &cls, 1);
+  luaL_newlibtable(L, fns);
+  lua_insert(L, -2);
+  luaL_setfuncs(L, fns, 1);
+  lua_pushinteger(L, KEEL_SAVE_VERSION);
   lua_setfield(L, -2, "save_version");
   return 1;
 }

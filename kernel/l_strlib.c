@@ -61,7 +61,7 @@ static lua_Integer stable_id(lua_State *L, int idx) {
   return id;
 }
 
-const char *keel_sandbox_tostring(lua_State *L, int idx, size_t *len) {
+const char *keel_lua_sandbox_tostring(lua_State *L, int idx, size_t *len) {
   idx = lua_absindex(L, idx);
   if (luaL_callmeta(L, idx, "__tostring")) {
     if (!lua_isstring(L, -1)) luaL_error(L, "'__tostring' must return a string");
@@ -84,7 +84,7 @@ const char *keel_sandbox_tostring(lua_State *L, int idx, size_t *len) {
 /* tostring(v) -> string  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   luaL_checkany(L, 1);
-  keel_sandbox_tostring(L, 1, NULL);
+  keel_lua_sandbox_tostring(L, 1, NULL);
   return 1;
 }
 
@@ -98,14 +98,14 @@ static void setup(keel_pattern *m, keel_guard *b, const char *s, size_t ls,
    * outside any action runs unbounded, as with the stock library */
   uint64_t steps = b->depth == 0 ? UINT64_MAX
                  : (uint64_t)b->pattern_steps + (uint64_t)b->pattern_per_byte * ls;
-  keel_pattern_init(m, s, ls, p, lp, steps);
+  keel__pattern_init(m, s, ls, p, lp, steps);
   m->interrupted = poll_stop;
   m->ud = b;
 }
 
 static void check(lua_State *L, keel_guard *b, keel_pattern *m, keel_status st) {
   if (st == KEEL_OK) return;
-  if (b->stop) keel_sandbox_raise_stop(L, b);
+  if (b->stop) keel_lua_sandbox_raise_stop(L, b);
   luaL_error(L, "%s", m->message);
 }
 
@@ -140,7 +140,7 @@ static size_t start_pos(lua_Integer pos, size_t len) {
   return len + (size_t)pos + 1;
 }
 
-static int find_aux(lua_State *L, int find) {
+static int find_aux(lua_State *L, int find, int plain) {
   keel_guard *b = lua_touserdata(L, lua_upvalueindex(1));
   size_t ls, lp;
   const char *s = luaL_checklstring(L, 1, &ls);
@@ -150,7 +150,7 @@ static int find_aux(lua_State *L, int find) {
     luaL_pushfail(L);
     return 1;
   }
-  if (find && (lua_toboolean(L, 4) || keel_pattern_is_plain(p, lp))) {
+  if (find && (plain || keel__pattern_is_plain(p, lp))) {
     const char *hit = lp == 0 ? s + init : memmem(s + init, ls - init, p, lp);
     if (hit) {
       lua_pushinteger(L, (lua_Integer)(hit - s) + 1);
@@ -164,7 +164,7 @@ static int find_aux(lua_State *L, int find) {
     size_t at = init;
     do {
       ptrdiff_t e;
-      check(L, b, &m, keel_pattern_match(&m, at, (size_t)anchor, &e));
+      check(L, b, &m, keel__pattern_match(&m, at, (size_t)anchor, &e));
       if (e >= 0) {
         if (find) {
           lua_pushinteger(L, (lua_Integer)at + 1);
@@ -180,12 +180,13 @@ static int find_aux(lua_State *L, int find) {
 }
 
 /* string.find(s, pattern [, init [, plain]]) -> i, j, captures... | nil  [-4, +?, e] */
-static int l_find(lua_State *L) { return find_aux(L, 1); }
+static int l_find(lua_State *L) { return find_aux(L, 1, lua_toboolean(L, 4)); }
 /* string.match(s, pattern [, init]) -> captures... | nil  [-3, +?, e] */
-static int l_match(lua_State *L) { return find_aux(L, 0); }
+static int l_match(lua_State *L) { return find_aux(L, 0, 0); }
 
 typedef struct gmatch_state { size_t at; ptrdiff_t last; } gmatch_state;
 
+/* the iterator of string.gmatch -> captures... | nothing  [-0, +?, e] */
 static int gmatch_next(lua_State *L) {
   keel_guard *b = lua_touserdata(L, lua_upvalueindex(4));
   size_t ls, lp;
@@ -196,7 +197,7 @@ static int gmatch_next(lua_State *L) {
   setup(&m, b, s, ls, p, lp);
   for (size_t at = g->at; at <= ls; at++) {
     ptrdiff_t e;
-    check(L, b, &m, keel_pattern_match(&m, at, 0, &e));
+    check(L, b, &m, keel__pattern_match(&m, at, 0, &e));
     if (e >= 0 && e != g->last) {
       g->at = (size_t)e;
       g->last = e;
@@ -306,7 +307,7 @@ static int l_gsub(lua_State *L) {
   int changed = 0;
   while (n < max_n) {
     ptrdiff_t e;
-    check(L, b, &m, keel_pattern_match(&m, at, (size_t)anchor, &e));
+    check(L, b, &m, keel__pattern_match(&m, at, (size_t)anchor, &e));
     if (e >= 0 && e != last) {
       n++;
       changed = add_value(L, &m, &buf, s + at, s + e, tr) | changed;
@@ -382,7 +383,7 @@ static int l_format(lua_State *L) {
     if (*c == 's' && arg <= top) {
       int t = lua_type(L, arg);
       if (t != LUA_TSTRING && t != LUA_TNUMBER) {
-        keel_sandbox_tostring(L, arg, NULL);
+        keel_lua_sandbox_tostring(L, arg, NULL);
         lua_replace(L, arg);
       }
     }
@@ -438,8 +439,9 @@ static int l_lock(lua_State *L) {
   return 0;
 }
 
+/* require "keel.strlib" -> module  [-0, +1, e] */
 int keel_lua_open_strlib(lua_State *L) {
-  keel_guard *b = keel_sandbox_guard(L);
+  keel_guard *b = keel_lua_sandbox_guard(L);
   lua_newtable(L);
   int mod = lua_gettop(L);
   push_string_lib(L, b);

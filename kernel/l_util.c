@@ -1,5 +1,6 @@
 /* l_util.c — helpers shared by the Lua bindings; see l_util.h. */
 #include "l_util.h"
+#include <string.h>
 
 keel_hex keel_lua_checkhex(lua_State *L, int arg) {
   int isnum = 0;
@@ -101,21 +102,51 @@ keel_hex *keel_lua_checkhexes(lua_State *L, int arg, size_t *n) {
   return buf;
 }
 
-void keel_lua_newclass(lua_State *L, const char *name, const luaL_Reg *methods,
-                       lua_CFunction close, lua_CFunction tostring) {
-  luaL_newmetatable(L, name);
-  lua_newtable(L);
-  luaL_setfuncs(L, methods, 0);
-  lua_setfield(L, -2, "__index");
-  if (close) {
-    lua_pushcfunction(L, close);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, close);
-    lua_setfield(L, -2, "__close");
+/* obj:close(): frees what the object owns, once (also __gc and __close)  [-1, +0, e] */
+static int close_object(lua_State *L) {
+  const keel_lua_class *c = lua_touserdata(L, lua_upvalueindex(1));
+  void **owned = luaL_checkudata(L, 1, c->name);
+  if (*owned) c->release(*owned);
+  *owned = NULL;
+  return 0;
+}
+
+void keel_lua_newclass(lua_State *L, const keel_lua_class *c, int nup) {
+  luaL_newmetatable(L, c->name);
+  if (c->methods) {
+    lua_newtable(L);
+    for (int i = 0; i < nup; i++) lua_pushvalue(L, -2 - nup);   /* the upvalues, in order */
+    luaL_setfuncs(L, c->methods, nup);
+    if (c->release) {
+      lua_pushlightuserdata(L, (void *)c);
+      lua_pushcclosure(L, close_object, 1);
+      lua_setfield(L, -2, "close");
+    }
+    lua_setfield(L, -2, "__index");
   }
-  lua_pushcfunction(L, tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_pop(L, 1);
+  const struct { const char *field; lua_CFunction fn; } meta[] = {
+    { "__gc", c->gc }, { "__close", c->close }, { "__tostring", c->tostring }
+  };
+  for (size_t i = 0; i < sizeof meta / sizeof *meta; i++) {
+    if (meta[i].fn) lua_pushcfunction(L, meta[i].fn);
+    else if (c->release && i < 2) { lua_pushlightuserdata(L, (void *)c); lua_pushcclosure(L, close_object, 1); }
+    else continue;
+    lua_setfield(L, -2, meta[i].field);
+  }
+  lua_pop(L, 1 + nup);
+}
+
+void *keel_lua_checkobject(lua_State *L, int arg, const char *name, const char *what) {
+  void **owned = luaL_checkudata(L, arg, name);
+  if (!*owned) luaL_argerror(L, arg, lua_pushfstring(L, "%s is closed", what));
+  return *owned;
+}
+
+void *keel_lua_newobject(lua_State *L, size_t size, int nuv, const char *name) {
+  void *p = lua_newuserdatauv(L, size, nuv);
+  memset(p, 0, size);
+  luaL_setmetatable(L, name);
+  return p;
 }
 
 void keel_lua_optnumbering(lua_State *L, int idx, keel_numbering *n) {

@@ -44,11 +44,28 @@ int keel_lua_pushboxhexes(lua_State *L, const keel_boxgrid *g, keel_box x, const
 /* Read an array of hexes from table at `arg`; returns a lua-owned buffer
  * (userdata left on the stack) holding *n hexes. */
 keel_hex *keel_lua_checkhexes(lua_State *L, int arg, size_t *n);
-/* Register a userdata class: metatable `name` (a dotted type name such as
- * "keel.Grid") with `methods` in __index, `close` (may be NULL) as both __gc
- * and __close, and `tostring` as __tostring. Leaves the stack as it was. */
-void keel_lua_newclass(lua_State *L, const char *name, const luaL_Reg *methods,
-                       lua_CFunction close, lua_CFunction tostring);
+/* The one userdata recipe. A class is a metatable registered under `name`
+ * (a dotted type name such as "keel.Grid", also its __name): `methods` go
+ * in __index (each with the nup values on top of the stack as upvalues,
+ * popped), `gc`, `close` and `tostring` become __gc, __close and
+ * __tostring (NULL: none). An object is a zeroed userdata with nuv user
+ * values and the class's metatable.
+ *
+ * Most objects own one kernel object, a pointer in their first field.
+ * Such a class gives `release` (frees it) instead of gc and close: the
+ * recipe's own close frees it once and is __gc, __close and the method
+ * close (the class descriptor must be static: the close holds it).
+ * keel_lua_checkobject gives the pointer an object of class `name` owns,
+ * or raises "<what> is closed". */
+typedef struct keel_lua_class {
+  const char *name;
+  const luaL_Reg *methods;
+  lua_CFunction gc, close, tostring;
+  void (*release)(void *owned);
+} keel_lua_class;
+void keel_lua_newclass(lua_State *L, const keel_lua_class *c, int nup);
+void *keel_lua_newobject(lua_State *L, size_t size, int nuv, const char *name);
+void *keel_lua_checkobject(lua_State *L, int arg, const char *name, const char *what);
 /* The keel_board of a keel.Board userdata (l_board.c); raises when closed. */
 keel_board *keel_lua_checkboard(lua_State *L, int arg);
 /* The keel_state of a keel.State userdata (l_state.c); raises when closed. */

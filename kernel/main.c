@@ -12,6 +12,7 @@
 
 int luaopen_keel(lua_State *L);
 
+/* message handler: msg -> msg with a traceback  [-1, +1, e] */
 static int traceback(lua_State *L) {
   const char *msg = lua_tostring(L, 1);
   if (msg == NULL) msg = luaL_tolstring(L, 1, NULL);
@@ -19,6 +20,7 @@ static int traceback(lua_State *L) {
   return 1;
 }
 
+/* boot(argc, argv) -> exit status of keel.cli.main  [-2, +1, e] */
 static int boot(lua_State *L) {
   int argc = (int)lua_tointeger(L, 1);
   char **argv = (char **)lua_touserdata(L, 2);

@@ -253,7 +253,7 @@ done:
   return s;
 }
 
-void keel_pattern_init(keel_pattern *m, const char *s, size_t ls,
+void keel__pattern_init(keel_pattern *m, const char *s, size_t ls,
                        const char *p, size_t lp, uint64_t max_steps) {
   m->s = s;
   m->s_end = s + ls;
@@ -269,7 +269,7 @@ void keel_pattern_init(keel_pattern *m, const char *s, size_t ls,
   m->depth = KEEL_PATTERN_MAXDEPTH;
 }
 
-keel_status keel_pattern_match(keel_pattern *m, size_t s_off, size_t p_off,
+keel_status keel__pattern_match(keel_pattern *m, size_t s_off, size_t p_off,
                                ptrdiff_t *end) {
   *end = -1;
   if (setjmp(m->on_error)) return m->status;
@@ -280,7 +280,7 @@ keel_status keel_pattern_match(keel_pattern *m, size_t s_off, size_t p_off,
   return KEEL_OK;
 }
 
-int keel_pattern_is_plain(const char *p, size_t lp) {
+int keel__pattern_is_plain(const char *p, size_t lp) {
   for (size_t i = 0; i < lp; i++)
     if (strchr("^$*+?.([%-", p[i]) && p[i] != '\0') return 0;
   return 1;

@@ -45,7 +45,7 @@ typedef struct keel_pattern {
 } keel_pattern;
 
 /* Prepare a match of pattern p[0..lp) against subject s[0..ls). */
-void keel_pattern_init(keel_pattern *m, const char *s, size_t ls,
+void keel__pattern_init(keel_pattern *m, const char *s, size_t ls,
                        const char *p, size_t lp, uint64_t max_steps);
 
 /* One attempt: match the pattern, starting at pattern offset p_off (1 to
@@ -53,10 +53,10 @@ void keel_pattern_init(keel_pattern *m, const char *s, size_t ls,
  * *end is the subject offset where the match ends, or -1 when it does not
  * match here; the captures are in m->capture[0 .. m->level). On failure
  * (malformed pattern, budget spent, interrupted) m->message says why. */
-keel_status keel_pattern_match(keel_pattern *m, size_t s_off, size_t p_off,
+keel_status keel__pattern_match(keel_pattern *m, size_t s_off, size_t p_off,
                                ptrdiff_t *end);
 
 /* 1 when the pattern has no special characters (a plain substring). */
-int keel_pattern_is_plain(const char *p, size_t lp);
+int keel__pattern_is_plain(const char *p, size_t lp);
 
 #endif

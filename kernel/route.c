@@ -26,6 +26,7 @@
  * own index on first use: a dense array over the reached cells' box, or
  * open addressing when that box is sparse (and for graphs).
  */
+#include "array.h"
 #include "route_impl.h"
 #include <stdlib.h>
 #include <string.h>
@@ -48,12 +49,12 @@ struct keel_graph {
 
 /* ---- cost maps ----------------------------------------------------------------- */
 
-size_t keel_costmap_cell(const keel_costmap *m, keel_hex h, int *ok) {
+size_t keel__costmap_cell(const keel_costmap *m, keel_hex h, int *ok) {
   int64_t q = keel_hex_q(h) - m->q0, r = keel_hex_r(h) - m->r0;
   *ok = keel_hex_is_valid(h) && q >= 0 && r >= 0 && q < m->width && r < m->height;
   return *ok ? (size_t)((r + 1) * m->stride + (q + 1)) : 0;
 }
-#define cell_of keel_costmap_cell
+#define cell_of keel__costmap_cell
 
 int keel_costmap_contains(const keel_costmap *m, keel_hex h) {
   int ok;
@@ -132,7 +133,7 @@ static uint32_t big_cost(const keel_costmap *m, size_t cell, int d) {
   return (uint32_t)m->enter[(size_t)((ptrdiff_t)cell + m->step[d])] + cross_at(m, cell, d);
 }
 
-void keel_costmap_update_edges(keel_costmap *m) {
+void keel__costmap_update_edges(keel_costmap *m) {
   for (size_t i = 0; i < m->cells; i++)
     for (int d = 0; d < 6; d++) m->edge[i * 8 + (size_t)d] = edge_value(m, i, d);
 }
@@ -151,7 +152,7 @@ void keel_costmap_fill(keel_costmap *m, uint16_t enter, uint16_t cross) {
     m->enter[i] = pad ? KEEL_COST_BLOCKED : enter;
     for (int d = 0; d < 3; d++) m->cross[i * 3 + d] = pad ? KEEL_COST_BLOCKED : cross;
   }
-  keel_costmap_update_edges(m);
+  keel__costmap_update_edges(m);
   free(m->coast);
   m->coast = NULL;
 }
@@ -212,7 +213,7 @@ keel_status keel_costmap_get_cross(const keel_costmap *m, keel_side s, uint16_t 
   return KEEL_OK;
 }
 
-keel_status keel_costmap_alloc_coasts(keel_costmap *m) {
+keel_status keel__costmap_alloc_coasts(keel_costmap *m) {
   if (m->coast) return KEEL_OK;
   m->coast = calloc(m->cells * 6, 1);
   return m->coast ? KEEL_OK : KEEL_E_NOMEM;
@@ -223,7 +224,7 @@ keel_status keel_costmap_set_coast(keel_costmap *m, keel_hex h, int dir, int coa
   size_t c = cell_of(m, h, &ok);
   if (!ok) return KEEL_E_OFF_BOARD;
   if (dir < 0 || dir > 5 || coast < 0 || coast >= KEEL_COASTS) return KEEL_E_ARG;
-  keel_status st = keel_costmap_alloc_coasts(m);
+  keel_status st = keel__costmap_alloc_coasts(m);
   if (st != KEEL_OK) return st;
   m->coast[c * 6 + (size_t)dir] = (uint8_t)coast;
   return KEEL_OK;
@@ -298,22 +299,7 @@ static keel_status work_ready(struct keel_work *w, size_t states, uint32_t budge
 
 /* Make room for `need` more queue nodes and one more entry (n used). */
 static int grow(struct keel_work *w, size_t n, size_t npool, size_t need) {
-  if (npool + need > w->pool_cap) {
-    size_t cap = w->pool_cap * 2;
-    while (cap < npool + need) cap *= 2;
-    qnode *p = realloc(w->pool, cap * sizeof *p);
-    if (!p) return 0;
-    w->pool = p;
-    w->pool_cap = cap;
-  }
-  if (n == w->ecap) {
-    size_t cap = w->ecap * 2;
-    struct keel_entry *e = realloc(w->ent, cap * sizeof *e);
-    if (!e) return 0;
-    w->ent = e;
-    w->ecap = cap;
-  }
-  return 1;
+  return KEEL_RESERVE(w->pool, w->pool_cap, npool + need) && KEEL_RESERVE(w->ent, w->ecap, n + 1);
 }
 
 /* Copy the n entries and nrun runs the search left in the workspace into a
@@ -610,13 +596,7 @@ static int64_t node_of(const keel_graph *g, int64_t key) {
 keel_status keel_graph_add_node(keel_graph *g, int64_t key) {
   if (g->finished) return KEEL_E_STATE;
   if (g->n >= 0x3fffffff) return KEEL_E_CAPACITY;
-  if (g->n == g->cap) {
-    size_t cap = g->cap ? g->cap * 2 : 64;
-    int64_t *k = realloc(g->key, cap * sizeof *k);
-    if (!k) return KEEL_E_NOMEM;
-    g->key = k;
-    g->cap = cap;
-  }
+  if (!KEEL_RESERVE_FROM(g->key, g->cap, g->n + 1, 64)) return KEEL_E_NOMEM;
   g->key[g->n++] = key;
   return KEEL_OK;
 }
@@ -625,13 +605,7 @@ keel_status keel_graph_add_edge(keel_graph *g, int64_t from, int64_t to, uint16_
   if (g->finished) return KEEL_E_STATE;
   if (cost > KEEL_COST_MAX) return KEEL_E_RANGE;
   if (g->npend >= 0x7fffffff) return KEEL_E_CAPACITY;
-  if (g->npend == g->cappend) {
-    size_t cap = g->cappend ? g->cappend * 2 : 64;
-    struct gedge *e = realloc(g->pend, cap * sizeof *e);
-    if (!e) return KEEL_E_NOMEM;
-    g->pend = e;
-    g->cappend = cap;
-  }
+  if (!KEEL_RESERVE_FROM(g->pend, g->cappend, g->npend + 1, 64)) return KEEL_E_NOMEM;
   g->pend[g->npend].from = from;
   g->pend[g->npend].to = to;
   g->pend[g->npend++].cost = cost;
@@ -786,7 +760,7 @@ static void choose_layout(const keel_reach *cr) {
   r->layout = 1;
 }
 
-size_t keel_reach_index_bytes(const keel_reach *r) {
+size_t keel__reach_index_bytes(const keel_reach *r) {
   choose_layout(r);
   size_t first = r->coasts ? r->n * sizeof(int32_t) : 0;
   if (r->layout == 1) return (size_t)r->bw * r->bh * sizeof(int32_t) + first;
@@ -813,12 +787,12 @@ static void dense_index_in(keel_reach *r, int32_t *dense, int32_t *first) {
   r->dense = dense; r->first = first; r->nhex = first ? nhex : r->n;
 }
 
-/* Build the id -> entry index in mem (keel_reach_index_bytes); settled
+/* Build the id -> entry index in mem (keel__reach_index_bytes); settled
  * order has nondecreasing cost, so an id's first entry is its cheapest.
  * A slot keeps the id's low 32 bits beside the entry, so probing does not
  * read the entries (and, for cells, that is the whole id). Without coasts
  * every entry is a distinct hex: no list of first entries. */
-void keel_reach_index_in(keel_reach *r, void *mem) {
+void keel__reach_index_in(keel_reach *r, void *mem) {
   choose_layout(r);
   if (r->layout == 1) {
     size_t cells = (size_t)r->bw * r->bh;
@@ -848,17 +822,17 @@ void keel_reach_index_in(keel_reach *r, void *mem) {
 
 static keel_status ensure_index(const keel_reach *cr) {
   keel_reach *r = (keel_reach *)cr;   /* the index is a cache, not a visible change */
-  if (keel_reach_indexed(r)) return KEEL_OK;
-  void *mem = malloc(keel_reach_index_bytes(r));
+  if (keel__reach_indexed(r)) return KEEL_OK;
+  void *mem = malloc(keel__reach_index_bytes(r));
   if (!mem) return KEEL_E_NOMEM;
-  keel_reach_index_in(r, mem);
+  keel__reach_index_in(r, mem);
   r->index_owned = 1;
   return KEEL_OK;
 }
 
 /* The cheapest entry of hex (or key) h, or -1. */
 static int32_t find_entry(const keel_reach *r, keel_hex h) {
-  if (keel_reach_borrows(r)) {   /* the cost map's latest search */
+  if (keel__reach_borrows(r)) {   /* the cost map's latest search */
     const keel_costmap *m = *r->lender;
     int ok;
     size_t c = cell_of(m, h, &ok);
@@ -938,5 +912,5 @@ keel_status keel_reach_path(const keel_reach *r, keel_hex h, keel_hex *out, size
 size_t keel_reach_bytes(const keel_reach *r) {
   return sizeof *r + r->n * sizeof *r->ent + r->nrun * sizeof *r->run +
          (r->key ? r->n * sizeof *r->key : 0) +
-         (keel_reach_indexed(r) ? keel_reach_index_bytes(r) : 0);
+         (keel__reach_indexed(r) ? keel__reach_index_bytes(r) : 0);
 }

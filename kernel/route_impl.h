@@ -90,25 +90,25 @@ struct keel_reach {
 };
 
 /* Do lookups borrow (see lender) right now, so need no index of their own? */
-static inline int keel_reach_borrows(const keel_reach *r) {
+static inline int keel__reach_borrows(const keel_reach *r) {
   const keel_costmap *m = r->lender ? *r->lender : NULL;
   return m && r->epoch && m->work.epoch == r->epoch;
 }
 
-/* Has the query index been built (keel_reach_index_in)? */
-static inline int keel_reach_indexed(const keel_reach *r) { return r->slot || r->dense; }
+/* Has the query index been built (keel__reach_index_in)? */
+static inline int keel__reach_indexed(const keel_reach *r) { return r->slot || r->dense; }
 
-/* The query index in caller-provided memory of keel_reach_index_bytes(r)
+/* The query index in caller-provided memory of keel__reach_index_bytes(r)
  * bytes (a host's garbage-collected memory, kept alive as long as the reach
  * set); keel_reach_free then leaves it alone. */
-size_t keel_reach_index_bytes(const keel_reach *r);
-void keel_reach_index_in(keel_reach *r, void *mem);
+size_t keel__reach_index_bytes(const keel_reach *r);
+void keel__reach_index_in(keel_reach *r, void *mem);
 
 /* cell index of a hex (padding included), *ok = 0 when outside the box */
-size_t keel_costmap_cell(const keel_costmap *m, keel_hex h, int *ok);
+size_t keel__costmap_cell(const keel_costmap *m, keel_hex h, int *ok);
 /* Recompute the edge costs of every cell (after bulk writes to enter/cross). */
-void keel_costmap_update_edges(keel_costmap *m);
+void keel__costmap_update_edges(keel_costmap *m);
 /* Allocate the coast array (all zero: any coast) if it is not there. */
-keel_status keel_costmap_alloc_coasts(keel_costmap *m);
+keel_status keel__costmap_alloc_coasts(keel_costmap *m);
 
 #endif

@@ -1,30 +1,33 @@
 /*
  * save.c — the save format (doc/save.md) and atomic files.
  *
- *   keel-save 1
+ *   keel-save 2
  *   meta "key" "value"                       (any number, in order)
  *   U id name type side face hits points loc where
  *   V unit key value      M unit key count
  *   G id name             A group key value    E group unit unit ...
- *   W key value           O hex side
- *   end units groups globals owned
+ *   W key value           K map [part,...] value    O hex side
+ *   end units groups globals owned keyed
  *   checksum 0123456789abcdef                 (FNV-1a 64 of all bytes before)
  *
- * Strings and values are written as JSON (journal.c). Loading checks the
+ * Version 1 (still read) had no K lines and no keyed count.
+ *
+ * Strings and values are written as JSON (json.c). Loading checks the
  * version, then the checksum, then parses every line strictly; a damaged
  * file is refused with a message naming the line, never half loaded.
- * Files are written atomically: temp file, fsync, rename, fsync directory.
+ * keel_state_save / keel_state_load put the text in a file and take it
+ * back through file.c (atomic writes, bounded reads).
  */
+#include "array.h"
+#include "json.h"
 #include "state_int.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#define SAVE_VERSION 1
+#define SAVE_VERSION KEEL_SAVE_VERSION
 #define MAGIC "keel-save "
 
 /* ---- writing -------------------------------------------------------------- */
@@ -36,7 +39,7 @@ static int cmp_slot(const void *x, const void *y) {
   return a < c ? -1 : a > c;
 }
 
-static int write_state(buf *b, const keel_state *st) {
+static int write_state(keel__buf *b, const keel_state *st) {
   for (int32_t id = 1; id <= st->nunits; id++) {
     const unit *u = &st->units[id - 1];
     int ok = RAW("U ") && keel__json_int(b, id) && RAW(" ") && keel__json_atom(b, st, u->name) &&
@@ -68,6 +71,12 @@ static int write_state(buf *b, const keel_state *st) {
   for (size_t i = 0; i < st->nglob; i++)
     if (!(RAW("W ") && keel__json_atom(b, st, st->glob[i].key) && RAW(" ") &&
           keel__json_value(b, st, st->glob[i].v) && RAW("\n"))) return 0;
+  size_t nkeyed = 0;
+  for (size_t m = 0; m < st->nmaps; m++)
+    for (size_t i = 0; i < st->maps[m].n; i++, nkeyed++)
+      if (!(RAW("K ") && keel__json_atom(b, st, st->maps[m].name) && RAW(" ") &&
+            keel__json_key(b, st, st->maps[m].e[i].key) && RAW(" ") &&
+            keel__json_value(b, st, st->maps[m].e[i].v) && RAW("\n"))) return 0;
   own_slot *owned = malloc((st->own_count ? st->own_count : 1) * sizeof *owned);
   if (!owned) return 0;
   size_t n = 0;
@@ -79,28 +88,51 @@ static int write_state(buf *b, const keel_state *st) {
     ok = RAW("O ") && keel__json_int(b, owned[i].hex) && RAW(" ") && keel__json_atom(b, st, owned[i].side) && RAW("\n");
   free(owned);
   return ok && RAW("end ") && keel__json_int(b, st->nunits) && RAW(" ") && keel__json_int(b, st->ngroups) &&
-         RAW(" ") && keel__json_int(b, (int64_t)st->nglob) && RAW(" ") && keel__json_int(b, (int64_t)n) && RAW("\n");
+         RAW(" ") && keel__json_int(b, (int64_t)st->nglob) && RAW(" ") && keel__json_int(b, (int64_t)n) &&
+         RAW(" ") && keel__json_int(b, (int64_t)nkeyed) && RAW("\n");
+}
+
+keel_status keel__state_save_buf(const keel_state *st, const char *const *mk, const char *const *mv,
+                                 size_t nmeta, keel__buf *b) {
+  if (!st || !b || (nmeta && (!mk || !mv))) return KEEL_E_ARG;
+  size_t start = b->n;
+  char magic[32];
+  int ml = snprintf(magic, sizeof magic, MAGIC "%d\n", SAVE_VERSION);
+  int ok = keel__json_raw(b, magic, (size_t)ml);
+  for (size_t i = 0; ok && i < nmeta; i++)
+    ok = RAW("meta ") && keel__json_str(b, mk[i], strlen(mk[i])) &&
+         RAW(" ") && keel__json_str(b, mv[i], strlen(mv[i])) && RAW("\n");
+  ok = ok && write_state(b, st);
+  if (ok) {
+    char tail[40];
+    int n = snprintf(tail, sizeof tail, "checksum %016llx\n",
+                     (unsigned long long)keel_hash_bytes(b->p + start, b->n - start));
+    ok = keel__json_raw(b, tail, (size_t)n) && keel__buf_reserve(b, 1);
+  }
+  if (!ok) { b->n = start; return KEEL_E_NOMEM; }
+  b->p[b->n] = '\0';
+  return KEEL_OK;
 }
 
 keel_status keel_state_save_text(const keel_state *st, const char *const *mk, const char *const *mv,
                                  size_t nmeta, char **out, size_t *len) {
-  if (!st || !out || !len || (nmeta && (!mk || !mv))) return KEEL_E_ARG;
-  buf b = { 0 };
-  int ok = keel__json_raw(&b, MAGIC "1\n", sizeof(MAGIC "1\n") - 1);
-  for (size_t i = 0; ok && i < nmeta; i++)
-    ok = keel__json_raw(&b, "meta ", 5) && keel__json_str(&b, mk[i], strlen(mk[i])) &&
-         keel__json_raw(&b, " ", 1) && keel__json_str(&b, mv[i], strlen(mv[i])) && keel__json_raw(&b, "\n", 1);
-  ok = ok && write_state(&b, st);
-  if (ok) {
-    char tail[40];
-    int n = snprintf(tail, sizeof tail, "checksum %016llx\n", (unsigned long long)keel_hash_bytes(b.p, b.n));
-    ok = keel__json_raw(&b, tail, (size_t)n) && keel__buf_reserve(&b, 1);
-  }
-  if (!ok) { free(b.p); return KEEL_E_NOMEM; }
-  b.p[b.n] = '\0';
+  if (!out || !len) return KEEL_E_ARG;
+  keel__buf b = { 0 };
+  keel_status s = keel__state_save_buf(st, mk, mv, nmeta, &b);
+  if (s != KEEL_OK) { free(b.p); return s; }
   *out = b.p;
   *len = b.n;
   return KEEL_OK;
+}
+
+keel_status keel_state_save(const keel_state *st, const char *path, const char *const *mk,
+                            const char *const *mv, size_t nmeta) {
+  if (!path) return KEEL_E_ARG;
+  keel__buf b = { 0 };
+  keel_status s = keel__state_save_buf(st, mk, mv, nmeta, &b);
+  if (s == KEEL_OK) s = keel_file_write_atomic(path, b.p, b.n);
+  free(b.p);
+  return s;
 }
 
 /* ---- reading -------------------------------------------------------------- */
@@ -108,6 +140,7 @@ keel_status keel_state_save_text(const keel_state *st, const char *const *mk, co
 typedef struct parser {
   const char *p, *end;   /* the current line, without its '\n' */
   size_t line;
+  int version;
   keel_state *st;
   char *err;
 } parser;
@@ -247,14 +280,19 @@ static int get_value(parser *ps, keel_value *v) {
   return 1;
 }
 
-static int grow(void **arr, size_t elem, size_t *cap, size_t need) {
-  if (need <= *cap) return 1;
-  size_t c = *cap ? *cap * 2 : 16;
-  while (c < need) c *= 2;
-  void *p = realloc(*arr, c * elem);
-  if (!p) return 0;
-  *arr = p;
-  *cap = c;
+/* A keyed value's key: [part,...], each part an integer or a string. */
+static int get_key(parser *ps, keel_key *key) {
+  if (ps->p >= ps->end || *ps->p != '[') return 0;
+  ps->p++;
+  key->n = 0;
+  do {
+    if (key->n >= KEEL_KEY_MAX) return 0;
+    keel_value *part = &key->part[key->n++];
+    if (ps->p < ps->end && *ps->p == '"') { part->kind = KEEL_V_STR; if (!get_atom(ps, &part->u.s, 0)) return 0; }
+    else { part->kind = KEEL_V_INT; if (!get_int(ps, &part->u.i)) return 0; }
+  } while (ps->p < ps->end && *ps->p == ',' && ps->p++);
+  if (ps->p >= ps->end || *ps->p != ']') return 0;
+  ps->p++;
   return 1;
 }
 
@@ -264,7 +302,7 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
   keel_state *st = ps->st;
   const char *p = text, *end = text + len;
   cargo_fix *fix = NULL;
-  size_t nfix = 0, capfix = 0, capmeta = 0;
+  size_t nfix = 0, capfix = 0, capmeta = 0, nkeyed = 0;
   int ended = 0;
   keel_status rc = KEEL_OK;
   ps->line = 0;
@@ -284,13 +322,7 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       char *k, *v; size_t kl, vl;
       if (!get_str(ps, &k, &kl)) { rc = fail(ps, KEEL_E_PARSE, "meta: expected a quoted key"); break; }
       if (!sp(ps) || !get_str(ps, &v, &vl)) { free(k); rc = fail(ps, KEEL_E_PARSE, "meta: expected a quoted value"); break; }
-      if (*nmeta + 1 > capmeta) {
-        size_t c = capmeta ? capmeta * 2 : 8;
-        char **m = realloc(*meta, c * 2 * sizeof *m);
-        if (!m) { free(k); free(v); rc = KEEL_E_NOMEM; break; }
-        *meta = m;
-        capmeta = c;
-      }
+      if (!KEEL_RESERVE(*meta, capmeta, 2 * *nmeta + 2)) { free(k); free(v); rc = KEEL_E_NOMEM; break; }
       (*meta)[2 * *nmeta] = k;
       (*meta)[2 * *nmeta + 1] = v;
       (*nmeta)++;
@@ -311,7 +343,7 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       }
       if (lk < 0 || lk >= KEEL_LOC_COUNT) { rc = fail(ps, KEEL_E_PARSE, "unit %lld: bad location kind %lld", (long long)id, (long long)lk); break; }
       if (lk == KEEL_LOC_UNIT) {
-        if (!grow((void **)&fix, sizeof *fix, &capfix, nfix + 1)) { rc = KEEL_E_NOMEM; break; }
+        if (!KEEL_RESERVE_FROM(fix, capfix, nfix + 1, 16)) { rc = KEEL_E_NOMEM; break; }
         fix[nfix++] = (cargo_fix){ nid, where };
       } else if (keel_state_unit_move(st, nid, (keel_loc){ (keel_loc_kind)lk, where }) != KEEL_OK) {
         rc = fail(ps, KEEL_E_PARSE, "unit %lld: bad location", (long long)id); break;
@@ -351,6 +383,14 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       if (!get_atom(ps, &key, 0) || !sp(ps) || !get_value(ps, &v) || keel_state_set_global(st, key, v) != KEEL_OK) {
         rc = fail(ps, KEEL_E_PARSE, "global: malformed"); break;
       }
+    } else if (tag == 'K' && ps->version >= 2 && sp(ps)) {
+      keel_atom map; keel_key key; keel_value v;
+      if (!get_atom(ps, &map, 0) || !sp(ps) || !get_key(ps, &key) || !sp(ps) || !get_value(ps, &v)) {
+        rc = fail(ps, KEEL_E_PARSE, "keyed value: malformed"); break;
+      }
+      keel_status s = keel_state_set_keyed(st, map, &key, v);
+      if (s != KEEL_OK) { rc = fail(ps, KEEL_E_PARSE, "keyed value: %s", keel_status_str(s)); break; }
+      nkeyed++;
     } else if (tag == 'O' && sp(ps)) {
       int64_t h; keel_atom side;
       if (!get_int(ps, &h) || !sp(ps) || !get_atom(ps, &side, 0) || keel_state_set_owner(st, h, side) != KEEL_OK) {
@@ -358,11 +398,13 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       }
     } else if (tag == 'e' && ps->end - ps->p >= 3 && memcmp(ps->p, "nd ", 3) == 0) {
       ps->p += 3;
-      int64_t nu, ng, nw, no;
-      if (!get_int(ps, &nu) || !sp(ps) || !get_int(ps, &ng) || !sp(ps) || !get_int(ps, &nw) || !sp(ps) || !get_int(ps, &no)) {
+      int64_t nu, ng, nw, no, nk = 0;
+      if (!get_int(ps, &nu) || !sp(ps) || !get_int(ps, &ng) || !sp(ps) || !get_int(ps, &nw) || !sp(ps) || !get_int(ps, &no) ||
+          (ps->version >= 2 && (!sp(ps) || !get_int(ps, &nk)))) {
         rc = fail(ps, KEEL_E_PARSE, "end: malformed"); break;
       }
-      if (nu != st->nunits || ng != st->ngroups || nw != (int64_t)st->nglob || no != (int64_t)st->own_count) {
+      if (nu != st->nunits || ng != st->ngroups || nw != (int64_t)st->nglob || no != (int64_t)st->own_count ||
+          nk != (int64_t)nkeyed) {
         rc = fail(ps, KEEL_E_PARSE, "end: counts do not match the lines before"); break;
       }
       ended = 1;
@@ -414,8 +456,8 @@ keel_status keel_state_load_text(const char *text, size_t len, keel_state **out,
     *err = ps.err;
     return i >= len ? KEEL_E_PARSE : KEEL_E_PARSE;
   }
-  if (ver != SAVE_VERSION) {
-    fail(&ps, KEEL_E_VERSION, "save format version %llu is not supported (this keel reads version %d)",
+  if (ver < 1 || ver > SAVE_VERSION) {
+    fail(&ps, KEEL_E_VERSION, "save format version %llu is not supported (this keel reads versions 1 to %d)",
          (unsigned long long)ver, SAVE_VERSION);
     *err = ps.err;
     return KEEL_E_VERSION;
@@ -453,6 +495,7 @@ keel_status keel_state_load_text(const char *text, size_t len, keel_state **out,
   if (s != KEEL_OK) return s;
   keel_state_journal_enable(st, 0);
   ps.st = st;
+  ps.version = (int)ver;
   s = parse_body(&ps, text, last, meta, nmeta);
   if (s != KEEL_OK) {
     keel_state_free(st);
@@ -468,78 +511,23 @@ keel_status keel_state_load_text(const char *text, size_t len, keel_state **out,
   return KEEL_OK;
 }
 
-/* ---- files ---------------------------------------------------------------- */
-
-static int write_all(int fd, const char *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0) { if (errno == EINTR) continue; return 0; }
-    p += w;
-    n -= (size_t)w;
-  }
-  return 1;
-}
-
-keel_status keel_file_write_atomic(const char *path, const char *data, size_t len) {
-  if (!path || !*path || (!data && len)) return KEEL_E_ARG;
-  size_t pl = strlen(path);
-  char *tmp = malloc(pl + 16);
-  char *dir = malloc(pl + 2);
-  if (!tmp || !dir) { free(tmp); free(dir); return KEEL_E_NOMEM; }
-  /* One temporary name per file: a save killed mid-write leaves at most one
-   * "<path>.tmp" behind, and the next save overwrites it (one writer per file). */
-  snprintf(tmp, pl + 16, "%s.tmp", path);
-  const char *slash = strrchr(path, '/');
-  if (slash == path) strcpy(dir, "/");
-  else if (slash) { memcpy(dir, path, (size_t)(slash - path)); dir[slash - path] = '\0'; }
-  else strcpy(dir, ".");
-  keel_status rc = KEEL_E_IO;
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd >= 0) {
-    int ok = write_all(fd, data, len) && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
-    if (ok && rename(tmp, path) == 0) {
-      int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-      if (dfd >= 0) { fsync(dfd); close(dfd); }
-      rc = KEEL_OK;
-    } else {
-      unlink(tmp);
-    }
-  }
-  free(tmp);
-  free(dir);
-  return rc;
-}
-
-keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len) {
+keel_status keel_state_load(const char *path, keel_state **out, char ***meta, size_t *nmeta, char **err) {
   *out = NULL;
-  *len = 0;
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) return errno == ENOENT ? KEEL_E_NOT_FOUND : KEEL_E_IO;
-  struct stat sb;
-  if (fstat(fd, &sb) != 0) { close(fd); return KEEL_E_IO; }
-  if (S_ISDIR(sb.st_mode)) { close(fd); return KEEL_E_IO; }
-  if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max) { close(fd); return KEEL_E_CAPACITY; }
-  size_t cap = S_ISREG(sb.st_mode) ? (size_t)sb.st_size + 1 : 4096, n = 0;
-  char *p = malloc(cap);
-  if (!p) { close(fd); return KEEL_E_NOMEM; }
-  for (;;) {
-    if (n + 1 >= cap) {
-      if (cap > max + 1) { free(p); close(fd); return KEEL_E_CAPACITY; }
-      char *q = realloc(p, cap * 2);
-      if (!q) { free(p); close(fd); return KEEL_E_NOMEM; }
-      p = q;
-      cap *= 2;
-    }
-    ssize_t r = read(fd, p + n, cap - 1 - n);
-    if (r < 0) { if (errno == EINTR) continue; free(p); close(fd); return KEEL_E_IO; }
-    if (r == 0) break;
-    n += (size_t)r;
-    if (n > max) { free(p); close(fd); return KEEL_E_CAPACITY; }
+  *meta = NULL;
+  *nmeta = 0;
+  *err = NULL;
+  if (!path) return KEEL_E_ARG;
+  char *text;
+  size_t len;
+  keel_status s = keel_file_read(path, KEEL_SAVE_MAX, &text, &len);
+  if (s != KEEL_OK) {
+    parser ps = { 0 };   /* no line: the message is the reason alone */
+    if (s == KEEL_E_CAPACITY) fail(&ps, s, "too large for a save (over %d MiB); refusing to read it", (int)(KEEL_SAVE_MAX >> 20));
+    else fail(&ps, s, "cannot read (%s)", keel_status_str(s));
+    *err = ps.err;
+    return s;
   }
-  close(fd);
-  p[n] = '\0';
-  *out = p;
-  *len = n;
-  return KEEL_OK;
+  s = keel_state_load_text(text, len, out, meta, nmeta, err);
+  free(text);
+  return s;
 }

@@ -1,16 +1,21 @@
 /*
- * state_int.h — the inside of keel_state, shared by state.c, journal.c,
- * save.c and the binding l_state.c. Not API: nothing here is in keel.h.
+ * state_int.h — the inside of keel_state: its records, the op (one change)
+ * and the event (one journal line), and the private functions the state's
+ * files share. Used by the state's files (state.c, atom.c, hash.c,
+ * value.c, undo.c, unit.c, cargo.c, group.c, global.c, keyed.c), by the
+ * writers that read a state (journal.c, save.c) and by its binding
+ * l_state.c. Not API: nothing here is in keel.h.
  *
- * Every change is an `op` holding the old and the new value. apply() moves
- * the state along an op in either direction and updates the Zobrist hash;
- * the undo log is the array of ops applied since the outermost open
- * transaction or action began, plus the ops of the undoable actions.
+ * Every change is an `op` holding the old and the new value. The file that
+ * owns a kind of op prepares it (reserves memory, so applying never fails)
+ * and applies it in either direction, updating the Zobrist hash (hash.c);
+ * undo.c records it: in the undo log while a transaction or action is
+ * open, and as an event for the journal (journal.c renders events; the
+ * state never calls the journal).
  */
 #ifndef KEEL_STATE_INT_H
 #define KEEL_STATE_INT_H
 #include "keel.h"
-#include <stdio.h>
 
 typedef struct kv { keel_atom key; keel_value v; } kv;          /* named value */
 typedef struct km { keel_atom key; int64_t n; } km;             /* marker */
@@ -28,8 +33,9 @@ typedef struct unit {
 
 typedef struct group {
   keel_atom name;
-  uint32_t nmem, capmem;
+  uint32_t nmem;
   uint16_t nval, capval;
+  size_t capmem;
   int32_t *mem;
   kv *val;
 } group;
@@ -37,12 +43,13 @@ typedef struct group {
 enum op_kind {
   OP_UNIT_NEW, OP_UNIT_FIELD, OP_UNIT_VALUE, OP_UNIT_MARKER,
   OP_GROUP_NEW, OP_GROUP_VALUE, OP_GROUP_INSERT, OP_GROUP_REMOVE,
-  OP_GLOBAL, OP_OWNER
+  OP_GLOBAL, OP_OWNER, OP_KEYED
 };
 
 /* One change. For UNIT_NEW/GROUP_NEW key is the name (and for units a.s is
  * the type, b.s the side). For FIELD/LOC old/new are in a/b (loc kinds in
- * lka/lkb). For GROUP_INSERT/REMOVE arg is the unit and pos the position. */
+ * lka/lkb). For GROUP_INSERT/REMOVE a is the unit and pos the position.
+ * For KEYED id is the map and key the encoded key. */
 typedef struct op {
   uint8_t kind, field, lka, lkb;
   keel_atom rule;
@@ -51,6 +58,22 @@ typedef struct op {
   int64_t id;                  /* unit, group or hex */
   keel_value a, b;             /* old, new */
 } op;
+
+/* One journal line, as the state records it (journal.c renders it). Text
+ * (names, orders, whole lines, action numbers) lives in the state's event
+ * text, at byte offsets. */
+enum ev_kind { EV_OP, EV_ACTION, EV_END, EV_UNDO, EV_REDO, EV_LINE };
+typedef struct event {
+  uint8_t kind;
+  union {
+    op o;                                                   /* EV_OP */
+    struct { int64_t number; keel_atom rule; int has_order;
+             size_t name, name_len, order, order_len; } action;   /* EV_ACTION */
+    struct { int64_t number; uint64_t hash; } end;               /* EV_END */
+    struct { uint64_t hash; size_t numbers, n; } undo;           /* EV_UNDO/REDO: n int64 */
+    struct { size_t at, len; } line;                             /* EV_LINE */
+  } u;
+} event;
 
 typedef struct action_rec {
   size_t op_start;             /* first op in ops[] */
@@ -62,22 +85,23 @@ typedef struct redo_rec { size_t start, len; int64_t number; } redo_rec;
 
 typedef struct own_slot { keel_hex hex; keel_atom side; uint8_t used; } own_slot;
 
-typedef struct buf { char *p; size_t n, cap; } buf;
+/* A keyed map: its name and its entries, sorted by encoded key (keyed.c). */
+typedef struct keyed_map { keel_atom name; kv *e; size_t n, cap; } keyed_map;
 
 struct keel_state {
-  /* strings */
+  /* atoms (atom.c) */
   atom_rec *atoms; size_t natoms, capatoms;     /* atoms[0] unused */
   int32_t *atab; size_t atab_cap;               /* open addressing, 0 = empty */
-  /* units, groups, globals, ownership */
-  unit *units; int32_t nunits, capunits, initunits;
-  group *groups; int32_t ngroups, capgroups, initgroups;
+  /* units (unit.c), groups (group.c), globals and ownership (global.c) */
+  unit *units; int32_t nunits, initunits; size_t capunits;
+  group *groups; int32_t ngroups, initgroups; size_t capgroups;
   kv *glob; size_t nglob, capglob;
   own_slot *own; size_t own_cap, own_used, own_count;
   uint64_t own_version;                         /* +1 on every owner change, either way */
-  uint64_t hash;
-  /* rule stack */
+  keyed_map *maps; size_t nmaps, capmaps;       /* keyed.c, sorted by name */
+  uint64_t hash;                                /* hash.c */
+  /* rule stack, undo log, transactions, actions (undo.c) */
   keel_atom *rules; size_t nrules, caprules;
-  /* undo log */
   op *ops; size_t nops, capops;
   int depth;                                    /* open transactions + action */
   int in_action;
@@ -87,30 +111,93 @@ struct keel_state {
   op *redo_ops; size_t nredo_ops, capredo_ops;
   redo_rec *redo; size_t nredo, capredo;
   int64_t action_seq;
-  /* journal */
+  /* events for the journal (undo.c records, journal.c renders) */
   int journal_on;
-  buf journal;
+  event *events; size_t nevents, capevents;
+  char *etext; size_t netext, capetext;
+  size_t events_cut;            /* lowest nevents since journal.c last rendered */
+  /* the rendered journal (journal.c only) */
+  char *jtext; size_t njtext, capjtext;
+  size_t *jstart; size_t capjstart;             /* byte offset of each rendered event */
+  size_t jdone;                                 /* events rendered */
 };
 
-/* state.c */
-int keel__buf_reserve(buf *b, size_t extra);
-keel_status keel__state_push(keel_state *st, op *o);     /* apply forward + record */
-void keel__apply(keel_state *st, const op *o, int forward);
-int keel__atom_cmp(const keel_state *st, keel_atom a, keel_atom b);
-uint64_t keel__atom_hash(const keel_state *st, keel_atom a);
+#define UNIT_OK(st, id) ((id) >= 1 && (id) <= (st)->nunits)
+#define GROUP_OK(st, id) ((id) >= 1 && (id) <= (st)->ngroups)
 
-/* journal.c: JSON helpers (deterministic) */
-int keel__json_str(buf *b, const char *s, size_t len);
-int keel__json_atom(buf *b, const keel_state *st, keel_atom a);
-int keel__json_int(buf *b, int64_t i);
-int keel__json_float(buf *b, double f);
-int keel__json_value(buf *b, const keel_state *st, keel_value v);
-int keel__json_raw(buf *b, const char *s, size_t len);
-int keel__json_hash(buf *b, uint64_t h);
+static inline keel_value keel__vint(int64_t i) { keel_value v = { KEEL_V_INT, { 0 } }; v.u.i = i; return v; }
+static inline keel_value keel__vatom(keel_atom a) { keel_value v = { KEEL_V_STR, { 0 } }; v.u.s = a; return v; }
+#define KEEL_NIL ((keel_value){ KEEL_V_NIL, { 0 } })
+
+/* atom.c */
+int keel__atom_ok(const keel_state *st, keel_atom a);            /* 0 (none) or interned */
+int keel__atom_cmp(const keel_state *st, keel_atom a, keel_atom b);   /* by text */
+
+/* hash.c: Zobrist facts. Each fact of the state is one 64-bit key; the
+ * state hash is their XOR. String facts hash the text, never the atom id. */
+enum fact_tag {
+  T_NAME = 1, T_TYPE, T_SIDE, T_FACE, T_HITS, T_POINTS, T_LOC, T_VALUE, T_MARKER,
+  T_GNAME, T_GVALUE, T_GLINK, T_GLOBAL, T_OWNER, T_KEYED
+};
+uint64_t keel__mix(uint64_t x);                                   /* splitmix64 finalizer */
+uint64_t keel__atom_hash(const keel_state *st, keel_atom a);      /* of the text; 0 for none */
+uint64_t keel__fact(uint64_t tag, uint64_t a, uint64_t b, uint64_t c);
+uint64_t keel__loc_hash(int lk, int64_t where);
+/* XOR in or out one named-value fact (nothing for nil). */
+void keel__hash_kv(keel_state *st, uint64_t tag, uint64_t id, keel_atom key, keel_value v);
+/* XOR in or out the fixed fields of unit id (not its values and markers). */
+void keel__unit_facts(keel_state *st, int32_t id);
+/* The fact "in group g, next follows prev" (0: the list's ends). */
+uint64_t keel__glink(int32_t g, int32_t prev, int32_t next);
+
+/* value.c: named values (kv arrays sorted by key text) of units, groups
+ * and the game; the ops OP_UNIT_VALUE, OP_GROUP_VALUE, OP_GLOBAL. */
+int keel__value_ok(const keel_state *st, keel_value v);
+int keel__value_eq(keel_value a, keel_value b);
+int keel__key_find(const keel_state *st, const void *arr, size_t stride, size_t n, keel_atom key, size_t *at);
+keel_value keel__kv_get(const keel_state *st, const kv *arr, size_t n, keel_atom key);
+/* Set (v non-nil) or remove; capacity must allow one more; the new count. */
+size_t keel__kv_put(const keel_state *st, kv *arr, size_t n, keel_atom key, keel_value v);
+size_t keel__km_put(const keel_state *st, km *arr, size_t n, keel_atom key, int64_t c);
+keel_status keel__value_get(const keel_state *st, int kind, int64_t id, keel_atom key, keel_value *out);
+keel_status keel__value_set(keel_state *st, int kind, int64_t id, keel_atom key, keel_value v);
+size_t keel__value_count(const keel_state *st, int kind, int64_t id);
+keel_status keel__value_at(const keel_state *st, int kind, int64_t id, size_t i, keel_atom *key, keel_value *v);
+int keel__value_prepare(keel_state *st, const op *o);
+void keel__value_apply(keel_state *st, const op *o, int forward);
+
+/* unit.c, group.c, global.c: their ops */
+int keel__unit_prepare(keel_state *st, const op *o);
+void keel__unit_apply(keel_state *st, const op *o, int forward);
+int keel__group_prepare(keel_state *st, const op *o);
+void keel__group_apply(keel_state *st, const op *o, int forward);
+int keel__owner_prepare(keel_state *st, const op *o);
+void keel__owner_apply(keel_state *st, const op *o, int forward);
+int keel__keyed_prepare(keel_state *st, const op *o);
+void keel__keyed_apply(keel_state *st, const op *o, int forward);
+
+/* keyed.c: an encoded key's parts; string parts are unescaped into buf
+ * (KEEL_KEY_BYTES) and point into it. */
+#define KEEL_KEY_BYTES (KEEL_KEY_MAX * (2 * KEEL_KEY_STR_MAX + 3))
+typedef struct keel__key_part { int is_str; int64_t i; const char *s; size_t len; } keel__key_part;
+keel_status keel__keyed_decode(const keel_state *st, keel_atom key, keel__key_part *parts, int *n, char *buf);
+
+/* undo.c */
+keel_status keel__state_push(keel_state *st, op *o);     /* prepare, record, apply forward */
+void keel__apply(keel_state *st, const op *o, int forward);
+/* Record an event (when the journal is on); text bytes go to the event text
+ * first, their offset in *at. */
+keel_status keel__event_add(keel_state *st, const event *e);
+keel_status keel__event_text(keel_state *st, const void *p, size_t len, size_t *at);
+
+/* save.c: the save text appended to b (l_state.c writes into its scratch buffer) */
+struct keel__buf;
+keel_status keel__state_save_buf(const keel_state *st, const char *const *mk, const char *const *mv,
+                                 size_t nmeta, struct keel__buf *b);
+
+/* journal.c: names of enum values as the journal and the binding print them */
 const char *keel__loc_name(keel_loc_kind k);
 const char *keel__field_name(keel_field f);
 const char *keel__face_name(keel_face f);
-/* Render one op as a journal line (appended to st->journal). */
-keel_status keel__journal_op(keel_state *st, const op *o);
 
 #endif

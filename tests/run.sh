@@ -46,6 +46,10 @@ run_kind rel build/rel bin/keel
 if [ -z "${KEEL_ONLY:-}" ]; then
   [ -x build/rel/tests/host ] && suite "rel c/host (pkg-config)" build/rel/tests/host
   suite "install/uninstall" sh tests/install.sh
+  # the stack tags of the bindings, checked against their bodies; and the
+  # checker itself, on functions whose tags are wrong in known ways
+  suite "stack tags" lua5.4 tools/check_stack_tags.lua kernel/l_*.c kernel/main.c
+  suite "stack tag checker" sh -c 'lua5.4 tools/check_stack_tags.lua tests/tags/wrong.c | diff tests/tags/wrong.expected - && echo "1 passed, 0 failed" || { echo "0 passed, 1 failed"; exit 1; }'
   if command -v luacheck >/dev/null 2>&1; then
     suite "lint (luacheck)" sh -c 'make -s lint >/dev/null 2>&1 && echo "1 passed, 0 failed" || { make -s lint; echo "0 passed, 1 failed"; exit 1; }'
   else

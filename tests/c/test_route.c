@@ -398,7 +398,7 @@ TEST(reach_query_index_dense_hashed_or_borrowed) {
   CHECK_OK(keel_reach_new(m, H(-6, 0), 0, 4, &r));
   r->lender = &lent;
   check_disk(r, 12, H(-6, 0), 4);
-  CHECK(!keel_reach_indexed(r));
+  CHECK(!keel__reach_indexed(r));
   keel_hex path[8];
   size_t n;
   CHECK_OK(keel_reach_path(r, H(-2, 0), path, 8, &n));
@@ -406,12 +406,12 @@ TEST(reach_query_index_dense_hashed_or_borrowed) {
   CHECK_OK(keel_reach_new(m, H(6, 0), 0, 3, &r2));   /* a later search: r builds its own */
   r2->lender = &lent;
   check_disk(r2, 12, H(6, 0), 3);   /* r's cells, stale in the map's array, are misses */
-  CHECK(!keel_reach_indexed(r2));
+  CHECK(!keel__reach_indexed(r2));
   check_disk(r, 12, H(-6, 0), 4);
-  CHECK(keel_reach_indexed(r));
+  CHECK(keel__reach_indexed(r));
   lent = NULL;                      /* the cost map is gone: r2 builds its own too */
   check_disk(r2, 12, H(6, 0), 3);
-  CHECK(keel_reach_indexed(r2));
+  CHECK(keel__reach_indexed(r2));
   keel_reach_free(r);
   keel_reach_free(r2);
   keel_costmap_free(m);

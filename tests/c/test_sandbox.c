@@ -140,9 +140,9 @@ TEST(watchdog_rejects_zero_limit) {
 
 static ptrdiff_t find_at(const char *s, const char *p, size_t at, keel_status *st) {
   keel_pattern m;
-  keel_pattern_init(&m, s, strlen(s), p, strlen(p), 1000000);
+  keel__pattern_init(&m, s, strlen(s), p, strlen(p), 1000000);
   ptrdiff_t end;
-  *st = keel_pattern_match(&m, at, p[0] == '^', &end);
+  *st = keel__pattern_match(&m, at, p[0] == '^', &end);
   return end;
 }
 
@@ -158,16 +158,16 @@ TEST(pattern_basics) {
   CHECK_INT(find_at("abab", "(ab)%1", 0, &st), 4);
   CHECK_INT(find_at("abc", "abc$", 0, &st), 3);
   CHECK_INT(find_at("a]b", "[]]", 1, &st), 2);
-  CHECK(keel_pattern_is_plain("abc", 3));
-  CHECK(!keel_pattern_is_plain("a.c", 3));
+  CHECK(keel__pattern_is_plain("abc", 3));
+  CHECK(!keel__pattern_is_plain("a.c", 3));
 }
 
 TEST(pattern_malformed) {
   keel_status st;
   keel_pattern m;
   ptrdiff_t end;
-  keel_pattern_init(&m, "abc", 3, "[a", 2, 1000);
-  st = keel_pattern_match(&m, 0, 0, &end);
+  keel__pattern_init(&m, "abc", 3, "[a", 2, 1000);
+  st = keel__pattern_match(&m, 0, 0, &end);
   CHECK_INT(st, KEEL_E_PARSE);
   CHECK_STR(m.message, "malformed pattern (missing ']')");
   find_at("abc", "a%", 0, &st);
@@ -182,9 +182,9 @@ TEST(pattern_budget_stops_backtracking) {
   s[2000] = '\0';
   const char *p = "a-a-a-a-a-a-a-a-b";   /* polynomial blow-up, never matches */
   keel_pattern m;
-  keel_pattern_init(&m, s, 2000, p, strlen(p), 100000);
+  keel__pattern_init(&m, s, 2000, p, strlen(p), 100000);
   ptrdiff_t end;
-  keel_status st = keel_pattern_match(&m, 0, 0, &end);
+  keel_status st = keel__pattern_match(&m, 0, 0, &end);
   CHECK_INT(st, KEEL_E_LIMIT);
   CHECK(strstr(m.message, "too complex") != NULL);
   CHECK(m.steps > 100000);
@@ -197,10 +197,10 @@ TEST(pattern_interrupt_is_polled) {
   memset(s, 'a', 5000);
   s[5000] = '\0';
   keel_pattern m;
-  keel_pattern_init(&m, s, 5000, ".-.-.-b", 7, (uint64_t)1 << 40);
+  keel__pattern_init(&m, s, 5000, ".-.-.-b", 7, (uint64_t)1 << 40);
   m.interrupted = always;
   ptrdiff_t end;
-  CHECK_INT(keel_pattern_match(&m, 0, 0, &end), KEEL_E_LIMIT);
+  CHECK_INT(keel__pattern_match(&m, 0, 0, &end), KEEL_E_LIMIT);
   CHECK(strstr(m.message, "over its limit") != NULL);
   CHECK(m.steps <= KEEL_PATTERN_POLL);
 }

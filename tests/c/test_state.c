@@ -1,4 +1,5 @@
-/* test_state.c — kernel/state.c, journal.c, save.c from C. */
+/* test_state.c — the game state (kernel/state.c and its files), journal.c,
+ * save.c and file.c from C. */
 #include "keel.h"
 #include "check.h"
 #include <stdlib.h>
@@ -24,7 +25,8 @@ static int32_t ship(keel_state *st, const char *name, const char *type, int64_t 
 
 static int journal_has(keel_state *st, const char *needle) {
   size_t n;
-  const char *j = keel_state_journal(st, &n);
+  const char *j;
+  CHECK_OK(keel_state_journal(st, &j, &n));
   return strstr(j, needle) != NULL;
 }
 
@@ -94,7 +96,7 @@ TEST(state_transaction_rollback) {
   int32_t g;
   CHECK_OK(keel_state_group_new(st, A(st, "TF1"), &g));
   uint64_t h0 = keel_state_hash(st);
-  size_t jn0; keel_state_journal(st, &jn0);
+  size_t jn0; const char *jt; CHECK_OK(keel_state_journal(st, &jt, &jn0));
   keel_mark m;
   CHECK_OK(keel_state_begin(st, &m));
   CHECK_OK(keel_state_add_hits(st, bb, 4));
@@ -110,9 +112,60 @@ TEST(state_transaction_rollback) {
   CHECK_INT(keel_state_unit_count(st), 1);
   CHECK_INT(keel_state_group_size(st, g), 0);
   CHECK_INT(keel_state_owner(st, 77), 0);
-  size_t jn; keel_state_journal(st, &jn);
+  size_t jn; CHECK_OK(keel_state_journal(st, &jt, &jn));
   CHECK_INT(jn, jn0);
   keel_state_free(st);
+}
+
+/* The journal is rendered from the events when asked for: asking midway, then
+ * rolling back and changing again, gives the text of a journal asked for
+ * only at the end (the same changes without the rolled-back ones). */
+static void journal_script(keel_state *st, int peek, char **copy, size_t *copy_len) {
+  const char *j; size_t n;
+  int32_t bb = ship(st, "Hood", "BC", 4);
+  CHECK_OK(keel_state_journal_append(st, "{\"ev\":\"note\"}", 13));
+  if (peek) CHECK_OK(keel_state_journal(st, &j, &n));
+  CHECK_OK(keel_state_action_begin(st, "fire", "{\"at\":1}"));
+  keel_mark m;
+  CHECK_OK(keel_state_begin(st, &m));
+  CHECK_OK(keel_state_add_hits(st, bb, 3));
+  CHECK_OK(keel_state_journal_append(st, "{\"ev\":\"gone\"}", 13));
+  if (peek) { CHECK_OK(keel_state_journal(st, &j, &n)); CHECK(strstr(j, "gone") != NULL); }
+  CHECK_OK(keel_state_rollback(st, &m));
+  if (peek) { CHECK_OK(keel_state_journal(st, &j, &n)); CHECK(strstr(j, "gone") == NULL); }
+  CHECK_OK(keel_state_add_hits(st, bb, 1));
+  CHECK_OK(keel_state_action_end(st));
+  CHECK_OK(keel_state_undo(st, 1));
+  if (peek) CHECK_OK(keel_state_journal(st, &j, &n));
+  CHECK_OK(keel_state_redo(st, 1));
+  CHECK_OK(keel_state_journal(st, &j, &n));
+  *copy = malloc(n + 1);
+  memcpy(*copy, j, n);
+  (*copy)[n] = '\0';
+  *copy_len = n;
+}
+
+TEST(journal_rendered_when_asked) {
+  keel_state *a, *b;
+  CHECK_OK(keel_state_new(&a));
+  CHECK_OK(keel_state_new(&b));
+  char *ja, *jb; size_t na, nb;
+  journal_script(a, 1, &ja, &na);
+  journal_script(b, 0, &jb, &nb);
+  CHECK_INT(na, nb);
+  CHECK(strcmp(ja, jb) == 0);
+  CHECK(strstr(ja, "gone") == NULL);
+  CHECK(strstr(ja, "{\"ev\":\"action\",\"action\":1,\"name\":\"fire\",\"rule\":null,\"order\":{\"at\":1}}\n") != NULL);
+  CHECK(strstr(ja, "{\"ev\":\"redo\",\"n\":1,\"actions\":[1],\"hash\":\"") != NULL);
+  CHECK_INT(keel_state_journal_append(a, "two\nlines", 9), KEEL_E_ARG);
+  CHECK_OK(keel_state_journal_clear(a));
+  const char *j; size_t n;
+  CHECK_OK(keel_state_journal(a, &j, &n));
+  CHECK_INT(n, 0);
+  free(ja);
+  free(jb);
+  keel_state_free(a);
+  keel_state_free(b);
 }
 
 /* What is computed from the owners (a cost map) is kept while the owner
@@ -374,6 +427,175 @@ TEST(save_damaged_refused) {
   keel_state_free(st);
 }
 
+/* ---- keyed values ---- */
+
+static keel_key K1(keel_value a) { keel_key k = { 1, { a } }; return k; }
+static keel_key K2(keel_value a, keel_value b) { keel_key k = { 2, { a, b } }; return k; }
+static keel_key K3(keel_value a, keel_value b, keel_value c) { keel_key k = { 3, { a, b, c } }; return k; }
+
+static keel_value SB(keel_state *st, const char *s, size_t len) {   /* a string with any bytes */
+  keel_atom a = 0;
+  CHECK_OK(keel_state_intern(st, s, len, &a));
+  return S(a);
+}
+
+/* Print entry i of map as "k1|k2=value" (ints as numbers, strings quoted). */
+static void keyed_text(keel_state *st, keel_atom map, size_t i, char *out, size_t cap) {
+  keel_key k; keel_value v;
+  size_t at = 0;
+  out[0] = '\0';
+  CHECK_OK(keel_state_at_keyed(st, map, i, &k, &v));
+  for (int j = 0; j < k.n; j++) {
+    if (k.part[j].kind == KEEL_V_INT)
+      at += (size_t)snprintf(out + at, cap - at, "%s%lld", j ? "|" : "", (long long)k.part[j].u.i);
+    else
+      at += (size_t)snprintf(out + at, cap - at, "%s'%s'", j ? "|" : "", keel_state_atom_str(st, k.part[j].u.s, NULL));
+  }
+  snprintf(out + at, cap - at, "=%lld", (long long)v.u.i);
+}
+
+TEST(keyed_values_order_and_errors) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  keel_atom m = A(st, "zoc");
+  keel_value allied = S(A(st, "Allied")), axis = S(A(st, "Axis")), a1 = S(A(st, "A1"));
+  keel_key k;
+  k = K2(axis, a1); CHECK_OK(keel_state_set_keyed(st, m, &k, I(1)));
+  k = K2(allied, a1); CHECK_OK(keel_state_set_keyed(st, m, &k, I(2)));
+  k = K1(allied); CHECK_OK(keel_state_set_keyed(st, m, &k, I(3)));
+  k = K1(I(-5)); CHECK_OK(keel_state_set_keyed(st, m, &k, I(4)));
+  k = K1(I(7)); CHECK_OK(keel_state_set_keyed(st, m, &k, I(5)));
+  k = K2(I(7), I(-1)); CHECK_OK(keel_state_set_keyed(st, m, &k, I(6)));
+  k = K1(SB(st, "Allied\0x", 8)); CHECK_OK(keel_state_set_keyed(st, m, &k, I(7)));
+  k = K3(allied, a1, I(2)); CHECK_OK(keel_state_set_keyed(st, m, &k, I(8)));
+  k = K1(S(A(st, "All"))); CHECK_OK(keel_state_set_keyed(st, m, &k, I(9)));
+  /* key order: integers (by value) before strings (by bytes, a prefix
+   * first), a shorter key before a longer one it begins */
+  static const char *const want[] = {
+    "-5=4", "7=5", "7|-1=6", "'All'=9", "'Allied'=3", "'Allied'|'A1'=2", "'Allied'|'A1'|2=8",
+    "'Allied'=7" /* "Allied\0x" prints as Allied */, "'Axis'|'A1'=1",
+  };
+  CHECK_INT(keel_state_count_keyed(st, m), 9);
+  for (size_t i = 0; i < 9; i++) {
+    char got[128];
+    keyed_text(st, m, i, got, sizeof got);
+    CHECK_STR(got, want[i]);
+  }
+  keel_value v;
+  k = K2(allied, a1); CHECK_OK(keel_state_get_keyed(st, m, &k, &v));
+  CHECK_INT(v.u.i, 2);
+  k = K2(a1, allied); CHECK_OK(keel_state_get_keyed(st, m, &k, &v));
+  CHECK_INT(v.kind, KEEL_V_NIL);
+  k = K1(I(7)); CHECK_OK(keel_state_get_keyed(st, A(st, "other"), &k, &v));
+  CHECK_INT(v.kind, KEEL_V_NIL);
+  CHECK_INT(keel_state_count_keyed(st, A(st, "other")), 0);
+  /* a nil value removes the key; removing a key never set changes nothing */
+  uint64_t h = keel_state_hash(st);
+  k = K1(I(-5)); CHECK_OK(keel_state_set_keyed(st, m, &k, NIL));
+  CHECK_INT(keel_state_count_keyed(st, m), 8);
+  CHECK(keel_state_hash(st) != h);
+  h = keel_state_hash(st);
+  k = K1(I(12345)); CHECK_OK(keel_state_set_keyed(st, m, &k, NIL));
+  CHECK(keel_state_hash(st) == h);
+  /* bad keys and maps */
+  keel_key none = { 0, { NIL } }, four = { 4, { I(1), I(2), I(3) } };
+  CHECK_INT(keel_state_set_keyed(st, m, &none, I(1)), KEEL_E_ARG);
+  CHECK_INT(keel_state_set_keyed(st, m, &four, I(1)), KEEL_E_ARG);
+  k = K1(F(1.5)); CHECK_INT(keel_state_set_keyed(st, m, &k, I(1)), KEEL_E_ARG);
+  k = K1(NIL); CHECK_INT(keel_state_set_keyed(st, m, &k, I(1)), KEEL_E_ARG);
+  char longs[300]; memset(longs, 'x', sizeof longs);
+  k = K1(SB(st, longs, 256)); CHECK_INT(keel_state_set_keyed(st, m, &k, I(1)), KEEL_E_ARG);
+  k = K1(SB(st, longs, 255)); CHECK_OK(keel_state_set_keyed(st, m, &k, I(1)));
+  k = K1(I(1)); CHECK_INT(keel_state_set_keyed(st, 0, &k, I(1)), KEEL_E_ARG);
+  CHECK_INT(keel_state_set_keyed(st, m, &k, F(0.0 / 0.0)), KEEL_E_ARG);
+  CHECK_INT(keel_state_at_keyed(st, m, 99, &k, &v), KEEL_E_RANGE);
+  CHECK(keel_state_hash_full(st) == keel_state_hash(st));
+  CHECK(journal_has(st, "{\"ev\":\"keyed\",\"rule\":null,\"map\":\"zoc\",\"key\":[\"Allied\",\"A1\",2],\"old\":null,\"new\":8}"));
+  CHECK(journal_has(st, "\"key\":[\"Allied\\u0000x\"]"));
+  CHECK(journal_has(st, "\"key\":[-5],\"old\":4,\"new\":null}"));
+  keel_state_free(st);
+}
+
+TEST(keyed_values_undo_hash_save) {
+  keel_state *a, *b;
+  CHECK_OK(keel_state_new(&a));
+  CHECK_OK(keel_state_new(&b));
+  /* the same keyed values set in another order, with atoms interned in
+   * another order and a detour, hash the same */
+  A(b, "A1"); A(b, "seen"); A(b, "Axis");
+  keel_key k;
+  k = K2(S(A(a, "Axis")), S(A(a, "A1"))); CHECK_OK(keel_state_set_keyed(a, A(a, "zoc"), &k, I(1)));
+  k = K1(I(3)); CHECK_OK(keel_state_set_keyed(a, A(a, "seen"), &k, S(A(a, "yes"))));
+  k = K1(I(3)); CHECK_OK(keel_state_set_keyed(b, A(b, "seen"), &k, F(2.5)));
+  k = K1(I(3)); CHECK_OK(keel_state_set_keyed(b, A(b, "seen"), &k, S(A(b, "yes"))));
+  k = K2(S(A(b, "Axis")), S(A(b, "A1"))); CHECK_OK(keel_state_set_keyed(b, A(b, "zoc"), &k, I(1)));
+  CHECK(keel_state_hash(a) == keel_state_hash(b));
+  CHECK(keel_state_hash_full(b) == keel_state_hash(b));
+  /* a different key, map or value is a different hash */
+  k = K1(I(3)); CHECK_OK(keel_state_set_keyed(b, A(b, "zoc"), &k, I(1)));
+  CHECK(keel_state_hash(a) != keel_state_hash(b));
+  /* rollback and undo put keyed values back; redo again */
+  uint64_t h0 = keel_state_hash(a);
+  keel_mark mk;
+  CHECK_OK(keel_state_begin(a, &mk));
+  k = K1(I(3)); CHECK_OK(keel_state_set_keyed(a, A(a, "seen"), &k, NIL));
+  k = K1(I(9)); CHECK_OK(keel_state_set_keyed(a, A(a, "new map"), &k, I(9)));
+  CHECK_OK(keel_state_rollback(a, &mk));
+  CHECK(keel_state_hash(a) == h0);
+  CHECK_INT(keel_state_count_keyed(a, A(a, "seen")), 1);
+  CHECK_INT(keel_state_count_keyed(a, A(a, "new map")), 0);
+  CHECK_OK(keel_state_action_begin(a, "zoc", NULL));
+  k = K2(S(A(a, "Axis")), S(A(a, "A1"))); CHECK_OK(keel_state_set_keyed(a, A(a, "zoc"), &k, I(2)));
+  k = K2(S(A(a, "Axis")), S(A(a, "B2"))); CHECK_OK(keel_state_set_keyed(a, A(a, "zoc"), &k, I(1)));
+  CHECK_OK(keel_state_action_end(a));
+  uint64_t h1 = keel_state_hash(a);
+  CHECK_OK(keel_state_undo(a, 1));
+  CHECK(keel_state_hash(a) == h0);
+  CHECK_INT(keel_state_count_keyed(a, A(a, "zoc")), 1);
+  CHECK_OK(keel_state_redo(a, 1));
+  CHECK(keel_state_hash(a) == h1);
+  CHECK(keel_state_hash_full(a) == h1);
+  /* saved and loaded exactly, sorted by map then key */
+  char *text; size_t len;
+  CHECK_OK(keel_state_save_text(a, NULL, NULL, 0, &text, &len));
+  CHECK(strstr(text, "keel-save 2\n") == text);
+  CHECK(strstr(text, "K \"seen\" [3] \"yes\"\nK \"zoc\" [\"Axis\",\"A1\"] 2\nK \"zoc\" [\"Axis\",\"B2\"] 1\n") != NULL);
+  CHECK(strstr(text, "\nend 0 0 0 0 3\n") != NULL);
+  keel_state *back; char **meta; size_t nmeta; char *err;
+  CHECK_OK(keel_state_load_text(text, len, &back, &meta, &nmeta, &err));
+  CHECK(keel_state_hash(back) == h1);
+  CHECK(keel_state_hash_full(back) == h1);
+  char *text2; size_t len2;
+  CHECK_OK(keel_state_save_text(back, NULL, NULL, 0, &text2, &len2));
+  CHECK(len2 == len && memcmp(text, text2, len) == 0);
+  free(text2);
+  keel_save_meta_free(meta, nmeta);
+  keel_state_free(back);
+  free(text);
+  keel_state_free(a);
+  keel_state_free(b);
+}
+
+/* A version 1 save (no keyed values, four counts on the end line) loads. */
+TEST(save_version_1_loads) {
+  const char *body = "keel-save 1\nW \"turn\" 3\nend 0 0 1 0\n";
+  char text[128];
+  snprintf(text, sizeof text, "%schecksum %016llx\n", body,
+           (unsigned long long)keel_hash_bytes(body, strlen(body)));
+  keel_state *back; char **meta; size_t nmeta; char *err;
+  CHECK_OK(keel_state_load_text(text, strlen(text), &back, &meta, &nmeta, &err));
+  CHECK_INT(keel_state_global_count(back), 1);
+  keel_save_meta_free(meta, nmeta);
+  keel_state_free(back);
+  /* a K line is version 2 only */
+  const char *body2 = "keel-save 1\nK \"m\" [1] 1\nend 0 0 0 0\n";
+  snprintf(text, sizeof text, "%schecksum %016llx\n", body2,
+           (unsigned long long)keel_hash_bytes(body2, strlen(body2)));
+  CHECK_INT(keel_state_load_text(text, strlen(text), &back, &meta, &nmeta, &err), KEEL_E_PARSE);
+  CHECK(err && strstr(err, "line 2: unknown line"));
+  free(err);
+}
+
 TEST(file_atomic_write_and_read) {
   char dir[] = "/tmp/keel-state-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
@@ -399,11 +621,15 @@ int main(void) {
   RUN(state_owner_version);
   RUN(state_undo_redo);
   RUN(state_undo_empty_action);
+  RUN(journal_rendered_when_asked);
   RUN(state_groups_order_hash);
   RUN(state_cargo_and_eliminate);
   RUN(state_split_combine);
   RUN(save_round_trip);
   RUN(save_damaged_refused);
+  RUN(keyed_values_order_and_errors);
+  RUN(keyed_values_undo_hash_save);
+  RUN(save_version_1_loads);
   RUN(file_atomic_write_and_read);
   return check_report();
 }

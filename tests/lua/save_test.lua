@@ -26,6 +26,7 @@ local function sample_game()
   g:set_owner(keel.hex.from_qr(-3, 5), "Axis")
   g:set_global("ratio", 0.25)
   g:set_global("night", true)
+  g.state:set_keyed("zoc", { "Axis", 3 }, true)
   return g
 end
 
@@ -42,6 +43,7 @@ t.test("save-1: save then load gives the same hash, dice position and meta", fun
   t.eq(back:roll("2d6"), g:roll("2d6"), "the dice continue where they were")
   t.eq(back:unit(1).markers, g:unit(1).markers)
   t.eq(back.state:save_text(), g.state:save_text(), "saving again gives the same text")
+  t.eq(back.state:get_keyed("zoc", { "Axis", 3 }), true, "keyed values are saved")
   os.execute("rm -rf " .. dir)
 end)
 
@@ -87,9 +89,9 @@ local damaged = {
   { "flipped byte in the body", good:sub(1, 200) .. string.char(good:byte(201) ~ 1) .. good:sub(202), "checksum mismatch" },
   { "flipped byte in the checksum", good:sub(1, -3) .. (good:sub(-2, -2) == "0" and "1" or "0") .. "\n", "checksum mismatch" },
   { "a line deleted", good:gsub("\nV [^\n]*", "", 1), "checksum mismatch" },
-  { "wrong version", good:gsub("^keel%-save 1", "keel-save 2"), "version 2 is not supported" },
-  { "version 0", good:gsub("^keel%-save 1", "keel-save 0"), "version 0 is not supported" },
-  { "version not a number", good:gsub("^keel%-save 1", "keel-save x"), "malformed version" },
+  { "wrong version", good:gsub("^keel%-save %d+", "keel-save 3"), "version 3 is not supported" },
+  { "version 0", good:gsub("^keel%-save %d+", "keel-save 0"), "version 0 is not supported" },
+  { "version not a number", good:gsub("^keel%-save %d+", "keel-save x"), "malformed version" },
   { "binary garbage", garbage, "not a keel save" },
   { "zero bytes", string.rep("\0", 1000), "not a keel save" },
   { "another format", '{"ev":"header"}\n', "not a keel save" },
@@ -108,6 +110,11 @@ local damaged = {
   { "text after end", rechecksum(body .. "W \"x\" 1\n"), "text after 'end'" },
   { "trailing text on a line", edit("\nG 1 (\"[^\"]*\")", "\nG 1 %1 extra"), "unexpected text" },
   { "bad location kind", edit("\nU 1 (.-) (%d+) (%d+)\n", "\nU 1 %1 42 %3\n"), "bad location kind" },
+  { "keyed key not an array", edit('\nK "zoc" %[', '\nK "zoc" {'), "keyed value: malformed" },
+  { "keyed key of four parts", edit('%["Axis",3%]', '["Axis",3,4,5]'), "keyed value: malformed" },
+  { "keyed key part a float", edit('%["Axis",3%]', '["Axis",3.5]'), "keyed value: malformed" },
+  { "keyed count wrong", edit("\nend (%d+) (%d+) (%d+) (%d+) 1\n", "\nend %1 %2 %3 %4 2\n"), "counts do not match" },
+  { "keyed count missing", edit("\nend (%d+) (%d+) (%d+) (%d+) 1\n", "\nend %1 %2 %3 %4\n"), "end: malformed" },
 }
 
 t.test("save-3: " .. #damaged .. " damaged save files are refused with a clear message", function()

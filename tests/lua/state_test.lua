@@ -116,6 +116,44 @@ t.test("state-8: globals and ownership", function()
   t.eq(st:owner(hexes[2]), "Allied")
 end)
 
+t.test("state-11: keyed values: structured keys, key order, undo and hash", function()
+  local st = S.new()
+  st:set_keyed("zoc", { "Axis", "A1" }, true)
+  st:set_keyed("zoc", { "Allied", "A1" }, true)
+  st:set_keyed("zoc", "Allied", 2)              -- a one-part key may be bare
+  st:set_keyed("zoc", { 7, -1 }, "x")
+  st:set_keyed("zoc", -3, 1.5)
+  t.eq(st:count_keyed("zoc"), 5)
+  t.eq(st:get_keyed("zoc", { "Allied", "A1" }), true)
+  t.eq(st:get_keyed("zoc", { "A1", "Allied" }), nil)
+  t.eq(st:get_keyed("zoc", { "Allied" }), 2, "a bare key is the one-part array")
+  t.eq(st:get_keyed("nowhere", 1), nil)
+  t.eq(st:get_keyed("zoc", "never interned"), nil)
+  local got = {}
+  for i = 1, st:count_keyed("zoc") do
+    local key, value = st:at_keyed("zoc", i)
+    got[i] = { key, value }
+  end
+  t.eq(got, { { { -3 }, 1.5 }, { { 7, -1 }, "x" }, { { "Allied" }, 2 },
+              { { "Allied", "A1" }, true }, { { "Axis", "A1" }, true } },
+       "integers before strings, a shorter key before a longer one it begins")
+  local h = st:hash()
+  local lv = st:begin()
+  st:set_keyed("zoc", { "Axis", "A1" }, nil)
+  t.eq(st:count_keyed("zoc"), 4)
+  st:rollback(lv)
+  t.eq(st:hash(), h)
+  t.eq(st:hash_full(), h)
+  t.ok(st:journal():find('{"ev":"keyed","rule":null,"map":"zoc","key":[7,-1],"old":null,"new":"x"}', 1, true))
+  t.raises(function() st:set_keyed("zoc", { 1, 2, 3, 4 }, 1) end, "a key has 1 to 3 parts")
+  t.raises(function() st:set_keyed("zoc", {}, 1) end, "a key has 1 to 3 parts")
+  t.raises(function() st:set_keyed("zoc", 1.5, 1) end, "integers or strings")
+  t.raises(function() st:set_keyed("zoc", { true }, 1) end, "integers or strings")
+  t.raises(function() st:set_keyed("zoc", ("x"):rep(256), 1) end, "longer than 255 bytes")
+  t.raises(function() st:at_keyed("zoc", 6) end, "1..5 expected")
+  t.raises(function() st:set_keyed("zoc", 1, {}) end, "nil, boolean, number or string expected")
+end)
+
 t.test("state-9: json is deterministic (sorted keys, shortest floats)", function()
   t.eq(S.json({ b = 1, a = { 1, 2.5, "x" }, c = { z = true, y = false } }),
        '{"a":[1,2.5,"x"],"b":1,"c":{"y":false,"z":true}}')

@@ -8,6 +8,9 @@
 ---@alias keel.LocKind "off"|"hex"|"port"|"box"|"zone"|"unit"|"dead"
 ---@alias keel.Face "full"|"damaged"|"half"
 ---@alias keel.Field "name"|"type"|"side"|"face"|"hits"|"points"|"loc"
+---A keyed value's key: one part (an integer or a string of at most 255
+---bytes) or an array of 1 to 3 parts.
+---@alias keel.Key integer|string|(integer|string)[]
 
 ---@class keel.statelib
 ---@field save_version integer
@@ -172,6 +175,26 @@ function State:global(key) end
 function State:set_global(key, v) end
 ---@return table<string, keel.Value> values, string[] keys
 function State:globals() end
+---The value of a key in a keyed map (structured rule data), nil when none.
+---@param map string
+---@param key keel.Key
+---@return keel.Value
+function State:get_keyed(map, key) end
+---Set a key of a keyed map (nil removes it); journaled, undone, hashed, saved.
+---@param map string
+---@param key keel.Key
+---@param v keel.Value
+function State:set_keyed(map, key, v) end
+---How many keys a keyed map holds.
+---@param map string
+---@return integer
+function State:count_keyed(map) end
+---The i-th key (always an array of parts) and value of a keyed map, in key
+---order: integers before strings, a shorter key before a longer one it begins.
+---@param map string
+---@param i integer 1-based
+---@return (integer|string)[] key, keel.Value value
+function State:at_keyed(map, i) end
 ---@param hex integer
 ---@return string?
 function State:owner(hex) end

@@ -1,0 +1,90 @@
+/*
+ * file.c — the kernel's files: whole-file reads bounded by a size limit,
+ * and atomic writes (temporary file beside the target, fsync, rename,
+ * fsync the directory), so a crash leaves the old file or the new one.
+ * Saves (save.c), the journal writer and keel.state.write_file use these.
+ */
+#include "array.h"
+#include "keel.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int write_all(int fd, const char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0) { if (errno == EINTR) continue; return 0; }
+    p += w;
+    n -= (size_t)w;
+  }
+  return 1;
+}
+
+keel_status keel_file_write_atomic(const char *path, const char *data, size_t len) {
+  if (!path || !*path || (!data && len)) return KEEL_E_ARG;
+  size_t pl = strlen(path);
+  char *tmp = malloc(pl + 16);
+  char *dir = malloc(pl + 2);
+  if (!tmp || !dir) { free(tmp); free(dir); return KEEL_E_NOMEM; }
+  /* One temporary name per file: a save killed mid-write leaves at most one
+   * "<path>.tmp" behind, and the next save overwrites it (one writer per file). */
+  snprintf(tmp, pl + 16, "%s.tmp", path);
+  const char *slash = strrchr(path, '/');
+  if (slash == path) strcpy(dir, "/");
+  else if (slash) { memcpy(dir, path, (size_t)(slash - path)); dir[slash - path] = '\0'; }
+  else strcpy(dir, ".");
+  keel_status rc = KEEL_E_IO;
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    int ok = write_all(fd, data, len) && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    if (ok && rename(tmp, path) == 0) {
+      int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+      if (dfd >= 0) { fsync(dfd); close(dfd); }
+      rc = KEEL_OK;
+    } else {
+      unlink(tmp);
+    }
+  }
+  free(tmp);
+  free(dir);
+  return rc;
+}
+
+keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len) {
+  *out = NULL;
+  *len = 0;
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return errno == ENOENT ? KEEL_E_NOT_FOUND : KEEL_E_IO;
+  struct stat sb;
+  if (fstat(fd, &sb) != 0) { close(fd); return KEEL_E_IO; }
+  if (S_ISDIR(sb.st_mode)) { close(fd); return KEEL_E_IO; }
+  if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max) { close(fd); return KEEL_E_CAPACITY; }
+  size_t cap = 0, n = 0, first = S_ISREG(sb.st_mode) ? (size_t)sb.st_size + 1 : 4096;
+  char *p = NULL;
+  /* a regular file's size is known: one allocation of it; a pipe's grows */
+  if (!KEEL_RESERVE_FROM(p, cap, first, first)) {
+    close(fd);
+    return KEEL_E_NOMEM;
+  }
+  for (;;) {
+    if (n + 1 >= cap) {
+      if (cap > max + 1) { free(p); close(fd); return KEEL_E_CAPACITY; }
+      if (!KEEL_RESERVE(p, cap, cap + 1)) { free(p); close(fd); return KEEL_E_NOMEM; }
+    }
+    ssize_t r = read(fd, p + n, cap - 1 - n);
+    if (r < 0) { if (errno == EINTR) continue; free(p); close(fd); return KEEL_E_IO; }
+    if (r == 0) break;
+    n += (size_t)r;
+    if (n > max) { free(p); close(fd); return KEEL_E_CAPACITY; }
+  }
+  close(fd);
+  p[n] = '\0';
+  *out = p;
+  *len = n;
+  return KEEL_OK;
+}

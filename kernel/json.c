@@ -1,0 +1,119 @@
+/*
+ * json.c — the JSON writer: a growable byte buffer and the encoders of
+ * scalars, strings, hashes and a state's named values and keys (json.h). It owns
+ * the number and string forms every JSON text of the kernel uses: the
+ * journal (journal.c), saves (save.c) and keel.state.json (l_state.c).
+ */
+#include "array.h"
+#include "json.h"
+#include "state_int.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int keel__buf_reserve(keel__buf *b, size_t extra) {
+  if (extra > SIZE_MAX - b->n - 1) return 0;
+  return KEEL_RESERVE_FROM(b->p, b->cap, b->n + extra + 1, 256);
+}
+
+int keel__json_raw(keel__buf *b, const char *s, size_t len) {
+  if (!keel__buf_reserve(b, len)) return 0;
+  memcpy(b->p + b->n, s, len);
+  b->n += len;
+  return 1;
+}
+
+int keel__json_str(keel__buf *b, const char *s, size_t len) {
+  static const char hex[] = "0123456789abcdef";
+  if (len > (SIZE_MAX - 2) / 6 || !keel__buf_reserve(b, len * 6 + 2)) return 0;
+  char *o = b->p + b->n;
+  *o++ = '"';
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    switch (c) {
+    case '"': *o++ = '\\'; *o++ = '"'; break;
+    case '\\': *o++ = '\\'; *o++ = '\\'; break;
+    case '\n': *o++ = '\\'; *o++ = 'n'; break;
+    case '\r': *o++ = '\\'; *o++ = 'r'; break;
+    case '\t': *o++ = '\\'; *o++ = 't'; break;
+    default:
+      if (c < 0x20 || c == 0x7f) {
+        *o++ = '\\'; *o++ = 'u'; *o++ = '0'; *o++ = '0';
+        *o++ = hex[c >> 4]; *o++ = hex[c & 15];
+      } else {
+        *o++ = (char)c;
+      }
+    }
+  }
+  *o++ = '"';
+  b->n = (size_t)(o - b->p);
+  return 1;
+}
+
+int keel__json_int(keel__buf *b, int64_t i) {
+  char tmp[24];
+  int n = snprintf(tmp, sizeof tmp, "%lld", (long long)i);
+  return keel__json_raw(b, tmp, (size_t)n);
+}
+
+int keel__json_float(keel__buf *b, double f) {
+  char tmp[40];
+  int n = 0;
+  if (f != f || f - f != 0) return keel__json_null(b);
+  for (int prec = 1; prec <= 17; prec++) {
+    n = snprintf(tmp, sizeof tmp, "%.*g", prec, f);
+    if (strtod(tmp, NULL) == f) break;
+  }
+  if (!strpbrk(tmp, ".en")) { tmp[n++] = '.'; tmp[n++] = '0'; tmp[n] = '\0'; }
+  return keel__json_raw(b, tmp, (size_t)n);
+}
+
+int keel__json_bool(keel__buf *b, int v) {
+  return v ? KEEL_JSON_LIT(b, "true") : KEEL_JSON_LIT(b, "false");
+}
+
+int keel__json_null(keel__buf *b) { return KEEL_JSON_LIT(b, "null"); }
+
+int keel__json_hash(keel__buf *b, uint64_t h) {
+  char tmp[20];
+  int n = snprintf(tmp, sizeof tmp, "\"%016llx\"", (unsigned long long)h);
+  return keel__json_raw(b, tmp, (size_t)n);
+}
+
+int keel__json_atom(keel__buf *b, const keel_state *st, keel_atom a) {
+  size_t len;
+  const char *s = keel_state_atom_str(st, a, &len);
+  return s ? keel__json_str(b, s, len) : keel__json_null(b);
+}
+
+int keel__json_value(keel__buf *b, const keel_state *st, keel_value v) {
+  switch (v.kind) {
+  case KEEL_V_BOOL: return keel__json_bool(b, v.u.i != 0);
+  case KEEL_V_INT: return keel__json_int(b, v.u.i);
+  case KEEL_V_FLOAT: return keel__json_float(b, v.u.f);
+  case KEEL_V_STR: return keel__json_atom(b, st, v.u.s);
+  default: return keel__json_null(b);
+  }
+}
+
+int keel__json_key(keel__buf *b, const keel_state *st, keel_atom key) {
+  keel__key_part parts[KEEL_KEY_MAX];
+  char text[KEEL_KEY_BYTES];
+  int n;
+  if (keel__keyed_decode(st, key, parts, &n, text) != KEEL_OK) return keel__json_null(b);
+  int ok = KEEL_JSON_LIT(b, "[");
+  for (int i = 0; ok && i < n; i++)
+    ok = (i == 0 || KEEL_JSON_LIT(b, ",")) &&
+         (parts[i].is_str ? keel__json_str(b, parts[i].s, parts[i].len) : keel__json_int(b, parts[i].i));
+  return ok && KEEL_JSON_LIT(b, "]");
+}
+
+static int key_cmp(const void *x, const void *y) {
+  const keel__json_name *a = x, *c = y;
+  int r = memcmp(a->s, c->s, a->len < c->len ? a->len : c->len);
+  return r ? r : (a->len < c->len ? -1 : a->len > c->len);
+}
+
+void keel__json_sort_keys(keel__json_name *keys, size_t n) {
+  if (n > 1) qsort(keys, n, sizeof *keys, key_cmp);
+}

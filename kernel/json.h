@@ -1,0 +1,42 @@
+/*
+ * json.h — the kernel's one JSON writer (kernel/json.c), shared by the
+ * journal, the save format and the keel.state.json binding. Not API.
+ *
+ * Output is deterministic: integers in decimal, floats as the shortest %g
+ * that reads back to the same double (always with a '.' or an exponent),
+ * strings escaped the same way on every run; no locale, no library.
+ * Every writer returns 1, or 0 when the buffer could not grow (the buffer
+ * then holds what was written before the failing call).
+ */
+#ifndef KEEL_JSON_H
+#define KEEL_JSON_H
+#include "keel.h"
+
+/* A growable byte buffer (not NUL-terminated). Zero-initialise; free(p). */
+typedef struct keel__buf { char *p; size_t n, cap; } keel__buf;
+
+/* Room for extra more bytes (and one spare, for a terminator). */
+int keel__buf_reserve(keel__buf *b, size_t extra);
+
+int keel__json_raw(keel__buf *b, const char *s, size_t len);
+int keel__json_str(keel__buf *b, const char *s, size_t len);
+int keel__json_int(keel__buf *b, int64_t i);
+/* NaN and infinities have no JSON form: written as null. */
+int keel__json_float(keel__buf *b, double f);
+int keel__json_bool(keel__buf *b, int v);
+int keel__json_null(keel__buf *b);
+/* A 64-bit hash as a string of 16 lowercase hex digits. */
+int keel__json_hash(keel__buf *b, uint64_t h);
+/* A state's atom as a string (null for none) and a named value. */
+int keel__json_atom(keel__buf *b, const keel_state *st, keel_atom a);
+int keel__json_value(keel__buf *b, const keel_state *st, keel_value v);
+/* A keyed value's key (an encoded key atom, keyed.c) as an array: [3,"A1"]. */
+int keel__json_key(keel__buf *b, const keel_state *st, keel_atom key);
+
+/* Object keys in the order the writer puts them: by bytes, then length. */
+typedef struct keel__json_name { const char *s; size_t len; } keel__json_name;
+void keel__json_sort_keys(keel__json_name *keys, size_t n);
+
+#define KEEL_JSON_LIT(b, s) keel__json_raw((b), (s), sizeof(s) - 1)
+
+#endif
