@@ -811,6 +811,15 @@ static int l_action_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_s
 static int l_redo_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_redo_count(S(L))); return 1; }
 /* st:action_number() -> the last action begun  [-1, +1, e] */
 static int l_action_number(lua_State *L) { lua_pushinteger(L, keel_state_action_number(S(L))); return 1; }
+/* st:set_action_number(n): the numbering of a loaded state goes on from n  [-2, +0, e] */
+static int l_set_action_number(lua_State *L) {
+  keel_state *st = S(L);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  keel_status s = keel_state_set_action_number(st, n);
+  if (s == KEEL_E_ARG) return luaL_argerror(L, 2, "a whole number >= 0 expected");
+  if (s == KEEL_E_STATE) return luaL_error(L, "set_action_number: only on a state with no actions, redo or transaction");
+  return 0;
+}
 
 /* ---- hash, journal, memory ---- */
 
@@ -1138,6 +1147,7 @@ int keel_lua_open_state(lua_State *L) {
     { "action_begin", l_action_begin }, { "action_end", l_action_end },
     { "undo", l_undo }, { "redo", l_redo }, { "action_count", l_action_count },
     { "redo_count", l_redo_count }, { "action_number", l_action_number },
+    { "set_action_number", l_set_action_number },
     { "hash", l_hash }, { "hash_hex", l_hash_hex }, { "hash_full", l_hash_full },
     { "journal", l_journal }, { "journal_size", l_journal_size }, { "journal_enable", l_journal_enable },
     { "journal_append", l_journal_append }, { "journal_clear", l_journal_clear },

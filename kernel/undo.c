@@ -197,6 +197,13 @@ size_t keel_state_action_count(const keel_state *st) { return st->nactions; }
 size_t keel_state_redo_count(const keel_state *st) { return st->nredo; }
 int64_t keel_state_action_number(const keel_state *st) { return st->action_seq; }
 
+keel_status keel_state_set_action_number(keel_state *st, int64_t n) {
+  if (n < 0) return KEEL_E_ARG;
+  if (st->nactions || st->nredo || st->depth || st->in_action) return KEEL_E_STATE;
+  st->action_seq = n;
+  return KEEL_OK;
+}
+
 /* The event of an undo or redo of the n actions numbered in numbers. */
 static keel_status undo_redo_event(keel_state *st, int kind, size_t n, const int64_t *numbers) {
   if (!st->journal_on) return KEEL_OK;

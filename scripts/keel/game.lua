@@ -451,13 +451,40 @@ function M.load(path, opts)
   opts = opts or {}
   local st, meta = kstate.load(path)
   if not st then return nil, meta end
+  local function refuse(why) st:close(); return nil, path .. ": " .. why end
   local m, rule_files = {}, {}
   for _, kv in ipairs(meta) do
-    if kv[1] == "rule_file" then rule_files[#rule_files + 1] = kv[2] else m[kv[1]] = kv[2] end
+    if kv[1] == "rule_file" then
+      rule_files[#rule_files + 1] = kv[2]
+    elseif m[kv[1]] ~= nil then
+      return refuse(("meta %q is given twice"):format(kv[1]))
+    else
+      m[kv[1]] = kv[2]
+    end
   end
-  local seed = math.tointeger(tonumber(m.seed or ""))
-  if not seed or not m.dice then st:close(); return nil, path .. ": save has no seed or dice state" end
-  local variants = json.decode(m.variants or "[]") or {}
+  local seed = m.seed and m.seed:match("^%-?%d+$") and math.tointeger(tonumber(m.seed))
+  if not seed or not m.dice then return refuse("save has no seed or dice state") end
+  -- the variants: a JSON list of file names (a save that says otherwise is damaged)
+  local vok, variants = pcall(json.decode, m.variants or "[]")
+  local list_ok = vok and type(variants) == "table"
+  if list_ok then
+    local n = 0
+    for _ in pairs(variants) do n = n + 1 end
+    for i = 1, n do if type(variants[i]) ~= "string" then list_ok = false end end
+  end
+  if not list_ok then
+    return refuse(('meta "variants": a JSON list of variant files expected, got %s'):format(
+      #m.variants > 40 and (("%q"):format(m.variants:sub(1, 40)) .. "...") or ("%q"):format(m.variants)))
+  end
+  -- the number of the last action: the game's actions go on from it (never reused)
+  local actions = 0
+  if m.actions ~= nil then
+    actions = m.actions:match("^%d+$") and math.tointeger(tonumber(m.actions))
+    if not actions then
+      return refuse(('meta "actions": a whole number >= 0 expected, got %q'):format(m.actions:sub(1, 40)))
+    end
+  end
+  st:set_action_number(actions)
   local ok, game = pcall(M.new, {
     state = st, seed = seed, scenario = m.scenario ~= "" and m.scenario or nil, variants = variants,
     dice = opts.dice, dice_state = m.dice, loaded = path, board = nil,

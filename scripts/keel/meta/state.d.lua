@@ -235,6 +235,9 @@ function State:action_count() end
 function State:redo_count() end
 ---@return integer
 function State:action_number() end
+--- A loaded state's numbering goes on from n (no actions, redo or transaction yet).
+---@param n integer
+function State:set_action_number(n) end
 ---@return integer
 function State:hash() end
 ---@return string
