@@ -371,7 +371,7 @@ static int l_stopping(lua_State *L) {
 /* keel.sandbox.stop_message() -> message | nil: while the running action is
  * stopping (its CPU limit, budget or memory: also a refused allocation its
  * caller gave up, which no pcall may swallow), the text of that stop,
- * "file:line: memory limit exceeded: ..."; nil otherwise  [-0, +1, m] */
+ * "file:line: memory limit exceeded: ..."; nil otherwise  [-0, +1, e] */
 static int l_stop_message(lua_State *L) {
   keel_guard *b = upbox(L);
   int kind = b->stop;
