@@ -939,7 +939,7 @@ static void json_table(lua_State *L, int idx, scratch *j, int depth) {
     return;
   }
   if (!all_strings) { j->err = "table keys must be all strings (an object) or 1..n (an array)"; return; }
-  keel__json_sort_keys(j->keys + base, count);
+  if (count > 1) keel__json_sort_keys(j->keys + base, count);   /* no keys: j->keys may be NULL */
   if (!KEEL_JSON_LIT(&j->out, "{")) { j->err = "out of memory"; return; }
   for (size_t i = 0; i < count && !j->err; i++) {
     keel__json_name k = j->keys[base + i];     /* a copy: nested objects may move keys */

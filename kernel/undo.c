@@ -156,6 +156,7 @@ keel_status keel_state_rollback(keel_state *st, const keel_mark *m) {
 keel_status keel_state_action_begin(keel_state *st, const char *name, const char *order_json) {
   if (st->in_action) return KEEL_E_STATE;
   if (!name) return KEEL_E_ARG;
+  if (st->action_seq == INT64_MAX) return KEEL_E_RANGE;   /* numbers are never reused */
   if (!KEEL_RESERVE(st->actions, st->capactions, st->nactions + 1)) return KEEL_E_NOMEM;
   if (st->journal_on) {
     size_t ntext = st->netext;
