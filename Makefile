@@ -164,7 +164,8 @@ demo: all
 # scenario journals the tests compare runs against (tests/golden/); run after
 # a deliberate change to a rule, a map or the journal format, and review the diff
 GOLDEN := scenarios/suez_1942.lua tests/scenarios/convoy_crete.lua tests/scenarios/navgroup_integration.lua \
-          scenarios/seabox_crete_1941.lua scenarios/ocs_salerno.lua
+          scenarios/seabox_crete_1941.lua scenarios/ocs_salerno.lua \
+          scenarios/seazone_trident.lua scenarios/salerno_1943.lua
 golden: all
 	@mkdir -p tests/golden
 	@for s in $(GOLDEN); do \

@@ -101,7 +101,7 @@ board = assert(map.load_string(text, "bench.map"))
 local hexes = board:hexes()
 local lua_ref = lua_board(assert(map.parse(text, "bench.map")))
 local q_keel = lib.time(function(n)
-  for _ = 1, n do for i = 1, #hexes do board:terrain(hexes[i]) end end
+  for _ = 1, n do for i = 1, #hexes do board:get_terrain(hexes[i]) end end
 end) / #hexes
 local q_ref = lib.time(function(n)
   local tt = lua_ref.terrain

@@ -52,7 +52,7 @@ end
 
 local grid = keel.grid.new { orientation = "flat", shift = "even", digits = 2, first_col = 0, first_row = 0 }
 local probe = hex.from_qr(17, 9)
-assert(ref.label(probe) == grid:label(probe) and ref.parse("1718") == grid:parse("1718"))
+assert(ref.label(probe) == grid:format(probe) and ref.parse("1718") == grid:parse("1718"))
 assert(ref.distance(probe, hex.from_qr(-4, 3)) == hex.distance(probe, hex.from_qr(-4, 3)))
 
 local N = 1000
@@ -75,13 +75,13 @@ end), "pure Lua", per_op(function()
 end))
 
 lib.compare("label print (per call)", per_op(function()
-  for i = 1, N do sink = sink + #grid:label(hexes[i]) end
+  for i = 1, N do sink = sink + #grid:format(hexes[i]) end
 end), "pure Lua", per_op(function()
   for i = 1, N do sink = sink + #ref.label(hexes[i]) end
 end))
 
 local labels = {}
-for i = 1, N do labels[i] = grid:label(hexes[i]) end
+for i = 1, N do labels[i] = grid:format(hexes[i]) end
 lib.compare("label parse (per call)", per_op(function()
   for i = 1, N do sink = sink + grid:parse(labels[i]) end
 end), "pure Lua", per_op(function()

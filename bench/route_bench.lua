@@ -18,8 +18,8 @@ local movement = require "keel.movement"
 local nt = require "navgroup.tables"
 local tf = movement.profile_from_table(nt.naval_mp_cost, "TF", movement.NAVAL_ROWS)
 local board = keel.board.new { shift = "even", digits = 3, first_col = 0, first_row = 0 }
-assert(board:section("G", 0, 0, 256, 256))
-board:default_terrain("all-sea")
+assert(board:add_section("G", 0, 0, 256, 256))
+board:set_default_terrain("all-sea")
 local lua_enter = {}
 local sea_cost = assert(tf.enter["all-sea"])
 for col = 0, 255 do
@@ -27,7 +27,7 @@ for col = 0, 255 do
     local h = hex.from_offset("even-q", col, row)
     local land = (col * 7 + row * 13) % 11 == 0
     if land then assert(board:set_terrain(h, "all-land")) end
-    local q, r = hex.qr(h)
+    local q, r = hex.to_qr(h)
     if not land then lua_enter[(q + 1024) * 4096 + r + 1024] = sea_cost end
   end
 end

@@ -142,7 +142,7 @@ void keel_board_free(keel_board *b) {
   free(b);
 }
 
-const keel_grid *keel_board_grid(const keel_board *b) { return b->grid; }
+const keel_grid *keel_board_get_grid(const keel_board *b) { return b->grid; }
 int keel_board_is_finished(const keel_board *b) { return b->finished; }
 
 keel_status keel_board_add_section(keel_board *b, const char *name, int64_t col, int64_t row,
@@ -195,7 +195,7 @@ static keel_status ensure_alloc(keel_board *b) {
   for (size_t i = 0; i < n; i++) {
     keel_hex h;
     size_t sec;
-    if (keel_offset_to_hex(b->conv, c0 + (int64_t)(i % (size_t)cols),
+    if (keel_hex_from_offset(b->conv, c0 + (int64_t)(i % (size_t)cols),
                            r0 + (int64_t)(i / (size_t)cols), &h) == KEEL_OK &&
         keel_grid_section_of(b->grid, h, &sec) == KEEL_OK) {
       b->flags[i] = F_ONBOARD;
@@ -454,7 +454,7 @@ static keel_status set_at(keel_board *b, keel_board_layer layer, int64_t c, int6
   default: {
     keel_hex h;
     if (value < 0) return KEEL_E_ARG;
-    if ((st = keel_offset_to_hex(b->conv, c, r, &h)) != KEEL_OK) return st;
+    if ((st = keel_hex_from_offset(b->conv, c, r, &h)) != KEEL_OK) return st;
     return zone_cell(b, i, h, (size_t)value);
   }
   }
@@ -472,7 +472,7 @@ keel_status keel_board_fill(keel_board *b, keel_board_layer layer, keel_hex a, k
     for (int64_t col = c0; col <= c1; col++) {
       keel_status st = set_at(b, layer, col, r, value);
       if (st != KEEL_OK) {
-        if (at && keel_offset_to_hex(b->conv, col, r, at) != KEEL_OK) *at = a;
+        if (at && keel_hex_from_offset(b->conv, col, r, at) != KEEL_OK) *at = a;
         return st;
       }
     }
@@ -549,7 +549,7 @@ static keel_status cell_steps_of(const keel_board *b, cell_steps *s) {
   for (int p = 0; p < 2; p++) {
     int64_t c = b->col0 + (s->by_row ? 0 : p), r = b->row0 + (s->by_row ? p : 0);
     keel_hex h;
-    keel_status st = keel_offset_to_hex(b->conv, c, r, &h);
+    keel_status st = keel_hex_from_offset(b->conv, c, r, &h);
     if (st != KEEL_OK) return st;
     for (int d = 0; d < 6; d++) {
       keel_hex nb;
@@ -638,14 +638,14 @@ int keel_board_contains(const keel_board *b, keel_hex h) {
   return b->finished && keel_hex_is_valid(h) && cell_of(b, h) >= 0;
 }
 
-keel_status keel_board_terrain(const keel_board *b, keel_hex h, keel_terrain *out) {
+keel_status keel_board_get_terrain(const keel_board *b, keel_hex h, keel_terrain *out) {
   int64_t i;
   keel_status st = query_cell(b, h, &i);
   if (st == KEEL_OK) *out = (keel_terrain)b->terrain[i];
   return st;
 }
 
-keel_status keel_board_side(const keel_board *b, keel_side s, unsigned *features) {
+keel_status keel_board_get_features(const keel_board *b, keel_side s, unsigned *features) {
   if (!b->finished) return KEEL_E_STATE;
   size_t slot;
   keel_status st = side_slot(b, s, &slot);
@@ -653,7 +653,7 @@ keel_status keel_board_side(const keel_board *b, keel_side s, unsigned *features
   return st;
 }
 
-keel_status keel_board_coast(const keel_board *b, keel_hex h, int dir, int *coast) {
+keel_status keel_board_get_coast(const keel_board *b, keel_hex h, int dir, int *coast) {
   int64_t i;
   if (dir < 0 || dir > 5) return KEEL_E_ARG;
   keel_status st = query_cell(b, h, &i);
@@ -661,7 +661,7 @@ keel_status keel_board_coast(const keel_board *b, keel_hex h, int dir, int *coas
   return st;
 }
 
-keel_status keel_board_port(const keel_board *b, keel_hex h, keel_port *out) {
+keel_status keel_board_get_port(const keel_board *b, keel_hex h, keel_port *out) {
   int64_t i;
   keel_status st = query_cell(b, h, &i);
   if (st != KEEL_OK) return st;
@@ -674,15 +674,15 @@ keel_status keel_board_port(const keel_board *b, keel_hex h, keel_port *out) {
   return KEEL_OK;
 }
 
-size_t keel_board_port_count(const keel_board *b) { return b->nports; }
-keel_status keel_board_port_at(const keel_board *b, size_t i, keel_port *out) {
+size_t keel_board_count_ports(const keel_board *b) { return b->nports; }
+keel_status keel_board_at_port(const keel_board *b, size_t i, keel_port *out) {
   if (!b->finished) return KEEL_E_STATE;
   if (i >= b->nports) return KEEL_E_NOT_FOUND;
   *out = b->ports[i];
   return KEEL_OK;
 }
 
-keel_status keel_board_place(const keel_board *b, const char *name, keel_hex *out) {
+keel_status keel_board_find_place(const keel_board *b, const char *name, keel_hex *out) {
   if (!b->finished) return KEEL_E_STATE;
   if (!name) return KEEL_E_ARG;
   if (!b->nplaces) return KEEL_E_NOT_FOUND;
@@ -702,8 +702,8 @@ keel_status keel_board_place_name(const keel_board *b, keel_hex h, const char **
   return KEEL_E_NOT_FOUND;
 }
 
-size_t keel_board_place_count(const keel_board *b) { return b->nplaces; }
-keel_status keel_board_place_at(const keel_board *b, size_t i, const char **name, keel_hex *h) {
+size_t keel_board_count_places(const keel_board *b) { return b->nplaces; }
+keel_status keel_board_at_place(const keel_board *b, size_t i, const char **name, keel_hex *h) {
   if (!b->finished) return KEEL_E_STATE;
   if (i >= b->nplaces) return KEEL_E_NOT_FOUND;
   *name = b->places[i].name;
@@ -711,20 +711,20 @@ keel_status keel_board_place_at(const keel_board *b, size_t i, const char **name
   return KEEL_OK;
 }
 
-keel_status keel_board_cd(const keel_board *b, keel_hex h, int *level) {
+keel_status keel_board_get_cd(const keel_board *b, keel_hex h, int *level) {
   int64_t i;
   keel_status st = query_cell(b, h, &i);
   if (st == KEEL_OK) *level = b->cd[i];
   return st;
 }
 
-keel_status keel_board_seaboxes(const keel_board *b, keel_boxgrid *out) {
+keel_status keel_board_get_seaboxes(const keel_board *b, keel_boxgrid *out) {
   if (!b->has_boxes) return KEEL_E_NOT_FOUND;
   *out = b->boxes;
   return KEEL_OK;
 }
 
-keel_status keel_board_box(const keel_board *b, keel_hex h, keel_box *out) {
+keel_status keel_board_box_of(const keel_board *b, keel_hex h, keel_box *out) {
   int64_t i;
   keel_status st = query_cell(b, h, &i);
   if (st != KEEL_OK) return st;
@@ -732,7 +732,7 @@ keel_status keel_board_box(const keel_board *b, keel_hex h, keel_box *out) {
   return keel_box_of(&b->boxes, h, out);
 }
 
-keel_status keel_board_zone(const keel_board *b, keel_hex h, size_t *index) {
+keel_status keel_board_get_zone(const keel_board *b, keel_hex h, size_t *index) {
   int64_t i;
   keel_status st = query_cell(b, h, &i);
   if (st != KEEL_OK) return st;
@@ -741,9 +741,9 @@ keel_status keel_board_zone(const keel_board *b, keel_hex h, size_t *index) {
   return KEEL_OK;
 }
 
-const keel_areas *keel_board_areas(const keel_board *b) { return b->areas; }
+const keel_areas *keel_board_get_areas(const keel_board *b) { return b->areas; }
 
-keel_status keel_board_tag_find(const keel_board *b, const char *name, int *id) {
+keel_status keel_board_find_tag(const keel_board *b, const char *name, int *id) {
   int f = name ? names_find(&b->tags, name) : 0;
   if (!f) return KEEL_E_NOT_FOUND;
   *id = f;
@@ -789,7 +789,7 @@ keel_status keel_board_tagged(const keel_board *b, int id, keel_hex *out, size_t
     if (b->tagv[k].tag != id) continue;
     if (!out) { (*n)++; continue; }   /* counting only */
     if (*n >= cap) return KEEL_E_CAPACITY;
-    keel_board_cell_hex(b, b->tagv[k].cell, &out[(*n)++]);
+    keel_board_at_cell(b, b->tagv[k].cell, &out[(*n)++]);
   }
   return KEEL_OK;
 }
@@ -861,7 +861,7 @@ keel_status keel_board_riverine_sides(const keel_board *b, keel_side *out, size_
       if (!out) { (*n)++; continue; }   /* counting only */
       if (*n >= cap) return KEEL_E_CAPACITY;
       keel_hex h;
-      keel_board_cell_hex(b, i, &h);
+      keel_board_at_cell(b, i, &h);
       keel_side_of(h, d, &out[(*n)++]);
     }
   }
@@ -902,18 +902,18 @@ keel_status keel_board_rect_hexes(const keel_board *b, keel_hex a, keel_hex c, k
       if (cell_at(b, col, r) < 0) continue;
       if (!out) { (*n)++; continue; }   /* counting only */
       if (*n >= cap) return KEEL_E_CAPACITY;
-      keel_offset_to_hex(b->conv, col, r, &out[(*n)++]);
+      keel_hex_from_offset(b->conv, col, r, &out[(*n)++]);
     }
   return KEEL_OK;
 }
 
-size_t keel_board_cell_count(const keel_board *b) { return b->ncells; }
-size_t keel_board_hex_count(const keel_board *b) { return b->nhexes; }
+size_t keel_board_count_cells(const keel_board *b) { return b->ncells; }
+size_t keel_board_count_hexes(const keel_board *b) { return b->nhexes; }
 
-keel_status keel_board_cell_hex(const keel_board *b, size_t i, keel_hex *out) {
+keel_status keel_board_at_cell(const keel_board *b, size_t i, keel_hex *out) {
   if (!b->finished) return KEEL_E_STATE;
   if (i >= b->ncells || b->terrain[i] == KEEL_TERRAIN_NONE) return KEEL_E_OFF_BOARD;
-  return keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
+  return keel_hex_from_offset(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
                             b->row0 + (int64_t)(i / (size_t)b->cols), out);
 }
 
@@ -946,9 +946,9 @@ static uint8_t *friendly_cells(const keel_board *b, const keel_move_conditions *
   for (size_t i = 0; i < b->ncells; i++) {
     if (b->terrain[i] == KEEL_TERRAIN_NONE) continue;
     keel_hex h;
-    keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
+    keel_hex_from_offset(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
                        b->row0 + (int64_t)(i / (size_t)b->cols), &h);
-    keel_atom o = c->owners ? keel_state_owner(c->owners, h) : 0;
+    keel_atom o = c->owners ? keel_state_get_owner(c->owners, h) : 0;
     for (size_t k = 0; k < c->nfriendly && !fr[i]; k++) fr[i] = c->friendly[k] == o;
   }
   return fr;
@@ -1011,7 +1011,7 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
   for (size_t i = 0; i < b->ncells; i++) {
     if (b->terrain[i] == KEEL_TERRAIN_NONE) continue;
     keel_hex h;
-    keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
+    keel_hex_from_offset(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
                        b->row0 + (int64_t)(i / (size_t)b->cols), &h);
     int64_t q = keel_hex_q(h), r = keel_hex_r(h);
     if (q < q0) q0 = q;
@@ -1030,7 +1030,7 @@ keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
     int t = b->terrain[i];
     if (t == KEEL_TERRAIN_NONE) continue;
     keel_hex h;
-    keel_offset_to_hex(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
+    keel_hex_from_offset(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
                        b->row0 + (int64_t)(i / (size_t)b->cols), &h);
     int ok;
     size_t cell = keel__costmap_cell(m, h, &ok);

@@ -1,7 +1,7 @@
 /*
  * cargo.c — cargo: the units inside a carrier (location KEEL_LOC_UNIT), and
  * the capacity check over carriers that carry together. Reads units only;
- * moving cargo on or off is keel_state_unit_move (unit.c).
+ * moving cargo on or off is keel_state_move (unit.c).
  */
 #include "state_int.h"
 #include <stdio.h>

@@ -98,7 +98,7 @@ void keel_dice_free(keel_dice *d) {
   free(d);
 }
 
-uint64_t keel_dice_seed(const keel_dice *d) { return d->seed; }
+uint64_t keel_dice_get_seed(const keel_dice *d) { return d->seed; }
 
 int keel_dice_name_is_valid(const char *name) {
   if (!name) return 0;
@@ -138,7 +138,7 @@ keel_status keel_dice_stream(keel_dice *d, const char *name, size_t *index) {
   return KEEL_OK;
 }
 
-size_t keel_dice_stream_count(const keel_dice *d) { return d ? d->n : 0; }
+size_t keel_dice_count_streams(const keel_dice *d) { return d ? d->n : 0; }
 
 const char *keel_dice_stream_name(const keel_dice *d, size_t i) {
   return d && i < d->n ? d->streams[i].name : NULL;
@@ -173,7 +173,7 @@ keel_status keel_dice_force(keel_dice *d, const int64_t *faces, size_t n) {
   return KEEL_OK;
 }
 
-size_t keel_dice_forced_count(const keel_dice *d) { return d ? d->forced_n : 0; }
+size_t keel_dice_count_forced(const keel_dice *d) { return d ? d->forced_n : 0; }
 
 void keel_dice_clear_forced(keel_dice *d) {
   if (d) d->forced_head = d->forced_n = 0;

@@ -9,7 +9,7 @@
 
 /* ---- globals ----------------------------------------------------------------- */
 
-keel_value keel_state_global(const keel_state *st, keel_atom key) {
+keel_value keel_state_get_global(const keel_state *st, keel_atom key) {
   return keel__kv_get(st, st->glob, st->nglob, key);
 }
 
@@ -17,9 +17,9 @@ keel_status keel_state_set_global(keel_state *st, keel_atom key, keel_value v) {
   return keel__value_set(st, OP_GLOBAL, 0, key, v);
 }
 
-size_t keel_state_global_count(const keel_state *st) { return st->nglob; }
+size_t keel_state_count_globals(const keel_state *st) { return st->nglob; }
 
-keel_status keel_state_global_at(const keel_state *st, size_t i, keel_atom *key, keel_value *v) {
+keel_status keel_state_at_global(const keel_state *st, size_t i, keel_atom *key, keel_value *v) {
   return keel__value_at(st, OP_GLOBAL, 0, i, key, v);
 }
 
@@ -74,14 +74,14 @@ void keel__owner_apply(keel_state *st, const op *o, int forward) {
   st->own_version++;
 }
 
-keel_atom keel_state_owner(const keel_state *st, keel_hex h) {
+keel_atom keel_state_get_owner(const keel_state *st, keel_hex h) {
   const own_slot *s = own_lookup(st, h);
   return s ? s->side : 0;
 }
 
 keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side) {
   if (!keel_hex_is_valid(h) || !keel__atom_ok(st, side)) return KEEL_E_ARG;
-  keel_atom cur = keel_state_owner(st, h);
+  keel_atom cur = keel_state_get_owner(st, h);
   if (cur == side) return KEEL_OK;
   op o = { .kind = OP_OWNER, .id = h };
   o.a = keel__vatom(cur);
@@ -89,6 +89,6 @@ keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side) {
   return keel__state_push(st, &o);
 }
 
-size_t keel_state_owned_count(const keel_state *st) { return st->own_count; }
+size_t keel_state_count_owned(const keel_state *st) { return st->own_count; }
 
 uint64_t keel_state_get_owner_version(const keel_state *st) { return st->own_version; }

@@ -143,7 +143,7 @@ static keel_status parse_one(const keel_grid *g, const char **p, const section *
     *err_at = (size_t)(*p - base);
     return KEEL_E_OFF_BOARD;
   }
-  keel_status st = keel_offset_to_hex(g->conv, sec->col + c, sec->row + r, out);
+  keel_status st = keel_hex_from_offset(g->conv, sec->col + c, sec->row + r, out);
   if (st != KEEL_OK) { *err_at = (size_t)(*p - base); return st; }
   *sec_out = sec;
   *p = s;

@@ -80,9 +80,9 @@ keel_status keel_state_group_new(keel_state *st, keel_atom name, int32_t *id) {
   return s;
 }
 
-int32_t keel_state_group_count(const keel_state *st) { return st->ngroups; }
+int32_t keel_state_count_groups(const keel_state *st) { return st->ngroups; }
 
-keel_atom keel_state_group_name(const keel_state *st, int32_t gid) {
+keel_atom keel_state_group_get_name(const keel_state *st, int32_t gid) {
   return GROUP_OK(st, gid) ? st->groups[gid - 1].name : 0;
 }
 
@@ -113,16 +113,16 @@ keel_status keel_state_group_remove(keel_state *st, int32_t gid, int32_t u) {
   return keel__state_push(st, &o);
 }
 
-size_t keel_state_group_size(const keel_state *st, int32_t gid) {
+size_t keel_state_group_count_units(const keel_state *st, int32_t gid) {
   return GROUP_OK(st, gid) ? st->groups[gid - 1].nmem : 0;
 }
 
-int32_t keel_state_group_member(const keel_state *st, int32_t gid, size_t i) {
+int32_t keel_state_group_at_unit(const keel_state *st, int32_t gid, size_t i) {
   if (!GROUP_OK(st, gid) || i >= st->groups[gid - 1].nmem) return 0;
   return st->groups[gid - 1].mem[i];
 }
 
-keel_status keel_state_group_value(const keel_state *st, int32_t gid, keel_atom key, keel_value *out) {
+keel_status keel_state_group_get_value(const keel_state *st, int32_t gid, keel_atom key, keel_value *out) {
   return keel__value_get(st, OP_GROUP_VALUE, gid, key, out);
 }
 
@@ -130,10 +130,10 @@ keel_status keel_state_group_set_value(keel_state *st, int32_t gid, keel_atom ke
   return keel__value_set(st, OP_GROUP_VALUE, gid, key, v);
 }
 
-size_t keel_state_group_value_count(const keel_state *st, int32_t gid) {
+size_t keel_state_group_count_values(const keel_state *st, int32_t gid) {
   return keel__value_count(st, OP_GROUP_VALUE, gid);
 }
 
-keel_status keel_state_group_value_at(const keel_state *st, int32_t gid, size_t i, keel_atom *key, keel_value *v) {
+keel_status keel_state_group_at_value(const keel_state *st, int32_t gid, size_t i, keel_atom *key, keel_value *v) {
   return keel__value_at(st, OP_GROUP_VALUE, gid, i, key, v);
 }

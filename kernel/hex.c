@@ -251,7 +251,7 @@ void keel_hex_to_offset(keel_hex h, keel_offset conv, int64_t *col, int64_t *row
   }
 }
 
-keel_status keel_offset_to_hex(keel_offset conv, int64_t col, int64_t row, keel_hex *out) {
+keel_status keel_hex_from_offset(keel_offset conv, int64_t col, int64_t row, keel_hex *out) {
   if (col < -MAXC || col > MAXC || row < -MAXC || row > MAXC) return KEEL_E_RANGE;
   int64_t q, r;
   switch (conv) {
@@ -270,7 +270,7 @@ void keel_hex_to_doubled(keel_hex h, keel_doubled conv, int64_t *col, int64_t *r
   else { *col = 2 * q + r; *row = r; }
 }
 
-keel_status keel_doubled_to_hex(keel_doubled conv, int64_t col, int64_t row, keel_hex *out) {
+keel_status keel_hex_from_doubled(keel_doubled conv, int64_t col, int64_t row, keel_hex *out) {
   if (col < -3 * MAXC || col > 3 * MAXC || row < -3 * MAXC || row > 3 * MAXC) return KEEL_E_RANGE;
   if (((col + row) & 1) != 0) return KEEL_E_ARG;   /* doubled coords have even sum */
   if (conv == KEEL_DOUBLED_Q) return keel_hex_from_qr(col, (row - col) / 2, out);

@@ -120,10 +120,10 @@ typedef enum keel_offset {
   KEEL_ODD_Q, KEEL_EVEN_Q, KEEL_ODD_R, KEEL_EVEN_R
 } keel_offset;
 KEEL_API void keel_hex_to_offset(keel_hex h, keel_offset conv, int64_t *col, int64_t *row);
-KEEL_API keel_status keel_offset_to_hex(keel_offset conv, int64_t col, int64_t row, keel_hex *out);
+KEEL_API keel_status keel_hex_from_offset(keel_offset conv, int64_t col, int64_t row, keel_hex *out);
 typedef enum keel_doubled { KEEL_DOUBLED_Q, KEEL_DOUBLED_R } keel_doubled;
 KEEL_API void keel_hex_to_doubled(keel_hex h, keel_doubled conv, int64_t *col, int64_t *row);
-KEEL_API keel_status keel_doubled_to_hex(keel_doubled conv, int64_t col, int64_t row, keel_hex *out);
+KEEL_API keel_status keel_hex_from_doubled(keel_doubled conv, int64_t col, int64_t row, keel_hex *out);
 
 /* Pixel layout for drawing. */
 typedef struct keel_layout {
@@ -325,7 +325,7 @@ KEEL_API keel_status keel_graph_reach(const keel_graph *g, int64_t start, uint32
  * Life cycle: keel_board_new, add sections, set data (terrain, sides, ports,
  * ...), keel_board_finish (derives unset hexside classes and coasts, links
  * the sea zones), then query. A finished board never changes, so any number
- * of games may share one. Who owns a hex is game state (keel_state_owner). */
+ * of games may share one. Who owns a hex is game state (keel_state_get_owner). */
 typedef struct keel_board keel_board;   /* opaque */
 
 typedef enum keel_terrain {
@@ -389,7 +389,7 @@ KEEL_API void keel_board_free(keel_board *b);
 /* Sections must have a size (cols, rows > 0); add them all before any data. */
 KEEL_API keel_status keel_board_add_section(keel_board *b, const char *name, int64_t col,
                                             int64_t row, int64_t cols, int64_t rows);
-KEEL_API const keel_grid *keel_board_grid(const keel_board *b);
+KEEL_API const keel_grid *keel_board_get_grid(const keel_board *b);
 
 /* -- building (before keel_board_finish; KEEL_E_STATE after) -- */
 KEEL_API keel_status keel_board_set_default_terrain(keel_board *b, keel_terrain t);
@@ -441,27 +441,27 @@ KEEL_API int keel_board_is_finished(const keel_board *b);
 
 /* -- queries (after finish; KEEL_E_STATE before) -- */
 KEEL_API int keel_board_contains(const keel_board *b, keel_hex h);
-KEEL_API keel_status keel_board_terrain(const keel_board *b, keel_hex h, keel_terrain *out);
+KEEL_API keel_status keel_board_get_terrain(const keel_board *b, keel_hex h, keel_terrain *out);
 /* Features of a side between two on-board hexes, derived classes included. */
-KEEL_API keel_status keel_board_side(const keel_board *b, keel_side s, unsigned *features);
-KEEL_API keel_status keel_board_coast(const keel_board *b, keel_hex h, int dir, int *coast);
+KEEL_API keel_status keel_board_get_features(const keel_board *b, keel_side s, unsigned *features);
+KEEL_API keel_status keel_board_get_coast(const keel_board *b, keel_hex h, int dir, int *coast);
 /* KEEL_E_NOT_FOUND when the hex has no port. */
-KEEL_API keel_status keel_board_port(const keel_board *b, keel_hex h, keel_port *out);
-KEEL_API size_t keel_board_port_count(const keel_board *b);
-KEEL_API keel_status keel_board_port_at(const keel_board *b, size_t i, keel_port *out);
-KEEL_API keel_status keel_board_place(const keel_board *b, const char *name, keel_hex *out);
+KEEL_API keel_status keel_board_get_port(const keel_board *b, keel_hex h, keel_port *out);
+KEEL_API size_t keel_board_count_ports(const keel_board *b);
+KEEL_API keel_status keel_board_at_port(const keel_board *b, size_t i, keel_port *out);
+KEEL_API keel_status keel_board_find_place(const keel_board *b, const char *name, keel_hex *out);
 /* The first place (by name) at a hex. */
 KEEL_API keel_status keel_board_place_name(const keel_board *b, keel_hex h, const char **name);
-KEEL_API size_t keel_board_place_count(const keel_board *b);
-KEEL_API keel_status keel_board_place_at(const keel_board *b, size_t i, const char **name,
+KEEL_API size_t keel_board_count_places(const keel_board *b);
+KEEL_API keel_status keel_board_at_place(const keel_board *b, size_t i, const char **name,
                                          keel_hex *h);
-KEEL_API keel_status keel_board_cd(const keel_board *b, keel_hex h, int *level);
+KEEL_API keel_status keel_board_get_cd(const keel_board *b, keel_hex h, int *level);
 /* KEEL_E_NOT_FOUND when the board has no sea boxes. */
-KEEL_API keel_status keel_board_seaboxes(const keel_board *b, keel_boxgrid *out);
-KEEL_API keel_status keel_board_box(const keel_board *b, keel_hex h, keel_box *out);
-KEEL_API keel_status keel_board_zone(const keel_board *b, keel_hex h, size_t *index);
-KEEL_API const keel_areas *keel_board_areas(const keel_board *b);
-KEEL_API keel_status keel_board_tag_find(const keel_board *b, const char *name, int *id);
+KEEL_API keel_status keel_board_get_seaboxes(const keel_board *b, keel_boxgrid *out);
+KEEL_API keel_status keel_board_box_of(const keel_board *b, keel_hex h, keel_box *out);
+KEEL_API keel_status keel_board_get_zone(const keel_board *b, keel_hex h, size_t *index);
+KEEL_API const keel_areas *keel_board_get_areas(const keel_board *b);
+KEEL_API keel_status keel_board_find_tag(const keel_board *b, const char *name, int *id);
 KEEL_API const char *keel_board_tag_name(const keel_board *b, int id);
 KEEL_API int keel_board_has_tag(const keel_board *b, keel_hex h, int id);
 /* Tags of a hex in ascending id order; hexes with a tag in index order. */
@@ -492,9 +492,9 @@ KEEL_API keel_status keel_board_rect_hexes(const keel_board *b, keel_hex a, keel
                                            keel_hex *out, size_t cap, size_t *n);
 /* Cells of the dense index: index order is row-major over the bounding
  * offset rectangle; KEEL_E_OFF_BOARD for a cell that is not on the board. */
-KEEL_API size_t keel_board_cell_count(const keel_board *b);
-KEEL_API keel_status keel_board_cell_hex(const keel_board *b, size_t i, keel_hex *out);
-KEEL_API size_t keel_board_hex_count(const keel_board *b);
+KEEL_API size_t keel_board_count_cells(const keel_board *b);
+KEEL_API keel_status keel_board_at_cell(const keel_board *b, size_t i, keel_hex *out);
+KEEL_API size_t keel_board_count_hexes(const keel_board *b);
 /* Bytes of board data (arrays, tables, strings), for the bytes/hex figure. */
 KEEL_API size_t keel_board_memory(const keel_board *b);
 
@@ -529,7 +529,7 @@ typedef struct keel_side_match { unsigned mask, value; } keel_side_match;
  *                  crossing with a strait passage (32.A.5) is judged by the
  *                  strait's two hexes;
  *   closed         sides that may not be crossed at all.
- * The board holds no owners: a hex's owner is game state (keel_state_owner). */
+ * The board holds no owners: a hex's owner is game state (keel_state_get_owner). */
 #define KEEL_FRIENDLY_MAX 8
 typedef struct keel_move_conditions {
   const struct keel_state *owners;
@@ -577,7 +577,7 @@ typedef struct keel_dice keel_dice;   /* opaque */
 
 KEEL_API keel_status keel_dice_new(uint64_t seed, keel_dice **out);
 KEEL_API void keel_dice_free(keel_dice *d);
-KEEL_API uint64_t keel_dice_seed(const keel_dice *d);
+KEEL_API uint64_t keel_dice_get_seed(const keel_dice *d);
 KEEL_API int keel_dice_name_is_valid(const char *name);
 /* The fresh generator of stream `name` under `seed`. */
 KEEL_API void keel_dice_stream_rng(uint64_t seed, const char *name, keel_rng *out);
@@ -585,7 +585,7 @@ KEEL_API void keel_dice_stream_rng(uint64_t seed, const char *name, keel_rng *ou
  * Indices are in creation order and stay valid until keel_dice_load. */
 KEEL_API keel_status keel_dice_stream(keel_dice *d, const char *name, size_t *index);
 KEEL_API keel_status keel_dice_find(const keel_dice *d, const char *name, size_t *index);
-KEEL_API size_t keel_dice_stream_count(const keel_dice *d);
+KEEL_API size_t keel_dice_count_streams(const keel_dice *d);
 KEEL_API const char *keel_dice_stream_name(const keel_dice *d, size_t i);
 /* Exact state of one stream: generator words and roll count. */
 KEEL_API keel_status keel_dice_get_state(const keel_dice *d, size_t i, keel_rng *rng, uint64_t *rolls);
@@ -602,7 +602,7 @@ KEEL_API keel_status keel_dice_range(keel_dice *d, size_t stream, uint64_t n,
                                      uint64_t *out, int *forced, uint64_t *index);
 /* Queue forced faces (each >= 1); KEEL_E_CAPACITY past KEEL_DICE_FORCED_MAX. */
 KEEL_API keel_status keel_dice_force(keel_dice *d, const int64_t *faces, size_t n);
-KEEL_API size_t keel_dice_forced_count(const keel_dice *d);
+KEEL_API size_t keel_dice_count_forced(const keel_dice *d);
 KEEL_API void keel_dice_clear_forced(keel_dice *d);
 /* Bulk Monte Carlo: roll count d sides `nrolls` times on a stream and count
  * each sum in counts[sum - count] (cap >= count * (sides - 1) + 1). Ignores
@@ -654,7 +654,7 @@ typedef enum keel_loc_kind {
 } keel_loc_kind;
 typedef struct keel_loc { keel_loc_kind kind; int64_t where; } keel_loc;
 
-/* Fixed unit fields (set with keel_state_unit_set). */
+/* Fixed unit fields (set with keel_state_set). */
 typedef enum keel_field {
   KEEL_F_NAME, KEEL_F_TYPE, KEEL_F_SIDE, KEEL_F_FACE, KEEL_F_HITS, KEEL_F_POINTS,
   KEEL_F_LOC, KEEL_F_COUNT
@@ -684,29 +684,29 @@ KEEL_API const char *keel_state_atom_str(const keel_state *st, keel_atom a, size
  * rule calling another names the inner one while it runs. */
 KEEL_API keel_status keel_state_push_rule(keel_state *st, keel_atom rule);
 KEEL_API void keel_state_pop_rule(keel_state *st);
-KEEL_API keel_atom keel_state_rule(const keel_state *st);
+KEEL_API keel_atom keel_state_get_rule(const keel_state *st);
 
 /* Units: ids are 1, 2, 3 ... in creation order; iteration is in id order. */
 KEEL_API keel_status keel_state_unit_new(keel_state *st, keel_atom name, keel_atom type,
                                          keel_atom side, int32_t *id);
-KEEL_API int32_t keel_state_unit_count(const keel_state *st);
-KEEL_API keel_status keel_state_unit_get(const keel_state *st, int32_t id, keel_unit_info *out);
+KEEL_API int32_t keel_state_count_units(const keel_state *st);
+KEEL_API keel_status keel_state_get_unit(const keel_state *st, int32_t id, keel_unit_info *out);
 /* Set a fixed field: v is an atom for NAME/TYPE/SIDE, a number for
- * FACE/HITS/POINTS (hits and points >= 0); LOC goes through keel_state_unit_move. */
-KEEL_API keel_status keel_state_unit_set(keel_state *st, int32_t id, keel_field f, int64_t v);
+ * FACE/HITS/POINTS (hits and points >= 0); LOC goes through keel_state_move. */
+KEEL_API keel_status keel_state_set(keel_state *st, int32_t id, keel_field f, int64_t v);
 /* Move a unit; UNIT (cargo) refuses a loop (a unit inside itself). */
-KEEL_API keel_status keel_state_unit_move(keel_state *st, int32_t id, keel_loc loc);
+KEEL_API keel_status keel_state_move(keel_state *st, int32_t id, keel_loc loc);
 /* Named values, kept sorted by name; a NIL value removes the name. */
-KEEL_API keel_status keel_state_unit_value(const keel_state *st, int32_t id, keel_atom key, keel_value *out);
-KEEL_API keel_status keel_state_unit_set_value(keel_state *st, int32_t id, keel_atom key, keel_value v);
-KEEL_API size_t keel_state_unit_value_count(const keel_state *st, int32_t id);
-KEEL_API keel_status keel_state_unit_value_at(const keel_state *st, int32_t id, size_t i,
+KEEL_API keel_status keel_state_get_value(const keel_state *st, int32_t id, keel_atom key, keel_value *out);
+KEEL_API keel_status keel_state_set_value(keel_state *st, int32_t id, keel_atom key, keel_value v);
+KEEL_API size_t keel_state_count_values(const keel_state *st, int32_t id);
+KEEL_API keel_status keel_state_at_value(const keel_state *st, int32_t id, size_t i,
                                               keel_atom *key, keel_value *v);
 /* Named markers with counts, sorted by name; a count of 0 removes one. */
-KEEL_API int64_t keel_state_unit_marker(const keel_state *st, int32_t id, keel_atom key);
-KEEL_API keel_status keel_state_unit_set_marker(keel_state *st, int32_t id, keel_atom key, int64_t count);
-KEEL_API size_t keel_state_unit_marker_count(const keel_state *st, int32_t id);
-KEEL_API keel_status keel_state_unit_marker_at(const keel_state *st, int32_t id, size_t i,
+KEEL_API int64_t keel_state_get_marker(const keel_state *st, int32_t id, keel_atom key);
+KEEL_API keel_status keel_state_set_marker(keel_state *st, int32_t id, keel_atom key, int64_t count);
+KEEL_API size_t keel_state_count_markers(const keel_state *st, int32_t id);
+KEEL_API keel_status keel_state_at_marker(const keel_state *st, int32_t id, size_t i,
                                                keel_atom *key, int64_t *count);
 
 /* Damage primitives (rule modules build their damage models from these). */
@@ -739,24 +739,24 @@ KEEL_API keel_status keel_state_cargo_check(const keel_state *st, const int32_t 
 /* Groups: ordered sets of units with named attributes (mp, kind, known,
  * reserve, ...). Ids 1, 2, 3 ... */
 KEEL_API keel_status keel_state_group_new(keel_state *st, keel_atom name, int32_t *id);
-KEEL_API int32_t keel_state_group_count(const keel_state *st);
-KEEL_API keel_atom keel_state_group_name(const keel_state *st, int32_t gid);
+KEEL_API int32_t keel_state_count_groups(const keel_state *st);
+KEEL_API keel_atom keel_state_group_get_name(const keel_state *st, int32_t gid);
 /* Insert at 0-based position pos (-1: at the end); a unit is at most once in a group. */
 KEEL_API keel_status keel_state_group_add(keel_state *st, int32_t gid, int32_t unit, int64_t pos);
 KEEL_API keel_status keel_state_group_remove(keel_state *st, int32_t gid, int32_t unit);
-KEEL_API size_t keel_state_group_size(const keel_state *st, int32_t gid);
-KEEL_API int32_t keel_state_group_member(const keel_state *st, int32_t gid, size_t i);
-KEEL_API keel_status keel_state_group_value(const keel_state *st, int32_t gid, keel_atom key, keel_value *out);
+KEEL_API size_t keel_state_group_count_units(const keel_state *st, int32_t gid);
+KEEL_API int32_t keel_state_group_at_unit(const keel_state *st, int32_t gid, size_t i);
+KEEL_API keel_status keel_state_group_get_value(const keel_state *st, int32_t gid, keel_atom key, keel_value *out);
 KEEL_API keel_status keel_state_group_set_value(keel_state *st, int32_t gid, keel_atom key, keel_value v);
-KEEL_API size_t keel_state_group_value_count(const keel_state *st, int32_t gid);
-KEEL_API keel_status keel_state_group_value_at(const keel_state *st, int32_t gid, size_t i,
+KEEL_API size_t keel_state_group_count_values(const keel_state *st, int32_t gid);
+KEEL_API keel_status keel_state_group_at_value(const keel_state *st, int32_t gid, size_t i,
                                                keel_atom *key, keel_value *v);
 
 /* Game-wide named values: turn, phase, segment, step, canal status, weather, VPs ... */
-KEEL_API keel_value keel_state_global(const keel_state *st, keel_atom key);
+KEEL_API keel_value keel_state_get_global(const keel_state *st, keel_atom key);
 KEEL_API keel_status keel_state_set_global(keel_state *st, keel_atom key, keel_value v);
-KEEL_API size_t keel_state_global_count(const keel_state *st);
-KEEL_API keel_status keel_state_global_at(const keel_state *st, size_t i, keel_atom *key, keel_value *v);
+KEEL_API size_t keel_state_count_globals(const keel_state *st);
+KEEL_API keel_status keel_state_at_global(const keel_state *st, size_t i, keel_atom *key, keel_value *v);
 
 /* Keyed values: structured rule data (zones of control per side and hex,
  * lists of hexes per unit, ...) rather than data packed into strings. A
@@ -779,9 +779,9 @@ KEEL_API keel_status keel_state_at_keyed(const keel_state *st, keel_atom map, si
                                          keel_key *key, keel_value *v);
 
 /* Hex ownership: hex -> side (0: nobody). */
-KEEL_API keel_atom keel_state_owner(const keel_state *st, keel_hex h);
+KEEL_API keel_atom keel_state_get_owner(const keel_state *st, keel_hex h);
 KEEL_API keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side);
-KEEL_API size_t keel_state_owned_count(const keel_state *st);
+KEEL_API size_t keel_state_count_owned(const keel_state *st);
 /* A number that changes whenever any hex's owner changes, by a set, a
  * rollback, an undo or a redo: what was computed from the owners at one
  * version still holds while the version is the same. Never goes back. */
@@ -807,8 +807,8 @@ KEEL_API keel_status keel_state_rollback(keel_state *st, const keel_mark *mark);
 /* Actions: the unit of undo. order_json (may be NULL) is journaled as is. */
 KEEL_API keel_status keel_state_action_begin(keel_state *st, const char *name, const char *order_json);
 KEEL_API keel_status keel_state_action_end(keel_state *st);
-KEEL_API size_t keel_state_action_count(const keel_state *st);   /* undoable */
-KEEL_API size_t keel_state_redo_count(const keel_state *st);
+KEEL_API size_t keel_state_count_actions(const keel_state *st);   /* undoable */
+KEEL_API size_t keel_state_count_redos(const keel_state *st);
 KEEL_API int64_t keel_state_action_number(const keel_state *st);  /* last begun, 1-based */
 /* Set the number of the last action begun, for a state loaded from a save
  * (its history is not saved, its numbering is: numbers are never reused).

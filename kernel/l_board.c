@@ -54,9 +54,9 @@ static int get_hex(lua_State *L, keel_board *b, int arg, keel_hex *out) {
   if (t != LUA_TSTRING) { luaL_typeerror(L, arg, "hex (integer, label or place name)"); return 0; }
   const char *s = lua_tostring(L, arg);
   size_t at = 0;
-  keel_status st = keel_grid_parse(keel_board_grid(b), s, out, &at);
+  keel_status st = keel_grid_parse(keel_board_get_grid(b), s, out, &at);
   if (st == KEEL_OK) return 1;
-  if (keel_board_is_finished(b) && keel_board_place(b, s, out) == KEEL_OK) return 1;
+  if (keel_board_is_finished(b) && keel_board_find_place(b, s, out) == KEEL_OK) return 1;
   return bad_label(L, s, st);
 }
 
@@ -69,7 +69,7 @@ static int get_side(lua_State *L, keel_board *b, int arg, keel_side *out) {
   if (t != LUA_TSTRING) { luaL_typeerror(L, arg, "hexside (integer or label)"); return 0; }
   const char *s = lua_tostring(L, arg);
   size_t at = 0;
-  keel_status st = keel_grid_parse_side(keel_board_grid(b), s, out, &at);
+  keel_status st = keel_grid_parse_side(keel_board_get_grid(b), s, out, &at);
   if (st == KEEL_OK) return 1;
   return bad_label(L, s, st);
 }
@@ -124,12 +124,12 @@ static void release(void *b) { keel_board_free(b); }
 static int l_tostring(lua_State *L) {
   lboard *u = check_lboard(L, 1);
   if (!u->b) lua_pushliteral(L, "keel.Board (closed)");
-  else lua_pushfstring(L, "keel.Board (%d hexes%s)", (int)keel_board_hex_count(u->b),
+  else lua_pushfstring(L, "keel.Board (%d hexes%s)", (int)keel_board_count_hexes(u->b),
                        keel_board_is_finished(u->b) ? "" : ", building");
   return 1;
 }
 
-/* board:section(name, col, row, cols, rows) -> true | nil, reason  [-6, +1|2, e] */
+/* board:add_section(name, col, row, cols, rows) -> true | nil, reason  [-6, +1|2, e] */
 static int l_section(lua_State *L) {
   keel_board *b = check_building(L, 1);
   keel_status st = keel_board_add_section(b, luaL_checkstring(L, 2), luaL_checkinteger(L, 3),
@@ -146,7 +146,7 @@ static keel_terrain check_terrain(lua_State *L, int arg) {
   return t;
 }
 
-/* board:default_terrain(name) -> true  [-2, +1|2, e] */
+/* board:set_default_terrain(name) -> true  [-2, +1|2, e] */
 static int l_default_terrain(lua_State *L) {
   keel_board *b = check_building(L, 1);
   return result(L, keel_board_set_default_terrain(b, check_terrain(L, 2)), "default_terrain");
@@ -431,13 +431,13 @@ static int l_hex(lua_State *L) {
   return 1;
 }
 
-/* board:label(hex) -> "15B:2407" | nil, reason  [-2, +1|2, e] */
+/* board:format(hex) -> "15B:2407" | nil, reason  [-2, +1|2, e] */
 static int l_label(lua_State *L) {
   keel_board *b = check_board(L, 1);
   keel_hex h;
   HEX_ARG(L, b, 2, h);
   char buf[KEEL_LABEL_MAX];
-  keel_status st = keel_grid_format(keel_board_grid(b), h, buf, sizeof buf);
+  keel_status st = keel_grid_format(keel_board_get_grid(b), h, buf, sizeof buf);
   if (st != KEEL_OK) return keel_lua_nilerr(L, st, "label");
   lua_pushstring(L, buf);
   return 1;
@@ -452,13 +452,13 @@ static int l_side(lua_State *L) {
   return 1;
 }
 
-/* board:side_label(side) -> "33:1223/1224" | nil, reason  [-2, +1|2, e] */
+/* board:format_side(side) -> "33:1223/1224" | nil, reason  [-2, +1|2, e] */
 static int l_side_label(lua_State *L) {
   keel_board *b = check_board(L, 1);
   keel_side s;
   SIDE_ARG(L, b, 2, s);
   char buf[2 * KEEL_LABEL_MAX];
-  keel_status st = keel_grid_format_side(keel_board_grid(b), s, buf, sizeof buf);
+  keel_status st = keel_grid_format_side(keel_board_get_grid(b), s, buf, sizeof buf);
   if (st != KEEL_OK) return keel_lua_nilerr(L, st, "side label");
   lua_pushstring(L, buf);
   return 1;
@@ -467,7 +467,7 @@ static int l_side_label(lua_State *L) {
 /* board:numbering() -> {pointy=, shift=, digits=, first_col=, first_row=, sections={...}}  [-1, +1, e] */
 static int l_numbering(lua_State *L) {
   keel_board *b = check_board(L, 1);
-  const keel_grid *g = keel_board_grid(b);
+  const keel_grid *g = keel_board_get_grid(b);
   const keel_numbering *n = keel_grid_numbering(g);
   lua_createtable(L, 0, 6);
   lua_pushboolean(L, n->pointy); lua_setfield(L, -2, "pointy");
@@ -494,11 +494,11 @@ static int l_contains(lua_State *L) {
   return 1;
 }
 
-/* board:terrain(hex) -> "all-sea"|"coastal"|... | nil, reason  [-2, +1|2, e] */
+/* board:get_terrain(hex) -> "all-sea"|"coastal"|... | nil, reason  [-2, +1|2, e] */
 static int l_terrain(lua_State *L) {
   QUERY_HEX(L, b, h);
   keel_terrain t;
-  keel_status st = keel_board_terrain(b, h, &t);
+  keel_status st = keel_board_get_terrain(b, h, &t);
   if (st != KEEL_OK) return keel_lua_nilerr(L, st, "terrain");
   lua_pushstring(L, keel_terrain_name(t));
   return 1;
@@ -522,26 +522,26 @@ static void push_features(lua_State *L, keel_board *b, unsigned f) {
   lua_pushinteger(L, f); lua_setfield(L, -2, "bits");
 }
 
-/* board:features(side | hex_a, hex_b) -> {water=, riverine=, narrow_strait=, estuary=,
+/* board:get_features(side | hex_a, hex_b) -> {water=, riverine=, narrow_strait=, estuary=,
  *   prohibited=, name=, bits=} | nil, reason  [-3, +1|2, e] */
 static int l_features(lua_State *L) {
   keel_board *b = check_built(L, 1);
   keel_side s;
   if (!get_side_or_pair(L, b, "features", &s)) return 2;
   unsigned f;
-  keel_status st = keel_board_side(b, s, &f);
+  keel_status st = keel_board_get_features(b, s, &f);
   if (st != KEEL_OK) return keel_lua_nilerr(L, st, "features");
   push_features(L, b, f);
   return 1;
 }
 
-/* board:coasts(hex) -> {c0, ..., c5} (index = direction + 1) | nil, reason  [-2, +1|2, e] */
+/* board:get_coasts(hex) -> {c0, ..., c5} (index = direction + 1) | nil, reason  [-2, +1|2, e] */
 static int l_coasts(lua_State *L) {
   QUERY_HEX(L, b, h);
   lua_createtable(L, 6, 0);
   for (int d = 0; d < 6; d++) {
     int c;
-    keel_status st = keel_board_coast(b, h, d, &c);
+    keel_status st = keel_board_get_coast(b, h, d, &c);
     if (st != KEEL_OK) return keel_lua_nilerr(L, st, "coasts");
     lua_pushinteger(L, c);
     lua_rawseti(L, -2, d + 1);
@@ -557,11 +557,11 @@ static void push_port(lua_State *L, const keel_port *p) {
   lua_pushboolean(L, (p->flags & KEEL_PORT_INLAND) != 0); lua_setfield(L, -2, "inland");
 }
 
-/* board:port(hex) -> {hex=, size=, capacity=, inland=} | nil, reason  [-2, +1|2, e] */
+/* board:get_port(hex) -> {hex=, size=, capacity=, inland=} | nil, reason  [-2, +1|2, e] */
 static int l_port(lua_State *L) {
   QUERY_HEX(L, b, h);
   keel_port p;
-  keel_status st = keel_board_port(b, h, &p);
+  keel_status st = keel_board_get_port(b, h, &p);
   if (st != KEEL_OK) return keel_lua_nilerr_nf(L, st, "port", "port: no port in this hex");
   push_port(L, &p);
   return 1;
@@ -570,22 +570,22 @@ static int l_port(lua_State *L) {
 /* board:ports() -> {port, ...} in hex order  [-1, +1, e] */
 static int l_ports(lua_State *L) {
   keel_board *b = check_built(L, 1);
-  size_t n = keel_board_port_count(b);
+  size_t n = keel_board_count_ports(b);
   lua_createtable(L, (int)n, 0);
   for (size_t i = 0; i < n; i++) {
     keel_port p;
-    keel_board_port_at(b, i, &p);
+    keel_board_at_port(b, i, &p);
     push_port(L, &p);
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   return 1;
 }
 
-/* board:place(name) -> hex | nil, reason  [-2, +1|2, e] */
+/* board:find_place(name) -> hex | nil, reason  [-2, +1|2, e] */
 static int l_place(lua_State *L) {
   keel_board *b = check_built(L, 1);
   keel_hex h;
-  keel_status st = keel_board_place(b, luaL_checkstring(L, 2), &h);
+  keel_status st = keel_board_find_place(b, luaL_checkstring(L, 2), &h);
   if (st != KEEL_OK) return keel_lua_nilerr(L, st, "place");
   lua_pushinteger(L, h);
   return 1;
@@ -604,12 +604,12 @@ static int l_place_name(lua_State *L) {
 /* board:places() -> {{name=, hex=}, ...} by name  [-1, +1, e] */
 static int l_places(lua_State *L) {
   keel_board *b = check_built(L, 1);
-  size_t n = keel_board_place_count(b);
+  size_t n = keel_board_count_places(b);
   lua_createtable(L, (int)n, 0);
   for (size_t i = 0; i < n; i++) {
     const char *name;
     keel_hex h;
-    keel_board_place_at(b, i, &name, &h);
+    keel_board_at_place(b, i, &name, &h);
     lua_createtable(L, 0, 2);
     lua_pushstring(L, name); lua_setfield(L, -2, "name");
     lua_pushinteger(L, h); lua_setfield(L, -2, "hex");
@@ -618,31 +618,31 @@ static int l_places(lua_State *L) {
   return 1;
 }
 
-/* board:cd(hex) -> level | nil, reason  [-2, +1|2, e] */
+/* board:get_cd(hex) -> level | nil, reason  [-2, +1|2, e] */
 static int l_cd(lua_State *L) {
   QUERY_HEX(L, b, h);
   int lv;
-  keel_status st = keel_board_cd(b, h, &lv);
+  keel_status st = keel_board_get_cd(b, h, &lv);
   if (st != KEEL_OK) return keel_lua_nilerr(L, st, "coast defence");
   lua_pushinteger(L, lv);
   return 1;
 }
 
-/* board:box(hex) -> box | nil, reason  [-2, +1|2, e] */
+/* board:box_of(hex) -> box | nil, reason  [-2, +1|2, e] */
 static int l_box(lua_State *L) {
   QUERY_HEX(L, b, h);
   keel_box x;
-  keel_status st = keel_board_box(b, h, &x);
+  keel_status st = keel_board_box_of(b, h, &x);
   if (st != KEEL_OK) return keel_lua_nilerr_nf(L, st, "box", "box: the board has no sea boxes");
   lua_pushinteger(L, x);
   return 1;
 }
 
-/* board:seaboxes() -> radius, origin | nil, reason  [-1, +2|2, e] */
+/* board:get_seaboxes() -> radius, origin | nil, reason  [-1, +2|2, e] */
 static int l_seaboxes(lua_State *L) {
   keel_board *b = check_built(L, 1);
   keel_boxgrid g;
-  if (keel_board_seaboxes(b, &g) != KEEL_OK) return keel_lua_nilmsg(L, "seaboxes: the board has no sea boxes");
+  if (keel_board_get_seaboxes(b, &g) != KEEL_OK) return keel_lua_nilmsg(L, "seaboxes: the board has no sea boxes");
   lua_pushinteger(L, g.radius);
   lua_pushinteger(L, g.origin);
   return 2;
@@ -653,31 +653,31 @@ static int l_box_hexes(lua_State *L) {
   keel_board *b = check_built(L, 1);
   keel_box x = keel_lua_checkhex(L, 2);
   keel_boxgrid g;
-  if (keel_board_seaboxes(b, &g) != KEEL_OK) return keel_lua_nilerr(L, KEEL_E_NOT_FOUND, "box_hexes");
+  if (keel_board_get_seaboxes(b, &g) != KEEL_OK) return keel_lua_nilerr(L, KEEL_E_NOT_FOUND, "box_hexes");
   return keel_lua_pushboxhexes(L, &g, x, "box_hexes");
 }
 
-/* board:zone(hex) -> name | false (none) | nil, reason  [-2, +1|2, e] */
+/* board:get_zone(hex) -> name | false (none) | nil, reason  [-2, +1|2, e] */
 static int l_zone(lua_State *L) {
   QUERY_HEX(L, b, h);
   size_t i;
-  keel_status st = keel_board_zone(b, h, &i);
+  keel_status st = keel_board_get_zone(b, h, &i);
   if (st == KEEL_E_NOT_FOUND) { lua_pushboolean(L, 0); return 1; }
   if (st != KEEL_OK) return keel_lua_nilerr(L, st, "zone");
-  lua_pushstring(L, keel_area_name(keel_board_areas(b), i));
+  lua_pushstring(L, keel_area_name(keel_board_get_areas(b), i));
   return 1;
 }
 
 /* board:zones() -> {name, ...} in index order  [-1, +1, e] */
 static int l_zones(lua_State *L) {
-  keel_lua_pushareanames(L, keel_board_areas(check_board(L, 1)));
+  keel_lua_pushareanames(L, keel_board_get_areas(check_board(L, 1)));
   return 1;
 }
 
 /* board:zone_neighbors(name) -> {name, ...} | nil, reason  [-2, +1|2, e] */
 static int l_zone_neighbors(lua_State *L) {
   keel_board *b = check_built(L, 1);
-  const keel_areas *a = keel_board_areas(b);
+  const keel_areas *a = keel_board_get_areas(b);
   size_t i;
   keel_status st = keel_area_find(a, luaL_checkstring(L, 2), &i);
   if (st != KEEL_OK) return keel_lua_nilerr(L, st, "zone");
@@ -709,7 +709,7 @@ static int l_has_tag(lua_State *L) {
   QUERY_HEX(L, b, h);
   int id;
   if (!keel_board_contains(b, h)) return keel_lua_nilerr(L, KEEL_E_OFF_BOARD, "has_tag");
-  if (keel_board_tag_find(b, luaL_checkstring(L, 3), &id) != KEEL_OK) {
+  if (keel_board_find_tag(b, luaL_checkstring(L, 3), &id) != KEEL_OK) {
     lua_pushboolean(L, 0);
     return 1;
   }
@@ -721,7 +721,7 @@ static int l_has_tag(lua_State *L) {
 static int l_tagged(lua_State *L) {
   keel_board *b = check_built(L, 1);
   int id;
-  if (keel_board_tag_find(b, luaL_checkstring(L, 2), &id) != KEEL_OK) {
+  if (keel_board_find_tag(b, luaL_checkstring(L, 2), &id) != KEEL_OK) {
     lua_newtable(L);
     return 1;
   }
@@ -812,11 +812,11 @@ static int l_strait_passage(lua_State *L) {
 /* board:hexes() -> {hex, ...} in board (row-major offset) order  [-1, +1, e] */
 static int l_hexes(lua_State *L) {
   keel_board *b = check_built(L, 1);
-  size_t n = keel_board_cell_count(b), k = 0;
-  lua_createtable(L, (int)keel_board_hex_count(b), 0);
+  size_t n = keel_board_count_cells(b), k = 0;
+  lua_createtable(L, (int)keel_board_count_hexes(b), 0);
   for (size_t i = 0; i < n; i++) {
     keel_hex h;
-    if (keel_board_cell_hex(b, i, &h) != KEEL_OK) continue;
+    if (keel_board_at_cell(b, i, &h) != KEEL_OK) continue;
     lua_pushinteger(L, h);
     lua_rawseti(L, -2, (lua_Integer)++k);
   }
@@ -826,10 +826,10 @@ static int l_hexes(lua_State *L) {
 /* board:stats() -> {hexes=, cells=, bytes=, bytes_per_hex=}  [-1, +1, e] */
 static int l_stats(lua_State *L) {
   keel_board *b = check_board(L, 1);
-  size_t hexes = keel_board_hex_count(b), bytes = keel_board_memory(b);
+  size_t hexes = keel_board_count_hexes(b), bytes = keel_board_memory(b);
   lua_createtable(L, 0, 4);
   lua_pushinteger(L, (lua_Integer)hexes); lua_setfield(L, -2, "hexes");
-  lua_pushinteger(L, (lua_Integer)keel_board_cell_count(b)); lua_setfield(L, -2, "cells");
+  lua_pushinteger(L, (lua_Integer)keel_board_count_cells(b)); lua_setfield(L, -2, "cells");
   lua_pushinteger(L, (lua_Integer)bytes); lua_setfield(L, -2, "bytes");
   lua_pushnumber(L, hexes ? (double)bytes / (double)hexes : 0.0);
   lua_setfield(L, -2, "bytes_per_hex");
@@ -857,7 +857,7 @@ static int l_load_string(lua_State *L) { luaL_checkstring(L, 1); return call_map
 /* require "keel.board" -> module  [-0, +1, e] */
 int keel_lua_open_board(lua_State *L) {
   static const luaL_Reg methods[] = {
-    { "section", l_section }, { "default_terrain", l_default_terrain },
+    { "add_section", l_section }, { "set_default_terrain", l_default_terrain },
     { "set_terrain", l_set_terrain },
     { "fill", l_fill }, { "fill_row", l_fill_row },
     { "add_side", l_add_side }, { "side_name_id", l_side_name_id },
@@ -866,12 +866,12 @@ int keel_lua_open_board(lua_State *L) {
     { "set_zone", l_set_zone }, { "tag_id", l_tag_id }, { "add_tag", l_add_tag },
     { "add_strait_passage", l_add_strait_passage },
     { "finish", l_finish },
-    { "hex", l_hex }, { "label", l_label }, { "side", l_side }, { "side_label", l_side_label },
+    { "hex", l_hex }, { "format", l_label }, { "side", l_side }, { "format_side", l_side_label },
     { "numbering", l_numbering },
-    { "contains", l_contains }, { "terrain", l_terrain }, { "features", l_features },
-    { "coasts", l_coasts }, { "port", l_port }, { "ports", l_ports }, { "place", l_place },
-    { "place_name", l_place_name }, { "places", l_places }, { "cd", l_cd }, { "box", l_box },
-    { "seaboxes", l_seaboxes }, { "box_hexes", l_box_hexes }, { "zone", l_zone },
+    { "contains", l_contains }, { "get_terrain", l_terrain }, { "get_features", l_features },
+    { "get_coasts", l_coasts }, { "get_port", l_port }, { "ports", l_ports }, { "find_place", l_place },
+    { "place_name", l_place_name }, { "places", l_places }, { "get_cd", l_cd }, { "box_of", l_box },
+    { "get_seaboxes", l_seaboxes }, { "box_hexes", l_box_hexes }, { "get_zone", l_zone },
     { "zones", l_zones }, { "zone_neighbors", l_zone_neighbors }, { "tags", l_tags },
     { "has_tag", l_has_tag }, { "tagged", l_tagged }, { "water_neighbors", l_water_neighbors },
     { "riverine_neighbors", l_riverine_neighbors }, { "riverine_sides", l_riverine_sides },

@@ -262,7 +262,7 @@ static int l_force(lua_State *L) {
   int top = lua_gettop(L);
   int from_table = top == 2 && lua_istable(L, 2);
   size_t len = from_table ? (size_t)luaL_len(L, 2) : (size_t)(top - 1);
-  if (len > KEEL_DICE_FORCED_MAX - keel_dice_forced_count(u->d))
+  if (len > KEEL_DICE_FORCED_MAX - keel_dice_count_forced(u->d))
     return luaL_error(L, "force: at most %d forced faces may wait at once", KEEL_DICE_FORCED_MAX);
   for (size_t i = 0; i < len; i++) {
     int isnum = 0;
@@ -287,7 +287,7 @@ static int l_force(lua_State *L) {
 
 /* dice:forced() -> number of forced faces still queued  [-1, +1, e] */
 static int l_forced(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)keel_dice_forced_count(check_dice(L, 1)->d));
+  lua_pushinteger(L, (lua_Integer)keel_dice_count_forced(check_dice(L, 1)->d));
   return 1;
 }
 
@@ -320,7 +320,7 @@ static int l_histogram(lua_State *L) {
   return 1;
 }
 
-/* dice:save_state() -> text  [-1, +1, e] */
+/* dice:save() -> text  [-1, +1, e] */
 static int l_save_state(lua_State *L) {
   ldice *u = check_dice(L, 1);
   size_t cap = keel_max_dice_save_size(u->d), len = 0;
@@ -331,7 +331,7 @@ static int l_save_state(lua_State *L) {
   return 1;
 }
 
-/* dice:load_state(text) -> true  [-2, +1, e]; raises on a malformed text
+/* dice:load(text) -> true  [-2, +1, e]; raises on a malformed text
  * and leaves the dice unchanged */
 static int l_load_state(lua_State *L) {
   ldice *u = check_dice(L, 1);
@@ -341,15 +341,15 @@ static int l_load_state(lua_State *L) {
   const char *why = NULL;
   keel_status st = keel_dice_load(u->d, text, len, &line, &why);
   if (st != KEEL_OK)
-    return luaL_error(L, "load_state: dice state line %d: %s", (int)line,
+    return luaL_error(L, "load: dice state line %d: %s", (int)line,
                       why ? why : keel_status_str(st));
   lua_pushboolean(L, 1);
   return 1;
 }
 
-/* dice:seed() -> integer  [-1, +1, e] */
+/* dice:get_seed() -> integer  [-1, +1, e] */
 static int l_seed(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)keel_dice_seed(check_dice(L, 1)->d));
+  lua_pushinteger(L, (lua_Integer)keel_dice_get_seed(check_dice(L, 1)->d));
   return 1;
 }
 
@@ -360,7 +360,7 @@ static int cmp_str(const void *a, const void *b) {
 /* dice:streams() -> { name, ... } in name order  [-1, +1, e] */
 static int l_streams(lua_State *L) {
   ldice *u = check_dice(L, 1);
-  size_t n = keel_dice_stream_count(u->d);
+  size_t n = keel_dice_count_streams(u->d);
   const char **names = lua_newuserdatauv(L, (n ? n : 1) * sizeof *names, 0);
   for (size_t i = 0; i < n; i++) names[i] = keel_dice_stream_name(u->d, i);
   qsort(names, n, sizeof *names, cmp_str);
@@ -391,8 +391,8 @@ static void release(void *d) { keel_dice_free(d); }
 static int l_tostring(lua_State *L) {
   ldice *u = luaL_checkudata(L, 1, DICE_MT);
   if (!u->d) { lua_pushliteral(L, "keel.Dice(closed)"); return 1; }
-  lua_pushfstring(L, "keel.Dice(seed=%I, streams=%d)", (lua_Integer)keel_dice_seed(u->d),
-                  (int)keel_dice_stream_count(u->d));
+  lua_pushfstring(L, "keel.Dice(seed=%I, streams=%d)", (lua_Integer)keel_dice_get_seed(u->d),
+                  (int)keel_dice_count_streams(u->d));
   return 1;
 }
 
@@ -418,8 +418,8 @@ int keel_lua_open_dice(lua_State *L) {
   static const luaL_Reg methods[] = {
     { "roll", l_roll }, { "range", l_range }, { "on_roll", l_on_roll },
     { "force", l_force }, { "forced", l_forced }, { "clear_forced", l_clear_forced },
-    { "histogram", l_histogram }, { "save_state", l_save_state },
-    { "load_state", l_load_state }, { "seed", l_seed }, { "streams", l_streams },
+    { "histogram", l_histogram }, { "save", l_save_state },
+    { "load", l_load_state }, { "get_seed", l_seed }, { "streams", l_streams },
     { "rolls", l_rolls }, { NULL, NULL }
   };
   static const luaL_Reg fns[] = { { "new", l_new }, { "is_dice", l_is_dice }, { NULL, NULL } };

@@ -80,7 +80,7 @@ static int l_parse(lua_State *L) {
   return 1;
 }
 
-/* grid:label(hex) -> string | nil, reason  [-2, +1|2, e] */
+/* grid:format(hex) -> string | nil, reason  [-2, +1|2, e] */
 static int l_label(lua_State *L) {
   keel_grid *g = check_grid(L, 1);
   keel_hex h = keel_lua_checkhex(L, 2);
@@ -103,7 +103,7 @@ static int l_parse_side(lua_State *L) {
   return 1;
 }
 
-/* grid:side_label(side) -> string | nil, reason  [-2, +1|2, e] */
+/* grid:format_side(side) -> string | nil, reason  [-2, +1|2, e] */
 static int l_side_label(lua_State *L) {
   keel_grid *g = check_grid(L, 1);
   keel_side s = keel_lua_checkside(L, 2);
@@ -199,8 +199,8 @@ static int l_new(lua_State *L) {
 /* require "keel.grid" -> module  [-0, +1, e] */
 int keel_lua_open_grid(lua_State *L) {
   static const luaL_Reg methods[] = {
-    {"parse", l_parse}, {"label", l_label}, {"parse_side", l_parse_side},
-    {"side_label", l_side_label}, {"section_of", l_section_of}, {"sections", l_sections},
+    {"parse", l_parse}, {"format", l_label}, {"parse_side", l_parse_side},
+    {"format_side", l_side_label}, {"section_of", l_section_of}, {"sections", l_sections},
     {"numbering", l_numbering}, {NULL, NULL}
   };
   static const keel_lua_class cls = { .name = GRID_MT, .methods = methods, .tostring = l_tostring, .release = release };

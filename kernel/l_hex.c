@@ -38,7 +38,7 @@ static int l_from_qrs(lua_State *L) {
   return push_or_fail(L, st, h, "from_qrs");
 }
 
-/* hex.qr(h) -> q, r  [-1, +2, e] */
+/* hex.to_qr(h) -> q, r  [-1, +2, e] */
 static int l_qr(lua_State *L) {
   keel_hex h = keel_lua_checkhex(L, 1);
   lua_pushinteger(L, keel_hex_q(h));
@@ -46,7 +46,7 @@ static int l_qr(lua_State *L) {
   return 2;
 }
 
-/* hex.qrs(h) -> q, r, s  [-1, +3, e] */
+/* hex.to_qrs(h) -> q, r, s  [-1, +3, e] */
 static int l_qrs(lua_State *L) {
   keel_hex h = keel_lua_checkhex(L, 1);
   lua_pushinteger(L, keel_hex_q(h));
@@ -279,7 +279,7 @@ static int l_to_offset(lua_State *L) {
 static int l_from_offset(lua_State *L) {
   keel_offset conv = check_offset(L, 1);
   keel_hex h;
-  keel_status st = keel_offset_to_hex(conv, luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), &h);
+  keel_status st = keel_hex_from_offset(conv, luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), &h);
   return push_or_fail(L, st, h, "from_offset");
 }
 
@@ -298,7 +298,7 @@ static int l_from_doubled(lua_State *L) {
   keel_doubled conv = check_doubled(L, 1);
   lua_Integer col = luaL_checkinteger(L, 2), row = luaL_checkinteger(L, 3);
   keel_hex h;
-  keel_status st = keel_doubled_to_hex(conv, col, row, &h);
+  keel_status st = keel_hex_from_doubled(conv, col, row, &h);
   if (st == KEEL_E_ARG)
     return luaL_error(L, "from_doubled: col + row must be even, got %I + %I", col, row);
   return push_or_fail(L, st, h, "from_doubled");
@@ -370,7 +370,7 @@ static int l_corners(lua_State *L) {
 /* require "keel.hex" -> module  [-0, +1, e] */
 int keel_lua_open_hex(lua_State *L) {
   static const luaL_Reg fns[] = {
-    {"from_qr", l_from_qr}, {"from_qrs", l_from_qrs}, {"qr", l_qr}, {"qrs", l_qrs},
+    {"from_qr", l_from_qr}, {"from_qrs", l_from_qrs}, {"to_qr", l_qr}, {"to_qrs", l_qrs},
     {"is_valid", l_is_valid}, {"tostring", l_tostring},
     {"add", l_add}, {"subtract", l_subtract}, {"scale", l_scale},
     {"neighbor", l_neighbor}, {"neighbors", l_neighbors}, {"diagonal", l_diagonal},

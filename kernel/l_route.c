@@ -125,7 +125,7 @@ static int l_set_enter(lua_State *L) {
   return 1;
 }
 
-/* costmap:enter_cost(hex) -> cost | nil, reason  [-2, +1|2, e] */
+/* costmap:get_enter(hex) -> cost | nil, reason  [-2, +1|2, e] */
 static int l_enter_cost(lua_State *L) {
   uint16_t c;
   keel_status st = keel_costmap_get_enter(check_costmap(L, 1), keel_lua_checkhex(L, 2), &c);
@@ -143,7 +143,7 @@ static int l_set_cross(lua_State *L) {
   return 1;
 }
 
-/* costmap:cross_cost(side) -> cost | nil, reason  [-2, +1|2, e] */
+/* costmap:get_cross(side) -> cost | nil, reason  [-2, +1|2, e] */
 static int l_cross_cost(lua_State *L) {
   uint16_t c;
   keel_status st = keel_costmap_get_cross(check_costmap(L, 1), keel_lua_checkside(L, 2), &c);
@@ -541,7 +541,7 @@ static int l_graph_count(lua_State *L) {
   return 2;
 }
 
-/* graph:has(key) -> boolean  [-2, +1, e] */
+/* graph:has_node(key) -> boolean  [-2, +1, e] */
 static int l_graph_has(lua_State *L) {
   keel_graph *g = check_graph(L, 1);
   lua_pushboolean(L, keel_graph_has_node(g, luaL_checkinteger(L, 2)));
@@ -621,13 +621,13 @@ static int reach_tostring(lua_State *L) {
 /* require "keel.route" -> module  [-0, +1, e] */
 int keel_lua_open_route(lua_State *L) {
   static const luaL_Reg costmap_methods[] = {
-    {"set_enter", l_set_enter}, {"enter_cost", l_enter_cost}, {"set_cross", l_set_cross},
-    {"cross_cost", l_cross_cost}, {"set_coast", l_set_coast}, {"reach", l_reach},
+    {"set_enter", l_set_enter}, {"get_enter", l_enter_cost}, {"set_cross", l_set_cross},
+    {"get_cross", l_cross_cost}, {"set_coast", l_set_coast}, {"reach", l_reach},
     {"step", l_step}, {"has_coasts", l_has_coasts}, {NULL, NULL}
   };
   static const luaL_Reg graph_methods[] = {
     {"reach", l_graph_reach}, {"neighbors", l_graph_neighbors}, {"count", l_graph_count},
-    {"has", l_graph_has}, {NULL, NULL}
+    {"has_node", l_graph_has}, {NULL, NULL}
   };
   static const luaL_Reg reach_methods[] = {
     {"count", l_count}, {"cost", l_cost}, {"path", l_path}, {"hexes", l_hexes}, {NULL, NULL}

@@ -33,22 +33,22 @@ int luaopen_keel(lua_State *L);
 keel_state *keel_lua_state_take(lua_State *L, int idx);
 void keel_lua_state_push_borrowed(lua_State *L, keel_state *st);
 
-#define BOX_MT "keel.Box"
+#define GUARD_MT "keel.Guard"
 #define SANDBOX_MT "keel.Sandbox"
 #define TRUST_MAX 4
 
 #define KEEP_MAX 8
 
-/* The box and what only this file needs: trusted source prefixes, and the
+/* The guard and what only this file needs: trusted source prefixes, and the
  * game states kept across a rebuild of the Lua state (keel.sandbox.keep). */
 typedef struct {
-  keel_guard box;
+  keel_guard guard;
   char trusted[TRUST_MAX][256];
   int ntrusted;
   struct { char name[32]; keel_state *st; } kept[KEEP_MAX];
-} full_box;
+} full_guard;
 
-static void free_kept(full_box *fb) {
+static void free_kept(full_guard *fb) {
   for (int i = 0; i < KEEP_MAX; i++) {
     if (fb->kept[i].st) keel_state_free(fb->kept[i].st);
     fb->kept[i].st = NULL;
@@ -58,16 +58,16 @@ static void free_kept(full_box *fb) {
 
 static keel_guard **extra(lua_State *L) { return (keel_guard **)lua_getextraspace(L); }
 
-static void box_init(full_box *fb) {
+static void guard_init(full_guard *fb) {
   memset(fb, 0, sizeof *fb);
-  keel_guard *b = &fb->box;
+  keel_guard *b = &fb->guard;
   b->string_max = (size_t)8 << 20;
   b->pattern_steps = 1000000;
   b->pattern_per_byte = 64;
   b->hook_count = 1000;
 }
 
-static void box_attach(lua_State *L, keel_guard *b) {
+static void guard_attach(lua_State *L, keel_guard *b) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
   b->main = lua_tothread(L, -1);
   lua_pop(L, 1);
@@ -77,10 +77,10 @@ static void box_attach(lua_State *L, keel_guard *b) {
 }
 
 /* __gc of the guard block  [-1, +0, e] */
-static int box_gc(lua_State *L) {
-  full_box *fb = luaL_checkudata(L, 1, BOX_MT);
-  keel_watchdog_free(fb->box.wd);
-  fb->box.wd = NULL;
+static int guard_gc(lua_State *L) {
+  full_guard *fb = luaL_checkudata(L, 1, GUARD_MT);
+  keel_watchdog_free(fb->guard.wd);
+  fb->guard.wd = NULL;
   free_kept(fb);
   return 0;
 }
@@ -94,13 +94,13 @@ keel_guard *keel_lua_sandbox_guard(lua_State *L) {
     return b;
   }
   lua_pop(L, 1);
-  static const keel_lua_class box_class = { .name = BOX_MT, .gc = box_gc };
-  keel_lua_newclass(L, &box_class, 0);
-  full_box *fb = keel_lua_newobject(L, sizeof *fb, 0, BOX_MT);
-  box_init(fb);
+  static const keel_lua_class guard_class = { .name = GUARD_MT, .gc = guard_gc };
+  keel_lua_newclass(L, &guard_class, 0);
+  full_guard *fb = keel_lua_newobject(L, sizeof *fb, 0, GUARD_MT);
+  guard_init(fb);
   lua_setfield(L, LUA_REGISTRYINDEX, KEEL_SANDBOX_REGKEY);
-  box_attach(L, &fb->box);
-  return &fb->box;
+  guard_attach(L, &fb->guard);
+  return &fb->guard;
 }
 
 /* ---- stopping ------------------------------------------------------------- */
@@ -150,14 +150,14 @@ int keel_lua_sandbox_raise_stop(lua_State *L, keel_guard *b) {
 }
 
 static int is_trusted(lua_State *L, lua_Debug *ar, const keel_guard *b) {
-  const full_box *fb = (const full_box *)b;
+  const full_guard *fb = (const full_guard *)b;
   if (fb->ntrusted == 0 || !lua_getinfo(L, "S", ar)) return 0;
   for (int i = 0; i < fb->ntrusted; i++)
     if (strncmp(ar->source, fb->trusted[i], strlen(fb->trusted[i])) == 0) return 1;
   return 0;
 }
 
-static keel_guard *box_of_thread(lua_State *L) {
+static keel_guard *guard_of_thread(lua_State *L) {
   keel_guard *b = *extra(L);
   if (b) return b;
   if (lua_getfield(L, LUA_REGISTRYINDEX, KEEL_SANDBOX_REGKEY) != LUA_TNIL)
@@ -167,7 +167,7 @@ static keel_guard *box_of_thread(lua_State *L) {
 }
 
 static void hook(lua_State *L, lua_Debug *ar) {
-  keel_guard *b = box_of_thread(L);
+  keel_guard *b = guard_of_thread(L);
   if (b == NULL) { lua_sethook(L, NULL, 0, 0); return; }
   if (b->stop) {
     if (b->depth > 0 && is_trusted(L, ar, b)) return;   /* kernel code unwinds */
@@ -216,7 +216,7 @@ static void out_of_memory(keel_guard *b) {
  * and gives up (luaL_Buffer, LPeg: they raise "not enough memory", which a
  * pcall could catch) shows it by asking for something else next, or by
  * ending the action: out of memory too. */
-static void *box_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+static void *guard_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   keel_guard *b = ud;
   size_t old = ptr ? osize : 0;
   int retry = b->refused_size != 0 && ptr == b->refused_ptr && nsize == b->refused_size;
@@ -240,7 +240,7 @@ static void *box_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 
 /* ---- actions -------------------------------------------------------------- */
 
-static keel_guard *upbox(lua_State *L) { return lua_touserdata(L, lua_upvalueindex(1)); }
+static keel_guard *upguard(lua_State *L) { return lua_touserdata(L, lua_upvalueindex(1)); }
 
 static void begin_action(lua_State *L, keel_guard *b) {
   b->stop = KEEL_STOP_NONE;
@@ -285,7 +285,7 @@ static const char *const kind_names[] = { NULL, "cpu", "budget", "memory" };
 /* The handler of xprotect runs without the stop, so that it can look at the
  * stack; the stop comes back before the error goes on unwinding.  [-?, +1, m] */
 static int call_handler(lua_State *L) {
-  keel_guard *b = upbox(L);
+  keel_guard *b = upguard(L);
   sig_atomic_t saved = b->stop;
   int had_budget = lua_gethook(L) == hook;
   b->stop = KEEL_STOP_NONE;
@@ -300,7 +300,7 @@ static int call_handler(lua_State *L) {
 }
 
 static int protect_aux(lua_State *L, int first, int handler) {
-  keel_guard *b = upbox(L);
+  keel_guard *b = upguard(L);
   int nargs = lua_gettop(L) - first;
   int outer = b->depth == 0;
   lua_State *saved_current = b->current;
@@ -362,7 +362,7 @@ static int l_xprotect(lua_State *L) {
 
 /* keel.sandbox.stopping() -> kind | nil  [-0, +1, m] */
 static int l_stopping(lua_State *L) {
-  keel_guard *b = upbox(L);
+  keel_guard *b = upguard(L);
   if (b->stop == KEEL_STOP_NONE) lua_pushnil(L);
   else lua_pushstring(L, kind_names[b->stop]);
   return 1;
@@ -373,7 +373,7 @@ static int l_stopping(lua_State *L) {
  * caller gave up, which no pcall may swallow), the text of that stop,
  * "file:line: memory limit exceeded: ..."; nil otherwise  [-0, +1, e] */
 static int l_stop_message(lua_State *L) {
-  keel_guard *b = upbox(L);
+  keel_guard *b = upguard(L);
   int kind = b->stop;
   if (kind == KEEL_STOP_NONE && (b->oom || b->refused_size != 0)) kind = KEEL_STOP_MEMORY;
   if (b->depth == 0 || kind == KEEL_STOP_NONE) {
@@ -449,7 +449,7 @@ static void set_limits(lua_State *L, keel_guard *b, int t) {
 
 /* keel.sandbox.limits([t]) -> the limits before  [-1, +1, e] */
 static int l_limits(lua_State *L) {
-  keel_guard *b = upbox(L);
+  keel_guard *b = upguard(L);
   push_limits(L, b);
   if (!lua_isnoneornil(L, 1)) {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -479,14 +479,14 @@ static void push_usage(lua_State *L, const keel_guard *b) {
 
 /* keel.sandbox.usage() -> {memory=, memory_peak=, instructions=, ...}  [-0, +1, e] */
 static int l_usage(lua_State *L) {
-  push_usage(L, upbox(L));
+  push_usage(L, upguard(L));
   return 1;
 }
 
 /* keel.sandbox.trust(prefix) -> nothing: code whose chunk name starts with
  * prefix may run to the end of its cleanup after a stop  [-1, +0, e] */
 static int l_trust(lua_State *L) {
-  full_box *fb = (full_box *)upbox(L);
+  full_guard *fb = (full_guard *)upguard(L);
   size_t n;
   const char *p = luaL_checklstring(L, 1, &n);
   luaL_argcheck(L, n > 1 && n < sizeof fb->trusted[0], 1, "a chunk-name prefix expected");
@@ -501,7 +501,7 @@ static int l_trust(lua_State *L) {
  * now belongs to the sandbox and outlives this Lua state; the State goes on
  * using it  [-2, +0, e] */
 static int l_keep(lua_State *L) {
-  full_box *fb = (full_box *)upbox(L);
+  full_guard *fb = (full_guard *)upguard(L);
   size_t n;
   const char *name = luaL_checklstring(L, 1, &n);
   luaL_argcheck(L, n > 0 && n < sizeof fb->kept[0].name, 1, "a short name expected");
@@ -522,7 +522,7 @@ static int l_keep(lua_State *L) {
 /* keel.sandbox.kept(name) -> State | nil: a kept game state, for a Lua
  * state rebuilt after running out of memory  [-1, +1, e] */
 static int l_kept(lua_State *L) {
-  full_box *fb = (full_box *)upbox(L);
+  full_guard *fb = (full_guard *)upguard(L);
   const char *name = luaL_checkstring(L, 1);
   for (int i = 0; i < KEEP_MAX; i++) {
     if (fb->kept[i].st && strcmp(fb->kept[i].name, name) == 0) {
@@ -608,7 +608,7 @@ static int reset_tracked(lua_State *L, keel_guard *b, lua_State *co) {
 static int co_close(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
   luaL_argexpected(L, co != NULL, 1, "coroutine");
-  keel_guard *b = upbox(L);
+  keel_guard *b = upguard(L);
   int st = lua_status(co);
   if (co == L || (st == LUA_OK && lua_getstack(co, 0, &(lua_Debug){0})))
     return luaL_error(L, "cannot close a %s coroutine", co == L ? "running" : "normal");
@@ -627,7 +627,7 @@ static int co_close(lua_State *L) {
 static int co_resume(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
   luaL_argexpected(L, co != NULL, 1, "coroutine");
-  int r = resume_tracked(L, upbox(L), co, lua_gettop(L) - 1);
+  int r = resume_tracked(L, upguard(L), co, lua_gettop(L) - 1);
   if (r < 0) {
     lua_pushboolean(L, 0);
     lua_insert(L, -2);
@@ -641,11 +641,11 @@ static int co_resume(lua_State *L) {
 /* a coroutine.wrap function: resumes its coroutine with its arguments  [-?, +?, e] */
 static int co_wrapped(lua_State *L) {
   lua_State *co = lua_tothread(L, lua_upvalueindex(2));
-  int r = resume_tracked(L, upbox(L), co, lua_gettop(L));
+  int r = resume_tracked(L, upguard(L), co, lua_gettop(L));
   if (r >= 0) return r;
   int st = lua_status(co);
   if (st != LUA_OK && st != LUA_YIELD) {   /* an error in the coroutine */
-    st = reset_tracked(L, upbox(L), co);   /* close its to-be-closed variables */
+    st = reset_tracked(L, upguard(L), co);   /* close its to-be-closed variables */
     lua_xmove(co, L, 1);
   }
   if (st != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
@@ -693,7 +693,7 @@ static void push_coroutine_lib(lua_State *L, keel_guard *b) {
 /* ---- child states ---------------------------------------------------------- */
 
 typedef struct sandbox {
-  full_box *box;          /* malloc'd: the child's allocator uses it */
+  full_guard *guard;          /* malloc'd: the child's allocator uses it */
   lua_State *C;
   lua_Integer rebuilds;
   char *path, *cpath;     /* the host's package paths */
@@ -702,7 +702,7 @@ typedef struct sandbox {
 
 static sandbox *check_sandbox(lua_State *L, int arg) {
   sandbox *sb = luaL_checkudata(L, arg, SANDBOX_MT);
-  if (sb->box == NULL) luaL_error(L, "the sandbox is closed");
+  if (sb->guard == NULL) luaL_error(L, "the sandbox is closed");
   return sb;
 }
 
@@ -729,7 +729,7 @@ static int child_boot(lua_State *C) {
   lua_call(C, 0, 0);
   lua_pop(C, 2);
   lua_getglobal(C, "coroutine");
-  push_coroutine_lib(C, &sb->box->box);
+  push_coroutine_lib(C, &sb->guard->guard);
   lua_getfield(C, -1, "resume");
   lua_setfield(C, -3, "resume");
   lua_getfield(C, -1, "wrap");
@@ -746,7 +746,7 @@ static void close_child(sandbox *sb) {
 }
 
 static void build_child(lua_State *L, sandbox *sb) {
-  keel_guard *b = &sb->box->box;
+  keel_guard *b = &sb->guard->guard;
   close_child(sb);
   b->refused_ptr = NULL;
   b->refused_size = 0;
@@ -754,7 +754,7 @@ static void build_child(lua_State *L, sandbox *sb) {
   b->oom_seen = 0;
   b->stop = KEEL_STOP_NONE;
   b->depth = 0;
-  lua_State *C = lua_newstate(box_alloc, b);
+  lua_State *C = lua_newstate(guard_alloc, b);
   if (C == NULL)
     luaL_error(L, "cannot make a sandbox: its memory limit (%I bytes) is too small",
                (LUAI_UACINT)b->mem.limit);
@@ -870,7 +870,7 @@ static int child_call(lua_State *C) {
 
 static int finish_call(lua_State *L, sandbox *sb, int st) {
   lua_State *C = sb->C;
-  keel_guard *b = &sb->box->box;
+  keel_guard *b = &sb->guard->guard;
   int oom = st == LUA_ERRMEM || b->oom_seen;
   int n;
   if (st == LUA_OK) {
@@ -943,7 +943,7 @@ static int sb_reset(lua_State *L) {
 /* sb:usage() -> {memory=, memory_peak=, rebuilds=, ...}  [-1, +1, e] */
 static int sb_usage(lua_State *L) {
   sandbox *sb = check_sandbox(L, 1);
-  push_usage(L, &sb->box->box);
+  push_usage(L, &sb->guard->guard);
   lua_pushinteger(L, sb->rebuilds);
   lua_setfield(L, -2, "rebuilds");
   return 1;
@@ -952,7 +952,7 @@ static int sb_usage(lua_State *L) {
 /* sb:limits([t]) -> the limits before  [-2, +1, e] */
 static int sb_limits(lua_State *L) {
   sandbox *sb = check_sandbox(L, 1);
-  keel_guard *b = &sb->box->box;
+  keel_guard *b = &sb->guard->guard;
   push_limits(L, b);
   if (!lua_isnoneornil(L, 2)) {
     luaL_checktype(L, 2, LUA_TTABLE);
@@ -965,11 +965,11 @@ static int sb_limits(lua_State *L) {
 static int sb_gc(lua_State *L) {
   sandbox *sb = luaL_checkudata(L, 1, SANDBOX_MT);
   close_child(sb);
-  if (sb->box) {
-    keel_watchdog_free(sb->box->box.wd);
-    free_kept(sb->box);
-    free(sb->box);
-    sb->box = NULL;
+  if (sb->guard) {
+    keel_watchdog_free(sb->guard->guard.wd);
+    free_kept(sb->guard);
+    free(sb->guard);
+    sb->guard = NULL;
   }
   free(sb->path);
   free(sb->cpath);
@@ -980,9 +980,9 @@ static int sb_gc(lua_State *L) {
 /* tostring(sandbox) -> "keel.Sandbox (N of M bytes)"  [-1, +1, e] */
 static int sb_tostring(lua_State *L) {
   sandbox *sb = luaL_checkudata(L, 1, SANDBOX_MT);
-  if (sb->box == NULL) lua_pushliteral(L, "keel.Sandbox (closed)");
+  if (sb->guard == NULL) lua_pushliteral(L, "keel.Sandbox (closed)");
   else lua_pushfstring(L, "keel.Sandbox (%I of %I bytes)",
-                       (LUAI_UACINT)sb->box->box.mem.used, (LUAI_UACINT)sb->box->box.mem.limit);
+                       (LUAI_UACINT)sb->guard->guard.mem.used, (LUAI_UACINT)sb->guard->guard.mem.limit);
   return 1;
 }
 
@@ -991,12 +991,12 @@ static int l_new(lua_State *L) {
   if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
   else { lua_settop(L, 0); lua_newtable(L); }
   sandbox *sb = keel_lua_newobject(L, sizeof *sb, 0, SANDBOX_MT);
-  sb->box = malloc(sizeof *sb->box);
-  if (sb->box == NULL) return luaL_error(L, "cannot make a sandbox: out of memory");
-  box_init(sb->box);
-  sb->box->box.owns_alloc = 1;
-  sb->box->box.mem.limit = (size_t)64 << 20;
-  set_limits(L, &sb->box->box, 1);
+  sb->guard = malloc(sizeof *sb->guard);
+  if (sb->guard == NULL) return luaL_error(L, "cannot make a sandbox: out of memory");
+  guard_init(sb->guard);
+  sb->guard->guard.owns_alloc = 1;
+  sb->guard->guard.mem.limit = (size_t)64 << 20;
+  set_limits(L, &sb->guard->guard, 1);
   sb->path = dup_field(L, "path");
   sb->cpath = dup_field(L, "cpath");
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);

@@ -1,13 +1,13 @@
 /*
- * l_sandbox.h — the control block ("box") a Lua state's sandbox limits live
+ * l_sandbox.h — the control block ("guard") a Lua state's sandbox limits live
  * in, shared by kernel/l_sandbox.c (limits, hooks, child states, coroutine
  * wrappers) and kernel/l_strlib.c (bounded string functions).
  *
- * Every Lua state that opens keel has one box. A state made by
- * keel.sandbox.new allocates through the box (a memory limit is possible);
- * any other state gets a box as a userdata in its registry (CPU limit and
+ * Every Lua state that opens keel has one guard. A state made by
+ * keel.sandbox.new allocates through the guard (a memory limit is possible);
+ * any other state gets a guard as a userdata in its registry (CPU limit and
  * instruction budget only). The main thread's extra space points to the
- * box, and coroutines inherit that pointer, so a hook finds it at once.
+ * guard, and coroutines inherit that pointer, so a hook finds it at once.
  */
 #ifndef KEEL_L_SANDBOX_H
 #define KEEL_L_SANDBOX_H
@@ -20,7 +20,7 @@ enum { KEEL_STOP_NONE = 0, KEEL_STOP_CPU, KEEL_STOP_BUDGET, KEEL_STOP_MEMORY };
 
 typedef struct keel_guard {
   keel_memlimit mem;
-  int owns_alloc;                 /* the state allocates through this box */
+  int owns_alloc;                 /* the state allocates through this guard */
   keel_watchdog *wd;              /* made on first use of a CPU limit */
   lua_State *main;                /* the state's main thread */
   lua_State *volatile current;    /* the thread running the action */
@@ -46,13 +46,13 @@ typedef struct keel_guard {
   char refused_where[160];        /* where the pending refusal was made */
 } keel_guard;
 
-/* The box of the state L belongs to (made on first use). */
+/* The guard of the state L belongs to (made on first use). */
 keel_guard *keel_lua_sandbox_guard(lua_State *L);
 /* Raise the error of a stopped action, re-arming the stop hook on L. */
 int keel_lua_sandbox_raise_stop(lua_State *L, keel_guard *b);
 /* The safe tostring: "table: #7" instead of an address. [-0, +1, e] */
 const char *keel_lua_sandbox_tostring(lua_State *L, int idx, size_t *len);
 
-#define KEEL_SANDBOX_REGKEY "keel.sandbox.box"
+#define KEEL_SANDBOX_REGKEY "keel.sandbox.guard"
 
 #endif

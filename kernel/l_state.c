@@ -85,14 +85,14 @@ static void push_value(lua_State *L, keel_state *st, keel_value v) {
 
 static int32_t unit_arg(lua_State *L, keel_state *st, int arg) {
   lua_Integer id = luaL_checkinteger(L, arg);
-  if (id < 1 || id > keel_state_unit_count(st))
+  if (id < 1 || id > keel_state_count_units(st))
     luaL_argerror(L, arg, lua_pushfstring(L, "no unit %I", id));
   return (int32_t)id;
 }
 
 static int32_t group_arg(lua_State *L, keel_state *st, int arg) {
   lua_Integer id = luaL_checkinteger(L, arg);
-  if (id < 1 || id > keel_state_group_count(st))
+  if (id < 1 || id > keel_state_count_groups(st))
     luaL_argerror(L, arg, lua_pushfstring(L, "no group %I", id));
   return (int32_t)id;
 }
@@ -140,8 +140,8 @@ void keel_lua_state_push_borrowed(lua_State *L, keel_state *st) {
 static int l_tostring(lua_State *L) {
   lstate *s = luaL_checkudata(L, 1, STATE_MT);
   if (!s->st) lua_pushliteral(L, "keel.State (closed)");
-  else lua_pushfstring(L, "keel.State (%d units, %d groups)", (int)keel_state_unit_count(s->st),
-                       (int)keel_state_group_count(s->st));
+  else lua_pushfstring(L, "keel.State (%d units, %d groups)", (int)keel_state_count_units(s->st),
+                       (int)keel_state_count_groups(s->st));
   return 1;
 }
 
@@ -158,23 +158,23 @@ typedef struct named {
 
 static keel_status global_get(const keel_state *st, int32_t id, keel_atom key, keel_value *v) {
   (void)id;
-  *v = keel_state_global(st, key);
+  *v = keel_state_get_global(st, key);
   return KEEL_OK;
 }
 static keel_status global_set(keel_state *st, int32_t id, keel_atom key, keel_value v) {
   (void)id;
   return keel_state_set_global(st, key, v);
 }
-static size_t global_count(const keel_state *st, int32_t id) { (void)id; return keel_state_global_count(st); }
+static size_t global_count(const keel_state *st, int32_t id) { (void)id; return keel_state_count_globals(st); }
 static keel_status global_at(const keel_state *st, int32_t id, size_t i, keel_atom *key, keel_value *v) {
   (void)id;
-  return keel_state_global_at(st, i, key, v);
+  return keel_state_at_global(st, i, key, v);
 }
 
-static const named unit_values = { "set_value", keel_state_unit_value, keel_state_unit_set_value,
-                                   keel_state_unit_value_count, keel_state_unit_value_at };
-static const named group_values = { "group_set", keel_state_group_value, keel_state_group_set_value,
-                                    keel_state_group_value_count, keel_state_group_value_at };
+static const named unit_values = { "set_value", keel_state_get_value, keel_state_set_value,
+                                   keel_state_count_values, keel_state_at_value };
+static const named group_values = { "group_set_value", keel_state_group_get_value, keel_state_group_set_value,
+                                    keel_state_group_count_values, keel_state_group_at_value };
 static const named game_values = { "set_global", global_get, global_set, global_count, global_at };
 
 /* Push the value of the key at arg (nil when none; an unknown key is none). */
@@ -228,8 +228,8 @@ static int l_unit_new(lua_State *L) {
   return 1;
 }
 
-/* st:unit_count() -> n  [-1, +1, e] */
-static int l_unit_count(lua_State *L) { lua_pushinteger(L, keel_state_unit_count(S(L))); return 1; }
+/* st:count_units() -> n  [-1, +1, e] */
+static int l_unit_count(lua_State *L) { lua_pushinteger(L, keel_state_count_units(S(L))); return 1; }
 
 static void push_loc(lua_State *L, keel_loc loc) {
   lua_pushstring(L, loc_names[loc.kind]);
@@ -243,7 +243,7 @@ static int l_get(lua_State *L) {
   int32_t id = unit_arg(L, st, 2);
   int f = luaL_checkoption(L, 3, NULL, field_names);
   keel_unit_info u;
-  keel_state_unit_get(st, id, &u);
+  keel_state_get_unit(st, id, &u);
   switch (f) {
   case KEEL_F_NAME: push_atom(L, st, u.name); break;
   case KEEL_F_TYPE: push_atom(L, st, u.type); break;
@@ -271,16 +271,16 @@ static int l_set(lua_State *L) {
     break;
   default: return luaL_argerror(L, 3, "use move() for the location");
   }
-  check(L, keel_state_unit_set(st, id, (keel_field)f, v), "set");
+  check(L, keel_state_set(st, id, (keel_field)f, v), "set");
   return 0;
 }
 
-/* st:unit(id) -> {id, name, type, side, face, hits, points, loc, where}  [-2, +1, e] */
+/* st:get_unit(id) -> {id, name, type, side, face, hits, points, loc, where}  [-2, +1, e] */
 static int l_unit(lua_State *L) {
   keel_state *st = S(L);
   int32_t id = unit_arg(L, st, 2);
   keel_unit_info u;
-  keel_state_unit_get(st, id, &u);
+  keel_state_get_unit(st, id, &u);
   lua_createtable(L, 0, 9);
   lua_pushinteger(L, id); lua_setfield(L, -2, "id");
   push_atom(L, st, u.name); lua_setfield(L, -2, "name");
@@ -313,14 +313,14 @@ static int l_move(lua_State *L) {
   keel_state *st = S(L);
   int32_t id = unit_arg(L, st, 2);
   keel_loc loc = loc_args(L, st, 3);
-  keel_status s = keel_state_unit_move(st, id, loc);
+  keel_status s = keel_state_move(st, id, loc);
   if (s == KEEL_E_ARG && loc.kind == KEEL_LOC_UNIT)
     return luaL_error(L, "move: unit %d cannot go inside unit %d (it would carry itself)", (int)id, (int)loc.where);
   check(L, s, "move");
   return 0;
 }
 
-/* st:value(id, key) -> value|nil  [-3, +1, e] */
+/* st:get_value(id, key) -> value|nil  [-3, +1, e] */
 static int l_value(lua_State *L) {
   keel_state *st = S(L);
   return push_named_value(L, st, &unit_values, unit_arg(L, st, 2), 3);
@@ -344,14 +344,14 @@ static int l_value_keys(lua_State *L) {
   return push_named_values(L, st, &unit_values, unit_arg(L, st, 2), 0, 1);
 }
 
-/* st:marker(id, name) -> count  [-3, +1, e] */
+/* st:get_marker(id, name) -> count  [-3, +1, e] */
 static int l_marker(lua_State *L) {
   keel_state *st = S(L);
   int32_t id = unit_arg(L, st, 2);
   size_t len;
   const char *k = luaL_checklstring(L, 3, &len);
   keel_atom key = keel_state_atom_find(st, k, len);
-  lua_pushinteger(L, key ? keel_state_unit_marker(st, id, key) : 0);
+  lua_pushinteger(L, key ? keel_state_get_marker(st, id, key) : 0);
   return 1;
 }
 
@@ -360,7 +360,7 @@ static int l_set_marker(lua_State *L) {
   keel_state *st = S(L);
   int32_t id = unit_arg(L, st, 2);
   keel_atom key = atom_arg(L, st, 3);
-  check(L, keel_state_unit_set_marker(st, id, key, luaL_checkinteger(L, 4)), "set_marker");
+  check(L, keel_state_set_marker(st, id, key, luaL_checkinteger(L, 4)), "set_marker");
   return 0;
 }
 
@@ -370,7 +370,7 @@ static int l_add_marker(lua_State *L) {
   int32_t id = unit_arg(L, st, 2);
   keel_atom key = atom_arg(L, st, 3);
   check(L, keel_state_add_marker(st, id, key, luaL_optinteger(L, 4, 1)), "add_marker");
-  lua_pushinteger(L, keel_state_unit_marker(st, id, key));
+  lua_pushinteger(L, keel_state_get_marker(st, id, key));
   return 1;
 }
 
@@ -378,11 +378,11 @@ static int l_add_marker(lua_State *L) {
 static int l_markers(lua_State *L) {
   keel_state *st = S(L);
   int32_t id = unit_arg(L, st, 2);
-  size_t n = keel_state_unit_marker_count(st, id);
+  size_t n = keel_state_count_markers(st, id);
   lua_createtable(L, 0, (int)n);
   for (size_t i = 0; i < n; i++) {
     keel_atom k; int64_t c;
-    keel_state_unit_marker_at(st, id, i, &k, &c);
+    keel_state_at_marker(st, id, i, &k, &c);
     push_atom(L, st, k);
     lua_pushinteger(L, c);
     lua_rawset(L, -3);
@@ -401,7 +401,7 @@ static int change_count(lua_State *L, keel_status (*fn)(keel_state *, int32_t, i
   if (s == KEEL_E_ARG) return luaL_argerror(L, 3, bad);
   check(L, s, what);
   keel_unit_info u;
-  keel_state_unit_get(st, id, &u);
+  keel_state_get_unit(st, id, &u);
   lua_pushinteger(L, hits ? u.hits : u.points);
   return 1;
 }
@@ -471,7 +471,7 @@ static int l_cargo_check(lua_State *L) {
     for (size_t i = 0; i < nc; i++) {
       lua_geti(L, 2, (lua_Integer)i + 1);
       lua_Integer id = lua_tointeger(L, -1);
-      if (id < 1 || id > keel_state_unit_count(st)) return luaL_argerror(L, 2, "unknown carrier");
+      if (id < 1 || id > keel_state_count_units(st)) return luaL_argerror(L, 2, "unknown carrier");
       cs[i] = (int32_t)id;
       lua_pop(L, 1);
     }
@@ -498,10 +498,10 @@ static int l_units_at(lua_State *L) {
   keel_loc loc = loc_args(L, st, 2);
   lua_newtable(L);
   lua_Integer k = 0;
-  int32_t n = keel_state_unit_count(st);
+  int32_t n = keel_state_count_units(st);
   for (int32_t id = 1; id <= n; id++) {
     keel_unit_info u;
-    keel_state_unit_get(st, id, &u);
+    keel_state_get_unit(st, id, &u);
     if (u.loc.kind == loc.kind && u.loc.where == loc.where) { lua_pushinteger(L, id); lua_rawseti(L, -2, ++k); }
   }
   return 1;
@@ -518,13 +518,13 @@ static int l_group_new(lua_State *L) {
   return 1;
 }
 
-/* st:group_count() -> n  [-1, +1, e] */
-static int l_group_count(lua_State *L) { lua_pushinteger(L, keel_state_group_count(S(L))); return 1; }
+/* st:count_groups() -> n  [-1, +1, e] */
+static int l_group_count(lua_State *L) { lua_pushinteger(L, keel_state_count_groups(S(L))); return 1; }
 
-/* st:group_name(g) -> string  [-2, +1, e] */
+/* st:group_get_name(g) -> string  [-2, +1, e] */
 static int l_group_name(lua_State *L) {
   keel_state *st = S(L);
-  push_atom(L, st, keel_state_group_name(st, group_arg(L, st, 2)));
+  push_atom(L, st, keel_state_group_get_name(st, group_arg(L, st, 2)));
   return 1;
 }
 
@@ -553,10 +553,10 @@ static int l_group_remove(lua_State *L) {
 static int l_group_units(lua_State *L) {
   keel_state *st = S(L);
   int32_t g = group_arg(L, st, 2);
-  size_t n = keel_state_group_size(st, g);
+  size_t n = keel_state_group_count_units(st, g);
   lua_createtable(L, (int)n, 0);
   for (size_t i = 0; i < n; i++) {
-    lua_pushinteger(L, keel_state_group_member(st, g, i));
+    lua_pushinteger(L, keel_state_group_at_unit(st, g, i));
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   return 1;
@@ -568,19 +568,19 @@ static int l_groups_of(lua_State *L) {
   int32_t u = unit_arg(L, st, 2);
   lua_newtable(L);
   lua_Integer k = 0;
-  for (int32_t g = 1; g <= keel_state_group_count(st); g++)
-    for (size_t i = 0; i < keel_state_group_size(st, g); i++)
-      if (keel_state_group_member(st, g, i) == u) { lua_pushinteger(L, g); lua_rawseti(L, -2, ++k); break; }
+  for (int32_t g = 1; g <= keel_state_count_groups(st); g++)
+    for (size_t i = 0; i < keel_state_group_count_units(st, g); i++)
+      if (keel_state_group_at_unit(st, g, i) == u) { lua_pushinteger(L, g); lua_rawseti(L, -2, ++k); break; }
   return 1;
 }
 
-/* st:group_value(g, key) -> value  [-3, +1, e] */
+/* st:group_get_value(g, key) -> value  [-3, +1, e] */
 static int l_group_value(lua_State *L) {
   keel_state *st = S(L);
   return push_named_value(L, st, &group_values, group_arg(L, st, 2), 3);
 }
 
-/* st:group_set(g, key, value|nil)  [-4, +0, e] */
+/* st:group_set_value(g, key, value|nil)  [-4, +0, e] */
 static int l_group_set(lua_State *L) {
   keel_state *st = S(L);
   return set_named_value(L, st, &group_values, group_arg(L, st, 2), 3);
@@ -594,7 +594,7 @@ static int l_group_values(lua_State *L) {
 
 /* ---- globals, ownership ---- */
 
-/* st:global(key) -> value  [-2, +1, e] */
+/* st:get_global(key) -> value  [-2, +1, e] */
 static int l_global(lua_State *L) { return push_named_value(L, S(L), &game_values, 0, 2); }
 
 /* st:set_global(key, value|nil)  [-3, +0, e] */
@@ -698,10 +698,10 @@ static int l_at_keyed(lua_State *L) {
   return 2;
 }
 
-/* st:owner(hex) -> side|nil  [-2, +1, e] */
+/* st:get_owner(hex) -> side|nil  [-2, +1, e] */
 static int l_owner(lua_State *L) {
   keel_state *st = S(L);
-  push_atom(L, st, keel_state_owner(st, keel_lua_checkhex(L, 2)));
+  push_atom(L, st, keel_state_get_owner(st, keel_lua_checkhex(L, 2)));
   return 1;
 }
 
@@ -719,8 +719,8 @@ static int l_set_owner(lua_State *L) {
   return 0;
 }
 
-/* st:owned_count() -> hexes owned  [-1, +1, e] */
-static int l_owned_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_owned_count(S(L))); return 1; }
+/* st:count_owned() -> hexes owned  [-1, +1, e] */
+static int l_owned_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_count_owned(S(L))); return 1; }
 
 /* st:get_owner_version() -> integer (changes with any owner change, undo included)  [-1, +1, e] */
 static int l_get_owner_version(lua_State *L) {
@@ -730,7 +730,7 @@ static int l_get_owner_version(lua_State *L) {
 
 /* ---- rules, transactions, actions ---- */
 
-/* st:push_rule(id) / st:pop_rule() / st:rule() -> id|nil  [-2, +0, e] */
+/* st:push_rule(id) / st:pop_rule() / st:get_rule() -> id|nil  [-2, +0, e] */
 static int l_push_rule(lua_State *L) {
   keel_state *st = S(L);
   check(L, keel_state_push_rule(st, lua_isnoneornil(L, 2) ? 0 : atom_arg(L, st, 2)), "push_rule");
@@ -738,8 +738,8 @@ static int l_push_rule(lua_State *L) {
 }
 /* st:pop_rule()  [-1, +0, e] */
 static int l_pop_rule(lua_State *L) { keel_state_pop_rule(S(L)); return 0; }
-/* st:rule() -> id|nil  [-1, +1, e] */
-static int l_rule(lua_State *L) { keel_state *st = S(L); push_atom(L, st, keel_state_rule(st)); return 1; }
+/* st:get_rule() -> id|nil  [-1, +1, e] */
+static int l_rule(lua_State *L) { keel_state *st = S(L); push_atom(L, st, keel_state_get_rule(st)); return 1; }
 
 /* st:begin() -> level  [-1, +1, e] */
 static int l_begin(lua_State *L) {
@@ -793,7 +793,7 @@ static int l_action_end(lua_State *L) { check(L, keel_state_action_end(S(L)), "a
 /* Undo (redo 0) or redo the last n (at 2, default 1) actions. */
 static int undo_redo(lua_State *L, int redo) {
   keel_state *st = S(L);
-  size_t can = redo ? keel_state_redo_count(st) : keel_state_action_count(st);
+  size_t can = redo ? keel_state_count_redos(st) : keel_state_count_actions(st);
   lua_Integer n = luaL_optinteger(L, 2, 1);
   if (n < 0 || (size_t)n > can)
     return luaL_argerror(L, 2, lua_pushfstring(L, "%d actions can be %s", (int)can, redo ? "redone" : "undone"));
@@ -805,10 +805,10 @@ static int undo_redo(lua_State *L, int redo) {
 static int l_undo(lua_State *L) { return undo_redo(L, 0); }
 /* st:redo(n)  [-2, +0, e] */
 static int l_redo(lua_State *L) { return undo_redo(L, 1); }
-/* st:action_count() -> undoable actions  [-1, +1, e] */
-static int l_action_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_action_count(S(L))); return 1; }
-/* st:redo_count() -> redoable actions  [-1, +1, e] */
-static int l_redo_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_redo_count(S(L))); return 1; }
+/* st:count_actions() -> undoable actions  [-1, +1, e] */
+static int l_action_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_count_actions(S(L))); return 1; }
+/* st:count_redos() -> redoable actions  [-1, +1, e] */
+static int l_redo_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_count_redos(S(L))); return 1; }
 /* st:action_number() -> the last action begun  [-1, +1, e] */
 static int l_action_number(lua_State *L) { lua_pushinteger(L, keel_state_action_number(S(L))); return 1; }
 /* st:set_action_number(n): the numbering of a loaded state goes on from n  [-2, +0, e] */
@@ -1126,27 +1126,27 @@ static int l_hash_bytes(lua_State *L) {
 int keel_lua_open_state(lua_State *L) {
   static const luaL_Reg methods[] = {
     { "close", l_gc },
-    { "unit_new", l_unit_new }, { "unit_count", l_unit_count }, { "unit", l_unit },
+    { "unit_new", l_unit_new }, { "count_units", l_unit_count }, { "get_unit", l_unit },
     { "get", l_get }, { "set", l_set }, { "move", l_move },
-    { "value", l_value }, { "set_value", l_set_value }, { "values", l_values }, { "value_keys", l_value_keys },
-    { "marker", l_marker }, { "set_marker", l_set_marker }, { "add_marker", l_add_marker }, { "markers", l_markers },
+    { "get_value", l_value }, { "set_value", l_set_value }, { "values", l_values }, { "value_keys", l_value_keys },
+    { "get_marker", l_marker }, { "set_marker", l_set_marker }, { "add_marker", l_add_marker }, { "markers", l_markers },
     { "add_hits", l_add_hits }, { "reduce_points", l_reduce_points }, { "split", l_split },
     { "combine", l_combine }, { "eliminate", l_eliminate },
     { "cargo", l_cargo }, { "cargo_check", l_cargo_check }, { "units_at", l_units_at },
-    { "group_new", l_group_new }, { "group_count", l_group_count }, { "group_name", l_group_name },
+    { "group_new", l_group_new }, { "count_groups", l_group_count }, { "group_get_name", l_group_name },
     { "group_add", l_group_add }, { "group_remove", l_group_remove }, { "group_units", l_group_units },
-    { "groups_of", l_groups_of }, { "group_value", l_group_value }, { "group_set", l_group_set },
+    { "groups_of", l_groups_of }, { "group_get_value", l_group_value }, { "group_set_value", l_group_set },
     { "group_values", l_group_values },
-    { "global", l_global }, { "set_global", l_set_global }, { "globals", l_globals },
-    { "owner", l_owner }, { "set_owner", l_set_owner }, { "owned_count", l_owned_count },
+    { "get_global", l_global }, { "set_global", l_set_global }, { "globals", l_globals },
+    { "get_owner", l_owner }, { "set_owner", l_set_owner }, { "count_owned", l_owned_count },
     { "get_owner_version", l_get_owner_version },
     { "get_keyed", l_get_keyed }, { "set_keyed", l_set_keyed }, { "count_keyed", l_count_keyed },
     { "at_keyed", l_at_keyed },
-    { "push_rule", l_push_rule }, { "pop_rule", l_pop_rule }, { "rule", l_rule },
+    { "push_rule", l_push_rule }, { "pop_rule", l_pop_rule }, { "get_rule", l_rule },
     { "begin", l_begin }, { "commit", l_commit }, { "rollback", l_rollback }, { "depth", l_depth },
     { "action_begin", l_action_begin }, { "action_end", l_action_end },
-    { "undo", l_undo }, { "redo", l_redo }, { "action_count", l_action_count },
-    { "redo_count", l_redo_count }, { "action_number", l_action_number },
+    { "undo", l_undo }, { "redo", l_redo }, { "count_actions", l_action_count },
+    { "count_redos", l_redo_count }, { "action_number", l_action_number },
     { "set_action_number", l_set_action_number },
     { "hash", l_hash }, { "hash_hex", l_hash_hex }, { "hash_full", l_hash_full },
     { "journal", l_journal }, { "journal_size", l_journal_size }, { "journal_enable", l_journal_enable },

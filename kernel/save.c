@@ -337,16 +337,16 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       if (id != st->nunits + 1) { rc = fail(ps, KEEL_E_PARSE, "unit %lld out of order (expected %d)", (long long)id, st->nunits + 1); break; }
       int32_t nid;
       if (keel_state_unit_new(st, name, type, side, &nid) != KEEL_OK ||
-          keel_state_unit_set(st, nid, KEEL_F_FACE, face) != KEEL_OK ||
-          keel_state_unit_set(st, nid, KEEL_F_HITS, hits) != KEEL_OK ||
-          keel_state_unit_set(st, nid, KEEL_F_POINTS, points) != KEEL_OK) {
+          keel_state_set(st, nid, KEEL_F_FACE, face) != KEEL_OK ||
+          keel_state_set(st, nid, KEEL_F_HITS, hits) != KEEL_OK ||
+          keel_state_set(st, nid, KEEL_F_POINTS, points) != KEEL_OK) {
         rc = fail(ps, KEEL_E_PARSE, "unit %lld: a value is out of range", (long long)id); break;
       }
       if (lk < 0 || lk >= KEEL_LOC_COUNT) { rc = fail(ps, KEEL_E_PARSE, "unit %lld: bad location kind %lld", (long long)id, (long long)lk); break; }
       if (lk == KEEL_LOC_UNIT) {
         if (!KEEL_RESERVE_FROM(fix, capfix, nfix + 1, 16)) { rc = KEEL_E_NOMEM; break; }
         fix[nfix++] = (cargo_fix){ nid, where };
-      } else if (keel_state_unit_move(st, nid, (keel_loc){ (keel_loc_kind)lk, where }) != KEEL_OK) {
+      } else if (keel_state_move(st, nid, (keel_loc){ (keel_loc_kind)lk, where }) != KEEL_OK) {
         rc = fail(ps, KEEL_E_PARSE, "unit %lld: bad location", (long long)id); break;
       }
     } else if ((tag == 'V' || tag == 'M') && sp(ps)) {
@@ -356,16 +356,16 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       }
       keel_value was = { 0 };
       if (id >= 1 && id <= st->nunits &&
-          (tag == 'V' ? (keel_state_unit_value(st, (int32_t)id, key, &was), was.kind != KEEL_V_NIL)
-                      : keel_state_unit_marker(st, (int32_t)id, key) != 0)) {
+          (tag == 'V' ? (keel_state_get_value(st, (int32_t)id, key, &was), was.kind != KEEL_V_NIL)
+                      : keel_state_get_marker(st, (int32_t)id, key) != 0)) {
         rc = fail(ps, KEEL_E_PARSE, "%s '%.60s' of unit %lld is given twice", tag == 'V' ? "value" : "marker",
                   keel_state_atom_str(st, key, NULL), (long long)id);
         break;
       }
       keel_status s = id < 1 || id > st->nunits ? KEEL_E_NOT_FOUND :
-                      tag == 'V' ? keel_state_unit_set_value(st, (int32_t)id, key, v) :
+                      tag == 'V' ? keel_state_set_value(st, (int32_t)id, key, v) :
                       v.kind != KEEL_V_INT || v.u.i == 0 ? KEEL_E_ARG :
-                      keel_state_unit_set_marker(st, (int32_t)id, key, v.u.i);
+                      keel_state_set_marker(st, (int32_t)id, key, v.u.i);
       if (s != KEEL_OK) { rc = fail(ps, KEEL_E_PARSE, "%s for unit %lld: %s", tag == 'V' ? "value" : "marker", (long long)id, keel_status_str(s)); break; }
     } else if (tag == 'G' && sp(ps)) {
       int64_t id; keel_atom name; int32_t gid;
@@ -379,7 +379,7 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       }
       keel_value was = { 0 };
       if (id >= 1 && id <= st->ngroups &&
-          (keel_state_group_value(st, (int32_t)id, key, &was), was.kind != KEEL_V_NIL)) {
+          (keel_state_group_get_value(st, (int32_t)id, key, &was), was.kind != KEEL_V_NIL)) {
         rc = fail(ps, KEEL_E_PARSE, "group attribute '%.60s' of group %lld is given twice",
                   keel_state_atom_str(st, key, NULL), (long long)id);
         break;
@@ -397,7 +397,7 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
     } else if (tag == 'W' && sp(ps)) {
       keel_atom key; keel_value v;
       if (!get_atom(ps, &key, 0) || !sp(ps) || !get_value(ps, &v)) { rc = fail(ps, KEEL_E_PARSE, "global: malformed"); break; }
-      if (keel_state_global(st, key).kind != KEEL_V_NIL) {
+      if (keel_state_get_global(st, key).kind != KEEL_V_NIL) {
         rc = fail(ps, KEEL_E_PARSE, "global '%.60s' is given twice", keel_state_atom_str(st, key, NULL)); break;
       }
       if (keel_state_set_global(st, key, v) != KEEL_OK) { rc = fail(ps, KEEL_E_PARSE, "global: malformed"); break; }
@@ -416,7 +416,7 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
     } else if (tag == 'O' && sp(ps)) {
       int64_t h; keel_atom side;
       if (!get_int(ps, &h) || !sp(ps) || !get_atom(ps, &side, 0)) { rc = fail(ps, KEEL_E_PARSE, "owner: malformed"); break; }
-      if (keel_state_owner(st, h) != 0) { rc = fail(ps, KEEL_E_PARSE, "the owner of hex %lld is given twice", (long long)h); break; }
+      if (keel_state_get_owner(st, h) != 0) { rc = fail(ps, KEEL_E_PARSE, "the owner of hex %lld is given twice", (long long)h); break; }
       if (keel_state_set_owner(st, h, side) != KEEL_OK) { rc = fail(ps, KEEL_E_PARSE, "owner: malformed"); break; }
     } else if (tag == 'e' && ps->end - ps->p >= 3 && memcmp(ps->p, "nd ", 3) == 0) {
       ps->p += 3;
@@ -439,7 +439,7 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
   if (rc == KEEL_OK && !ended) { ps->line = 0; rc = fail(ps, KEEL_E_PARSE, "no 'end' line"); }
   for (size_t i = 0; rc == KEEL_OK && i < nfix; i++) {
     if (fix[i].carrier < 1 || fix[i].carrier > st->nunits ||
-        keel_state_unit_move(st, fix[i].id, (keel_loc){ KEEL_LOC_UNIT, fix[i].carrier }) != KEEL_OK) {
+        keel_state_move(st, fix[i].id, (keel_loc){ KEEL_LOC_UNIT, fix[i].carrier }) != KEEL_OK) {
       ps->line = 0;
       rc = fail(ps, KEEL_E_PARSE, "unit %d: carried by a unit that cannot carry it (%lld)", fix[i].id, (long long)fix[i].carrier);
     }

@@ -81,7 +81,7 @@ static void end_history(keel_state *st) {
 }
 
 keel_status keel__state_push(keel_state *st, op *o) {
-  o->rule = keel_state_rule(st);
+  o->rule = keel_state_get_rule(st);
   if (st->depth > 0 && !KEEL_RESERVE(st->ops, st->capops, st->nops + 1)) return KEEL_E_NOMEM;
   if (!prepare(st, o)) return KEEL_E_NOMEM;
   event e = { .kind = EV_OP };
@@ -108,7 +108,7 @@ keel_status keel_state_push_rule(keel_state *st, keel_atom rule) {
 
 void keel_state_pop_rule(keel_state *st) { if (st->nrules) st->nrules--; }
 
-keel_atom keel_state_rule(const keel_state *st) {
+keel_atom keel_state_get_rule(const keel_state *st) {
   for (size_t i = st->nrules; i > 0; i--)
     if (st->rules[i - 1]) return st->rules[i - 1];
   return 0;
@@ -162,7 +162,7 @@ keel_status keel_state_action_begin(keel_state *st, const char *name, const char
     size_t ntext = st->netext;
     event e = { .kind = EV_ACTION };
     e.u.action.number = st->action_seq + 1;
-    e.u.action.rule = keel_state_rule(st);
+    e.u.action.rule = keel_state_get_rule(st);
     e.u.action.has_order = order_json != NULL;
     e.u.action.name_len = strlen(name);
     e.u.action.order_len = order_json ? strlen(order_json) : 0;
@@ -194,8 +194,8 @@ keel_status keel_state_action_end(keel_state *st) {
   return KEEL_OK;
 }
 
-size_t keel_state_action_count(const keel_state *st) { return st->nactions; }
-size_t keel_state_redo_count(const keel_state *st) { return st->nredo; }
+size_t keel_state_count_actions(const keel_state *st) { return st->nactions; }
+size_t keel_state_count_redos(const keel_state *st) { return st->nredo; }
 int64_t keel_state_action_number(const keel_state *st) { return st->action_seq; }
 
 keel_status keel_state_set_action_number(keel_state *st, int64_t n) {

@@ -119,9 +119,9 @@ keel_status keel_state_unit_new(keel_state *st, keel_atom name, keel_atom type, 
   return s;
 }
 
-int32_t keel_state_unit_count(const keel_state *st) { return st->nunits; }
+int32_t keel_state_count_units(const keel_state *st) { return st->nunits; }
 
-keel_status keel_state_unit_get(const keel_state *st, int32_t id, keel_unit_info *out) {
+keel_status keel_state_get_unit(const keel_state *st, int32_t id, keel_unit_info *out) {
   if (!UNIT_OK(st, id)) return KEEL_E_NOT_FOUND;
   const unit *u = &st->units[id - 1];
   out->id = id;
@@ -132,7 +132,7 @@ keel_status keel_state_unit_get(const keel_state *st, int32_t id, keel_unit_info
   return KEEL_OK;
 }
 
-keel_status keel_state_unit_set(keel_state *st, int32_t id, keel_field f, int64_t v) {
+keel_status keel_state_set(keel_state *st, int32_t id, keel_field f, int64_t v) {
   if (!UNIT_OK(st, id)) return KEEL_E_NOT_FOUND;
   unit *u = &st->units[id - 1];
   op o = { .kind = OP_UNIT_FIELD, .field = (uint8_t)f, .id = id };
@@ -157,7 +157,7 @@ keel_status keel_state_unit_set(keel_state *st, int32_t id, keel_field f, int64_
   return keel__state_push(st, &o);
 }
 
-keel_status keel_state_unit_move(keel_state *st, int32_t id, keel_loc loc) {
+keel_status keel_state_move(keel_state *st, int32_t id, keel_loc loc) {
   if (!UNIT_OK(st, id)) return KEEL_E_NOT_FOUND;
   switch (loc.kind) {
   case KEEL_LOC_OFF: case KEEL_LOC_DEAD: loc.where = 0; break;
@@ -187,46 +187,46 @@ keel_status keel_state_unit_move(keel_state *st, int32_t id, keel_loc loc) {
   return keel__state_push(st, &o);
 }
 
-keel_status keel_state_unit_value(const keel_state *st, int32_t id, keel_atom key, keel_value *out) {
+keel_status keel_state_get_value(const keel_state *st, int32_t id, keel_atom key, keel_value *out) {
   return keel__value_get(st, OP_UNIT_VALUE, id, key, out);
 }
 
-keel_status keel_state_unit_set_value(keel_state *st, int32_t id, keel_atom key, keel_value v) {
+keel_status keel_state_set_value(keel_state *st, int32_t id, keel_atom key, keel_value v) {
   return keel__value_set(st, OP_UNIT_VALUE, id, key, v);
 }
 
-size_t keel_state_unit_value_count(const keel_state *st, int32_t id) {
+size_t keel_state_count_values(const keel_state *st, int32_t id) {
   return keel__value_count(st, OP_UNIT_VALUE, id);
 }
 
-keel_status keel_state_unit_value_at(const keel_state *st, int32_t id, size_t i, keel_atom *key, keel_value *v) {
+keel_status keel_state_at_value(const keel_state *st, int32_t id, size_t i, keel_atom *key, keel_value *v) {
   return keel__value_at(st, OP_UNIT_VALUE, id, i, key, v);
 }
 
 /* ---- markers ------------------------------------------------------------------ */
 
-int64_t keel_state_unit_marker(const keel_state *st, int32_t id, keel_atom key) {
+int64_t keel_state_get_marker(const keel_state *st, int32_t id, keel_atom key) {
   if (!UNIT_OK(st, id) || key <= 0) return 0;
   const unit *u = &st->units[id - 1];
   size_t at;
   return keel__key_find(st, u->mark, sizeof *u->mark, u->nmark, key, &at) ? u->mark[at].n : 0;
 }
 
-keel_status keel_state_unit_set_marker(keel_state *st, int32_t id, keel_atom key, int64_t count) {
+keel_status keel_state_set_marker(keel_state *st, int32_t id, keel_atom key, int64_t count) {
   if (!UNIT_OK(st, id)) return KEEL_E_NOT_FOUND;
   if (key <= 0 || !keel__atom_ok(st, key)) return KEEL_E_ARG;
   op o = { .kind = OP_UNIT_MARKER, .id = id, .key = key };
-  o.a = keel__vint(keel_state_unit_marker(st, id, key));
+  o.a = keel__vint(keel_state_get_marker(st, id, key));
   o.b = keel__vint(count);
   if (o.a.u.i == count) return KEEL_OK;
   return keel__state_push(st, &o);
 }
 
-size_t keel_state_unit_marker_count(const keel_state *st, int32_t id) {
+size_t keel_state_count_markers(const keel_state *st, int32_t id) {
   return UNIT_OK(st, id) ? st->units[id - 1].nmark : 0;
 }
 
-keel_status keel_state_unit_marker_at(const keel_state *st, int32_t id, size_t i, keel_atom *key, int64_t *count) {
+keel_status keel_state_at_marker(const keel_state *st, int32_t id, size_t i, keel_atom *key, int64_t *count) {
   if (!UNIT_OK(st, id)) return KEEL_E_NOT_FOUND;
   const unit *u = &st->units[id - 1];
   if (i >= u->nmark) return KEEL_E_RANGE;
@@ -241,21 +241,21 @@ keel_status keel_state_add_hits(keel_state *st, int32_t id, int64_t n) {
   if (!UNIT_OK(st, id)) return KEEL_E_NOT_FOUND;
   int64_t h = st->units[id - 1].hits;
   if ((n > 0 && h > INT64_MAX - n) || h + n < 0) return KEEL_E_ARG;
-  return keel_state_unit_set(st, id, KEEL_F_HITS, h + n);
+  return keel_state_set(st, id, KEEL_F_HITS, h + n);
 }
 
 keel_status keel_state_add_marker(keel_state *st, int32_t id, keel_atom key, int64_t n) {
   if (!UNIT_OK(st, id)) return KEEL_E_NOT_FOUND;
-  int64_t c = keel_state_unit_marker(st, id, key);
+  int64_t c = keel_state_get_marker(st, id, key);
   if ((n > 0 && c > INT64_MAX - n) || (n < 0 && c < INT64_MIN - n)) return KEEL_E_RANGE;
-  return keel_state_unit_set_marker(st, id, key, c + n);
+  return keel_state_set_marker(st, id, key, c + n);
 }
 
 keel_status keel_state_reduce_points(keel_state *st, int32_t id, int64_t n) {
   if (!UNIT_OK(st, id)) return KEEL_E_NOT_FOUND;
   int64_t p = st->units[id - 1].points;
   if (n < 0 || n > p) return KEEL_E_ARG;
-  return keel_state_unit_set(st, id, KEEL_F_POINTS, p - n);
+  return keel_state_set(st, id, KEEL_F_POINTS, p - n);
 }
 
 keel_status keel_state_split(keel_state *st, int32_t id, int64_t points, int32_t *new_id) {
@@ -267,14 +267,14 @@ keel_status keel_state_split(keel_state *st, int32_t id, int64_t points, int32_t
   int32_t nid = 0;
   unit u = st->units[id - 1];     /* a copy: units[] may move */
   s = keel_state_unit_new(st, u.name, u.type, u.side, &nid);
-  if (s == KEEL_OK) s = keel_state_unit_set(st, nid, KEEL_F_FACE, u.face);
+  if (s == KEEL_OK) s = keel_state_set(st, nid, KEEL_F_FACE, u.face);
   for (uint16_t i = 0; s == KEEL_OK && i < u.nval; i++) {
     keel_value v = st->units[id - 1].val[i].v;
-    s = keel_state_unit_set_value(st, nid, st->units[id - 1].val[i].key, v);
+    s = keel_state_set_value(st, nid, st->units[id - 1].val[i].key, v);
   }
-  if (s == KEEL_OK) s = keel_state_unit_set(st, nid, KEEL_F_POINTS, points);
-  if (s == KEEL_OK) s = keel_state_unit_move(st, nid, (keel_loc){ (keel_loc_kind)u.lk, u.where });
-  if (s == KEEL_OK) s = keel_state_unit_set(st, id, KEEL_F_POINTS, u.points - points);
+  if (s == KEEL_OK) s = keel_state_set(st, nid, KEEL_F_POINTS, points);
+  if (s == KEEL_OK) s = keel_state_move(st, nid, (keel_loc){ (keel_loc_kind)u.lk, u.where });
+  if (s == KEEL_OK) s = keel_state_set(st, id, KEEL_F_POINTS, u.points - points);
   if (s != KEEL_OK) { keel_state_rollback(st, &m); return s; }
   if (new_id) *new_id = nid;
   return keel_state_commit(st, &m);
@@ -288,10 +288,10 @@ keel_status keel_state_combine(keel_state *st, int32_t a, int32_t b) {
   keel_mark m;
   keel_status s = keel_state_begin(st, &m);
   if (s != KEEL_OK) return s;
-  s = keel_state_unit_set(st, a, KEEL_F_POINTS, pa + pb);
-  if (s == KEEL_OK) s = keel_state_unit_set(st, b, KEEL_F_POINTS, 0);
+  s = keel_state_set(st, a, KEEL_F_POINTS, pa + pb);
+  if (s == KEEL_OK) s = keel_state_set(st, b, KEEL_F_POINTS, 0);
   for (int32_t g = 1; s == KEEL_OK && g <= st->ngroups; g++) s = keel_state_group_remove(st, g, b);
-  if (s == KEEL_OK) s = keel_state_unit_move(st, b, (keel_loc){ KEEL_LOC_OFF, 0 });
+  if (s == KEEL_OK) s = keel_state_move(st, b, (keel_loc){ KEEL_LOC_OFF, 0 });
   if (s != KEEL_OK) { keel_state_rollback(st, &m); return s; }
   return keel_state_commit(st, &m);
 }
@@ -304,7 +304,7 @@ static keel_status eliminate(keel_state *st, int32_t id, int depth) {
     if (cu->lk == KEEL_LOC_UNIT && cu->where == id) s = eliminate(st, c, depth + 1);
   }
   for (int32_t g = 1; s == KEEL_OK && g <= st->ngroups; g++) s = keel_state_group_remove(st, g, id);
-  if (s == KEEL_OK) s = keel_state_unit_move(st, id, (keel_loc){ KEEL_LOC_DEAD, 0 });
+  if (s == KEEL_OK) s = keel_state_move(st, id, (keel_loc){ KEEL_LOC_DEAD, 0 });
   return s;
 }
 

@@ -24,7 +24,8 @@ return scenario {
   rules = { "navgroup", "eastmed_war" },
   path = { "families" },
   seed = 32,
-  flags = { phasing = "Axis", sea = "calm", night = false, year = 1942, ["vp:Allied"] = 40 },
+  flags = { phasing = "Axis", sea = "calm", night = false, year = 1942 },
+  keyed = { { "vp", "Allied", 40 } },
   forces = {
     { name = "Littorio", type = "TF", side = "Axis", at = "19A:3406", group = "Regia" },
     { name = "Trento", type = "TF", side = "Axis", at = "19A:3406", group = "Regia" },
@@ -70,6 +71,6 @@ return scenario {
     { "capture", side = "Axis", hex = "19A:3514" },
     { "capture", side = "Axis", hex = "19A:3513" },
     { event = "initial_phase", data = { side = "Axis" },
-      expect = { global = { suez = "permanently closed", ["vp:Allied"] = 15 } } },
+      expect = { global = { suez = "permanently closed" }, keyed = { { "vp", "Allied", 15 } } } },
   },
 }

@@ -36,9 +36,21 @@ local families = {
       end
     end },
   { file = "002_37d6fae90ae806a5.txt", name = "Sea units (modern, sea zones)", extract = function(text, add)
+      -- a unit's heading ("Cruisers" -> units.cruisers), then one level per characteristic
+      -- after its "Unit Characteristics" line ("Offshore Bombardment: ..." ->
+      -- units.cruisers.offshore-bombardment; "(sitrep)" is dropped from the id)
+      local unit, in_chars
       for line in (text .. "\n"):gmatch("([^\n]*)\n") do
         if line:match("^%u[%a ]+s$") and line ~= "Unit Characteristics" then
-          add("units." .. line:lower():gsub(" ", "-"), line)
+          unit, in_chars = "units." .. line:lower():gsub(" ", "-"), false
+          add(unit, line)
+        elseif line:match("^Unit Characteristics") then
+          in_chars = true
+        elseif in_chars then
+          local label = line:match("^(%u[%w%- ]-)%s*%(sitrep%)%s*:") or line:match("^(%u[%w%- ]-):")
+          if label and select(2, label:gsub(" ", "")) < 7 then
+            add(unit .. "." .. label:lower():gsub(" ", "-"), (line:match("^([^:]*)")))
+          end
         end
       end
     end },

@@ -60,7 +60,7 @@ function M.new(board, opts)
   local enter = opts and opts.enter or DEFAULT_ENTER
   if type(enter) ~= "table" then error("boxroute.new: opts.enter must be a set of terrain names", 2) end
   local key, names = enter_key(enter)
-  if not board:seaboxes() then error("boxroute: the board has no sea boxes (map statement 'seaboxes')", 2) end
+  if not board:get_seaboxes() then error("boxroute: the board has no sea boxes (map statement 'seaboxes')", 2) end
   local per = cache[board]
   if not per then per = {}; cache[board] = per end
   if per[key] then return per[key] end
@@ -72,11 +72,11 @@ function M.new(board, opts)
   local n = 0
   local hexes = board:hexes()
   for _, h in ipairs(hexes) do
-    if ok_terrain[board:terrain(h)] then
+    if ok_terrain[board:get_terrain(h)] then
       n = n + 1
       hex_of[n], coast_of[n] = h, 0
       local seen, list = {}, {}
-      for _, c in ipairs(board:coasts(h)) do
+      for _, c in ipairs(board:get_coasts(h)) do
         if c ~= 0 and not seen[c] then seen[c] = true; list[#list + 1] = c end
       end
       sort(list)
@@ -93,12 +93,12 @@ function M.new(board, opts)
   for k = 1, n do
     nodes[k] = k
     local h, c = hex_of[k], coast_of[k]
-    local from_box = board:box(h)
+    local from_box = board:box_of(h)
     for _, st in ipairs(board:water_neighbors(h, c) or {}) do
       local to = states[st.hex] and states[st.hex][st.coast]
       if to then
         local cost = 1
-        if board:box(st.hex) ~= from_box then cost = cost + STRIDE end
+        if board:box_of(st.hex) ~= from_box then cost = cost + STRIDE end
         edges[#edges + 1] = { k, to, cost }
       end
     end
@@ -122,14 +122,14 @@ function Net:_start(from, coast)
   if not h then return nil, why end
   local s = self.states[h]
   if not s then
-    return nil, ("%s is not a hex ships may enter (%s)"):format(self.board:label(h) or tostring(h),
-      tostring(self.board:terrain(h)))
+    return nil, ("%s is not a hex ships may enter (%s)"):format(self.board:format(h) or tostring(h),
+      tostring(self.board:get_terrain(h)))
   end
   coast = coast or 0
   if math_type(coast) ~= "integer" then error("boxroute: coast must be an integer", 3) end
   local k = s[coast]
   if not k then
-    return nil, ("%s has no coast %d"):format(self.board:label(h), coast)
+    return nil, ("%s has no coast %d"):format(self.board:format(h), coast)
   end
   return k, h
 end
@@ -182,7 +182,7 @@ function Reach:path(hex)
   local h, why = resolve(self.net.board, hex, "hex")
   if not h then return nil, why end
   local k = self:_best(h)
-  if not k then return nil, ("%s is not within reach"):format(self.net.board:label(h)) end
+  if not k then return nil, ("%s is not within reach"):format(self.net.board:format(h)) end
   local keys = self.r:path(k)
   local out = {}
   for i, key in ipairs(keys) do out[i] = self.net.hex_of[key] end
@@ -208,13 +208,13 @@ function Net:path(from, to, opts)
   local t, why = resolve(self.board, to, "destination")
   if not t then return nil, why end
   if not self.states[t] then
-    return nil, ("%s is not a hex ships may enter (%s)"):format(self.board:label(t), tostring(self.board:terrain(t)))
+    return nil, ("%s is not a hex ships may enter (%s)"):format(self.board:format(t), tostring(self.board:get_terrain(t)))
   end
   local r, err = self:reach(from, opts.boxes or M.MAX_BOXES, opts)
   if not r then return nil, err end
   local k, cost = r:_best(t)
   if not k then
-    return nil, ("no water route from %s to %s%s"):format(self.board:label(r.from), self.board:label(t),
+    return nil, ("no water route from %s to %s%s"):format(self.board:format(r.from), self.board:format(t),
       opts.boxes and (" within %d sea boxes"):format(opts.boxes) or "")
   end
   return r:path(t), cost // STRIDE, self.coast_of[k]
@@ -243,7 +243,7 @@ function Net:trace(hexes, opts)
     if not arrive then
       return nil, self:_why_not(h, coast, to), i
     end
-    if board:box(to) ~= board:box(h) then boxes = boxes + 1 end
+    if board:box_of(to) ~= board:box_of(h) then boxes = boxes + 1 end
     h, coast = to, arrive
   end
   return boxes, coast
@@ -252,10 +252,10 @@ end
 -- why a step from (h, coast) to `to` is no water route
 function Net:_why_not(h, coast, to)
   local board = self.board
-  local a, b = board:label(h), board:label(to)
+  local a, b = board:format(h), board:format(to)
   if keel.hex.distance(h, to) ~= 1 then return ("%s is not adjacent to %s"):format(b, a) end
   if not self.states[to] then
-    return ("%s is %s: ships may not enter it"):format(b, tostring(board:terrain(to)))
+    return ("%s is %s: ships may not enter it"):format(b, tostring(board:get_terrain(to)))
   end
   if coast ~= 0 then
     for _, st in ipairs(board:water_neighbors(h, 0) or {}) do

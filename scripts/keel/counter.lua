@@ -18,7 +18,7 @@
 --     types = { TF = { symbol = "warship", title = "task force", values = { "strength" } } },
 --     marks = { { marker = "step", label = "-%d Step" }, { value = "reacting", label = "React" } },
 --     sides = { Allied = "#1f4e9c" },
---     status = { { key = "suez", label = "Suez Canal" }, { key = "vp:*", label = "VP %s" } },
+--     status = { { key = "suez", label = "Suez Canal" }, { keyed = "vp", label = "VP %s" } },
 --   }
 -- luacheck: max line length 160
 local fmt, concat = string.format, table.concat
@@ -194,8 +194,10 @@ function M.check(v, where)
     end
   end
   for i, s in ipairs(v.status or {}) do
-    if type(s) ~= "table" or type(s.key) ~= "string" then
-      bad(where, ("status[%d] must be { key = GLOBAL, label = TEXT }"):format(i))
+    if type(s) ~= "table" or (type(s.key) ~= "string") == (type(s.keyed) ~= "string")
+      or (s.count ~= nil and (s.keyed == nil or type(s.count) ~= "boolean")) then
+      bad(where, ("status[%d] must be { key = GLOBAL, label = TEXT } or { keyed = MAP, count = BOOLEAN, label = TEXT }")
+        :format(i))
     end
     if s.label ~= nil and type(s.label) ~= "string" then bad(where, ("status[%d].label must be a string"):format(i)) end
   end
@@ -217,7 +219,11 @@ function M.merge(views)
   local spec = { types = {}, marks = {}, sides = {}, status = {} }
   local seen = {}
   local function add_status(s)
-    if not seen[s.key] then seen[s.key] = true; spec.status[#spec.status + 1] = { key = s.key, label = s.label or s.key } end
+    local id = s.key or ("keyed " .. s.keyed .. (s.count and " count" or ""))
+    if not seen[id] then
+      seen[id] = true
+      spec.status[#spec.status + 1] = { key = s.key, keyed = s.keyed, count = s.count, label = s.label or s.key or s.keyed }
+    end
   end
   for _, s in ipairs(M.KERNEL_STATUS) do add_status(s) end
   for i = 1, #views do
@@ -267,7 +273,7 @@ end
 
 --- The marks of a unit as chip texts, in order: declared marks first, then
 --- every other marker with a count (its key, and the count when above 1).
----@param u table a unit snapshot (game:unit(id)): values, markers
+---@param u table a unit snapshot (game:get_unit(id)): values, markers
 ---@param spec table
 ---@return string[]
 function M.marks(u, spec)

@@ -66,7 +66,7 @@ function M.new(opts)
     _rule_stack = {},
   }, Game)
   self.dice = opts.dice or new_dice(seed)
-  if opts.dice_state then self.dice:load_state(opts.dice_state) end
+  if opts.dice_state then self.dice:load(opts.dice_state) end
   self.dice:on_roll(function(rec) self:_journal_roll(rec) end)
   if opts.journal == false then self.state:journal_enable(false) end
   local header = {
@@ -90,7 +90,7 @@ function Game:seed_ownership(board)
   st:journal_enable(false)
   for _, o in ipairs(map.get_owners(board)) do st:set_owner(o.hexes, o.side) end
   st:journal_enable(true)
-  st:journal_append(line("owners", { { "from", "board" }, { "count", st:owned_count() }, { "hash", st:hash_hex() } }))
+  st:journal_append(line("owners", { { "from", "board" }, { "count", st:count_owned() }, { "hash", st:hash_hex() } }))
 end
 
 -- ---- rule files ------------------------------------------------------------------
@@ -143,7 +143,7 @@ end
 -- ---- the rule in force, transactions, actions ------------------------------------
 
 --- The rule whose code is running (its id), or nil.
-function Game:rule() return self.state:rule() end
+function Game:get_rule() return self.state:get_rule() end
 
 --- Run fn(game) with `rule` as the rule in force (no transaction).
 function Game:with_rule(rule, fn, ...)
@@ -157,7 +157,7 @@ end
 
 function Game:_journal_roll(rec)
   self.state:journal_append(line("roll", {
-    { "rule", rec.rule or self.state:rule() }, { "reason", rec.reason }, { "stream", rec.stream },
+    { "rule", rec.rule or self.state:get_rule() }, { "reason", rec.reason }, { "stream", rec.stream },
     { "expr", rec.expr }, { "faces", rec.faces }, { "modifier", rec.modifier }, { "total", rec.total },
     { "forced", rec.forced and true or false }, { "n", rec.n },
   }))
@@ -170,7 +170,7 @@ end
 function Game:roll(expr, opts)
   opts = opts or {}
   if not opts.rule then
-    opts = { stream = opts.stream, reason = opts.reason, rule = self.state:rule() }
+    opts = { stream = opts.stream, reason = opts.reason, rule = self.state:get_rule() }
   end
   return self.dice:roll(expr, opts)
 end
@@ -198,18 +198,18 @@ end
 function Game:transaction(fn, opts, ...)
   local rule = opts and opts.rule
   local st = self.state
-  local dice_before = self.dice:save_state()
+  local dice_before = self.dice:save()
   local level = st:begin()
   if rule then st:push_rule(rule) end
-  local res = stopped(table.pack(xpcall(fn, traceback_handler(rule or st:rule()), self, ...)))
+  local res = stopped(table.pack(xpcall(fn, traceback_handler(rule or st:get_rule()), self, ...)))
   if res[1] then
     if rule then st:pop_rule() end
     st:commit(level)
     return table.unpack(res, 2, res.n)
   end
-  local err = errors.from(res[2], rule or st:rule())
+  local err = errors.from(res[2], rule or st:get_rule())
   st:rollback(level)
-  self.dice:load_state(dice_before)
+  self.dice:load(dice_before)
   st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message } }))
   error(err, 0)
 end
@@ -231,7 +231,7 @@ local function trim(t, n) for i = #t, n + 1, -1 do t[i] = nil end end
 function Game:action(name, fn, opts)
   opts = opts or {}
   local st = self.state
-  local dice_before = self.dice:save_state()
+  local dice_before = self.dice:save()
   local level = st:begin()
   local order_json = opts.order ~= nil and encode(opts.order) or nil
   local rule = opts.rule
@@ -241,18 +241,18 @@ function Game:action(name, fn, opts)
     local r = table.pack(fn(self))
     st:action_end()
     return table.unpack(r, 1, r.n)
-  end, traceback_handler(rule or st:rule()))))
+  end, traceback_handler(rule or st:get_rule()))))
   if res[1] then
     if rule then st:pop_rule() end
     st:commit(level)
-    trim(self._acts, st:action_count() - 1)
-    self._acts[#self._acts + 1] = { dice_before, self.dice:save_state() }
+    trim(self._acts, st:count_actions() - 1)
+    self._acts[#self._acts + 1] = { dice_before, self.dice:save() }
     self._redo = {}
     return table.unpack(res, 2, res.n)
   end
-  local err = errors.from(res[2], rule or st:rule())
+  local err = errors.from(res[2], rule or st:get_rule())
   st:rollback(level)
-  self.dice:load_state(dice_before)
+  self.dice:load(dice_before)
   st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message },
     { "name", name }, { "order", opts.order } }))
   error(err, 0)
@@ -272,19 +272,19 @@ end
 --- Undo the last n actions (default 1): state and dice as before them.
 function Game:undo(n)
   n = n or 1
-  trim(self._acts, self.state:action_count())
+  trim(self._acts, self.state:count_actions())
   self.state:undo(n)
   local first = move_records(self._acts, self._redo, n)
-  if first then self.dice:load_state(first[1]) end
+  if first then self.dice:load(first[1]) end
 end
 
 --- Redo the last n undone actions (default 1).
 function Game:redo(n)
   n = n or 1
-  trim(self._redo, self.state:redo_count())
+  trim(self._redo, self.state:count_redos())
   self.state:redo(n)
   local last = move_records(self._redo, self._acts, n)
-  if last then self.dice:load_state(last[2]) end
+  if last then self.dice:load(last[2]) end
 end
 
 -- ---- hash, journal ------------------------------------------------------------------
@@ -330,9 +330,9 @@ end
 
 --- A snapshot of a unit: id, name, type, side, face, hits, points, loc,
 --- where, values, markers (a fresh table; changing it changes nothing).
-function Game:unit(id)
+function Game:get_unit(id)
   local st = self.state
-  local u = st:unit(id)
+  local u = st:get_unit(id)
   u.values = st:values(id)
   u.markers = st:markers(id)
   return u
@@ -341,7 +341,7 @@ end
 --- Unit ids in id order, optionally only those matching filter(game, id).
 function Game:units(filter)
   local out = {}
-  for id = 1, self.state:unit_count() do
+  for id = 1, self.state:count_units() do
     if not filter or filter(self, id) then out[#out + 1] = id end
   end
   return out
@@ -349,14 +349,14 @@ end
 
 function Game:get(id, field) return self.state:get(id, field) end
 function Game:set(id, field, v) return self.state:set(id, field, v) end
-function Game:value(id, key) return self.state:value(id, key) end
+function Game:get_value(id, key) return self.state:get_value(id, key) end
 function Game:set_value(id, key, v) return self.state:set_value(id, key, v) end
-function Game:marker(id, key) return self.state:marker(id, key) end
+function Game:get_marker(id, key) return self.state:get_marker(id, key) end
 function Game:set_marker(id, key, n) return self.state:set_marker(id, key, n) end
 function Game:add_marker(id, key, n) return self.state:add_marker(id, key, n) end
 --- Remove n of a marker (all of it when n is nil); returns how many were there.
 function Game:remove_marker(id, key, n)
-  local c = self.state:marker(id, key)
+  local c = self.state:get_marker(id, key)
   self.state:set_marker(id, key, n and math.max(0, c - n) or 0)
   return c
 end
@@ -379,7 +379,7 @@ Game.sink = Game.eliminate
 
 -- cargo
 --- Put `cargo` inside `carrier`.
-function Game:load(cargo, carrier) return self.state:move(cargo, "unit", carrier) end
+function Game:embark(cargo, carrier) return self.state:move(cargo, "unit", carrier) end
 function Game:cargo(carrier) return self.state:cargo(carrier) end
 --- Capacity check in one measure over one carrier or several carrying
 --- together: {capacity, used, over, excess = {ids}}.
@@ -399,7 +399,7 @@ function Game:group_new(spec)
   local g = st:group_new(spec.name)
   local keys = sorted_keys(spec)
   for _, k in ipairs(keys) do
-    if k ~= "name" and k ~= "units" then st:group_set(g, k, spec[k]) end
+    if k ~= "name" and k ~= "units" then st:group_set_value(g, k, spec[k]) end
   end
   for _, u in ipairs(spec.units or {}) do st:group_add(g, u) end
   return g
@@ -407,25 +407,49 @@ end
 function Game:group_add(g, u, pos) return self.state:group_add(g, u, pos) end
 function Game:group_remove(g, u) return self.state:group_remove(g, u) end
 function Game:group_units(g) return self.state:group_units(g) end
-function Game:group_name(g) return self.state:group_name(g) end
-function Game:group_get(g, k) return self.state:group_value(g, k) end
-function Game:group_set(g, k, v) return self.state:group_set(g, k, v) end
+function Game:group_get_name(g) return self.state:group_get_name(g) end
+function Game:group_get_value(g, k) return self.state:group_get_value(g, k) end
+function Game:group_set_value(g, k, v) return self.state:group_set_value(g, k, v) end
 function Game:groups_of(u) return self.state:groups_of(u) end
 function Game:groups()
   local out = {}
-  for g = 1, self.state:group_count() do out[g] = g end
+  for g = 1, self.state:count_groups() do out[g] = g end
   return out
 end
 
 -- game-wide values
-function Game:global(k) return self.state:global(k) end
+function Game:get_global(k) return self.state:get_global(k) end
 function Game:set_global(k, v) return self.state:set_global(k, v) end
 for _, k in ipairs({ "turn", "phase", "segment", "step" }) do
-  Game[k] = function(self) return self.state:global(k) end
+  Game["get_" .. k] = function(self) return self.state:get_global(k) end
   Game["set_" .. k] = function(self, v) return self.state:set_global(k, v) end
 end
-function Game:owner(hex) return self.state:owner(hex) end
+function Game:get_owner(hex) return self.state:get_owner(hex) end
 function Game:set_owner(hex, side) return self.state:set_owner(hex, side) end
+
+-- keyed values: structured rule data (doc/state.md), a map name and a key of
+-- 1..3 integer/string parts: `g:set_keyed("zoc", {"Axis", hex}, 2)` rather
+-- than a global named "zoc:Axis:<label>".
+
+-- A key as the kernel takes it: a read-only proxy (a rule's values, as
+-- ctx hands them out) is copied into a plain array first.
+local function plain_key(key)
+  if type(key) ~= "table" or getmetatable(key) == nil then return key end
+  local out = {}
+  for i = 1, #key do out[i] = key[i] end
+  return out
+end
+
+--- The value of a key in a keyed map, nil when none.
+---@param name string the map's name
+---@param key integer|string|(integer|string)[]
+function Game:get_keyed(name, key) return self.state:get_keyed(name, plain_key(key)) end
+--- Set a key of a keyed map (nil removes it); journaled (`keyed`), undone, hashed, saved.
+function Game:set_keyed(name, key, v) return self.state:set_keyed(name, plain_key(key), v) end
+--- How many keys a keyed map holds (0 for a map never set).
+function Game:count_keyed(name) return self.state:count_keyed(name) end
+--- The i-th key (an array of parts) and value of a keyed map, in key order.
+function Game:at_keyed(name, i) return self.state:at_keyed(name, i) end
 
 -- ---- save and load ----------------------------------------------------------------
 
@@ -436,7 +460,7 @@ function Game:save(path)
   local meta = {
     { "keel", keel.version }, { "lua", keel.lua_version }, { "lpeg", tostring(keel.lpeg_version) },
     { "seed", tostring(self.seed) }, { "scenario", self.scenario or "" },
-    { "variants", encode(self.variants) }, { "dice", self.dice:save_state() },
+    { "variants", encode(self.variants) }, { "dice", self.dice:save() },
     { "actions", tostring(self.state:action_number()) },
   }
   for _, rf in ipairs(self.rule_files) do meta[#meta + 1] = { "rule_file", rf[2] .. " " .. rf[1] } end

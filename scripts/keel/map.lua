@@ -454,7 +454,7 @@ function handlers.section(self, s)
         ("%s numbers %d to %d"):format(what, first, first + size[2] - 1))
     end
   end
-  local ok, why = b:section(s.name[2], s.col[2], s.row[2], s.cols[2], s.rows[2])
+  local ok, why = b:add_section(s.name[2], s.col[2], s.row[2], s.cols[2], s.rows[2])
   if not ok then
     local p = phrase(why)
     if p:find("defined twice", 1, true) then
@@ -582,7 +582,7 @@ function handlers.zones(self, s)
         local sym, pos = sub(txt, i, i), rowpos + i - 1
         if vals[sym] then   -- the hex refused its zone
           self:refused(why, pos, "a hex on the board",
-            "each hex in one sea zone", "hex in two sea zones", "'" .. show(b:label(b:hex(label_of(k)))) .. "'")
+            "each hex in one sea zone", "hex in two sea zones", "'" .. show(b:format(b:hex(label_of(k)))) .. "'")
         end
         local v = legend[sym]
         if not v then unknown_grid_symbol(self, "zone", legend, pos, sym) end
@@ -792,7 +792,7 @@ function Builder:zone_hex(name, h, pos)
   local ok, why = b:set_zone(h, self:zone_index(name, pos, "a zone name"))
   if not ok then
     self:refused(why, pos, "a hex on the board",
-      "each hex in one sea zone", "hex in two sea zones", "'" .. show(b:label(h)) .. "'")
+      "each hex in one sea zone", "hex in two sea zones", "'" .. show(b:format(h)) .. "'")
   end
 end
 
@@ -805,7 +805,7 @@ function handlers.zone(self, s)
     local ok, why, at = b:fill("zone", q[1], q[2], idx)
     if not ok then
       self:refused(why, s.name[1], "a hex on the board",
-        "each hex in one sea zone", "hex in two sea zones", "'" .. show(b:label(at)) .. "'")
+        "each hex in one sea zone", "hex in two sea zones", "'" .. show(b:format(at)) .. "'")
     end
   end
 end
@@ -862,7 +862,7 @@ function M.build(desc)
       self:fail(#self.text + 1, "at least one 'section' statement", "no map section", "none")
     end
     local b = self.board
-    if self.default_terrain then b:default_terrain(self.default_terrain) end
+    if self.default_terrain then b:set_default_terrain(self.default_terrain) end
     local fin, why = b:finish()
     if not fin then self:fail(1, "a board that can be finished", phrase(why)) end
     if #self.ownership > 0 then declared[b] = { numbering = self.numbering, ownership = self.ownership } end

@@ -274,7 +274,7 @@ function Engine:path(what, from, to, budget, opts)
   local r, err = self:reach(what, from, budget or 4096, opts)
   if not r then return nil, err end
   local cost = r:cost(t)
-  if not cost then return nil, "path: " .. self.board:label(t) .. " cannot be reached" end
+  if not cost then return nil, "path: " .. self.board:format(t) .. " cannot be reached" end
   return r:path(t), cost
 end
 
@@ -288,9 +288,9 @@ function Engine:box_graph()
   local board = self.board
   local seen, nodes = {}, {}
   for _, h in ipairs(board:hexes()) do
-    local t = board:terrain(h)
+    local t = board:get_terrain(h)
     if t == "all-sea" or t == "coastal" then
-      local b = board:box(h)
+      local b = board:box_of(h)
       if b and not seen[b] then seen[b] = true; nodes[#nodes + 1] = b end
     end
   end
@@ -420,10 +420,10 @@ function Engine:river_graph(profile)
     local sn = node("side", s)
     local a, b = hexlib.side_hexes(s)
     for _, h in ipairs { a, b } do
-      if board:contains(h) and WATER[board:terrain(h)] then
+      if board:contains(h) and WATER[board:get_terrain(h)] then
         local hn = node("hex", h)
         if river_cost ~= route.BLOCKED then edges[#edges + 1] = { hn, sn, river_cost } end
-        local enter = profile.enter[board:terrain(h)]
+        local enter = profile.enter[board:get_terrain(h)]
         if enter and enter ~= route.BLOCKED then edges[#edges + 1] = { sn, hn, enter } end
       end
     end
@@ -461,7 +461,7 @@ function River:nodes()
 end
 
 --- Is this hex or side ({kind=, id=}) in the graph?
-function River:has(n) return self:node(n) ~= nil end
+function River:has_node(n) return self:node(n) ~= nil end
 
 --- The cost of one move between two nodes, or nil when they are not linked.
 function River:cost(a, b)

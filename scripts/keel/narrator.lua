@@ -26,16 +26,20 @@ function M.format_value(v, board)
   if type(v) == "string" then
     local kind, n = v:match("^(%a+):(%-?%d+)$")
     if board and (kind == "hex" or kind == "port") then
-      local label = board:label(math.tointeger(tonumber(n)))
+      local label = board:format(math.tointeger(tonumber(n)))
       if label then return kind .. " " .. label end
+    end
+    if board and kind == "zone" then
+      local name = board:zones()[math.tointeger(tonumber(n))]
+      if name then return "zone " .. name end
     end
     return ("%q"):format(v)
   end
   -- integers of the size of a packed hex (or hexside), on the board, read better as labels
   if board and math.type(v) == "integer" and (v >= 1 << 32 or v < 0) then
-    local label = board:label(v)
+    local label = board:format(v)
     if label then return label end
-    local ok, side = pcall(board.side_label, board, v)
+    local ok, side = pcall(board.format_side, board, v)
     if ok and side then return side end
   end
   return tostring(v)
@@ -71,7 +75,7 @@ function M.new(opts)
   end
 
   local function group_name(g)
-    local ok, name = pcall(n.game.state.group_name, n.game.state, g)
+    local ok, name = pcall(n.game.state.group_get_name, n.game.state, g)
     return ok and name and (name .. " (group " .. g .. ")") or ("group " .. tostring(g))
   end
 
@@ -87,6 +91,11 @@ function M.new(opts)
       return ("%s %s: %s -> %s"):format(unit_name(e.unit), e.field or e.key, fmt(e.old, n.board), fmt(e.new, n.board))
     end
     if ev == "global" then return ("%s: %s -> %s"):format(e.key, fmt(e.old, n.board), fmt(e.new, n.board)) end
+    if ev == "keyed" then
+      local parts = {}
+      for i, p in ipairs(e.key or {}) do parts[i] = fmt(p, n.board) end
+      return ("%s[%s]: %s -> %s"):format(e.map, table.concat(parts, ", "), fmt(e.old, n.board), fmt(e.new, n.board))
+    end
     if ev == "owner" then return ("hex %s owner: %s -> %s"):format(fmt(e.hex, n.board), fmt(e.old), fmt(e.new)) end
     if ev == "group" then return ("new group %d %s"):format(e.group, fmt(e.name)) end
     if ev == "gvalue" then

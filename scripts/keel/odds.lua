@@ -247,6 +247,34 @@ function M.hits(expr, k)
   return { expr = e.text, on = k, den = den, rows = rows, p_hit = M.fraction(k, s) }
 end
 
+--- Distribution of hits when die i (each with `sides` faces) hits on
+--- thresholds[i] or less: mixed dice, as a cruiser hitting on 4 beside a
+--- destroyer hitting on 3. Exact counts over sides^N.
+---@param thresholds integer[] one per die, 0..sides
+---@param sides? integer faces per die (6)
+---@return table o {den=, on=thresholds, rows={ {hits=, count=, p=} }}
+function M.hits_mixed(thresholds, sides)
+  sides = sides or 6
+  if math_type(sides) ~= "integer" or sides < 1 then error("odds.hits_mixed: sides must be an integer >= 1", 2) end
+  local counts, den = { [0] = 1 }, 1
+  for i, k in ipairs(thresholds) do
+    if math_type(k) ~= "integer" or k < 0 or k > sides then
+      error(("odds.hits_mixed: threshold %d must be an integer 0..%d"):format(i, sides), 2)
+    end
+    local nxt = {}
+    for h = 0, i do
+      local miss = counts[h] and mul(counts[h], sides - k, "a hit count") or 0
+      local hit = counts[h - 1] and mul(counts[h - 1], k, "a hit count") or 0
+      nxt[h] = add(miss, hit, "a hit count")
+    end
+    counts = nxt
+    den = mul(den, sides, "sides^dice")
+  end
+  local rows = {}
+  for h = 0, #thresholds do rows[#rows + 1] = { hits = h, count = counts[h], p = M.fraction(counts[h], den) } end
+  return { den = den, on = thresholds, sides = sides, rows = rows }
+end
+
 -- ---- text ------------------------------------------------------------------------------
 
 local function pct(count, den)

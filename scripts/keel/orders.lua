@@ -45,7 +45,7 @@ local check_value
 function check_value(game, t, v)
   if t == "any" then return true end
   if t == "unit" then
-    return math.type(v) == "integer" and v >= 1 and v <= game.state:unit_count(), "a unit id"
+    return math.type(v) == "integer" and v >= 1 and v <= game.state:count_units(), "a unit id"
   elseif t == "units" then
     if type(v) ~= "table" then return false, "a list of unit ids" end
     for _, u in ipairs(v) do
@@ -53,7 +53,7 @@ function check_value(game, t, v)
     end
     return true
   elseif t == "group" then
-    return math.type(v) == "integer" and v >= 1 and v <= game.state:group_count(), "a group id"
+    return math.type(v) == "integer" and v >= 1 and v <= game.state:count_groups(), "a group id"
   elseif t == "hex" then
     return math.type(v) == "integer" and keel.hex.is_valid(v), "a hex"
   elseif t == "integer" then

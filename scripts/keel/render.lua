@@ -106,7 +106,7 @@ function M.layers.terrain(ctx)
   local b = ctx.board
   ctx:add('<g id="terrain" stroke="#8a8a8a" stroke-width="0.6">\n')
   for _, h in ipairs(ctx.hexes) do
-    local t = b:terrain(h)
+    local t = b:get_terrain(h)
     ctx.used_terrain[t] = true
     ctx:add('<polygon points="', ctx:corners(h), '" fill="', M.TERRAIN_COLORS[t] or "#ffffff", '"/>\n')
   end
@@ -119,7 +119,7 @@ function M.layers.labels(ctx)
   ctx:add(fmt('<g id="labels" font-family="sans-serif" font-size="%s" fill="#333" text-anchor="middle">\n', num(fs)))
   for _, h in ipairs(ctx.hexes) do
     local x, y = ctx:center(h)
-    local lbl = b:label(h):gsub("^.*:", "")
+    local lbl = b:format(h):gsub("^.*:", "")
     ctx:add(fmt('<text x="%s" y="%s">%s</text>\n', num(x), num(y - ctx.size * 0.55), M.esc(lbl)))
   end
   ctx:add('</g>\n')
@@ -131,9 +131,9 @@ function M.layers.sides(ctx)
   local b = ctx.board
   ctx:add('<g id="sides" stroke-linecap="round" fill="none">\n')
   for _, s in ipairs(board_sides(ctx)) do
-    local f = b:features(s)
+    local f = b:get_features(s)
     local a, o = hex.side_hexes(s)
-    local ta, to = b:terrain(a), b:terrain(o)
+    local ta, to = b:get_terrain(a), b:get_terrain(o)
     if f.water == "all-land" and ta ~= "all-land" and to ~= "all-land" and not f.riverine then
       ctx.used.spine = true
       ctx:line(s, 'stroke="#8b5a2b" stroke-width="3"')
@@ -177,13 +177,13 @@ function M.layers.zones(ctx)
   ctx.used.zone = true
   ctx:add(fmt('<g id="zones" stroke="%s" stroke-width="2.5" stroke-dasharray="8,4" fill="none">\n', M.ZONE_COLOR))
   stroke_borders(ctx, function(a, o)
-    local za, zo = b:zone(a), b:zone(o)
+    local za, zo = b:get_zone(a), b:get_zone(o)
     return za and zo and za ~= zo
   end)
   -- a name at the first hex of each zone
   local seen = {}
   for _, h in ipairs(ctx.hexes) do
-    local z = b:zone(h)
+    local z = b:get_zone(h)
     if z and not seen[z] then
       seen[z] = true
       local x, y = ctx:center(h)
@@ -196,10 +196,10 @@ end
 
 function M.layers.seaboxes(ctx)
   local b = ctx.board
-  if not b:seaboxes() then return end
+  if not b:get_seaboxes() then return end
   ctx.used.seabox = true
   ctx:add(fmt('<g id="seaboxes" stroke="%s" stroke-width="1.6" stroke-dasharray="2,2" fill="none">\n', M.BOX_COLOR))
-  stroke_borders(ctx, function(a, o) return b:box(a) ~= b:box(o) end)
+  stroke_borders(ctx, function(a, o) return b:box_of(a) ~= b:box_of(o) end)
   ctx:add('</g>\n')
 end
 
@@ -247,7 +247,7 @@ function M.layers.ports(ctx)
     ctx:add(fmt('<circle cx="%s" cy="%s" r="%s" fill="#000"/>\n', num(x), num(y), num(r * 0.35)))
   end
   for _, h in ipairs(ctx.hexes) do
-    local cd = b:cd(h)
+    local cd = b:get_cd(h)
     if cd > 0 then
       ctx.used.cd = true
       local x, y = ctx:center(h)
@@ -308,7 +308,7 @@ function M.units_layer(units, spec)
     for _, hx in ipairs(order) do
       local x, y = ctx:center(hx)
       local st = stacks[hx]
-      ctx:add(fmt('<g class="stack" data-hex="%s">', M.esc(ctx.board:label(hx) or hx)))
+      ctx:add(fmt('<g class="stack" data-hex="%s">', M.esc(ctx.board:format(hx) or hx)))
       for i, u in ipairs(st) do
         ctx.used_unit_side[u.side or "?"] = true
         local d = (i - 1) * w * 0.12
@@ -348,7 +348,8 @@ function M.path_layer(hexes)
   end
 end
 
---- The units of a game that stand on the board (at sea or in port), in id
+--- The units of a game that stand on the board (at sea, in port, or in a
+--- zone: see zone_anchors), in id
 --- order, as units_layer wants them: game:unit snapshots with `hex`, and
 --- `cargo`, the number of units they carry.
 ---@param game table a keel.game
@@ -358,12 +359,42 @@ function M.game_units(game)
     local kind, where = game:get(id, "loc")
     if kind == "unit" and where then carried[where] = (carried[where] or 0) + 1 end
   end
+  local anchors
   for _, id in ipairs(game:units()) do
     local kind, where = game:get(id, "loc")
-    if (kind == "hex" or kind == "port") and where then
-      local u = game:unit(id)
-      u.hex, u.cargo = where, carried[id]
+    local at
+    if (kind == "hex" or kind == "port") and where then at = where
+    elseif kind == "zone" and where and game.board then   -- an area: drawn at its anchor
+      anchors = anchors or M.zone_anchors(game.board)
+      at = anchors[where]
+    end
+    if at then
+      local u = game:get_unit(id)
+      u.hex, u.cargo = at, carried[id]
       out[#out + 1] = u
+    end
+  end
+  return out
+end
+
+--- Where units in a zone (an area: sea zone or territory) are drawn: the
+--- place named like the zone, else the zone's middle hex (in hex order).
+--- Returns {[zone index] = hex}.
+function M.zone_anchors(board)
+  local hexes, index = {}, {}
+  local names = board:zones()
+  for i, name in ipairs(names) do index[name] = i; hexes[i] = {} end
+  for _, h in ipairs(board:hexes()) do
+    local z = board:get_zone(h)
+    if z then local l = hexes[index[z]]; l[#l + 1] = h end
+  end
+  local out = {}
+  for i, name in ipairs(names) do
+    local p = board:find_place(name)
+    if p then out[i] = p
+    elseif #hexes[i] > 0 then
+      sort(hexes[i])
+      out[i] = hexes[i][(#hexes[i] + 1) // 2]
     end
   end
   return out

@@ -51,19 +51,20 @@ end
 
 --- Game methods a rule may call through ctx.game.
 M.game_methods = {
-  "unit", "units", "get", "set", "value", "set_value", "marker", "set_marker", "add_marker",
+  "get_unit", "units", "get", "set", "get_value", "set_value", "get_marker", "set_marker", "add_marker",
   "remove_marker", "move", "add_hits", "flip", "reduce_points", "split", "combine", "eliminate",
-  "sink", "load", "cargo", "cargo_check", "drop_excess", "unit_new", "group_new", "group_add",
-  "group_remove", "group_units", "group_name", "group_get", "group_set", "groups_of", "groups", "global",
-  "set_global", "turn", "set_turn", "phase", "set_phase", "segment", "set_segment", "step",
-  "set_step", "owner", "set_owner", "hash", "hash_hex", "rule",
+  "sink", "embark", "cargo", "cargo_check", "drop_excess", "unit_new", "group_new", "group_add",
+  "group_remove", "group_units", "group_get_name", "group_get_value", "group_set_value", "groups_of",
+  "groups", "get_global", "set_global", "get_turn", "set_turn", "get_phase", "set_phase", "get_segment",
+  "set_segment", "get_step", "set_step", "get_owner", "set_owner", "hash", "hash_hex", "get_rule",
+  "get_keyed", "set_keyed", "count_keyed", "at_keyed",
 }
 --- Board methods a rule may call through ctx.game.board (queries only).
 M.board_methods = {
-  "hex", "label", "side", "side_label", "numbering", "contains", "hexes", "terrain",
-  "features", "coasts", "water_neighbors", "riverine_neighbors", "strait_passage", "port",
-  "ports", "place", "place_name", "places", "cd", "box", "seaboxes",
-  "box_hexes", "zone", "zones", "zone_neighbors", "tags", "has_tag", "tagged", "stats",
+  "hex", "format", "side", "format_side", "numbering", "contains", "hexes", "get_terrain",
+  "get_features", "get_coasts", "water_neighbors", "riverine_neighbors", "strait_passage", "get_port",
+  "ports", "find_place", "place_name", "places", "get_cd", "box_of", "get_seaboxes",
+  "box_hexes", "get_zone", "zones", "zone_neighbors", "tags", "has_tag", "tagged", "stats",
 }
 
 local function facade_of(obj, methods, name)
@@ -89,11 +90,11 @@ function Set:facade(game)
   end
   g.roll = function(_, expr, opts)
     opts = opts or {}
-    return game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = game.state:rule() })
+    return game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = game.state:get_rule() })
   end
   -- a hex that changes hands is news every rule may hook: owner_changed
   g.set_owner = function(_, hex, side)
-    local old = game:owner(hex)
+    local old = game:get_owner(hex)
     game:set_owner(hex, side)
     if old ~= side then self:_dispatch(game, "owner_changed", { hex = hex, side = side, old = old }) end
   end
@@ -131,15 +132,18 @@ function Set:_make_ctx(r, game)
     --- ctx:resolve(name, modifiers, {reason=}) -> result, record
     resolve = function(_, name, modctx, opts)
       opts = opts or {}
-      local result, rec = tbl(name):resolve(game.dice, modctx or {}, { rule = r.id,
-        reason = opts.reason or name, stream = opts.stream, modifier = opts.modifier })
+      local t = tbl(name)
+      -- a table whose rows come from another (the SUCCESS TABLE) uses the set's: a scenario's own
+      local rows = t.rows_from and set:table(t.rows_from) or nil
+      local result, rec = t:resolve(game.dice, modctx or {}, { rule = r.id,
+        reason = opts.reason or name, stream = opts.stream, modifier = opts.modifier, rows = rows })
       if set.narrate then set.narrate("resolve", { rule = r, record = rec }) end
       if type(result) == "table" then result = sandbox.readonly(result, "result") end
       return result, sandbox.readonly(rec, "record")
     end,
     emit = function(_, event, data) return set:_dispatch(game, event, data or {}) end,
     query = function(_, name, ...) return set:_query(game, name, ...) end,
-    value = function(_, key) return r.values[key] end,
+    get_value = function(_, key) return r.values[key] end,
     --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
     pick = function(_, items, opts)
       opts = opts or {}

@@ -87,7 +87,7 @@ end
 -- a river graph as scripts see it
 local function river_proxy(rg)
   return sandbox.readonly({
-    has = function(_, n) return rg:has(n) end,
+    has_node = function(_, n) return rg:has_node(n) end,
     nodes = function() return rg:nodes() end,
     cost = function(_, a, b) return rg:cost(a, b) end,
     reach = function(_, start, budget, opts) return rg:reach(start, budget, opts) end,

@@ -9,6 +9,7 @@
 --     rules = { "toy27" }, path = { "../tests/families" },
 --     variants = { "../tests/families/variants/campaign_001.lua" },
 --     flags = { weather = "clear" },
+--     keyed = { { "vp", "Allied", 40 } },       -- keyed values: {map, key, value} ...
 --     forces = {
 --       { name = "Warspite", type = "BB", side = "Allied", values = { strength = 5 },
 --         at = "15B:2407", group = "Force H" },     -- port = true: in port at `at`
@@ -44,12 +45,13 @@ local type, pairs, ipairs, tostring, error = type, pairs, ipairs, tostring, erro
 local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
-                 variants = true, seed = true, flags = true, forces = true, groups = true, orders = true }
+                 variants = true, seed = true, flags = true, keyed = true, forces = true, groups = true,
+                 orders = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
                        face = true, hits = true, points = true, at = true, port = true, group = true,
                        aboard = true }
 local EXPECT_FIELDS = { error = true, illegal = true, vetoed = true, ok = true, global = true,
-                        units = true, hash = true }
+                        keyed = true, units = true, hash = true }
 local FACES = { full = true, damaged = true, half = true }
 local MAX_COUNT = (1 << 31) - 1
 
@@ -295,6 +297,37 @@ function Checker:scalars(v, path, what)
   end
 end
 
+-- keyed = { {map, key, value}, ... }: key one part or a list of 1 to 3
+-- parts (integers and names), the value a number, a string or a boolean
+-- (nil, in expectations: not set)
+function Checker:keyed(v, path, expect)
+  for i, e in ipairs(self:list(v, path, "a list of keyed values { {map, key, value}, ... }")) do
+    local p = sub(path, i)
+    local what = "{map, key, value} expected (map a name, key a part or a list of parts)"
+    if type(e) ~= "table" or type(e[1]) ~= "string" then self:bad(p, what .. ", got " .. show(e)) end
+    if e[2] == nil then self:bad(p, what .. ", got no key") end
+    local key = e[2]
+    local parts = type(key) == "table" and key or { key }
+    local n = 0
+    for _ in pairs(parts) do n = n + 1 end
+    if n < 1 or n > 3 or #parts ~= n then self:bad(sub(p, 2), "a key of 1 to 3 parts expected") end
+    for j = 1, n do
+      if math.type(parts[j]) ~= "integer" and type(parts[j]) ~= "string" then
+        self:bad(sub(p, 2), "key parts are whole numbers or names, got " .. show(parts[j]))
+      end
+    end
+    local x = e[3]
+    if not (type(x) == "string" or type(x) == "number" or type(x) == "boolean" or (expect and x == nil)) then
+      self:bad(sub(p, 3), "a number, a string or a boolean expected, got " .. show(x))
+    end
+    for k in pairs(e) do
+      if not (math.type(k) == "integer" and k >= 1 and k <= 3) then
+        self:bad(p, what .. ", got a table with the key " .. show(k))
+      end
+    end
+  end
+end
+
 function Checker:count_of(v, path)
   if v ~= nil and not (math.type(v) == "integer" and v >= 0 and v <= MAX_COUNT) then
     self:bad(path, ("a whole number from 0 to %d expected, got %s"):format(MAX_COUNT, show(v)))
@@ -326,7 +359,8 @@ function Checker:force(f, i)
   self:count_of(f.hits, sub(path, "hits"))
   self:count_of(f.points, sub(path, "points"))
   if f.at ~= nil and type(f.at) ~= "string" and math.type(f.at) ~= "integer" then
-    self:bad(sub(path, "at"), "a hex (a label like \"15B:2407\", or a hex id) expected, got " .. show(f.at))
+    self:bad(sub(path, "at"), "a hex (a label like \"15B:2407\", or a hex id) or a zone's name expected, got "
+      .. show(f.at))
   end
   if f.port ~= nil and type(f.port) ~= "boolean" then self:bad(sub(path, "port"), "true or false expected, got " .. show(f.port)) end
   if f.port and f.at == nil then self:bad(sub(path, "port"), "port = true needs at = the port's hex") end
@@ -335,7 +369,8 @@ end
 
 function Checker:expect(e, path)
   if e == nil then return end
-  self:fields(e, path, EXPECT_FIELDS, "expectations { error =, illegal =, vetoed =, ok =, global =, units =, hash = }")
+  self:fields(e, path, EXPECT_FIELDS,
+    "expectations { error =, illegal =, vetoed =, ok =, global =, keyed =, units =, hash = }")
   for _, k in ipairs { "error", "illegal", "vetoed" } do
     local v = e[k]
     if v ~= nil and type(v) ~= "string" and v ~= true then
@@ -347,6 +382,7 @@ function Checker:expect(e, path)
     self:bad(sub(path, "hash"), "a state hash (hex digits) expected, got " .. show(e.hash))
   end
   self:scalars(e.global, sub(path, "global"), "global { name = value }")
+  self:keyed(e.keyed, sub(path, "keyed"), true)
   if e.units ~= nil then
     local up = sub(path, "units")
     if type(e.units) ~= "table" then self:bad(up, "units { [name] = { field = value } } expected, got " .. show(e.units)) end
@@ -420,6 +456,7 @@ function M.check(raw, file, text)
   self:strings(spec.path, { "path" }, "a list of folders")
   self:strings(spec.variants, { "variants" }, "a list of variant files")
   self:scalars(spec.flags, { "flags" }, "flags { name = number|string|boolean }")
+  self:keyed(spec.keyed, { "keyed" })
   local names = {}
   for i, f in ipairs(self:list(spec.forces, { "forces" }, "a list of forces { { name = ... }, ... }")) do
     self:force(f, i)
@@ -562,6 +599,7 @@ function M.start(spec, opts)
     if not ok then st:pop_rule(); spec_fail(spec, p, reason(e)) end
   end
   for _, k in ipairs(sorted_keys(spec.flags or {})) do try({ "flags", k }, game.set_global, game, k, spec.flags[k]) end
+  for i, e in ipairs(spec.keyed or {}) do try({ "keyed", i }, game.set_keyed, game, e[1], e[2], e[3]) end
   for i, f in ipairs(spec.forces or {}) do
     local id
     try({ "forces", i }, function()
@@ -569,14 +607,16 @@ function M.start(spec, opts)
                            markers = f.markers, face = f.face, hits = f.hits, points = f.points }
     end)
     self.units[f.name] = id
-    if f.at ~= nil then
-      local h = self:hex(f.at)
-      if not h then
+    if f.at ~= nil then   -- a zone (area) by name, else a hex
+      local z = self:find_zone(f.at)
+      local h = not z and self:hex(f.at)
+      if not z and not h then
         st:pop_rule()
-        spec_fail(spec, { "forces", i, "at" }, board and (show(f.at) .. " is not a hex of the map")
+        spec_fail(spec, { "forces", i, "at" }, board and (show(f.at) .. " is not a hex or zone of the map")
           or "the scenario has no map (map = \"file.map\") to find a hex on")
       end
-      try({ "forces", i, "at" }, game.move, game, id, f.port and "port" or "hex", h)
+      if z then try({ "forces", i, "at" }, game.move, game, id, "zone", z)
+      else try({ "forces", i, "at" }, game.move, game, id, f.port and "port" or "hex", h) end
     end
     if f.aboard ~= nil then   -- cargo of a force listed before it (M.check made sure)
       try({ "forces", i, "aboard" }, game.move, game, id, "unit", self.units[f.aboard])
@@ -593,10 +633,17 @@ function M.start(spec, opts)
   for _, name in ipairs(sorted_keys(spec.groups or {})) do
     local g = self.groups[name]
     local vals = spec.groups[name]
-    for _, k in ipairs(sorted_keys(vals)) do try({ "groups", name, k }, game.group_set, game, g, k, vals[k]) end
+    for _, k in ipairs(sorted_keys(vals)) do try({ "groups", name, k }, game.group_set_value, game, g, k, vals[k]) end
   end
   st:pop_rule()
   return self
+end
+
+--- A zone's index (1-based, the board's order) from its name, or nil.
+function Run:find_zone(v)
+  if type(v) ~= "string" or not self.board then return nil end
+  for i, name in ipairs(self.board:zones()) do if name == v then return i end end
+  return nil
 end
 
 --- A hex from a label ("15B:2407", through the map) or an integer.
@@ -611,8 +658,8 @@ end
 function Run:group_named(name)
   if self.groups[name] then return self.groups[name] end
   local st = self.game.state
-  for g = 1, st:group_count() do
-    if st:group_name(g) == name then return g end
+  for g = 1, st:count_groups() do
+    if st:group_get_name(g) == name then return g end
   end
 end
 
@@ -674,9 +721,17 @@ function Run:check(expect, outcome)
     add("failed: %s", (outcome.message or "?"):match("^[^\n]*"))
   end
   for _, k in ipairs(sorted_keys(expect.global or {})) do
-    local got = game:global(k)
+    local got = game:get_global(k)
     if not same(got, expect.global[k]) then
       add("expected global %s = %s, got %s", k, json.encode(expect.global[k]), json.encode(got))
+    end
+  end
+  -- keyed values: { {map, key, value}, ... } (key: one part or a list of parts)
+  for i, kv in ipairs(expect.keyed or {}) do
+    local got = game:get_keyed(kv[1], kv[2])
+    if not same(got, kv[3]) then
+      add("expected keyed %s %s = %s, got %s (keyed[%d])", tostring(kv[1]), json.encode(kv[2]),
+        json.encode(kv[3]), json.encode(got), i)
     end
   end
   for _, name in ipairs(sorted_keys(expect.units or {})) do
@@ -684,7 +739,7 @@ function Run:check(expect, outcome)
     if not id then
       add("no unit named '%s'", name)
     else
-      local u = game:unit(id)
+      local u = game:get_unit(id)
       for _, field in ipairs(sorted_keys(expect.units[name])) do
         local want = expect.units[name][field]
         if field == "values" or field == "markers" then
@@ -694,8 +749,9 @@ function Run:check(expect, outcome)
             end
           end
         elseif field == "at" then
-          local h = self:hex(want)
-          if u.loc ~= "hex" or u.where ~= h then
+          local z = self:find_zone(want)
+          local h = not z and self:hex(want)
+          if (z and (u.loc ~= "zone" or u.where ~= z)) or (not z and (u.loc ~= "hex" or u.where ~= h)) then
             add("expected %s at %s, got %s %s", name, tostring(want), u.loc, tostring(u.where))
           end
         elseif not same(u[field], want) then

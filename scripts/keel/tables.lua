@@ -573,10 +573,12 @@ function Table:modifiers_for(ctx)
 end
 
 --- The row a modified roll falls in (clamped to the first/last row).
+--- `src`: the table whose rows to use (default: rows_table()).
 ---@param roll integer
+---@param src? table
 ---@return table row, boolean clamped
-function Table:row_for(roll)
-  local src = self.rows_from and self:rows_table() or self
+function Table:row_for(roll, src)
+  src = src or (self.rows_from and self:rows_table() or self)
   local by_roll = src.by_roll
   if by_roll then
     local row = by_roll[roll]
@@ -668,11 +670,16 @@ end
 --- Roll on a dice table and resolve it.
 ---@param dice userdata a keel.Dice
 ---@param ctx? table modifier context (see modifiers_for)
----@param opts? {stream: string, reason: string, rule: string, modifier: integer}
+---@param opts? {stream: string, reason: string, rule: string, modifier: integer, rows: table}
 ---@return any result, table record
 function Table:resolve(dice, ctx, opts)
   opts = opts or {}
-  local src = self:rows_table()
+  -- opts.rows: the table `rows from` names, as the caller has it (a rule
+  -- set's own, which a scenario may supply), instead of the registry's
+  local src = opts.rows or self:rows_table()
+  if opts.rows and (not self.rows_from or not opts.rows.dice) then
+    error(("table %s: opts.rows is for a table whose rows come from a dice table"):format(self.name), 2)
+  end
   local mod, applied = self:modifiers_for(ctx)
   if opts.modifier then
     if math_type(opts.modifier) ~= "integer" then error("opts.modifier: integer expected", 2) end
@@ -682,7 +689,7 @@ function Table:resolve(dice, ctx, opts)
   local roll, roll_rec = dice:roll(src.dice.text, { stream = opts.stream,
     rule = opts.rule or self.rule, reason = opts.reason or self.title or self.name })
   local modified = roll + mod
-  local row, clamped = self:row_for(modified)
+  local row, clamped = self:row_for(modified, src)
   local result = result_of(src, row)
   return result, {
     table = self.name, rule = opts.rule or self.rule, roll = roll_rec, die = roll,

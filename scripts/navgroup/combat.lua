@@ -17,7 +17,7 @@
 local hexlib = keel.hex
 local label, kind_name, combatants, mp_left, is_sub, enemy_groups_near, spends_without_leaving,
   start_group_combats, start_surface, enemy_cds, cd_value, fire_points, add_combat,
-  get_cd_mp, set_cd_mp                                        -- helpers, below the rules
+  clear_keyed                                                 -- helpers, below the rules
 
 -- ---- 32.D ---------------------------------------------------------------------------
 
@@ -54,17 +54,20 @@ rule {
     end,
   },
   on = {
-    -- per-step bookkeeping of the triggers below
+    -- per-step bookkeeping of the triggers below: group value `c_left` (the
+    -- group has left its hex this step); keyed values `engaged` {group,
+    -- enemy} (fought once this step, 32.D.1 e, 32.D.2 b) and `cd_mp` {group,
+    -- CD hex} (MPs spent in that CD's zone this step, 32.D.3)
     naval_step_start = function(ctx)
       local game = ctx.game
       for _, g in ipairs(game:groups()) do
-        for _, k in ipairs({ "c_left", "c_engaged", "cd_mp" }) do
-          if game:group_get(g, k) ~= nil then game:group_set(g, k, nil) end
-        end
+        if game:group_get_value(g, "c_left") ~= nil then game:group_set_value(g, "c_left", nil) end
       end
+      clear_keyed(game, "engaged")
+      clear_keyed(game, "cd_mp")
     end,
     group_enters_hex = function(ctx, ev)
-      if not ctx.game:group_get(ev.group, "c_left") then ctx.game:group_set(ev.group, "c_left", true) end
+      if not ctx.game:group_get_value(ev.group, "c_left") then ctx.game:group_set_value(ev.group, "c_left", true) end
     end,
     -- The resolution: after the scenario's own handlers (priority -100).
     naval_combat = { function(ctx, ev)
@@ -77,7 +80,7 @@ rule {
       -- no combat when the moving units have spent all their MPs.
       if ev.kind ~= "submarine" and mp_left(ctx, g) <= 0 then
         ev.occurred, ev.resolved = false, true
-        ctx:say("no %s combat for %s: it has spent all its MPs (32.D.2)", kind_name(ev.kind), game:group_name(g))
+        ctx:say("no %s combat for %s: it has spent all its MPs (32.D.2)", kind_name(ev.kind), game:group_get_name(g))
         return
       end
       ev.resolved = true   -- the move action records nothing of its own
@@ -89,7 +92,7 @@ rule {
         ev.value, ev.halved = ctx:query("cd_value", level, d)
       end
       local night = ev.night
-      if night == nil then night = game:global("night") == true end
+      if night == nil then night = game:get_global("night") == true end
       local round, rounds, charged = ev.round or 1, 0, 0
       local later = {}
       while true do
@@ -102,12 +105,11 @@ rule {
         else
           res = ctx:query("resolve_naval_combat", info) or {}
         end
-        -- the record: journaled (a game value) and narrated
-        local n = (game:global("naval_combats") or 0) + 1
-        game:set_global("naval_combats", n)
+        -- the record: journaled (keyed value `naval_combat` {n}, n = 1, 2 ...) and narrated
+        local n = game:count_keyed("naval_combat") + 1
         local text = ("round %d of %s combat: %s%s: %s"):format(round, kind_name(ev.kind), combatants(ctx, ev, g, hex),
           night and " (night)" or "", res.text or "fought")
-        game:set_global("naval_combat:" .. n, text)
+        game:set_keyed("naval_combat", n, text)
         ctx:say("%s", text)
         if not res.more then break end
         -- each round after the first costs 1 MP (32.A.3); none left: the combat ends
@@ -118,17 +120,17 @@ rule {
           if cell.value and cell.value > cost then cost = cell.value end
         end
         if mp_left(ctx, g) < cost then
-          ctx:say("combat ends: %s has no MPs for another round (32.D.2)", game:group_name(g))
+          ctx:say("combat ends: %s has no MPs for another round (32.D.2)", game:group_get_name(g))
           break
         end
         local night_left = night and ctx:query("night_mp_left", g)
         if night_left and night_left < cost then
-          ctx:say("combat ends: %s has no night MPs left for another round (32.C)", game:group_name(g))
+          ctx:say("combat ends: %s has no night MPs left for another round (32.C)", game:group_get_name(g))
           break
         end
-        local spent = (game:group_get(g, "mp_spent") or 0) + cost
-        game:group_set(g, "mp_spent", spent)
-        if night then game:group_set(g, "night_mp", (game:group_get(g, "night_mp") or 0) + cost) end
+        local spent = (game:group_get_value(g, "mp_spent") or 0) + cost
+        game:group_set_value(g, "mp_spent", spent)
+        if night then game:group_set_value(g, "night_mp", (game:group_get_value(g, "night_mp") or 0) + cost) end
         charged = charged + cost
         local me = { group = g, hex = hex, mp = cost, spent = spent, activity = "combat round",
                      left_hex = false, night = night }
@@ -203,12 +205,12 @@ rule {
     cd_level = function(ctx, hex)
       local game, v = ctx.game, ctx.rule.values
       local b = game.board
-      if b and b:contains(hex) and (b:cd(hex) or 0) > 0 then return b:cd(hex) end
+      if b and b:contains(hex) and (b:get_cd(hex) or 0) > 0 then return b:get_cd(hex) end
       for _, u in ipairs(game:units()) do
         if v.cd_types[game:get(u, "type")] then
           local kind, where = game:get(u, "loc")
           if (kind == "hex" or kind == "port") and where == hex then
-            return game:value(u, "cd") or game:value(u, "strength") or 0
+            return game:get_value(u, "cd") or game:get_value(u, "strength") or 0
           end
         end
       end
@@ -225,25 +227,25 @@ rule {
       local g, hex, mp = ev.group, ev.hex, ev.mp or 0
       local side = ctx:query("group_side", g)
       if hex == nil or side == nil then return end
-      local before = get_cd_mp(game, g)
-      local after, order = {}, {}
+      local seen = {}
       local cds = enemy_cds(ctx, side, hex)
       local left = mp_left(ctx, g, ev.spent)
       for _, cd in ipairs(cds) do
-        if after[cd.hex] == nil then
-          local b = before[cd.hex] or 0
+        if not seen[cd.hex] then
+          seen[cd.hex] = true
+          -- the MPs spent in this CD's zone this step (keyed value `cd_mp` {group, CD hex})
+          local b = game:get_keyed("cd_mp", { g, cd.hex }) or 0
           local a = b + mp
-          after[cd.hex] = a
-          order[#order + 1] = cd.hex
+          if a ~= b then game:set_keyed("cd_mp", { g, cd.hex }, a) end
           for _, p in ipairs(fire_points(v, b, a)) do
             if left <= 0 then
               -- effects on movement as surface combat: none without MPs (32.D.2)
-              ctx:say("no CD combat for %s at %s: it has spent all its MPs", game:group_name(g), label(ctx, hex))
+              ctx:say("no CD combat for %s at %s: it has spent all its MPs", game:group_get_name(g), label(ctx, hex))
             else
               local value, halved = cd_value(v, cd.level, cd.distance)
               add_combat(ev, { kind = "cd", cd = cd.hex, fired_by = p.by, value = value, halved = halved,
                                level = cd.level, at_mp = p.at, return_fire = true, rule = ctx.rule.id })
-              local name = game:group_name(g)
+              local name = game:group_get_name(g)
               ctx:say("CD combat: %s after %d MPs in the CD's zone%s", p.by == "cd"
                 and ("the CD at %s fires on %s"):format(label(ctx, cd.hex), name)
                 or ("%s fires on the CD at %s"):format(name, label(ctx, cd.hex)), p.at,
@@ -252,45 +254,22 @@ rule {
           end
         end
       end
-      set_cd_mp(game, g, after, order)
+      -- out of a CD's zone, the count for that CD starts again
+      clear_keyed(game, "cd_mp", function(key) return key[1] ~= g or seen[key[2]] end)
     end,
   },
 }
 
--- ---- helpers: game data kept in one string value (until the state has keyed values) ---
-
--- The enemy groups a group has fought this step (32.D.1 e, 32.D.2 b: once
--- per enemy per step): group value `c_engaged`, ",3,5,", in the order engaged.
-local function get_engaged(game, g)
-  local list = {}
-  for id in (game:group_get(g, "c_engaged") or ""):gmatch("%d+") do list[#list + 1] = math.tointeger(tonumber(id)) end
-  return list
-end
-local function set_engaged(game, g, list)
-  game:group_set(g, "c_engaged", "," .. table.concat(list, ",") .. ",")
-end
-local function has(list, x)
-  for _, y in ipairs(list) do if y == x then return true end end
-  return false
-end
-
--- The MPs a group has spent in each CD's zone this step: group value `cd_mp`,
--- "hex:mp,hex:mp" <-> { [hex] = mp } (written in `order`; nil when empty).
-function get_cd_mp(game, g)
-  local t = {}
-  for h, n in (game:group_get(g, "cd_mp") or ""):gmatch("(%-?%d+):(%d+)") do
-    t[math.tointeger(tonumber(h))] = math.tointeger(tonumber(n))
-  end
-  return t
-end
-function set_cd_mp(game, g, t, order)
-  local parts = {}
-  for _, h in ipairs(order) do parts[#parts + 1] = ("%d:%d"):format(h, t[h]) end
-  local text = #parts > 0 and table.concat(parts, ",") or nil
-  if text ~= game:group_get(g, "cd_mp") then game:group_set(g, "cd_mp", text) end
-end
-
 -- ---- helpers shared by the rules of this file ---------------------------------------
+
+-- Remove the keys of a keyed map (all, or those `keep(key)` does not keep),
+-- last first so that the indices hold.
+function clear_keyed(game, map, keep)
+  for i = game:count_keyed(map), 1, -1 do
+    local key = game:at_keyed(map, i)
+    if not (keep and keep(key)) then game:set_keyed(map, key, nil) end
+  end
+end
 
 -- ev.combat is the first combat an event starts, ev.combats all of them in order.
 function add_combat(ev, c)
@@ -302,7 +281,7 @@ end
 
 function label(ctx, hex)
   local b = ctx.game.board
-  if b and hex and b:contains(hex) then return b:label(hex) end
+  if b and hex and b:contains(hex) then return b:format(hex) end
   if math.type(hex) == "integer" and hexlib.is_valid(hex) then return hexlib.tostring(hex) end
   return tostring(hex)
 end
@@ -314,9 +293,9 @@ function kind_name(kind) return kind == "cd" and "CD" or kind end
 -- at 19A:3408", "the CD at 19A:3413 (value 1, halved) fires on Regia at 19A:3412".
 function combatants(ctx, ev, g, hex)
   local game = ctx.game
-  local name, at = game:group_name(g), label(ctx, hex)
+  local name, at = game:group_get_name(g), label(ctx, hex)
   if ev.kind ~= "cd" then
-    local enemy = ev.enemy and game:group_name(ev.enemy) or "an unknown group"
+    local enemy = ev.enemy and game:group_get_name(ev.enemy) or "an unknown group"
     return ("%s with enemy %s at %s"):format(name, enemy, at)
   end
   local cd = ("the CD at %s (value %s%s)"):format(label(ctx, ev.cd), tostring(ev.value), ev.halved and ", halved" or "")
@@ -327,7 +306,7 @@ end
 
 -- MPs the group has left after `spent` (its reaction allowance when reacting, 32.C).
 function mp_left(ctx, g, spent)
-  spent = spent or ctx.game:group_get(g, "mp_spent") or 0
+  spent = spent or ctx.game:group_get_value(g, "mp_spent") or 0
   local left = ctx:query("allowance", g) - spent
   if ctx:query("is_reacting", g) then
     local r = ctx:query("reaction_allowance", g) - spent
@@ -344,7 +323,7 @@ function enemy_groups_near(ctx, g, hex, source, accept)
   local out = {}
   if side == nil or hex == nil then return out end
   for _, e in ipairs(game:groups()) do
-    if e ~= g and #game:group_units(e) > 0 and game:group_get(e, "in_port") ~= true then
+    if e ~= g and #game:group_units(e) > 0 and game:group_get_value(e, "in_port") ~= true then
       local es = ctx:query("group_side", e)
       if es ~= nil and es ~= side and accept(ctx:query("group_kind", e)) then
         local eh = ctx:query("group_hex", e)
@@ -362,25 +341,23 @@ end
 function spends_without_leaving(ctx, ev)
   if ev.left_hex or ev.activity == "enter" or ev.activity == "combat round" then return false end
   local g = ev.group
-  if ctx.game:group_get(g, "c_left") then return false end
-  local phasing = ctx.game:global("phasing")
+  if ctx.game:group_get_value(g, "c_left") then return false end
+  local phasing = ctx.game:get_global("phasing")
   return phasing ~= nil and ctx:query("group_side", g) == phasing
 end
 
--- Start one combat per enemy group (once per step for the start-of-step case).
+-- Start one combat per enemy group (once per step for the start-of-step
+-- case: keyed value `engaged` {group, enemy}).
 function start_group_combats(ctx, ev, kind, enemies, once)
-  local g = ev.group
-  local engaged = get_engaged(ctx.game, g)
-  local n = #engaged
+  local game, g = ctx.game, ev.group
   for _, e in ipairs(enemies) do
-    if not (once and has(engaged, e)) then
-      if once then engaged[#engaged + 1] = e end
+    if not (once and game:get_keyed("engaged", { g, e })) then
+      if once then game:set_keyed("engaged", { g, e }, true) end
       add_combat(ev, { kind = kind, enemy = e, rule = ctx.rule.id })
-      ctx:say("%s combat: %s with enemy %s at %s", kind, ctx.game:group_name(g), ctx.game:group_name(e),
+      ctx:say("%s combat: %s with enemy %s at %s", kind, game:group_get_name(g), game:group_get_name(e),
         label(ctx, ev.to or ev.hex))
     end
   end
-  if #engaged > n then set_engaged(ctx.game, g, engaged) end
 end
 
 function is_sub(kind) return kind == "submarine" end
@@ -403,7 +380,7 @@ function start_surface(ctx, ev, hex, once)
   local enemies = surface_enemies(ctx, ev, hex)
   if #enemies == 0 then return end
   if mp_left(ctx, ev.group, ev.spent) <= 0 then
-    ctx:say("no surface combat for %s at %s: it has spent all its MPs", ctx.game:group_name(ev.group), label(ctx, hex))
+    ctx:say("no surface combat for %s at %s: it has spent all its MPs", ctx.game:group_get_name(ev.group), label(ctx, hex))
     return
   end
   start_group_combats(ctx, ev, "surface", enemies, once)
@@ -419,8 +396,8 @@ function enemy_cds(ctx, side, hex)
   -- the zone is symmetric: the CDs whose zone holds `hex` are in the zone around `hex`
   for _, h in ipairs(ctx:query("combat_zone", hex, "cd")) do
     if board and board:contains(h) then
-      local level = board:cd(h)
-      local owner = game:owner(h)
+      local level = board:get_cd(h)
+      local owner = game:get_owner(h)
       if level and level > 0 and owner and owner ~= side then
         local inz, d = ctx:query("in_combat_zone", h, hex, "cd")
         if inz then out[#out + 1] = { hex = h, level = level, distance = d }; seen[h] = true end
@@ -432,7 +409,7 @@ function enemy_cds(ctx, side, hex)
       local kind, where = game:get(u, "loc")
       if (kind == "hex" or kind == "port") and not seen[where] then
         local inz, d = ctx:query("in_combat_zone", where, hex, "cd")
-        local level = game:value(u, "cd") or game:value(u, "strength") or 0
+        local level = game:get_value(u, "cd") or game:get_value(u, "strength") or 0
         if inz and level > 0 then out[#out + 1] = { hex = where, level = level, distance = d, unit = u } end
       end
     end

@@ -8,9 +8,9 @@ rule {
       local game = ctx.game
       local side = ctx:query("group_side", g)
       local a, b = keel.hex.side_hexes(s)
-      if game:owner(a) ~= side or game:owner(b) ~= side then
+      if game:get_owner(a) ~= side or game:get_owner(b) ~= side then
         return "32.A.6.a.1: the Corinth Canal: the side must own both hexes " ..
-          game.board:label(a) .. " and " .. game.board:label(b)
+          game.board:format(a) .. " and " .. game.board:format(b)
       end
       for _, u in ipairs(ctx:query("group_members", g)) do
         if ctx.rule.values.excluded_types[game:get(u, "type")] then

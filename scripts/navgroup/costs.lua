@@ -1,9 +1,12 @@
 -- 32.A.3 Naval MP Cost Summary: every activity, every column (TF, NT, LC,
 -- LB), with the footnotes (* armour doubles landing costs unless using port
 -- capacity; ** not before 1942 with TFs and NTs; port interdiction x5 per level).
--- The helper the rule uses follows it.
+-- Unloading and transfer costs are 5 MPs less for each LC/LB of the group
+-- with a 37.D great success (unit value `unload_credit`, set by 37.D for the
+-- next naval movement step), at most half the cost (37.B's table).
+-- The helpers the rule uses follow it.
 
-local has_stars   -- helper, below the rule
+local has_stars, marker_level, credited   -- helpers, below the rule
 
 rule {
   id = "32.A.3", title = "Naval MP cost summary",
@@ -33,6 +36,11 @@ rule {
     before_year = 1942, not_before_columns = { TF = true, NT = true },
     pi_row = "port_interdiction",
     movement_activities = { enter = true },
+    -- 37.D S*: "reduces the movement cost to unload units or transfer them
+    -- from NTs by 5 MPs" (the LC/LB's unit value unload_credit), up to half
+    credit_types = { LC = true, LB = true },
+    credit_prefixes = { "ed_", "assault_", "transfer_" },
+    credit_share = { num = 1, den = 2 },
   },
   queries = {
     -- the columns the group's units pay from, in column_order
@@ -71,26 +79,26 @@ rule {
       end
       return ctx:profile(v.table, ctx:query("group_column", g), rows)
     end,
-    -- the port interdiction level of an enemy marker in the hex (global
-    -- pi:<label>, or a board tag pi:N / port_interdiction); pi_side:<label>
-    -- says whose marker it is (absent: the enemy's)
+    -- the port interdiction level of an enemy marker in the hex, for a group
+    -- of `side` (port interdiction is another chapter: the scenario's): the
+    -- markers in play, keyed value `port_interdiction` {side, hex} = level
+    -- (the side whose marker it is; the highest other side's counts), else
+    -- the map's tags `port_interdiction` (level 1) / `port_interdiction_<N>`
     pi_level = function(ctx, side, hex)
       local game, board = ctx.game, ctx.game.board
-      local label = board:label(hex)
-      local owner = game:global("pi_side:" .. label)
-      if owner and owner == side then return 0 end
-      local level = game:global("pi:" .. label)
+      local level = marker_level(game, "port_interdiction", side, hex)
       if level then return level end
-      for _, tag in ipairs(board:tags(hex) or {}) do
-        local n = tag:match("^pi:(%d+)$")
-        if n then return math.tointeger(n) end
+      for _, tag in ipairs(board and board:tags(hex) or {}) do
         if tag == "port_interdiction" then return 1 end
+        local n = tag:match("^port_interdiction_(%d+)$")
+        if n then return math.tointeger(n) end
       end
       return 0
     end,
     -- the MPs the group spends for an activity (a row key of the table):
-    -- cost, or nil, reason. opts: column (who does it), year, armour
-    -- (non-intrinsic amphibious armour), port_capacity, hex, pi_level.
+    -- cost, nil, reduction (MPs taken off by 37.D great successes), or nil,
+    -- reason. opts: column (who does it), year, armour (non-intrinsic
+    -- amphibious armour), port_capacity, hex, pi_level, no_credit.
     activity_cost = function(ctx, g, activity, opts)
       opts = opts or {}
       local v, game = ctx.rule.values, ctx.game
@@ -98,7 +106,7 @@ rule {
       local row = t.by_key[activity]
       if not row then return nil, ("32.A.3: no activity '%s' on the Naval MP Cost Summary"):format(tostring(activity)) end
       local columns = opts.column and { opts.column } or ctx:query("group_columns", g)
-      local year = opts.year or game:global("year")
+      local year = opts.year or game:get_global("year")
       local cost, why
       for _, c in ipairs(columns) do
         local cell = t:get(activity, c)
@@ -127,11 +135,42 @@ rule {
           cost = cost * mult * level
         end
       end
-      return cost
+      local reduction = 0
+      if not opts.no_credit and credited(v, activity) then
+        for _, u in ipairs(ctx:query("group_members", g)) do
+          if v.credit_types[game:get(u, "type")] then reduction = reduction + (game:get_value(u, "unload_credit") or 0) end
+        end
+        local most = cost * v.credit_share.num // v.credit_share.den
+        if reduction > most then reduction = most end
+      end
+      return cost - reduction, nil, reduction
     end,
   },
 }
 
--- ---- helper -------------------------------------------------------------------------
+-- ---- helpers ------------------------------------------------------------------------
 
 function has_stars(label) return label:find("%*%*") ~= nil end
+
+-- The highest level of the markers of a keyed map {side, hex} = level in
+-- `hex` that are not `side`'s: 0 when the hex has only `side`'s own, nil
+-- when it has none.
+function marker_level(game, map, side, hex)
+  local level
+  for i = 1, game:count_keyed(map) do
+    local key, n = game:at_keyed(map, i)
+    if key[2] == hex then
+      level = level or 0
+      if key[1] ~= side and n > level then level = n end
+    end
+  end
+  return level
+end
+
+-- an unloading or transfer row (37.D's reduction applies to it)
+function credited(v, activity)
+  for _, prefix in ipairs(v.credit_prefixes) do
+    if activity:sub(1, #prefix) == prefix then return true end
+  end
+  return false
+end

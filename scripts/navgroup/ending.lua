@@ -18,11 +18,11 @@ rule {
         local game = ctx.game
         local h = port_for(ctx, p.group)
         for _, u in ipairs(ctx:query("group_members", p.group)) do game:move(u, "port", h) end
-        game:group_set(p.group, "in_port", true)
-        game:group_set(p.group, "river_side", nil)
-        game:group_set(p.group, "coast", nil)
-        game:group_set(p.group, "move_ended", true)
-        ctx:say("%s ends its movement in port at %s", game:group_name(p.group), game.board:label(h))
+        game:group_set_value(p.group, "in_port", true)
+        game:group_set_value(p.group, "river_side", nil)
+        game:group_set_value(p.group, "coast", nil)
+        game:group_set_value(p.group, "move_ended", true)
+        ctx:say("%s ends its movement in port at %s", game:group_get_name(p.group), game.board:format(h))
       end,
     },
     -- end movement at sea (the group may not move again this step)
@@ -31,7 +31,7 @@ rule {
       legal = function(ctx, p)
         if #ctx:query("group_members", p.group) == 0 then return "the group has no units" end
       end,
-      effect = function(ctx, p) ctx.game:group_set(p.group, "move_ended", true) end,
+      effect = function(ctx, p) ctx.game:group_set_value(p.group, "move_ended", true) end,
     },
   },
 }
@@ -43,7 +43,7 @@ rule {
 function port_for(ctx, g)
   local game, board = ctx.game, ctx.game.board
   local side = ctx:query("group_side", g)
-  local rs = game:group_get(g, "river_side")
+  local rs = game:group_get_value(g, "river_side")
   local cands
   if rs then
     local a, b = keel.hex.side_hexes(rs)
@@ -54,7 +54,7 @@ function port_for(ctx, g)
     cands = { hex }
   end
   for _, h in ipairs(cands) do
-    if board:contains(h) and board:port(h) and game:owner(h) == side then return h end
+    if board:contains(h) and board:get_port(h) and game:get_owner(h) == side then return h end
   end
   return nil, "32.A.4: a group enters only a friendly-owned port in its hex"
 end

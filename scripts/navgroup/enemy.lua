@@ -33,8 +33,8 @@ rule {
     -- is the port at hex blocked (a group of another side than its owner at
     -- sea in its hex)? blocked, the blocking group
     port_blocked = function(ctx, hex)
-      local owner = ctx.game:owner(hex)
-      if not owner or not ctx.game.board:port(hex) then return false end
+      local owner = ctx.game:get_owner(hex)
+      if not owner or not ctx.game.board:get_port(hex) then return false end
       local e = enemies_at_sea(ctx, owner, hex)[1]
       return e ~= nil, e
     end,
@@ -42,7 +42,7 @@ rule {
     entry_blocked = function(ctx, side, hex)
       local e = ctx:query("blocking_group", side, hex)
       if e then
-        return ("32.A.2: %s holds an enemy %s naval group at sea"):format(ctx.game.board:label(hex),
+        return ("32.A.2: %s holds an enemy %s naval group at sea"):format(ctx.game.board:format(hex),
           ctx:query("group_kind", e))
       end
       return nil

@@ -4,7 +4,7 @@
 -- mp_left, sea_distance, may_move, naval_group) are the contract other rule
 -- areas use. The helpers the rules share follow the rules.
 
-local members, kind_of, absorb, same_place, end_of_turn_combine   -- helpers, below the rules
+local members, kind_of, absorb, same_place, end_of_turn_combine, is_reacting   -- helpers, below the rules
 local KEPT                                                       -- the values a split part keeps (below)
 
 rule {
@@ -23,12 +23,12 @@ rule {
     -- the units of the group in play, in group order
     group_members = function(ctx, g) return members(ctx.game, g) end,
     group_kind = function(ctx, g)
-      local k = ctx.game:group_get(g, "kind")
+      local k = ctx.game:group_get_value(g, "kind")
       if k then return k end
       return kind_of(ctx.rule.values, ctx.game, members(ctx.game, g))
     end,
     group_side = function(ctx, g)
-      local s = ctx.game:group_get(g, "side")
+      local s = ctx.game:group_get_value(g, "side")
       if s then return s end
       local u = members(ctx.game, g)[1]
       return u and ctx.game:get(u, "side") or nil
@@ -43,24 +43,24 @@ rule {
       return nil
     end,
     friendly = function(ctx, side, hex)
-      return side ~= nil and ctx.game:owner(hex) == side
+      return side ~= nil and ctx.game:get_owner(hex) == side
     end,
     -- MPs for this step: as set for the step (combining), as set on the
     -- group, 15 when reacting, else 15 or the slowest printed allowance
     allowance = function(ctx, g)
       local game, v = ctx.game, ctx.rule.values
-      local a = game:group_get(g, "step_allowance") or game:group_get(g, "allowance")
+      local a = game:group_get_value(g, "step_allowance") or game:group_get_value(g, "allowance")
       if a then return a end
-      if game:group_get(g, "reacting") then return v.reacting_allowance end
+      if game:group_get_value(g, "reacting") then return v.reacting_allowance end
       local best
       for _, u in ipairs(members(game, g)) do
-        local mp = game:value(u, "mp") or v.allowance
+        local mp = game:get_value(u, "mp") or v.allowance
         if not best or mp < best then best = mp end
       end
       return best or v.allowance
     end,
     mp_left = function(ctx, g)
-      return ctx:query("allowance", g) - (ctx.game:group_get(g, "mp_spent") or 0)
+      return ctx:query("allowance", g) - (ctx.game:group_get_value(g, "mp_spent") or 0)
     end,
     -- hexes traced by sea (water routes through all-sea and coastal hexes),
     -- or nil beyond limit (and nil, reason in a game without a board: no
@@ -78,11 +78,11 @@ rule {
     may_move = function(ctx, g)
       local game = ctx.game
       if #members(game, g) == 0 then return "the group has no units" end
-      local phasing = game:global("phasing")
+      local phasing = game:get_global("phasing")
       if not phasing then return nil end
       local side = ctx:query("group_side", g)
-      local reserve = game:group_get(g, "reserve")
-      if game:group_get(g, "reacting") then return nil end
+      local reserve = game:group_get_value(g, "reserve")
+      if game:group_get_value(g, "reacting") then return nil end
       if side == phasing then
         if reserve then return "32.A: reserve naval groups move in the enemy player-turn" end
         return nil
@@ -104,13 +104,13 @@ rule {
     naval_step_start = function(ctx)
       local game = ctx.game
       for _, g in ipairs(game:groups()) do
-        if game:group_get(g, "mp_spent") ~= nil or game:group_get(g, "moved") ~= nil then
-          game:group_set(g, "mp_spent", 0)
-          game:group_set(g, "night_mp", 0)
-          game:group_set(g, "moved", false)
+        if game:group_get_value(g, "mp_spent") ~= nil or game:group_get_value(g, "moved") ~= nil then
+          game:group_set_value(g, "mp_spent", 0)
+          game:group_set_value(g, "night_mp", 0)
+          game:group_set_value(g, "moved", false)
         end
-        if game:group_get(g, "step_allowance") ~= nil then game:group_set(g, "step_allowance", nil) end
-        if game:group_get(g, "move_ended") ~= nil then game:group_set(g, "move_ended", nil) end
+        if game:group_get_value(g, "step_allowance") ~= nil then game:group_set_value(g, "step_allowance", nil) end
+        if game:group_get_value(g, "move_ended") ~= nil then game:group_set_value(g, "move_ended", nil) end
       end
     end,
   },
@@ -128,29 +128,36 @@ rule {
         local sa, sb = ctx:query("group_side", p.group), ctx:query("group_side", p.into)
         if not sa or not sb then return "32.A.1: both groups need units" end
         if sa ~= sb then return "32.A.1: only groups of one side combine" end
-        local phasing = ctx.game:global("phasing")
-        if phasing and sa ~= phasing and not ctx.game:group_get(p.group, "reacting") then
-          return "32.A.1: only phasing naval groups combine"
+        -- 32.C lets a reacting group split, never combine: not with another
+        -- reacting group, nor with any other non-phasing group
+        for _, g in ipairs { p.group, p.into } do
+          if is_reacting(ctx.game, g) then
+            return ("32.A.1/32.C: %s is reacting: a reacting group may split but never combine"):format(
+              ctx.game:group_get_name(g))
+          end
         end
+        local phasing = ctx.game:get_global("phasing")
+        if phasing and sa ~= phasing then return "32.A.1: only phasing naval groups combine" end
         if not same_place(ctx, p.group, p.into) then return "32.A.1: the groups must be in the same hex" end
       end,
       effect = function(ctx, p)
         local game = ctx.game
-        local sa = game:group_get(p.group, "mp_spent") or 0
-        local sb = game:group_get(p.into, "mp_spent") or 0
+        local sa = game:group_get_value(p.group, "mp_spent") or 0
+        local sb = game:group_get_value(p.into, "mp_spent") or 0
         local most = sa > sb and p.group or p.into
         local allowance = ctx:query("allowance", most)
-        game:group_set(p.into, "mp_spent", math.max(sa, sb))
-        game:group_set(p.into, "step_allowance", allowance)
-        game:group_set(p.into, "night_mp", math.max(game:group_get(p.group, "night_mp") or 0,
-          game:group_get(p.into, "night_mp") or 0))
-        if game:group_get(p.group, "moved") then game:group_set(p.into, "moved", true) end
+        game:group_set_value(p.into, "mp_spent", math.max(sa, sb))
+        game:group_set_value(p.into, "step_allowance", allowance)
+        game:group_set_value(p.into, "night_mp", math.max(game:group_get_value(p.group, "night_mp") or 0,
+          game:group_get_value(p.into, "night_mp") or 0))
+        if game:group_get_value(p.group, "moved") then game:group_set_value(p.into, "moved", true) end
         absorb(game, p.into, p.group)
-        ctx:say("%s combines into %s: %d MPs spent, %d left", game:group_name(p.group), game:group_name(p.into),
+        ctx:say("%s combines into %s: %d MPs spent, %d left", game:group_get_name(p.group), game:group_get_name(p.into),
           math.max(sa, sb), allowance - math.max(sa, sb))
       end,
     },
-    -- a group splits: the named units form a new group that keeps the MPs spent
+    -- a group splits: the named units form a new group; each part keeps the
+    -- MPs spent and the movement allowance of the original group
     split = {
       params = { group = "group", units = "units", name = "string?" },
       legal = function(ctx, p)
@@ -162,30 +169,34 @@ rule {
         for _, u in ipairs(p.units) do
           if not in_group[u] then
             return ("32.A.1: %s is not in %s"):format(game:get(u, "name") or ("unit " .. tostring(u)),
-              game:group_name(p.group))
+              game:group_get_name(p.group))
           end
         end
       end,
       effect = function(ctx, p)
         local game = ctx.game
-        local name = p.name or (game:group_name(p.group) .. "-split")
+        local name = p.name or (game:group_get_name(p.group) .. "-split")
         local ng = game:group_new { name = name }
         for _, k in ipairs(KEPT) do
-          local v = game:group_get(p.group, k)
-          if v ~= nil then game:group_set(ng, k, v) end
+          local v = game:group_get_value(p.group, k)
+          if v ~= nil then game:group_set_value(ng, k, v) end
         end
-        if game:group_get(ng, "step_allowance") == nil then
-          game:group_set(ng, "step_allowance", ctx:query("allowance", p.group))
+        -- "each group assumes the movement allowance of the original group":
+        -- both parts, the original too (its slowest unit may be the one leaving)
+        local allowance = ctx:query("allowance", p.group)
+        if game:group_get_value(ng, "step_allowance") == nil then game:group_set_value(ng, "step_allowance", allowance) end
+        if game:group_get_value(p.group, "step_allowance") == nil then
+          game:group_set_value(p.group, "step_allowance", allowance)
         end
         for _, u in ipairs(p.units) do
           game:group_remove(p.group, u)
           game:group_add(ng, u)
         end
-        if game:group_get(p.group, "kind") then game:group_set(p.group, "kind", nil) end
+        if game:group_get_value(p.group, "kind") then game:group_set_value(p.group, "kind", nil) end
         local names = {}
         for _, u in ipairs(p.units) do names[#names + 1] = game:get(u, "name") end
-        ctx:say("%s splits off from %s as %s: %d MPs spent", table.concat(names, ", "), game:group_name(p.group),
-          name, game:group_get(ng, "mp_spent") or 0)
+        ctx:say("%s splits off from %s as %s: %d MPs spent", table.concat(names, ", "), game:group_get_name(p.group),
+          name, game:group_get_value(ng, "mp_spent") or 0)
         return ng
       end,
     },
@@ -237,15 +248,25 @@ function absorb(game, into, from)
     game:group_remove(from, u)
     game:group_add(into, u)
   end
-  game:group_set(from, "merged_into", into)
-  if game:group_get(into, "kind") then game:group_set(into, "kind", nil) end
+  game:group_set_value(from, "merged_into", into)
+  if game:group_get_value(into, "kind") then game:group_set_value(into, "kind", nil) end
+end
+
+-- a reacting group (32.C): the group value, or the reaction its units carry
+-- (every part of a split reacting group keeps reacting)
+function is_reacting(game, g)
+  if game:group_get_value(g, "reacting") == true then return true end
+  for _, u in ipairs(members(game, g)) do
+    if game:get_value(u, "reacting") == true then return true end
+  end
+  return false
 end
 
 function same_place(ctx, a, b)
   local ha, pa = ctx:query("group_hex", a)
   local hb, pb = ctx:query("group_hex", b)
   return ha ~= nil and ha == hb and pa == pb
-    and ctx.game:group_get(a, "river_side") == ctx.game:group_get(b, "river_side")
+    and ctx.game:group_get_value(a, "river_side") == ctx.game:group_get_value(b, "river_side")
 end
 
 -- 32.A.1.a/b: at the end of the player-turn the phasing groups combine,
@@ -260,11 +281,11 @@ function end_of_turn_combine(ctx, side, in_port)
       if hex and port == in_port then
         local sub = ctx:query("group_kind", g) == "submarine"
         local key = tostring(hex) .. (sub and ":sub" or ":surface") .. ":" ..
-          tostring(game:group_get(g, "river_side") or "")
+          tostring(game:group_get_value(g, "river_side") or "")
         if first[key] then
           absorb(game, first[key], g)
-          ctx:say("%s combines into %s at %s%s (end of the player-turn)", game:group_name(g),
-            game:group_name(first[key]), game.board and game.board:label(hex) or tostring(hex), port and ", in port" or "")
+          ctx:say("%s combines into %s at %s%s (end of the player-turn)", game:group_get_name(g),
+            game:group_get_name(first[key]), game.board and game.board:format(hex) or tostring(hex), port and ", in port" or "")
         else
           first[key] = g
           order[#order + 1] = g

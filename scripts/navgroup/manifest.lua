@@ -1,10 +1,11 @@
 -- scripts/navgroup — Rule 32 Naval Unit Movement (004_0e2364863b8db0db.txt):
--- naval groups, their movement, searches, reaction and combat. One file per
--- rule area; the rule ids, their files and tests, and the contract between
--- the areas (queries, events, game data) are in doc/navgroup.md.
+-- naval groups, their movement, searches, reaction and combat; and Rule 37
+-- Amphibious Landings (003_324962bba0bb45e8.txt) of the same game. One file
+-- per rule area; the rule ids, their files and tests, and the contract
+-- between the areas (queries, events, game data) are in doc/navgroup.md.
 return family {
   name = "navgroup",
-  rulebook = "Rule 32 Naval Unit Movement (V 11.07.19)",
+  rulebook = "Rule 32 Naval Unit Movement (V 11.07.19), Rule 37 Amphibious Landings (V 11.08.05)",
   depends = {},
   files = {
     "groups.lua",   -- 32.A, 32.A.1, 32.A.1.a, 32.A.1.b
@@ -19,6 +20,12 @@ return family {
     "search.lua",   -- 32.B, 32.B.1-32.B.6
     "reaction.lua", -- 32.C
     "combat.lua",   -- 32.D, 32.D.1-32.D.3
+    "landings.lua",         -- 37, 37 (a)-(g), the East Front limitation: the land action
+    "landing_costs.lua",    -- 37.A
+    "landing_ground.lua",   -- 37.B, items 1-13, Tables 1 and 2
+    "landing_planning.lua", -- 37.C
+    "landing_craft.lua",    -- 37.D, Table 3
+    "landing_reaction.lua", -- 37.E, Table 4
   },
   tables = {
     "naval_search.tbl",                 -- 32.B
@@ -28,6 +35,7 @@ return family {
     "landing_craft_damage.tbl",         -- 37.D Table 3
     "invasion_reaction.tbl",            -- 37.E Table 4
     "success_table_standin.tbl",        -- cited by 37.D/37.E, supplied by a scenario
+    "amphibious_planning_standin.tbl",  -- cited by 37.C, supplied by a scenario
   },
   events = {
     "naval_combat",       -- {group, hex, kind, enemy, cd, fired_by, round}: emitted by move, resolved by 32.D's hook
@@ -35,6 +43,13 @@ return family {
     "reserves_activated", -- 32.B/32.C: reserve groups activated
     "search_contact",     -- 32.B: contacts found at a hex, before the roll
     "search_air_attack",  -- 32.B S/S*, 32.B.2: air units may attack the group
+    "spend_mps",          -- {group, activity, cost}: another rule spends a group's MPs (move.lua carries it out)
+    "landing_begins",     -- 37: {landing, group, hex, units, assault, side, reduce}: 37.A pays
+    "landing_made",       -- 37: {landing, group, hex, units, lost, carriers, assault, side}: 37.B, 37.C, 37.D
+    "ground_combat",      -- 37.B/37.E: a ground combat for the ground combat chapter (ev.result)
+    "airborne_landing",   -- 37.E: {hex, side, units}: sent by the airborne chapter
+    "reaction_phase",     -- 37.E: {side = the reacting player}
+    "supply_phase",       -- 37.B item 10: {side}: the supply judgement phase
   },
   -- what a counter and the status panel show (keel view, keel render; doc/viewer.md)
   view = {
@@ -59,8 +74,8 @@ return family {
       { key = "sea", label = "sea state" },
       { key = "suez", label = "Suez Canal" },
       { key = "initial_phase", label = "initial phase of" },
-      { key = "naval_combats", label = "naval combats" },
-      { key = "vp:*", label = "victory points (%s)" },
+      { keyed = "naval_combat", count = true, label = "naval combats" },   -- 32.D's records
+      { keyed = "vp", label = "victory points (%s)" },                   -- per side
     },
   },
 }

@@ -9,18 +9,22 @@
 -- The helpers follow the actions.
 
 local plan, spec_of, position, check_step, name_of          -- planning and checking a path (below)
-local new_state, put_to_sea, run_hexes, river_move, spend_one, fight, finish   -- executing it (below)
+local new_state, put_to_sea, run_hexes, river_move, spend_one, fight, finish,
+  spend_activity                                                             -- executing it (below)
 
 rule {
   title = "movement front-end",
   queries = {
-    -- the hexes of the last move (hexsides of a river leg are left out)
+    -- the hexes of the last move (hexsides of a river leg are left out):
+    -- keyed value `last_path` {i, "hex"|"side"} = the i-th position's id
     last_path = function(ctx)
-      local text = ctx.game:global("last_path")
-      if not text then return nil end
+      local game = ctx.game
+      local n = game:count_keyed("last_path")
+      if n == 0 then return nil end
       local hexes = {}
-      for label in text:gmatch("%S+") do
-        if not label:find("/", 1, true) then hexes[#hexes + 1] = ctx.game.board:hex(label) end
+      for i = 1, n do
+        local key, id = game:at_keyed("last_path", i)
+        if key[2] == "hex" then hexes[#hexes + 1] = id end
       end
       return hexes
     end,
@@ -33,7 +37,7 @@ rule {
         local game = ctx.game
         local why = ctx:query("may_move", p.group)
         if why then return why end
-        if game:group_get(p.group, "move_ended") then return "32.A.4: the group has ended its movement this step" end
+        if game:group_get_value(p.group, "move_ended") then return "32.A.4: the group has ended its movement this step" end
         local steps, err = plan(ctx, p.group, p)
         if not steps then return err end
         local spec = spec_of(ctx, p.group)
@@ -103,20 +107,19 @@ rule {
         end
       end,
       effect = function(ctx, p)
-        local game = ctx.game
         local cost = ctx:query("activity_cost", p.group, p.activity, p.opts)
-        local st = new_state(ctx, p.group)
-        local hex = ctx:query("group_hex", p.group)
-        local left_hex = game:group_get(p.group, "moved") == true
-        for _ = 1, cost do
-          local v = spend_one(ctx, st, hex, p.activity, cost, left_hex)
-          if v == "stop" then break end
-        end
-        if #st.combats > 0 then fight(ctx, st) end
-        finish(ctx, st)
+        spend_activity(ctx, p.group, p.activity, cost)
         return cost
       end,
     },
+  },
+  on = {
+    -- another rule spends MPs for a group the same way (Rule 37's landings):
+    -- {group, activity, cost}; the MPs are spent one by one, with the same
+    -- events (coast defences, searches), and ev.stop says why they stopped
+    spend_mps = function(ctx, ev)
+      ev.stop = spend_activity(ctx, ev.group, ev.activity, ev.cost)
+    end,
   },
 }
 
@@ -141,12 +144,12 @@ local function node_of(board, x)
 end
 
 function name_of(board, n)
-  return n.kind == "hex" and board:label(n.id) or board:side_label(n.id)
+  return n.kind == "hex" and board:format(n.id) or board:format_side(n.id)
 end
 
 -- where the group is: node, in_port
 function position(ctx, g)
-  local rs = ctx.game:group_get(g, "river_side")
+  local rs = ctx.game:group_get_value(g, "river_side")
   local hex, in_port = ctx:query("group_hex", g)
   if rs then return { kind = "side", id = rs }, false end
   if not hex then return nil end
@@ -162,8 +165,8 @@ function spec_of(ctx, g)
     profile = ctx:query("movement_profile", g),
     friendly = side and { side } or nil,
     conditions = side and { both_friendly = ctx:query("strait_conditions") } or nil,
-    hex = hex, coast = game:group_get(g, "coast") or 0,
-    allowance = ctx:query("allowance", g), spent = game:group_get(g, "mp_spent") or 0,
+    hex = hex, coast = game:group_get_value(g, "coast") or 0,
+    allowance = ctx:query("allowance", g), spent = game:group_get_value(g, "mp_spent") or 0,
   }
 end
 
@@ -173,10 +176,10 @@ function check_step(ctx, g, spec, from, to)
   local board = ctx.game.board
   local side = ctx:query("group_side", g)
   if to.kind == "hex" then
-    local t = board:terrain(to.id)
+    local t = board:get_terrain(to.id)
     if t == "restricted" then return "32.A: a naval group cannot enter a restricted waters hex" end
     if t ~= "all-sea" and t ~= "coastal" and t ~= "lake" then
-      return ("32.A: a naval group moves in all-sea or coastal hexes (%s is %s)"):format(board:label(to.id), t)
+      return ("32.A: a naval group moves in all-sea or coastal hexes (%s is %s)"):format(board:format(to.id), t)
     end
     local why = ctx:query("entry_blocked", side, to.id)
     if why then return why end
@@ -186,7 +189,7 @@ function check_step(ctx, g, spec, from, to)
     if why then return why end
     local cost, coast = ctx:step_cost(spec, from.id, to.id, spec.coast)
     if not cost then
-      return ("32.A: no all-water/adjacent route from %s to %s"):format(board:label(from.id), board:label(to.id))
+      return ("32.A: no all-water/adjacent route from %s to %s"):format(board:format(from.id), board:format(to.id))
     end
     return nil, cost, coast
   end
@@ -224,7 +227,7 @@ function plan(ctx, g, p)
     end
   end
   local rg = ctx:river_graph(spec.profile)
-  if rg:has(pos) and rg:has(dest) then
+  if rg:has_node(pos) and rg:has_node(dest) then
     local beyond = ctx:query("beyond_inland_ports", spec.profile)
     local route = rg:path(pos, dest, left, { allow = function(kind, id)
       if kind == "side" then return not beyond[id] and ctx:query("riverine_allowed", g, id) == nil end
@@ -266,11 +269,11 @@ end
 function spend_one(ctx, st, hex, activity, cost, left_hex)
   local game = ctx.game
   st.spent = st.spent + 1
-  game:group_set(st.g, "mp_spent", st.spent)
-  local night = game:global("night") == true
-  if night then game:group_set(st.g, "night_mp", (game:group_get(st.g, "night_mp") or 0) + 1) end
+  game:group_set_value(st.g, "mp_spent", st.spent)
+  local night = game:get_global("night") == true
+  if night then game:group_set_value(st.g, "night_mp", (game:group_get_value(st.g, "night_mp") or 0) + 1) end
   local ev = { group = st.g, hex = hex, mp = 1, spent = st.spent, activity = activity, cost = cost,
-    left_hex = left_hex, night = night, river_side = game:group_get(st.g, "river_side") }
+    left_hex = left_hex, night = night, river_side = game:group_get_value(st.g, "river_side") }
   ctx:emit("mp_spent", ev)
   return verdict(st, ev)
 end
@@ -281,7 +284,7 @@ end
 
 local function enters(ctx, st, from, to, side, cost)
   local ev = { group = st.g, from = from, to = to, side = side, cost = cost, spent = st.spent,
-    reacting = ctx.game:group_get(st.g, "reacting") == true }
+    reacting = ctx.game:group_get_value(st.g, "reacting") == true }
   ctx:emit("group_enters_hex", ev)
   return verdict(st, ev)
 end
@@ -300,17 +303,17 @@ function fight(ctx, st)
     ev.group, ev.hex, ev.round = st.g, c.hex, 1
     ctx:emit("naval_combat", ev)
     if not ev.resolved then
-      local n = (game:global("engagements") or 0) + 1
-      game:set_global("engagements", n)
-      game:set_global("engagement:" .. n, ("%s combat: %s at %s%s%s"):format(
-        ev.kind == "cd" and "CD" or tostring(ev.kind), game:group_name(st.g), game.board:label(c.hex),
-        ev.enemy and (" with enemy " .. game:group_name(ev.enemy)) or
-        ev.cd and (" with the CD at " .. game.board:label(ev.cd)) or "",
-        ev.fired_by and (" (fired by the %s)"):format(ev.fired_by == "cd" and "CD" or ev.fired_by) or ""))
-      ctx:say("naval combat recorded: %s", game:global("engagement:" .. n))
+      -- the record: keyed value `engagement` {n}, n = 1, 2 ...
+      local text = ("%s combat: %s at %s%s%s"):format(
+        ev.kind == "cd" and "CD" or tostring(ev.kind), game:group_get_name(st.g), game.board:format(c.hex),
+        ev.enemy and (" with enemy " .. game:group_get_name(ev.enemy)) or
+        ev.cd and (" with the CD at " .. game.board:format(ev.cd)) or "",
+        ev.fired_by and (" (fired by the %s)"):format(ev.fired_by == "cd" and "CD" or ev.fired_by) or "")
+      game:set_keyed("engagement", game:count_keyed("engagement") + 1, text)
+      ctx:say("naval combat recorded: %s", text)
     end
   end
-  st.spent = game:group_get(st.g, "mp_spent") or st.spent
+  st.spent = game:group_get_value(st.g, "mp_spent") or st.spent
   if #ctx:query("group_members", st.g) == 0 then st.stop = st.stop or "the group is gone"; return "stopped" end
   if st.stop then return "stopped" end
   if ctx:query("mp_left", st.g) <= 0 then st.stop = "no MPs left"; return "stopped" end
@@ -328,10 +331,10 @@ function run_hexes(ctx, st, run)
       hex_entered = function(mv, ev)
         local pos = mv:position()
         place_units(ctx, st.g, "hex", ev.hex)
-        game:group_set(st.g, "coast", pos.coast)
-        game:group_set(st.g, "in_port", false)
-        game:group_set(st.g, "moved", true)
-        st.path[#st.path + 1] = ev.hex
+        game:group_set_value(st.g, "coast", pos.coast)
+        game:group_set_value(st.g, "in_port", false)
+        game:group_set_value(st.g, "moved", true)
+        st.path[#st.path + 1] = { "hex", ev.hex }
         return enters(ctx, st, ev.from, ev.hex, game.board:side(ev.from, ev.hex), ev.cost)
       end,
     }
@@ -352,7 +355,7 @@ end
 
 -- one step onto or along a riverine hexside, or off it into a hex
 function river_move(ctx, st, from, to)
-  local game, board = ctx.game, ctx.game.board
+  local game = ctx.game
   local why, cost = ctx:query("river_step", st.g, ctx:query("movement_profile", st.g), from, to)
   if why then st.stop = why; return "stopped" end
   local hex = to.kind == "hex" and to.id or (ctx:query("inland_port_at", to.id) or keel.hex.side_hexes(to.id))
@@ -362,15 +365,15 @@ function river_move(ctx, st, from, to)
     if x == "stop" or (x == "pause" and v == "continue") then v = x end
   end
   place_units(ctx, st.g, "hex", hex)
-  game:group_set(st.g, "moved", true)
-  game:group_set(st.g, "in_port", false)
+  game:group_set_value(st.g, "moved", true)
+  game:group_set_value(st.g, "in_port", false)
   if to.kind == "side" then
-    game:group_set(st.g, "river_side", to.id)
-    st.path[#st.path + 1] = board:side_label(to.id)
+    game:group_set_value(st.g, "river_side", to.id)
+    st.path[#st.path + 1] = { "side", to.id }
   else
-    game:group_set(st.g, "river_side", nil)
-    game:group_set(st.g, "coast", 0)
-    st.path[#st.path + 1] = to.id
+    game:group_set_value(st.g, "river_side", nil)
+    game:group_set_value(st.g, "coast", 0)
+    st.path[#st.path + 1] = { "hex", to.id }
     local x = enters(ctx, st, from.kind == "hex" and from.id or hex, to.id, from.kind == "side" and from.id or nil, cost)
     if x == "stop" or (x == "pause" and v == "continue") then v = x end
   end
@@ -388,40 +391,60 @@ function put_to_sea(ctx, st)
   local game = ctx.game
   local hex = ctx:query("group_hex", st.g)
   place_units(ctx, st.g, "hex", hex)
-  game:group_set(st.g, "in_port", false)
+  game:group_set_value(st.g, "in_port", false)
   local blocker = ctx:query("blocking_group", ctx:query("group_side", st.g), hex)
   local ev = { group = st.g, from = hex, to = hex, cost = 0, spent = st.spent, put_to_sea = true,
-    reacting = game:group_get(st.g, "reacting") == true }
+    reacting = game:group_get_value(st.g, "reacting") == true }
   ctx:emit("group_enters_hex", ev)
   verdict(st, ev)
   if #st.combats == 0 and blocker then
     st.combats[1] = { combat = { kind = "surface", enemy = blocker, fired_by = "group" }, hex = hex }
     ctx:say("32.A.2: %s puts to sea from a blockaded port into the hex of enemy %s: naval combat",
-      game:group_name(st.g), game:group_name(blocker))
+      game:group_get_name(st.g), game:group_get_name(blocker))
   end
   if #st.combats > 0 then return fight(ctx, st) == "stopped" and "stopped" or "done" end
   if st.stop then return "stopped" end
   return "done"
 end
 
+-- spend `cost` MPs on an activity where the group is, one by one (the
+-- combats they start are fought); returns why it stopped, if it did
+function spend_activity(ctx, g, activity, cost)
+  local st = new_state(ctx, g)
+  local hex = ctx:query("group_hex", g)
+  local left_hex = ctx.game:group_get_value(g, "moved") == true
+  for _ = 1, cost do
+    local v = spend_one(ctx, st, hex, activity, cost, left_hex)
+    if v == "stop" then break end
+  end
+  if #st.combats > 0 then fight(ctx, st) end
+  return finish(ctx, st)
+end
+
 function new_state(ctx, g)
-  return { g = g, spent = ctx.game:group_get(g, "mp_spent") or 0, combats = {}, path = {} }
+  return { g = g, spent = ctx.game:group_get_value(g, "mp_spent") or 0, combats = {}, path = {} }
 end
 
 function finish(ctx, st)
   local game = ctx.game
-  -- the hexes of this move, first to last, for pictures (query last_path)
-  local labels = {}
-  for _, h in ipairs(st.path) do
-    labels[#labels + 1] = math.type(h) == "integer" and game.board:label(h) or h
-  end
-  if #labels > 0 then
-    if st.from then table.insert(labels, 1, game.board:label(st.from)) end
-    game:set_global("last_path", table.concat(labels, " "))
+  -- the hexes (and riverine hexsides) of this move, first to last, for
+  -- pictures (query last_path): keyed value `last_path` {i, "hex"|"side"} = id
+  if #st.path > 0 then
+    local path = {}
+    if st.from then path[1] = { "hex", st.from } end
+    for _, p in ipairs(st.path) do path[#path + 1] = p end
+    for i = game:count_keyed("last_path"), 1, -1 do     -- what the new path does not overwrite
+      local key = game:at_keyed("last_path", i)
+      local p = path[key[1]]
+      if not p or p[1] ~= key[2] then game:set_keyed("last_path", key, nil) end
+    end
+    for i, p in ipairs(path) do
+      if game:get_keyed("last_path", { i, p[1] }) ~= p[2] then game:set_keyed("last_path", { i, p[1] }, p[2]) end
+    end
   end
   if st.stop then
-    game:group_set(st.g, "move_ended", true)
-    ctx:say("%s stops: %s", game:group_name(st.g), tostring(st.stop))
+    game:group_set_value(st.g, "move_ended", true)
+    ctx:say("%s stops: %s", game:group_get_name(st.g), tostring(st.stop))
   end
   return st.stop
 end

@@ -38,10 +38,10 @@ rule {
     --- may_react(g) -> nil, or why not
     may_react = function(ctx, g) return may_react(ctx, g) end,
     --- moved_this_step(g) -> boolean: counted as having moved (its marker was reduced)
-    moved_this_step = function(ctx, g) return ctx.game:group_get(g, "step_moved") == true end,
+    moved_this_step = function(ctx, g) return ctx.game:group_get_value(g, "step_moved") == true end,
     --- night_mp_left(g) -> night MPs left in the step for g (night length - its night MPs)
     night_mp_left = function(ctx, g)
-      local left = ctx.rule.values.night_length - (ctx.game:group_get(g, "night_mp") or 0)
+      local left = ctx.rule.values.night_length - (ctx.game:group_get_value(g, "night_mp") or 0)
       return left > 0 and left or 0
     end,
   },
@@ -54,12 +54,12 @@ rule {
       legal = function(ctx, p)
         local why = may_react(ctx, p.group)
         if why then return why end
-        local night = p.against and (ctx.game:group_get(p.against, "night_mp") or 0) or 0
+        local night = p.against and (ctx.game:group_get_value(p.against, "night_mp") or 0) or 0
         local limit = reaction_allowance(ctx, p.group)
         local day = p.day or limit - night
         if day < 0 or day + night > limit then
           return ("%s may spend %d MPs reacting: not %d by day and %d at night"):format(
-            ctx.game:group_name(p.group), limit, day, night)
+            ctx.game:group_get_name(p.group), limit, day, night)
         end
       end,
       effect = function(ctx, p)
@@ -68,30 +68,30 @@ rule {
         local limit = reaction_allowance(ctx, g)
         local night, order = 0, "day-night"
         if p.against then
-          night = game:group_get(p.against, "night_mp") or 0
+          night = game:group_get_value(p.against, "night_mp") or 0
           -- the same order as the phasing player: when it is day now, its night MPs came first
-          if night > 0 and game:global("night") ~= true then order = "night-day" end
+          if night > 0 and game:get_global("night") ~= true then order = "night-day" end
         end
         local day = p.day or limit - night
-        game:group_set(g, "reacting", true)
-        game:group_set(g, "allowance", limit)
-        game:group_set(g, "mp_spent", 0)
-        game:group_set(g, "night_mp", 0)
+        game:group_set_value(g, "reacting", true)
+        game:group_set_value(g, "allowance", limit)
+        game:group_set_value(g, "mp_spent", 0)
+        game:group_set_value(g, "night_mp", 0)
         for _, u in ipairs(units_of(ctx, g)) do
           game:set_value(u, "reacting", true)
           game:set_value(u, "reaction_day", day)
           game:set_value(u, "reaction_night", night)
           game:set_value(u, "reaction_order", order)
         end
-        ctx:say("%s reacts%s: up to %d MPs, %d by day and %d at night (%s MPs first)", game:group_name(g),
-          p.against and (" against " .. game:group_name(p.against)) or "", limit, day, night,
+        ctx:say("%s reacts%s: up to %d MPs, %d by day and %d at night (%s MPs first)", game:group_get_name(g),
+          p.against and (" against " .. game:group_get_name(p.against)) or "", limit, day, night,
           order == "night-day" and "night" or "day")
       end,
     },
     end_reaction = {
       params = { group = "group" },
       legal = function(ctx, p)
-        if not reacting(ctx, p.group) then return ("%s is not reacting"):format(ctx.game:group_name(p.group)) end
+        if not reacting(ctx, p.group) then return ("%s is not reacting"):format(ctx.game:group_get_name(p.group)) end
       end,
       effect = function(ctx, p) end_reaction(ctx, p.group) end,
     },
@@ -101,11 +101,11 @@ rule {
     -- not move; in the reaction segment only reacting groups move
     move = function(ctx, p)
       if p.group == nil then return nil end
-      if ctx.game:group_get(p.group, "step_moved") == true then
-        return ("%s moved in reaction and is counted as having moved this step"):format(ctx.game:group_name(p.group))
+      if ctx.game:group_get_value(p.group, "step_moved") == true then
+        return ("%s moved in reaction and is counted as having moved this step"):format(ctx.game:group_get_name(p.group))
       end
       local v = ctx.rule.values
-      if ctx.game:segment() == v.segment and not reacting(ctx, p.group) then
+      if ctx.game:get_segment() == v.segment and not reacting(ctx, p.group) then
         return ("in the %s segment only reacting groups move"):format(v.segment)
       end
     end,
@@ -121,11 +121,11 @@ rule {
     reserves_activated = function(ctx, ev)
       local game = ctx.game
       for _, g in ipairs(game:groups()) do
-        if game:group_get(g, "reserve") == true and game:group_get(g, "activated") ~= true
+        if game:group_get_value(g, "reserve") == true and game:group_get_value(g, "activated") ~= true
             and #units_of(ctx, g) > 0 and ctx:query("group_side", g) == ev.side and in_port(ctx, g)
             and (ev.zone == nil or ev.zone == "any" or in_zone(ctx, g, ev.zone)) then
-          game:group_set(g, "activated", true)
-          ctx:say("reserve group %s activated (%s)", game:group_name(g),
+          game:group_set_value(g, "activated", true)
+          ctx:say("reserve group %s activated (%s)", game:group_get_name(g),
             (ev.zone == nil or ev.zone == "any") and "any sea zone" or ("sea zone " .. tostring(ev.zone)))
         end
       end
@@ -134,7 +134,7 @@ rule {
     player_turn_end = function(ctx)
       local game = ctx.game
       for _, g in ipairs(game:groups()) do
-        if game:group_get(g, "activated") ~= nil then game:group_set(g, "activated", nil) end
+        if game:group_get_value(g, "activated") ~= nil then game:group_set_value(g, "activated", nil) end
       end
     end,
     -- At the start of the next friendly phasing naval movement step a group
@@ -145,11 +145,11 @@ rule {
       for _, g in ipairs(game:groups()) do
         if #units_of(ctx, g) > 0 and ctx:query("group_side", g) == ev.side and has_step_marker(ctx, g, marker) then
           for _, u in ipairs(units_of(ctx, g)) do
-            if (game:marker(u, marker) or 0) > 0 then game:add_marker(u, marker, -1) end
+            if (game:get_marker(u, marker) or 0) > 0 then game:add_marker(u, marker, -1) end
           end
-          game:group_set(g, "step_moved", true)
+          game:group_set_value(g, "step_moved", true)
           ctx:say("%s: its units' -# Step markers go down one level; it counts as having moved this step",
-            game:group_name(g))
+            game:group_get_name(g))
         end
       end
     end, priority = -10 },
@@ -158,7 +158,7 @@ rule {
       local game = ctx.game
       for _, g in ipairs(game:groups()) do
         if reacting(ctx, g) then end_reaction(ctx, g) end
-        if game:group_get(g, "step_moved") ~= nil then game:group_set(g, "step_moved", nil) end
+        if game:group_get_value(g, "step_moved") ~= nil then game:group_set_value(g, "step_moved", nil) end
       end
     end,
     mp_spent = function(ctx, ev)
@@ -166,9 +166,9 @@ rule {
       local g = ev.group
       local plan = plan_of(ctx, g)
       if not plan then
-        if game:group_get(g, "step_moved") == true and ev.activity ~= "combat round" then
+        if game:group_get_value(g, "step_moved") == true and ev.activity ~= "combat round" then
           error(("%s reacted and is counted as having moved this step: it spends no MPs"):format(
-            game:group_name(g)), 0)
+            game:group_get_name(g)), 0)
         end
         return
       end
@@ -179,7 +179,7 @@ rule {
       if act == "combat round" then return end   -- 32.D charges combat rounds (and their night MPs)
       -- a "-1 Step" marker, or +1 on the current one, once per reaction
       for _, u in ipairs(units_of(ctx, g)) do
-        if not game:value(u, "reaction_marked") then
+        if not game:get_value(u, "reaction_marked") then
           game:add_marker(u, v.marker, 1)
           game:set_value(u, "reaction_marked", true)
         end
@@ -199,17 +199,17 @@ rule {
           if i > ev.spent - mp then nights = nights + 1 end
         end
       end
-      if (game:group_get(g, "night_mp") or 0) ~= total then game:group_set(g, "night_mp", total) end
+      if (game:group_get_value(g, "night_mp") or 0) ~= total then game:group_set_value(g, "night_mp", total) end
       ev.night = nights > 0
       -- the end of the reaction
       local limit = plan.day + plan.night
       local allowance = reaction_allowance(ctx, g)
       if allowance < limit then limit = allowance end
       if ev.spent > limit then
-        error(("%s has spent %d MPs reacting; its reaction ends at %d"):format(game:group_name(g), ev.spent, limit), 0)
+        error(("%s has spent %d MPs reacting; its reaction ends at %d"):format(game:group_get_name(g), ev.spent, limit), 0)
       end
       if ev.spent == limit then
-        ev.stop = ("32.C: %s has spent its %d reaction MPs"):format(game:group_name(g), limit)
+        ev.stop = ("32.C: %s has spent its %d reaction MPs"):format(game:group_get_name(g), limit)
       end
     end,
   },
@@ -223,22 +223,22 @@ function units_of(ctx, g) return ctx.game:group_units(g) end
 function plan_of(ctx, g)
   local game = ctx.game
   for _, u in ipairs(units_of(ctx, g)) do
-    if game:value(u, "reacting") then
-      return { day = game:value(u, "reaction_day") or 0, night = game:value(u, "reaction_night") or 0,
-               order = game:value(u, "reaction_order") or "day-night" }
+    if game:get_value(u, "reacting") then
+      return { day = game:get_value(u, "reaction_day") or 0, night = game:get_value(u, "reaction_night") or 0,
+               order = game:get_value(u, "reaction_order") or "day-night" }
     end
   end
   return nil
 end
 
 function reacting(ctx, g)
-  if ctx.game:group_get(g, "reacting") == true then return true end
+  if ctx.game:group_get_value(g, "reacting") == true then return true end
   return plan_of(ctx, g) ~= nil
 end
 
 function has_step_marker(ctx, g, marker)
   for _, u in ipairs(units_of(ctx, g)) do
-    if (ctx.game:marker(u, marker) or 0) > 0 then return true end
+    if (ctx.game:get_marker(u, marker) or 0) > 0 then return true end
   end
   return false
 end
@@ -249,7 +249,7 @@ function reaction_allowance(ctx, g)
   local v = ctx.rule.values
   local limit
   for _, u in ipairs(units_of(ctx, g)) do
-    local printed = ctx.game:value(u, "mp")
+    local printed = ctx.game:get_value(u, "mp")
     local a = v.allowance
     if printed then a = printed * v.printed_share.num // v.printed_share.den end
     if not limit or a < limit then limit = a end
@@ -260,23 +260,23 @@ end
 -- Why group g may not react now (nil: it may).
 function may_react(ctx, g)
   local game, v = ctx.game, ctx.rule.values
-  local name = game:group_name(g)
+  local name = game:group_get_name(g)
   if #units_of(ctx, g) == 0 then return ("%s has no units"):format(name) end
   if reacting(ctx, g) then return ("%s is already reacting"):format(name) end
-  local seg = game:segment()
+  local seg = game:get_segment()
   if seg ~= nil and v.segment ~= nil and seg ~= v.segment then
     return ("groups react only in the %s segment (now: %s)"):format(v.segment, tostring(seg))
   end
-  local phasing = game:global("phasing")
+  local phasing = game:get_global("phasing")
   if phasing ~= nil and ctx:query("group_side", g) == phasing then
     return ("%s belongs to the phasing side (%s): it moves, it does not react"):format(name, phasing)
   end
   -- any group with a "-# Step" marker may always move in the reaction phase
   if has_step_marker(ctx, g, v.marker) then return nil end
-  if game:group_get(g, "reserve") ~= true then
+  if game:group_get_value(g, "reserve") ~= true then
     return ("%s is not a reserve group and has no -# Step marker"):format(name)
   end
-  if game:group_get(g, "activated") ~= true then
+  if game:group_get_value(g, "activated") ~= true then
     return ("reserve group %s has not been activated (32.B)"):format(name)
   end
   return nil
@@ -287,11 +287,11 @@ function end_reaction(ctx, g)
   local game = ctx.game
   for _, u in ipairs(units_of(ctx, g)) do
     for _, k in ipairs({ "reacting", "reaction_day", "reaction_night", "reaction_order", "reaction_marked" }) do
-      if game:value(u, k) ~= nil then game:set_value(u, k, nil) end
+      if game:get_value(u, k) ~= nil then game:set_value(u, k, nil) end
     end
   end
-  if game:group_get(g, "reacting") ~= nil then game:group_set(g, "reacting", nil) end
-  if game:group_get(g, "allowance") ~= nil then game:group_set(g, "allowance", nil) end
+  if game:group_get_value(g, "reacting") ~= nil then game:group_set_value(g, "reacting", nil) end
+  if game:group_get_value(g, "allowance") ~= nil then game:group_set_value(g, "allowance", nil) end
 end
 
 -- Is group g's port in sea zone `zone`? The group's value `zone`, else the
@@ -299,22 +299,22 @@ end
 -- the hexes next to it.
 function in_zone(ctx, g, zone)
   local game = ctx.game
-  local z = game:group_get(g, "zone")
+  local z = game:group_get_value(g, "zone")
   if z then return z == zone end
   local hex = ctx:query("group_hex", g)
   local b = game.board
   if not (hex and b and b:contains(hex)) then return false end
-  local own = b:zone(hex)
+  local own = b:get_zone(hex)
   if own then return own == zone end
   for _, h in ipairs(keel.hex.neighbors(hex)) do
-    if b:contains(h) and b:zone(h) == zone then return true end
+    if b:contains(h) and b:get_zone(h) == zone then return true end
   end
   return false
 end
 
 function in_port(ctx, g)
   local game = ctx.game
-  if game:group_get(g, "in_port") == true then return true end
+  if game:group_get_value(g, "in_port") == true then return true end
   local u = units_of(ctx, g)[1]
   return u ~= nil and game:get(u, "loc") == "port"
 end

@@ -15,7 +15,7 @@ rule {
     -- nil when group g may enter the riverine hexside s, else why not
     riverine_allowed = function(ctx, g, s)
       local board, game = ctx.game.board, ctx.game
-      local f = board:features(s)
+      local f = board:get_features(s)
       if not f or not f.riverine then return "32.A.6: not a riverine hexside" end
       if f.name == "Suez" then return ctx:query("suez_allows", g, s) end
       if f.name == "Corinth" then return ctx:query("corinth_allows", g, s) end
@@ -24,8 +24,8 @@ rule {
       end
       local side = ctx:query("group_side", g)
       local a, b = keel.hex.side_hexes(s)
-      if game:owner(a) ~= side or game:owner(b) ~= side then
-        return ("32.A.6: both hexes of %s must be friendly-owned"):format(board:side_label(s))
+      if game:get_owner(a) ~= side or game:get_owner(b) ~= side then
+        return ("32.A.6: both hexes of %s must be friendly-owned"):format(board:format_side(s))
       end
       return nil
     end,
@@ -59,8 +59,8 @@ rule {
       local cost = rg:cost(from, to)
       if not cost then
         return ("32.A.6: %s does not lead along a river or canal to %s"):format(
-          from.kind == "hex" and board:label(from.id) or board:side_label(from.id),
-          to.kind == "hex" and board:label(to.id) or board:side_label(to.id))
+          from.kind == "hex" and board:format(from.id) or board:format_side(from.id),
+          to.kind == "hex" and board:format(to.id) or board:format_side(to.id))
       end
       if to.kind == "side" then
         local why = ctx:query("riverine_allowed", g, to.id)
@@ -69,7 +69,7 @@ rule {
           local beyond = ctx:query("beyond_inland_ports", profile)
           if beyond[to.id] then
             return ("32.A.6: no further upriver than %s, the first hexside adjacent to the inland port"):format(
-              board:side_label(from.id))
+              board:format_side(from.id))
           end
         end
         local beyond = ctx:query("beyond_inland_ports", profile)
@@ -87,7 +87,7 @@ rule {
 function inland_port_beside(board, s)
   local a, b = keel.hex.side_hexes(s)
   for _, h in ipairs { a, b } do
-    local p = board:contains(h) and board:port(h)
+    local p = board:contains(h) and board:get_port(h)
     if p and p.inland then return h end
   end
   return nil

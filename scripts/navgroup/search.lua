@@ -14,12 +14,17 @@
 --                 this segment), `search_f` (segment of an F result),
 --                 `revealed_tfs`, `declared_cargo`(_low/_high)
 --   searching group: `search_barred` (segment of a D or F* result)
---   air unit: markers `X` / `Inop`; value `no_search:<group id>` (F result)
+--   air unit: markers `X` / `Inop`; keyed value `no_search` {unit, group}
+--             (an F result: the unit never searches for that group again)
+-- What a scenario supplies (other chapters), as keyed values by side and hex
+-- (hex ids): `zoc` / `zoc_other` {side, hex} = level, `danger_zone` {side,
+-- hex} = true, `blockade` {side, hex} = level, `protected_waters` {hex} =
+-- true; port interdiction is 32.A.3's (query `pi_level`).
 --
 -- The rules come first, in rulebook order; the helpers they share follow them.
 
 local consider, build_info, contacts_for, party_of, modifiers, zoc_levels   -- 32.B's machinery (below)
-local label, unit_hex, dist, zone_of, is_air, air_in_range, pi_level, blockade_level,
+local label, unit_hex, dist, zone_of, is_air, air_in_range, blockade_level,
   cds_ports_in_range, activate_on_success, activate_on_contact              -- shared reads and activations (below)
 
 -- ---- 32.B ---------------------------------------------------------------------------
@@ -51,9 +56,9 @@ rule {
   on = {
     naval_step_start = function(ctx, _)
       local g = ctx.game
-      g:set_global("search_segment", (g:global("search_segment") or 0) + 1)
+      g:set_global("search_segment", (g:get_global("search_segment") or 0) + 1)
       for _, gid in ipairs(g:groups()) do
-        if g:group_get(gid, "found") then g:group_set(gid, "found", false) end
+        if g:group_get_value(gid, "found") then g:group_set_value(gid, "found", false) end
       end
     end,
     group_enters_hex = function(ctx, ev) consider(ctx, ev, "enter") end,
@@ -71,9 +76,10 @@ rule {
     -- ZOC is another chapter: the level (1 partial, 2 full, 3 double or more)
     -- `side` exerts in `hex` from ground/air units, and from other units.
     search_zoc = function(ctx, side, hex) return zoc_levels(ctx.game, side, hex) end,
+    -- protected waters (another chapter): keyed value `protected_waters` {hex}, or the board tag
     search_protected_waters = function(ctx, hex)
       local g = ctx.game
-      return g:global("protected:" .. label(g, hex)) == true
+      return g:get_keyed("protected_waters", hex) == true
         or (g.board ~= nil and g.board:has_tag(hex, "protected_waters"))
     end,
     -- The figure the phasing player declares for NT+LC+LB (within 50%):
@@ -97,12 +103,11 @@ rule {
   id = "32.B.1", title = "Danger zone contact",
   values = { tag = "danger_zone" },
   queries = {
-    -- an enemy danger zone: board tag `danger_zone_<side>` or global `danger_zone:<label>` = side
+    -- an enemy danger zone: board tag `danger_zone_<side>` or keyed value `danger_zone` {side, hex}
     contact_danger_zone = function(ctx, info)
       if info.event ~= "enter" then return nil end
       local g = ctx.game
-      local lab = label(g, info.hex)
-      if g:global("danger_zone:" .. lab) == info.enemy
+      if g:get_keyed("danger_zone", { info.enemy, info.hex }) == true
         or (g.board and g.board:has_tag(info.hex, ctx.rule.values.tag .. "_" .. info.enemy)) then
         return { kind = "danger zone", rule = "32.B.1" }
       end
@@ -121,7 +126,7 @@ rule {
       if #air == 0 then return nil end
       local patrol = {}
       for _, u in ipairs(air) do
-        if g:value(u, "mission") == v.missions.patrol then patrol[#patrol + 1] = u end
+        if g:get_value(u, "mission") == v.missions.patrol then patrol[#patrol + 1] = u end
       end
       return { kind = "naval patrol/strike", air = air, patrol = patrol, rule = "32.B.2" }
     end,
@@ -134,7 +139,7 @@ rule {
   queries = {
     contact_port_interdiction = function(ctx, info)
       local g = ctx.game
-      local pi, bl = pi_level(g, info.hex, info.side), blockade_level(g, info.hex, info.side)
+      local pi, bl = ctx:query("pi_level", info.side, info.hex), blockade_level(g, info.hex, info.enemy)
       if pi > 0 then return { kind = "port interdiction", rule = "32.B.3" } end
       if bl > 0 then return { kind = "blockade", rule = "32.B.3" } end
     end,
@@ -193,7 +198,7 @@ rule {
   queries = {
     contact_proximity = function(ctx, info)
       local g, v = ctx.game, ctx.rule.values
-      if g:group_get(info.group, "search_f") == info.segment then return nil end  -- F result
+      if g:group_get_value(info.group, "search_f") == info.segment then return nil end  -- F result
       local best, best_d
       for _, sg in ipairs(g:groups()) do
         local units = g:group_units(sg)
@@ -202,7 +207,7 @@ rule {
           if not v.no_search_types[g:get(u, "type")] then searchers = searchers + 1 end
         end
         if searchers > 0 and sg ~= info.group and ctx:query("group_side", sg) == info.enemy
-          and g:group_get(sg, "search_barred") ~= info.segment then
+          and g:group_get_value(sg, "search_barred") ~= info.segment then
           local range = v.range[ctx:query("group_kind", sg)]
           local h = ctx:query("group_hex", sg)
           if range and h then
@@ -220,7 +225,7 @@ rule {
 
 function label(g, hex)
   local b = g.board
-  return b and b:label(hex) or tostring(hex)
+  return b and b:format(hex) or tostring(hex)
 end
 
 function unit_hex(g, u)
@@ -231,17 +236,17 @@ end
 function dist(a, b) return keel.hex.distance(a, b) end
 
 function zone_of(g, hex)
-  return g.board and g.board:zone(hex) or nil
+  return g.board and g.board:get_zone(hex) or nil
 end
 
 -- An air unit, for these rules: a unit with a `mission` value or `air = true`.
 function is_air(g, u)
-  return g:value(u, "mission") ~= nil or g:value(u, "air") == true
+  return g:get_value(u, "mission") ~= nil or g:get_value(u, "air") == true
 end
 
 local function can_search(g, u, gid)
-  return g:marker(u, "X") == 0 and g:marker(u, "Inop") == 0
-    and not (gid and g:value(u, "no_search:" .. gid))
+  return g:get_marker(u, "X") == 0 and g:get_marker(u, "Inop") == 0
+    and not (gid and g:get_keyed("no_search", { u, gid }))
 end
 
 -- Air units of `side` flying one of `missions` (a set) whose range reaches
@@ -250,9 +255,9 @@ end
 function air_in_range(g, side, missions, hex, gid)
   local out = {}
   for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == side and missions[g:value(u, "mission") or ""] then
+    if g:get(u, "side") == side and missions[g:get_value(u, "mission") or ""] then
       local base = unit_hex(g, u)
-      local range = g:value(u, "range") or 0
+      local range = g:get_value(u, "range") or 0
       if base and dist(base, hex) <= range and can_search(g, u, gid) then out[#out + 1] = u end
     end
   end
@@ -274,30 +279,10 @@ local function airbases(g, units, hex)
   return out
 end
 
--- Port interdiction level in a hex (global `pi:<label>`, else a board tag
--- `port_interdiction` (1) or `port_interdiction_<N>`), ignoring the phasing
--- side's own marker when `pi_side:<label>` says whose it is.
-function pi_level(g, hex, phasing)
-  local lab = label(g, hex)
-  local whose = g:global("pi_side:" .. lab)
-  if whose ~= nil and whose == phasing then return 0 end
-  local n = g:global("pi:" .. lab)
-  if n then return n end
-  if g.board then
-    for _, t in ipairs(g.board:tags(hex)) do
-      if t == "port_interdiction" then return 1 end
-      local lv = t:match("^port_interdiction_(%d+)$")
-      if lv then return tonumber(lv) end
-    end
-  end
-  return 0
-end
-
-function blockade_level(g, hex, phasing)
-  local lab = label(g, hex)
-  local whose = g:global("blockade_side:" .. lab)
-  if whose ~= nil and whose == phasing then return 0 end
-  return g:global("blockade:" .. lab) or 0
+-- The BLOCKADE level `enemy` has in a hex (another chapter): keyed value
+-- `blockade` {side, hex}.
+function blockade_level(g, hex, enemy)
+  return enemy and g:get_keyed("blockade", { enemy, hex }) or 0
 end
 
 -- Coast defences on the board, listed once per board (hex order).
@@ -307,7 +292,7 @@ local function board_cds(b)
   if not l then
     l = {}
     for _, h in ipairs(b:hexes()) do
-      local lv = b:cd(h)
+      local lv = b:get_cd(h)
       if lv and lv > 0 then l[#l + 1] = { hex = h, level = lv } end
     end
     cd_cache[b] = l
@@ -322,20 +307,20 @@ function cds_ports_in_range(ctx, enemy, hex)
   local out = {}
   if g.board then
     for _, c in ipairs(board_cds(g.board)) do
-      if g:owner(c.hex) == enemy and dist(c.hex, hex) <= c.level then
+      if g:get_owner(c.hex) == enemy and dist(c.hex, hex) <= c.level then
         out[#out + 1] = { hex = c.hex, level = c.level, what = "CD" }
       end
     end
     for _, p in ipairs(g.board:ports()) do
       local n = sizes[p.size] or 0
-      if g:owner(p.hex) == enemy and dist(p.hex, hex) <= n then
+      if g:get_owner(p.hex) == enemy and dist(p.hex, hex) <= n then
         out[#out + 1] = { hex = p.hex, level = n, what = "port" }
       end
     end
   end
   for _, u in ipairs(g:units()) do
     if g:get(u, "type") == "CD" and g:get(u, "side") == enemy then
-      local h, lv = unit_hex(g, u), g:value(u, "cd") or g:value(u, "strength") or 0
+      local h, lv = unit_hex(g, u), g:get_value(u, "cd") or g:get_value(u, "strength") or 0
       if h and lv > 0 and dist(h, hex) <= lv then out[#out + 1] = { hex = h, level = lv, what = "CD" } end
     end
   end
@@ -352,11 +337,9 @@ end
 
 -- ZOC is another chapter: the levels (1 partial, 2 full, 3 double or more)
 -- `side` exerts in `hex` from ground/air units and from other units, as a
--- scenario supplies them: globals "zoc:<side>:<label>" and
--- "zoc_other:<side>:<label>" (until the state has keyed values).
+-- scenario supplies them: keyed values `zoc` and `zoc_other` {side, hex}.
 function zoc_levels(g, side, hex)
-  local lab = label(g, hex)
-  return g:global("zoc:" .. side .. ":" .. lab) or 0, g:global("zoc_other:" .. side .. ":" .. lab) or 0
+  return g:get_keyed("zoc", { side, hex }) or 0, g:get_keyed("zoc_other", { side, hex }) or 0
 end
 
 -- ---- helpers: 32.B's machinery, and the activations of the contact rules ------------
@@ -367,23 +350,23 @@ local function activate(ctx, side, zone, why)
   local g = ctx.game
   local done = {}
   for _, gid in ipairs(g:groups()) do
-    if g:group_get(gid, "reserve") == true and not g:group_get(gid, "activated")
+    if g:group_get_value(gid, "reserve") == true and not g:group_get_value(gid, "activated")
       and #g:group_units(gid) > 0 and ctx:query("group_side", gid) == side then
       local h = ctx:query("group_hex", gid)
-      local in_port = g:group_get(gid, "in_port")
+      local in_port = g:group_get_value(gid, "in_port")
       if in_port == nil then
         local _, kind = unit_hex(g, g:group_units(gid)[1])
         in_port = kind == "port"
       end
       if h and in_port and (zone == "any" or zone_of(g, h) == zone) then
-        g:group_set(gid, "activated", true)
+        g:group_set_value(gid, "activated", true)
         done[#done + 1] = gid
       end
     end
   end
   if #done > 0 then
     local names = {}
-    for _, gid in ipairs(done) do names[#names + 1] = g:group_name(gid) end
+    for _, gid in ipairs(done) do names[#names + 1] = g:group_get_name(gid) end
     ctx:say("%s: %s reserves in port activated (%s): %s", why, side,
       zone == "any" and "any sea zone" or "sea zone " .. tostring(zone), table.concat(names, ", "))
     ctx:emit("reserves_activated", { side = side, zone = zone, groups = done, rule = ctx.rule.id })
@@ -414,28 +397,28 @@ function modifiers(ctx, info, party)
   local far = 0
   for _, b in ipairs(airbases(g, party.patrol, hex)) do far = math.max(far, dist(b, hex)) end
   m.airbase_distance = far // v.airbase_distance_per
-  local sea = g:global("sea")
+  local sea = g:get_global("sea")
   m.stormy_seas = sea == "stormy"
   m.rough_seas = sea == "rough"
   -- "-1 for each air unit on naval air escort up to ... air units on naval air patrol"
   local escorts = 0
   for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == info.side and g:value(u, "mission") == v.missions.escort
-      and g:value(u, "escort") == gid and can_search(g, u) then escorts = escorts + 1 end
+    if g:get(u, "side") == info.side and g:get_value(u, "mission") == v.missions.escort
+      and g:get_value(u, "escort") == gid and can_search(g, u) then escorts = escorts + 1 end
   end
   m.air_escort = math.min(escorts, #party.patrol)
-  if info.night ~= nil then m.night = info.night else m.night = g:global("night") == true end
+  if info.night ~= nil then m.night = info.night else m.night = g:get_global("night") == true end
   m.did_not_leave_hex = info.left_hex == false
   -- "friendly owned": the searching side's (values.friendly = "searcher"), or the phasing side's
   local friend = v.friendly == "phasing" and info.side or enemy
   local b = g.board
-  m.friendly_coastal_hex = b ~= nil and b:terrain(hex) == "coastal" and g:owner(hex) == friend
-  local port = b and b:port(hex)
-  m.friendly_major_port = port ~= nil and v.major_ports[port.size] == true and g:owner(hex) == friend
+  m.friendly_coastal_hex = b ~= nil and b:get_terrain(hex) == "coastal" and g:get_owner(hex) == friend
+  local port = b and b:get_port(hex)
+  m.friendly_major_port = port ~= nil and v.major_ports[port.size] == true and g:get_owner(hex) == friend
   m.naval_base_within_10 = false
   if b then
     for _, nb in ipairs(b:tagged(v.naval_base_tag)) do
-      if g:owner(nb) == friend and dist(nb, hex) <= v.naval_base_range then m.naval_base_within_10 = true end
+      if g:get_owner(nb) == friend and dist(nb, hex) <= v.naval_base_range then m.naval_base_within_10 = true end
     end
   end
   -- ZOC (another chapter): levels a scenario supplies; protected waters negate non-air non-ground ZOC
@@ -446,12 +429,12 @@ function modifiers(ctx, info, party)
   m.enemy_full_zoc = zoc == 2
   m.enemy_double_zoc = zoc >= 3
   m.air_patrol = #party.patrol
-  m.previously_found = g:group_get(gid, "found") == true
+  m.previously_found = g:group_get_value(gid, "found") == true
   local kind = ctx:query("group_kind", gid)
   m.mixed_group = kind == "mixed"
   m.cargo_group = kind == "cargo"
-  m.port_interdiction = pi_level(g, hex, info.side)
-  m.blockade = blockade_level(g, hex, info.side)
+  m.port_interdiction = ctx:query("pi_level", info.side, hex)
+  m.blockade = blockade_level(g, hex, enemy)
   local ps, cd = 0, 0
   for _, c in ipairs(cds_ports_in_range(ctx, enemy, hex)) do
     if c.what == "port" then ps = math.max(ps, c.level) else cd = math.max(cd, c.level) end
@@ -479,7 +462,7 @@ function build_info(ctx, ev, event)
   return {
     group = gid, side = side, enemy = ctx:query("search_enemy_side", side),
     hex = ev.to or ev.hex or ctx:query("group_hex", gid), from = ev.from, event = event,
-    left_hex = ev.left_hex, night = ev.night, segment = g:global("search_segment") or 0,
+    left_hex = ev.left_hex, night = ev.night, segment = g:get_global("search_segment") or 0,
   }
 end
 
@@ -512,25 +495,25 @@ local function apply_result(ctx, info, party, code)
     if code == "F*" then n, mk = 1, "Inop" end
     if party.group then
       step_marker(ctx, party.group, n)
-      g:group_set(party.group, "search_barred", seg)
+      g:group_set_value(party.group, "search_barred", seg)
       ctx:say("%s: searching group %s gets a \"-%d Step\" marker and searches no more this segment",
-        code, g:group_name(party.group), n)
+        code, g:group_get_name(party.group), n)
     end
     if far then
       for _, u in ipairs(air_at(g, enemy, far)) do g:add_marker(u, mk, 1) end
       ctx:say("%s: air units at %s (the most distant airbase) get \"%s\"", code, label(g, far), mk)
     end
   elseif code == "F" then
-    g:group_set(gid, "search_f", seg)
-    ctx:say("F: the non-phasing naval groups may not search for %s again this segment", g:group_name(gid))
+    g:group_set_value(gid, "search_f", seg)
+    ctx:say("F: the non-phasing naval groups may not search for %s again this segment", g:group_get_name(gid))
     if far then
-      for _, u in ipairs(air_at(g, enemy, far)) do g:set_value(u, "no_search:" .. gid, true) end
+      for _, u in ipairs(air_at(g, enemy, far)) do g:set_keyed("no_search", { u, gid }, true) end
       ctx:say("F: air units at %s (the most distant airbase) may not search for %s again", label(g, far),
-        g:group_name(gid))
+        g:group_get_name(gid))
     end
   else -- S, S*
-    g:group_set(gid, "found", true)
-    ctx:say("%s: %s is found", code, g:group_name(gid))
+    g:group_set_value(gid, "found", true)
+    ctx:say("%s: %s is found", code, g:group_get_name(gid))
     local great = code == "S*"
     activate(ctx, enemy, great and "any" or zone_of(g, hex), code)
     if not great or v.reveal_on_great_success then
@@ -541,10 +524,10 @@ local function apply_result(ctx, info, party, code)
       if type(declared) ~= "number" or declared < low or declared > high then
         error(("declared cargo %s is not within 50%% of %d"):format(tostring(declared), cargo))
       end
-      g:group_set(gid, "revealed_tfs", tfs)
-      g:group_set(gid, "declared_cargo", declared)
-      g:group_set(gid, "declared_cargo_low", low)
-      g:group_set(gid, "declared_cargo_high", high)
+      g:group_set_value(gid, "revealed_tfs", tfs)
+      g:group_set_value(gid, "declared_cargo", declared)
+      g:group_set_value(gid, "declared_cargo_low", low)
+      g:group_set_value(gid, "declared_cargo_high", high)
       ctx:say("%s: %d TF(s) revealed; NT+LC+LB declared as %g (true total within %g..%g)",
         code, tfs, declared, low, high)
     end
@@ -573,7 +556,7 @@ local function apply_result(ctx, info, party, code)
       for _, b in ipairs(others) do
         local units = {}
         for _, u in ipairs(air_at(g, enemy, b)) do
-          if g:value(u, "mission") == v.missions.patrol and can_search(g, u, gid) then units[#units + 1] = u end
+          if g:get_value(u, "mission") == v.missions.patrol and can_search(g, u, gid) then units[#units + 1] = u end
         end
         local mods = modifiers(ctx, info, { patrol = units, air = units })
         local r = ctx:resolve("naval_search", mods, { reason = "airbase " .. label(g, b) .. " joins the attack" })
@@ -593,15 +576,15 @@ function consider(ctx, ev, event)
   local g, v = ctx.game, ctx.rule.values
   if ev.reacting then return end
   local info = build_info(ctx, ev, event)
-  local phasing = g:global("phasing") or info.side
+  local phasing = g:get_global("phasing") or info.side
   if info.side ~= phasing or info.enemy == nil then return end  -- a side not in values.sides: no enemy
   local gid, seg = info.group, info.segment
   -- entering a hex fires both group_enters_hex and mp_spent: one look per expenditure
-  if g:group_get(gid, "search_look_seg") == seg and g:group_get(gid, "search_look_hex") == info.hex
-    and g:group_get(gid, "search_look_spent") == ev.spent then return end
-  g:group_set(gid, "search_look_seg", seg)
-  g:group_set(gid, "search_look_hex", info.hex)
-  g:group_set(gid, "search_look_spent", ev.spent)
+  if g:group_get_value(gid, "search_look_seg") == seg and g:group_get_value(gid, "search_look_hex") == info.hex
+    and g:group_get_value(gid, "search_look_spent") == ev.spent then return end
+  g:group_set_value(gid, "search_look_seg", seg)
+  g:group_set_value(gid, "search_look_hex", info.hex)
+  g:group_set_value(gid, "search_look_spent", ev.spent)
 
   local contacts = contacts_for(ctx, info)
   if #contacts == 0 then return end
@@ -612,21 +595,21 @@ function consider(ctx, ev, event)
   local total = tbl:modifiers_for(mods)
   -- the found modifier is not a change "due to the naval group's movement"
   local cmp = total - (mods.previously_found and v.found_modifier or 0)
-  if g:group_get(gid, "search_seg") == seg then
-    local best = g:group_get(gid, "search_best")
+  if g:group_get_value(gid, "search_seg") == seg then
+    local best = g:group_get_value(gid, "search_best")
     if cmp <= best then
-      ctx:say("no new search for %s at %s: modifier %+d is not above this step's best, %+d", g:group_name(gid),
+      ctx:say("no new search for %s at %s: modifier %+d is not above this step's best, %+d", g:group_get_name(gid),
         label(g, info.hex), cmp, best)
       return
     end
   end
-  g:group_set(gid, "search_seg", seg)
-  g:group_set(gid, "search_best", cmp)
+  g:group_set_value(gid, "search_seg", seg)
+  g:group_set_value(gid, "search_best", cmp)
   local kinds = table.concat(party.kinds, ", ")
-  ctx:say("search for %s at %s (contact: %s%s)", g:group_name(gid), label(g, info.hex), kinds,
-    party.group and ("; searching group: " .. g:group_name(party.group)) or "")
+  ctx:say("search for %s at %s (contact: %s%s)", g:group_get_name(gid), label(g, info.hex), kinds,
+    party.group and ("; searching group: " .. g:group_get_name(party.group)) or "")
   local result = ctx:resolve("naval_search", mods, { reason = ("search for %s at %s (%s)"):format(
-    g:group_name(gid), label(g, info.hex), kinds) })
+    g:group_get_name(gid), label(g, info.hex), kinds) })
   apply_result(ctx, info, party, result.code)
   ctx:emit("naval_search", { group = gid, hex = info.hex, searcher = party.group, contact = kinds,
     modifier = total, result = result.code, side = info.enemy, kinds = party.kinds })

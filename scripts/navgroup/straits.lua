@@ -14,13 +14,13 @@ rule {
       if not crossing then return nil end
       local strait = board:strait_passage(crossing)
       if not strait then
-        local f = board:features(crossing)
+        local f = board:get_features(crossing)
         if f and f.narrow_strait then strait = crossing end
       end
       if not strait then return nil end
       local a, b = keel.hex.side_hexes(strait)
-      if game:owner(a) ~= side or game:owner(b) ~= side then
-        return ("32.A.5: the narrow strait at %s: both hexes must be friendly-owned"):format(board:side_label(strait))
+      if game:get_owner(a) ~= side or game:get_owner(b) ~= side then
+        return ("32.A.5: the narrow strait at %s: both hexes must be friendly-owned"):format(board:format_side(strait))
       end
       return nil
     end,

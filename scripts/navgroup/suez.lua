@@ -3,6 +3,9 @@
 -- was the last to); open / temporarily closed / permanently closed, each
 -- change at its initial phase; 25 VPs lost on a direct Open -> Permanently
 -- Closed change.
+-- State: globals `suez` (the status) and `initial_phase` (whose initial
+-- phase it is); keyed values `suez_side` {hexside} = the side that last
+-- owned both its hexes, and `vp` {side} = victory points.
 -- The helpers the rule uses follow it.
 
 local canal_sides, refresh, side_owner, status, in_initial_phase, axis_in_delta   -- helpers, below the rule
@@ -28,7 +31,7 @@ rule {
       if side ~= v.allied then return "32.A.6.a: Axis naval groups may never move along the Suez Canal" end
       if status(ctx) ~= "open" then return "32.A.6.a: the Suez Canal is " .. status(ctx) end
       if side_owner(ctx, s) ~= v.allied then
-        return ("32.A.6.a: the canal hexside %s is not Allied-owned"):format(ctx.game.board:side_label(s))
+        return ("32.A.6.a: the canal hexside %s is not Allied-owned"):format(ctx.game.board:format_side(s))
       end
       return nil
     end,
@@ -49,7 +52,7 @@ rule {
       if status(ctx) ~= "temporarily closed" then return "32.A.6.a: only a temporarily closed canal reopens" end
       for _, s in ipairs(canal_sides(ctx)) do
         if side_owner(ctx, s) ~= v.allied then
-          return ("32.A.6.a: the canal hexside %s is not Allied-owned"):format(ctx.game.board:side_label(s))
+          return ("32.A.6.a: the canal hexside %s is not Allied-owned"):format(ctx.game.board:format_side(s))
         end
       end
       return nil
@@ -57,7 +60,7 @@ rule {
   },
   on = {
     game_start = function(ctx)
-      if ctx.game:global("suez") == nil then ctx.game:set_global("suez", "open") end
+      if ctx.game:get_global("suez") == nil then ctx.game:set_global("suez", "open") end
       refresh(ctx)
     end,
     owner_changed = function(ctx) refresh(ctx) end,
@@ -81,10 +84,9 @@ rule {
       for _, s in ipairs(canal_sides(ctx)) do
         if side_owner(ctx, s) == v.axis then
           game:set_global("suez", "permanently closed")
-          ctx:say("the Suez Canal is permanently closed (%s is Axis-owned)", game.board:side_label(s))
+          ctx:say("the Suez Canal is permanently closed (%s is Axis-owned)", game.board:format_side(s))
           if was == "open" then
-            local k = "vp:" .. v.allied
-            game:set_global(k, (game:global(k) or 0) - v.vp_loss)
+            game:set_keyed("vp", v.allied, (game:get_keyed("vp", v.allied) or 0) - v.vp_loss)
             ctx:say("the Allied player loses %d victory points", v.vp_loss)
           end
           return
@@ -126,7 +128,7 @@ function canal_sides(ctx)
   local function visit(s)
     if s and not seen[s] then
       seen[s] = true
-      local f = board:features(s)
+      local f = board:get_features(s)
       if f and f.riverine == "canal" and f.name == v.name then
         list[#list + 1] = s
         queue[#queue + 1] = s
@@ -145,30 +147,28 @@ function canal_sides(ctx)
   return list
 end
 
-local function key(ctx, s) return "suez_side:" .. ctx.game.board:side_label(s) end
-
 -- bring the stored hexside owners up to date: a side owning both hexes owns the hexside
 function refresh(ctx)
   local game = ctx.game
   for _, s in ipairs(canal_sides(ctx)) do
     local a, b = keel.hex.side_hexes(s)
-    local oa, ob = game:owner(a), game:owner(b)
-    if oa and oa == ob and game:global(key(ctx, s)) ~= oa then game:set_global(key(ctx, s), oa) end
+    local oa, ob = game:get_owner(a), game:get_owner(b)
+    if oa and oa == ob and game:get_keyed("suez_side", s) ~= oa then game:set_keyed("suez_side", s, oa) end
   end
 end
 
 function side_owner(ctx, s)
   local game = ctx.game
   local a, b = keel.hex.side_hexes(s)
-  local oa, ob = game:owner(a), game:owner(b)
+  local oa, ob = game:get_owner(a), game:get_owner(b)
   if oa and oa == ob then return oa end
-  return game:global(key(ctx, s))
+  return game:get_keyed("suez_side", s)
 end
 
-function status(ctx) return ctx.game:global("suez") or "open" end
+function status(ctx) return ctx.game:get_global("suez") or "open" end
 
 function in_initial_phase(ctx, side)
-  return ctx.game:global("initial_phase") == side
+  return ctx.game:get_global("initial_phase") == side
 end
 
 -- an Axis unit in regular supply anywhere in the Egyptian Delta?
@@ -180,7 +180,7 @@ function axis_in_delta(ctx)
       local kind, where = game:get(u, "loc")
       if (kind == "hex" or kind == "port") and board:has_tag(where, v.delta_tag) then
         local supply
-        if v.supply_query then supply = ctx:query(v.supply_query, u) else supply = game:value(u, "supply") end
+        if v.supply_query then supply = ctx:query(v.supply_query, u) else supply = game:get_value(u, "supply") end
         if supply == "regular" then return true end
       end
     end

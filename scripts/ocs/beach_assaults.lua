@@ -20,7 +20,7 @@ rule {
     --- is a landing, 18.5)
     beach_assault_hex_refusal = function(ctx, hex, side)
       local b = ctx.game.board
-      if not b:contains(hex) or b:terrain(hex) ~= "coastal" then
+      if not b:contains(hex) or b:get_terrain(hex) ~= "coastal" then
         return ("18.6: a Beach Assault goes in against a coastal hex (%s is not one)"):format(label(ctx, hex))
       end
       if #enemies_in(ctx, hex, side, true) == 0 then
@@ -80,7 +80,7 @@ rule {
           local h = ctx:query("unit_hex", craft)
           if from and h ~= from then return "18.6a A: the attacking units must be stacked in the same hex" end
           from = h
-          if g:value(u, "mode") ~= "combat" then return ("18.6a A: %s is not in Combat Mode"):format(name) end
+          if g:get_value(u, "mode") ~= "combat" then return ("18.6a A: %s is not in Combat Mode"):format(name) end
           re = re + (ctx:query("printed", u, "re") or 1)
         end
         if re > ctx.rule.values.max_re then
@@ -111,10 +111,10 @@ rule {
         local g = ctx.game
         local grp = pending(ctx, p.hex)
         if not grp then return ("18.6a: no Beach Assault is announced against %s"):format(label(ctx, p.hex)) end
-        local side = g:group_get(grp, "side")
+        local side = g:group_get_value(grp, "side")
         local phase, ps = ctx:query("phase")
         if phase ~= "combat" or ps ~= side then return "18.6a: Beach Assaults are resolved in the friendly Combat Phase" end
-        if g:group_get(grp, "choice") == "alt" or #enemies_in(ctx, p.hex, side, true) == 0 then return nil end
+        if g:group_get_value(grp, "choice") == "alt" or #enemies_in(ctx, p.hex, side, true) == 0 then return nil end
         local units = g:group_units(grp)
         local from = ctx:query("unit_hex", units[1])
         local s = p.supply
@@ -131,10 +131,10 @@ rule {
       effect = function(ctx, p)
         local g = ctx.game
         local grp = pending(ctx, p.hex)
-        local side = g:group_get(grp, "side")
+        local side = g:group_get_value(grp, "side")
         local units = g:group_units(grp)
-        g:group_set(grp, "state", "resolved")
-        if g:group_get(grp, "choice") == "alt" then
+        g:group_set_value(grp, "state", "resolved")
+        if g:group_get_value(grp, "choice") == "alt" then
           local defenders = enemies_in(ctx, p.hex, side, false)
           for _, d in ipairs(defenders) do g:eliminate(d) end
           ctx:say("the defender chose the ALT (18.6b): the defenders are destroyed; no supply is spent")
@@ -158,7 +158,7 @@ rule {
         end
         ctx:emit("supply_spent", { units = { p.supply }, amount = paid,
           why = "combat supply of the Beach Assault at " .. label(ctx, p.hex) .. " (18.6a B)" })
-        local terrain = g:group_get(grp, "terrain") or "beach"
+        local terrain = g:group_get_value(grp, "terrain") or "beach"
         local mult = terrain == "beach" and ctx.rule.values.beach_multiplier or { num = 1, den = 1 }
         local defenders = enemies_in(ctx, p.hex, side, true)
         local result = ctx:query("resolve_ground_combat", {
@@ -228,13 +228,13 @@ rule {
         local grp = pending(ctx, p.hex)
         if not grp then
           for _, gr in ipairs(g:groups()) do
-            if g:group_get(gr, "kind") == "beach assault" and g:group_get(gr, "hex") == p.hex then
+            if g:group_get_value(gr, "kind") == "beach assault" and g:group_get_value(gr, "hex") == p.hex then
               return "18.6b: the choice is made before any die is rolled or supply paid: this assault is resolved"
             end
           end
           return ("18.6b: no Beach Assault is announced against %s"):format(label(ctx, p.hex))
         end
-        if g:group_get(grp, "choice") then return "18.6b: the decision cannot be changed once made" end
+        if g:group_get_value(grp, "choice") then return "18.6b: the decision cannot be changed once made" end
         if p.terrain and p.terrain ~= "beach" and p.terrain ~= "hex" then
           return "18.6a F: the defender chooses the beach's nominal hexside (\"beach\") or the hex's terrain (\"hex\")"
         end
@@ -243,8 +243,8 @@ rule {
       effect = function(ctx, p)
         local g = ctx.game
         local grp = pending(ctx, p.hex)
-        g:group_set(grp, "choice", p.alt and "alt" or "ba")
-        if p.terrain then g:group_set(grp, "terrain", p.terrain) end
+        g:group_set_value(grp, "choice", p.alt and "alt" or "ba")
+        if p.terrain then g:group_set_value(grp, "terrain", p.terrain) end
         ctx:say("the defender of %s chooses %s", label(ctx, p.hex), p.alt and "to resolve the landing on the ALT"
           or ("the Beach Assault, on the %s"):format(p.terrain == "hex" and "hex's terrain" or "beach (attackers x1/2)"))
       end,
@@ -259,8 +259,8 @@ function label(ctx, hex) return ctx:query("label", hex) end
 function pending(ctx, hex)
   local g = ctx.game
   for _, grp in ipairs(g:groups()) do
-    if g:group_get(grp, "kind") == "beach assault" and g:group_get(grp, "hex") == hex
-        and g:group_get(grp, "state") == "announced" then
+    if g:group_get_value(grp, "kind") == "beach assault" and g:group_get_value(grp, "hex") == hex
+        and g:group_get_value(grp, "state") == "announced" then
       return grp
     end
   end
@@ -297,7 +297,7 @@ end
 -- movement: the attackers come ashore into the hex, then one ALT roll.
 function land_assault(ctx, grp, units, reason)
   local g = ctx.game
-  local hex = g:group_get(grp, "hex")
+  local hex = g:group_get_value(grp, "hex")
   local craft = attackers_craft(ctx, units)
   for _, c in ipairs(craft) do
     local mine = {}

@@ -31,9 +31,9 @@ rule {
         end
         return nil
       end
-      if g:value(plane, "carrier") ~= name then
+      if g:get_value(plane, "carrier") ~= name then
         return ("18.2a: only planes with the carrier's name on them use %s (%s is %s)"):format(name, pname,
-          g:value(plane, "carrier") and ("of " .. g:value(plane, "carrier")) or "not a carrier plane")
+          g:get_value(plane, "carrier") and ("of " .. g:get_value(plane, "carrier")) or "not a carrier plane")
       end
       return nil
     end,
@@ -46,7 +46,7 @@ rule {
       legal = function(ctx, p) return ctx:query("carrier_refusal", p.carrier, p.plane) end,
       effect = function(ctx, p)
         local g = ctx.game
-        g:load(p.plane, p.carrier)
+        g:embark(p.plane, p.carrier)
         ctx:say("%s is based on %s", g:get(p.plane, "name"), g:get(p.carrier, "name"))
       end,
     },
@@ -67,10 +67,10 @@ rule {
         return nil, ("18.2b: carriers refit in their side's Aircraft Refit Phase (now the %s phase of %s)")
           :format(tostring(phase), tostring(side))
       end
-      if g:value(cv, "refit_phase") == n then return nil, ("18.2b: %s has refitted in this phase"):format(name) end
+      if g:get_value(cv, "refit_phase") == n then return nil, ("18.2b: %s has refitted in this phase"):format(name) end
       local inactive = {}
       for _, p in ipairs(planes_aboard(ctx, cv)) do
-        if g:value(p, "inactive") then inactive[#inactive + 1] = p end
+        if g:get_value(p, "inactive") then inactive[#inactive + 1] = p end
       end
       local chosen = inactive
       if wanted then
@@ -80,7 +80,7 @@ rule {
           if kind ~= "unit" or w ~= cv then
             return nil, ("18.2b: %s is not aboard %s"):format(g:get(p, "name"), name)
           end
-          if not g:value(p, "inactive") then return nil, ("18.2b: %s is not Inactive"):format(g:get(p, "name")) end
+          if not g:get_value(p, "inactive") then return nil, ("18.2b: %s is not Inactive"):format(g:get(p, "name")) end
           chosen[#chosen + 1] = p
         end
       end

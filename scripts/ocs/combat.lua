@@ -43,7 +43,7 @@ rule {
         local plan = plan_barrage(ctx, p)
         local _, seg = ctx:query("barrage_segment")
         local _, _, n = ctx:query("phase")
-        local phase = g:phase()
+        local phase = g:get_phase()
         local names = {}
         for i, f in ipairs(plan.firers) do
           names[i] = g:get(f, "name")
@@ -55,7 +55,7 @@ rule {
           end
           if c == "air" then g:set_value(f, "inactive", true) end   -- the air chapter's: Inactive after a mission
           if not plan.naval and (c == "ship" or c == "carrier") then
-            g:set_value(f, "ground_fire_turn", g:turn() or 0)
+            g:set_value(f, "ground_fire_turn", g:get_turn() or 0)
             g:set_value(f, "ground_fire_phase", phase)
           end
         end
@@ -90,11 +90,11 @@ rule {
       if side ~= g:get(u, "side") then
         return ("18.3a: %s barrages in its side's Barrage Segments (this one is %s's)"):format(name, side)
       end
-      if g:value(u, "fired_segment") == seg then return ("18.3a: %s has fired in this Barrage Segment"):format(name) end
+      if g:get_value(u, "fired_segment") == seg then return ("18.3a: %s has fired in this Barrage Segment"):format(name) end
       local c = ctx:query("naval_class", u)
-      if not naval and (c == "ship" or c == "carrier") and g:value(u, "ground_fire_turn") == (g:turn() or 0) then
+      if not naval and (c == "ship" or c == "carrier") and g:get_value(u, "ground_fire_turn") == (g:get_turn() or 0) then
         return ("18.3a B: %s has fired at a ground target this game turn (in the %s phase)"):format(name,
-          tostring(g:value(u, "ground_fire_phase")))
+          tostring(g:get_value(u, "ground_fire_phase")))
       end
       return nil
     end,
@@ -110,7 +110,7 @@ rule {
       local b = g.board
       if facility then
         if facility == "port" then
-          if b and b:port(hex) then return nil end
+          if b and b:get_port(hex) then return nil end
           for _, u in ipairs(ctx:query("units_at", hex)) do
             if ctx:query("naval_class", u) == "lst_port" then
               return "18.4f A: an LST port cannot be targeted by barrage (the hex can be)"
@@ -178,7 +178,7 @@ rule {
       end
       local _, _, n = ctx:query("phase")
       for _, t in ipairs(ctx:query("naval_targets", target)) do
-        if g:value(t, "targeted_phase") == n then
+        if g:get_value(t, "targeted_phase") == n then
           return ("18.3c: no ship can be targeted by more than one barrage in a phase (%s has been)"):format(
             g:get(t, "name"))
         end
@@ -204,7 +204,7 @@ rule {
       for _, u in ipairs(ctx:query("units_at", hex)) do
         if g:get(u, "side") == side and ctx:query("is_ship", u) then
           out[#out + 1] = { unit = u, name = g:get(u, "name"), type = g:get(u, "type"), face = g:get(u, "face"),
-                            points = g:get(u, "points"), dg = g:marker(u, "DG") > 0,
+                            points = g:get(u, "points"), dg = g:get_marker(u, "DG") > 0,
                             protection = ctx:query("printed", u, "protection") }
         end
       end
@@ -288,7 +288,7 @@ rule {
     --- torpedo_refusal(u, target) -> nil, or why: torpedo bombers (a Barrage
     --- Strength in parentheses: value torpedo) barrage ships only
     torpedo_refusal = function(ctx, u, target)
-      if not ctx.game:value(u, "torpedo") then return nil end
+      if not ctx.game:get_value(u, "torpedo") then return nil end
       if target and ctx:query("is_ship", target) then return nil end
       return ("18.3e: %s is a torpedo bomber: it barrages ships only, never land targets"):format(
         ctx.game:get(u, "name"))
@@ -345,8 +345,8 @@ rule {
       if ctx:query("naval_class", u) ~= "coastal_artillery" then return nil end
       local _, _, n = ctx:query("phase")
       local name = g:get(u, "name")
-      if g:value(u, "ca_fire_phase") == n then
-        local kind = g:value(u, "ca_fire_kind")
+      if g:get_value(u, "ca_fire_phase") == n then
+        local kind = g:get_value(u, "ca_fire_kind")
         if naval and kind == "ground" then
           return ("18.3g B: %s fired at a ground target in this phase: no fire at ships"):format(name)
         end
@@ -421,7 +421,7 @@ function plan_barrage(ctx, p)
       .. "with this order (other artillery barrages by the ground rules)"):format(name) end
     if not ctx:query("unit_hex", f) then return nil, ("barrage: %s is not on the map"):format(name) end
     if c == "air" then
-      if g:value(f, "inactive") then return nil, ("barrage: %s is Inactive (it flies no mission until refitted)"):format(name) end
+      if g:get_value(f, "inactive") then return nil, ("barrage: %s is Inactive (it flies no mission until refitted)"):format(name) end
       plan.planes[#plan.planes + 1] = f
     end
     if (ctx:query("printed", f, "barrage") or 0) <= 0 then return nil, ("barrage: %s has no Barrage Strength"):format(name) end

@@ -50,7 +50,7 @@ rule {
       local c = ctx:query("naval_class", u)
       if c ~= "ground" and c ~= "coastal_artillery" then return false end
       if ctx.rule.values.noncombat_types[ctx.game:get(u, "type")] then return false end
-      return ctx.game:value(u, "combat") ~= false
+      return ctx.game:get_value(u, "combat") ~= false
     end,
     --- unit_hex(u) -> hex, kind: where a unit is, following its carrier (nil off the map or dead)
     unit_hex = function(ctx, u) return unit_hex(ctx.game, u) end,
@@ -61,13 +61,13 @@ rule {
     --- phase() -> name, side, n: the current phase, whose it is, and its serial number
     phase = function(ctx)
       local g = ctx.game
-      return g:phase(), g:global("phase_side"), g:global("phase_n") or 0
+      return g:get_phase(), g:get_global("phase_side"), g:get_global("phase_n") or 0
     end,
     --- barrage_segment() -> side, n: the friendly Barrage Segment in progress (nil outside one)
     barrage_segment = function(ctx)
       local g = ctx.game
-      if g:segment() ~= "barrage" then return nil end
-      return g:global("phase_side"), g:global("segment_n")
+      if g:get_segment() ~= "barrage" then return nil end
+      return g:get_global("phase_side"), g:get_global("segment_n")
     end,
     label = function(ctx, hex) return label(ctx.game, hex) end,
     lst_port_type = function(ctx) return ctx.rule.values.lst_port_type end,
@@ -80,7 +80,7 @@ rule {
       local g = ctx.game
       local b = g.board
       if not b or not b:contains(hex) then return ("%s is not on the map"):format(label(g, hex)) end
-      local t = b:terrain(hex)
+      local t = b:get_terrain(hex)
       if t ~= "coastal" and t ~= "all-land" then
         return ("%s moves by land: %s is %s"):format(g:get(u, "name"), label(g, hex), t)
       end
@@ -100,7 +100,7 @@ rule {
   on = {
     turn_start = function(ctx, ev)
       local g = ctx.game
-      g:set_turn(ev.turn or ((g:turn() or 0) + 1))
+      g:set_turn(ev.turn or ((g:get_turn() or 0) + 1))
     end,
     aircraft_refit_phase = function(ctx, ev) begin_phase(ctx, "aircraft refit", ev) end,
     movement_phase = function(ctx, ev) begin_phase(ctx, "movement", ev) end,
@@ -110,21 +110,21 @@ rule {
     clean_up_phase = function(ctx, ev) begin_phase(ctx, "clean up", ev) end,
     barrage_segment = function(ctx, ev)
       local g = ctx.game
-      local name, side = g:phase(), g:global("phase_side")
+      local name, side = g:get_phase(), g:get_global("phase_side")
       if name == nil then error("barrage_segment: no phase has begun", 0) end
       if ev.side ~= nil and ev.side ~= side then
         error(("barrage_segment: the %s phase is %s's, not %s's"):format(name, side, tostring(ev.side)), 0)
       end
       g:set_segment("barrage")
-      g:set_global("segment_n", (g:global("segment_n") or 0) + 1)
+      g:set_global("segment_n", (g:get_global("segment_n") or 0) + 1)
       ctx:say("%s Barrage Segment of the %s phase", side, name)
     end,
-    -- the records default hooks keep: <kind>s (a count) and <kind>:<n> (the text)
+    -- the records default hooks keep: keyed value `<kind>` {n} = the text,
+    -- n = 1, 2 ... (how many: count_keyed(kind))
     record = function(ctx, ev)
       local g = ctx.game
-      local n = (g:global(ev.kind .. "s") or 0) + 1
-      g:set_global(ev.kind .. "s", n)
-      g:set_global(ev.kind .. ":" .. n, ev.text)
+      local n = g:count_keyed(ev.kind) + 1
+      g:set_keyed(ev.kind, n, ev.text)
       ctx:say("%s %d recorded: %s", ev.kind, n, ev.text)
     end,
     -- Chapter 9's step losses stand in here: a unit with a `steps` value
@@ -134,7 +134,7 @@ rule {
       if ev.handled then return end
       ev.handled = true
       local g, u = ctx.game, ev.unit
-      local steps = g:value(u, "steps")
+      local steps = g:get_value(u, "steps")
       if steps and steps > 1 then
         g:set_value(u, "steps", steps - 1)
         ctx:say("%s loses a step (%s): %d left", g:get(u, "name"), ev.reason or "", steps - 1)
@@ -199,7 +199,7 @@ rule {
       for _, s in ipairs(hexlib.sides(hex)) do
         local a, c = hexlib.side_hexes(s)
         if b:contains(a) and b:contains(c) then
-          local f = b:features(s)
+          local f = b:get_features(s)
           if f and f.estuary and not f.riverine then return true end
         end
       end
@@ -213,7 +213,7 @@ rule {
       local b = g.board
       if not b or not b:contains(hex) then return ("18.1c: %s is not on the map"):format(label(g, hex)) end
       if ctx:query("moves_by_land", u) then return ctx:query("land_entry_refusal", u, hex) end
-      local terrain = b:terrain(hex)
+      local terrain = b:get_terrain(hex)
       local class = ctx:query("naval_class", u)
       if class == "landing_craft" or class == "lst_port" then   -- an LST port is an LC counter (18.4f C: it never moves)
         if v.landing_craft_terrain[terrain] or ctx:query("estuary_hex", hex) then return nil end
@@ -230,7 +230,7 @@ rule {
   id = "18.1d", title = "Naval DG",
   queries = {
     --- is_dg(u): does the ship carry a DG marker?
-    is_dg = function(ctx, u) return ctx.game:marker(u, "DG") > 0 end,
+    is_dg = function(ctx, u) return ctx.game:get_marker(u, "DG") > 0 end,
     --- has_modes(u): ships have none (they use DG markers instead)
     has_modes = function(ctx, u) return not ctx:query("is_naval", u) end,
   },
@@ -239,7 +239,7 @@ rule {
     clean_up_phase = function(ctx, ev)
       local g = ctx.game
       for _, u in ipairs(g:units()) do
-        if g:get(u, "side") == ev.side and g:marker(u, "DG") > 0 and ctx:query("is_ship", u)
+        if g:get(u, "side") == ev.side and g:get_marker(u, "DG") > 0 and ctx:query("is_ship", u)
             and g:get(u, "loc") ~= "dead" then
           g:remove_marker(u, "DG")
           ctx:say("%s: DG marker removed", g:get(u, "name"))
@@ -259,8 +259,8 @@ rule {
     --- mp_spent(u): MPs the unit has spent in the current phase
     mp_spent = function(ctx, u)
       local _, _, n = ctx:query("phase")
-      if ctx.game:value(u, "mp_phase") ~= n then return 0 end
-      return ctx.game:value(u, "mp_spent") or 0
+      if ctx.game:get_value(u, "mp_phase") ~= n then return 0 end
+      return ctx.game:get_value(u, "mp_spent") or 0
     end,
     --- move_allowance(u): MPs per phase (the speed, 18.1f; a DUKW's in Transport-Point MPs, 18.4e)
     move_allowance = function(ctx, u)
@@ -332,7 +332,7 @@ rule {
 
 function label(game, hex)
   local b = game.board
-  if b and math.type(hex) == "integer" and b:contains(hex) then return b:label(hex) end
+  if b and math.type(hex) == "integer" and b:contains(hex) then return b:format(hex) end
   return tostring(hex)
 end
 
@@ -356,10 +356,10 @@ end
 
 function printed(game, u, key)
   if game:get(u, "face") == "damaged" then
-    local v = game:value(u, "damaged." .. key)
+    local v = game:get_value(u, "damaged." .. key)
     if v ~= nil then return v end
   end
-  return game:value(u, key)
+  return game:get_value(u, key)
 end
 
 -- a phase begins: its name, whose it is, its serial number; no segment yet
@@ -370,7 +370,7 @@ function begin_phase(ctx, name, ev)
   local g = ctx.game
   g:set_phase(name)
   g:set_global("phase_side", ev.side)
-  g:set_global("phase_n", (g:global("phase_n") or 0) + 1)
+  g:set_global("phase_n", (g:get_global("phase_n") or 0) + 1)
   g:set_segment(nil)
   ctx:say("%s %s phase", ev.side, name)
 end

@@ -53,7 +53,7 @@ rule {
       local g = ctx.game
       local grp = port_use_group(ctx, hex)
       local _, _, n = ctx:query("phase")
-      if grp and g:group_get(grp, "phase") == n then return g:group_get(grp, "used") or 0 end
+      if grp and g:group_get_value(grp, "phase") == n then return g:group_get_value(grp, "used") or 0 end
       return 0
     end,
     --- port_capacity_left(hex, side) -> capacity left this phase at a
@@ -93,9 +93,9 @@ rule {
         grp = g:group_new { name = "port use " .. label(ctx, ev.hex), kind = "port use", hex = ev.hex }
       end
       local used = ev.amount
-      if g:group_get(grp, "phase") == n then used = used + (g:group_get(grp, "used") or 0) end
-      g:group_set(grp, "phase", n)
-      g:group_set(grp, "used", used)
+      if g:group_get_value(grp, "phase") == n then used = used + (g:group_get_value(grp, "used") or 0) end
+      g:group_set_value(grp, "phase", n)
+      g:group_set_value(grp, "used", used)
     end,
   },
   actions = {
@@ -122,7 +122,7 @@ rule {
           local kind, w = g:get(u, "loc")
           if kind ~= "hex" or w ~= hex then return ("18.4c: %s is not in %s's hex"):format(name, cname) end
           if g:get(u, "side") ~= side then return ("18.4c: %s is an enemy unit"):format(name) end
-          if g:value(u, "moved_phase") == n then
+          if g:get_value(u, "moved_phase") == n then
             return ("18.4c: %s has moved in this phase: cargo cannot have been moved before being loaded"):format(name)
           end
           why = ctx:query("cargo_refusal", craft, u)
@@ -134,7 +134,7 @@ rule {
           return ("18.4a: %s carries %d points; %d aboard, %d more asked"):format(cname, cap, cargo_load(ctx, craft), size)
         end
         if by_land then return ctx:query("dukw_mp_refusal", craft, "load") end
-        if not ctx.game.board:port(hex) and not ctx:query("port_at", hex, side) then
+        if not ctx.game.board:get_port(hex) and not ctx:query("port_at", hex, side) then
           return ("18.4c: loading only in port hexes (%s has no port)"):format(label(ctx, hex))
         end
         local left = ctx:query("port_capacity_left", hex, side)
@@ -150,7 +150,7 @@ rule {
         local size, names = 0, {}
         for i, u in ipairs(p.units) do
           size = size + ctx:query("transport_size", u)
-          g:load(u, p.craft)
+          g:embark(u, p.craft)
           names[i] = g:get(u, "name")
         end
         if ctx:query("moves_by_land", p.craft) then
@@ -203,19 +203,19 @@ rule {
           return "18.4d: landing craft combine with craft of their own type and side"
         end
         if ctx:query("unit_hex", a) ~= ctx:query("unit_hex", b) then return "18.4d: the craft are not in one hex" end
-        if g:value(a, "mode") ~= g:value(b, "mode") then return "18.4e: DUKWs in different modes do not combine" end
+        if g:get_value(a, "mode") ~= g:get_value(b, "mode") then return "18.4e: DUKWs in different modes do not combine" end
       end,
       effect = function(ctx, p)
         local g = ctx.game
-        for _, u in ipairs(g:cargo(p.craft)) do g:load(u, p.into) end
+        for _, u in ipairs(g:cargo(p.craft)) do g:embark(u, p.into) end
         local sa, sb = ctx:query("mp_spent", p.craft), ctx:query("mp_spent", p.into)
         if sa > sb then
           g:set_value(p.into, "mp_spent", sa)
-          g:set_value(p.into, "mp_phase", g:value(p.craft, "mp_phase"))
+          g:set_value(p.into, "mp_phase", g:get_value(p.craft, "mp_phase"))
         end
         for _, k in ipairs({ "move_ended_phase", "entered_phase" }) do
-          local v = g:value(p.craft, k)
-          if v and (g:value(p.into, k) or -1) < v then g:set_value(p.into, k, v) end
+          local v = g:get_value(p.craft, k)
+          if v and (g:get_value(p.into, k) or -1) < v then g:set_value(p.into, k, v) end
         end
         g:combine(p.into, p.craft)
         ctx:say("%s combines into %s: %d points", g:get(p.craft, "name"), g:get(p.into, "name"), g:get(p.into, "points"))
@@ -260,7 +260,7 @@ rule {
   queries = {
     --- moves_by_land(u): a DUKW operating as Transport Points (value mode = "tp")
     moves_by_land = function(ctx, u)
-      return ctx.game:get(u, "type") == "DUKW" and ctx.game:value(u, "mode") == "tp"
+      return ctx.game:get(u, "type") == "DUKW" and ctx.game:get_value(u, "mode") == "tp"
     end,
     --- dukw_allowance(u) -> its MA in Transport-Point MPs: 8 x 3 = 24. A DUKW's
     --- spending is kept in these: a water hex costs 3 of them, so switching
@@ -292,7 +292,7 @@ rule {
     --- air_transport_allowed(u): 14.9c's restrictions stand in as SP, and
     --- units with the value air_transportable
     air_transport_allowed = function(ctx, u)
-      return ctx.game:get(u, "type") == "SP" or ctx.game:value(u, "air_transportable") == true
+      return ctx.game:get(u, "type") == "SP" or ctx.game:get_value(u, "air_transportable") == true
     end,
     --- dukw_mp_refusal(u, what) -> nil, or why a Transport-Point DUKW lacks the 2 MP to load or unload
     dukw_mp_refusal = function(ctx, u, what)
@@ -318,7 +318,7 @@ rule {
       local list = p.units or {}
       if p.unit then list = { p.unit } end
       for _, u in ipairs(list) do
-        if ctx:query("moves_by_land", u) and ctx.game:phase() ~= "movement" then
+        if ctx:query("moves_by_land", u) and ctx.game:get_phase() ~= "movement" then
           return ("18.4e: as Transport Points %s moves in the Movement Phase only"):format(ctx.game:get(u, "name"))
         end
       end
@@ -346,14 +346,14 @@ rule {
         local name = g:get(u, "name")
         if g:get(u, "type") ~= "DUKW" then return ("18.4e: %s is not a DUKW"):format(name) end
         if p.to ~= "tp" and p.to ~= "lc" then return "18.4e: switch to \"tp\" (Transport Points) or \"lc\" (Landing Craft)" end
-        if (g:value(u, "mode") or "lc") == p.to then return ("18.4e: %s is already in that mode"):format(name) end
+        if (g:get_value(u, "mode") or "lc") == p.to then return ("18.4e: %s is already in that mode"):format(name) end
         local phase, side = ctx:query("phase")
         if phase ~= "movement" or side ~= g:get(u, "side") then
           return "18.4e: a DUKW switches between Landing Craft and Transport Points in its Movement Phase"
         end
         local hex = ctx:query("unit_hex", u)
         local b = g.board
-        if not (b:terrain(hex) == "coastal" or (b:terrain(hex) == "all-land" and ctx:query("estuary_hex", hex))) then
+        if not (b:get_terrain(hex) == "coastal" or (b:get_terrain(hex) == "all-land" and ctx:query("estuary_hex", hex))) then
           return ("18.4e: %s switches where water meets land (a coastal or estuary hex), not at %s"):format(name,
             label(ctx, hex))
         end
@@ -380,7 +380,7 @@ rule {
         end
         ctx:say("%s moves by land as Transport Points: %s MP left (%s x %d)", g:get(u, "name"), num(left),
           num(left / f), f)
-        if g:value(u, "move_ended_phase") == n then
+        if g:get_value(u, "move_ended_phase") == n then
           ctx:say("%s landed cargo here in this phase: that landing's ALT roll is this switch's too (18.4e A)",
             g:get(u, "name"))
           return
@@ -429,11 +429,11 @@ rule {
       local g = ctx.game
       local _, _, n = ctx:query("phase")
       local b = g.board
-      local mp = b and b:contains(hex) and b:port(hex)
-      if mp and g:owner(hex) == side then return { capacity = mp.capacity or math.huge, kind = "map" } end
+      local mp = b and b:contains(hex) and b:get_port(hex)
+      if mp and g:get_owner(hex) == side then return { capacity = mp.capacity or math.huge, kind = "map" } end
       for _, u in ipairs(ctx:query("units_at", hex)) do
         if ctx:query("naval_class", u) == "lst_port" and g:get(u, "side") == side
-            and g:value(u, "deployed_phase") ~= n then
+            and g:get_value(u, "deployed_phase") ~= n then
           return { capacity = ctx.rule.values.port_capacity, kind = "lst", unit = u }
         end
       end
@@ -454,11 +454,11 @@ rule {
       local hex, kind = ctx:query("unit_hex", u)
       if kind ~= "hex" then return ("18.4f: %s is not on the map"):format(name) end
       local b = g.board
-      if b:terrain(hex) ~= "coastal" and not ctx:query("estuary_hex", hex) then
+      if b:get_terrain(hex) ~= "coastal" and not ctx:query("estuary_hex", hex) then
         return ("18.4f: an LST converts into a port in a coastal or estuary hex (%s is %s)"):format(label(ctx, hex),
-          b:terrain(hex))
+          b:get_terrain(hex))
       end
-      if b:port(hex) then return ("18.4f F: %s already has a port"):format(label(ctx, hex)) end
+      if b:get_port(hex) then return ("18.4f F: %s already has a port"):format(label(ctx, hex)) end
       for _, o in ipairs(ctx:query("units_at", hex)) do
         if o ~= u and ctx:query("naval_class", o) == "lst_port" then
           return ("18.4f F: %s already has a port (%s)"):format(label(ctx, hex), g:get(o, "name"))
@@ -486,7 +486,7 @@ rule {
       local g = ctx.game
       local _, _, n = ctx:query("phase")
       for _, u in ipairs(ctx:query("units_at", ev.hex)) do
-        if g:value(u, "deploying_phase") == n then
+        if g:get_value(u, "deploying_phase") == n then
           g:set_value(u, "deploying_phase", nil)
           if g:get(u, "type") == "LST" and g:get(u, "loc") ~= "dead" then
             g:set(u, "type", ctx:query("lst_port_type"))
@@ -560,7 +560,7 @@ end
 function port_use_group(ctx, hex)
   local g = ctx.game
   for _, grp in ipairs(g:groups()) do
-    if g:group_get(grp, "kind") == "port use" and g:group_get(grp, "hex") == hex then return grp end
+    if g:group_get_value(grp, "kind") == "port use" and g:group_get_value(grp, "hex") == hex then return grp end
   end
   return nil
 end

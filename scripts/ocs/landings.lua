@@ -19,7 +19,7 @@ rule {
     --- Beach Assault, 18.6)
     landing_hex_refusal = function(ctx, hex, side, estuary_ok)
       local g = ctx.game
-      local t = g.board:terrain(hex)
+      local t = g.board:get_terrain(hex)
       if t ~= "coastal" and not (estuary_ok and ctx:query("estuary_hex", hex)) then
         return ("18.5: landings are made in coastal hexes (%s is %s)"):format(label(ctx, hex), t)
       end
@@ -83,7 +83,7 @@ rule {
       if p.unit then list = { p.unit } end
       local _, _, n = ctx:query("phase")
       for _, u in ipairs(list) do
-        if ctx.game:value(u, "move_ended_phase") == n then
+        if ctx.game:get_value(u, "move_ended_phase") == n then
           return ("18.5a: %s unloaded (or deployed) and ended its move in this phase"):format(ctx.game:get(u, "name"))
         end
       end
@@ -101,8 +101,8 @@ rule {
       local _, _, n = ctx:query("phase")
       local seen, total = {}, 0
       for _, u in ipairs(ctx:query("units_at", hex)) do
-        local c = g:value(u, "landed_craft")
-        if c and g:value(u, "landed_phase") == n and not seen[c] then
+        local c = g:get_value(u, "landed_craft")
+        if c and g:get_value(u, "landed_phase") == n and not seen[c] then
           seen[c] = true
           total = total + g:get(c, "points")
         end
@@ -146,7 +146,7 @@ rule {
         return ("18.5d: landings that need an ALT roll are made only in the player's Movement Phase (now the %s "
           .. "phase of %s)"):format(tostring(phase), tostring(ps))
       end
-      if ctx.game:global("alt_done_phase") == n then
+      if ctx.game:get_global("alt_done_phase") == n then
         return "18.5f: the ALT rolls of this phase are made: every landing craft has finished moving"
       end
       return nil
@@ -279,7 +279,7 @@ rule {
         e.units[#e.units + 1] = u
       end
       for _, u in ipairs(g:units()) do
-        if g:value(u, "deploying_phase") == n and g:get(u, "side") == side and g:get(u, "loc") ~= "dead" then
+        if g:get_value(u, "deploying_phase") == n and g:get(u, "side") == side and g:get(u, "loc") ~= "dead" then
           local e = at(ctx:query("unit_hex", u))
           e.lsts[#e.lsts + 1] = u
         end
@@ -298,7 +298,7 @@ rule {
       legal = function(ctx, p)
         local phase, side, n = ctx:query("phase")
         if phase ~= "movement" then return "18.5f: the ALT rolls are made in the Movement Phase, after all landing craft move" end
-        if ctx.game:global("alt_done_phase") == n then return "18.5f: the ALT rolls of this phase are made" end
+        if ctx.game:get_global("alt_done_phase") == n then return "18.5f: the ALT rolls of this phase are made" end
         if p.groups then
           local _, why = ctx:query("alt_arrangement", side, p.groups)
           if why then return why end
@@ -316,7 +316,7 @@ rule {
           for gi, grp in ipairs(groups) do
             local craft, seen = {}, {}
             for _, u in ipairs(grp) do
-              local c = g:value(u, "landed_craft")
+              local c = g:get_value(u, "landed_craft")
               if c and not seen[c] then seen[c] = true; craft[#craft + 1] = c end
             end
             for _, c in ipairs(craft) do with_lst[c] = true end
@@ -347,7 +347,7 @@ rule {
       local list = p.units or {}
       if p.unit then list = { p.unit } end
       local phase, _, n = ctx:query("phase")
-      if phase ~= "movement" or ctx.game:global("alt_done_phase") ~= n then return nil end
+      if phase ~= "movement" or ctx.game:get_global("alt_done_phase") ~= n then return nil end
       for _, u in ipairs(list) do
         if ctx:query("naval_class", u) == "landing_craft" then
           return ("18.5f: the ALT rolls of this phase are made: landing craft have finished moving (%s)"):format(
@@ -380,7 +380,7 @@ rule {
       end
       if eff.dg then
         for _, u in ipairs(ev.units) do
-          if g:get(u, "loc") ~= "dead" and g:marker(u, "DG") == 0 then g:add_marker(u, "DG", 1) end
+          if g:get(u, "loc") ~= "dead" and g:get_marker(u, "DG") == 0 then g:add_marker(u, "DG", 1) end
         end
         ctx:say("the landed units are DG")
       end
@@ -442,14 +442,14 @@ rule {
         local u = p.unit
         local name = g:get(u, "name")
         local phase, side, n = ctx:query("phase")
-        if g:value(u, "landed_phase") ~= n then return ("18.5h: %s did not land in this phase"):format(name) end
-        local by = g:value(u, "landed_by")
+        if g:get_value(u, "landed_phase") ~= n then return ("18.5h: %s did not land in this phase"):format(name) end
+        local by = g:get_value(u, "landed_by")
         if by == "port" then return ("18.5h: %s came ashore without an ALT roll: no after-landing movement"):format(name) end
-        if by ~= "alt" or g:value(u, "no_after_landing") == n then
+        if by ~= "alt" or g:get_value(u, "no_after_landing") == n then
           return ("18.6: %s landed by a Beach Assault: no after-landing movement"):format(name)
         end
         if phase ~= "movement" or side ~= g:get(u, "side") then return "18.5h: after-landing moves are made in the same Movement Phase" end
-        if g:global("alt_done_phase") ~= n then
+        if g:get_global("alt_done_phase") ~= n then
           return "18.5f D: after-landing moves wait until all the player's ALT rolls are made"
         end
         local ma = ctx:query("printed", u, "ma")
@@ -464,7 +464,7 @@ rule {
           cost = cost + ctx:query("land_move_cost", u, from, hex)
           from = hex
         end
-        local spent = g:value(u, "after_mp") or 0
+        local spent = g:get_value(u, "after_mp") or 0
         local allowed = ma / ctx.rule.values.fraction
         if spent + cost > allowed then
           return ("18.5h: %s moves half its MA after landing (%s); spent %s, the path costs %s"):format(name,
@@ -483,11 +483,11 @@ rule {
           ctx:emit("unit_enters_hex", { unit = u, hex = hex })
           from = hex
         end
-        g:set_value(u, "after_mp", (g:value(u, "after_mp") or 0) + cost)
+        g:set_value(u, "after_mp", (g:get_value(u, "after_mp") or 0) + cost)
         g:set_value(u, "moved_phase", n)
         local half = ctx:query("printed", u, "ma") / ctx.rule.values.fraction
         ctx:say("%s moves after landing to %s (%s MP of %s)", g:get(u, "name"), label(ctx, from),
-          tostring(g:value(u, "after_mp")), tostring(math.tointeger(half) or half))
+          tostring(g:get_value(u, "after_mp")), tostring(math.tointeger(half) or half))
       end,
     },
   },
@@ -510,7 +510,7 @@ function land_plan(ctx, p)
   local why = ctx:query("landing_phase_refusal", side, by == "port")
   if why then return nil, why end
   local _, _, n = ctx:query("phase")
-  if g:value(craft, "entered_phase") ~= n then
+  if g:get_value(craft, "entered_phase") ~= n then
     return nil, ("18.5a: units are dropped off when the craft enters the coastal hex; %s has not entered %s in this phase")
       :format(cname, label(ctx, hex))
   end
@@ -538,7 +538,7 @@ end
 function landed_units(ctx, side, n, by)
   local g = ctx.game
   return g:units(function(gm, u)
-    return gm:value(u, "landed_phase") == n and gm:value(u, "landed_by") == by and gm:get(u, "side") == side
+    return gm:get_value(u, "landed_phase") == n and gm:get_value(u, "landed_by") == by and gm:get(u, "side") == side
       and gm:get(u, "loc") ~= "dead"
   end)
 end

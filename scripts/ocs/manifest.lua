@@ -73,9 +73,9 @@ return family {
     status = {
       { key = "phase_side", label = "phase of" },
       { key = "alt_done_phase", label = "ALT rolls made in phase" },
-      { key = "ground_barrages", label = "ground barrages recorded" },
-      { key = "ground_combats", label = "ground combats recorded" },
-      { key = "supplys", label = "supply payments recorded" },
+      { keyed = "ground_barrage", count = true, label = "ground barrages recorded" },
+      { keyed = "ground_combat", count = true, label = "ground combats recorded" },
+      { keyed = "supply", count = true, label = "supply payments recorded" },
     },
   },
 }

@@ -42,7 +42,7 @@ rule {
   on = {
     -- the phasing player's naval reinforcements (Rule 35 says what they are)
     initial_phase = function(ctx)
-      ctx:emit("naval_reinforcements", { side = ctx.game:global("phasing") })
+      ctx:emit("naval_reinforcements", { side = ctx.game:get_global("phasing") })
     end,
   },
 }
@@ -65,7 +65,7 @@ rule {
     movement_phase = function(ctx)
       local g = ctx.game
       for _, u in ipairs(g:units()) do
-        if g:get(u, "side") == g:global("phasing") and (g:value(u, "mp_spent") or 0) ~= 0 and not ctx:query("is_ship", u) then
+        if g:get(u, "side") == g:get_global("phasing") and (g:get_value(u, "mp_spent") or 0) ~= 0 and not ctx:query("is_ship", u) then
           g:set_value(u, "mp_spent", 0)
         end
       end
@@ -76,7 +76,7 @@ rule {
   queries = {
     -- sea boxes a ship moves in one naval step
     speed = function(ctx, ship)
-      local v = ctx.game:value(ship, "speed") or ctx.rule.values.speeds[ctx.game:get(ship, "type")]
+      local v = ctx.game:get_value(ship, "speed") or ctx.rule.values.speeds[ctx.game:get(ship, "type")]
       if v == nil then error(("27.C.2: %s (%s) has no speed in sea boxes"):format(name_of(ctx, ship),
         tostring(ctx.game:get(ship, "type"))), 0) end
       return v
@@ -86,7 +86,7 @@ rule {
     boxes_left = function(ctx, tf)
       local left, slowest
       for _, u in ipairs(ctx:query("tf_ships", tf)) do
-        local l = ctx:query("speed", u) - (ctx.game:value(u, "step_boxes") or 0)
+        local l = ctx:query("speed", u) - (ctx.game:get_value(u, "step_boxes") or 0)
         if not left or l < left then left, slowest = l, u end
       end
       return math.max(0, left or 0), slowest
@@ -108,19 +108,19 @@ rule {
         if not ctx:query("is_tf", p.tf) then return ("27.B.3: %s is not a TF"):format(group_name(ctx, p.tf)) end
         local ships = ctx:query("tf_ships", p.tf)
         if #ships == 0 then return ("27.C.2: %s has no ship afloat"):format(group_name(ctx, p.tf)) end
-        if ctx:query("tf_side", p.tf) ~= g:global("phasing") then
+        if ctx:query("tf_side", p.tf) ~= g:get_global("phasing") then
           local r = ctx:query("may_react", p.tf)
           if r then
             return ("27.C.2: the non-phasing player moves ships only in reaction movement (Rule 28B): %s"):format(r)
           end
         end
         for _, u in ipairs(ships) do
-          local busy = g:value(u, "step_busy")
+          local busy = g:get_value(u, "step_busy")
           if busy then
             return ("27.C.2: %s has used this naval step to %s: that takes the whole step"):format(name_of(ctx, u), busy)
           end
         end
-        if p.port and not g.board:port(p.to) then
+        if p.port and not g.board:get_port(p.to) then
           return ("27.C.2: %s has no port"):format(label_of(ctx, p.to))
         end
         local pos = ctx:query("position", p.tf)
@@ -135,7 +135,7 @@ rule {
         if boxes > left then
           return ("27.C.2: %s moves at most %d sea box(es) more this naval step (slowest ship %s: %s, %d a step, %d used);"
             .. " the route to %s crosses %d"):format(group_name(ctx, p.tf), left, name_of(ctx, slowest),
-            g:get(slowest, "type"), ctx:query("speed", slowest), g:value(slowest, "step_boxes") or 0,
+            g:get(slowest, "type"), ctx:query("speed", slowest), g:get_value(slowest, "step_boxes") or 0,
             label_of(ctx, p.to), boxes)
         end
         for _, u in ipairs(ships) do
@@ -159,7 +159,7 @@ rule {
           local active, waived = ctx:query("enemy_zones", hexes[i], side)
           for _, cd in ipairs(waived.cds) do
             ctx:say("passes %s outside the coast defence zone of %s (CD %d), reduced by %s", label_of(ctx, hexes[i]),
-              label_of(ctx, cd), g.board:cd(cd), select(2, ctx:query("zones_reduced")))
+              label_of(ctx, cd), g.board:get_cd(cd), select(2, ctx:query("zones_reduced")))
           end
           for _, u in ipairs(waived.ships) do
             ctx:say("passes %s outside the combat zone of %s, reduced by %s", label_of(ctx, hexes[i]), name_of(ctx, u),
@@ -179,10 +179,10 @@ rule {
         local to, in_port = path[stop], p.port == true and stop == #hexes
         for _, u in ipairs(ctx:query("tf_ships", p.tf)) do
           g:move(u, in_port and "port" or "hex", to)
-          if boxes > 0 then g:set_value(u, "step_boxes", (g:value(u, "step_boxes") or 0) + boxes) end
+          if boxes > 0 then g:set_value(u, "step_boxes", (g:get_value(u, "step_boxes") or 0) + boxes) end
           g:set_value(u, "step_moved", true)
         end
-        g:group_set(p.tf, "coast", coast)
+        g:group_set_value(p.tf, "coast", coast)
         ctx:say("%s sails %s -> %s%s: %d hex(es), %d sea box(es); %d box(es) left this naval step", group_name(ctx, p.tf),
           label_of(ctx, pos.hex), label_of(ctx, to), in_port and " (in port)" or "", #path - 1, boxes,
           (ctx:query("boxes_left", p.tf)))
@@ -190,7 +190,7 @@ rule {
         if combat then
           local names = {}
           for _, u in ipairs(combat.ships) do names[#names + 1] = name_of(ctx, u) end
-          for _, cd in ipairs(combat.cds) do names[#names + 1] = ("CD %d at %s"):format(g.board:cd(cd), label_of(ctx, cd)) end
+          for _, cd in ipairs(combat.cds) do names[#names + 1] = ("CD %d at %s"):format(g.board:get_cd(cd), label_of(ctx, cd)) end
           ctx:say("%s enters an enemy naval combat zone at %s (%s): naval combat, resolved now", group_name(ctx, p.tf),
             label_of(ctx, to), table.concat(names, ", "))
           ctx:emit("naval_combat", { tf = p.tf, hex = to, ships = combat.ships, cds = combat.cds })
@@ -204,17 +204,17 @@ rule {
         local why = naval_phase_problem(ctx)
         if why then return why end
         local g = ctx.game
-        if g:step() >= g:global("naval_steps") then
-          return ("27.C.2: naval step %d is the last of the %s phase's %d"):format(g:step(), g:phase(), g:global("naval_steps"))
+        if g:get_step() >= g:get_global("naval_steps") then
+          return ("27.C.2: naval step %d is the last of the %s phase's %d"):format(g:get_step(), g:get_phase(), g:get_global("naval_steps"))
         end
       end,
       effect = function(ctx)
         local g = ctx.game
-        local s = g:step()
-        ctx:emit("naval_step_end", { step = s, side = g:global("phasing") })
+        local s = g:get_step()
+        ctx:emit("naval_step_end", { step = s, side = g:get_global("phasing") })
         g:set_step(s + 1)
-        ctx:say("naval step %d of %d (%s phase)", s + 1, g:global("naval_steps"), g:phase())
-        ctx:emit("naval_step_start", { step = s + 1, side = g:global("phasing") })
+        ctx:say("naval step %d of %d (%s phase)", s + 1, g:get_global("naval_steps"), g:get_phase())
+        ctx:emit("naval_step_start", { step = s + 1, side = g:get_global("phasing") })
       end,
     },
     -- ships in port take cargo aboard: the whole naval step for the ships,
@@ -225,7 +225,7 @@ rule {
         local g = ctx.game
         local why = naval_phase_problem(ctx)
         if why then return why end
-        if g:get(p.cargo, "side") ~= g:global("phasing") then return "27.C.2: the phasing player embarks cargo" end
+        if g:get(p.cargo, "side") ~= g:get_global("phasing") then return "27.C.2: the phasing player embarks cargo" end
         if ctx:query("is_ship", p.cargo) then return ("27.B.4: %s is a ship, not cargo"):format(name_of(ctx, p.cargo)) end
         local ckind, chex = g:get(p.cargo, "loc")
         if ckind ~= "hex" then return ("27.C.2: %s is not on the map to embark"):format(name_of(ctx, p.cargo)) end
@@ -235,11 +235,11 @@ rule {
           if kind ~= "port" or where ~= chex then
             return ("27.C.2: cargo embarks in port: %s is not in port at %s"):format(name_of(ctx, s), label_of(ctx, chex))
           end
-          if g:value(s, "step_moved") then
+          if g:get_value(s, "step_moved") then
             return ("27.C.2: embarking takes a whole naval step; %s has already sailed in this one"):format(name_of(ctx, s))
           end
-          if g:value(s, "step_busy") then
-            return ("27.C.2: %s has used this naval step to %s"):format(name_of(ctx, s), g:value(s, "step_busy"))
+          if g:get_value(s, "step_busy") then
+            return ("27.C.2: %s has used this naval step to %s"):format(name_of(ctx, s), g:get_value(s, "step_busy"))
           end
         end
         why = ctx:query("can_carry", p.ships, p.cargo)
@@ -257,7 +257,7 @@ rule {
       end,
       effect = function(ctx, p)
         local g = ctx.game
-        g:load(p.cargo, p.ships[1])
+        g:embark(p.cargo, p.ships[1])
         if #p.ships > 1 then
           g:group_new { name = "lift: " .. name_of(ctx, p.cargo), kind = "lift", cargo = p.cargo, units = p.ships }
         end
@@ -277,18 +277,18 @@ rule {
         local g = ctx.game
         local why = naval_phase_problem(ctx)
         if why then return why end
-        if g:get(p.cargo, "side") ~= g:global("phasing") then return "27.C.2: the phasing player disembarks cargo" end
+        if g:get(p.cargo, "side") ~= g:get_global("phasing") then return "27.C.2: the phasing player disembarks cargo" end
         local carriers = ctx:query("carriers_of", p.cargo)
         if #carriers == 0 then return ("27.C.2: %s is not aboard a ship"):format(name_of(ctx, p.cargo)) end
         for _, s in ipairs(carriers) do
           if g:get(s, "loc") ~= "port" then
             return ("27.C.2: cargo disembarks in port (landings are the amphibious rules'); %s is at sea"):format(name_of(ctx, s))
           end
-          if g:value(s, "step_moved") then
+          if g:get_value(s, "step_moved") then
             return ("27.C.2: disembarking takes a whole naval step; %s has already sailed in this one"):format(name_of(ctx, s))
           end
-          if g:value(s, "step_busy") then
-            return ("27.C.2: %s has used this naval step to %s"):format(name_of(ctx, s), g:value(s, "step_busy"))
+          if g:get_value(s, "step_busy") then
+            return ("27.C.2: %s has used this naval step to %s"):format(name_of(ctx, s), g:get_value(s, "step_busy"))
           end
         end
         local cost = mp_cost(ctx, p.cargo, "disembark")
@@ -318,9 +318,9 @@ rule {
       legal = function(ctx, p)
         local why = naval_phase_problem(ctx)
         if why then return why end
-        if ctx:query("tf_side", p.tf) ~= ctx.game:global("phasing") then return "27.C.2: the phasing player replenishes" end
+        if ctx:query("tf_side", p.tf) ~= ctx.game:get_global("phasing") then return "27.C.2: the phasing player replenishes" end
         for _, s in ipairs(ctx:query("tf_ships", p.tf)) do
-          if ctx.game:value(s, "step_moved") or ctx.game:value(s, "step_busy") then
+          if ctx.game:get_value(s, "step_moved") or ctx.game:get_value(s, "step_busy") then
             return ("27.C.2: replenishing takes a whole naval step; %s has already used this one"):format(name_of(ctx, s))
           end
         end
@@ -328,8 +328,8 @@ rule {
       effect = function(ctx, p)
         local g = ctx.game
         for _, s in ipairs(ctx:query("tf_ships", p.tf)) do g:set_value(s, "step_busy", "replenish") end
-        g:group_set(p.tf, "replenished", g:global("phase_serial"))
-        ctx:say("%s replenishes for naval step %d", group_name(ctx, p.tf), g:step())
+        g:group_set_value(p.tf, "replenished", g:get_global("phase_serial"))
+        ctx:say("%s replenishes for naval step %d", group_name(ctx, p.tf), g:get_step())
       end,
     },
   },
@@ -339,7 +339,7 @@ rule {
   id = "27.C.3", title = "Combat Phase",
   on = {
     combat_phase = function(ctx)
-      ctx.game:set_global("combat_serial", (ctx.game:global("combat_serial") or 0) + 1)
+      ctx.game:set_global("combat_serial", (ctx.game:get_global("combat_serial") or 0) + 1)
     end,
   },
   queries = {
@@ -349,9 +349,9 @@ rule {
       local g = ctx.game
       local total, tfs = 0, {}
       for _, grp in ipairs(g:groups()) do
-        if g:group_get(grp, "ngs_combat") == g:global("combat_serial") and g:group_get(grp, "ngs_target") == hex
+        if g:group_get_value(grp, "ngs_combat") == g:get_global("combat_serial") and g:group_get_value(grp, "ngs_target") == hex
           and ctx:query("tf_side", grp) == side then
-          total = total + g:group_get(grp, "ngs_strength")
+          total = total + g:group_get_value(grp, "ngs_strength")
           tfs[#tfs + 1] = grp
         end
       end
@@ -365,8 +365,8 @@ rule {
       params = { tf = "group", hex = "hex" },
       legal = function(ctx, p)
         local g = ctx.game
-        if g:phase() ~= "combat" then
-          return ("27.C.3: naval gunfire support is allocated in the combat phase, not the %s phase"):format(tostring(g:phase()))
+        if g:get_phase() ~= "combat" then
+          return ("27.C.3: naval gunfire support is allocated in the combat phase, not the %s phase"):format(tostring(g:get_phase()))
         end
         if not ctx:query("is_tf", p.tf) then return ("27.B.3: %s is not a TF"):format(group_name(ctx, p.tf)) end
         local strength = 0
@@ -374,9 +374,9 @@ rule {
         if strength <= 0 then
           return ("27.A.1: only SF have a naval gunfire support strength; %s has none"):format(group_name(ctx, p.tf))
         end
-        if g:group_get(p.tf, "ngs_combat") == g:global("combat_serial") then
+        if g:group_get_value(p.tf, "ngs_combat") == g:get_global("combat_serial") then
           return ("27.C.3: %s already supports ground combat at %s this combat phase"):format(group_name(ctx, p.tf),
-            label_of(ctx, g:group_get(p.tf, "ngs_target")))
+            label_of(ctx, g:group_get_value(p.tf, "ngs_target")))
         end
         local pos = ctx:query("position", p.tf)
         if p.hex ~= pos.hex and keel.hex.distance(p.hex, pos.hex) ~= 1 then
@@ -389,10 +389,10 @@ rule {
         local strength = 0
         for _, u in ipairs(ctx:query("tf_ships", p.tf)) do strength = strength + ctx:query("gunfire_strength", u) end
         local pos = ctx:query("position", p.tf)
-        g:group_set(p.tf, "ngs_hex", pos.hex)
-        g:group_set(p.tf, "ngs_target", p.hex)
-        g:group_set(p.tf, "ngs_strength", strength)
-        g:group_set(p.tf, "ngs_combat", g:global("combat_serial"))
+        g:group_set_value(p.tf, "ngs_hex", pos.hex)
+        g:group_set_value(p.tf, "ngs_target", p.hex)
+        g:group_set_value(p.tf, "ngs_strength", strength)
+        g:group_set_value(p.tf, "ngs_combat", g:get_global("combat_serial"))
         local side = ctx:query("tf_side", p.tf)
         ctx:say("%s gives naval gunfire support %d to ground combat at %s (from %s)", group_name(ctx, p.tf), strength,
           label_of(ctx, p.hex), label_of(ctx, pos.hex))
@@ -419,28 +419,28 @@ function name_of(ctx, u) return tostring(ctx.game:get(u, "name")) end
 
 function label_of(ctx, hex)
   local board = ctx.game.board
-  return board and board:label(hex) or tostring(hex)
+  return board and board:format(hex) or tostring(hex)
 end
 
-function group_name(ctx, grp) return tostring(ctx.game:group_name(grp)) end
+function group_name(ctx, grp) return tostring(ctx.game:group_get_name(grp)) end
 
 -- 27.C: a new phase. A naval step still open ends with the phase.
 function new_phase(ctx, name, ev)
   local g = ctx.game
-  local old = g:phase()
-  if (old == "movement" or old == "exploitation") and (g:step() or 0) > 0 then
-    ctx:emit("naval_step_end", { step = g:step(), side = g:global("phasing") })
+  local old = g:get_phase()
+  if (old == "movement" or old == "exploitation") and (g:get_step() or 0) > 0 then
+    ctx:emit("naval_step_end", { step = g:get_step(), side = g:get_global("phasing") })
     g:set_step(0)
   end
   if ev and ev.side then g:set_global("phasing", ev.side) end
   g:set_phase(name)
-  g:set_global("phase_serial", (g:global("phase_serial") or 0) + 1)
+  g:set_global("phase_serial", (g:get_global("phase_serial") or 0) + 1)
 end
 
 function naval_phase_problem(ctx)
   local g = ctx.game
-  local phase = g:phase()
-  if (phase ~= "movement" and phase ~= "exploitation") or (g:step() or 0) < 1 then
+  local phase = g:get_phase()
+  if (phase ~= "movement" and phase ~= "exploitation") or (g:get_step() or 0) < 1 then
     return ("27.C.2: ships move and embark in the naval steps of the movement and exploitation phases (now: %s phase)")
       :format(tostring(phase))
   end
@@ -452,7 +452,7 @@ function start_steps(ctx, n)
   local g = ctx.game
   g:set_global("naval_steps", n)
   g:set_step(1)
-  ctx:say("naval step 1 of %d (%s phase)", n, tostring(g:phase()))
+  ctx:say("naval step 1 of %d (%s phase)", n, tostring(g:get_phase()))
 end
 
 -- the end of a naval step: ground units on board pay for it (unless the
@@ -463,14 +463,14 @@ function end_step(ctx)
     if g:get(u, "loc") == "dead" then -- luacheck: ignore 542
     elseif ctx:query("is_ship", u) then
       for _, k in ipairs({ "step_boxes", "step_moved", "step_busy" }) do
-        if g:value(u, k) ~= nil then g:set_value(u, k, nil) end
+        if g:get_value(u, k) ~= nil then g:set_value(u, k, nil) end
       end
     elseif not ctx:query("is_air_group", u) then
       local kind, carrier = g:get(u, "loc")
-      if kind == "unit" and ctx:query("is_ship", carrier) and not g:value(u, "step_busy") then
+      if kind == "unit" and ctx:query("is_ship", carrier) and not g:get_value(u, "step_busy") then
         charge_mp(ctx, u, "step")
       end
-      if g:value(u, "step_busy") ~= nil then g:set_value(u, "step_busy", nil) end
+      if g:get_value(u, "step_busy") ~= nil then g:set_value(u, "step_busy", nil) end
     end
   end
 end
@@ -484,17 +484,17 @@ end
 
 -- MPs left: values.mp (the allowance, when given) minus values.mp_spent
 function mp_left(ctx, unit)
-  local allowance = ctx.game:value(unit, "mp")
+  local allowance = ctx.game:get_value(unit, "mp")
   if allowance == nil then return math.huge end
-  return allowance - (ctx.game:value(unit, "mp_spent") or 0)
+  return allowance - (ctx.game:get_value(unit, "mp_spent") or 0)
 end
 
 -- spend a ground unit's MPs on a naval activity (never past its allowance)
 function charge_mp(ctx, unit, activity)
   local g = ctx.game
   local cost = mp_cost(ctx, unit, activity)
-  local spent = (g:value(unit, "mp_spent") or 0) + cost
-  local allowance = g:value(unit, "mp")
+  local spent = (g:get_value(unit, "mp_spent") or 0) + cost
+  local allowance = g:get_value(unit, "mp")
   if allowance and spent > allowance then spent = allowance end
   g:set_value(unit, "mp_spent", spent)
   ctx:say("%s spends %d MP (%s); %d spent", name_of(ctx, unit), cost,

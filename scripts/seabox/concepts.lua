@@ -25,7 +25,7 @@ rule {
       local ships = ctx:query("tf_ships", tf)
       if #ships == 0 then return nil end
       local kind, hex = ctx.game:get(ships[1], "loc")
-      return { hex = hex, in_port = kind == "port", coast = ctx.game:group_get(tf, "coast") or 0,
+      return { hex = hex, in_port = kind == "port", coast = ctx.game:group_get_value(tf, "coast") or 0,
                box = ctx.game.board and ctx:query("box_of", hex) or nil,
                zone = ctx.game.board and (ctx:query("sea_zone", hex)) or nil }
     end,
@@ -45,14 +45,14 @@ rule {
     sea_zone = function(ctx, hex)
       local board = ctx.game.board
       if not board then return nil, "27.B.1: this game has no map" end
-      local z = board:zone(hex)
-      if not z then return nil, ("27.B.1: %s is in no sea zone"):format(board:label(hex)) end
+      local z = board:get_zone(hex)
+      if not z then return nil, ("27.B.1: %s is in no sea zone"):format(board:format(hex)) end
       local v = ctx.rule.values
       z = v.parts[z] or z
       for _, name in ipairs(v.zones) do
         if name == z then return z end
       end
-      return nil, ("27.B.1: %s is in '%s', which is none of the %d sea zones"):format(board:label(hex), z, #v.zones)
+      return nil, ("27.B.1: %s is in '%s', which is none of the %d sea zones"):format(board:format(hex), z, #v.zones)
     end,
   },
 }
@@ -64,13 +64,13 @@ rule {
     -- the sea box of a hex (a keel box id); the map's overlay must be 5 hexes across
     box_of = function(ctx, hex)
       local board = ctx.game.board
-      local radius = board and board:seaboxes()
+      local radius = board and board:get_seaboxes()
       local want = (ctx.rule.values.across - 1) // 2
       if radius ~= want then
         error(("27.B.2: sea boxes are %d hexes across (map statement 'seaboxes radius %d'); this map's %s"):format(
           ctx.rule.values.across, want, radius and ("are " .. (2 * radius + 1) .. " across") or "has none"), 0)
       end
-      return board:box(hex)
+      return board:box_of(hex)
     end,
     -- sea boxes a ship sails across along a route given hex by hex: one
     -- for each box it enters
@@ -121,12 +121,12 @@ rule {
       local g = ctx.game
       local pos = ctx:query("position", tf)
       if not pos then return false, "no ship of it is afloat" end
-      local combat = g:global("combat_serial")
-      if combat ~= nil and g:group_get(tf, "ngs_combat") == combat and g:group_get(tf, "ngs_hex") == pos.hex then
+      local combat = g:get_global("combat_serial")
+      if combat ~= nil and g:group_get_value(tf, "ngs_combat") == combat and g:group_get_value(tf, "ngs_hex") == pos.hex then
         return true, ("it gave naval gunfire support from %s in the last combat phase"):format(label_of(ctx, pos.hex))
       end
-      local phase = g:global("phase_serial")
-      if phase ~= nil and g:group_get(tf, "cd_phase") == phase and g:group_get(tf, "cd_hex") == pos.hex then
+      local phase = g:get_global("phase_serial")
+      if phase ~= nil and g:group_get_value(tf, "cd_phase") == phase and g:group_get_value(tf, "cd_hex") == pos.hex then
         return true, ("it engaged coast defences from %s in this phase"):format(label_of(ctx, pos.hex))
       end
       return false, "neither condition of 27.B.3 applies"
@@ -162,19 +162,21 @@ rule {
     -- a known TF that leaves the hex it was known in is unknown again
     tf_moved = function(ctx, ev)
       local g = ctx.game
-      local was = (g:group_get(ev.tf, "ngs_hex") == ev.from and g:group_get(ev.tf, "ngs_combat") == g:global("combat_serial"))
-        or (g:group_get(ev.tf, "cd_hex") == ev.from and g:group_get(ev.tf, "cd_phase") == g:global("phase_serial"))
+      local was = (g:group_get_value(ev.tf, "ngs_hex") == ev.from
+          and g:group_get_value(ev.tf, "ngs_combat") == g:get_global("combat_serial"))
+        or (g:group_get_value(ev.tf, "cd_hex") == ev.from
+          and g:group_get_value(ev.tf, "cd_phase") == g:get_global("phase_serial"))
       if was and ev.from ~= ev.to and not ctx:query("tf_known", ev.tf) then
-        ctx:say("%s has left %s: unknown to the enemy again", g:group_name(ev.tf), label_of(ctx, ev.from))
+        ctx:say("%s has left %s: unknown to the enemy again", g:group_get_name(ev.tf), label_of(ctx, ev.from))
       end
     end,
     -- condition (2): a TF that meets coast defences in naval combat
     naval_combat = function(ctx, ev)
       if ev.cds and #ev.cds > 0 then
-        ctx.game:group_set(ev.tf, "cd_hex", ev.hex)
-        ctx.game:group_set(ev.tf, "cd_phase", ctx.game:global("phase_serial"))
+        ctx.game:group_set_value(ev.tf, "cd_hex", ev.hex)
+        ctx.game:group_set_value(ev.tf, "cd_phase", ctx.game:get_global("phase_serial"))
         ctx:say("%s engaged coast defences at %s: known to the enemy for the rest of this phase while it stays there",
-          ctx.game:group_name(ev.tf), label_of(ctx, ev.hex))
+          ctx.game:group_get_name(ev.tf), label_of(ctx, ev.hex))
       end
     end,
   },
@@ -199,7 +201,7 @@ rule {
         local g = ctx.game
         local old = ctx:query("tf_of", p.ships[1])
         local tf = g:group_new { name = p.name, kind = "tf" }
-        if old then g:group_set(tf, "coast", g:group_get(old, "coast")) end
+        if old then g:group_set_value(tf, "coast", g:group_get_value(old, "coast")) end
         for _, u in ipairs(p.ships) do
           local from = ctx:query("tf_of", u)
           if from then g:group_remove(from, u) end
@@ -216,7 +218,7 @@ rule {
         for _, u in ipairs(members(ctx, p.tf)) do set[u] = true end
         for _, u in ipairs(p.ships) do
           if not set[u] then
-            return ("27.B.3: %s is not a ship of %s"):format(name_of(ctx, u), ctx.game:group_name(p.tf))
+            return ("27.B.3: %s is not a ship of %s"):format(name_of(ctx, u), ctx.game:group_get_name(p.tf))
           end
         end
         if #p.ships == 0 or #p.ships >= #members(ctx, p.tf) then
@@ -227,12 +229,12 @@ rule {
       effect = function(ctx, p)
         local g = ctx.game
         local tf = g:group_new { name = p.name, kind = "tf" }
-        g:group_set(tf, "coast", g:group_get(p.tf, "coast"))
+        g:group_set_value(tf, "coast", g:group_get_value(p.tf, "coast"))
         for _, u in ipairs(p.ships) do
           g:group_remove(p.tf, u)
           g:group_add(tf, u)
         end
-        ctx:say("%s splits: %d ship(s) leave as TF %s", g:group_name(p.tf), #p.ships, p.name)
+        ctx:say("%s splits: %d ship(s) leave as TF %s", g:group_get_name(p.tf), #p.ships, p.name)
       end,
     },
     -- two TFs in one place become one
@@ -245,19 +247,19 @@ rule {
         if #a == 0 or #b == 0 then return "27.B.3: both TFs need ships afloat" end
         if g:get(a[1], "side") ~= g:get(b[1], "side") then return "27.B.3: only friendly TFs join" end
         if not same_place(ctx, a[1], b[1]) then return "27.B.3: the two TFs are not in the same place" end
-        local ca, cb = g:group_get(p.tf, "coast") or 0, g:group_get(p.into, "coast") or 0
+        local ca, cb = g:group_get_value(p.tf, "coast") or 0, g:group_get_value(p.into, "coast") or 0
         if ca ~= 0 and cb ~= 0 and ca ~= cb then
           return ("27.B.5: the two TFs are on different coasts of %s"):format(label_of(ctx, select(2, g:get(a[1], "loc"))))
         end
       end,
       effect = function(ctx, p)
         local g = ctx.game
-        if (g:group_get(p.into, "coast") or 0) == 0 then g:group_set(p.into, "coast", g:group_get(p.tf, "coast")) end
+        if (g:group_get_value(p.into, "coast") or 0) == 0 then g:group_set_value(p.into, "coast", g:group_get_value(p.tf, "coast")) end
         for _, u in ipairs(members(ctx, p.tf)) do
           g:group_remove(p.tf, u)
           g:group_add(p.into, u)
         end
-        ctx:say("%s joins %s", g:group_name(p.tf), g:group_name(p.into))
+        ctx:say("%s joins %s", g:group_get_name(p.tf), g:group_get_name(p.into))
       end,
     },
   },
@@ -270,10 +272,10 @@ rule {
     doubled = { ["c/m"] = true, cavalry = true },
   },
   queries = {
-    cargo_class = function(ctx, unit) return ctx.game:value(unit, "class") end,
+    cargo_class = function(ctx, unit) return ctx.game:get_value(unit, "class") end,
     -- RE size for naval transport: values["size.RE"], doubled for cavalry and c/m units
     cargo_size = function(ctx, unit)
-      local s = ctx.game:value(unit, "size.RE")
+      local s = ctx.game:get_value(unit, "size.RE")
       if s == nil then
         error(("27.B.4: %s has no RE size: give it values[\"size.RE\"]"):format(name_of(ctx, unit)), 0)
       end
@@ -288,7 +290,7 @@ rule {
       local kind, carrier = ctx.game:get(cargo, "loc")
       if kind ~= "unit" then return {} end
       local lift = lift_of(ctx, carrier)
-      if lift and ctx.game:group_get(lift, "cargo") == cargo then return members(ctx, lift) end
+      if lift and ctx.game:group_get_value(lift, "cargo") == cargo then return members(ctx, lift) end
       return { carrier }
     end,
     -- capacity not yet used: none while the ship is part of a lift
@@ -336,7 +338,7 @@ rule {
           for _, m in ipairs(members(ctx, lift)) do
             if not chosen[m] then
               return ("27.B.4: %s and %s combine to carry %s: they move together"):format(name_of(ctx, s),
-                name_of(ctx, m), name_of(ctx, ctx.game:group_get(lift, "cargo")))
+                name_of(ctx, m), name_of(ctx, ctx.game:group_get_value(lift, "cargo")))
             end
           end
         end
@@ -353,9 +355,9 @@ rule {
       local lift = lift_of(ctx, ship)
       if lift then g:group_remove(lift, ship) end
       for _, c in ipairs(cargo_aboard(ctx, ship)) do
-        local others = lift and g:group_get(lift, "cargo") == c and members(ctx, lift) or {}
+        local others = lift and g:group_get_value(lift, "cargo") == c and members(ctx, lift) or {}
         if #others > 0 then
-          g:load(c, others[1])
+          g:embark(c, others[1])
           ctx:say("%s is now aboard %s", name_of(ctx, c), name_of(ctx, others[1]))
         else
           g:eliminate(c)
@@ -420,8 +422,8 @@ rule {
     -- seas (Rule 36C): reduced, why
     zones_reduced = function(ctx)
       local g = ctx.game
-      if g:global("night") then return true, "night" end
-      local sea = g:global("sea")
+      if g:get_global("night") then return true, "night" end
+      local sea = g:get_global("sea")
       if sea and ctx.rule.values.reducing_seas[sea] then return true, sea .. " seas" end
       return false
     end,
@@ -431,7 +433,7 @@ rule {
     combat_zone_radius = function(ctx, source, unreduced)
       local r
       if type(source) == "table" then
-        local level = ctx.game.board:cd(source.cd) or 0
+        local level = ctx.game.board:get_cd(source.cd) or 0
         if level <= 0 then return nil end
         r = level >= ctx.rule.values.cd_wide and 1 or 0
       else
@@ -458,15 +460,15 @@ rule {
       local around = { hex }
       for _, n in ipairs(ctx:query("naval_neighbors", hex)) do around[#around + 1] = n end
       for _, at in ipairs(around) do
-        local level = board:cd(at) or 0
-        local owner = g:owner(at)
+        local level = board:get_cd(at) or 0
+        local owner = g:get_owner(at)
         if level > 0 and owner ~= nil and owner ~= side and (at == hex or ctx:query("naval_adjacent", at, hex)) then
           consider("cds", { cd = at }, at, at)
         end
         for _, u in ipairs(units_at(ctx, at)) do
           if g:get(u, "side") ~= side and ctx:query("afloat", u) then
             local tf = ctx:query("tf_of", u)
-            local coast = tf and g:group_get(tf, "coast") or 0
+            local coast = tf and g:group_get_value(tf, "coast") or 0
             if at == hex or ctx:query("naval_adjacent", at, hex, coast) then consider("ships", u, at, u) end
           end
         end
@@ -482,7 +484,7 @@ function name_of(ctx, u) return tostring(ctx.game:get(u, "name")) end
 
 function label_of(ctx, hex)
   local board = ctx.game.board
-  return board and board:label(hex) or tostring(hex)
+  return board and board:format(hex) or tostring(hex)
 end
 
 -- the ships of a group that are afloat, in group order
@@ -494,7 +496,7 @@ function members(ctx, grp)
   return out
 end
 
-function is_lift(ctx, grp) return ctx.game:group_get(grp, "kind") == "lift" end
+function is_lift(ctx, grp) return ctx.game:group_get_value(grp, "kind") == "lift" end
 
 function lift_of(ctx, ship)
   for _, grp in ipairs(ctx.game:groups_of(ship)) do
@@ -532,7 +534,7 @@ end
 -- or eliminated; ships no longer needed leave the lift
 function settle_lift(ctx, lift)
   local g = ctx.game
-  local cargo = g:group_get(lift, "cargo")
+  local cargo = g:group_get_value(lift, "cargo")
   local ships = members(ctx, lift)
   local kind = cargo and g:get(cargo, "loc")
   if kind ~= "unit" then
@@ -543,7 +545,7 @@ function settle_lift(ctx, lift)
   for _, s in ipairs(ships) do cap = cap + ctx:query("cargo_capacity", s) end
   local size = ctx:query("cargo_size", cargo)
   if size > cap then
-    local cname, cre = g:value(cargo, "cadre.name"), g:value(cargo, "cadre.RE")
+    local cname, cre = g:get_value(cargo, "cadre.name"), g:get_value(cargo, "cadre.RE")
     local csize = cre and (ctx.rule.values.doubled[ctx:query("cargo_class", cargo)] and cre * 2 or cre)
     if cname and csize and csize <= cap then
       ctx:say("%s (%s RE) is more than the %s RE the surviving ships carry: reduced to its cadre %s (%s RE)",
@@ -572,7 +574,7 @@ function settle_lift(ctx, lift)
       g:group_remove(lift, s)
     end
   end
-  if select(2, g:get(cargo, "loc")) ~= kept[1] then g:load(cargo, kept[1]) end
+  if select(2, g:get(cargo, "loc")) ~= kept[1] then g:embark(cargo, kept[1]) end
   if #kept == 1 then g:group_remove(lift, kept[1]) end
 end
 

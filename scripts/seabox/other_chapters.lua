@@ -24,15 +24,15 @@ rule {
     naval_reinforcements = function(ctx, ev)
       local g = ctx.game
       for _, u in ipairs(g:units()) do
-        if g:get(u, "loc") == "off" and g:get(u, "side") == ev.side and g:value(u, "arrive_turn") == g:turn()
+        if g:get(u, "loc") == "off" and g:get(u, "side") == ev.side and g:get_value(u, "arrive_turn") == g:get_turn()
           and ctx:query("is_ship", u) then
-          local at = g.board:hex(g:value(u, "arrive_at"))
+          local at = g.board:hex(g:get_value(u, "arrive_at"))
           if not at then error(("Rule 35 (stand-in): %s arrives at '%s', which is not a hex of the map"):format(
-            name_of(ctx, u), tostring(g:value(u, "arrive_at"))), 0) end
-          local room = g.board:port(at) and ctx:query("port_room", at)
-          local in_port = g.board:port(at) ~= nil and (room == nil or room > 0)
+            name_of(ctx, u), tostring(g:get_value(u, "arrive_at"))), 0) end
+          local room = g.board:get_port(at) and ctx:query("port_room", at)
+          local in_port = g.board:get_port(at) ~= nil and (room == nil or room > 0)
           g:move(u, in_port and "port" or "hex", at)
-          local tname = g:value(u, "arrive_tf") or name_of(ctx, u)
+          local tname = g:get_value(u, "arrive_tf") or name_of(ctx, u)
           local tf = group_named(ctx, tname) or g:group_new { name = tname, kind = "tf" }
           g:group_add(tf, u)
           ctx:say("%s arrives %s %s (TF %s)", name_of(ctx, u), in_port and "in port at" or "at sea in", label_of(ctx, at), tname)
@@ -50,8 +50,8 @@ rule {
     -- nil when the non-phasing TF may react now, else why not
     may_react = function(ctx, tf)
       local g = ctx.game
-      if g:group_get(tf, "reacted_phase") == g:global("phase_serial") then
-        return ("%s has already reacted in this phase (stand-in: once a phase)"):format(g:group_name(tf))
+      if g:group_get_value(tf, "reacted_phase") == g:get_global("phase_serial") then
+        return ("%s has already reacted in this phase (stand-in: once a phase)"):format(g:group_get_name(tf))
       end
       return nil
     end,
@@ -59,9 +59,9 @@ rule {
   on = {
     tf_moved = function(ctx, ev)
       local g = ctx.game
-      if ctx:query("tf_side", ev.tf) ~= g:global("phasing") then
-        g:group_set(ev.tf, "reacted_phase", g:global("phase_serial"))
-        ctx:say("%s moved in reaction", g:group_name(ev.tf))
+      if ctx:query("tf_side", ev.tf) ~= g:get_global("phasing") then
+        g:group_set_value(ev.tf, "reacted_phase", g:get_global("phase_serial"))
+        ctx:say("%s moved in reaction", g:group_get_name(ev.tf))
       end
     end,
   },
@@ -149,7 +149,7 @@ rule {
   vetoes = {
     assemble_division = function(ctx, p)
       local v = ctx.rule.values
-      if ctx.game:value(p.division, "contingent") == v.contingent and (ctx.game:turn() or 0) < v.assemble_from_turn then
+      if ctx.game:get_value(p.division, "contingent") == v.contingent and (ctx.game:get_turn() or 0) < v.assemble_from_turn then
         return ("USA organisation problems (stand-in): US divisions cannot assemble before turn %d"):format(v.assemble_from_turn)
       end
     end,
@@ -179,15 +179,15 @@ rule {
     air_support = {
       params = { air = "unit", stack = "group" },
       legal = function(ctx, p)
-        if ctx.game:group_get(p.stack, "kind") ~= "stack" then
+        if ctx.game:group_get_value(p.stack, "kind") ~= "stack" then
           return "ground combat (stand-in): air support goes to a combination stack"
         end
       end,
       effect = function(ctx, p)
         local g = ctx.game
-        g:group_set(p.stack, "air_support", (g:group_get(p.stack, "air_support") or 0) + 1)
+        g:group_set_value(p.stack, "air_support", (g:group_get_value(p.stack, "air_support") or 0) + 1)
         g:set_value(p.air, "supports", p.stack)
-        ctx:say("%s supports %s", name_of(ctx, p.air), g:group_name(p.stack))
+        ctx:say("%s supports %s", name_of(ctx, p.air), g:group_get_name(p.stack))
       end,
     },
   },
@@ -199,21 +199,21 @@ rule {
   vetoes = {
     form_stack = function(ctx, p)
       local g = ctx.game
-      local c = g:value(p.units[1], "contingent")
+      local c = g:get_value(p.units[1], "contingent")
       for _, u in ipairs(p.units) do
-        if g:value(u, "contingent") ~= c then
+        if g:get_value(u, "contingent") ~= c then
           return ("contingents (stand-in): a combination stack is of one contingent; %s is %s, %s is %s"):format(
-            name_of(ctx, p.units[1]), tostring(c), name_of(ctx, u), tostring(g:value(u, "contingent")))
+            name_of(ctx, p.units[1]), tostring(c), name_of(ctx, u), tostring(g:get_value(u, "contingent")))
         end
       end
     end,
     air_support = function(ctx, p)
       local g = ctx.game
       local units = g:group_units(p.stack)
-      local c = units[1] and g:value(units[1], "contingent")
-      if g:value(p.air, "contingent") ~= c then
+      local c = units[1] and g:get_value(units[1], "contingent")
+      if g:get_value(p.air, "contingent") ~= c then
         return ("contingents (stand-in): %s (%s) may support only its own contingent, not %s"):format(
-          name_of(ctx, p.air), tostring(g:value(p.air, "contingent")), tostring(c))
+          name_of(ctx, p.air), tostring(g:get_value(p.air, "contingent")), tostring(c))
       end
     end,
   },
@@ -226,7 +226,7 @@ rule {
     initial_phase = function(ctx)
       local g = ctx.game
       for _, u in ipairs(g:units()) do
-        if g:value(u, "east_turn") == g:turn() and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
+        if g:get_value(u, "east_turn") == g:get_turn() and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
           g:move(u, "off")
           ctx:say("%s transfers to the East", name_of(ctx, u))
         end
@@ -241,12 +241,12 @@ function name_of(ctx, u) return tostring(ctx.game:get(u, "name")) end
 
 function label_of(ctx, hex)
   local board = ctx.game.board
-  return board and board:label(hex) or tostring(hex)
+  return board and board:format(hex) or tostring(hex)
 end
 
 function group_named(ctx, name)
   for _, grp in ipairs(ctx.game:groups()) do
-    if ctx.game:group_name(grp) == name then return grp end
+    if ctx.game:group_get_name(grp) == name then return grp end
   end
   return nil
 end

@@ -41,7 +41,7 @@ rule {
   queries = {
     -- the strength printed on the counter (AF, NT: 1 unless printed otherwise)
     printed_strength = function(ctx, ship)
-      local v = ctx.game:value(ship, "strength")
+      local v = ctx.game:get_value(ship, "strength")
       local cat = ctx:query("category", ship)
       if cat == "AF" or cat == "NT" then return v or ctx.rule.values.point end
       if v == nil then
@@ -90,7 +90,7 @@ rule {
         if ctx:query("cargo_class", cargo) == "c/m" then
           return ("27.A.1: an SF carries only non-c/m units; %s is c/m"):format(name_of(ctx, cargo))
         end
-        if g:value(cargo, "he") then
+        if g:get_value(cargo, "he") then
           return ("27.A.1: an SF carries only units without heavy equipment; %s has HE"):format(name_of(ctx, cargo))
         end
       end
@@ -102,7 +102,7 @@ rule {
       return cat == "AF" or cat == "NT"
     end,
     -- AA strength as printed (Rule 22A4 uses it; not in this text)
-    aa = function(ctx, ship) return ctx.game:value(ship, "aa") or 0 end,
+    aa = function(ctx, ship) return ctx.game:get_value(ship, "aa") or 0 end,
   },
 }
 
@@ -119,7 +119,7 @@ rule {
     -- major port); 0, reason when there is no port
     port_room = function(ctx, hex)
       local board = ctx.game.board
-      local port = board and board:port(hex)
+      local port = board and board:get_port(hex)
       if not port then return 0, "no port" end
       if not ctx.rule.values.limited[port.size] or port.capacity == nil then return nil end
       local n = 0
@@ -143,9 +143,9 @@ rule {
         if not (kind == "port" and where == p.to) then n = n + 1 end
       end
       if n > room then
-        local port = ctx.game.board:port(p.to)
+        local port = ctx.game.board:get_port(p.to)
         return ("27.A.2: %s is a %s port that %d ship(s) may enter: room for %d more, not %d"):format(
-          ctx.game.board:label(p.to), port.size, port.capacity, room, n)
+          ctx.game.board:format(p.to), port.size, port.capacity, room, n)
       end
     end,
   },
@@ -205,13 +205,13 @@ rule {
       legal = function(ctx, p)
         if p.hits < 1 then return ("27.A.3: bombing hits come one or more at a time, not %d"):format(p.hits) end
         if #ctx:query("tf_ships", p.tf) == 0 then
-          return ("27.A.3: %s has no ships afloat to take bombing hits"):format(ctx.game:group_name(p.tf))
+          return ("27.A.3: %s has no ships afloat to take bombing hits"):format(ctx.game:group_get_name(p.tf))
         end
       end,
       effect = function(ctx, p)
         local g = ctx.game
         local placed = 0
-        ctx:say("%d bombing hit(s) on %s", p.hits, g:group_name(p.tf))
+        ctx:say("%d bombing hit(s) on %s", p.hits, g:group_get_name(p.tf))
         while placed < p.hits do
           local any = false
           for _, cat in ipairs(ctx.rule.values.bombing_order) do
@@ -229,7 +229,7 @@ rule {
             end
           end
           if not any then
-            ctx:say("%d bombing hit(s) left over: no ship of %s is afloat", p.hits - placed, g:group_name(p.tf))
+            ctx:say("%d bombing hit(s) left over: no ship of %s is afloat", p.hits - placed, g:group_get_name(p.tf))
             break
           end
         end
@@ -330,9 +330,9 @@ rule {
             name_of(ctx, p.carrier), tostring(g:get(p.carrier, "type")))
         end
         if not ctx:query("afloat", p.carrier) then return ("27.A.4: %s is not afloat"):format(name_of(ctx, p.carrier)) end
-        if g:value(p.air, "code") ~= v.code then
+        if g:get_value(p.air, "code") ~= v.code then
           return ("27.A.4: only Code %s air groups (Rule 23F1) may base on a CF; %s is Code %s"):format(
-            v.code, name_of(ctx, p.air), tostring(g:value(p.air, "code") or "none"))
+            v.code, name_of(ctx, p.air), tostring(g:get_value(p.air, "code") or "none"))
         end
         if g:get(p.air, "side") ~= g:get(p.carrier, "side") then return "27.A.4: an air group bases only on a friendly CF" end
         local akind, awhere = g:get(p.air, "loc")
@@ -347,7 +347,7 @@ rule {
         end
       end,
       effect = function(ctx, p)
-        ctx.game:load(p.air, p.carrier)
+        ctx.game:embark(p.air, p.carrier)
         ctx:say("%s bases on %s", name_of(ctx, p.air), name_of(ctx, p.carrier))
       end,
     },

@@ -11,14 +11,14 @@ static const keel_numbering NUM = { 0, 1, 2, 1, 1 };
 static keel_hex H(keel_board *b, const char *label) {
   keel_hex h = 0;
   size_t at;
-  if (keel_grid_parse(keel_board_grid(b), label, &h, &at) != KEEL_OK) CHECK(!"label parses");
+  if (keel_grid_parse(keel_board_get_grid(b), label, &h, &at) != KEEL_OK) CHECK(!"label parses");
   return h;
 }
 
 static keel_side SD(keel_board *b, const char *label) {
   keel_side s = 0;
   size_t at;
-  if (keel_grid_parse_side(keel_board_grid(b), label, &s, &at) != KEEL_OK) CHECK(!"side parses");
+  if (keel_grid_parse_side(keel_board_get_grid(b), label, &s, &at) != KEEL_OK) CHECK(!"side parses");
   return s;
 }
 
@@ -42,9 +42,9 @@ TEST(board_terrain_and_labels) {
   keel_board *b = crete();
   CHECK_OK(keel_board_finish(b));
   keel_terrain t;
-  CHECK_OK(keel_board_terrain(b, H(b, "15B:2508"), &t));
+  CHECK_OK(keel_board_get_terrain(b, H(b, "15B:2508"), &t));
   CHECK_INT(t, KEEL_TERRAIN_COASTAL);
-  CHECK_OK(keel_board_terrain(b, H(b, "15B:2407"), &t));
+  CHECK_OK(keel_board_get_terrain(b, H(b, "15B:2407"), &t));
   CHECK_INT(t, KEEL_TERRAIN_SEA);
   CHECK_STR(keel_terrain_name(KEEL_TERRAIN_RESTRICTED), "restricted");
   CHECK_OK(keel_terrain_from_name("lake", &t));
@@ -52,9 +52,9 @@ TEST(board_terrain_and_labels) {
   CHECK_INT(keel_terrain_from_name("swamp", &t), KEEL_E_NOT_FOUND);
   keel_hex off;
   CHECK_OK(keel_hex_from_qr(500, 500, &off));
-  CHECK_INT(keel_board_terrain(b, off, &t), KEEL_E_OFF_BOARD);
-  CHECK_INT(keel_board_hex_count(b), 360);
-  CHECK(keel_board_memory(b) / keel_board_hex_count(b) <= 32);
+  CHECK_INT(keel_board_get_terrain(b, off, &t), KEEL_E_OFF_BOARD);
+  CHECK_INT(keel_board_count_hexes(b), 360);
+  CHECK(keel_board_memory(b) / keel_board_count_hexes(b) <= 32);
   keel_board_free(b);
 }
 
@@ -62,13 +62,13 @@ TEST(board_derived_sides_and_coasts_27_B_5) {
   keel_board *b = crete();
   CHECK_OK(keel_board_finish(b));
   unsigned f;
-  CHECK_OK(keel_board_side(b, SD(b, "15B:2407/2508"), &f));
+  CHECK_OK(keel_board_get_features(b, SD(b, "15B:2407/2508"), &f));
   CHECK_INT(f & KEEL_SIDE_WATER_MASK, KEEL_SIDE_ALL_WATER);
-  CHECK_OK(keel_board_side(b, SD(b, "15B:2408/2508"), &f));
+  CHECK_OK(keel_board_get_features(b, SD(b, "15B:2408/2508"), &f));
   CHECK_INT(f & KEEL_SIDE_WATER_MASK, KEEL_SIDE_ALL_LAND);
   /* 2508 (odd column): N, NE, NW face north; S faces south; SE, SW are Crete */
   int c[6];
-  for (int d = 0; d < 6; d++) CHECK_OK(keel_board_coast(b, H(b, "15B:2508"), d, &c[d]));
+  for (int d = 0; d < 6; d++) CHECK_OK(keel_board_get_coast(b, H(b, "15B:2508"), d, &c[d]));
   CHECK(c[1] != 0 && c[1] == c[2] && c[2] == c[3]);   /* NE, N, NW */
   CHECK(c[5] != 0 && c[5] != c[2]);                   /* S: the other coast */
   CHECK_INT(c[0], 0);
@@ -95,20 +95,20 @@ TEST(board_ports_places_cd) {
   CHECK_OK(keel_board_set_cd(b, H(b, "15B:2508"), 2));
   CHECK_OK(keel_board_finish(b));
   keel_port p;
-  CHECK_OK(keel_board_port(b, H(b, "15B:2508"), &p));
+  CHECK_OK(keel_board_get_port(b, H(b, "15B:2508"), &p));
   CHECK_INT(p.size, KEEL_PORT_MINOR);
   CHECK_INT(p.capacity, -1);
-  CHECK_INT(keel_board_port(b, H(b, "15B:2407"), &p), KEEL_E_NOT_FOUND);
+  CHECK_INT(keel_board_get_port(b, H(b, "15B:2407"), &p), KEEL_E_NOT_FOUND);
   keel_hex h;
-  CHECK_OK(keel_board_place(b, "Heraklion", &h));
+  CHECK_OK(keel_board_find_place(b, "Heraklion", &h));
   CHECK(h == H(b, "15B:2508"));
   const char *name;
   CHECK_OK(keel_board_place_name(b, h, &name));
   CHECK_STR(name, "Heraklion");
-  CHECK_INT(keel_board_place(b, "Atlantis", &h), KEEL_E_NOT_FOUND);
+  CHECK_INT(keel_board_find_place(b, "Atlantis", &h), KEEL_E_NOT_FOUND);
   CHECK_INT(keel_board_set_cd(b, H(b, "15B:2508"), 3), KEEL_E_STATE);   /* finished: never changes */
   int lv;
-  CHECK_OK(keel_board_cd(b, H(b, "15B:2508"), &lv));
+  CHECK_OK(keel_board_get_cd(b, H(b, "15B:2508"), &lv));
   CHECK_INT(lv, 2);
   keel_board_free(b);
 }
@@ -133,10 +133,10 @@ TEST(board_zones_tags_boxes) {
   CHECK_OK(keel_board_set_seaboxes(b, &g));
   CHECK_INT(keel_board_set_seaboxes(b, &g), KEEL_E_DUPLICATE);
   CHECK_OK(keel_board_finish(b));
-  CHECK_OK(keel_board_zone(b, H(b, "15B:2510"), &z));
+  CHECK_OK(keel_board_get_zone(b, H(b, "15B:2510"), &z));
   CHECK_INT(z, med);
-  CHECK_INT(keel_board_zone(b, H(b, "15B:2407"), &z), KEEL_E_NOT_FOUND);
-  CHECK(keel_area_adjacent(keel_board_areas(b), med, aeg));
+  CHECK_INT(keel_board_get_zone(b, H(b, "15B:2407"), &z), KEEL_E_NOT_FOUND);
+  CHECK(keel_area_adjacent(keel_board_get_areas(b), med, aeg));
   CHECK(keel_board_has_tag(b, H(b, "15B:2508"), crete_tag));
   CHECK(!keel_board_has_tag(b, H(b, "15B:2407"), crete_tag));
   keel_hex hs[4];
@@ -148,8 +148,8 @@ TEST(board_zones_tags_boxes) {
   CHECK_INT(n, 1);
   CHECK_STR(keel_board_tag_name(b, ids[0]), "crete");
   keel_box b1, b2;
-  CHECK_OK(keel_board_box(b, H(b, "15B:2407"), &b1));
-  CHECK_OK(keel_board_box(b, H(b, "15B:2509"), &b2));
+  CHECK_OK(keel_board_box_of(b, H(b, "15B:2407"), &b1));
+  CHECK_OK(keel_board_box_of(b, H(b, "15B:2509"), &b2));
   CHECK(b1 == b2);
   keel_board_free(b);
 }
@@ -179,7 +179,7 @@ TEST(board_riverine_and_straits) {
     CHECK(found);
   }
   unsigned f;
-  CHECK_OK(keel_board_side(b, SD(b, route[0]), &f));
+  CHECK_OK(keel_board_get_features(b, SD(b, route[0]), &f));
   CHECK_STR(keel_board_side_name(b, (int)(f >> KEEL_SIDE_NAME_SHIFT)), "Guadalquivir");
   keel_side s;
   CHECK_OK(keel_board_strait_passage(b, SD(b, "23A:1224/1324"), &s));
@@ -198,7 +198,7 @@ TEST(board_misuse) {
   CHECK_OK(keel_board_add_section(b, "A", 0, 0, 4, 4));
   CHECK_INT(keel_board_add_section(b, "A", 0, 10, 4, 4), KEEL_E_DUPLICATE);
   keel_hex h = H(b, "A:0101"), far;
-  CHECK_INT(keel_board_terrain(b, h, &t), KEEL_E_STATE);                 /* not finished */
+  CHECK_INT(keel_board_get_terrain(b, h, &t), KEEL_E_STATE);                 /* not finished */
   CHECK_OK(keel_board_set_terrain(b, h, KEEL_TERRAIN_SEA));
   CHECK_INT(keel_board_set_terrain(b, h, KEEL_TERRAIN_SEA), KEEL_E_DUPLICATE);
   CHECK_INT(keel_board_set_terrain(b, h, KEEL_TERRAIN_NONE), KEEL_E_ARG);
@@ -217,10 +217,10 @@ TEST(board_misuse) {
   CHECK_OK(keel_board_finish(b));
   CHECK_INT(keel_board_finish(b), KEEL_E_STATE);
   CHECK_INT(keel_board_set_terrain(b, H(b, "A:0202"), KEEL_TERRAIN_SEA), KEEL_E_STATE);
-  CHECK_OK(keel_board_terrain(b, H(b, "A:0202"), &t));
+  CHECK_OK(keel_board_get_terrain(b, H(b, "A:0202"), &t));
   CHECK_INT(t, KEEL_TERRAIN_LAND);                                       /* default */
   keel_box box;
-  CHECK_INT(keel_board_box(b, h, &box), KEEL_E_NOT_FOUND);               /* no sea boxes */
+  CHECK_INT(keel_board_box_of(b, h, &box), KEEL_E_NOT_FOUND);               /* no sea boxes */
   keel_board_free(b);
   keel_board_free(NULL);
 }
@@ -247,10 +247,10 @@ TEST(board_bulk_fill) {
   CHECK_INT(keel_board_fill(b, KEEL_LAYER_COUNT, H(b, "A:0101"), H(b, "A:0101"), 1, &at), KEEL_E_ARG);
   /* off the board: the rectangle runs past column 06 */
   keel_hex c0701, c0602;
-  CHECK_OK(keel_offset_to_hex(KEEL_EVEN_Q, 7, 1, &c0701));   /* printed 0701: off the board */
+  CHECK_OK(keel_hex_from_offset(KEEL_EVEN_Q, 7, 1, &c0701));   /* printed 0701: off the board */
   CHECK_INT(keel_board_fill(b, KEEL_LAYER_TAG, H(b, "A:0501"), c0701, rect, &at), KEEL_E_OFF_BOARD);
   CHECK(at == c0701);
-  CHECK_OK(keel_offset_to_hex(KEEL_EVEN_Q, 6, 2, &c0602));
+  CHECK_OK(keel_hex_from_offset(KEEL_EVEN_Q, 6, 2, &c0602));
   /* a row: terrain from 0101, -1 leaves a hex; then a duplicate in the second row call */
   int row[6] = { KEEL_TERRAIN_SEA, -1, KEEL_TERRAIN_COASTAL, KEEL_TERRAIN_LAND, KEEL_TERRAIN_LAKE, KEEL_TERRAIN_SEA };
   size_t i = 99;
@@ -272,13 +272,13 @@ TEST(board_bulk_fill) {
   CHECK(!keel_board_has_tag(b, H(b, "A:0103"), rect));
   CHECK(keel_board_has_tag(b, H(b, "A:0201"), tag));
   CHECK(!keel_board_has_tag(b, H(b, "A:0301"), tag));
-  CHECK_OK(keel_board_zone(b, c0602, &zone));
+  CHECK_OK(keel_board_get_zone(b, c0602, &zone));
   CHECK_INT(zone, 0);
-  CHECK_OK(keel_board_terrain(b, H(b, "A:0301"), &t));
+  CHECK_OK(keel_board_get_terrain(b, H(b, "A:0301"), &t));
   CHECK_INT(t, KEEL_TERRAIN_COASTAL);
-  CHECK_OK(keel_board_terrain(b, H(b, "A:0504"), &t));
+  CHECK_OK(keel_board_get_terrain(b, H(b, "A:0504"), &t));
   CHECK_INT(t, KEEL_TERRAIN_COASTAL);
-  CHECK_OK(keel_board_terrain(b, H(b, "A:0404"), &t));
+  CHECK_OK(keel_board_get_terrain(b, H(b, "A:0404"), &t));
   CHECK_INT(t, KEEL_TERRAIN_LAND);                           /* left: the default */
   keel_board_free(b);
 }

@@ -121,7 +121,7 @@ TEST(dice_streams_independent) {
   /* different names give different sequences */
   CHECK_OK(keel_dice_roll(a, oa, 1, 1000, fa, &forced, &idx));
   CHECK_OK(keel_dice_roll(a, sa, 1, 1000, fb, &forced, &idx));
-  CHECK_INT(keel_dice_stream_count(a), 3);
+  CHECK_INT(keel_dice_count_streams(a), 3);
   CHECK_STR(keel_dice_stream_name(a, 2), "fresh");
   CHECK_INT(keel_dice_find(a, "nope", &fr), KEEL_E_NOT_FOUND);
   CHECK_INT(keel_dice_stream(a, "two words", &fr), KEEL_E_ARG);
@@ -139,7 +139,7 @@ TEST(dice_forced) {
   CHECK_OK(keel_dice_get_state(d, s, &before, NULL));
   int64_t q[] = { 6, 6, 1 };
   CHECK_OK(keel_dice_force(d, q, 3));
-  CHECK_INT(keel_dice_forced_count(d), 3);
+  CHECK_INT(keel_dice_count_forced(d), 3);
   int f[2], forced = 0;
   uint64_t idx;
   CHECK_OK(keel_dice_roll(d, s, 2, 6, f, &forced, &idx));
@@ -156,7 +156,7 @@ TEST(dice_forced) {
   int64_t seven = 7;
   CHECK_OK(keel_dice_force(d, &seven, 1));
   CHECK_INT(keel_dice_roll(d, s, 1, 6, f, &forced, &idx), KEEL_E_RANGE);
-  CHECK_INT(keel_dice_forced_count(d), 1);
+  CHECK_INT(keel_dice_count_forced(d), 1);
   uint64_t v;
   CHECK_OK(keel_dice_range(d, s, 27, &v, &forced, &idx));
   CHECK(v == 7 && forced == 1 && idx == 4);
@@ -167,7 +167,7 @@ TEST(dice_forced) {
   CHECK_INT(keel_dice_force(d, many, KEEL_DICE_FORCED_MAX + 1), KEEL_E_CAPACITY);
   CHECK_OK(keel_dice_force(d, many, KEEL_DICE_FORCED_MAX));
   keel_dice_clear_forced(d);
-  CHECK_INT(keel_dice_forced_count(d), 0);
+  CHECK_INT(keel_dice_count_forced(d), 0);
   keel_dice_free(d);
 }
 
@@ -189,7 +189,7 @@ TEST(dice_state_round_trip) {
   size_t line;
   const char *why;
   CHECK_OK(keel_dice_load(e, buf, len, &line, &why));
-  CHECK(keel_dice_seed(e) == UINT64_C(0xdeadbeefcafef00d));
+  CHECK(keel_dice_get_seed(e) == UINT64_C(0xdeadbeefcafef00d));
   size_t t1, t2;
   CHECK_OK(keel_dice_find(e, "zeta", &t1));
   CHECK_OK(keel_dice_find(e, "alpha", &t2));
@@ -254,11 +254,11 @@ TEST(dice_load_malformed) {
   /* nothing changed: stream x still has its one roll */
   uint64_t rolls = 0;
   CHECK_OK(keel_dice_get_state(d, s, NULL, &rolls));
-  CHECK(rolls == 1 && keel_dice_stream_count(d) == 1);
+  CHECK(rolls == 1 && keel_dice_count_streams(d) == 1);
   /* a valid text with no streams resets to fresh streams */
   size_t line;
   CHECK_OK(keel_dice_load(d, ok, strlen(ok), &line, NULL));
-  CHECK_INT(keel_dice_stream_count(d), 0);
+  CHECK_INT(keel_dice_count_streams(d), 0);
   keel_dice_free(d);
 }
 

@@ -155,11 +155,11 @@ TEST(redblob_offset_and_doubled) {
     keel_hex h = cube(json_get(rt, "cube")), back;
     int64_t col, row;
     keel_hex_to_offset(h, conv, &col, &row);
-    CHECK_OK(keel_offset_to_hex(conv, col, row, &back));
+    CHECK_OK(keel_hex_from_offset(conv, col, row, &back));
     CHECK_INT(back, h);
     int64_t c0 = (int64_t)json_num(json_at(json_get(rt, "offset"), 0));
     int64_t r0 = (int64_t)json_num(json_at(json_get(rt, "offset"), 1));
-    CHECK_OK(keel_offset_to_hex(conv, c0, r0, &back));
+    CHECK_OK(keel_hex_from_offset(conv, c0, r0, &back));
     keel_hex_to_offset(back, conv, &col, &row);
     CHECK_INT(col, c0);
     CHECK_INT(row, r0);
@@ -174,7 +174,7 @@ TEST(redblob_offset_and_doubled) {
   EACH("qoffset_to_cube", c) {
     keel_offset conv = !strcmp(json_get(c, "offset")->str, "even") ? KEEL_EVEN_Q : KEEL_ODD_Q;
     keel_hex h;
-    CHECK_OK(keel_offset_to_hex(conv, (int64_t)json_num(json_at(json_get(c, "col_row"), 0)),
+    CHECK_OK(keel_hex_from_offset(conv, (int64_t)json_num(json_at(json_get(c, "col_row"), 0)),
                                 (int64_t)json_num(json_at(json_get(c, "col_row"), 1)), &h));
     CHECK_INT(h, cube(json_get(c, "expect")));
   }
@@ -183,11 +183,11 @@ TEST(redblob_offset_and_doubled) {
     keel_hex h = cube(json_get(drt, "cube")), back;
     int64_t col, row;
     keel_hex_to_doubled(h, (keel_doubled)conv, &col, &row);
-    CHECK_OK(keel_doubled_to_hex((keel_doubled)conv, col, row, &back));
+    CHECK_OK(keel_hex_from_doubled((keel_doubled)conv, col, row, &back));
     CHECK_INT(back, h);
     int64_t c0 = (int64_t)json_num(json_at(json_get(drt, "doubled"), 0));
     int64_t r0 = (int64_t)json_num(json_at(json_get(drt, "doubled"), 1));
-    CHECK_OK(keel_doubled_to_hex((keel_doubled)conv, c0, r0, &back));
+    CHECK_OK(keel_hex_from_doubled((keel_doubled)conv, c0, r0, &back));
     keel_hex_to_doubled(back, (keel_doubled)conv, &col, &row);
     CHECK_INT(col, c0);
     CHECK_INT(row, r0);
@@ -203,7 +203,7 @@ TEST(redblob_offset_and_doubled) {
     }
     EACH(to[conv], c) {
       keel_hex h;
-      CHECK_OK(keel_doubled_to_hex((keel_doubled)conv, (int64_t)json_num(json_at(json_get(c, "doubled"), 0)),
+      CHECK_OK(keel_hex_from_doubled((keel_doubled)conv, (int64_t)json_num(json_at(json_get(c, "doubled"), 0)),
                                    (int64_t)json_num(json_at(json_get(c, "doubled"), 1)), &h));
       CHECK_INT(h, cube(json_get(c, "expect")));
     }
@@ -325,11 +325,11 @@ TEST(offset_all_conventions_roundtrip) {
         int64_t col, row;
         keel_hex back;
         keel_hex_to_offset(H(q, r), (keel_offset)conv, &col, &row);
-        CHECK_OK(keel_offset_to_hex((keel_offset)conv, col, row, &back));
+        CHECK_OK(keel_hex_from_offset((keel_offset)conv, col, row, &back));
         CHECK_INT(back, H(q, r));
       }
   keel_hex h;
-  CHECK_INT(keel_doubled_to_hex(KEEL_DOUBLED_Q, 1, 2, &h), KEEL_E_ARG);   /* odd sum */
+  CHECK_INT(keel_hex_from_doubled(KEEL_DOUBLED_Q, 1, 2, &h), KEEL_E_ARG);   /* odd sum */
 }
 
 TEST(seabox_tiling_each_hex_in_exactly_one_box) {

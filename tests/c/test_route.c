@@ -277,9 +277,9 @@ TEST(board_costmap_from_profile_in_one_pass) {
   CHECK_OK(keel_board_set_default_terrain(b, KEEL_TERRAIN_SEA));
   keel_hex land, coastal, sea;
   size_t at;
-  keel_grid_parse(keel_board_grid(b), "0303", &land, &at);
-  keel_grid_parse(keel_board_grid(b), "0304", &coastal, &at);
-  keel_grid_parse(keel_board_grid(b), "0202", &sea, &at);
+  keel_grid_parse(keel_board_get_grid(b), "0303", &land, &at);
+  keel_grid_parse(keel_board_get_grid(b), "0304", &coastal, &at);
+  keel_grid_parse(keel_board_get_grid(b), "0202", &sea, &at);
   CHECK_OK(keel_board_set_terrain(b, land, KEEL_TERRAIN_LAND));
   CHECK_OK(keel_board_set_terrain(b, coastal, KEEL_TERRAIN_COASTAL));
   CHECK_OK(keel_board_finish(b));
@@ -302,7 +302,7 @@ TEST(board_costmap_from_profile_in_one_pass) {
   CHECK_INT(e, 1);
   keel_reach *r;
   CHECK_OK(keel_reach_new(m, sea, 0, 100, &r));
-  CHECK_INT(keel_reach_count(r), keel_board_hex_count(b) - 1);   /* all but the land hex */
+  CHECK_INT(keel_reach_count(r), keel_board_count_hexes(b) - 1);   /* all but the land hex */
   uint32_t c;
   CHECK_OK(keel_reach_cost(r, coastal, &c));
   CHECK(c >= 2);

@@ -20,7 +20,7 @@ static const keel_value NIL = { KEEL_V_NIL, { 0 } };
 static int32_t ship(keel_state *st, const char *name, const char *type, int64_t strength) {
   int32_t id = 0;
   CHECK_OK(keel_state_unit_new(st, A(st, name), A(st, type), A(st, "Allied"), &id));
-  CHECK_OK(keel_state_unit_set_value(st, id, A(st, "strength"), I(strength)));
+  CHECK_OK(keel_state_set_value(st, id, A(st, "strength"), I(strength)));
   return id;
 }
 
@@ -36,32 +36,32 @@ TEST(state_units_and_fields) {
   CHECK_OK(keel_state_new(&st));
   int32_t bb = ship(st, "Warspite", "BB", 5);
   CHECK_INT(bb, 1);
-  CHECK_INT(keel_state_unit_count(st), 1);
+  CHECK_INT(keel_state_count_units(st), 1);
   CHECK_OK(keel_state_add_hits(st, bb, 2));
   keel_unit_info u;
-  CHECK_OK(keel_state_unit_get(st, bb, &u));
+  CHECK_OK(keel_state_get_unit(st, bb, &u));
   CHECK_INT(u.hits, 2);
   CHECK_INT(u.face, KEEL_FACE_FULL);
   CHECK_INT(keel_state_add_hits(st, bb, -3), KEEL_E_ARG);
-  CHECK_INT(keel_state_unit_get(st, 9, &u), KEEL_E_NOT_FOUND);
+  CHECK_INT(keel_state_get_unit(st, 9, &u), KEEL_E_NOT_FOUND);
   /* values are kept sorted by name text */
-  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "speed"), I(9)));
-  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "aa"), F(1.5)));
-  CHECK_INT(keel_state_unit_value_count(st, bb), 3);
+  CHECK_OK(keel_state_set_value(st, bb, A(st, "speed"), I(9)));
+  CHECK_OK(keel_state_set_value(st, bb, A(st, "aa"), F(1.5)));
+  CHECK_INT(keel_state_count_values(st, bb), 3);
   keel_atom k; keel_value v;
-  CHECK_OK(keel_state_unit_value_at(st, bb, 0, &k, &v));
+  CHECK_OK(keel_state_at_value(st, bb, 0, &k, &v));
   CHECK_STR(keel_state_atom_str(st, k, NULL), "aa");
-  CHECK_OK(keel_state_unit_value_at(st, bb, 2, &k, &v));
+  CHECK_OK(keel_state_at_value(st, bb, 2, &k, &v));
   CHECK_STR(keel_state_atom_str(st, k, NULL), "strength");
-  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "speed"), NIL));
-  CHECK_INT(keel_state_unit_value_count(st, bb), 2);
-  CHECK_INT(keel_state_unit_set_value(st, bb, A(st, "x"), F(1.0 / 0.0)), KEEL_E_ARG);
+  CHECK_OK(keel_state_set_value(st, bb, A(st, "speed"), NIL));
+  CHECK_INT(keel_state_count_values(st, bb), 2);
+  CHECK_INT(keel_state_set_value(st, bb, A(st, "x"), F(1.0 / 0.0)), KEEL_E_ARG);
   /* markers */
   CHECK_OK(keel_state_add_marker(st, bb, A(st, "DG"), 1));
   CHECK_OK(keel_state_add_marker(st, bb, A(st, "DG"), 1));
-  CHECK_INT(keel_state_unit_marker(st, bb, A(st, "DG")), 2);
-  CHECK_OK(keel_state_unit_set_marker(st, bb, A(st, "DG"), 0));
-  CHECK_INT(keel_state_unit_marker_count(st, bb), 0);
+  CHECK_INT(keel_state_get_marker(st, bb, A(st, "DG")), 2);
+  CHECK_OK(keel_state_set_marker(st, bb, A(st, "DG"), 0));
+  CHECK_INT(keel_state_count_markers(st, bb), 0);
   CHECK_INT(keel_state_hash(st), keel_state_hash_full(st));
   CHECK(journal_has(st, "{\"ev\":\"set\",\"rule\":null,\"unit\":1,\"field\":\"hits\",\"old\":0,\"new\":2}"));
   CHECK(journal_has(st, "\"key\":\"aa\",\"old\":null,\"new\":1.5}"));
@@ -77,9 +77,9 @@ TEST(state_hash_independent_of_history) {
   int32_t x = ship(a, "Hood", "BC", 6), y = ship(b, "Hood", "BC", 6);
   CHECK_OK(keel_state_add_hits(a, x, 1));
   CHECK_OK(keel_state_add_hits(b, y, 3));
-  CHECK_OK(keel_state_unit_set_marker(b, y, A(b, "DG"), 4));
-  CHECK_OK(keel_state_unit_set(b, y, KEEL_F_HITS, 1));
-  CHECK_OK(keel_state_unit_set_marker(b, y, A(b, "DG"), 0));
+  CHECK_OK(keel_state_set_marker(b, y, A(b, "DG"), 4));
+  CHECK_OK(keel_state_set(b, y, KEEL_F_HITS, 1));
+  CHECK_OK(keel_state_set_marker(b, y, A(b, "DG"), 0));
   CHECK(keel_state_hash(a) == keel_state_hash(b));
   CHECK_OK(keel_state_set_global(a, A(a, "weather"), S(A(a, "storm"))));
   CHECK(keel_state_hash(a) != keel_state_hash(b));
@@ -105,14 +105,14 @@ TEST(state_transaction_rollback) {
   CHECK_OK(keel_state_set_owner(st, 77, A(st, "Axis")));
   int32_t extra;
   CHECK_OK(keel_state_unit_new(st, A(st, "LC"), A(st, "LC"), 0, &extra));
-  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "new"), I(1)));
+  CHECK_OK(keel_state_set_value(st, bb, A(st, "new"), I(1)));
   CHECK(keel_state_hash(st) != h0);
   CHECK_OK(keel_state_rollback(st, &m));
   CHECK(keel_state_hash(st) == h0);
   CHECK(keel_state_hash_full(st) == h0);
-  CHECK_INT(keel_state_unit_count(st), 1);
-  CHECK_INT(keel_state_group_size(st, g), 0);
-  CHECK_INT(keel_state_owner(st, 77), 0);
+  CHECK_INT(keel_state_count_units(st), 1);
+  CHECK_INT(keel_state_group_count_units(st, g), 0);
+  CHECK_INT(keel_state_get_owner(st, 77), 0);
   size_t jn; CHECK_OK(keel_state_journal(st, &jt, &jn));
   CHECK_INT(jn, jn0);
   keel_state_free(st);
@@ -190,7 +190,7 @@ TEST(state_owner_version) {
   uint64_t v2 = keel_state_get_owner_version(st);
   CHECK_OK(keel_state_rollback(st, &m));
   uint64_t v3 = keel_state_get_owner_version(st);
-  CHECK_INT(keel_state_owner(st, 77), axis);
+  CHECK_INT(keel_state_get_owner(st, 77), axis);
   CHECK(v2 != v1 && v3 != v2 && v3 != v1);                 /* back to Axis, a new version */
   CHECK_OK(keel_state_action_begin(st, "take", NULL));
   CHECK_OK(keel_state_set_owner(st, 78, axis));
@@ -198,10 +198,10 @@ TEST(state_owner_version) {
   uint64_t v4 = keel_state_get_owner_version(st);
   CHECK_OK(keel_state_undo(st, 1));
   uint64_t v5 = keel_state_get_owner_version(st);
-  CHECK_INT(keel_state_owner(st, 78), 0);
+  CHECK_INT(keel_state_get_owner(st, 78), 0);
   CHECK_OK(keel_state_redo(st, 1));
   uint64_t v6 = keel_state_get_owner_version(st);
-  CHECK_INT(keel_state_owner(st, 78), axis);
+  CHECK_INT(keel_state_get_owner(st, 78), axis);
   CHECK(v4 != v3 && v5 != v4 && v6 != v5 && v6 != v4);
   keel_state_free(st);
 }
@@ -220,10 +220,10 @@ TEST(state_undo_redo) {
     CHECK_OK(keel_state_action_end(st));
     h[i] = keel_state_hash(st);
   }
-  CHECK_INT(keel_state_action_count(st), 3);
+  CHECK_INT(keel_state_count_actions(st), 3);
   CHECK_OK(keel_state_undo(st, 2));
   CHECK(keel_state_hash(st) == h[1]);
-  CHECK_INT(keel_state_unit_count(st), 2);
+  CHECK_INT(keel_state_count_units(st), 2);
   CHECK_OK(keel_state_redo(st, 1));
   CHECK(keel_state_hash(st) == h[2]);
   CHECK(keel_state_hash_full(st) == h[2]);
@@ -238,7 +238,7 @@ TEST(state_undo_redo) {
   CHECK_OK(keel_state_action_begin(st, "other", "{\"x\":1}"));
   CHECK_INT(keel_state_undo(st, 1), KEEL_E_STATE);
   CHECK_OK(keel_state_action_end(st));
-  CHECK_INT(keel_state_redo_count(st), 0);
+  CHECK_INT(keel_state_count_redos(st), 0);
   keel_state_free(st);
 }
 
@@ -252,7 +252,7 @@ TEST(state_undo_empty_action) {
   CHECK_OK(keel_state_undo(st, 1));
   CHECK(keel_state_hash(st) == h);
   CHECK_OK(keel_state_redo(st, 1));
-  CHECK_INT(keel_state_action_count(st), 1);
+  CHECK_INT(keel_state_count_actions(st), 1);
   keel_state_free(st);
 }
 
@@ -271,7 +271,7 @@ TEST(state_groups_order_hash) {
   CHECK_OK(keel_state_group_add(b, gb, 1, 0));
   CHECK_OK(keel_state_group_add(b, gb, 2, 1));
   CHECK(keel_state_hash(a) == keel_state_hash(b));
-  CHECK_INT(keel_state_group_member(b, gb, 1), 2);
+  CHECK_INT(keel_state_group_at_unit(b, gb, 1), 2);
   CHECK_INT(keel_state_group_add(b, gb, 2, -1), KEEL_E_DUPLICATE);
   CHECK_OK(keel_state_group_remove(b, gb, 2));
   CHECK_OK(keel_state_group_add(b, gb, 2, 2));   /* 1 3 2: another order */
@@ -285,15 +285,15 @@ TEST(state_cargo_and_eliminate) {
   keel_state *st;
   CHECK_OK(keel_state_new(&st));
   int32_t cv = ship(st, "Illustrious", "CV", 3);
-  CHECK_OK(keel_state_unit_set_value(st, cv, A(st, "capacity.planes"), I(2)));
+  CHECK_OK(keel_state_set_value(st, cv, A(st, "capacity.planes"), I(2)));
   int32_t p1 = ship(st, "Swordfish", "air", 1);
   ship(st, "Fulmar", "air", 1);
   int32_t p3 = ship(st, "Martlet", "air", 1);
   for (int32_t p = p1; p <= p3; p++) {
-    CHECK_OK(keel_state_unit_set_value(st, p, A(st, "size.planes"), I(1)));
-    CHECK_OK(keel_state_unit_move(st, p, (keel_loc){ KEEL_LOC_UNIT, cv }));
+    CHECK_OK(keel_state_set_value(st, p, A(st, "size.planes"), I(1)));
+    CHECK_OK(keel_state_move(st, p, (keel_loc){ KEEL_LOC_UNIT, cv }));
   }
-  CHECK_INT(keel_state_unit_move(st, cv, (keel_loc){ KEEL_LOC_UNIT, p1 }), KEEL_E_ARG);   /* loop */
+  CHECK_INT(keel_state_move(st, cv, (keel_loc){ KEEL_LOC_UNIT, p1 }), KEEL_E_ARG);   /* loop */
   keel_cargo_report rep;
   int32_t ex[4];
   CHECK_OK(keel_state_cargo_check(st, &cv, 1, "planes", &rep, ex, 4));
@@ -304,7 +304,7 @@ TEST(state_cargo_and_eliminate) {
   CHECK_OK(keel_state_eliminate(st, cv));
   keel_unit_info u;
   for (int32_t p = cv; p <= p3; p++) {
-    CHECK_OK(keel_state_unit_get(st, p, &u));
+    CHECK_OK(keel_state_get_unit(st, p, &u));
     CHECK_INT(u.loc.kind, KEEL_LOC_DEAD);
   }
   keel_state_free(st);
@@ -314,20 +314,20 @@ TEST(state_split_combine) {
   keel_state *st;
   CHECK_OK(keel_state_new(&st));
   int32_t lc = ship(st, "LC", "LC", 1);
-  CHECK_OK(keel_state_unit_set(st, lc, KEEL_F_POINTS, 5));
-  CHECK_OK(keel_state_unit_move(st, lc, (keel_loc){ KEEL_LOC_HEX, 42 }));
+  CHECK_OK(keel_state_set(st, lc, KEEL_F_POINTS, 5));
+  CHECK_OK(keel_state_move(st, lc, (keel_loc){ KEEL_LOC_HEX, 42 }));
   int32_t part;
   CHECK_OK(keel_state_split(st, lc, 2, &part));
   keel_unit_info u;
-  CHECK_OK(keel_state_unit_get(st, part, &u));
+  CHECK_OK(keel_state_get_unit(st, part, &u));
   CHECK_INT(u.points, 2);
   CHECK_INT(u.loc.kind, KEEL_LOC_HEX);
   CHECK_INT(u.loc.where, 42);
-  CHECK_OK(keel_state_unit_get(st, lc, &u));
+  CHECK_OK(keel_state_get_unit(st, lc, &u));
   CHECK_INT(u.points, 3);
   CHECK_INT(keel_state_split(st, lc, 3, &part), KEEL_E_ARG);
   CHECK_OK(keel_state_combine(st, lc, part));
-  CHECK_OK(keel_state_unit_get(st, lc, &u));
+  CHECK_OK(keel_state_get_unit(st, lc, &u));
   CHECK_INT(u.points, 5);
   CHECK_OK(keel_state_reduce_points(st, lc, 1));
   CHECK_INT(keel_state_reduce_points(st, lc, 9), KEEL_E_ARG);
@@ -339,15 +339,15 @@ static keel_state *sample(void) {
   CHECK_OK(keel_state_new(&st));
   int32_t bb = ship(st, "Warspite \"old lady\"\n", "BB", 5);
   int32_t nt = ship(st, "NT", "NT", 1);
-  CHECK_OK(keel_state_unit_set_value(st, nt, A(st, "capacity.RE"), I(1)));
+  CHECK_OK(keel_state_set_value(st, nt, A(st, "capacity.RE"), I(1)));
   int32_t inf = ship(st, "5 Mtn", "inf", 1);
-  CHECK_OK(keel_state_unit_move(st, inf, (keel_loc){ KEEL_LOC_UNIT, nt }));
-  CHECK_OK(keel_state_unit_move(st, nt, (keel_loc){ KEEL_LOC_UNIT, bb }));   /* nested */
-  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "ratio"), F(0.1)));
-  CHECK_OK(keel_state_unit_set_value(st, bb, A(st, "slow"), (keel_value){ KEEL_V_BOOL, { 1 } }));
-  CHECK_OK(keel_state_unit_set(st, bb, KEEL_F_FACE, KEEL_FACE_DAMAGED));
+  CHECK_OK(keel_state_move(st, inf, (keel_loc){ KEEL_LOC_UNIT, nt }));
+  CHECK_OK(keel_state_move(st, nt, (keel_loc){ KEEL_LOC_UNIT, bb }));   /* nested */
+  CHECK_OK(keel_state_set_value(st, bb, A(st, "ratio"), F(0.1)));
+  CHECK_OK(keel_state_set_value(st, bb, A(st, "slow"), (keel_value){ KEEL_V_BOOL, { 1 } }));
+  CHECK_OK(keel_state_set(st, bb, KEEL_F_FACE, KEEL_FACE_DAMAGED));
   CHECK_OK(keel_state_add_marker(st, bb, A(st, "-1 Step"), 2));
-  CHECK_OK(keel_state_unit_move(st, bb, (keel_loc){ KEEL_LOC_PORT, 1234 }));
+  CHECK_OK(keel_state_move(st, bb, (keel_loc){ KEEL_LOC_PORT, 1234 }));
   int32_t g;
   CHECK_OK(keel_state_group_new(st, A(st, "TF \u00e9"), &g));
   CHECK_OK(keel_state_group_add(st, g, bb, -1));
@@ -585,7 +585,7 @@ TEST(save_version_1_loads) {
            (unsigned long long)keel_hash_bytes(body, strlen(body)));
   keel_state *back; char **meta; size_t nmeta; char *err;
   CHECK_OK(keel_state_load_text(text, strlen(text), &back, &meta, &nmeta, &err));
-  CHECK_INT(keel_state_global_count(back), 1);
+  CHECK_INT(keel_state_count_globals(back), 1);
   keel_save_meta_free(meta, nmeta);
   keel_state_free(back);
   /* a K line is version 2 only */

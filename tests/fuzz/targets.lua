@@ -38,7 +38,7 @@ function M.map(data)
   if not board then return check_refusal("map", "fuzz.map", err) end
   -- a built board answers for every hex it says it has
   local hexes = board:hexes()
-  for i = 1, math.min(#hexes, 64) do board:terrain(hexes[i]) end
+  for i = 1, math.min(#hexes, 64) do board:get_terrain(hexes[i]) end
   board:close()
 end
 

@@ -15,7 +15,7 @@ end
 
 local function labels(b, list, key)
   local out = {}
-  for _, x in ipairs(list) do out[#out + 1] = b:label(key and x[key] or x) end
+  for _, x in ipairs(list) do out[#out + 1] = b:format(key and x[key] or x) end
   table.sort(out)
   return out
 end
@@ -50,13 +50,13 @@ for _, m in ipairs { "crete", "eastmed" } do
   t.test("27.B.5-1: (" .. m .. ") a ship in 15B:2407 may enter 15B:2508, a minor port on Crete", function()
     local b = load(m)
     local from = b:hex("15B:2407")
-    t.eq(b:terrain(from), "all-sea")
+    t.eq(b:get_terrain(from), "all-sea")
     local steps = b:water_neighbors(from)
     local into
-    for _, s in ipairs(steps) do if b:label(s.hex) == "15B:2508" then into = s end end
+    for _, s in ipairs(steps) do if b:format(s.hex) == "15B:2508" then into = s end end
     t.ok(into, "2508 is a water neighbour of 2407")
-    t.eq(b:terrain("15B:2508"), "coastal")
-    t.eq(b:port("15B:2508").size, "minor")
+    t.eq(b:get_terrain("15B:2508"), "coastal")
+    t.eq(b:get_port("15B:2508").size, "minor")
     t.ok(b:has_tag("15B:2508", "crete"))
   end)
 
@@ -64,24 +64,24 @@ for _, m in ipairs { "crete", "eastmed" } do
     local b = load(m)
     local steps = b:water_neighbors("15B:2407")
     local coast
-    for _, s in ipairs(steps) do if b:label(s.hex) == "15B:2508" then coast = s.coast end end
+    for _, s in ipairs(steps) do if b:format(s.hex) == "15B:2508" then coast = s.coast end end
     local onward = b:water_neighbors("15B:2508", coast)
     t.eq(labels(b, onward, "hex"), { "15B:2407", "15B:2507", "15B:2607" })
     for _, s in ipairs(onward) do
-      t.ok(b:terrain(s.hex) == "all-sea" and keel.hex.qr(s.hex) and
-        select(2, b:label(s.hex):match("(%d%d)(%d%d)$")) <= "07", "north of Crete: " .. b:label(s.hex))
+      t.ok(b:get_terrain(s.hex) == "all-sea" and keel.hex.to_qr(s.hex) and
+        select(2, b:format(s.hex):match("(%d%d)(%d%d)$")) <= "07", "north of Crete: " .. b:format(s.hex))
     end
     -- the south coast is a different water body of the same hex
-    local south = b:water_neighbors("15B:2508", b:coasts("15B:2508")[6])   -- S side (direction 5)
+    local south = b:water_neighbors("15B:2508", b:get_coasts("15B:2508")[6])   -- S side (direction 5)
     t.eq(labels(b, south, "hex"), { "15B:2509" })
-    t.ok(b:coasts("15B:2508")[6] ~= coast, "two coasts separated by land")
+    t.ok(b:get_coasts("15B:2508")[6] ~= coast, "two coasts separated by land")
   end)
 
   t.test("27.B.5-3: (" .. m .. ") no water route across Crete's land", function()
     local b = load(m)
-    t.eq(b:features("15B:2408/2508").water, "all-land")
+    t.eq(b:get_features("15B:2408/2508").water, "all-land")
     for _, s in ipairs(b:water_neighbors("15B:2508")) do
-      t.ok(b:label(s.hex) ~= "15B:2408" and b:label(s.hex) ~= "15B:2608")
+      t.ok(b:format(s.hex) ~= "15B:2408" and b:format(s.hex) ~= "15B:2608")
     end
   end)
 end
@@ -89,30 +89,30 @@ end
 t.test("27.B.1-1: sea zones: a hex is in at most one zone, zones are named", function()
   local b = load("eastmed")
   t.eq(b:zones(), { "Aegean Sea", "Mediterranean Sea", "Red Sea" })   -- first use order
-  t.eq(b:zone("15B:2407"), "Aegean Sea")
-  t.eq(b:zone("15B:2509"), "Mediterranean Sea")
-  t.eq(b:zone("19A:3820"), "Red Sea")
-  t.eq(b:zone("15B:0101"), false)
+  t.eq(b:get_zone("15B:2407"), "Aegean Sea")
+  t.eq(b:get_zone("15B:2509"), "Mediterranean Sea")
+  t.eq(b:get_zone("19A:3820"), "Red Sea")
+  t.eq(b:get_zone("15B:0101"), false)
   t.ok(contains(b:zone_neighbors("Aegean Sea"), "Mediterranean Sea"))
   t.eq(b:zone_neighbors("Red Sea"), {})
 end)
 
 t.test("27.B.2-1: sea boxes 5 hexes across (radius 2) overlay the map", function()
   local b = load("eastmed")
-  local r, origin = b:seaboxes()
+  local r, origin = b:get_seaboxes()
   t.eq(r, 2)
-  t.eq(b:label(origin), "15B:2407")
-  t.eq(b:box("15B:2407"), b:box("15B:2509"))        -- two hexes from the centre
-  t.ok(b:box("15B:2407") ~= b:box("15B:2707"))      -- three hexes away
-  t.eq(#b:box_hexes(b:box("15B:2407")), 19)
-  local nb, why = load("corinth"):box("15B:0813")
+  t.eq(b:format(origin), "15B:2407")
+  t.eq(b:box_of("15B:2407"), b:box_of("15B:2509"))        -- two hexes from the centre
+  t.ok(b:box_of("15B:2407") ~= b:box_of("15B:2707"))      -- three hexes away
+  t.eq(#b:box_hexes(b:box_of("15B:2407")), 19)
+  local nb, why = load("corinth"):box_of("15B:0813")
   t.fails("no sea boxes", nb, why)
 end)
 
 -- 32.A.5 -------------------------------------------------------------------
 t.test("32.A.5-1: the narrow strait is the 33:1223/1224 hexside, its hexes enemy (Axis) owned", function()
   local b = load("straits")
-  t.ok(b:features("33:1223/1224").narrow_strait)
+  t.ok(b:get_features("33:1223/1224").narrow_strait)
   t.eq(owner(b, "33:1223"), "Axis")
   t.eq(owner(b, "33:1224"), "Axis")
   t.eq(owner(b, "33:1225"), false)
@@ -122,12 +122,12 @@ t.test("32.A.5-2: 33:1225-1224-1324 is a water route, and its second step passes
   local b = load("straits")
   local c
   for _, s in ipairs(b:water_neighbors("33:1225")) do
-    if b:label(s.hex) == "33:1224" then c = s.coast end
+    if b:format(s.hex) == "33:1224" then c = s.coast end
   end
   t.ok(c, "1225 -> 1224")
   local step
   for _, s in ipairs(b:water_neighbors("33:1224", c)) do
-    if b:label(s.hex) == "33:1324" then step = s end
+    if b:format(s.hex) == "33:1324" then step = s end
   end
   t.ok(step, "1224 -> 1324 on the same coast")
   t.eq(b:strait_passage(step.side), b:side("33:1223/1224"))
@@ -140,10 +140,10 @@ end)
 -- 32.A.6 -------------------------------------------------------------------
 t.test("32.A.6-1: 23A:3228 is sea, 23A:3227 coastal (2 MPs), the river starts at 23A:3227/3327", function()
   local b = load("sevilla")
-  t.eq(b:terrain("23A:3228"), "all-sea")
-  t.eq(b:terrain("23A:3227"), "coastal")
+  t.eq(b:get_terrain("23A:3228"), "all-sea")
+  t.eq(b:get_terrain("23A:3227"), "coastal")
   t.ok(contains(labels(b, b:water_neighbors("23A:3228"), "hex"), "23A:3227"))
-  t.eq(b:features("23A:3227/3327").riverine, "major-river")
+  t.eq(b:get_features("23A:3227/3327").riverine, "major-river")
 end)
 
 t.test("32.A.6-2: the river route 3227/3327, 3327/3226, then 4 hexsides to 3224/3225 at Sevilla", function()
@@ -155,9 +155,9 @@ t.test("32.A.6-2: the river route 3227/3327, 3327/3226, then 4 hexsides to 3224/
     t.ok(contains(next_sides, b:side(route[i + 1])), route[i] .. " -> " .. route[i + 1])
   end
   t.eq(#route - 2, 4, "4 MPs after the first two hexsides")
-  local sevilla = b:place("Sevilla")
-  t.eq(b:label(sevilla), "23A:3224")
-  local p = b:port(sevilla)
+  local sevilla = b:find_place("Sevilla")
+  t.eq(b:format(sevilla), "23A:3224")
+  local p = b:get_port(sevilla)
   t.eq(p.inland, true)
   t.eq(p.size, "standard")
   -- 3224/3225 is the first hexside adjacent to the inland port: no further upriver
@@ -171,20 +171,20 @@ end)
 for _, m in ipairs { "suez", "eastmed" } do
   t.test("32.A.6.a-1: (" .. m .. ") the Suez Canal runs from Port Said (19A:3413) to Suez (19A:3718)", function()
     local b = load(m)
-    t.eq(b:label(b:place("Port Said")), "19A:3413")
-    t.eq(b:label(b:place("Suez")), "19A:3718")
+    t.eq(b:format(b:find_place("Port Said")), "19A:3413")
+    t.eq(b:format(b:find_place("Suez")), "19A:3718")
     t.eq(b:place_name("19A:3413"), "Port Said")
     -- collect the canal's hexsides and walk them end to end
     local canal = {}
     for _, h in ipairs(b:hexes()) do
       for d = 0, 2 do
         local s = hex.side_of(h, d)
-        local f = b:features(s)
+        local f = b:get_features(s)
         if f and f.riverine == "canal" and f.name == "Suez" then canal[#canal + 1] = s end
       end
     end
     t.eq(#canal, 12)
-    local ps, suez = b:place("Port Said"), b:place("Suez")
+    local ps, suez = b:find_place("Port Said"), b:find_place("Suez")
     local start
     for _, s in ipairs(canal) do
       local a, c = hex.side_hexes(s)
@@ -195,7 +195,7 @@ for _, m in ipairs { "suez", "eastmed" } do
     while true do
       local nxt
       for _, s in ipairs(b:riverine_neighbors(cur)) do
-        if not seen[s] and b:features(s).name == "Suez" then nxt = s end
+        if not seen[s] and b:get_features(s).name == "Suez" then nxt = s end
       end
       if not nxt then break end
       seen[nxt] = true
@@ -205,7 +205,7 @@ for _, m in ipairs { "suez", "eastmed" } do
     local a, c = hex.side_hexes(cur)
     t.ok(a == suez or c == suez, "the chain ends at Suez")
     -- canal hexsides are not water routes for ordinary movement
-    t.eq(b:features(start).water, "all-land")
+    t.eq(b:get_features(start).water, "all-land")
   end)
 
   t.test("32.A.6.a-2: (" .. m .. ") the Egyptian Delta is a tagged region; hexes Allied at the start", function()
@@ -225,28 +225,28 @@ end
 for _, m in ipairs { "corinth", "eastmed" } do
   t.test("32.A.6.a.1-1: (" .. m .. ") the Corinth Canal is the 15B:0813/0814 hexside", function()
     local b = load(m)
-    local f = b:features("15B:0813/0814")
+    local f = b:get_features("15B:0813/0814")
     t.eq(f.riverine, "canal")
     t.eq(f.name, "Corinth")
     t.eq(f.water, "all-land")
-    t.eq(b:features("15B:0813", "15B:0814").name, "Corinth")
+    t.eq(b:get_features("15B:0813", "15B:0814").name, "Corinth")
   end)
 
   t.test("32.A.6.a.1-2: (" .. m .. ") without the canal the two gulfs are separate waters", function()
     local b = load(m)
     local c813 = {}
-    for _, c in ipairs(b:coasts("15B:0813")) do if c > 0 then c813[c] = true end end
+    for _, c in ipairs(b:get_coasts("15B:0813")) do if c > 0 then c813[c] = true end end
     local n = 0
     for _ in pairs(c813) do n = n + 1 end
     t.eq(n, 2, "0813 has two coasts")
     -- entering 0813 from the Gulf of Corinth (0714) leads back west only
     local coast
     for _, s in ipairs(b:water_neighbors("15B:0714")) do
-      if b:label(s.hex) == "15B:0813" then coast = s.coast end
+      if b:format(s.hex) == "15B:0813" then coast = s.coast end
     end
     t.ok(coast)
     for _, s in ipairs(b:water_neighbors("15B:0813", coast)) do
-      t.ok(b:label(s.hex) ~= "15B:0914", "no way into the Saronic Gulf")
+      t.ok(b:format(s.hex) ~= "15B:0914", "no way into the Saronic Gulf")
     end
   end)
 end
@@ -254,23 +254,23 @@ end
 -- 18.1c / 32.A: the rest of the data the rules name -------------------------
 t.test("18.1c-1: estuary and prohibited hexsides are data; a prohibited side is no water route", function()
   local b = load("suez")
-  local f = b:features("19A:3012/3112")
+  local f = b:get_features("19A:3012/3112")
   t.ok(f.estuary and f.prohibited)
   t.eq(f.water, "partial-water")
-  for _, s in ipairs(b:water_neighbors("19A:3012")) do t.ok(b:label(s.hex) ~= "19A:3112") end
-  t.eq(b:features("19A:3013/3113").riverine, "great-river")
-  t.eq(b:terrain("19A:3515"), "lake")
+  for _, s in ipairs(b:water_neighbors("19A:3012")) do t.ok(b:format(s.hex) ~= "19A:3112") end
+  t.eq(b:get_features("19A:3013/3113").riverine, "great-river")
+  t.eq(b:get_terrain("19A:3515"), "lake")
 end)
 
 t.test("32.B.5-1: ports have sizes and capacities; coast defences have levels", function()
   local b = load("suez")
-  local p = b:port("Port Said")
+  local p = b:get_port("Port Said")
   t.eq(p.size, "major")
   t.eq(p.capacity, 4)
   t.eq(p.inland, false)
-  t.eq(b:cd("Port Said"), 2)
-  t.eq(b:cd("Cairo"), 0)
-  t.fails("no port", b:port("Cairo"))
+  t.eq(b:get_cd("Port Said"), 2)
+  t.eq(b:get_cd("Cairo"), 0)
+  t.fails("no port", b:get_port("Cairo"))
   t.eq(#b:ports(), 3)
 end)
 
@@ -278,16 +278,16 @@ end)
 t.test("board-1: labels both ways, places, off-board queries give nil and a reason", function()
   local b = load("eastmed")
   local h = b:hex("15B:2407")
-  t.eq(b:label(h), "15B:2407")
-  t.eq(b:label(b:hex("19A:3413")), "19A:3413")
+  t.eq(b:format(h), "15B:2407")
+  t.eq(b:format(b:hex("19A:3413")), "19A:3413")
   t.eq(b:hex("Port Said"), b:hex("19A:3413"))
-  t.eq(b:side_label(b:side("15B:2407", "15B:2508")), "15B:2407/2508")
-  t.fails("not on the board", b:terrain("15B:3399"))
+  t.eq(b:format_side(b:side("15B:2407", "15B:2508")), "15B:2407/2508")
+  t.fails("not on the board", b:get_terrain("15B:3399"))
   t.fails("unknown map section", b:hex("99Z:0101"))
-  t.fails("malformed label", b:terrain("15B:24O7"))
-  t.fails("not on the board", b:terrain(hex.from_qr(1000, 1000)))
+  t.fails("malformed label", b:get_terrain("15B:24O7"))
+  t.fails("not on the board", b:get_terrain(hex.from_qr(1000, 1000)))
   t.fails("not adjacent", b:side("15B:2407", "15B:2409"))
-  t.fails("not found", b:place("Atlantis"))
+  t.fails("not found", b:find_place("Atlantis"))
   t.eq(b:contains("15B:2407"), true)
   t.eq(b:contains("15B:9999"), false)
   t.eq(tostring(b), "keel.Board (1600 hexes)")
@@ -296,13 +296,13 @@ end)
 
 t.test("board-2: misuse raises", function()
   local b = load("crete")
-  t.raises(function() b:terrain({}) end, "bad argument #1 to 'terrain'")
+  t.raises(function() b:get_terrain({}) end, "bad argument #1 to 'get_terrain'")
   t.raises(function() b:set_terrain("15B:2508", "all-sea") end, "board is finished")
   t.raises(function() b:water_neighbors("15B:2508", 99) end, "coast 0..15")
   local nb = keel.board.new{}
-  t.raises(function() nb:terrain("0101") end, "not finished")
+  t.raises(function() nb:get_terrain("0101") end, "not finished")
   b:close()
-  t.raises(function() b:terrain("15B:2508") end, "closed")
+  t.raises(function() b:get_terrain("15B:2508") end, "closed")
   t.eq(tostring(b), "keel.Board (closed)")
 end)
 
@@ -348,10 +348,10 @@ end)
 
 t.test("board-5: keel.board.load and load_string go through keel.map", function()
   local b = assert(keel.board.load("scenarios/maps/crete.map"))
-  t.eq(b:terrain("15B:2508"), "coastal")
+  t.eq(b:get_terrain("15B:2508"), "coastal")
   local b2 = assert(keel.board.load_string("hexes flat\nsection A at 0 0 size 2 2\nhex A:0101 coastal\n"))
-  t.eq(b2:terrain("A:0101"), "coastal")
-  t.eq(b2:terrain("A:0202"), "all-land")
+  t.eq(b2:get_terrain("A:0101"), "coastal")
+  t.eq(b2:get_terrain("A:0202"), "all-land")
   t.fails("No such file", keel.board.load("scenarios/maps/nope.map"))
 end)
 
@@ -361,19 +361,19 @@ t.test("board-6: the worked example of doc/map-format.md loads and says what the
   t.ok(example, "doc has a ```keel-map block")
   local b, err = map.load_string(example, "doc/map-format.md")
   t.ok(b, err)
-  t.eq(b:terrain("A:0202"), "coastal")
-  t.eq(b:terrain("A:0302"), "all-land")
-  t.eq(b:terrain("A:0504"), "restricted")
-  t.eq(b:port("Harbour Town").size, "major")
-  t.eq(b:features("A:0302/0402").riverine, "river")
+  t.eq(b:get_terrain("A:0202"), "coastal")
+  t.eq(b:get_terrain("A:0302"), "all-land")
+  t.eq(b:get_terrain("A:0504"), "restricted")
+  t.eq(b:get_port("Harbour Town").size, "major")
+  t.eq(b:get_features("A:0302/0402").riverine, "river")
   t.eq(owner(b, "A:0302"), "Blue")
-  t.eq(b:zone("A:0101"), "North Sea")
+  t.eq(b:get_zone("A:0101"), "North Sea")
   t.ok(b:has_tag("A:0302", "capital"))
 end)
 
 t.test("board-7: fill and fill_row set a layer over a rectangle or a row as the one-hex calls do", function()
   local b = keel.board.new { shift = "even" }
-  assert(b:section("A", 0, 0, 6, 4))
+  assert(b:add_section("A", 0, 0, 6, 4))
   local z = assert(b:add_zone("Z"))
   local tag = assert(b:tag_id("t"))
   t.ok(b:fill("tag", "A:0101", "A:0201", tag))
@@ -381,7 +381,7 @@ t.test("board-7: fill and fill_row set a layer over a rectangle or a row as the 
   local ok, why, at = b:fill("zone", "A:0502", "A:0503", z)
   t.eq(ok, nil)
   t.ok(why:find("defined twice", 1, true), why)
-  t.eq(b:label(at), "A:0502")
+  t.eq(b:format(at), "A:0502")
   t.raises(function() b:fill("owner", "A:0101", "A:0101", "Blue") end, "invalid option 'owner'")
   t.raises(function() b:fill("river", "A:0101", "A:0101", 1) end, "invalid option 'river'")
   t.raises(function() b:fill("zone", "A:0101", "A:0101", 0) end, "zone index >= 1")
@@ -402,11 +402,11 @@ t.test("board-7: fill and fill_row set a layer over a rectangle or a row as the 
   t.raises(function() b:fill_row("terrain", b:hex("A:0103"), ".", { [".."] = "lake" }) end, "one-character symbols")
   assert(b:finish())
   t.ok(b:has_tag("A:0201", "t"))
-  t.eq(b:zone("A:0602"), "Z")
-  t.eq(b:zone("A:0503"), false)
-  t.eq({ b:terrain("A:0101"), b:terrain("A:0201"), b:terrain("A:0301"), b:terrain("A:0401") },
+  t.eq(b:get_zone("A:0602"), "Z")
+  t.eq(b:get_zone("A:0503"), false)
+  t.eq({ b:get_terrain("A:0101"), b:get_terrain("A:0201"), b:get_terrain("A:0301"), b:get_terrain("A:0401") },
     { "all-sea", "all-land", "coastal", "all-land" })
-  t.eq({ b:terrain("A:0104"), b:terrain("A:0304"), b:terrain("A:0404") }, { "all-sea", "lake", "all-sea" })
+  t.eq({ b:get_terrain("A:0104"), b:get_terrain("A:0304"), b:get_terrain("A:0404") }, { "all-sea", "lake", "all-sea" })
   t.raises(function() b:fill("tag", "A:0101", "A:0101", tag) end, "board is finished")
   t.raises(function() b:fill_row("zone", b:hex("A:0101"), "zz_z", { z = 1 }) end, "board is finished")
   b:close()
@@ -435,8 +435,8 @@ t.test("board-8: owners, zones and tags from grids and rectangles land on the he
   end
   t.eq(layer(owner, "A"), { "false false false false", "Green Green false false", "Green Green false false" })
   t.eq(layer(owner, "B"), { "false Blue Red Blue", "Red false false false", "false false false Green" })
-  t.eq(layer(b.zone, "A"), { "false North North false", "false South false false", "false false false false" })
-  t.eq(layer(b.zone, "B"), { "false false false false", "false false false false", "false false South South" })
+  t.eq(layer(b.get_zone, "A"), { "false North North false", "false South false false", "false false false false" })
+  t.eq(layer(b.get_zone, "B"), { "false false false false", "false false false false", "false false South South" })
   t.eq(labels(b, b:tagged("x y")), { "A:0103", "A:0203", "A:0303" })
 end)
 
@@ -445,7 +445,7 @@ t.test("board-bounds-1: script integers are range-checked, never truncated to C'
   t.raises(function() keel.grid.new { first_row = -1 } end, "field 'first_row'")
   t.raises(function() keel.grid.new { digits = 5 } end, "field 'digits': an integer from 1 to 4")
   local b = keel.board.new { digits = 2 }
-  t.ok(b:section("A", 0, 0, 4, 4))
+  t.ok(b:add_section("A", 0, 0, 4, 4))
   local h = b:hex("A:0101")
   t.raises(function() b:add_port(h, "minor", 1 << 40) end, "capacity from 0 to 2147483647")
   t.raises(function() b:set_coasts(h, { 1 << 33 }) end, "coasts[1]: a coast number from 0 to")

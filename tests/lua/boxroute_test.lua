@@ -9,7 +9,7 @@ local game_mod = require "keel.game"
 local function crete() return assert(keel.board.load("scenarios/maps/crete.map")) end
 local function labels(b, hexes)
   local out = {}
-  for i, h in ipairs(hexes) do out[i] = b:label(h) end
+  for i, h in ipairs(hexes) do out[i] = b:format(h) end
   return out
 end
 
@@ -35,7 +35,7 @@ t.test("boxroute: a route counts the sea boxes it enters, not its hexes", functi
     local p, n = net:path("A:0102", to)
     t.ok(p, to)
     local want = 0
-    for i = 2, #p do if b:box(p[i]) ~= b:box(p[i - 1]) then want = want + 1 end end
+    for i = 2, #p do if b:box_of(p[i]) ~= b:box_of(p[i - 1]) then want = want + 1 end end
     t.eq(n, want, to)
     t.ok(#p - 1 >= keel.hex.distance(b:hex("A:0102"), b:hex(to)), "no shorter than the hex distance")
   end

@@ -26,7 +26,7 @@ local function hit_27(g, unit, n)
     local ty = g:get(unit, "type")
     if ty == "AF" or ty == "NT" or ty == "LS" or ty == "LC" then g:sink(unit) return end
     local hits = g:add_hits(unit, n)
-    local strength = g:value(unit, "strength")
+    local strength = g:get_value(unit, "strength")
     if hits >= strength then g:sink(unit)
     elseif pairs_types[ty] and hits * 2 >= strength then g:flip(unit, "half") end
   end)
@@ -67,7 +67,7 @@ t.test("27.A.3-4: two half CLs of the same type combine to a full unit", functio
   g:set(a, "face", "half"); g:set(b, "face", "half")
   g:action("combine", function()
     g:with_rule("27.A.3", function()
-      assert(g:value(a, "aa") == g:value(b, "aa"))
+      assert(g:get_value(a, "aa") == g:get_value(b, "aa"))
       g:set(a, "face", "full"); g:set(a, "hits", 0)
       g:sink(b)
     end)
@@ -81,7 +81,7 @@ t.test("27.B.4-1: an undamaged CA carrying a mountain regiment takes 1 hit; the 
   -- 27.A.1: each undamaged SF has a cargo capacity of 1 RE
   local ca = ship(g, "CA", "CA", 4, { ["capacity.RE"] = 1 })
   local mtn = g:unit_new { name = "Mtn regt", type = "mountain", side = "Axis", values = { ["size.RE"] = 1 } }
-  g:load(mtn, ca)
+  g:embark(mtn, ca)
   t.eq(g:cargo_check(ca, "RE").over, 0)
   g:action("hit", function()
     g:with_rule("27.B.4", function()
@@ -99,7 +99,7 @@ t.test("27.B.4-2: 3 NTs carry a division; one is sunk; the division in excess is
   local nts = {}
   for i = 1, 3 do nts[i] = ship(g, "NT" .. i, "NT", 1, { ["capacity.RE"] = 1 }) end
   local div = g:unit_new { name = "5-6 Inf XX", type = "inf", side = "Allied", values = { ["size.RE"] = 3 } }
-  g:load(div, nts[1])
+  g:embark(div, nts[1])
   t.eq(g:cargo_check(nts, "RE").over, 0)
   hit_27(g, nts[3], 1)
   local rep = g:cargo_check({ nts[1], nts[2] }, "RE")
@@ -114,7 +114,7 @@ t.test("27.B.4-3: a sunk ship takes its cargo with it", function()
   local g = new_game()
   local nt = ship(g, "NT", "NT", 1, { ["capacity.RE"] = 1 })
   local inf = g:unit_new { name = "inf", type = "inf", side = "Allied" }
-  g:load(inf, nt)
+  g:embark(inf, nt)
   hit_27(g, nt, 1)
   t.eq(g:get(inf, "loc"), "dead")
 end)
@@ -158,10 +158,10 @@ t.test("18.3d-2: a second DG converts to a hit", function()
   local g = new_game()
   local bb = ship(g, "BB", "BB", 5)
   dg_183(g, bb)
-  t.eq(g:marker(bb, "DG"), 1)
+  t.eq(g:get_marker(bb, "DG"), 1)
   t.eq(g:get(bb, "face"), "full", "the first DG does no damage")
   dg_183(g, bb)
-  t.eq(g:marker(bb, "DG"), 0, "the marker is removed")
+  t.eq(g:get_marker(bb, "DG"), 0, "the marker is removed")
   t.eq(g:get(bb, "face"), "damaged", "and a hit applied")
   local lines = g:journal_lines()
   t.ok(lines[#lines]:find('"rule":"18.3d","unit":1,"field":"face","old":"full","new":"damaged"', 1, true))
@@ -184,7 +184,7 @@ t.test("18.3-note: a 2-point DUKW with a regiment and an SP takes a loss; a roll
                             values = { ["capacity.load"] = 2 } }
   local regt = g:unit_new { name = "regt", type = "inf", side = "Allied", values = { ["size.load"] = 1 } }
   local sp = g:unit_new { name = "SP", type = "SP", side = "Allied", values = { ["size.load"] = 1 } }
-  g:load(regt, dukw); g:load(sp, dukw)
+  g:embark(regt, dukw); g:embark(sp, dukw)
   g:action("loss", function()
     hit_183(g, dukw)
     g:set_value(dukw, "capacity.load", g:get(dukw, "points"))
@@ -225,9 +225,9 @@ t.test("002-carrier-2: a carrier lost takes its air units with it", function()
   local cv = g:unit_new { name = "CVN", type = "carrier", side = "Allies", values = { ["capacity.air"] = 2 } }
   local f = g:unit_new { name = "fighter", type = "fighter", side = "Allies", values = { ["size.air"] = 1 } }
   local h = g:unit_new { name = "helo", type = "helicopter", side = "Allies", values = { ["size.air"] = 1 } }
-  g:load(f, cv); g:load(h, cv)
+  g:embark(f, cv); g:embark(h, cv)
   local extra = g:unit_new { name = "3rd", type = "fighter", side = "Allies", values = { ["size.air"] = 1 } }
-  g:load(extra, cv)
+  g:embark(extra, cv)
   t.eq(g:cargo_check(cv, "air").excess, { extra }, "up to two air units")
   g:move(extra, "zone", 4)
   g:sink(cv)
@@ -242,11 +242,11 @@ t.test("32.C-1: a group that reacts gets a -1 Step marker or one more level; it 
     g:add_marker(dd, "-1 Step", 1)
     g:add_marker(dd, "-1 Step", 1)
   end)
-  t.eq(g:marker(dd, "-1 Step"), 2)
+  t.eq(g:get_marker(dd, "-1 Step"), 2)
   g:with_rule("32.C", function() g:add_marker(dd, "-1 Step", -1) end)
-  t.eq(g:marker(dd, "-1 Step"), 1)
-  g:group_set(grp, "mp", 14)
-  t.eq(g:group_get(grp, "mp"), 14)
+  t.eq(g:get_marker(dd, "-1 Step"), 1)
+  g:group_set_value(grp, "mp", 14)
+  t.eq(g:group_get_value(grp, "mp"), 14)
 end)
 
 t.test("37.C-1: a +3 MP marker is doubled on a motorized unit", function()
@@ -254,9 +254,9 @@ t.test("37.C-1: a +3 MP marker is doubled on a motorized unit", function()
   local inf = g:unit_new { name = "2-8 X", type = "inf", side = "Axis" }
   local mot = g:unit_new { name = "mot", type = "mot", side = "Axis", values = { motorized = true } }
   for _, u in ipairs({ inf, mot }) do
-    g:with_rule("37.C", function() g:add_marker(u, "+MP", g:value(u, "motorized") and 6 or 3) end)
+    g:with_rule("37.C", function() g:add_marker(u, "+MP", g:get_value(u, "motorized") and 6 or 3) end)
   end
-  t.eq({ g:marker(inf, "+MP"), g:marker(mot, "+MP") }, { 3, 6 })
+  t.eq({ g:get_marker(inf, "+MP"), g:get_marker(mot, "+MP") }, { 3, 6 })
 end)
 
 t.test("32.A.2-1: combined naval groups take the MPs of the group that spent most", function()
@@ -266,10 +266,10 @@ t.test("32.A.2-1: combined naval groups take the MPs of the group that spent mos
   local gb = g:group_new { name = "B", mp = 20, units = { b } }
   g:action("combine", function()
     for _, u in ipairs(g:group_units(gb)) do g:group_remove(gb, u); g:group_add(ga, u) end
-    g:group_set(ga, "mp", math.max(g:group_get(ga, "mp"), g:group_get(gb, "mp")))
+    g:group_set_value(ga, "mp", math.max(g:group_get_value(ga, "mp"), g:group_get_value(gb, "mp")))
   end, { rule = "32.A.2" })
   t.eq(g:group_units(ga), { a, b })
-  t.eq(g:group_get(ga, "mp"), 20)
+  t.eq(g:group_get_value(ga, "mp"), 20)
 end)
 
 -- ---- transactions ------------------------------------------------------------------
@@ -290,7 +290,7 @@ t.test("tx-1: a failing rule leaves the state exactly as before, and names rule,
   end, "rule 27.A.3: the table has no row for 13")
   t.ok(msg:find("game_test.lua:%d+: rule 27.A.3"), msg)
   t.eq(g:hash(), h0)
-  t.eq(g.state:unit_count(), 1)
+  t.eq(g.state:count_units(), 1)
   t.eq(g:journal_text():sub(1, #j0), j0, "the journal up to the transaction is unchanged")
   t.ok(g:journal_text():find('{"ev":"rollback","rule":"27.A.3","error":', #j0, true))
 end)
@@ -315,7 +315,7 @@ t.test("tx-3: the innermost rule is named; an inner failure caught keeps the out
     t.ok(tostring(err):find("rule 18.3d:", 1, true), tostring(err))
   end, { rule = "18.3c" })
   t.eq(g:get(bb, "hits"), 1)
-  t.eq(g.state:rule(), nil, "the rule stack is back to empty")
+  t.eq(g.state:get_rule(), nil, "the rule stack is back to empty")
 end)
 
 t.test("tx-4: a rolled back transaction rewinds the dice", function()
@@ -368,9 +368,9 @@ t.test("undo-2: a change outside any action ends the undo history", function()
   local g = new_game()
   local bb = ship(g, "BB", "BB", 9)
   g:action("a", function() g:add_hits(bb, 1) end)
-  t.eq(g.state:action_count(), 1)
+  t.eq(g.state:count_actions(), 1)
   g:set_global("weather", "storm")
-  t.eq(g.state:action_count(), 0)
+  t.eq(g.state:count_actions(), 0)
 end)
 
 t.test("undo-3: a failed action is not undoable and keeps the redo list", function()
@@ -379,7 +379,7 @@ t.test("undo-3: a failed action is not undoable and keeps the redo list", functi
   g:action("a", function() g:add_hits(bb, 1) end)
   g:undo(1)
   pcall(g.action, g, "bad", function() g:add_hits(bb, 1); error("x") end)
-  t.eq(g.state:redo_count(), 1)
+  t.eq(g.state:count_redos(), 1)
   g:redo(1)
   t.eq(g:get(bb, "hits"), 1)
 end)
@@ -464,19 +464,36 @@ t.test("game: hex ownership starts from the owners the map declares (32.A.6.a Su
   local board = assert(map.load("scenarios/maps/suez.map"))
   local g = game_mod.new { seed = 3, board = board }
   local port_said = board:hex("Port Said")
-  t.eq(g.state:owner(port_said), "Allied")
+  t.eq(g.state:get_owner(port_said), "Allied")
   local declared, n = {}, 0
   for _, o in ipairs(map.get_owners(board)) do
     for _, h in ipairs(o.hexes) do n = n + (declared[h] and 0 or 1); declared[h] = o.side end
   end
   t.eq(n, 9 * 5 + 1, "19A:2812..3616 (9 columns, 5 rows) and 19A:3718")
-  for _, h in ipairs(board:hexes()) do t.eq(g.state:owner(h), declared[h]) end
-  t.eq(g.state:owned_count(), n)
+  for _, h in ipairs(board:hexes()) do t.eq(g.state:get_owner(h), declared[h]) end
+  t.eq(g.state:count_owned(), n)
   local again = game_mod.new { seed = 3, board = board }
   t.eq(again:hash(), g:hash())
   -- the state is the one place owners live: a change in one game is not in the other's
   again:set_owner(port_said, "Axis")
-  t.eq(g.state:owner(port_said), "Allied")
+  t.eq(g.state:get_owner(port_said), "Allied")
   t.eq(map.get_owners(board)[1].side, "Allied", "the declared owners are data, not changed by play")
-  t.eq(board.owner, nil, "a board has no owners")
+  t.eq(board.get_owner, nil, "a board has no owners")
+end)
+
+t.test("keyed-1: keyed values through the game: set, get, count, walk in key order, undone with the action", function()
+  local g = game_mod.new { seed = 1 }
+  g:action("mark", function(gm)
+    gm:set_keyed("captured", { 7, "side" }, "Allied")
+    gm:set_keyed("captured", { 3, "side" }, "Axis")
+    gm:set_keyed("sp_pool", "Allied", 5)
+  end)
+  t.eq(g:get_keyed("captured", { 7, "side" }), "Allied")
+  t.eq(g:get_keyed("sp_pool", "Allied"), 5)
+  t.eq(g:count_keyed("captured"), 2)
+  local key, v = g:at_keyed("captured", 1)
+  t.eq({ key, v }, { { 3, "side" }, "Axis" })
+  g:undo(1)
+  t.eq(g:get_keyed("captured", { 7, "side" }), nil)
+  t.eq(g:count_keyed("captured"), 0)
 end)

@@ -7,10 +7,12 @@ local keel_bin, read = t.keel_bin, t.read_file
 
 local GOLDEN = {
   { scenario = "scenarios/suez_1942.lua", journal = "tests/golden/suez_1942.jsonl" },
+  { scenario = "scenarios/salerno_1943.lua", journal = "tests/golden/salerno_1943.jsonl" },
   { scenario = "tests/scenarios/convoy_crete.lua", journal = "tests/golden/convoy_crete.jsonl" },
   { scenario = "tests/scenarios/navgroup_integration.lua", journal = "tests/golden/navgroup_integration.jsonl" },
   { scenario = "scenarios/seabox_crete_1941.lua", journal = "tests/golden/seabox_crete_1941.jsonl" },
   { scenario = "scenarios/ocs_salerno.lua", journal = "tests/golden/ocs_salerno.jsonl" },
+  { scenario = "scenarios/seazone_trident.lua", journal = "tests/golden/seazone_trident.jsonl" },
 }
 
 local function first_difference(a, b)

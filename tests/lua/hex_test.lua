@@ -92,7 +92,7 @@ t.test("hex: a hex is a plain integer usable as a table key", function()
   t.eq(math.type(a), "integer")
   local seen = { [a] = "here" }
   t.eq(seen[b], "here")
-  t.eq({ hex.qrs(a) }, { -3, 7, -4 })
+  t.eq({ hex.to_qrs(a) }, { -3, 7, -4 })
   t.eq(hex.tostring(a), "(-3,7,-4)")
 end)
 
@@ -148,8 +148,8 @@ t.test("27.B.5-labels: 15B:2407 and 15B:2508 are adjacent on an even-shift map",
   local g = crete_grid()
   local a, b = assert(g:parse("15B:2407")), assert(g:parse("15B:2508"))
   t.eq(hex.distance(a, b), 1)
-  t.eq(g:label(a), "15B:2407")
-  t.eq(g:side_label(hex.side_between(b, a)), "15B:2407/2508")
+  t.eq(g:format(a), "15B:2407")
+  t.eq(g:format_side(hex.side_between(b, a)), "15B:2407/2508")
   t.eq(g:parse_side("15B:2508/2407"), hex.side_between(a, b))
   t.eq(g:section_of(b), "15B")
   t.eq(g:sections(), { "15A", "15B" })
@@ -165,7 +165,7 @@ t.test("labels round-trip on every orientation and shift, across sections", func
         for c = 1, 12 do
           for r = 1, 12 do
             local label = ("%s:%02d%02d"):format(sec, c, r)
-            t.eq(g:label(assert(g:parse(label))), label, o .. "/" .. s)
+            t.eq(g:format(assert(g:parse(label))), label, o .. "/" .. s)
           end
         end
       end
@@ -178,7 +178,7 @@ t.test("32.A.5-labels: 33:1223/1224 is a hexside; 1225-1224-1324 is a path of ad
     sections = { { name = "33", col = 0, row = 0 } } }
   local s = assert(g:parse_side("33:1223/1224"))
   local a, b = hex.side_hexes(s)
-  t.eq({ g:label(math.min(a, b)), g:label(math.max(a, b)) }, { "33:1223", "33:1224" })
+  t.eq({ g:format(math.min(a, b)), g:format(math.max(a, b)) }, { "33:1223", "33:1224" })
   t.eq(hex.distance(g:parse("33:1225"), g:parse("33:1224")), 1)
   t.eq(hex.distance(g:parse("33:1224"), g:parse("33:1324")), 1)
 end)
@@ -191,7 +191,7 @@ t.test("grid errors: what was given and what was expected", function()
   t.fails("outside its map section", g:parse("15B:3541"))
   t.fails("not adjacent", g:parse_side("15B:2407/2409"))
   t.fails("twice, joined by '/'", g:parse_side("15B:2407+2408"))
-  t.fails("not on the board", g:label(hex.from_qr(900, 900)))
+  t.fails("not on the board", g:format(hex.from_qr(900, 900)))
   t.raises(function() keel.grid.new { orientation = "round" } end, 'orientation must be "flat" or "pointy"')
   t.raises(function() keel.grid.new { digits = 7 } end, "field 'digits': an integer from 1 to 4 expected, got 7")
   t.raises(function()

@@ -15,7 +15,7 @@ end
 local function profile(col) return movement.profile_from_table(nt.naval_mp_cost, col, movement.NAVAL_ROWS) end
 local function labels(b, hexes)
   local l = {}
-  for i, h in ipairs(hexes) do l[i] = b:label(h) end
+  for i, h in ipairs(hexes) do l[i] = b:format(h) end
   return l
 end
 
@@ -46,9 +46,9 @@ t.test("32.A-1: no restricted waters, no land; a cost map is built in C from the
   local b = load("eastmed")
   local m = movement.new(b):costmap(profile("TF"))
   t.eq(tostring(m), "keel.CostMap")
-  t.eq(m:enter_cost(b:hex("15B:0101")), keel.route.BLOCKED)     -- all-land
-  t.eq(m:enter_cost(b:hex("15B:2407")), 1)
-  t.eq(m:enter_cost(b:hex("15B:2508")), 2)
+  t.eq(m:get_enter(b:hex("15B:0101")), keel.route.BLOCKED)     -- all-land
+  t.eq(m:get_enter(b:hex("15B:2407")), 1)
+  t.eq(m:get_enter(b:hex("15B:2508")), 2)
 end)
 
 -- 27.B.5 through the engine: coasts come from the board ----------------------------
@@ -60,7 +60,7 @@ t.test("27.B.5-4: (eastmed) entered from the north, Heraklion is left only to th
   local r = assert(eng:reach(profile("TF"), "15B:2407", 30))
   local path = r:path(b:hex("15B:2509"))   -- south of Crete: round the island, not through 2508
   t.ok(path)
-  for _, h in ipairs(path) do t.ok(b:label(h) ~= "15B:2508", "not through Heraklion") end
+  for _, h in ipairs(path) do t.ok(b:format(h) ~= "15B:2508", "not through Heraklion") end
   -- step by step: into 2508 from the north, then south is refused
   local cost, coast = m:step(b:hex("15B:2407"), b:hex("15B:2508"), 0)
   t.eq(cost, 2)
@@ -97,8 +97,8 @@ t.test("masks: friendly_only terrain and closed sides are applied in C", functio
   local _, eng = game_on(b)
   local g = { profile = profile("TF"), friendly = { "Allied" }, conditions = { friendly_only = { "coastal" } } }
   local m = eng:costmap(g)
-  t.eq(m:enter_cost(b:hex("33:1224")), keel.route.BLOCKED, "enemy coastal hex")
-  t.eq(m:enter_cost(b:hex("33:1225")), 1, "all-sea is not restricted")
+  t.eq(m:get_enter(b:hex("33:1224")), keel.route.BLOCKED, "enemy coastal hex")
+  t.eq(m:get_enter(b:hex("33:1225")), 1, "all-sea is not restricted")
   local closed = eng:costmap { profile = profile("TF"), conditions = { closed = { "all-water" } } }
   t.eq(closed:step(b:hex("33:1225"), b:hex("33:1125")), nil, "an all-water side, closed")
   t.ok(eng:costmap(profile("TF")):step(b:hex("33:1225"), b:hex("33:1125")))
@@ -106,8 +106,8 @@ t.test("masks: friendly_only terrain and closed sides are applied in C", functio
     "unknown hexside feature or name 'nonesuch'")
   -- a side that owns no hex: every coastal hex is closed to it
   local m2 = eng:costmap { profile = profile("TF"), friendly = { "Martians" }, conditions = { friendly_only = { "coastal" } } }
-  t.eq(m2:enter_cost(b:hex("33:1326")), keel.route.BLOCKED, "Allied coastal hex, not the Martians'")
-  t.eq(m:enter_cost(b:hex("33:1326")), 2, "the Allies' own coastal hex")
+  t.eq(m2:get_enter(b:hex("33:1326")), keel.route.BLOCKED, "Allied coastal hex, not the Martians'")
+  t.eq(m:get_enter(b:hex("33:1326")), 2, "the Allies' own coastal hex")
   -- friendly conditions need the owners; conditions without them do not
   t.raises(function() movement.new(b):costmap(g) end, "needs the game state")
   t.raises(function() keel.route.from_board(b, profile("TF"), { friendly_only = { "coastal" } }) end,
@@ -136,7 +136,7 @@ t.test("32.A.5-2: (straits) two games on one board do not see each other's owner
   -- what depends on the board alone is one object for both
   t.ok(e1:costmap(profile("TF")) == e2:costmap(profile("TF")), "board-only cost map shared")
   t.ok(e1:costmap(strait_group("Allied")) ~= e2:costmap(strait_group("Allied")), "owner-read maps are not")
-  t.eq(g2.state:owner(b:hex("33:1224")), "Axis")
+  t.eq(g2.state:get_owner(b:hex("33:1224")), "Axis")
 end)
 
 t.test("32.A.5-3: (straits) a rollback, an undo and a redo of an owner change bring the costs with them", function()
@@ -177,7 +177,7 @@ t.test("options: blocked hexes (enemy groups at sea) and stop hexes, per search"
   local r2 = assert(eng:reach(tf, "15B:2407", 3, { stop = { "15B:2406" } }))
   t.eq(r2:cost(b:hex("15B:2406")), 1, "a stop hex is entered...")
   local via = r2:path(b:hex("15B:2405"))
-  for _, h in ipairs(via) do t.ok(b:label(h) ~= "15B:2406" or h == via[#via], "...but not left") end
+  for _, h in ipairs(via) do t.ok(b:format(h) ~= "15B:2406" or h == via[#via], "...but not left") end
   -- the cost map is unchanged afterwards
   local r3 = assert(eng:reach(tf, "15B:2407", 3))
   t.eq(r3:count(), r0:count())
@@ -189,9 +189,9 @@ t.test("predicates: the slow path asks once per candidate hex per search, and ca
   local asked, seen = 0, {}
   local r = assert(eng:reach(profile("TF"), "15B:2407", 4, { allow = function(h)
     asked = asked + 1
-    t.ok(not seen[h], "asked once: " .. b:label(h))
+    t.ok(not seen[h], "asked once: " .. b:format(h))
     seen[h] = true
-    return b:label(h) ~= "15B:2406"
+    return b:format(h) ~= "15B:2406"
   end }))
   t.ok(asked > 0)
   t.eq(r:cost(b:hex("15B:2406")), nil)
@@ -249,11 +249,11 @@ t.test("mover: hex by hex, each MP and each hex fires its event, the journal rec
   local g = group("15B:2407")
   local mv = assert(eng:mover(g, {
     mp_spent = function(_, ev) events[#events + 1] = "mp " .. ev.spent end,
-    hex_entered = function(_, ev) events[#events + 1] = "hex " .. b:label(ev.hex) end,
+    hex_entered = function(_, ev) events[#events + 1] = "hex " .. b:format(ev.hex) end,
     stop = function(_, ev) events[#events + 1] = "stop " .. ev.reason end,
   }))
   t.eq(mv:move_along { "15B:2407", "15B:2406", "15B:2405" }, "done")
-  t.eq(b:label(g.hex), "15B:2405")
+  t.eq(b:format(g.hex), "15B:2405")
   t.eq(g.spent, 2)
   t.eq(events, { "mp 1", "hex 15B:2406", "mp 2", "hex 15B:2405" })
   t.eq(mv:step("15B:2508"), nil, "not adjacent")
@@ -262,7 +262,7 @@ t.test("mover: hex by hex, each MP and each hex fires its event, the journal rec
   t.eq(mv:stop("orders"), "stopped")
   t.eq(events[#events], "stop orders")
   local j = mv:journal()
-  t.eq(j[1].cause, "move"); t.eq(b:label(j[1].hex), "15B:2406"); t.eq(j[1].mp, 1)
+  t.eq(j[1].cause, "move"); t.eq(b:format(j[1].hex), "15B:2406"); t.eq(j[1].mp, 1)
   t.eq(j[#j].cause, "stop")
   t.eq(mv:step("15B:2407"), nil, "movement has ended")
 end)
@@ -272,10 +272,10 @@ t.test("mover: a callback stops movement (combat zone entered)", function()
   local eng = movement.new(b)
   local g = group("15B:2407")
   local mv = eng:mover(g, { hex_entered = function(_, ev)
-    if b:label(ev.hex) == "15B:2405" then return "stop" end
+    if b:format(ev.hex) == "15B:2405" then return "stop" end
   end })
   t.eq(mv:move_along { "15B:2406", "15B:2405", "15B:2404" }, "stopped")
-  t.eq(b:label(g.hex), "15B:2405")
+  t.eq(b:format(g.hex), "15B:2405")
   local j = mv:journal()
   t.eq(j[#j].by, "hex_entered")
 end)
@@ -288,11 +288,11 @@ t.test("mover: pause for combat, spend a combat round, resume the rest of the pa
     if ev.spent == 2 and ev.cause == "move" then return "pause" end   -- e.g. a CD fire point
   end })
   t.eq(mv:move_along { "15B:2406", "15B:2405", "15B:2404" }, "paused")
-  t.eq(b:label(g.hex), "15B:2405", "the hex whose MPs triggered it is entered")
+  t.eq(b:format(g.hex), "15B:2405", "the hex whose MPs triggered it is entered")
   t.eq(mv:step("15B:2404"), nil, "paused (call resume)")
   t.eq(mv:spend(1, "combat_round"), "spent")
   t.eq(mv:resume(), "done")
-  t.eq(b:label(g.hex), "15B:2404")
+  t.eq(b:format(g.hex), "15B:2404")
   t.eq(g.spent, 4)
   local causes = {}
   for _, s in ipairs(mv:journal()) do causes[#causes + 1] = s.cause end
@@ -308,7 +308,7 @@ t.test("32.A-2: a group may not spend more than its allowance; an illegal step c
   t.eq(ok, nil)
   t.ok(why:match("not enough MPs %(2 needed, 1 left%)"), why)
   t.eq(g.spent, 14)
-  t.eq(b:label(g.hex), "15B:2407")
+  t.eq(b:format(g.hex), "15B:2407")
   t.eq(mv:move_to("15B:2406"), "done")
   t.eq(g.spent, 15)
   local bad = eng:mover(group("15B:2407"), { hex_entered = function() return "maybe" end })
@@ -322,9 +322,9 @@ t.test("27.C sea boxes: (eastmed) reach over the box graph counts boxes, only bo
   local g = eng:box_graph()
   local nodes = g:count()
   t.ok(nodes > 10)
-  local start = b:box("15B:2407")
-  t.ok(g:has(start))
-  t.ok(not g:has(b:box("15B:0101")) or b:terrain("15B:0101") ~= "all-land")
+  local start = b:box_of("15B:2407")
+  t.ok(g:has_node(start))
+  t.ok(not g:has_node(b:box_of("15B:0101")) or b:get_terrain("15B:0101") ~= "all-land")
   local r = assert(g:reach(start, 1))
   local nbs = g:neighbors(start)
   t.eq(r:count(), #nbs + 1)
@@ -388,7 +388,7 @@ t.test("doc/movement.md worked example", function()
   local log = {}
   local mv = eng:mover(g, {
     hex_entered = function(_, ev)
-      log[#log + 1] = ("%s (%d MPs spent)"):format(b:label(ev.hex), ev.spent)
+      log[#log + 1] = ("%s (%d MPs spent)"):format(b:format(ev.hex), ev.spent)
       if ev.spent == 2 then return "pause" end
     end,
   })
@@ -429,7 +429,7 @@ t.test("32.A.6 riverine sides: board:riverine_sides is every riverine hexside, i
         local s = b:contains(n) and b:side(h, n)
         if s and not seen[s] then
           seen[s] = true
-          if b:features(s).riverine then want[#want + 1] = s end
+          if b:get_features(s).riverine then want[#want + 1] = s end
         end
       end
     end

@@ -97,11 +97,12 @@ t.test("32.D.1-7: submarine combat suspends movement; the default resolution rec
   t.eq(nc.rounds, 1)
   t.eq(nc.mp, 0, "the first round is free")
   t.eq(nc.resume, true, "MPs left: movement resumes")
-  t.eq(g:global("naval_combats"), 1)
-  t.eq(g:global("naval_combat:1"), "round 1 of submarine combat: TF with enemy U at A:0101: engagement recorded")
-  t.eq({ g:group_name(tf), g:group_name(sub) }, { "TF", "U" }, "named by the groups' names")
+  t.eq(g:count_keyed("naval_combat"), 1)
+  t.eq(g:get_keyed("naval_combat", 1), "round 1 of submarine combat: TF with enemy U at A:0101: engagement recorded")
+  t.eq({ g:group_get_name(tf), g:group_get_name(sub) }, { "TF", "U" }, "named by the groups' names")
   t.ok(said[#said]:find("^32.D: round 1 of submarine combat"), "narrated with the rule id")
-  t.ok(g:journal_text():find("naval_combat:1", 1, true), "journaled")
+  t.ok(g:journal_text():find('"ev":"keyed","rule":"32.D","map":"naval_combat","key":[1],"old":null,"new":"round 1 of submarine', 1, true),
+    "journaled")
 end)
 
 -- ---- 32.D.2 surface combat -------------------------------------------------------------
@@ -152,7 +153,7 @@ t.test("32.D.2-4: no combat if the moving units have no MPs left", function()
   t.eq(F.combats(enters(set, g, tf, H(1, 0), 14)), { "surface:2" }, "one MP left")
   local nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(1, 0), kind = "surface", enemy = 2, round = 1 })
   t.eq(nc.occurred, false, "the resolution checks again")
-  t.eq(g:global("naval_combats"), nil)
+  t.eq(g:count_keyed("naval_combat"), 0)
 end)
 
 t.test("32.D.2-5: a phasing group starting the step in the zone starts surface combat by spending MPs without leaving", function()
@@ -174,16 +175,16 @@ t.test("32.D.2-6: each round after the first costs 1 MP (32.A.3); movement resum
   local nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(0, 0), kind = "surface", enemy = en, round = 1 })
   t.eq(nc.rounds, 3)
   t.eq(nc.mp, 2)
-  t.eq(g:group_get(tf, "mp_spent"), 6)
+  t.eq(g:group_get_value(tf, "mp_spent"), 6)
   t.eq(nc.resume, true)
-  t.eq(g:global("naval_combats"), 3, "three rounds recorded")
-  t.ok(g:global("naval_combat:3"):find("^round 3 of surface combat"))
+  t.eq(g:count_keyed("naval_combat"), 3, "three rounds recorded")
+  t.ok(g:get_keyed("naval_combat", 3):find("^round 3 of surface combat"))
   -- one MP left: the second round is fought, there is none for a third
   local tf2 = F.group(g, "TF2", "Allied", { "TF" }, H(0, 0), { mp_spent = 14 })
   nc = F.emit(set, g, "naval_combat", { group = tf2, hex = H(0, 0), kind = "surface", enemy = en, round = 1 })
   t.eq(nc.rounds, 2)
   t.eq(nc.mp, 1)
-  t.eq(g:group_get(tf2, "mp_spent"), 15)
+  t.eq(g:group_get_value(tf2, "mp_spent"), 15)
   t.eq(nc.resume, false, "no MPs: movement does not resume")
 end)
 
@@ -206,15 +207,15 @@ t.test("32.D-2: resolution is a hook: a variant wraps resolve_naval_combat, or a
   local nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(0, 0), kind = "surface", enemy = en, round = 1 })
   t.eq(nc.rounds, 2)
   t.eq(nc.mp, 1)
-  t.ok(g:global("naval_combat:2"):find("hit (default said: engagement recorded)", 1, true))
+  t.ok(g:get_keyed("naval_combat", 2):find("hit (default said: engagement recorded)", 1, true))
   set, g = setup { families = { "navgroup_resolver" } }
   tf = F.group(g, "TF", "Allied", { "TF" }, H(0, 0))
   en = F.group(g, "E", "Axis", { "TF" }, H(1, 0))
   nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(0, 0), kind = "surface", enemy = en, round = 1 })
   t.eq(nc.rounds, 4)
   t.eq(nc.mp, 3)
-  t.eq(g:group_get(tf, "mp_spent"), 3)
-  t.ok(g:global("naval_combat:4"):find(": miss$"))
+  t.eq(g:group_get_value(tf, "mp_spent"), 3)
+  t.ok(g:get_keyed("naval_combat", 4):find(": miss$"))
 end)
 
 t.test("32.D-3: combat rounds are MPs spent (mp_spent, activity 'combat round') and do not start new group combats", function()
@@ -224,7 +225,7 @@ t.test("32.D-3: combat rounds are MPs spent (mp_spent, activity 'combat round') 
   F.group(g, "U", "Axis", { "SUB" }, H(0, 1))
   F.emit(set, g, "naval_step_start", { side = "Allied", step = 1 })
   F.emit(set, g, "naval_combat", { group = tf, hex = H(0, 0), kind = "surface", enemy = en, round = 1 })
-  t.eq(g:global("naval_combats"), 3, "three rounds, no submarine combat started by the rounds' MPs")
+  t.eq(g:count_keyed("naval_combat"), 3, "three rounds, no submarine combat started by the rounds' MPs")
 end)
 
 -- ---- 32.D.3 CD combat --------------------------------------------------------------------
@@ -298,8 +299,8 @@ t.test("32.D.3-4: a CD firing into an adjacent hex has its value halved; in its 
   -- naval_combat without the value (as the move action passes it): 32.D finds it
   local nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(1, 0), kind = "cd", cd = H(0, 0), fired_by = "cd", round = 1 })
   t.eq({ nc.value, nc.halved, nc.resolved }, { 2, true, true })
-  t.ok(g:global("naval_combat:1"):find("the CD at A:0000 (value 2, halved) fires on TF at A:0101", 1, true),
-    g:global("naval_combat:1"))
+  t.ok(g:get_keyed("naval_combat", 1):find("the CD at A:0000 (value 2, halved) fires on TF at A:0101", 1, true),
+    g:get_keyed("naval_combat", 1))
 end)
 
 t.test("32.D.3-5: leaving the zone starts the count again; a friendly CD does not fire", function()
@@ -314,7 +315,7 @@ end)
 
 t.test("32.D.3-6: effects on movement as surface combat: no CD combat when the MPs are all spent", function()
   local set, g, tf = cd_setup(2)
-  g:group_set(tf, "mp_spent", 28)
+  g:group_set_value(tf, "mp_spent", 28)
   local ev = spends(set, g, tf, H(1, 0), 2, 30, "enter", true)
   t.eq(F.combats(ev), {}, "the entry spent the last of its 30 MPs")
 end)
@@ -325,7 +326,7 @@ t.test("32.D.3-7: the board's coast defences fire at the enemies of the hex's ow
   local ps = b:hex("19A:3413")
   local nb
   for _, h in ipairs(keel.hex.neighbors(ps)) do
-    if b:contains(h) and b:terrain(h) ~= "land" then nb = h; break end
+    if b:contains(h) and b:get_terrain(h) ~= "land" then nb = h; break end
   end
   local ax = F.group(g, "AX", "Axis", { "TF" }, nb)
   local ev = spends(set, g, ax, nb, 2, 2, "enter", true)
@@ -344,9 +345,9 @@ t.test("32.D.3-8: combat rounds fought in a CD's zone count as MPs spent there: 
   spends(set, g, tf, H(1, 0), 1, 1, "enter", true)
   local nc = F.emit(set, g, "naval_combat", { group = tf, hex = H(1, 0), kind = "surface", enemy = en, round = 1 })
   t.eq(nc.rounds, 2)
-  t.eq(g:global("naval_combats"), 4, "two surface rounds (the second's MP is the 2nd in the zone), then the CD's two")
-  t.ok(g:global("naval_combat:3"):find("^round 1 of CD combat: the CD at A:0000 %(value 1, halved%) fires on TF at A:0101"),
-    g:global("naval_combat:3"))
+  t.eq(g:count_keyed("naval_combat"), 4, "two surface rounds (the second's MP is the 2nd in the zone), then the CD's two")
+  t.ok(g:get_keyed("naval_combat", 3):find("^round 1 of CD combat: the CD at A:0000 %(value 1, halved%) fires on TF at A:0101"),
+    g:get_keyed("naval_combat", 3))
 end)
 
 -- ---- the payload protocol ----------------------------------------------------------------

@@ -24,23 +24,23 @@ local function setup(map, forces, opts)
     local gname = f[5] or f[1]
     if not groups[gname] then
       groups[gname] = game:group_new { name = gname }
-      if f.port then game:group_set(groups[gname], "in_port", true) end
+      if f.port then game:group_set_value(groups[gname], "in_port", true) end
     end
     game:group_add(groups[gname], u)
   end
   local function act(name, p) return set:act(game, name, p) end
   local function q(name, ...) return set:query(game, name, ...) end
   return { set = set, game = game, board = board, units = units, groups = groups, act = act, q = q,
-    gv = function(gname, k) return game:group_get(groups[gname], k) end }
+    gv = function(gname, k) return game:group_get_value(groups[gname], k) end }
 end
 
 local function probe_log(game)
   local out = {}
-  for i = 1, game:global("probe_n") or 0 do out[i] = game:global("probe:" .. i) end
+  for i = 1, game:count_keyed("probe_log") do out[i] = game:get_keyed("probe_log", i) end
   return out
 end
 
-local function at(w, name) return w.board:label(select(2, w.game:get(w.units[name], "loc"))) end
+local function at(w, name) return w.board:format(select(2, w.game:get(w.units[name], "loc"))) end
 
 -- ---- 32.A ----------------------------------------------------------------------------
 
@@ -51,7 +51,7 @@ t.test("32.A-1: allowance 15, or as printed (the slowest unit), reacting groups 
   })
   t.eq(w.q("allowance", w.groups.A), 15)
   t.eq(w.q("allowance", w.groups.B), 18)
-  w.game:group_set(w.groups.B, "reacting", true)
+  w.game:group_set_value(w.groups.B, "reacting", true)
   t.eq(w.q("allowance", w.groups.B), 15)
   t.eq(w.q("group_kind", w.groups.A), "combat")
   t.eq(w.q("group_side", w.groups.A), "Allied")
@@ -63,8 +63,8 @@ t.test("32.A-2: non-reserve groups move in their player's steps, reserve groups 
     { "A1", "TF", "Allied", "23A:3029", "A" }, { "A2", "TF", "Allied", "23A:3129", "AR" },
     { "X1", "TF", "Axis", "23A:3429", "X" }, { "X2", "TF", "Axis", "23A:3529", "XR" },
   }, { globals = { phasing = "Allied" } })
-  w.game:group_set(w.groups.AR, "reserve", true)
-  w.game:group_set(w.groups.XR, "reserve", true)
+  w.game:group_set_value(w.groups.AR, "reserve", true)
+  w.game:group_set_value(w.groups.XR, "reserve", true)
   t.ok(w.act("move", { group = w.groups.A, to = "23A:3030" }))
   local ok, why = w.act("move", { group = w.groups.AR, to = "23A:3130" })
   t.ok(not ok and tostring(why):find("reserve naval groups move in the enemy player%-turn"), tostring(why))
@@ -108,8 +108,8 @@ t.test("32.A.1-1: combining (worked example, 30 MP allowance): 20 spent, 10 left
     { "A", "TF", "Allied", "23A:3030", "A", values = { mp = 30 } },
     { "B", "TF", "Allied", "23A:3029", "B", values = { mp = 30 } },
   })
-  w.game:group_set(w.groups.A, "mp_spent", 20)
-  w.game:group_set(w.groups.B, "mp_spent", 5)
+  w.game:group_set_value(w.groups.A, "mp_spent", 20)
+  w.game:group_set_value(w.groups.B, "mp_spent", 5)
   t.ok(w.act("move", { group = w.groups.B, path = { "23A:3030" } }))   -- 1 more: 6 spent
   t.eq(w.gv("B", "mp_spent"), 6)
   t.ok(w.act("combine", { group = w.groups.B, into = w.groups.A }))
@@ -121,8 +121,8 @@ end)
 
 t.test("32.A.1-2: combining at the 15 MP allowance of 32.A: 6 and 10 spent -> 10 spent, 5 left", function()
   local w = setup("sevilla.map", { { "A", "TF", "Allied", "23A:3030", "A" }, { "B", "NT", "Allied", "23A:3030", "B" } })
-  w.game:group_set(w.groups.A, "mp_spent", 10)
-  w.game:group_set(w.groups.B, "mp_spent", 6)
+  w.game:group_set_value(w.groups.A, "mp_spent", 10)
+  w.game:group_set_value(w.groups.B, "mp_spent", 6)
   t.ok(w.act("combine", { group = w.groups.A, into = w.groups.B }))
   t.eq(w.gv("B", "mp_spent"), 10)
   t.eq(w.q("mp_left", w.groups.B), 5)
@@ -137,14 +137,14 @@ t.test("32.A.1-3: splitting (worked example, 30 MPs): three groups with 14 spent
     { "U2", "TF", "Allied", "23A:3029", "G", values = { mp = 30 } },
     { "U3", "NT", "Allied", "23A:3029", "G", values = { mp = 30 } },
   })
-  w.game:group_set(w.groups.G, "mp_spent", 12)
+  w.game:group_set_value(w.groups.G, "mp_spent", 12)
   t.ok(w.act("move", { group = w.groups.G, path = { "23A:3030", "23A:3031" } }))
   t.eq(w.gv("G", "mp_spent"), 14)
   local ok, g2 = w.act("split", { group = w.groups.G, units = { w.units.U2 }, name = "G2" })
   t.ok(ok)
   local _, g3 = w.act("split", { group = w.groups.G, units = { w.units.U3 }, name = "G3" })
   for _, g in ipairs { w.groups.G, g2, g3 } do
-    t.eq(w.game:group_get(g, "mp_spent"), 14)
+    t.eq(w.game:group_get_value(g, "mp_spent"), 14)
     t.eq(w.q("mp_left", g), 16)
     t.eq(#w.game:group_units(g), 1)
   end
@@ -155,10 +155,59 @@ end)
 
 t.test("32.A.1-4: splitting at the 15 MP allowance: 14 spent, 1 left each", function()
   local w = setup("sevilla.map", { { "U1", "TF", "Allied", "23A:3029", "G" }, { "U2", "TF", "Allied", "23A:3029", "G" } })
-  w.game:group_set(w.groups.G, "mp_spent", 14)
+  w.game:group_set_value(w.groups.G, "mp_spent", 14)
   local _, g2 = w.act("split", { group = w.groups.G, units = { w.units.U2 } })
   t.eq(w.q("mp_left", g2), 1)
   t.eq(w.q("mp_left", w.groups.G), 1)
+end)
+
+t.test("32.A.1-5: each part of a split keeps the original group's allowance (15 by its slowest unit, 9 spent: 6 left each)", function()
+  local w = setup("sevilla.map", {
+    { "Slow", "TF", "Allied", "23A:3029", "G", values = { mp = 15 } },
+    { "Fast", "TF", "Allied", "23A:3029", "G", values = { mp = 20 } },
+  })
+  t.eq(w.q("allowance", w.groups.G), 15)
+  w.game:group_set_value(w.groups.G, "mp_spent", 9)
+  local ok, g2 = w.act("split", { group = w.groups.G, units = { w.units.Slow }, name = "G2" })
+  t.ok(ok, g2)
+  t.eq(w.q("mp_left", g2), 6)
+  t.eq(w.q("mp_left", w.groups.G), 6, "not 11: the unit that limited it left, the allowance stays 15")
+  t.eq(w.q("allowance", w.groups.G), 15)
+  -- and again from the part that has only the fast unit: still 15
+  local w2 = setup("sevilla.map", {
+    { "Slow", "TF", "Allied", "23A:3029", "G", values = { mp = 15 } },
+    { "Fast", "TF", "Allied", "23A:3029", "G", values = { mp = 20 } },
+    { "Faster", "TF", "Allied", "23A:3029", "G", values = { mp = 25 } },
+  })
+  w2.game:group_set_value(w2.groups.G, "mp_spent", 9)
+  t.ok(w2.act("split", { group = w2.groups.G, units = { w2.units.Slow } }))
+  local _, g3 = w2.act("split", { group = w2.groups.G, units = { w2.units.Faster } })
+  t.eq(w2.q("mp_left", g3), 6)
+  t.eq(w2.q("mp_left", w2.groups.G), 6)
+end)
+
+t.test("32.A.1-6: reacting groups never combine (32.C): not two reacting groups, not a reacting and a non-phasing group", function()
+  local w = setup("sevilla.map", {
+    { "R1", "TF", "Allied", "23A:3029", "R1" }, { "R2", "TF", "Allied", "23A:3029", "R2" },
+    { "N", "TF", "Allied", "23A:3029", "N" }, { "X1", "TF", "Axis", "23A:3129", "X1" },
+    { "X2", "TF", "Axis", "23A:3129", "X2" },
+  }, { globals = { phasing = "Axis" } })
+  w.game:group_set_value(w.groups.R1, "reacting", true)
+  w.game:set_value(w.units.R2, "reacting", true)   -- the part of a split reacting group: the units carry it
+  local before = w.game:hash()
+  local ok, why = w.act("combine", { group = w.groups.R1, into = w.groups.R2 })
+  t.ok(not ok and why:find("32.A.1/32.C") and why:find("never combine"), why)
+  ok, why = w.act("combine", { group = w.groups.N, into = w.groups.R1 })
+  t.ok(not ok and why:find("R1 is reacting"), why)
+  ok, why = w.act("combine", { group = w.groups.R2, into = w.groups.N })
+  t.ok(not ok and why:find("R2 is reacting"), why)
+  ok, why = w.act("combine", { group = w.groups.N, into = w.groups.R2 })
+  t.ok(not ok, why)
+  t.eq(w.game:hash(), before, "refused orders change nothing")
+  t.eq(#w.game:group_units(w.groups.R1), 1)
+  -- the phasing player's groups still combine
+  t.ok(w.act("combine", { group = w.groups.X2, into = w.groups.X1 }))
+  t.eq(#w.game:group_units(w.groups.X1), 2)
 end)
 
 t.test("32.A.1.a-1: at the end of the player-turn, groups at sea in one hex combine; submarines apart", function()
@@ -201,7 +250,7 @@ t.test("32.A.2-1: no entering a hex with an enemy combat or mixed group at sea; 
   t.ok(w.act("move", { group = w.groups.A, path = { "23A:3028", "23A:2928", "23A:2927" } }))  -- enemy in port
   t.eq(at(w, "TF"), "23A:2927")
   -- the search around a blocked hex
-  w.game:group_set(w.groups.A, "mp_spent", 0)
+  w.game:group_set_value(w.groups.A, "mp_spent", 0)
   w.game:move(w.units.TF, "hex", w.board:hex("23A:3029"))
   t.ok(w.act("move", { group = w.groups.A, to = "23A:3031" }))
   t.eq(at(w, "TF"), "23A:3031")
@@ -219,11 +268,11 @@ t.test("32.A.2-2: a group in the hex of an enemy-owned port blocks it; a blockad
   local _, in_port = w.q("group_hex", w.groups.P)
   t.eq(in_port, false)
   -- 32.D.2 resolves it (the default resolution: one round, recorded)
-  t.eq(w.game:global("naval_combats"), 1)
-  t.ok(w.game:global("naval_combat:1"):find("^round 1 of surface combat: P with enemy X at 23A:2927"),
-    w.game:global("naval_combat:1"))
+  t.eq(w.game:count_keyed("naval_combat"), 1)
+  t.ok(w.game:get_keyed("naval_combat", 1):find("^round 1 of surface combat: P with enemy X at 23A:2927"),
+    w.game:get_keyed("naval_combat", 1))
   t.eq(probe_log(w.game)[#probe_log(w.game)], "combat 23A:2927 surface")
-  t.eq(w.game:global("engagements"), nil, "resolved: the move action records nothing of its own")
+  t.eq(w.game:count_keyed("engagement"), 0, "resolved: the move action records nothing of its own")
 end)
 
 -- ---- 32.A.3 --------------------------------------------------------------------------
@@ -274,12 +323,22 @@ end)
 t.test("32.A.3-4: an activity in a hex with an enemy port interdiction marker costs x5 per level", function()
   local w = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:2927", "G" } })
   t.eq(w.q("activity_cost", w.groups.G, "combat_round"), 1)
-  w.game:set_global("pi:23A:2927", 1)
+  local h = w.board:hex("23A:2927")
+  w.game:set_keyed("port_interdiction", { "Axis", h }, 1)
   t.eq(w.q("activity_cost", w.groups.G, "combat_round"), 5)
-  w.game:set_global("pi:23A:2927", 2)
+  w.game:set_keyed("port_interdiction", { "Axis", h }, 2)
   t.eq(w.q("activity_cost", w.groups.G, "combat_round"), 10)
-  w.game:set_global("pi_side:23A:2927", "Allied")          -- our own marker
+  w.game:set_keyed("port_interdiction", { "Axis", h }, nil)
+  w.game:set_keyed("port_interdiction", { "Allied", h }, 2)   -- our own marker
   t.eq(w.q("activity_cost", w.groups.G, "combat_round"), 1)
+  -- the map's own markers (tags), the same for the costs as for 32.B's search modifier
+  local b = assert(keel.board.load_string(io.open(MAPS .. "sevilla.map"):read("a") ..
+    "\ntag port_interdiction_2 23A:2927\n", "pi.map"))
+  local w2 = setup(b, { { "TF", "TF", "Allied", "23A:2927", "G" } })
+  t.eq(w2.q("activity_cost", w2.groups.G, "combat_round"), 10)
+  t.eq(w2.q("pi_level", "Allied", b:hex("23A:2927")), 2)
+  w2.game:set_keyed("port_interdiction", { "Allied", b:hex("23A:2927") }, 1)
+  t.eq(w2.q("pi_level", "Allied", b:hex("23A:2927")), 0, "the markers in play say, when there are any")
 end)
 
 t.test("32.A.3-5: the spend action spends MPs one by one, firing mp_spent", function()
@@ -340,7 +399,7 @@ t.test("32.A.5-2: one board, one rule set, two games: a strait taken in one is n
     g:set_owner(board:hex("33:1224"), "Allied")
   end)
   t.ok(not move(w2), "game 2's owners are its own")
-  t.eq(w2.game:owner(board:hex("33:1224")), "Axis")
+  t.eq(w2.game:get_owner(board:hex("33:1224")), "Axis")
   w1.game:undo()
   t.ok(not move(w1), "undone: the strait is Axis again in game 1")
   w1.game:redo()
@@ -360,7 +419,7 @@ t.test("32.A.6-1: the Sevilla example: 2 MPs to 3227, 1 per river hexside, 4 mor
   t.eq(w.gv("C", "mp_spent"), 4)             -- 2 + 1 + 1
   t.ok(w.act("move", { group = w.groups.C, path = { SEVILLA[4], SEVILLA[5], SEVILLA[6], SEVILLA[7] } }))
   t.eq(w.gv("C", "mp_spent"), 8)             -- and so on to 3224/3225: 4 MPs
-  t.eq(w.board:side_label(w.gv("C", "river_side")), "23A:3224/3225")
+  t.eq(w.board:format_side(w.gv("C", "river_side")), "23A:3224/3225")
   t.ok(w.act("enter_port", { group = w.groups.C }))
   t.eq(select(2, w.game:get(w.units.NT, "loc")), w.board:hex("Sevilla"))
   local log = probe_log(w.game)
@@ -407,14 +466,18 @@ end
 t.test("32.A.6.a-1: Allied groups move along Allied-owned canal hexsides while the canal is open", function()
   local w = suez { { "TF", "TF", "Allied", "Port Said", "A" }, { "X", "NT", "Axis", "Port Said", "X" } }
   t.eq(#w.q("suez_sides"), 12)
-  t.eq(w.game:global("suez"), "open")
+  t.eq(w.game:get_global("suez"), "open")
   local ok, why = w.act("move", { group = w.groups.X, path = { CANAL[1] } })
   t.ok(not ok and tostring(why):find("Axis naval groups may never"), tostring(why))
   t.ok(w.act("move", { group = w.groups.A, path = CANAL }))
   t.eq(at(w, "TF"), "19A:3718")
   t.eq(w.gv("A", "mp_spent"), 14)            -- 12 hexsides + coastal Suez
+  -- the move's positions (keyed value last_path {i, "hex"|"side"}); the query gives the hexes
+  t.eq(w.game:count_keyed("last_path"), 14, "Port Said, the 12 hexsides, Suez")
+  t.eq({ w.game:at_keyed("last_path", 2) }, { { 2, "side" }, w.board:side("19A:3413/3514") })
+  t.eq(w.q("last_path"), { w.board:hex("Port Said"), w.board:hex("19A:3718") })
   w.game:set_global("suez", "temporarily closed")
-  w.game:group_set(w.groups.A, "mp_spent", 0)
+  w.game:group_set_value(w.groups.A, "mp_spent", 0)
   ok, why = w.act("move", { group = w.groups.A, path = { "19A:3617/3718" } })
   t.ok(not ok and tostring(why):find("temporarily closed"), tostring(why))
 end)
@@ -448,11 +511,11 @@ t.test("32.A.6.a-3: temporary closure in an Allied initial phase with an Axis un
   t.ok(not ok, "out of supply")
   w.game:set_value(inf, "supply", "regular")
   t.ok(w.act("close_suez", {}))
-  t.eq(w.game:global("suez"), "temporarily closed")
+  t.eq(w.game:get_global("suez"), "temporarily closed")
   -- reopening: an Allied initial phase with every canal hexside Allied-owned
   ok, why = w.act("reopen_suez", {})
   t.ok(ok, tostring(why))
-  t.eq(w.game:global("suez"), "open")
+  t.eq(w.game:get_global("suez"), "open")
   w.set:emit(w.game, "movement_phase", {})
   ok, why = w.act("close_suez", {})
   t.ok(not ok and tostring(why):find("initial phase"), tostring(why))
@@ -464,25 +527,27 @@ t.test("32.A.6.a-4: reopening needs every canal hexside Allied-owned", function(
   w2.set:emit(w2.game, "initial_phase", { side = "Allied" })
   local ok, why = w2.act("reopen_suez", {})
   t.ok(not ok and tostring(why):find("is not Allied%-owned"), tostring(why))
-  t.eq(w2.game:global("suez"), "temporarily closed")
+  t.eq(w2.game:get_global("suez"), "temporarily closed")
 end)
 
 t.test("32.A.6.a-5: permanent closure at the first initial phase with an Axis-owned hexside; 25 VPs only from Open", function()
-  local w = suez({ { "TF", "TF", "Allied", "Port Said", "A" } }, { ["vp:Allied"] = 100 })
+  local w = suez({ { "TF", "TF", "Allied", "Port Said", "A" } })
+  w.game:set_keyed("vp", "Allied", 100)
   w.game:set_owner(w.board:hex("19A:3413"), "Axis")
   w.game:set_owner(w.board:hex("19A:3514"), "Axis")
-  t.eq(w.game:global("suez"), "open")
+  t.eq(w.game:get_global("suez"), "open")
   w.set:emit(w.game, "initial_phase", { side = "Axis" })
-  t.eq(w.game:global("suez"), "permanently closed")
-  t.eq(w.game:global("vp:Allied"), 75)
+  t.eq(w.game:get_global("suez"), "permanently closed")
+  t.eq(w.game:get_keyed("vp", "Allied"), 75)
   w.set:emit(w.game, "initial_phase", { side = "Allied" })
-  t.eq(w.game:global("vp:Allied"), 75)
-  local w2 = suez({ { "TF", "TF", "Allied", "Port Said", "A" } }, { ["vp:Allied"] = 100, suez = "temporarily closed" })
+  t.eq(w.game:get_keyed("vp", "Allied"), 75)
+  local w2 = suez({ { "TF", "TF", "Allied", "Port Said", "A" } }, { suez = "temporarily closed" })
+  w2.game:set_keyed("vp", "Allied", 100)
   w2.game:set_owner(w2.board:hex("19A:3413"), "Axis")
   w2.game:set_owner(w2.board:hex("19A:3514"), "Axis")
   w2.set:emit(w2.game, "initial_phase", { side = "Allied" })
-  t.eq(w2.game:global("suez"), "permanently closed")
-  t.eq(w2.game:global("vp:Allied"), 100)
+  t.eq(w2.game:get_global("suez"), "permanently closed")
+  t.eq(w2.game:get_keyed("vp", "Allied"), 100)
   local ok, why = w2.act("reopen_suez", {})
   t.ok(not ok and tostring(why):find("only a temporarily closed"), tostring(why))
 end)
@@ -532,15 +597,15 @@ t.test("32.D-5: every combat a movement starts (ev.combats) is fought, in order,
   local log = probe_log(w.game)
   t.eq({ log[2], log[3], log[4], log[5] },
     { "enter 23A:3030 1", "combat 23A:3030 submarine", "combat 23A:3030 surface", "mp 23A:3031 2 enter" })
-  t.eq(w.game:global("naval_combats"), 2, "32.D resolves each")
-  t.ok(w.game:global("naval_combat:1"):find("^round 1 of submarine combat"))
-  t.ok(w.game:global("naval_combat:2"):find("^round 1 of surface combat"))
+  t.eq(w.game:count_keyed("naval_combat"), 2, "32.D resolves each")
+  t.ok(w.game:get_keyed("naval_combat", 1):find("^round 1 of submarine combat"))
+  t.ok(w.game:get_keyed("naval_combat", 2):find("^round 1 of surface combat"))
   t.eq(at(w, "TF"), "23A:3031")
   -- a handler that sets only ev.combat is heard too (the first of the list)
   local w2 = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
     { globals = { probe_combat_at = "23A:3030" } })
   t.ok(w2.act("move", { group = w2.groups.G, path = { "23A:3030" } }))
-  t.eq(w2.game:global("naval_combats"), 1)
+  t.eq(w2.game:count_keyed("naval_combat"), 1)
 end)
 
 t.test("32.D.2-7: surface combat suspends movement (ev.combat, naval_combat); movement resumes while MPs remain", function()
@@ -552,25 +617,25 @@ t.test("32.D.2-7: surface combat suspends movement (ev.combat, naval_combat); mo
   local log = probe_log(w.game)
   t.eq(log[3], "combat 23A:3030 surface")
   t.eq(log[4], "mp 23A:3031 3 enter")
-  t.eq(w.game:global("engagements"), nil)    -- resolved by the probe: nothing recorded
-  t.eq(w.game:global("naval_combats"), nil, "nor by 32.D: the probe resolved it (ev.resolved)")
+  t.eq(w.game:count_keyed("engagement"), 0)    -- resolved by the probe: nothing recorded
+  t.eq(w.game:count_keyed("naval_combat"), 0, "nor by 32.D: the probe resolved it (ev.resolved)")
   -- not resolved by the probe: 32.D resolves it, movement goes on
   local w1 = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
     { globals = { probe_combat_at = "23A:3030" } })
   t.ok(w1.act("move", { group = w1.groups.G, path = { "23A:3030", "23A:3031" } }))
-  t.eq(w1.game:global("naval_combats"), 1)
+  t.eq(w1.game:count_keyed("naval_combat"), 1)
   t.eq(at(w1, "TF"), "23A:3031")
   -- out of MPs: naval_combat is emitted, but no combat occurs (32.D.2's
   -- note: not when the moving units have expended all their MPs), nothing
   -- is recorded, and movement ends
   local w2 = setup("sevilla.map", { { "TF", "TF", "Allied", "23A:3029", "G" } },
     { globals = { probe_combat_at = "23A:3030" } })
-  w2.game:group_set(w2.groups.G, "mp_spent", 14)
+  w2.game:group_set_value(w2.groups.G, "mp_spent", 14)
   t.ok(w2.act("move", { group = w2.groups.G, path = { "23A:3030" } }))
   local log2 = probe_log(w2.game)
   t.eq(log2[#log2], "combat 23A:3030 surface")
-  t.eq(w2.game:global("naval_combats"), nil)
-  t.eq(w2.game:global("engagements"), nil)
+  t.eq(w2.game:count_keyed("naval_combat"), 0)
+  t.eq(w2.game:count_keyed("engagement"), 0)
   t.eq(w2.gv("G", "move_ended"), true)
 end)
 

@@ -15,11 +15,11 @@ local setup = F.setup
 -- accept; its night_mp goes up when it is night, 32.C then corrects a
 -- reacting group's by its plan)
 local function move_mp(set, g, grp, mp, activity)
-  local spent = (g:group_get(grp, "mp_spent") or 0) + mp
-  if g:global("night") then g:group_set(grp, "night_mp", (g:group_get(grp, "night_mp") or 0) + mp) end
+  local spent = (g:group_get_value(grp, "mp_spent") or 0) + mp
+  if g:get_global("night") then g:group_set_value(grp, "night_mp", (g:group_get_value(grp, "night_mp") or 0) + mp) end
   local ev = F.emit(set, g, "mp_spent", { group = grp, hex = H(9, 9), mp = mp, spent = spent,
-                                          activity = activity or "enter", left_hex = true, night = g:global("night") == true })
-  g:group_set(grp, "mp_spent", spent)
+                                          activity = activity or "enter", left_hex = true, night = g:get_global("night") == true })
+  g:group_set_value(grp, "mp_spent", spent)
   return ev
 end
 
@@ -31,7 +31,7 @@ end
 
 local function markers(g, units)
   local m = {}
-  for i, u in ipairs(units) do m[i] = g:marker(u, "step") or 0 end
+  for i, u in ipairs(units) do m[i] = g:get_marker(u, "step") or 0 end
   return m
 end
 
@@ -42,7 +42,7 @@ t.test("32.C-1: a reserve group reacts only once activated (the reserves_activat
   local r = F.group(g, "R", "Axis", { "TF" }, H(0, 0), { reserve = true, in_port = true, zone = "Aegean" })
   t.fails("reserve group R has not been activated (32.B)", act(set, g, "react", { group = r }))
   F.emit(set, g, "reserves_activated", { side = "Axis", zone = "Aegean" })
-  t.eq(g:group_get(r, "activated"), true)
+  t.eq(g:group_get_value(r, "activated"), true)
   t.ok(act(set, g, "react", { group = r }))
   t.eq(set:query(g, "is_reacting", r), true)
 end)
@@ -57,12 +57,12 @@ t.test("32.C-2: activation is by side and sea zone (or any zone), of reserves in
   local allied = F.group(g, "Al", "Allied", { "TF" }, ps, { reserve = true, in_port = true })
   local active = F.group(g, "Act", "Axis", { "TF" }, ps, { in_port = true })
   F.emit(set, g, "reserves_activated", { side = "Axis", zone = "Mediterranean Sea" })
-  t.eq({ g:group_get(med, "activated"), g:group_get(red, "activated"), g:group_get(sea, "activated"),
-         g:group_get(allied, "activated"), g:group_get(active, "activated") }, { true, nil, nil, nil, nil })
+  t.eq({ g:group_get_value(med, "activated"), g:group_get_value(red, "activated"), g:group_get_value(sea, "activated"),
+         g:group_get_value(allied, "activated"), g:group_get_value(active, "activated") }, { true, nil, nil, nil, nil })
   F.emit(set, g, "reserves_activated", { side = "Axis", zone = "any" })
-  t.eq(g:group_get(red, "activated"), true, "a great success: any sea zone")
+  t.eq(g:group_get_value(red, "activated"), true, "a great success: any sea zone")
   F.emit(set, g, "player_turn_end", { side = "Allied" })
-  t.eq({ g:group_get(med, "activated"), g:group_get(red, "activated") }, { nil, nil }, "over with the turn")
+  t.eq({ g:group_get_value(med, "activated"), g:group_get_value(red, "activated") }, { nil, nil }, "over with the turn")
 end)
 
 t.test("32.C-3: any group with a -# Step marker may always react, reserve or not; others may not; nor the phasing side", function()
@@ -153,7 +153,7 @@ t.test("32.C-7: a group that moves in reaction gets a -1 Step marker, or +1 on i
   t.eq(markers(g, us), { 1, 2 })
   F.emit(set, g, "naval_step_end", { side = "Allied", step = 1 })
   t.eq(set:query(g, "is_reacting", r), false, "reactions end with the step")
-  t.eq(g:group_get(r, "allowance"), nil)
+  t.eq(g:group_get_value(r, "allowance"), nil)
   assert(act(set, g, "react", { group = r }))
   move_mp(set, g, r, 1)
   t.eq(markers(g, us), { 2, 3 }, "a second reaction: +1")
@@ -183,7 +183,7 @@ t.test("32.C-8: at the start of its next friendly naval movement step the marker
   t.eq(markers(g, us), { 0, 0 })
   t.eq(set:query(g, "moved_this_step", r), true)
   t.raises(function() move_mp(set, g, r, 1) end, "counted as having moved this step")
-  t.eq({ g:marker(mu[1], "step") or 0, set:query(g, "moved_this_step", m) }, { 1, true }, "2 -> 1")
+  t.eq({ g:get_marker(mu[1], "step") or 0, set:query(g, "moved_this_step", m) }, { 1, true }, "2 -> 1")
   t.fails("counted as having moved this step", act(set, g, "move", { group = m, to = H(1, 0) }))
   F.emit(set, g, "naval_step_end", { side = "Axis", step = 1 })
   t.eq(set:query(g, "moved_this_step", r), false)
@@ -212,7 +212,7 @@ t.test("32.C-9: reacting units move at night: the same number of night MPs as th
     if i < 9 then t.eq(ev.stop, nil) else t.eq(ev.stop, "32.C: Reacting has spent its 9 reaction MPs") end
   end
   t.eq(table.concat(nights), "DDDDDDDNN", "7 by day, then 2 at night, as the phasing player: day first")
-  t.eq(g:group_get(r, "night_mp"), 2)
+  t.eq(g:group_get_value(r, "night_mp"), 2)
   t.raises(function() move_mp(set, g, r, 1) end, "its reaction ends at 9")
   -- the interception: night combat after the initial battle, up to 3 MPs
   t.eq(set:query(g, "night_mp_left", p), 3)
@@ -221,8 +221,8 @@ t.test("32.C-9: reacting units move at night: the same number of night MPs as th
   F.emit(set, g, "naval_combat", nc)
   t.eq(nc.rounds, 4, "the initial battle and 3 rounds of night combat")
   t.eq(nc.mp, 3)
-  t.eq(g:group_get(p, "night_mp"), 5)
-  t.eq(g:group_get(p, "mp_spent"), 10)
+  t.eq(g:group_get_value(p, "night_mp"), 5)
+  t.eq(g:group_get_value(p, "mp_spent"), 10)
 end)
 
 t.test("32.C-10: the same order: when the phasing player's night MPs came first, so do the reacting group's", function()
@@ -234,6 +234,6 @@ t.test("32.C-10: the same order: when the phasing player's night MPs came first,
   local nights = {}
   for i = 1, 5 do nights[i] = move_mp(set, g, r, 1).night and "N" or "D" end
   t.eq(table.concat(nights), "NNNDD")
-  t.eq(g:group_get(r, "night_mp"), 3)
+  t.eq(g:group_get_value(r, "night_mp"), 3)
   t.eq(move_mp(set, g, r, 10).stop, "32.C: Reacting has spent its 15 reaction MPs", "3 night + 12 day by default")
 end)

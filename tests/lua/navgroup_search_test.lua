@@ -12,7 +12,7 @@ local MAP = "tests/lua/data/navgroup_search.map"
 local FAM = "tests/families"
 
 -- The rule set: navgroup (its movement rules answer the shared queries) and
--- a probe that writes the events it sees into globals.
+-- a probe that writes the events it sees into keyed values.
 local function load_set(narrate)
   local set = rules.new { path = { FAM }, narrate = narrate }
   set:load_family("navgroup")
@@ -55,7 +55,7 @@ function W:group(name, side, at, types, attrs, kind)
   local ids = {}
   for i, ty in ipairs(types) do ids[i] = self:unit(name .. " " .. i, ty, side, at, nil, kind) end
   local gid = self.g:group_new { name = name, units = ids }
-  for k, v in pairs(attrs or {}) do self.g:group_set(gid, k, v) end
+  for k, v in pairs(attrs or {}) do self.g:group_set_value(gid, k, v) end
   self.groups[name] = gid
   self.spent = self.spent or {}
   self.spent[gid] = 0
@@ -114,7 +114,20 @@ function W:force(want, total)
   error("no 2d6 faces give " .. tostring(want) .. " at " .. total)
 end
 
-function W:probe(k) return self.g:global("probe:" .. k) end
+function W:probe(k)
+  if k ~= "attack_bases" then return self.g:get_keyed("probe", k) end
+  -- the airbases of each attack, as labels: "A:3505,A:3905;A:3010"
+  local attacks = {}
+  for i = 1, self.g:count_keyed("probe_attack_base") do
+    local key, hex = self.g:at_keyed("probe_attack_base", i)
+    local list = attacks[key[1]] or {}
+    attacks[key[1]] = list
+    list[key[2]] = self.b:format(hex)
+  end
+  local out = {}
+  for n, list in ipairs(attacks) do out[n] = table.concat(list, ",") end
+  return #out > 0 and table.concat(out, ";") or nil
+end
 function W:last_roll() return self.rolls[#self.rolls] end
 local function applied(rec)
   local out = {}
@@ -136,8 +149,8 @@ t.test("32.B.1-1: entering an enemy danger zone calls for a search; contact acti
   t.eq(w:last_roll().result.code, "S")
   t.eq(w:probe("search_kinds"), "danger zone")
   t.eq(w:probe("activated_zone"), "West")
-  t.eq(w.g:group_get(west, "activated"), true, "reserve in port in the same sea zone")
-  t.ok(not w.g:group_get(east, "activated"), "not the other sea zone")
+  t.eq(w.g:group_get_value(west, "activated"), true, "reserve in port in the same sea zone")
+  t.ok(not w.g:group_get_value(east, "activated"), "not the other sea zone")
 end)
 
 t.test("32.B.1-2: a danger zone calls for a search on entering only, and not for the phasing side's own zone", function()
@@ -177,7 +190,7 @@ t.test("32.B.2-2: a naval strike mission makes contact too; on contact reserves 
   w:force("S", total)
   w:enter(f, "A:2510")
   t.eq(w:last_roll().result.code, "S")
-  t.eq(w.g:group_get(east, "activated"), true)
+  t.eq(w.g:group_get_value(east, "activated"), true)
   t.eq(w:probe("attacks"), 1)
   t.eq(w:probe("attack_bases"), "A:3505")
 end)
@@ -188,7 +201,7 @@ t.test("32.B.3-1: spending MPs in a hex with an enemy port interdiction marker: 
   local w = world()
   local res = w:group("Reserve", "Axis", "A:1902", { "NT" }, { reserve = true, in_port = true }, "port")
   local f = w:group("Force H", "Allied", "A:0810", { "TF" })
-  w.g:set_global("pi:A:0810", 2)
+  w.g:set_keyed("port_interdiction", { "Axis", w:hex("A:0810") }, 2)
   local m, total = w:mods(f, "A:0810", "spend")
   t.eq(m.port_interdiction, 2)
   w:force(8, total)                                           -- F: activation anyway
@@ -196,16 +209,17 @@ t.test("32.B.3-1: spending MPs in a hex with an enemy port interdiction marker: 
   t.eq(#w.rolls, 1)
   t.eq(w:last_roll().result.code, "F")
   t.eq(applied(w:last_roll()).port_interdiction, 2)
-  t.eq(w.g:group_get(res, "activated"), true, "activated whatever the roll")
+  t.eq(w.g:group_get_value(res, "activated"), true, "activated whatever the roll")
   -- the phasing side's own marker is not an enemy one
-  w.g:set_global("pi_side:A:0810", "Allied")
+  w.g:set_keyed("port_interdiction", { "Axis", w:hex("A:0810") }, nil)
+  w.g:set_keyed("port_interdiction", { "Allied", w:hex("A:0810") }, 2)
   t.eq(select(3, w:mods(f, "A:0810", "spend"))[1], nil)
 end)
 
 t.test("32.B.3-2: a blockade level in the hex (and a port interdiction tag on the board)", function()
   local w = world()
   local f = w:group("Force H", "Allied", "A:0810", { "TF" })
-  w.g:set_global("blockade:A:0810", 3)
+  w.g:set_keyed("blockade", { "Axis", w:hex("A:0810") }, 3)
   local m, _, kinds = w:mods(f, "A:0810", "spend")
   t.eq(m.blockade, 3)
   t.eq(kinds, { "blockade" })
@@ -228,12 +242,12 @@ t.test("32.B.4-1: adjacent to (or in the hex of) an enemy ground unit: activatio
   local f = w:group("Force H", "Allied", "A:0807", { "TF" })
   w:enter(f, "A:0807")
   t.eq(#w.rolls, 0, "two hexes away")
-  t.ok(not w.g:group_get(res, "activated"))
+  t.ok(not w.g:group_get_value(res, "activated"))
   w:force(9, select(2, w:mods(f, "A:0806")))
   w:enter(f, "A:0806")
   t.eq(#w.rolls, 1)
   t.eq(w:probe("search_kinds"), "enemy ground units")
-  t.eq(w.g:group_get(res, "activated"), true)
+  t.eq(w.g:group_get_value(res, "activated"), true)
   -- an air unit is not a ground unit
   local w2 = world()
   w2:unit("Ju87", "air", "Axis", "A:0805", { air = true })
@@ -272,10 +286,10 @@ t.test("32.B.5-2: port range = port size; entering the enemy port's hex lets the
   t.eq((w:mods(f, "A:2710")).port_size, 3)
   w:force(7, select(2, w:mods(f, "A:2710")))
   w:enter(f, "A:2710")
-  t.ok(not w.g:group_get(west, "activated"), "in range only: no activation")
+  t.ok(not w.g:group_get_value(west, "activated"), "in range only: no activation")
   w:force(8, select(2, w:mods(f, "A:3010")))
   w:enter(f, "A:3010")
-  t.eq(w.g:group_get(west, "activated"), true, "any reserve naval groups in port (the text names no sea zone)")
+  t.eq(w.g:group_get_value(west, "activated"), true, "any reserve naval groups in port (the text names no sea zone)")
 end)
 
 -- ---- 32.B.6 proximity --------------------------------------------------------------
@@ -402,7 +416,7 @@ end)
 t.test("32.B-5: modifiers: stormy -2, rough -1, night -1, did not leave the search hex -1", function()
   local w = world { sea = "stormy" }
   local f = w:group("Force H", "Allied", "A:0810", { "TF" })
-  w.g:set_global("pi:A:0810", 1)
+  w.g:set_keyed("port_interdiction", { "Axis", w:hex("A:0810") }, 1)
   local m = w:mods(f, "A:0810")
   t.eq({ m.stormy_seas, m.rough_seas, m.night, m.did_not_leave_hex }, { true, false, false, false })
   w.g:set_global("sea", "rough")
@@ -434,14 +448,15 @@ t.test("32.B-7: modifiers: enemy ZOC partial +1, full +2, double +3; protected w
   local f = w:group("Force H", "Allied", "A:0810", { "TF" })
   local function zoc() local m = w:mods(f, "A:0810"); return { m.enemy_partial_zoc, m.enemy_full_zoc, m.enemy_double_zoc } end
   t.eq(zoc(), { false, false, false })
-  w.g:set_global("zoc:Axis:A:0810", 1); t.eq(zoc(), { true, false, false })
-  w.g:set_global("zoc:Axis:A:0810", 2); t.eq(zoc(), { false, true, false })
-  w.g:set_global("zoc:Axis:A:0810", 4); t.eq(zoc(), { false, false, true })
-  w.g:set_global("zoc:Axis:A:0810", 0)
-  w.g:set_global("zoc_other:Axis:A:0810", 2); t.eq(zoc(), { false, true, false })
-  w.g:set_global("protected:A:0810", true); t.eq(zoc(), { false, false, false })
-  w.g:set_global("zoc:Axis:A:0810", 1); t.eq(zoc(), { true, false, false }, "a ground/air ZOC stays")
-  w.g:set_global("zoc:Allied:A:0810", 3); t.eq(zoc(), { true, false, false }, "the phasing side's ZOC is not an enemy ZOC")
+  local h = w:hex("A:0810")
+  w.g:set_keyed("zoc", { "Axis", h }, 1); t.eq(zoc(), { true, false, false })
+  w.g:set_keyed("zoc", { "Axis", h }, 2); t.eq(zoc(), { false, true, false })
+  w.g:set_keyed("zoc", { "Axis", h }, 4); t.eq(zoc(), { false, false, true })
+  w.g:set_keyed("zoc", { "Axis", h }, 0)
+  w.g:set_keyed("zoc_other", { "Axis", h }, 2); t.eq(zoc(), { false, true, false })
+  w.g:set_keyed("protected_waters", h, true); t.eq(zoc(), { false, false, false })
+  w.g:set_keyed("zoc", { "Axis", h }, 1); t.eq(zoc(), { true, false, false }, "a ground/air ZOC stays")
+  w.g:set_keyed("zoc", { "Allied", h }, 3); t.eq(zoc(), { true, false, false }, "the phasing side's ZOC is not an enemy ZOC")
 end)
 
 t.test("32.B-8: modifiers: previously found +1, mixed +1, cargo +2, TF size / 4 rounded down", function()
@@ -451,7 +466,7 @@ t.test("32.B-8: modifiers: previously found +1, mixed +1, cargo +2, TF size / 4 
   local x = w:group("Mixed", "Allied", "A:0810", { "TF", "NT" })
   local m = w:mods(f, "A:0811")
   t.eq({ m.tf_size, m.previously_found, m.mixed_group, m.cargo_group }, { 1, false, false, false })
-  w.g:group_set(f, "found", true)
+  w.g:group_set_value(f, "found", true)
   t.eq((w:mods(f, "A:0811")).previously_found, true)
   m = w:mods(c, "A:0811")
   t.eq({ m.cargo_group, m.mixed_group, m.tf_size }, { true, false, 0 })
@@ -464,8 +479,8 @@ end)
 t.test("32.B-9: modifiers: port interdiction, blockade, largest port size and highest CD level within range", function()
   local w = world()
   local f = w:group("Force H", "Allied", "A:2810", { "TF" })
-  w.g:set_global("pi:A:2920", 2)
-  w.g:set_global("blockade:A:2920", 1)
+  w.g:set_keyed("port_interdiction", { "Axis", w:hex("A:2920") }, 2)
+  w.g:set_keyed("blockade", { "Axis", w:hex("A:2920") }, 1)
   local m, total = w:mods(f, "A:2920")
   -- A:2920 is 1 from the CD (2) and 10 from Axport (3): CD only; Axis naval base 10 away
   t.eq({ m.port_interdiction, m.blockade, m.port_size, m.cd_level }, { 2, 1, 0, 2 })
@@ -495,12 +510,12 @@ end
 t.test("32.B-10: result D: -2 Step on the searching group, which searches no more this segment; X on the most distant airbase's air units", function()
   local w, f, sg, other = searched("D")
   local g = w.g
-  t.eq(g:marker(g:group_units(sg)[1], "step"), 2)
-  t.eq(g:group_get(sg, "search_barred"), g:global("search_segment"))
-  t.eq(g:marker(w.units["far 1"], "X"), 1)
-  t.eq(g:marker(w.units["far 2 (not flying)"], "X"), 1, "all air units at that airbase")
-  t.eq(g:marker(w.units["near 1"], "X"), 0)
-  t.ok(not g:group_get(f, "found"))
+  t.eq(g:get_marker(g:group_units(sg)[1], "step"), 2)
+  t.eq(g:group_get_value(sg, "search_barred"), g:get_global("search_segment"))
+  t.eq(g:get_marker(w.units["far 1"], "X"), 1)
+  t.eq(g:get_marker(w.units["far 2 (not flying)"], "X"), 1, "all air units at that airbase")
+  t.eq(g:get_marker(w.units["near 1"], "X"), 0)
+  t.ok(not g:group_get_value(f, "found"))
   local m, _, kinds = w:mods(other, "A:2310")
   t.eq(kinds, { "naval patrol/strike" }, "the group may not search for another moving group")
   t.eq(m.air_patrol, 1, "the X air units take part in no future search")
@@ -509,8 +524,8 @@ end)
 t.test("32.B-11: result F*: -1 Step on the searching group, no more searches this segment; Inop on the most distant airbase's air units", function()
   local w, _, sg, other = searched("F*")
   local g = w.g
-  t.eq(g:marker(g:group_units(sg)[1], "step"), 1)
-  t.eq(g:marker(w.units["far 1"], "Inop"), 1)
+  t.eq(g:get_marker(g:group_units(sg)[1], "step"), 1)
+  t.eq(g:get_marker(w.units["far 1"], "Inop"), 1)
   t.eq(select(3, w:mods(other, "A:2310")), { "naval patrol/strike" })
   w.set:emit(g, "naval_step_start", { side = "Allied", step = 2 })
   t.eq(select(3, w:mods(other, "A:2310")), { "naval patrol/strike", "proximity" }, "next segment it may search again")
@@ -543,16 +558,16 @@ t.test("32.B-13: result S: reserves in port in the same sea zone, TFs revealed, 
   w:enter(f, "A:2510")
   local g = w.g
   t.eq(w:last_roll().result.code, "S")
-  t.eq(g:group_get(east, "activated"), true)
-  t.ok(not g:group_get(west, "activated"), "another sea zone")
-  t.ok(not g:group_get(sea, "activated"), "not in port")
+  t.eq(g:group_get_value(east, "activated"), true)
+  t.ok(not g:group_get_value(west, "activated"), "another sea zone")
+  t.ok(not g:group_get_value(sea, "activated"), "not in port")
   t.eq(w:probe("activations"), 1)
   t.eq(w:probe("activated_zone"), "East")
-  t.eq(g:group_get(f, "found"), true)
-  t.eq(g:group_get(f, "revealed_tfs"), 2)
-  t.eq(g:group_get(f, "declared_cargo"), 3)
-  t.eq(g:group_get(f, "declared_cargo_low"), 1.5)
-  t.eq(g:group_get(f, "declared_cargo_high"), 4.5)
+  t.eq(g:group_get_value(f, "found"), true)
+  t.eq(g:group_get_value(f, "revealed_tfs"), 2)
+  t.eq(g:group_get_value(f, "declared_cargo"), 3)
+  t.eq(g:group_get_value(f, "declared_cargo_low"), 1.5)
+  t.eq(g:group_get_value(f, "declared_cargo_high"), 4.5)
   t.eq(w:probe("attacks"), 1)
   t.eq(w:probe("attack_bases"), "A:3505", "one airbase")
 end)
@@ -567,22 +582,22 @@ t.test("32.B-14: result S*: reserves in any sea zone; all searching airbases att
   w:air("strike 2", "Axis", "A:3010", "naval strike", 20)
   local f = w:group("Force H", "Allied", "A:2410", { "TF" })
   local g = w.g
-  g:set_global("pi:A:2510", 2)
+  g:set_keyed("port_interdiction", { "Axis", w:hex("A:2510") }, 2)
   local _, total = w:mods(f, "A:2510")
   -- the search (S*), then A:3010's join roll (S*: joins, roll on), then A:3020's (F: stops)
   w:force("S*", total)
   g.dice:force(6, 6, 1, 1)
   w:enter(f, "A:2510")
   t.eq(w.rolls[1].result.code, "S*")
-  t.eq(g:group_get(east, "activated"), true)
-  t.eq(g:group_get(west, "activated"), true, "any sea zone")
+  t.eq(g:group_get_value(east, "activated"), true)
+  t.eq(g:group_get_value(west, "activated"), true, "any sea zone")
   t.eq(w:probe("activated_zone"), "any")
   t.eq(#w.rolls, 3)
   t.eq(w.rolls[2].roll.reason, "airbase A:3010 joins the attack")
   t.eq(w.rolls[3].roll.reason, "airbase A:3020 joins the attack")
   t.eq(w:probe("attacks"), 2)
   t.eq(w:probe("attack_bases"), "A:3505,A:3905;A:3010")
-  t.eq(g:group_get(f, "revealed_tfs"), nil, "S* does not say the TFs are revealed")
+  t.eq(g:group_get_value(f, "revealed_tfs"), nil, "S* does not say the TFs are revealed")
 end)
 
 t.test("32.B-15: a search is journaled and narrated with its modifiers, and undone with its action", function()
@@ -597,7 +612,7 @@ t.test("32.B-15: a search is journaled and narrated with its modifiers, and undo
   t.ok(w.g:journal_text():find("32.B", 1, true))
   t.ok(w.g:journal_text():find('"rule":"32.B","group":1,"key":"found","old":null,"new":true', 1, true))
   w.g:undo(2)
-  t.eq({ w.g:group_get(f, "found"), w.g:group_get(f, "search_best"), w:probe("searches") }, {})
+  t.eq({ w.g:group_get_value(f, "found"), w.g:group_get_value(f, "search_best"), w:probe("searches") }, {})
 end)
 
 t.test("32.B-16: with the move action (an entry's MPs come before group_enters_hex), entering contacts are seen: a danger zone roll, a port hex's activation", function()
@@ -609,12 +624,12 @@ t.test("32.B-16: with the move action (an entry's MPs come before group_enters_h
   t.ok(w.set:act(w.g, "move", { group = f, path = { w:hex("A:1410") } }))
   t.eq(#w.rolls, 1, "one roll for the entry")
   t.eq(w:probe("search_kinds"), "danger zone")
-  t.ok(not w.g:group_get(west, "activated"), "F: no activation")
+  t.ok(not w.g:group_get_value(west, "activated"), "F: no activation")
   -- Axport (A:3010, an Axis major port, coastal: 2 MPs): its hex activates
   -- reserves in port whatever the roll (32.B.5)
   local g2 = w:group("Force K", "Allied", "A:2910", { "TF" })
   local east = w:group("East reserve", "Axis", "A:3010", { "NT" }, { reserve = true, in_port = true }, "port")
   t.ok(w.set:act(w.g, "move", { group = g2, path = { w:hex("A:3010") } }))
-  t.eq({ w.g:group_get(west, "activated"), w.g:group_get(east, "activated") }, { true, true })
+  t.eq({ w.g:group_get_value(west, "activated"), w.g:group_get_value(east, "activated") }, { true, true })
   t.eq(w:probe("activated_zone"), "any")
 end)

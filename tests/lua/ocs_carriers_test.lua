@@ -11,7 +11,7 @@ local function plane(g, name, values)
   return F.unit(g, { name = name, type = "air", side = "Allied", values = v })
 end
 
-local function aboard(g, list, cv) for _, p in ipairs(list) do g:load(p, cv) end end
+local function aboard(g, list, cv) for _, p in ipairs(list) do g:embark(p, cv) end end
 
 t.test("18.2a-1: a carrier with a number supports that many aircraft, Inactive and Active together", function()
   local set, g = F.setup()
@@ -48,9 +48,9 @@ t.test("18.2b-1: a carrier refits all its planes in the Aircraft Refit Phase, at
   F.refused(set, g, "refit", { carrier = cv }, "18.2b: carriers refit in their side's Aircraft Refit Phase (now the movement phase of Allied)")
   F.phase(set, g, "aircraft_refit_phase", "Allied")
   F.ok(set, g, "refit", { carrier = cv })
-  for _, p in ipairs(ps) do t.eq(g:value(p, "inactive"), nil) end
+  for _, p in ipairs(ps) do t.eq(g:get_value(p, "inactive"), nil) end
   t.ok(said[#said]:find("Illustrious refits A, B, C (no SP cost)", 1, true), said[#said])
-  t.eq(g:global("supplys"), nil, "no supply spent")
+  t.eq(g:count_keyed("supply"), 0, "no supply spent")
   F.refused(set, g, "refit", { carrier = cv }, "18.2b: Illustrious has refitted in this phase")
 end)
 
@@ -65,11 +65,11 @@ t.test("18.2b-2: a damaged carrier refits only 2 planes, whatever its rating; th
   F.refused(set, g, "refit", { carrier = cv, planes = { ps[1], ps[2], ps[3] } },
     "18.2b: Formidable is damaged and refits only 2 planes, whatever its rating")
   F.ok(set, g, "refit", { carrier = cv, planes = { ps[3], ps[4] } })
-  t.eq({ g:value(ps[1], "inactive"), g:value(ps[2], "inactive"), g:value(ps[3], "inactive"), g:value(ps[4], "inactive") },
+  t.eq({ g:get_value(ps[1], "inactive"), g:get_value(ps[2], "inactive"), g:get_value(ps[3], "inactive"), g:get_value(ps[4], "inactive") },
     { true, true, nil, nil })
   F.phase(set, g, "aircraft_refit_phase", "Allied")
   F.ok(set, g, "refit", { carrier = cv })
-  t.eq({ g:value(ps[1], "inactive"), g:value(ps[2], "inactive") }, { nil, nil }, "unnamed: the first two Inactive ones")
+  t.eq({ g:get_value(ps[1], "inactive"), g:get_value(ps[2], "inactive") }, { nil, nil }, "unnamed: the first two Inactive ones")
   F.phase(set, g, "aircraft_refit_phase", "Allied")
   F.refused(set, g, "refit", { carrier = cv }, "18.2b: Formidable has no Inactive plane aboard to refit")
   local out = plane(g, "E", { inactive = true })
@@ -81,12 +81,12 @@ t.test("18.2c-1: carrier planes fly and project Patrol Zones from the carrier's 
   local cv = F.unit(g, { name = "Illustrious", type = "CV", side = "Allied", at = "A:0202", values = { ["capacity.planes"] = 2 } })
   local p = plane(g, "Swordfish")
   aboard(g, { p }, cv)
-  t.eq(g.board:label(set:query(g, "mission_hex", p)), "A:0202")
+  t.eq(g.board:format(set:query(g, "mission_hex", p)), "A:0202")
   F.phase(set, g, "movement_phase", "Allied")
   F.ok(set, g, "move", { unit = cv, path = { "A:0302", "A:0402" } })
-  t.eq(g.board:label(set:query(g, "patrol_zone_center", p)), "A:0402", "the Patrol Zone moves with the carrier")
+  t.eq(g.board:format(set:query(g, "patrol_zone_center", p)), "A:0402", "the Patrol Zone moves with the carrier")
   t.eq({ F.at(g, p) }, { cv, "unit" }, "still aboard")
-  t.eq(g:value(p, "inactive"), nil, "tagging along is not a mission")
+  t.eq(g:get_value(p, "inactive"), nil, "tagging along is not a mission")
   t.eq(set:query(g, "carrier_of", p), cv)
   g:eliminate(cv)
   t.eq(select(2, F.at(g, p)), "dead", "the carrier's move to the dead pile takes its planes")
@@ -108,7 +108,7 @@ t.test("18.2c-2: a carrier moves before or after its planes fly their missions i
   F.ok(set, g, "move", { unit = cv, path = { "A:0303", "A:0304" } })
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { p2 }, target = dd2 })
-  t.eq({ g:value(p1, "inactive"), g:value(p2, "inactive") }, { true, true }, "a mission flown: Inactive until refitted")
+  t.eq({ g:get_value(p1, "inactive"), g:get_value(p2, "inactive") }, { true, true }, "a mission flown: Inactive until refitted")
 end)
 
 t.test("18.2d-1: surface gunfire may not target a carrier while a non-carrier surface ship is in range; planes and coastal artillery may", function()

@@ -101,13 +101,13 @@ t.test("18.3b-1: naval barrages against ground units are reduced (the adjustment
   g.dice:force(4, 6)
   F.ok(set, g, "barrage", { units = { bb, ca }, hex = F.hex(g, "A:0603") })
   t.ok(said_line(said, "barrage at"):find("strength 9 -> column 6-9", 1, true), said_line(said, "barrage at"))   -- (12 + 6) / 2
-  t.eq(g:global("ground_barrage:1"), "ground units at A:0603: 1")
+  t.eq(g:get_keyed("ground_barrage", 1), "ground units at A:0603: 1")
   segment(set, g, "exploitation_phase", "Allied")
   local ca2 = ship(g, "Orion", "CL", "Allied", "A:0402", { barrage = 6, range = 3 })
   g.dice:force(6, 6)
   F.ok(set, g, "barrage", { units = { ca2 }, hex = F.hex(g, "A:0703"), facility = "airbase" })
   t.ok(said_line(said, "barrage at"):find("strength 6 -> column 6-9", 1, true), "a facility: no reduction: " .. said_line(said, "barrage at"))
-  t.eq(g:global("ground_barrage:2"), "airbase at A:0703: 1")
+  t.eq(g:get_keyed("ground_barrage", 2), "airbase at A:0703: 1")
 end)
 
 t.test("18.3b-2: a ground barrage needs enemy ground units in the hex, or the facility it names", function()
@@ -149,7 +149,7 @@ t.test("18.3c-3: the firing player sees the ships of a stack, not their cargoes"
   local set, g = F.setup()
   local lst = ship(g, "LST 1", "LST", "Axis", "A:0404", nil, { points = 2 })
   local inf = F.unit(g, { name = "Bersaglieri", type = "inf", side = "Axis" })
-  g:load(inf, lst)
+  g:embark(inf, lst)
   ship(g, "Lupo", "DD", "Axis", "A:0404", DD)
   local seen = set:query(g, "ships_seen", F.hex(g, "A:0404"), "Axis")
   t.eq(#seen, 2)
@@ -197,7 +197,7 @@ t.test("18.3c-5: B) planes x2, C) the total divided by the Protection Rating (1 
   g.dice:force(6, 6)
   F.ok(set, g, "barrage", { units = { p3 }, target = dd })
   t.ok(strength_said():find("strength 2 -> column 1-2", 1, true), "1 x 2 / 1 (none printed): " .. strength_said())
-  t.eq(g:marker(dd, "DG"), 1)
+  t.eq(g:get_marker(dd, "DG"), 1)
   segment(set, g, "exploitation_phase", "Allied")
   local lone = plane("E", 1)
   g.dice:force(1, 1)
@@ -239,7 +239,7 @@ t.test("18.3c-7: D) all the landing craft of a stack are one ship for target and
   segment(set, g, "combat_phase", "Axis")
   g.dice:force(1, 1)                  -- 12 -> column 10+, 2: DG
   F.ok(set, g, "barrage", { units = { bb }, target = l1 })
-  t.eq({ g:marker(l1, "DG"), g:marker(l2, "DG") }, { 1, 1 }, "a DG for the whole stack")
+  t.eq({ g:get_marker(l1, "DG"), g:get_marker(l2, "DG") }, { 1, 1 }, "a DG for the whole stack")
   F.refused(set, g, "barrage", { units = { dd }, target = l2 }, "18.3c: no ship can be targeted by more than one barrage in a phase (LCT 1 has been)")
 end)
 
@@ -253,7 +253,7 @@ t.test("18.3d-1: A) a hit flips a ship to its damaged side and DGs it; a second 
   segment(set, g, "combat_phase", "Allied")
   g.dice:force(4, 4)                  -- 12 -> 10+: 8 -> 1 hit
   F.ok(set, g, "barrage", { units = { bb }, target = en })
-  t.eq({ g:get(en, "face"), g:marker(en, "DG") }, { "damaged", 1 })
+  t.eq({ g:get(en, "face"), g:get_marker(en, "DG") }, { "damaged", 1 })
   segment(set, g, "exploitation_phase", "Allied")
   g.dice:force(5, 5)                  -- 9 -> 6-9: 10 -> 1 hit
   F.ok(set, g, "barrage", { units = { cl }, target = en })
@@ -267,12 +267,12 @@ t.test("18.3d-2: C) the first DG does no damage; a second removes the marker and
   segment(set, g, "combat_phase", "Allied")
   g.dice:force(3, 3)                  -- 10+: 6 -> DG
   F.ok(set, g, "barrage", { units = { bb }, target = en })
-  t.eq({ g:get(en, "face"), g:marker(en, "DG") }, { "full", 1 })
+  t.eq({ g:get(en, "face"), g:get_marker(en, "DG") }, { "full", 1 })
   segment(set, g, "exploitation_phase", "Allied")
   g.dice:force(3, 3)
   F.ok(set, g, "barrage", { units = { bb }, target = en })
   t.eq(g:get(en, "face"), "damaged", "the second DG is a hit")
-  t.eq(g:marker(en, "DG"), 1, "whose own DG marks it again")
+  t.eq(g:get_marker(en, "DG"), 1, "whose own DG marks it again")
 end)
 
 t.test("18.3d-3: a DG on a damaged ship: a further DG result sinks it; a DG'd ship that takes a hit takes two", function()
@@ -293,7 +293,7 @@ t.test("18.3d-3: a DG on a damaged ship: a further DG result sinks it; a DG'd sh
   segment(set, g, "movement_phase", "Allied")
   g.dice:force(3, 3)
   F.ok(set, g, "barrage", { units = { bb }, target = clean })
-  t.eq({ g:get(clean, "face"), g:marker(clean, "DG"), (g:get(clean, "loc")) }, { "damaged", 1, "hex" }, "a first DG on a damaged ship")
+  t.eq({ g:get(clean, "face"), g:get_marker(clean, "DG"), (g:get(clean, "loc")) }, { "damaged", 1, "hex" }, "a first DG on a damaged ship")
 end)
 
 t.test("18.3d-4: B) a hit on landing craft takes a point from a craft chosen at random, an LST becomes Landing Craft, every craft in the hex is DG", function()
@@ -306,7 +306,7 @@ t.test("18.3d-4: B) a hit on landing craft takes a point from a craft chosen at 
   F.ok(set, g, "barrage", { units = { bb }, target = lc })
   t.eq({ g:get(lst, "type"), g:get(lst, "points") }, { "LC", 2 }, "the LST converts to Landing Craft of the reduced value")
   t.eq(g:get(lc, "points"), 2, "the other craft is untouched")
-  t.eq({ g:marker(lst, "DG"), g:marker(lc, "DG") }, { 1, 1 })
+  t.eq({ g:get_marker(lst, "DG"), g:get_marker(lc, "DG") }, { 1, 1 })
   t.ok(g:journal_text():find('"reason":"which landing craft is hit (18.3d)"', 1, true), "the target is rolled for")
 end)
 
@@ -316,7 +316,7 @@ t.test("18.3d-5: the DUKW example: a 2-point DUKW with a regiment and an SP take
   local dukw = ship(g, "DUKW", "DUKW", "Allied", "A:0403", nil, { points = 2 })
   local regt = F.unit(g, { name = "Regiment", type = "inf", side = "Allied", values = { re = 1, air_transportable = true } })
   local sp = F.unit(g, { name = "SP", type = "SP", side = "Allied", points = 1 })
-  g:load(regt, dukw); g:load(sp, dukw)
+  g:embark(regt, dukw); g:embark(sp, dukw)
   segment(set, g, "combat_phase", "Axis")
   g.dice:force(4, 4, 2)               -- 1 hit (one craft: no pick); the cargo roll 1d2 = 2: the SP
   F.ok(set, g, "barrage", { units = { bb }, target = dukw })
@@ -332,7 +332,7 @@ t.test("18.3d-6: a stack of landing craft with a DG takes a hit: the point, then
   segment(set, g, "combat_phase", "Axis")
   g.dice:force(4, 4)
   F.ok(set, g, "barrage", { units = { bb }, target = lc })
-  t.eq({ g:get(lc, "points"), g:marker(lc, "DG") }, { 1, 1 })
+  t.eq({ g:get(lc, "points"), g:get_marker(lc, "DG") }, { 1, 1 })
 end)
 
 t.test("18.3d-7: damaged ships cannot be repaired", function()
@@ -368,7 +368,7 @@ t.test("18.3f-1: ship flak adds to the flak rolls against every air barrage in t
   segment(set, g, "combat_phase", "Axis")
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { p }, target = bb })
-  t.eq(g:global("flak:1"), "ship flak 3 at A:0404 joins the flak roll against 1 air unit(s)")
+  t.eq(g:get_keyed("flak", 1), "ship flak 3 at A:0404 joins the flak roll against 1 air unit(s)")
   t.eq(set:query(g, "ship_flak", F.hex(g, "A:0404"), "Allied"), 3)
 end)
 
@@ -381,7 +381,7 @@ t.test("18.3g-1: A) coastal artillery fires at ships in every segment it does no
     g.dice:force(1, 1)
     F.ok(set, g, "barrage", { units = { bat }, target = en })
   end
-  t.eq(g:global("supplys"), nil, "no supply cost")
+  t.eq(g:count_keyed("supply"), 0, "no supply cost")
 end)
 
 t.test("18.3g-2: B) coastal artillery fires at ground targets by the normal artillery rules, at the normal supply cost, and at no ship in that phase", function()
@@ -392,7 +392,7 @@ t.test("18.3g-2: B) coastal artillery fires at ground targets by the normal arti
   segment(set, g, "combat_phase", "Axis")
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { bat }, hex = F.hex(g, "A:0505") })
-  t.eq(g:global("supply:1"), "1 SP for Batteria's ground barrage (18.3g B)")
+  t.eq(g:get_keyed("supply", 1), "1 SP for Batteria's ground barrage (18.3g B)")
   F.phase(set, g, "barrage_segment", "Axis")
   F.refused(set, g, "barrage", { units = { bat }, target = en }, "18.3g B: Batteria fired at a ground target in this phase: no fire at ships")
 end)
@@ -407,7 +407,7 @@ t.test("18.3g-3: C) ships fire at coastal artillery as a naval target: a step lo
   F.refused(set, g, "barrage", { units = { pl }, target = bat }, "18.3g C: only ships fire at coastal artillery as a naval target (Beaufighter is not a ship)")
   g.dice:force(3, 3)                  -- 10+: DG -> ignored
   F.ok(set, g, "barrage", { units = { bb }, target = bat })
-  t.eq({ g:get(bat, "loc"), g:marker(bat, "DG") }, { "hex", 0 })
+  t.eq({ g:get(bat, "loc"), g:get_marker(bat, "DG") }, { "hex", 0 })
   t.ok(said_line(said, "DG ignored"):find("Batteria: DG ignored", 1, true))
   segment(set, g, "exploitation_phase", "Allied")
   local cl = ship(g, "Uganda", "CL", "Allied", "A:0403", { barrage = 12, range = 3 })

@@ -112,7 +112,7 @@ end
 --- Where a unit is: label, kind ("hex", "port", "unit", "dead").
 function M.at(g, u)
   local kind, w = g:get(u, "loc")
-  if kind == "hex" or kind == "port" then return g.board:label(w), kind end
+  if kind == "hex" or kind == "port" then return g.board:format(w), kind end
   return w, kind
 end
 

@@ -16,7 +16,7 @@ end
 -- a craft of `points` at `from` loaded with `cargo`, moved into `to` in the Movement Phase
 local function craft_into(set, g, name, points, from, to, cargo, ty)
   local c = F.unit(g, { name = name, type = ty or "LC", side = "Allied", at = from, points = points })
-  for _, u in ipairs(cargo or {}) do g:load(u, c) end
+  for _, u in ipairs(cargo or {}) do g:embark(u, c) end
   if to then F.ok(set, g, "move", { unit = c, path = { to } }) end
   return c
 end
@@ -30,7 +30,7 @@ t.test("18.5-1: landings are made in coastal hexes without enemy combat units (e
   local b = inf(g, "2 Bn")
   F.unit(g, { name = "Pz Gren", type = "inf", side = "Axis", at = "A:0505" })
   local lc2 = F.unit(g, { name = "LCI", type = "LC", side = "Allied", at = "A:0404", points = 1 })
-  g:load(b, lc2)
+  g:embark(b, lc2)
   F.refused(set, g, "move", { unit = lc2, path = { "A:0505" } }, "18.1b")
   F.unit(g, { name = "Axis SP", type = "SP", side = "Axis", at = "A:0506", points = 1 })
   F.ok(set, g, "move", { unit = lc2, path = { "A:0405", "A:0506" } })
@@ -44,13 +44,13 @@ t.test("18.5a-1: units are dropped off on entering the coastal hex, at no moveme
   local lc = craft_into(set, g, "LCT", 2, "A:0404", "A:0505", { a, b })
   local spent = set:query(g, "mp_spent", lc)
   F.ok(set, g, "land", { craft = lc, units = { a }, mode = "combat" })
-  t.eq({ F.at(g, a), g:value(a, "mode"), g:value(a, "landed_by") }, { "A:0505", "combat", "alt" })
+  t.eq({ F.at(g, a), g:get_value(a, "mode"), g:get_value(a, "landed_by") }, { "A:0505", "combat", "alt" })
   t.eq(set:query(g, "mp_spent", lc), spent, "no movement cost")
   F.refused(set, g, "move", { unit = lc, path = { "A:0404" } }, "18.5a: LCT unloaded (or deployed) and ended its move in this phase")
   F.ok(set, g, "land", { craft = lc, units = { b }, mode = "move" })
   local c = inf(g, "3 Bn")
   local idle = F.unit(g, { name = "LCI", type = "LC", side = "Allied", at = "A:0506", points = 1 })
-  g:load(c, idle)
+  g:embark(c, idle)
   F.refused(set, g, "land", { craft = idle, mode = "combat" }, "18.5a: units are dropped off when the craft enters the coastal hex; LCI has not entered A:0506 in this phase")
 end)
 
@@ -74,7 +74,7 @@ t.test("18.5c-1: combat units unload in Combat or Move Mode", function()
   F.refused(set, g, "land", { craft = lc }, "18.5c: combat units unload in Combat or Move Mode: mode = \"combat\" or \"move\" for 1 Bn (got nil)")
   F.refused(set, g, "land", { craft = lc, mode = "reserve" }, "(got reserve)")
   F.ok(set, g, "land", { craft = lc, mode = "move" })
-  t.eq(g:value(a, "mode"), "move")
+  t.eq(g:get_value(a, "mode"), "move")
 end)
 
 t.test("18.5d-1: ALT landings only in the player's Movement Phase; port landings also in Reaction and Exploitation (refused, state unchanged)", function()
@@ -87,7 +87,7 @@ t.test("18.5d-1: ALT landings only in the player's Movement Phase; port landings
     "18.5d: landings that need an ALT roll are made only in the player's Movement Phase (now the exploitation phase of Allied)")
   local lc2 = craft_into(set, g, "LCI", 1, "A:0404", "A:0504", { b })
   F.ok(set, g, "land", { craft = lc2, mode = "move", port = true })
-  t.eq(g:value(b, "landed_by"), "port")
+  t.eq(g:get_value(b, "landed_by"), "port")
   F.phase(set, g, "reaction_phase", "Allied")
   local c = inf(g, "3 Bn")
   local lc3 = craft_into(set, g, "LCA", 1, "A:0403", "A:0504", { c })
@@ -95,7 +95,7 @@ t.test("18.5d-1: ALT landings only in the player's Movement Phase; port landings
   F.phase(set, g, "combat_phase", "Allied")
   local d = inf(g, "4 Bn")
   local lc4 = F.unit(g, { name = "LCM", type = "LC", side = "Allied", at = "A:0504", points = 1 })
-  g:load(d, lc4)
+  g:embark(d, lc4)
   F.refused(set, g, "land", { craft = lc4, mode = "move", port = true }, "18.5d: landings through a port are made in the side's Movement, Reaction and Exploitation Phases")
 end)
 
@@ -137,7 +137,7 @@ t.test("18.5f-1: the ALT roll: after all landing craft have moved, one roll per 
   local e = inf(g, "Bn E")
   local l3 = craft_into(set, g, "LCT 3", 1, "A:0405", nil, { e })
   F.refused(set, g, "move", { unit = l3, path = { "A:0506" } }, "18.5f: the ALT rolls of this phase are made: landing craft have finished moving (LCT 3)")
-  g:move(l3, "hex", F.hex(g, "A:0506")); g:set_value(l3, "entered_phase", g:global("phase_n"))
+  g:move(l3, "hex", F.hex(g, "A:0506")); g:set_value(l3, "entered_phase", g:get_global("phase_n"))
   F.refused(set, g, "land", { craft = l3, mode = "combat" }, "18.5f: the ALT rolls of this phase are made: every landing craft has finished moving")
 end)
 
@@ -153,7 +153,7 @@ t.test("18.5f-2: A) with several terrains in the hex, the ALT uses the most diff
   F.ok(set, g, "land", { craft = lc, mode = "combat" })
   g.dice:force(6, 6)                  -- 12 - 3 = 9: DG
   F.ok(set, g, "alt_rolls", {})
-  t.eq(g:marker(a, "DG"), 1)
+  t.eq(g:get_marker(a, "DG"), 1)
 end)
 
 t.test("18.5f-3: C) partial losses: the lost landing craft and cargo are chosen at random", function()
@@ -164,7 +164,7 @@ t.test("18.5f-3: C) partial losses: the lost landing craft and cargo are chosen 
   F.ok(set, g, "land", { craft = lc, mode = "combat" })
   g.dice:force(2, 2, 1, 3)            -- 4 - 1 = 3: L2; picks among {LCT, 1 Bn, 2 Bn}: 1d3 = 1 (LCT), then 1d3 = 3 (2 Bn)
   F.ok(set, g, "alt_rolls", {})
-  t.eq({ g:get(lc, "points"), g:value(a, "steps"), (g:get(b, "loc")) }, { 1, 2, "dead" })
+  t.eq({ g:get(lc, "points"), g:get_value(a, "steps"), (g:get(b, "loc")) }, { 1, 2, "dead" })
   t.ok(g:journal_text():find('"reason":"which craft or cargo the ALT loss takes (18.5f C)"', 1, true))
 end)
 
@@ -178,7 +178,7 @@ t.test("18.5f-4: D) after-landing moves wait for all the ALT rolls; E) specializ
   F.refused(set, g, "after_landing_move", { unit = a, path = { "A:0605" } }, "18.5f D: after-landing moves wait until all the player's ALT rolls are made")
   g.dice:force(6, 6)
   F.ok(set, g, "alt_rolls", {})
-  t.eq(g:global("specialized_combat:1"), "at A:0505 after the ALT roll, against Axis trucks (9.14)")
+  t.eq(g:get_keyed("specialized_combat", 1), "at A:0505 after the ALT roll, against Axis trucks (9.14)")
   F.ok(set, g, "after_landing_move", { unit = a, path = { "A:0605" } })
 end)
 
@@ -191,7 +191,7 @@ t.test("18.5g-1: no ALT roll through a friendly port's capacity; SP and Transpor
   local lc = craft_into(set, g, "LCT", 3, "A:0403", "A:0504", { sp, a, b })
   F.refused(set, g, "land", { craft = lc, mode = "combat", port = true }, "18.5g: the port at A:0504 has 2 capacity left this phase; the cargo needs 3 (land the extra by ALT)")
   F.ok(set, g, "land", { craft = lc, units = { sp, a }, mode = "combat", port = true })
-  t.eq({ (F.at(g, sp)), g:value(sp, "landed_by") }, { "A:0504", "port" })
+  t.eq({ (F.at(g, sp)), g:get_value(sp, "landed_by") }, { "A:0504", "port" })
   F.ok(set, g, "land", { craft = lc, units = { b }, mode = "combat" })
   g.dice:force(6, 6)
   F.ok(set, g, "alt_rolls", {})
@@ -209,7 +209,7 @@ t.test("18.5h-1: after an ALT landing, combat units move half their MA in the sa
   local lc2 = craft_into(set, g, "LCI", 1, "A:0403", "A:0504", { b })
   F.ok(set, g, "land", { craft = lc, mode = "move" })
   t.ok(F.said(said, "fueled"):find("at no SP cost (12.5c C, single-unit method)", 1, true))
-  t.ok(g:value(a, "fueled_phase") ~= nil and g:value(a, "fueled_phase") == g:value(a, "landed_phase"), "fueled before landing")
+  t.ok(g:get_value(a, "fueled_phase") ~= nil and g:get_value(a, "fueled_phase") == g:get_value(a, "landed_phase"), "fueled before landing")
   F.ok(set, g, "land", { craft = lc2, mode = "move", port = true })
   g.dice:force(6, 6)
   F.ok(set, g, "alt_rolls", {})

@@ -211,3 +211,15 @@ t.test("odds-9: one column's results (odds.column), by name or by a strength's r
   t.ok(text:find("modifier -2", 1, true) and text:find("11+        NE        0.0000%  0", 1, true), text)
   t.raises(function() cli.command("odds").run { "amphibious_landing_table", "--with", "stromy" } end, "no modifier named stromy")
 end)
+
+t.test("odds-hits-mixed: a die hitting on 4 beside one hitting on 3 (hand-computed over 36)", function()
+  local o = odds.hits_mixed({ 4, 3 })
+  t.eq(o.den, 36)
+  -- none: 2*3 = 6; one: 4*3 + 2*3 = 18; two: 4*3 = 12
+  t.eq({ o.rows[1].count, o.rows[2].count, o.rows[3].count }, { 6, 18, 12 })
+  t.eq(tostring(o.rows[3].p), "1/3")
+  local same = odds.hits("3d6", 2)
+  local mixed = odds.hits_mixed({ 2, 2, 2 })
+  for i = 1, 4 do t.eq(mixed.rows[i].count, same.rows[i].count) end
+  t.ok(not pcall(odds.hits_mixed, { 7 }), "a threshold past the die's faces is refused")
+end)

@@ -74,7 +74,7 @@ rule { id = "P.1", title = "Pick",
     for i = 1, p.n do items[i] = "item" .. i end
     ctx.game:set_global("one", ctx:pick(items, { reason = "which item" }))
     local two = ctx:pick(items, { count = 2, reason = "two items" })
-    ctx.game:set_global("two", two[1] .. "," .. two[2])
+    for i, item in ipairs(two) do ctx.game:set_keyed("two", i, item) end
   end } } }
 ]])
   f:close()
@@ -82,8 +82,8 @@ rule { id = "P.1", title = "Pick",
   local g = game_mod.new { seed = 3 }
   g.dice:force(2, 3, 1)
   t.ok(set:act(g, "choose", { n = 3 }))
-  t.eq(g:global("one"), "item2")
-  t.eq(g:global("two"), "item3,item1")
+  t.eq(g:get_global("one"), "item2")
+  t.eq({ g:get_keyed("two", 1), g:get_keyed("two", 2), g:count_keyed("two") }, { "item3", "item1", 2 })
   local text = g:journal_text()
   t.ok(text:find('"ev":"roll","rule":"P.1","reason":"which item"', 1, true), "journaled with the rule and reason")
   t.ok(text:find('"reason":"two items"', 1, true))

@@ -206,14 +206,20 @@ t.test("counter-2: view declarations are checked and merged in family order", fu
   t.raises(function() counter.check({ marks = { { label = "x" } } }, "m.lua") end, "marks[1] must be { marker = NAME")
   t.raises(function() counter.check({ sides = { Allied = "blue" } }, "m.lua") end, 'sides.Allied must be a colour "#rrggbb"')
   t.raises(function() counter.check({ status = { "suez" } }, "m.lua") end, "status[1] must be { key = GLOBAL")
+  t.raises(function() counter.check({ status = { { key = "vp", keyed = "vp" } } }, "m.lua") end,
+    "status[1] must be { key = GLOBAL, label = TEXT } or { keyed = MAP, count = BOOLEAN")
+  t.raises(function() counter.check({ status = { { key = "vp", count = true } } }, "m.lua") end, "status[1] must be")
+  t.eq(counter.check({ status = { { keyed = "vp", label = "VP %s" }, { keyed = "vp", count = true } } }, "m.lua").status[2].count,
+    true)
   t.raises(function() counter.check({ types = { TF = { values = "strength" } } }, "m.lua") end,
     "types.TF.values must be a list of value names")
   local spec = counter.merge { { types = { TF = { symbol = "warship" } }, status = { { key = "suez", label = "Suez" } } },
-    false, { types = { TF = { symbol = "carrier" } }, status = { { key = "suez", label = "again" }, { key = "sea" } } } }
+    false, { types = { TF = { symbol = "carrier" } }, status = { { key = "suez", label = "again" }, { key = "sea" },
+      { keyed = "vp", label = "VP %s" }, { keyed = "vp", count = true }, { keyed = "vp", label = "twice" } } } }
   t.eq(spec.types.TF.symbol, "carrier", "a later family's type wins")
   local keys = {}
-  for _, s in ipairs(spec.status) do keys[#keys + 1] = s.key .. "=" .. s.label end
-  t.eq(keys, { "turn=turn", "phase=phase", "segment=segment", "step=step", "suez=Suez", "sea=sea" })
+  for _, s in ipairs(spec.status) do keys[#keys + 1] = (s.key or (s.keyed .. (s.count and "#" or "[]"))) .. "=" .. s.label end
+  t.eq(keys, { "turn=turn", "phase=phase", "segment=segment", "step=step", "suez=Suez", "sea=sea", "vp[]=VP %s", "vp#=vp" })
 end)
 
 t.test("counter-3: a manifest's bad view is refused naming the manifest", function()

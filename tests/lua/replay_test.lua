@@ -23,7 +23,7 @@ local function gate(open, veto)
   write("gate/r.lua", ([[
 rule { id = "G.1", title = "Gate", values = { open = %s }, actions = {
   pass = { params = { unit = "unit" },
-    legal = function(ctx) return ctx:value("open") or "the gate is shut" end,
+    legal = function(ctx) return ctx:get_value("open") or "the gate is shut" end,
     effect = function(ctx, p) ctx.game:add_hits(p.unit, 1) end },
   spin = { params = {}, effect = function(ctx) ctx.game:set_global("spun", true)
     while true do end end },

@@ -29,8 +29,8 @@ t.test("route: enter and crossing costs; prohibited hexsides; the cheapest path"
   local m = sea(6)
   m:set_enter(H(1, 0), 3)
   m:set_cross(hex.side_between(H(0, 0), H(0, 1)), route.BLOCKED)
-  t.eq(m:enter_cost(H(1, 0)), 3)
-  t.eq(m:cross_cost(hex.side_between(H(0, 1), H(0, 0))), route.BLOCKED)
+  t.eq(m:get_enter(H(1, 0)), 3)
+  t.eq(m:get_cross(hex.side_between(H(0, 1), H(0, 0))), route.BLOCKED)
   local r = m:reach(H(0, 0), 10)
   t.eq(r:cost(H(1, 0)), 3)
   t.eq(r:cost(H(0, 1)), 2)
@@ -99,7 +99,7 @@ local function dijkstra(m, size, start, budget)
     if not u then return dist end
     done[u] = true
     for _, v in ipairs(hex.neighbors(u)) do
-      local q, r = hex.qr(v)
+      local q, r = hex.to_qr(v)
       if math.abs(q) <= size and math.abs(r) <= size then
         local c = m:step(u, v)
         if c and dist[u] + c <= budget and (not dist[v] or dist[u] + c < dist[v]) then

@@ -223,7 +223,7 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
         filter = function(ctx)
           local seen
           ctx.game:units(function(g) seen = g; return true end)
-          return seen.save, seen.state, type(seen.unit)
+          return seen.save, seen.state, type(seen.get_unit)
         end,
       } }
     ]] })
@@ -235,6 +235,53 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
   t.raises(function() set:query(g, "rawctx") end, "ctx is read-only")
   t.raises(function() set:query(g, "late") end, "rule{...} may only be called while its file loads")
   t.eq({ set:query(g, "filter") }, { nil, nil, "function" })   -- a filter gets the facade too
+end)
+
+t.test("rules-12: rules keep structured data in keyed values: journaled, rolled back, undone", function()
+  local dir = temp_family("zoc", [[return family { name = "zoc", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { id = "Z.1", title = "Zones of control",
+        values = { home = { "Allied", 7 } },
+        actions = {
+          exert = { params = { side = "string", hex = "integer", level = "integer", fail = "boolean?" },
+            effect = function(ctx, p)
+              ctx.game:set_keyed("zoc", { p.side, p.hex }, p.level)
+              if p.fail then error("no such ZOC") end
+            end },
+          home = { effect = function(ctx) ctx.game:set_keyed("zoc", ctx.rule.values.home, 1) end },
+        },
+        queries = {
+          level = function(ctx, side, hex) return ctx.game:get_keyed("zoc", { side, hex }) or 0 end,
+          all = function(ctx)
+            local out = {}
+            for i = 1, ctx.game:count_keyed("zoc") do
+              local key, v = ctx.game:at_keyed("zoc", i)
+              out[i] = key[1] .. "/" .. key[2] .. "=" .. v
+            end
+            return out
+          end,
+        } }
+    ]] })
+  local set = rules.load { families = { "zoc" }, path = { dir } }
+  local g = fleet()
+  t.ok(set:act(g, "exert", { side = "Axis", hex = 3, level = 2 }))
+  t.ok(set:act(g, "exert", { side = "Allied", hex = 12, level = 1 }))
+  t.eq(set:query(g, "level", "Axis", 3), 2)
+  t.eq(set:query(g, "level", "Allied", 3), 0)
+  t.eq(set:query(g, "all"), { "Allied/12=1", "Axis/3=2" }, "in key order")
+  t.ok(g:journal_text():find('{"ev":"keyed","rule":"Z.1","map":"zoc","key":["Axis",3],"old":null,"new":2}', 1, true))
+  local before = g:hash()
+  local ok, _, kind = set:act(g, "exert", { side = "Axis", hex = 3, level = 3, fail = true })
+  t.eq({ ok, kind }, { nil, "error" })
+  t.eq(g:hash(), before, "a failed rule leaves the keyed values as they were")
+  t.eq(set:query(g, "level", "Axis", 3), 2)
+  t.ok(set:act(g, "home"), "a key from the rule's read-only values")
+  t.eq(set:query(g, "level", "Allied", 7), 1)
+  g:undo(2)
+  t.eq(set:query(g, "all"), { "Axis/3=2" })
+  g:redo(1)
+  t.eq(set:query(g, "level", "Allied", 12), 1)
+  t.eq(g:hash(), g.state:hash_full())
 end)
 
 t.test("rules-10: tables seen by rules are read-only", function()
@@ -293,10 +340,10 @@ end)
 t.test("variant-1: a variant changes a value (27.C.4: 4 naval steps in the campaign)", function()
   local g = fleet()
   load():emit(g, "exploitation_phase")
-  t.eq(g:global("naval_steps"), 3)
+  t.eq(g:get_global("naval_steps"), 3)
   local set = load { V .. "campaign_001.lua" }
   set:emit(g, "exploitation_phase")
-  t.eq(g:global("naval_steps"), 4)
+  t.eq(g:get_global("naval_steps"), 4)
   local c = set:rule("27.C.4").changes[1]
   t.eq({ c.kind, c.variant, c.detail }, { "values", "campaign 001", "naval_steps 3 -> 4" })
   t.eq(c.line, 11)
@@ -305,13 +352,13 @@ end)
 t.test("variant-2: a variant disables a rule (no US organisation problems)", function()
   local g = fleet()
   load():emit(g, "game_start")
-  t.eq(g:global("us_drm"), -1)
-  t.eq(g:global("contingents"), true)
+  t.eq(g:get_global("us_drm"), -1)
+  t.eq(g:get_global("contingents"), true)
   local g2 = fleet()
   local set = load { V .. "campaign_001.lua" }
   set:emit(g2, "game_start")
-  t.eq(g2:global("us_drm"), nil)
-  t.eq(g2:global("contingents"), nil)
+  t.eq(g2:get_global("us_drm"), nil)
+  t.eq(g2:get_global("contingents"), nil)
   t.ok(set:rule("US.1").disabled)
   t.eq(set:rule("US.1").disabled_reason, "discarded: no one-time DRM, divisions may assemble")
   t.ok(not table.concat(set:ids(), " "):find("US.1", 1, true))
@@ -320,15 +367,15 @@ end)
 t.test("variant-3: a variant wraps a rule (transfers to the EAST cancelled for the Germans)", function()
   local g, u = fleet()
   load():emit(g, "transfer_east", { side = "German" })
-  t.eq(g:global("transferred_east"), 1)
+  t.eq(g:get_global("transferred_east"), 1)
   t.eq(g:get(u.ge, "loc"), "off")
   local g2, u2 = fleet()
   local set = load { V .. "campaign_001.lua" }
   set:emit(g2, "transfer_east", { side = "German" })
-  t.eq(g2:global("transferred_east"), 0)
+  t.eq(g2:get_global("transferred_east"), 0)
   -- the wrapper still calls the original for the other side
   set:emit(g2, "transfer_east", { side = "Allied" })
-  t.eq(g2:global("transferred_east"), 2)
+  t.eq(g2:get_global("transferred_east"), 2)
   t.eq(g2:get(u2.ge, "hits"), 0)
 end)
 
@@ -336,7 +383,7 @@ t.test("variant-4: a variant adds a rule", function()
   local g = fleet()
   local set = load { V .. "campaign_001.lua" }
   set:emit(g, "game_start")
-  t.eq(g:global("weather"), "clear")
+  t.eq(g:get_global("weather"), "clear")
   local r = set:rule("H.1")
   t.eq(r.file, V .. "campaign_001.lua")
   t.eq(r.origin, "campaign 001")
@@ -375,7 +422,7 @@ t.test("variant-6: two variants changing one rule conflict, unless the later mea
   t.eq(#ok_set.conflicts, 0)
   local g = fleet()
   ok_set:emit(g, "exploitation_phase")
-  t.eq(g:global("naval_steps"), 2)
+  t.eq(g:get_global("naval_steps"), 2)
   t.eq(ok_set:rule("27.C.4").changes[2].overrides, "campaign 001")
 end)
 
@@ -395,7 +442,7 @@ t.test("variant-7: a replace and mistakes in variants are reported with file and
   ]])
   local g = fleet()
   set:emit(g, "exploitation_phase")
-  t.eq(g:global("naval_steps"), 5)
+  t.eq(g:get_global("naval_steps"), 5)
   t.eq(set:rule("27.C.4").title, "Exploitation Phase")
   t.eq(set:rule("27.C.4").base_line, 36)
   t.raises(function() variant("set_values('27.C.4', {})") end, "begins with variant")

@@ -26,7 +26,7 @@ local function sample_game()
   g:set_owner(keel.hex.from_qr(-3, 5), "Axis")
   g:set_global("ratio", 0.25)
   g:set_global("night", true)
-  g.state:set_keyed("zoc", { "Axis", 3 }, true)
+  g:set_keyed("zoc", { "Axis", 3 }, true)
   return g
 end
 
@@ -41,7 +41,7 @@ t.test("save-1: save then load gives the same hash, dice position and meta", fun
   t.eq(back.variants, { HOUSE })
   t.eq(back.warnings, {})
   t.eq(back:roll("2d6"), g:roll("2d6"), "the dice continue where they were")
-  t.eq(back:unit(1).markers, g:unit(1).markers)
+  t.eq(back:get_unit(1).markers, g:get_unit(1).markers)
   t.eq(back.state:save_text(), g.state:save_text(), "saving again gives the same text")
   t.eq(back.state:get_keyed("zoc", { "Axis", 3 }), true, "keyed values are saved")
   os.execute("rm -rf " .. dir)
@@ -268,17 +268,18 @@ t.test("save-8: saving never follows a planted symlink, and keeps the file's mod
   os.execute(("ln -s %s/precious %s.tmp"):format(dir, path))
   assert(g:save(path))
   t.eq(read(dir .. "/precious"), "do not overwrite\n", "the link's target is untouched")
-  local code, out = t.sh(("test -L %s && echo link || echo file"):format(path))
+  local _, out = t.sh(("test -L %s && echo link || echo file"):format(path))
   t.eq(out, "file\n", "the save is a file of its own")
   t.ok(game_mod.load(path))
   -- a dangling link too
   os.execute(("rm -f %s.tmp; ln -s %s/nowhere %s.tmp"):format(path, dir, path))
   assert(g:save(path))
-  code, out = t.sh(("ls %s/nowhere 2>/dev/null; test -e %s.tmp && echo left || echo gone"):format(dir, path))
+  _, out = t.sh(("ls %s/nowhere 2>/dev/null; test -e %s.tmp && echo left || echo gone"):format(dir, path))
   t.eq(out, "gone\n", "nothing made through the link, no temp file left")
   -- the mode stays what it was
   os.execute("chmod 600 " .. path)
   assert(g:save(path))
+  local code
   code, out = t.sh("stat -c %a " .. path)
   t.eq(code, 0)
   t.eq(out, "600\n")

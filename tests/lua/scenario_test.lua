@@ -12,9 +12,9 @@ t.test("scenario-1: a scenario sets up map, rules, variants, forces and flags", 
   local run = scenario.start(scenario.load(S .. "convoy_crete.lua"))
   local g = run.game
   t.eq(g.seed, 1941)
-  t.eq(g:global("sea_state"), "calm")
-  t.eq(g:global("turn"), 1)
-  t.eq(g:unit(run.units.Warspite).where, run.board:hex("15B:2407"))
+  t.eq(g:get_global("sea_state"), "calm")
+  t.eq(g:get_global("turn"), 1)
+  t.eq(g:get_unit(run.units.Warspite).where, run.board:hex("15B:2407"))
   t.eq(g:group_units(run.groups["Force A"]), { run.units.Warspite, run.units.Orion, run.units["Convoy NT"] })
   t.eq(#run.set.variants, 2)
   local j = table.concat(g:journal_lines(), "\n")
@@ -142,10 +142,10 @@ t.test("scenario-10: a force may start in port (port = true); groups = { Name = 
   local run = scenario.start(scenario.load(S .. "navgroup_integration.lua"))
   local g = run.game
   local kind, where = g:get(run.units.Warspite, "loc")
-  t.eq({ kind, run.board:label(where) }, { "port", "19A:2812" })
-  t.eq(g:group_get(run.groups.Reserve, "reserve"), true)
-  t.eq(g:group_get(run.groups.Reserve, "in_port"), true)
-  t.eq(g:group_get(run.groups.Regia, "reserve"), nil)
+  t.eq({ kind, run.board:format(where) }, { "port", "19A:2812" })
+  t.eq(g:group_get_value(run.groups.Reserve, "reserve"), true)
+  t.eq(g:group_get_value(run.groups.Reserve, "in_port"), true)
+  t.eq(g:group_get_value(run.groups.Regia, "reserve"), nil)
   local f = os.tmpname()
   local h = assert(io.open(f, "w"))
   h:write("return scenario { rules = { 'navgroup' }, groups = { Nobody = { reserve = true } } }")
@@ -153,4 +153,34 @@ t.test("scenario-10: a force may start in port (port = true); groups = { Name = 
   local ok, err = pcall(scenario.load, f)
   os.remove(f)
   t.ok(not ok and tostring(err):find(f .. ":1: groups.Nobody: no force is in a group of that name", 1, true), tostring(err))
+end)
+
+t.test("scenario-11: keyed = { {map, key, value} } sets keyed values; check = { keyed = ... } reads them", function()
+  local f = os.tmpname()
+  local function write(text)
+    local h = assert(io.open(f, "w"))
+    h:write(text)
+    h:close()
+  end
+  local families = t.cwd() .. "/tests/families"
+  write(([[return scenario { rules = { 'toy27' }, path = { %q },
+    keyed = { { "vp", "Allied", 40 }, { "vp", "Axis", 12 }, { "zoc", { "Axis", 7 }, 2 } },
+    orders = {
+      { check = { keyed = { { "vp", "Allied", 40 }, { "zoc", { "Axis", 7 }, 2 }, { "zoc", { "Allied", 7 } } } } },
+      { check = { keyed = { { "vp", "Axis", 13 } } } },
+    } }]]):format(families))
+  local run = scenario.start(scenario.load(f))
+  t.eq(run.game:get_keyed("zoc", { "Axis", 7 }), 2)
+  t.ok(run.game:journal_text():find('{"ev":"keyed","rule":"scenario","map":"vp","key":["Allied"],"old":null,"new":40}',
+    1, true), "set up by the scenario, journaled")
+  local _, problems = run:play(1, run.spec.orders[1])
+  t.eq(problems, {})
+  _, problems = run:play(2, run.spec.orders[2])
+  t.eq(problems, { 'expected keyed vp "Axis" = 13, got 12 (keyed[1])' })
+  write("return scenario { rules = { 'toy27' }, keyed = { { 'vp' } } }")
+  t.raises(function() scenario.load(f) end, "keyed[1]: {map, key, value} expected")
+  write("return scenario { rules = { 'toy27' }, orders = { { check = { keyed = { vp = 3 } } } } }")
+  t.raises(function() scenario.load(f) end,
+    'orders[1].check.keyed: a list of keyed values { {map, key, value}, ... } expected, got a table with the key "vp"')
+  os.remove(f)
 end)

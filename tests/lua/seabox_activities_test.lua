@@ -19,17 +19,17 @@ local EASTMED = "../../scenarios/maps/eastmed.map"
 t.test("27.C: naval activities follow the player turn: phasing side, turn, phases in order", function()
   local w = fx.world {}
   w.ok { event = "player_turn_start", data = { side = "Axis", turn = 3 } }
-  t.eq({ w.game:global("phasing"), w.game:turn() }, { "Axis", 3 })
+  t.eq({ w.game:get_global("phasing"), w.game:get_turn() }, { "Axis", 3 })
   local serial = {}
   for _, ph in ipairs({ "initial_phase", "movement_phase", "combat_phase", "exploitation_phase" }) do
     w.ok { event = ph }
-    serial[#serial + 1] = w.game:global("phase_serial")
-    t.eq(w.game:phase(), ph:match("^(%a+)_phase$"))
+    serial[#serial + 1] = w.game:get_global("phase_serial")
+    t.eq(w.game:get_phase(), ph:match("^(%a+)_phase$"))
   end
   t.eq(serial, { 1, 2, 3, 4 })
-  t.eq(w.game:global("combat_serial"), 1)
+  t.eq(w.game:get_global("combat_serial"), 1)
   w.ok { event = "player_turn_end" }
-  t.eq(w.game:step(), 0, "the exploitation phase's naval step closed with it")
+  t.eq(w.game:get_step(), 0, "the exploitation phase's naval step closed with it")
 end)
 
 -- ---- 27.C.1 ---------------------------------------------------------------------------
@@ -64,7 +64,7 @@ t.test("27.C.2: the movement phase has 6 naval steps; a TF moves at its slowest 
     ship("LC 1", "LC", "19A:2711", "Slow"),
   } }
   w.movement()
-  t.eq({ w.game:step(), w.game:global("naval_steps") }, { 1, 6 })
+  t.eq({ w.game:get_step(), w.game:get_global("naval_steps") }, { 1, 6 })
   t.eq(w.q("boxes_left", w.group("Convoy")), 6, "the NT's 6, not the CL's 12")
   w.refused({ "sail", tf = "Convoy", to = "Piraeus" },
     "27.C.2: Convoy moves at most 6 sea box(es) more this naval step (slowest ship NT 1: NT, 6 a step, 0 used); the route to 15B:1211 crosses 8")
@@ -75,7 +75,7 @@ t.test("27.C.2: the movement phase has 6 naval steps; a TF moves at its slowest 
   t.eq(w.q("boxes_left", w.group("Convoy")), 6, "what was left over is lost, not carried over")
   t.eq(w.q("boxes_left", w.group("Slow")), 3)
   for _ = 2, 5 do w.ok { "next_step" } end
-  t.eq(w.game:step(), 6)
+  t.eq(w.game:get_step(), 6)
   w.refused({ "next_step" }, "27.C.2: naval step 6 is the last of the movement phase's 6")
 end)
 
@@ -155,15 +155,15 @@ t.test("27.C.2: ground MPs: 2 to port, embark 1, 10 sea boxes 2, disembark 1; th
   local path = w.q("route", w.hex("Piraeus"), 0, w.hex("Port Said"))
   t.eq(w.q("boxes_along", path), 10)
   local hexes = {}
-  for i = 2, #path do hexes[#hexes + 1] = w.board:label(path[i]) end
+  for i = 2, #path do hexes[#hexes + 1] = w.board:format(path[i]) end
   local six, n = nil, 0
   for i = 2, #path do
-    if w.board:box(path[i]) ~= w.board:box(path[i - 1]) then n = n + 1 end
+    if w.board:box_of(path[i]) ~= w.board:box_of(path[i - 1]) then n = n + 1 end
     if n == 6 and not six then six = i end
   end
-  while six < #path and w.board:box(path[six + 1]) == w.board:box(path[six]) do six = six + 1 end
+  while six < #path and w.board:box_of(path[six + 1]) == w.board:box_of(path[six]) do six = six + 1 end
   local via1 = {}
-  for i = 2, six do via1[#via1 + 1] = w.board:label(path[i]) end
+  for i = 2, six do via1[#via1 + 1] = w.board:format(path[i]) end
   w.ok { "sail", tf = "Convoy", to = via1[#via1], via = via1 }
   t.eq(w.value("NT 1", "step_boxes"), 6)
   w.refused({ "sail", tf = "Convoy", to = "Port Said", port = true }, "moves at most 0 sea box(es) more this naval step")
@@ -177,7 +177,7 @@ t.test("27.C.2: ground MPs: 2 to port, embark 1, 10 sea boxes 2, disembark 1; th
   w.ok { "disembark", cargo = "Inf regt" }
   t.eq(w.at("Inf regt"), "hex 19A:3413")
   t.eq(w.value("Inf regt", "mp_spent"), 6, "2 + 1 + 2 + 1")
-  t.eq(w.game:step(), 5, "the NT has spent 5 naval steps")
+  t.eq(w.game:get_step(), 5, "the NT has spent 5 naval steps")
   w.ok { "next_step" }
   t.eq(w.value("Inf regt", "mp_spent"), 6, "ashore: nothing more")
   t.eq(w.q("mp_left", w.id("Inf regt")), 2, "both may continue with the movement they have left")
@@ -265,7 +265,7 @@ t.test("27.C.4: the exploitation phase has 4 naval steps of the same movement", 
   w.ok { event = "combat_phase" }
   w.refused({ "sail", tf = "Force B", to = "15B:2406" }, "27.C.2: ships move and embark in the naval steps of the movement and exploitation phases (now: combat phase)")
   w.ok { event = "exploitation_phase" }
-  t.eq({ w.game:step(), w.game:global("naval_steps") }, { 1, 4 })
+  t.eq({ w.game:get_step(), w.game:get_global("naval_steps") }, { 1, 4 })
   w.ok { "sail", tf = "Force B", to = "15B:2406" }
   for _ = 2, 4 do w.ok { "next_step" } end
   w.refused({ "next_step" }, "27.C.2: naval step 4 is the last of the exploitation phase's 4")

@@ -52,9 +52,9 @@ seaboxes radius 2 origin A:0304
 t.test("27.B: a TF's position: its hex, in port or not, its coast, sea box and sea zone", function()
   local w = fx.world { map = map_file(SEAS), forces = { ship("Ajax", "CL", "A:0304", "Force K", { strength = 2 }) } }
   local pos = w.q("position", w.group("Force K"))
-  t.eq(w.board:label(pos.hex), "A:0304")
+  t.eq(w.board:format(pos.hex), "A:0304")
   t.eq({ pos.in_port, pos.coast, pos.zone }, { false, 0, "Atlantic Ocean" })
-  t.eq(pos.box, w.board:box(w.hex("A:0304")))
+  t.eq(pos.box, w.board:box_of(w.hex("A:0304")))
 end)
 
 -- ---- 27.B.1 ---------------------------------------------------------------------------
@@ -84,16 +84,16 @@ end)
 
 t.test("27.B.2: sea boxes 5 hexes across overlay the sea zones; movement counts boxes, not hexes", function()
   local w = fx.world { map = map_file(SEAS), forces = { ship("Ajax", "CL", "A:0104", "K", { strength = 2 }) } }
-  local radius = w.board:seaboxes()
+  local radius = w.board:get_seaboxes()
   t.eq(radius, 2)
-  t.eq(#w.board:box_hexes(w.board:box(w.hex("A:0304"))), 19)
+  t.eq(#w.board:box_hexes(w.board:box_of(w.hex("A:0304"))), 19)
   -- every sea hex of every zone lies in a sea box
   for _, h in ipairs(w.board:hexes()) do
-    if w.q("sea_zone", h) and w.board:terrain(h) ~= "all-land" then t.ok(w.board:box(h) ~= nil) end
+    if w.q("sea_zone", h) and w.board:get_terrain(h) ~= "all-land" then t.ok(w.board:box_of(h) ~= nil) end
   end
   local hexes = { w.hex("A:0104"), w.hex("A:0204"), w.hex("A:0304"), w.hex("A:0404"), w.hex("A:0504"), w.hex("A:0604") }
   local boxes = 0
-  for i = 2, #hexes do if w.board:box(hexes[i]) ~= w.board:box(hexes[i - 1]) then boxes = boxes + 1 end end
+  for i = 2, #hexes do if w.board:box_of(hexes[i]) ~= w.board:box_of(hexes[i - 1]) then boxes = boxes + 1 end end
   t.eq(w.q("boxes_along", hexes), boxes)
   t.ok(boxes < #hexes - 1, "five hexes, fewer boxes")
 end)
@@ -140,7 +140,7 @@ t.test("27.B.3: known after naval gunfire support from the same hex in the prece
   local tf = w.group("Force B")
   t.eq(w.q("tf_known", tf), false, "unknown otherwise")
   local view = w.q("tf_view", tf, "Axis")
-  t.eq({ view.known, view.ships, w.board:label(view.hex) }, { false, nil, "15B:2407" }, "the enemy sees a TF marker only")
+  t.eq({ view.known, view.ships, w.board:format(view.hex) }, { false, nil, "15B:2407" }, "the enemy sees a TF marker only")
   local own = w.q("tf_view", tf, "Allied")
   t.eq(own.ships[1].name, "Ajax")
   w.ok { event = "combat_phase" }
@@ -244,7 +244,7 @@ t.test("27.B.4: 3 NTs carry a 5-6 Inf XX; one is sunk: a 2-6* cadre aboard a sur
     w.ok { "naval_hits", ship = sunk, hits = 1 }
     local div = w.id("5-6 Inf XX")
     t.eq(w.game:get(div, "name"), "2-6* cadre", sunk)
-    t.eq(w.game:value(div, "size.RE"), 1)
+    t.eq(w.game:get_value(div, "size.RE"), 1)
     local kind, carrier = w.game:get(div, "loc")
     t.eq(kind, "unit", "still aboard")
     t.ok(carrier ~= w.id(sunk) and w.q("afloat", carrier), "aboard a surviving NT")
@@ -279,7 +279,7 @@ t.test("27.B.5: a ship in 15B:2407 enters 15B:2508 on Crete but may not continue
   w.refused({ "sail", tf = "Force B", to = "15B:2610", via = { "15B:2509", "15B:2510" } },
     "27.B.5: 15B:2508 was entered on another coast: from there no water route leads to 15B:2509")
   -- round an end of the island instead: the route of fewest boxes goes round
-  local path = w.q("route", w.hex("15B:2508"), w.game:group_get(w.group("Force B"), "coast"), w.hex("15B:2509"))
+  local path = w.q("route", w.hex("15B:2508"), w.game:group_get_value(w.group("Force B"), "coast"), w.hex("15B:2509"))
   t.ok(#path > 3)
 end)
 
@@ -295,7 +295,7 @@ t.test("27.B.5: never across land; coastal to coastal only across a partial-wate
   w.refused({ "sail", tf = "Force B", to = "15B:2508", via = {} },
     "27.B.5: no water route between 15B:2408 and 15B:2508: the hexside between them is land")
   -- two coastal hexes across a partial-water hexside
-  t.eq(w.board:features(w.board:side("15B:2905/2906")).water, "partial-water")
+  t.eq(w.board:get_features(w.board:side("15B:2905/2906")).water, "partial-water")
   w.ok { "sail", tf = "Force C", to = "15B:2906", via = {} }
   t.eq(w.at("Orion"), "hex 15B:2906")
 end)
@@ -306,7 +306,7 @@ t.test("27.B.5: naval adjacency is a water route directly between two hexes", fu
   t.eq(w.q("naval_adjacent", w.hex("15B:2408"), w.hex("15B:2508")), false, "Crete's spine")
   t.eq(w.q("naval_adjacent", w.hex("15B:2407"), w.hex("15B:2409")), false, "not adjacent at all")
   local nb = {}
-  for _, h in ipairs(w.q("naval_neighbors", w.hex("15B:2508"))) do nb[#nb + 1] = w.board:label(h) end
+  for _, h in ipairs(w.q("naval_neighbors", w.hex("15B:2508"))) do nb[#nb + 1] = w.board:format(h) end
   t.ok(#nb >= 4)
 end)
 

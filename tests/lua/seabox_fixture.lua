@@ -59,11 +59,11 @@ function M.world(spec)
   --- where a unit is: "hex 15B:2407", "port 15B:2508", "dead", "off", "aboard NT 1"
   function w.at(name)
     local kind, where = w.game:get(w.id(name), "loc")
-    if kind == "hex" or kind == "port" then return kind .. " " .. w.board:label(where) end
+    if kind == "hex" or kind == "port" then return kind .. " " .. w.board:format(where) end
     if kind == "unit" then return "aboard " .. w.game:get(where, "name") end
     return kind
   end
-  function w.value(name, key) return w.game:value(w.id(name), key) end
+  function w.value(name, key) return w.game:get_value(w.id(name), key) end
   function w.get(name, field) return w.game:get(w.id(name), field) end
   --- the narration lines said since the last call
   local seen = 0

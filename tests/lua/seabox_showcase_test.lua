@@ -8,16 +8,16 @@ local keel = require "keel"
 t.test("27.B.1: the showcase map has the three sea zones, overlaid with sea boxes 5 hexes across", function()
   local b = assert(keel.board.load("scenarios/maps/seabox_med.map"))
   t.eq(b:zones(), { "Atlantic Ocean", "Mediterranean Sea", "Red Sea" })
-  t.eq((b:seaboxes()), 2)
-  t.eq(b:zone(b:hex("14A:0220")), "Atlantic Ocean")
-  t.eq(b:zone(b:hex("15B:2407")), "Mediterranean Sea")
-  t.eq(b:zone(b:hex("19A:3922")), "Red Sea")
-  t.eq({ b:terrain(b:hex("15B:2508")), b:port(b:hex("15B:2508")).size }, { "coastal", "minor" })
+  t.eq((b:get_seaboxes()), 2)
+  t.eq(b:get_zone(b:hex("14A:0220")), "Atlantic Ocean")
+  t.eq(b:get_zone(b:hex("15B:2407")), "Mediterranean Sea")
+  t.eq(b:get_zone(b:hex("19A:3922")), "Red Sea")
+  t.eq({ b:get_terrain(b:hex("15B:2508")), b:get_port(b:hex("15B:2508")).size }, { "coastal", "minor" })
   local kasos, owner = b:hex("Kasos"), nil
   for _, o in ipairs(require("keel.map").get_owners(b)) do
     for _, h in ipairs(o.hexes) do if h == kasos then owner = o.side end end
   end
-  t.eq({ b:cd(kasos), owner }, { 2, "Axis" })
+  t.eq({ b:get_cd(kasos), owner }, { 2, "Axis" })
   local net = require("keel.boxroute").new(b)
   t.ok(net:path("Gibraltar", "Alexandria"), "the Atlantic and the Mediterranean meet at Gibraltar")
   t.fails("no water route", net:path("Alexandria", "19A:3922"))

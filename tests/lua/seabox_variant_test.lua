@@ -56,7 +56,7 @@ t.test("house rules: the scenario with and without the variant: the journals sho
   for i = 1, #co do t.ok(co[i].ok, "as the campaign played it, order " .. i .. ": " .. tostring(co[i].message)) end
   local g, b = camp.game, base.game
   -- house rule 1: the one-time DRM and the assembly of US divisions
-  t.eq({ g:global("usa_drm"), b:global("usa_drm") }, { nil, -1 })
+  t.eq({ g:get_global("usa_drm"), b:get_global("usa_drm") }, { nil, -1 })
   t.eq(bo[4].kind, "vetoed")
   t.ok(bo[4].message:find("USA organisation problems (stand-in): US divisions cannot assemble before turn 3", 1, true), bo[4].message)
   t.eq({ g:get(camp.units["US 1st Inf Div"], "loc") }, { "hex", camp.board:hex("15B:2408") })
@@ -69,7 +69,7 @@ t.test("house rules: the scenario with and without the variant: the journals sho
   -- house rule 3: the panzer division stays in the West
   t.eq(g:get(camp.units["1st SS Pz Div"], "loc"), "hex")
   t.eq(b:get(base.units["1st SS Pz Div"], "loc"), "off")
-  t.eq({ g:global("east_transfers_cancelled"), b:global("east_transfers_cancelled") }, { 1, nil })
+  t.eq({ g:get_global("east_transfers_cancelled"), b:get_global("east_transfers_cancelled") }, { 1, nil })
   -- in the journals
   local jc, jb = g:journal_text(), b:journal_text()
   t.ok(jb:find('"key":"usa_drm"', 1, true) and not jc:find('"key":"usa_drm"', 1, true))

@@ -22,20 +22,22 @@ local function view_of(scenario, name)
 end
 
 -- the page's data, and the state at every step (the page's own rule: each
--- step's units and globals over the step before)
+-- step's units, globals and keyed maps over the step before)
 local function data_of(html)
   local text = html:match('<script type="application/json" id="keel%-data">(.-)</script>')
   assert(text, "no data in the page")
   local data = assert(json.decode(text))
-  local states, units, globals, owners = {}, {}, {}, 1
+  local states, units, globals, keyed, owners = {}, {}, {}, {}, 1
   for i, s in ipairs(data.steps) do
     for id, u in pairs(s.units) do units[tonumber(id)] = u end
     for k, v in pairs(s.globals) do if v == json.null then globals[k] = nil else globals[k] = v end end
+    for map, entries in pairs(s.keyed or {}) do keyed[map] = entries end
     owners = s.owners or owners
-    local copy_u, copy_g = {}, {}
+    local copy_u, copy_g, copy_k = {}, {}, {}
     for k, v in pairs(units) do copy_u[k] = v end
     for k, v in pairs(globals) do copy_g[k] = v end
-    states[i - 1] = { units = copy_u, globals = copy_g, owners = owners }
+    for k, v in pairs(keyed) do copy_k[k] = v end
+    states[i - 1] = { units = copy_u, globals = copy_g, keyed = copy_k, owners = owners }
   end
   return data, states
 end
@@ -106,8 +108,9 @@ t.test("view-4: what each step shows: counters at hexes, the canal, victory poin
   t.eq(states[20].globals.suez, "temporarily closed")
   t.eq(states[23].globals.suez, "open")
   t.eq(states[26].globals.suez, "permanently closed")
-  t.eq(states[25].globals["vp:Allied"], 40)
-  t.eq(states[26].globals["vp:Allied"], 15)
+  t.eq(states[25].keyed.vp, { { { "Allied" }, 40 } })
+  t.eq(states[26].keyed.vp, { { { "Allied" }, 15 } })
+  t.eq(#states[26].keyed.naval_combat, 8, "the status panel's count of naval combats")
   t.eq(states[5].units[4].values.reacting, true, "32.C: Warspite reacts")
   t.eq(states[6].units[4].markers.step, 1, "32.C: its -1 Step marker")
   local path3 = data.svgs[data.steps[4].paths]
@@ -117,9 +120,9 @@ t.test("view-4: what each step shows: counters at hexes, the canal, victory poin
   local owners = data.svgs[states[26].owners]
   t.ok(owners:find('data-hex="19A:3513"', 1, true) and owners:find('data-hex="19A:3514"', 1, true), "two hexes changed hands")
   t.eq(data.svgs[states[23].owners], "")
-  for _, k in ipairs { "suez", "vp:*", "phasing", "sea" } do
+  for _, k in ipairs { "suez", "vp", "phasing", "sea" } do
     local found = false
-    for _, s in ipairs(data.spec.status) do if s.key == k then found = true end end
+    for _, s in ipairs(data.spec.status) do if s.key == k or s.keyed == k then found = true end end
     t.ok(found, "navgroup declares status " .. k)
   end
 end)

@@ -14,7 +14,7 @@
 return scenario {
   name = "Rule 32 together: move, search, combat, reaction",
   map = "../../scenarios/maps/eastmed.map",
-  rules = { "navgroup", "navgroup_search_probe" },   -- the probe keeps each search's result in globals
+  rules = { "navgroup", "navgroup_search_probe" },   -- the probe keeps each search's result in keyed values
   path = { "../families" },
   seed = 32,
   flags = { phasing = "Axis", sea = "calm", night = false },
@@ -31,21 +31,22 @@ return scenario {
     { "move", group = "Regia", path = { "19A:3407", "19A:3408", "19A:3409", "19A:3410", "19A:3411", "19A:3412" },
       expect = {
         units = { Littorio = { at = "19A:3412" }, Trento = { at = "19A:3412" } },
-        global = {
-          naval_combats = 2,
-          ["naval_combat:1"] = "round 1 of surface combat: Regia with enemy Escort at 19A:3408: engagement recorded",
-          ["naval_combat:2"] = "round 1 of surface combat: Regia with enemy Escort at 19A:3409: engagement recorded",
-          ["probe:searches"] = 3, ["probe:result"] = "S", ["probe:search_kinds"] = "CD/port range",
-          ["probe:activations"] = 1, ["probe:activated_zone"] = "any",
+        keyed = {
+          { "naval_combat", 1, "round 1 of surface combat: Regia with enemy Escort at 19A:3408: engagement recorded" },
+          { "naval_combat", 2, "round 1 of surface combat: Regia with enemy Escort at 19A:3409: engagement recorded" },
+          { "naval_combat", 3 },   -- no third
+          { "probe", "searches", 3 }, { "probe", "result", "S" }, { "probe", "search_kinds", "CD/port range" },
+          { "probe", "activations", 1 }, { "probe", "activated_zone", "any" },
         },
       } },
     { "move", group = "Regia", path = { "19A:3413" },
       expect = {
         units = { Littorio = { at = "19A:3413" } },
-        global = {
-          naval_combats = 3, ["probe:searches"] = 4,
-          ["naval_combat:3"] = "round 1 of CD combat: the CD at 19A:3413 (value 2) fires on Regia in its hex: "
-            .. "engagement recorded",
+        keyed = {
+          { "naval_combat", 3, "round 1 of CD combat: the CD at 19A:3413 (value 2) fires on Regia in its hex: "
+            .. "engagement recorded" },
+          { "naval_combat", 4 },
+          { "probe", "searches", 4 },
         },
       } },
     -- Escort is not a reserve and has no -# Step marker: it does not react
@@ -54,9 +55,10 @@ return scenario {
     { "move", group = "Reserve", to = "19A:3412",
       expect = {
         units = { Warspite = { at = "19A:3412", values = { reacting = true } } },
-        global = {
-          naval_combats = 4, ["probe:searches"] = 4,   -- a reacting group is not searched for
-          ["naval_combat:4"] = "round 1 of surface combat: Reserve with enemy Regia at 19A:3412: engagement recorded",
+        keyed = {
+          { "naval_combat", 4, "round 1 of surface combat: Reserve with enemy Regia at 19A:3412: engagement recorded" },
+          { "naval_combat", 5 },
+          { "probe", "searches", 4 },   -- a reacting group is not searched for
         },
       } },
   },

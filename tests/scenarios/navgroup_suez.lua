@@ -7,7 +7,8 @@ return scenario {
   map = "../../scenarios/maps/suez.map",
   rules = { "navgroup" },
   seed = 32,
-  flags = { phasing = "Allied", ["vp:Allied"] = 40 },
+  flags = { phasing = "Allied" },
+  keyed = { { "vp", "Allied", 40 } },
   forces = {
     { name = "Force H", type = "TF", side = "Allied", at = "Port Said", group = "H" },
     { name = "Regia", type = "TF", side = "Axis", at = "19A:3412", group = "R" },
@@ -22,6 +23,7 @@ return scenario {
     { event = "initial_phase", data = { side = "Allied" } },
     { "close_suez", expect = { illegal = "no Axis unit in regular supply" } },
     { "reopen_suez", expect = { illegal = "only a temporarily closed canal" } },
-    { event = "initial_phase", data = { side = "Axis" }, expect = { global = { suez = "open", ["vp:Allied"] = 40 } } },
+    { event = "initial_phase", data = { side = "Axis" },
+      expect = { global = { suez = "open" }, keyed = { { "vp", "Allied", 40 } } } },
   },
 }

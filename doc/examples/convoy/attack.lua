@@ -6,7 +6,7 @@ rule {
       local g = ctx.game
       local escorted = ctx:query("escorted", ev.group)
       local result = ctx:resolve("air_attack", {
-        has_no_escort = not escorted, at_night = g:global("night") == true,
+        has_no_escort = not escorted, at_night = g:get_global("night") == true,
       }, { reason = "air attack on " .. tostring(ev.group) })
       local hits = result.value
       for _, u in ipairs(g:group_units(ev.group)) do

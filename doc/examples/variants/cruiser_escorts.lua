@@ -7,7 +7,7 @@ set_values("G.1", { escort_types = { CL = true } })
 wrap("G.2", {
   on = {
     air_attack = function(orig, ctx, ev)
-      if ctx.game:global("night") then
+      if ctx.game:get_global("night") then
         ctx:say("no air attack at night (house rule)")
         return
       end

@@ -7,22 +7,22 @@ rule {
     advance = {
       params = { unit = "unit", to = "hex" },
       legal = function(ctx, p)
-        local t = ctx.game.board:terrain(p.to)
+        local t = ctx.game.board:get_terrain(p.to)
         if t == "all-sea" then return "a ground unit cannot advance into an all-sea hex" end
       end,
       effect = function(ctx, p)
         ctx.game:move(p.unit, "hex", p.to)
-        ctx:say("%s advances to %s", ctx.game:get(p.unit, "name"), ctx.game.board:label(p.to))
+        ctx:say("%s advances to %s", ctx.game:get(p.unit, "name"), ctx.game.board:format(p.to))
       end,
     },
     capture = {
       params = { side = "string", hex = "hex" },
       legal = function(ctx, p)
-        if ctx.game:owner(p.hex) == p.side then return "the hex is already " .. p.side end
+        if ctx.game:get_owner(p.hex) == p.side then return "the hex is already " .. p.side end
       end,
       effect = function(ctx, p)
         ctx.game:set_owner(p.hex, p.side)
-        ctx:say("%s takes %s", p.side, ctx.game.board:label(p.hex))
+        ctx:say("%s takes %s", p.side, ctx.game.board:format(p.hex))
       end,
     },
   },

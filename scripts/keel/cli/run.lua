@@ -45,7 +45,7 @@ function M.scenario_main(path, opts)
       write(("scenario: %s (%s), seed %d\n"):format(spec.name or "?", path, spec.seed or 0))
       write(("rules: %s%s\n"):format(table.concat(spec.rules, ", "),
         #vs > 0 and ("; variants: " .. table.concat(vs, ", ")) or ""))
-      write(("setup: %d unit(s), %d group(s)\n"):format(run.game.state:unit_count(), run.game.state:group_count()))
+      write(("setup: %d unit(s), %d group(s)\n"):format(run.game.state:count_units(), run.game.state:count_groups()))
     end
     n.offset = #run.game:journal_text()   -- the setup is not narrated line by line
     local passed, failed = run:play_all(n.order)
@@ -93,7 +93,7 @@ function M.write_svg(run, spec, path)
   end
   -- who owns what now, as the game state says
   local svg = render.svg(run.board, { title = spec.name, extra_layers = layers, size = M.SVG_SIZE,
-    owners = function(h) return st:owner(h) end })
+    owners = function(h) return st:get_owner(h) end })
   local ok, err = require("keel").state.write_file(path, svg)
   if not ok then error("--svg: " .. tostring(err), 0) end
 end

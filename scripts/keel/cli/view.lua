@@ -51,7 +51,7 @@ local function action_text(e, game, set, board)
   local params = a and a.def.params or {}
   local function named(kind, v)
     if kind == "group" and math.type(v) == "integer" then
-      local ok, name = pcall(game.group_name, game, v)
+      local ok, name = pcall(game.group_get_name, game, v)
       return ok and name and ("%q"):format(name) or tostring(v)
     elseif kind == "unit" and math.type(v) == "integer" then
       local ok, name = pcall(game.get, game, v, "name")
@@ -105,7 +105,7 @@ function M.collect(path, opts)
   local changed_order = {}
 
   local function label(h)
-    local l = board and board:label(h)
+    local l = board and board:format(h)
     if l and not data.hexes[l] then
       local x, y = ctx:center(h)
       data.hexes[l] = { math.floor(x * 10 + 0.5) / 10, math.floor(y * 10 + 0.5) / 10 }
@@ -130,7 +130,7 @@ function M.collect(path, opts)
       if not zone_hexes then
         zone_hexes = {}
         for _, h in ipairs(board:hexes()) do
-          local z = board:zone(h)
+          local z = board:get_zone(h)
           if z then zone_hexes[z] = zone_hexes[z] or {}; table.insert(zone_hexes[z], h) end
         end
       end
@@ -155,7 +155,7 @@ function M.collect(path, opts)
   -- the unit as the viewer shows it
   local function unit_record(id)
     local st = game.state
-    local u = game:unit(id)
+    local u = game:get_unit(id)
     local cargo = st:cargo(id)
     u.cargo = #cargo > 0 and #cargo or nil
     local rec = { id = id, name = u.name, type = u.type, side = u.side, face = u.face, hits = u.hits,
@@ -166,7 +166,7 @@ function M.collect(path, opts)
     if not rec.hex and not rec.carrier and u.where then rec.where = u.where end   -- a place not drawn
     rec.cargo = u.cargo
     local groups = {}
-    for _, g in ipairs(st:groups_of(id)) do groups[#groups + 1] = st:group_name(g) end
+    for _, g in ipairs(st:groups_of(id)) do groups[#groups + 1] = st:group_get_name(g) end
     rec.groups = groups
     rec.c = intern(data.counters, counter_index, counter.svg(u, spec, W, ('data-unit="%d"'):format(id)))
     return rec
@@ -177,9 +177,9 @@ function M.collect(path, opts)
     local out = {}
     local ids = {}
     if all then
-      for id = 1, game.state:unit_count() do ids[#ids + 1] = id end
+      for id = 1, game.state:count_units() do ids[#ids + 1] = id end
     else
-      for id in pairs(touched) do if id <= game.state:unit_count() then ids[#ids + 1] = id end end
+      for id in pairs(touched) do if id <= game.state:count_units() then ids[#ids + 1] = id end end
       table.sort(ids)
     end
     for _, id in ipairs(ids) do
@@ -207,11 +207,32 @@ function M.collect(path, opts)
     return out
   end
 
+  -- the keyed maps the status panel shows: each map's entries ({key parts,
+  -- value} in key order) when they changed since the last step
+  local keyed_now = {}
+  local function keyed_delta()
+    local out, done = {}, {}
+    for _, st in ipairs(spec.status) do
+      local map = st.keyed
+      if map and not done[map] then
+        done[map] = true
+        local entries = {}
+        for i = 1, game:count_keyed(map) do
+          local key, v = game:at_keyed(map, i)
+          entries[i] = { key, v }
+        end
+        local enc = json.encode(entries)
+        if keyed_now[map] ~= enc then keyed_now[map] = enc; out[map] = entries end
+      end
+    end
+    return out
+  end
+
   -- the hexes that changed hands since the start, outlined in the new owner's colour
   local function owners_svg()
     local out = {}
     for _, h in ipairs(changed_order) do
-      local side = game:owner(h)
+      local side = game:get_owner(h)
       if side ~= initial_owner[h] then
         local c = counter.side_color(side, spec)
         out[#out + 1] = ('<polygon class="changed-hands" data-hex="%s" points="%s" fill="%s" fill-opacity="0.35" ' ..
@@ -289,6 +310,7 @@ function M.collect(path, opts)
     lines = {}
     s.units = units_delta(touched, all)
     s.globals = globals_delta()
+    s.keyed = keyed_delta()
     s.hash = game:hash_hex()
     if board then
       s.paths = intern(data.svgs, svg_index, paths_svg(seqs, order))
@@ -312,7 +334,7 @@ function M.collect(path, opts)
       data.spec = spec
       if board then
         -- the board drawn with who owns what at the start, as the game state says
-        for _, h in ipairs(board:hexes()) do initial_owner[h] = g:owner(h) end
+        for _, h in ipairs(board:hexes()) do initial_owner[h] = g:get_owner(h) end
         board_svg, ctx = render.draw(board, { size = size, owners = function(h) return initial_owner[h] end })
       end
       offset = #g:journal_text()

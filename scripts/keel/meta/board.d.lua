@@ -31,9 +31,9 @@ local Board = {}
 
 ---@param name string @param col integer @param row integer @param cols integer @param rows integer
 ---@return true|nil ok, string? reason
-function Board:section(name, col, row, cols, rows) end
+function Board:add_section(name, col, row, cols, rows) end
 ---@param name string @return true
-function Board:default_terrain(name) end
+function Board:set_default_terrain(name) end
 ---@param hex keel.HexArg @param terrain string @return true|nil ok, string? reason
 function Board:set_terrain(hex, terrain) end
 ---@param layer keel.BoardLayer @param from keel.HexArg @param to keel.HexArg
@@ -75,11 +75,11 @@ function Board:finish() end
 ---@param x keel.HexArg @return integer|nil hex, string? reason
 function Board:hex(x) end
 ---@param hex keel.HexArg @return string|nil label, string? reason
-function Board:label(hex) end
+function Board:format(hex) end
 ---@param a keel.SideArg|keel.HexArg @param b? keel.HexArg @return integer|nil side, string? reason
 function Board:side(a, b) end
 ---@param side keel.SideArg @return string|nil label, string? reason
-function Board:side_label(side) end
+function Board:format_side(side) end
 ---@return {pointy: boolean, shift: "odd"|"even", digits: integer, first_col: integer, first_row: integer, sections: string[]}
 function Board:numbering() end
 ---@param hex keel.HexArg @return boolean
@@ -88,11 +88,11 @@ function Board:contains(hex) end
 function Board:hexes() end
 
 ---@param hex keel.HexArg @return string|nil terrain, string? reason
-function Board:terrain(hex) end
+function Board:get_terrain(hex) end
 ---@param a keel.SideArg|keel.HexArg @param b? keel.HexArg @return keel.Features|nil, string? reason
-function Board:features(a, b) end
+function Board:get_features(a, b) end
 ---@param hex keel.HexArg @return integer[]|nil coasts, string? reason
-function Board:coasts(hex) end
+function Board:get_coasts(hex) end
 ---@param hex keel.HexArg @param coast? integer @return keel.WaterStep[]|nil steps, string? reason
 function Board:water_neighbors(hex, coast) end
 ---@param side keel.SideArg @return integer[]|nil sides, string? reason
@@ -104,25 +104,25 @@ function Board:rect_hexes(from, to) end
 ---@param side keel.SideArg @return integer|nil strait, string? reason
 function Board:strait_passage(side) end
 ---@param hex keel.HexArg @return keel.Port|nil port, string? reason
-function Board:port(hex) end
+function Board:get_port(hex) end
 ---@return keel.Port[]
 function Board:ports() end
 ---@param name string @return integer|nil hex, string? reason
-function Board:place(name) end
+function Board:find_place(name) end
 ---@param hex keel.HexArg @return string|nil name, string? reason
 function Board:place_name(hex) end
 ---@return {name: string, hex: integer}[]
 function Board:places() end
 ---@param hex keel.HexArg @return integer|nil level, string? reason
-function Board:cd(hex) end
+function Board:get_cd(hex) end
 ---@param hex keel.HexArg @return integer|nil box, string? reason
-function Board:box(hex) end
+function Board:box_of(hex) end
 ---@return integer|nil radius, integer|string origin
-function Board:seaboxes() end
+function Board:get_seaboxes() end
 ---@param box integer @return integer[]
 function Board:box_hexes(box) end
 ---@param hex keel.HexArg @return string|false|nil zone, string? reason
-function Board:zone(hex) end
+function Board:get_zone(hex) end
 ---@return string[]
 function Board:zones() end
 ---@param name string @return string[]|nil zones, string? reason

@@ -76,15 +76,15 @@ function Dice:clear_forced() end
 function Dice:histogram(expr, n, opts) end
 
 ---@return string text one line per stream, in name order
-function Dice:save_state() end
+function Dice:save() end
 
 ---Restore a saved state exactly; raises on malformed text (dice unchanged).
 ---@param text string
 ---@return true
-function Dice:load_state(text) end
+function Dice:load(text) end
 
 ---@return integer
-function Dice:seed() end
+function Dice:get_seed() end
 
 ---@return string[] stream names in name order
 function Dice:streams() end
@@ -232,6 +232,10 @@ function odds.table_for(t, ctx) end
 ---@param k integer
 ---@return table
 function odds.hits(expr, k) end
+---@param thresholds integer[] one die each, hitting on its threshold or less
+---@param sides? integer faces per die (6)
+---@return table
+function odds.hits_mixed(thresholds, sides) end
 ---@param expr string|keel.DiceExpr
 ---@return table
 function odds.expr(expr) end

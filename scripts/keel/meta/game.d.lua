@@ -50,7 +50,7 @@ function Game:try(fn, opts, ...) end
 ---@param fn fun(g: keel.Game, ...): ...
 function Game:with_rule(rule, fn, ...) end
 ---@return string?
-function Game:rule() end
+function Game:get_rule() end
 ---@param name string
 ---@param fn fun(g: keel.Game): ...
 ---@param opts? {rule?: string, order?: any}
@@ -85,7 +85,7 @@ function Game:add_rule_file(path) end
 function Game:unit_new(spec) end
 ---@param id integer
 ---@return keel.UnitInfo
-function Game:unit(id) end
+function Game:get_unit(id) end
 ---@param filter? fun(g: keel.Game, id: integer): boolean
 ---@return integer[]
 function Game:units(filter) end
@@ -103,7 +103,7 @@ function Game:eliminate(id) end
 function Game:sink(id) end
 ---@param cargo integer
 ---@param carrier integer
-function Game:load(cargo, carrier) end
+function Game:embark(cargo, carrier) end
 ---@param carriers integer|integer[]
 ---@param measure string
 ---@return keel.CargoReport
@@ -120,3 +120,22 @@ function Game:group_new(spec) end
 ---@param n? integer
 ---@return integer previous
 function Game:remove_marker(id, key, n) end
+---The value of a key in a keyed map (structured rule data), nil when none.
+---@param map string
+---@param key keel.Key
+---@return keel.Value
+function Game:get_keyed(map, key) end
+---Set a key of a keyed map (nil removes it); journaled, undone, hashed, saved.
+---@param map string
+---@param key keel.Key
+---@param v keel.Value
+function Game:set_keyed(map, key, v) end
+---How many keys a keyed map holds.
+---@param map string
+---@return integer
+function Game:count_keyed(map) end
+---The i-th key (an array of parts) and value of a keyed map, in key order.
+---@param map string
+---@param i integer 1-based
+---@return (integer|string)[] key, keel.Value value
+function Game:at_keyed(map, i) end

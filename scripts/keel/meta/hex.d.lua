@@ -44,10 +44,10 @@ function hex.from_qr(q, r) end
 function hex.from_qrs(q, r, s) end
 ---@param h keel.Hex
 ---@return integer q, integer r
-function hex.qr(h) end
+function hex.to_qr(h) end
 ---@param h keel.Hex
 ---@return integer q, integer r, integer s
-function hex.qrs(h) end
+function hex.to_qrs(h) end
 ---@param x any
 ---@return boolean
 function hex.is_valid(x) end
@@ -191,13 +191,13 @@ local Grid = {}
 function Grid:parse(label) end
 ---@param h keel.Hex
 ---@return string|nil label, string? reason
-function Grid:label(h) end
+function Grid:format(h) end
 ---@param label string "33:1223/1224"
 ---@return keel.Side|nil, string? reason
 function Grid:parse_side(label) end
 ---@param s keel.Side
 ---@return string|nil label, string? reason
-function Grid:side_label(s) end
+function Grid:format_side(s) end
 ---@param h keel.Hex
 ---@return string|nil section, string? reason
 function Grid:section_of(h) end

@@ -84,7 +84,7 @@ local RiverGraph = {}
 ---@return table[]
 function RiverGraph:nodes() end
 ---@return boolean
-function RiverGraph:has(node) end
+function RiverGraph:has_node(node) end
 --- The cost of one move between two linked nodes, or nil.
 ---@return integer|nil
 function RiverGraph:cost(a, b) end

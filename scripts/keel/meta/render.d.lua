@@ -24,6 +24,9 @@ function render.path_layer(hexes) end
 ---@param game table a keel.game
 ---@return keel.RenderUnit[]
 function render.game_units(game) end
+---@param board keel.Board
+---@return table<integer, integer> zone index -> the hex its units are drawn at
+function render.zone_anchors(board) end
 ---@param side string
 ---@return string colour
 function render.unit_color(side) end

@@ -29,14 +29,14 @@ local CostMap = {}
 function CostMap:set_enter(h, cost) end
 ---@param h keel.Hex
 ---@return integer|nil cost, string? reason
-function CostMap:enter_cost(h) end
+function CostMap:get_enter(h) end
 ---@param s keel.Side
 ---@param cost integer
 ---@return keel.CostMap self
 function CostMap:set_cross(s, cost) end
 ---@param s keel.Side
 ---@return integer|nil cost, string? reason
-function CostMap:cross_cost(s) end
+function CostMap:get_cross(s) end
 ---@param h keel.Hex
 ---@param dir integer 0..5
 ---@param coast integer 0..3 (0: any)
@@ -101,7 +101,7 @@ function Graph:neighbors(key) end
 function Graph:count() end
 ---@param key integer
 ---@return boolean
-function Graph:has(key) end
+function Graph:has_node(key) end
 
 ---@class keel.Reach
 local Reach = {}

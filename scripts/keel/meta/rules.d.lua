@@ -49,7 +49,7 @@ function Ctx:query(name, ...) end
 --- A value of this rule.
 ---@param key string
 ---@return any
-function Ctx:value(key) end
+function Ctx:get_value(key) end
 --- A line of narration attributed to this rule.
 ---@param fmt string
 function Ctx:say(fmt, ...) end
@@ -78,17 +78,17 @@ function Ctx:river_graph(profile) end
 function Ctx:boxroute(enter) end
 
 ---@class keel.GameFacade
----@field board? table read-only board queries (terrain, features, port, hex, label, ...)
+---@field board? table read-only board queries (get_terrain, get_features, get_port, hex, format, ...)
 local GameFacade = {}
 ---@return table snapshot
-function GameFacade:unit(id) end
+function GameFacade:get_unit(id) end
 ---@return integer[]
 function GameFacade:units(filter) end
 function GameFacade:get(id, field) end
 function GameFacade:set(id, field, v) end
-function GameFacade:value(id, key) end
+function GameFacade:get_value(id, key) end
 function GameFacade:set_value(id, key, v) end
-function GameFacade:marker(id, key) end
+function GameFacade:get_marker(id, key) end
 function GameFacade:set_marker(id, key, n) end
 function GameFacade:add_marker(id, key, n) end
 function GameFacade:remove_marker(id, key, n) end
@@ -104,10 +104,33 @@ function GameFacade:group_remove(g, u) end
 ---@return integer[]
 function GameFacade:group_units(g) end
 ---@return string name the group's name
-function GameFacade:group_name(g) end
-function GameFacade:global(k) end
+function GameFacade:group_get_name(g) end
+function GameFacade:group_get_value(g, k) end
+function GameFacade:group_set_value(g, k, v) end
+function GameFacade:embark(cargo, carrier) end
+function GameFacade:get_turn() end
+function GameFacade:get_phase() end
+function GameFacade:get_segment() end
+function GameFacade:get_step() end
+function GameFacade:get_global(k) end
 function GameFacade:set_global(k, v) end
-function GameFacade:owner(hex) end
+---Keyed values: structured rule data (doc/guide.md "Game data rules share").
+---@param map string
+---@param key keel.Key
+---@return keel.Value
+function GameFacade:get_keyed(map, key) end
+---@param map string
+---@param key keel.Key
+---@param v keel.Value nil removes the key
+function GameFacade:set_keyed(map, key, v) end
+---@param map string
+---@return integer
+function GameFacade:count_keyed(map) end
+---@param map string
+---@param i integer 1-based, in key order
+---@return (integer|string)[] key, keel.Value value
+function GameFacade:at_keyed(map, i) end
+function GameFacade:get_owner(hex) end
 function GameFacade:set_owner(hex, side) end
 ---@return integer total, table record
 function GameFacade:roll(expr, opts) end
@@ -201,7 +224,8 @@ function set_row(table_name, row, ...) end
 ---@field path? string[]
 ---@field variants? string[]
 ---@field seed? integer
----@field flags? table
+---@field flags? table starting globals
+---@field keyed? table[] starting keyed values: { {map, key, value}, ... }
 ---@field forces? keel.ForceSpec[]
 ---@field groups? table<string, table> group values by group name, set after the forces
 ---@field orders? table[]

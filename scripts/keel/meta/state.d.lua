@@ -61,10 +61,10 @@ local State = {}
 ---@return integer id
 function State:unit_new(name, type, side) end
 ---@return integer
-function State:unit_count() end
+function State:count_units() end
 ---@param id integer
 ---@return keel.UnitInfo
-function State:unit(id) end
+function State:get_unit(id) end
 ---@param id integer
 ---@param field keel.Field
 ---@return any value, integer? where
@@ -80,7 +80,7 @@ function State:move(id, kind, where) end
 ---@param id integer
 ---@param key string
 ---@return keel.Value
-function State:value(id, key) end
+function State:get_value(id, key) end
 ---@param id integer
 ---@param key string
 ---@param v keel.Value
@@ -94,7 +94,7 @@ function State:value_keys(id) end
 ---@param id integer
 ---@param name string
 ---@return integer
-function State:marker(id, name) end
+function State:get_marker(id, name) end
 ---@param id integer
 ---@param name string
 ---@param n integer
@@ -139,10 +139,10 @@ function State:cargo_check(carriers, measure) end
 ---@return integer gid
 function State:group_new(name) end
 ---@return integer
-function State:group_count() end
+function State:count_groups() end
 ---@param g integer
 ---@return string
-function State:group_name(g) end
+function State:group_get_name(g) end
 ---@param g integer
 ---@param unit integer
 ---@param pos? integer 1-based
@@ -159,17 +159,17 @@ function State:groups_of(unit) end
 ---@param g integer
 ---@param key string
 ---@return keel.Value
-function State:group_value(g, key) end
+function State:group_get_value(g, key) end
 ---@param g integer
 ---@param key string
 ---@param v keel.Value
-function State:group_set(g, key, v) end
+function State:group_set_value(g, key, v) end
 ---@param g integer
 ---@return table<string, keel.Value>
 function State:group_values(g) end
 ---@param key string
 ---@return keel.Value
-function State:global(key) end
+function State:get_global(key) end
 ---@param key string
 ---@param v keel.Value
 function State:set_global(key, v) end
@@ -197,12 +197,12 @@ function State:count_keyed(map) end
 function State:at_keyed(map, i) end
 ---@param hex integer
 ---@return string?
-function State:owner(hex) end
+function State:get_owner(hex) end
 ---@param hex integer|integer[]
 ---@param side string?
 function State:set_owner(hex, side) end
 ---@return integer
-function State:owned_count() end
+function State:count_owned() end
 --- Changes with every owner change (rollback, undo and redo included) and
 --- never comes back: what was computed from the owners holds while it stands.
 ---@return integer
@@ -211,7 +211,7 @@ function State:get_owner_version() end
 function State:push_rule(rule) end
 function State:pop_rule() end
 ---@return string?
-function State:rule() end
+function State:get_rule() end
 ---@return integer level
 function State:begin() end
 ---@param level integer
@@ -230,9 +230,9 @@ function State:undo(n) end
 ---@param n? integer
 function State:redo(n) end
 ---@return integer
-function State:action_count() end
+function State:count_actions() end
 ---@return integer
-function State:redo_count() end
+function State:count_redos() end
 ---@return integer
 function State:action_number() end
 --- A loaded state's numbering goes on from n (no actions, redo or transaction yet).

@@ -20,13 +20,15 @@
   // ---- the state at every step, from the first step's records and each step's changes
   const states = [];
   steps.forEach((s, i) => {
-    const prev = i > 0 ? states[i - 1] : { units: {}, globals: {}, owners: 1 };
+    const prev = i > 0 ? states[i - 1] : { units: {}, globals: {}, keyed: {}, owners: 1 };
     const units = Object.assign({}, prev.units, s.units || {});
     const globals = Object.assign({}, prev.globals);
     for (const [k, v] of Object.entries(s.globals || {})) {
       if (v === null) delete globals[k]; else globals[k] = v;
     }
-    states.push({ units, globals, owners: s.owners || prev.owners });
+    // keyed maps the status panel shows: a map's whole list of [key parts, value] when it changed
+    const keyed = Object.assign({}, prev.keyed, s.keyed || {});
+    states.push({ units, globals, keyed, owners: s.owners || prev.owners });
   });
 
   // ---- layers over the board
@@ -158,32 +160,46 @@
   }
 
   function statusRows(state, step) {
-    const rows = [];
+    const rows = [];   // [data-key, label, value, changed in this step]
     const keys = Object.keys(state.globals).sort();
+    const globalChanged = (k) => !!(step.globals && k in step.globals && cur > 0);
+    const prev = cur > 0 ? states[cur - 1] : null;
+    const fill = (label, rest) => (label.includes("%s") ? label.replace("%s", rest) : `${label} ${rest}`);
     for (const s of list(data.spec.status)) {
-      if (s.key.endsWith("*")) {
+      if (s.keyed) {
+        // a keyed map: how many keys (count), or a row per key (%s: the key's parts)
+        const entries = list(state.keyed[s.keyed]);
+        const changed = !!(step.keyed && s.keyed in step.keyed && cur > 0);
+        if (s.count) {
+          if (entries.length > 0) rows.push([`${s.keyed}#`, s.label, entries.length, changed]);
+          continue;
+        }
+        const before = new Map(list(prev && prev.keyed[s.keyed]).map(([key, v]) => [JSON.stringify(key), v]));
+        for (const [key, v] of entries) {
+          const parts = list(key);
+          const was = before.get(JSON.stringify(parts));
+          rows.push([`${s.keyed}[${parts.join(",")}]`, fill(s.label, parts.join(" ")), v, changed && was !== v]);
+        }
+      } else if (s.key.endsWith("*")) {
         const prefix = s.key.slice(0, -1);
         for (const k of keys) {
-          if (k.startsWith(prefix)) {
-            const rest = k.slice(prefix.length);
-            rows.push([k, s.label.includes("%s") ? s.label.replace("%s", rest) : `${s.label} ${rest}`]);
-          }
+          if (k.startsWith(prefix)) rows.push([k, fill(s.label, k.slice(prefix.length)), state.globals[k], globalChanged(k)]);
         }
       } else if (s.key in state.globals) {
-        rows.push([s.key, s.label]);
+        rows.push([s.key, s.label, state.globals[s.key], globalChanged(s.key)]);
       }
     }
     const tbody = $("status-rows");
     tbody.replaceChildren();
-    for (const [k, label] of rows) {
+    for (const [k, label, value, changed] of rows) {
       const tr = document.createElement("tr");
       tr.dataset.key = k;
-      if (step.globals && k in step.globals && cur > 0) tr.classList.add("changed");
+      if (changed) tr.classList.add("changed");
       const th = document.createElement("th");
       th.textContent = label;
       const td = document.createElement("td");
       td.className = "v";
-      td.textContent = fmtValue(state.globals[k]);
+      td.textContent = fmtValue(value);
       tr.append(th, td);
       tbody.appendChild(tr);
     }

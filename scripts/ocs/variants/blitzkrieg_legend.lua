@@ -12,7 +12,7 @@ local DESTROYERS = { DD = true }
 local function in_port(ctx, u)
   local hex = ctx:query("unit_hex", u)
   local b = ctx.game.board
-  return hex ~= nil and b ~= nil and b:contains(hex) and b:port(hex) ~= nil
+  return hex ~= nil and b ~= nil and b:contains(hex) and b:get_port(hex) ~= nil
 end
 
 -- every large ship in a port carries a DG marker
@@ -21,7 +21,7 @@ local function dg_large_ships_in_port(ctx)
   for _, u in ipairs(g:units()) do
     local c = ctx:query("naval_class", u)
     if (c == "ship" or c == "carrier") and not DESTROYERS[g:get(u, "type")] and g:get(u, "loc") ~= "dead"
-        and in_port(ctx, u) and g:marker(u, "DG") == 0 then
+        and in_port(ctx, u) and g:get_marker(u, "DG") == 0 then
       g:add_marker(u, "DG", 1)
       ctx:say("%s is a large ship in port: automatically DG (game note to 18.1c)", g:get(u, "name"))
     end
@@ -32,7 +32,7 @@ wrap("18.1c", {
   queries = {
     may_enter = function(orig, ctx, u, hex)
       local b = ctx.game.board
-      if DESTROYERS[ctx.game:get(u, "type")] and b and b:contains(hex) and b:port(hex) then return nil end
+      if DESTROYERS[ctx.game:get(u, "type")] and b and b:contains(hex) and b:get_port(hex) then return nil end
       return orig(ctx, u, hex)
     end,
   },

@@ -28,12 +28,12 @@ replace("east_transfers", {
       local g = ctx.game
       local kept = 0
       for _, u in ipairs(g:units()) do
-        if g:value(u, "east_turn") == g:turn() and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
+        if g:get_value(u, "east_turn") == g:get_turn() and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
           kept = kept + 1
           ctx:say("%s stays in the West: its transfer to the East is cancelled", tostring(g:get(u, "name")))
         end
       end
-      if kept > 0 then g:set_global("east_transfers_cancelled", (g:global("east_transfers_cancelled") or 0) + kept) end
+      if kept > 0 then g:set_global("east_transfers_cancelled", (g:get_global("east_transfers_cancelled") or 0) + kept) end
     end,
   },
 })

@@ -1,5 +1,5 @@
 local function strength_of(ctx, unit)
-  return ctx.game:value(unit, "strenght") + 0   -- the typo is the bug
+  return ctx.game:get_value(unit, "strenght") + 0   -- the typo is the bug
 end
 
 rule {

@@ -9,7 +9,7 @@ rule {
     unit_hit = function(ctx, ev)
       local g = ctx.game
       local hits = g:add_hits(ev.unit, ev.hits)
-      if hits >= g:value(ev.unit, "strength") then g:sink(ev.unit) end
+      if hits >= g:get_value(ev.unit, "strength") then g:sink(ev.unit) end
     end,
   },
 }

@@ -17,7 +17,7 @@ rule {
         return
       end
       g:add_hits(u, ev.hits or 1)
-      local strength = g:value(u, "strength")
+      local strength = g:get_value(u, "strength")
       local hits = g:get(u, "hits")
       if hits >= strength then
         g:eliminate(u)

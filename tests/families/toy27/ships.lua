@@ -23,7 +23,7 @@ rule {
   queries = {
     --- Current strength: printed strength minus hits.
     strength = function(ctx, unit)
-      return (ctx.game:value(unit, "strength") or 0) - ctx.game:get(unit, "hits")
+      return (ctx.game:get_value(unit, "strength") or 0) - ctx.game:get(unit, "hits")
     end,
   },
 }
@@ -37,7 +37,7 @@ rule {
       if not limit then return nil end
       local n = 0
       for _, id in ipairs(ctx.game:units()) do
-        local u = ctx.game:unit(id)
+        local u = ctx.game:get_unit(id)
         if u.where == p.to then n = n + 1 end
       end
       if n >= limit then return ("at most %d naval units may stack in a hex"):format(limit) end

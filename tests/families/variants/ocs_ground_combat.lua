@@ -2,7 +2,8 @@
 -- the result of a Beach Assault's combat is read from the test's globals
 -- (gc_dislodged, gc_attacker_steps, gc_attacker_options, gc_defender_steps,
 -- gc_exploit), and the information 18.6a passes is kept in globals for the
--- test to check (gc_terrain, gc_multiplier, gc_options_as_steps).
+-- test to check (gc_terrain, gc_multiplier_num / gc_multiplier_den,
+-- gc_options_as_steps).
 variant { name = "ocs ground combat (test)", base = "ocs" }
 
 wrap("18.6a", {
@@ -10,11 +11,12 @@ wrap("18.6a", {
     resolve_ground_combat = function(_, ctx, info)
       local g = ctx.game
       g:set_global("gc_terrain", info.terrain)
-      g:set_global("gc_multiplier", ("%d/%d"):format(info.attack_multiplier.num, info.attack_multiplier.den))
+      g:set_global("gc_multiplier_num", info.attack_multiplier.num)
+      g:set_global("gc_multiplier_den", info.attack_multiplier.den)
       g:set_global("gc_options_as_steps", info.attacker_options_as_steps)
-      return { dislodged = g:global("gc_dislodged"), attacker_steps = g:global("gc_attacker_steps"),
-               attacker_options = g:global("gc_attacker_options"), defender_steps = g:global("gc_defender_steps"),
-               exploit = g:global("gc_exploit") }
+      return { dislodged = g:get_global("gc_dislodged"), attacker_steps = g:get_global("gc_attacker_steps"),
+               attacker_options = g:get_global("gc_attacker_options"), defender_steps = g:get_global("gc_defender_steps"),
+               exploit = g:get_global("gc_exploit") }
     end,
   },
 })

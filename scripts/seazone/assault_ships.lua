@@ -1,0 +1,360 @@
+-- Amphibious Assault Ships (002_37d6fae90ae806a5.txt, "Amphibious Assault
+-- Ships"): the five unit characteristics, in the text's order. The printed
+-- values (cost 10+/6+, attack 0, defense 1, move 2) are the `assault_ship`
+-- row of sea_units.tbl (units.amphibious-assault-ships).
+--
+-- Cargo is at location `unit` (the ship). Per-turn facts (values stamped
+-- with the turn): a land unit's `moved_turn` (loading or offloading is its
+-- whole move), `loaded_turn` and `loaded_phase` (combat | noncombat); a
+-- ship's `offloaded_turn` and `offloaded_to` (the territory), and
+-- `retreated_turn` (set by the General Combat stand-in).
+--
+-- The paragraph on friendly powers' land units follows the sitrep paragraph
+-- in the text but is about any cargo: it is read here as part of "Carry Land
+-- Units as cargo", with the paragraph after it ("Loading onto and/or
+-- offloading ... counts as a land unit's entire move").
+
+local cargo_problem, land_cargo, offload_legal, offload_effect, in_hostile_zone, helicopter_cargo
+
+rule {
+  id = "units.amphibious-assault-ships.combat-value", title = "Combat Value",
+  on = {
+    -- defense 1, attack 0: it never fires in the attacking units' fire steps
+    may_fire = function(ctx, ev)
+      if ctx.game:get(ev.unit, "type") == "assault_ship" and ctx.game:get_value(ev.unit, "battle_role") == "attacker" then
+        ev.fires = false
+      end
+    end,
+  },
+}
+
+rule {
+  id = "units.amphibious-assault-ships.carry-land-units-as-cargo", title = "Carry Land Units as cargo",
+  values = {
+    -- any one land unit plus one additional infantry
+    capacity = 2, extra_type = "infantry",
+    never = { industrial_complex = true, airbase = true, naval_base = true },
+  },
+  queries = {
+    -- why `unit` may not go aboard `ship` (capacity and kind), or nil
+    assault_cargo_problem = function(ctx, ship, unit) return cargo_problem(ctx, ship, unit) end,
+  },
+  actions = {
+    -- a land unit of the power whose turn it is, in a territory next to the ship's sea zone, loads
+    embark = {
+      params = { unit = "unit", ship = "unit" },
+      legal = function(ctx, p)
+        local g = ctx.game
+        if g:get(p.ship, "type") ~= "assault_ship" then
+          return ("%s is not an amphibious assault ship"):format(ctx:query("unit_label", p.ship))
+        end
+        local ph = g:get_phase()
+        if ph ~= "combat_move" and ph ~= "noncombat_move" then return "cargo loads in Combat Move or Noncombat Move" end
+        local why = cargo_problem(ctx, p.ship, p.unit)
+        if why then return why end
+        if g:get(p.unit, "side") ~= g:get(p.ship, "side") then return "the ship is not friendly" end
+        if ctx:query("power_of", p.unit) ~= g:get_global("power") then
+          return ("%s belongs to %s: it loads on its controller's turn"):format(ctx:query("unit_label", p.unit),
+            ctx:query("power_of", p.unit))
+        end
+        if g:get_value(p.unit, "moved_turn") == g:get_turn() then
+          return ("%s has moved this turn: loading is a land unit's entire move"):format(ctx:query("unit_label", p.unit))
+        end
+        local kind, at = g:get(p.unit, "loc")
+        local sz = ctx:query("area_of", p.ship)
+        if kind ~= "zone" or not ctx:query("is_territory", at) or not ctx:query("adjacent", at, sz) then
+          return ("%s is not in a territory next to %s"):format(ctx:query("unit_label", p.unit), ctx:query("area_name", sz))
+        end
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        g:move(p.unit, "unit", p.ship)
+        g:set_value(p.unit, "moved_turn", g:get_turn())
+        g:set_value(p.unit, "loaded_turn", g:get_turn())
+        g:set_value(p.unit, "loaded_phase", g:get_phase() == "combat_move" and "combat" or "noncombat")
+        ctx:say("%s loads onto %s", ctx:query("unit_label", p.unit), ctx:query("unit_label", p.ship))
+      end,
+    },
+  },
+  vetoes = {
+    -- a friendly power's land units offload on a later turn of their controller
+    offload = function(ctx, p)
+      local g = ctx.game
+      for _, u in ipairs(land_cargo(ctx, p)) do
+        local owner = ctx:query("power_of", u)
+        if owner ~= g:get_global("power") then
+          return ("%s belongs to %s: it offloads on its controller's turn"):format(ctx:query("unit_label", u), owner)
+        end
+        if owner ~= ctx:query("power_of", p.ship) and g:get_value(u, "loaded_turn") == g:get_turn() then
+          return ("%s loaded this turn onto a friendly power's ship: it offloads on a later turn of its controller"):format(
+            ctx:query("unit_label", u))
+        end
+      end
+    end,
+  },
+}
+
+rule {
+  id = "units.amphibious-assault-ships.marine-transport-by-helicopters", title = "Marine transport by helicopters (sitrep)",
+  values = { types = { special_force = true, lav = true, artillery = true }, capacity = 1 },
+  notes = "An optional (sitrep) rule: in play when the global sitrep_marine_transport is true.",
+  actions = {
+    -- a helicopter picks up one special force, LAV or artillery unit in its area, or from an
+    -- amphibious assault ship in its sea zone
+    heli_embark = {
+      params = { unit = "unit", helicopter = "unit" },
+      legal = function(ctx, p)
+        local g = ctx.game
+        if g:get_global("sitrep_marine_transport") ~= true then return "the marine-transport sitrep is not in play" end
+        if g:get(p.helicopter, "type") ~= "helicopter" then
+          return ("%s is not a helicopter"):format(ctx:query("unit_label", p.helicopter))
+        end
+        if not ctx.rule.values.types[g:get(p.unit, "type")] then
+          return ("a helicopter carries one special force, LAV or artillery unit, not %s"):format(g:get(p.unit, "type"))
+        end
+        if #helicopter_cargo(ctx, p.helicopter) >= ctx.rule.values.capacity then return "the helicopter carries one unit" end
+        if ctx:query("power_of", p.helicopter) ~= g:get_global("power") then return "your helicopters act as transports on your turn" end
+        if g:get(p.unit, "side") ~= g:get(p.helicopter, "side") then return "not a friendly unit" end
+        local hz = ctx:query("area_of", p.helicopter)
+        local kind, where = g:get(p.unit, "loc")
+        if kind == "zone" and where == hz then return nil end
+        if kind == "unit" and g:get(where, "type") == "assault_ship" and ctx:query("area_of", where) == hz then return nil end
+        return ("%s is neither in the helicopter's area nor aboard an amphibious assault ship there"):format(
+          ctx:query("unit_label", p.unit))
+      end,
+      effect = function(ctx, p)
+        ctx.game:move(p.unit, "unit", p.helicopter)
+        ctx:say("%s picks up %s", ctx:query("unit_label", p.helicopter), ctx:query("unit_label", p.unit))
+      end,
+    },
+    -- it puts the unit down in the territory it is in, or aboard an amphibious assault ship
+    -- in its sea zone (the fleet)
+    heli_offload = {
+      params = { unit = "unit", ship = "unit?" },
+      legal = function(ctx, p)
+        local g = ctx.game
+        if g:get_global("sitrep_marine_transport") ~= true then return "the marine-transport sitrep is not in play" end
+        local kind, h = g:get(p.unit, "loc")
+        if kind ~= "unit" or g:get(h, "type") ~= "helicopter" then
+          return ("%s is not carried by a helicopter"):format(ctx:query("unit_label", p.unit))
+        end
+        if ctx:query("power_of", h) ~= g:get_global("power") then return "your helicopters act as transports on your turn" end
+        local z = ctx:query("area_of", h)
+        if p.ship then
+          if g:get(p.ship, "type") ~= "assault_ship" or ctx:query("area_of", p.ship) ~= z then
+            return "the ship must be an amphibious assault ship in the helicopter's sea zone"
+          end
+          return ctx:query("assault_cargo_problem", p.ship, p.unit)
+        end
+        if not ctx:query("is_territory", z) then return "over a sea zone, name the amphibious assault ship (ship =)" end
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        local _, h = g:get(p.unit, "loc")
+        if p.ship then g:move(p.unit, "unit", p.ship)
+        else g:move(p.unit, "zone", ctx:query("area_of", h)) end
+        ctx:say("%s puts %s down %s", ctx:query("unit_label", h), ctx:query("unit_label", p.unit),
+          p.ship and ("aboard " .. ctx:query("unit_label", p.ship)) or ("in " .. ctx:query("area_name", ctx:query("area_of", h))))
+      end,
+    },
+  },
+}
+
+rule {
+  id = "units.amphibious-assault-ships.loading-and-offloading", title = "Loading and Offloading",
+  actions = {
+    -- offload `units` (default: all its cargo of the power whose turn it is) into territory `to`
+    offload = {
+      params = { ship = "unit", to = "string", units = "units?" },
+      legal = function(ctx, p) return offload_legal(ctx, p) end,
+      effect = function(ctx, p) return offload_effect(ctx, p) end,
+    },
+  },
+  vetoes = {
+    embark = function(ctx, p)
+      local g = ctx.game
+      if g:get(p.ship, "type") ~= "assault_ship" then return nil end
+      if in_hostile_zone(ctx, p.ship) then
+        return ("%s is in a hostile sea zone: it cannot load there"):format(ctx:query("unit_label", p.ship))
+      end
+      if g:get_value(p.ship, "offloaded_turn") == g:get_turn() then
+        return ("%s offloaded this turn: it cannot move, load or offload again"):format(ctx:query("unit_label", p.ship))
+      end
+    end,
+    move = function(ctx, p)
+      local g = ctx.game
+      for _, u in ipairs(p.units) do
+        if g:get(u, "type") == "assault_ship" and g:get_value(u, "offloaded_turn") == g:get_turn() then
+          return ("%s offloaded this turn: it cannot move again"):format(ctx:query("unit_label", u))
+        end
+      end
+    end,
+    -- cargo stays aboard at the end of the turn only if it was loaded on an earlier turn, or in
+    -- this turn's Noncombat Move
+    end_phase = function(ctx)
+      local g = ctx.game
+      if g:get_phase() ~= "noncombat_move" then return nil end
+      for _, s in ipairs(g:units()) do
+        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= g:get_turn() then
+          for _, u in ipairs(g:cargo(s)) do
+            if g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat" then
+              return ("%s still carries %s, loaded in this turn's Combat Move: it cannot remain at sea with it"):format(
+                ctx:query("unit_label", s), ctx:query("unit_label", u))
+            end
+          end
+        end
+      end
+    end,
+  },
+}
+
+rule {
+  id = "units.amphibious-assault-ships.amphibious-assaults", title = "Amphibious Assaults",
+  vetoes = {
+    -- only in an amphibious assault (Conduct Combat) into a hostile territory; then it offloads
+    -- everything it loaded in Combat Move, and only units of its own power already aboard besides
+    offload = function(ctx, p)
+      local g = ctx.game
+      local t = ctx:query("area_index", p.to)
+      if not t or not ctx:query("is_territory", t) then return nil end
+      local hostile = ctx:query("owner_of", t) ~= g:get(p.ship, "side")
+      if g:get_phase() ~= "conduct_combat" then
+        if hostile then
+          return ("%s is hostile: an amphibious assault ship offloads into a hostile territory only in an amphibious "
+            .. "assault (Conduct Combat)"):format(p.to)
+        end
+        return nil
+      end
+      if not hostile then return ("in Conduct Combat, offloading is an amphibious assault: %s is friendly"):format(p.to) end
+      local chosen = {}
+      for _, u in ipairs(land_cargo(ctx, p)) do chosen[u] = true end
+      for _, u in ipairs(g:cargo(p.ship)) do
+        local combat_loaded = g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat"
+        if combat_loaded and not chosen[u] then
+          return ("%s was loaded in Combat Move: the ship offloads it in the assault (or retreats)"):format(ctx:query("unit_label", u))
+        end
+        if chosen[u] and not combat_loaded and ctx:query("power_of", u) ~= ctx:query("power_of", p.ship) then
+          return ("%s is a friendly power's unit: only the ship's power's units aboard since the start of the turn "
+            .. "join the assault"):format(
+            ctx:query("unit_label", u))
+        end
+      end
+    end,
+    -- a ship that fought the sea combat of an assault ends Conduct Combat with what it loaded
+    -- in Combat Move ashore, unless it retreated
+    end_phase = function(ctx)
+      local g = ctx.game
+      if g:get_phase() ~= "conduct_combat" then return nil end
+      for _, s in ipairs(g:units()) do
+        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= g:get_turn()
+            and g:get_value(s, "sea_combat_turn") == g:get_turn() then
+          for _, u in ipairs(g:cargo(s)) do
+            if g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat" then
+              return ("%s must offload %s (loaded in Combat Move) in the amphibious assault, or have retreated"):format(
+                ctx:query("unit_label", s), ctx:query("unit_label", u))
+            end
+          end
+        end
+      end
+    end,
+  },
+}
+
+-- ---- helpers of the amphibious assault ship rules ------------------------------------------
+
+-- the land units an offload order moves: those named, else all the ship's cargo
+function land_cargo(ctx, p)
+  if p.units then return p.units end
+  local g = ctx.game
+  local out = {}
+  for _, u in ipairs(g:cargo(p.ship)) do
+    if ctx:query("power_of", u) == g:get_global("power") then out[#out + 1] = u end
+  end
+  return out
+end
+
+function helicopter_cargo(ctx, h) return ctx.game:cargo(h) end
+
+function in_hostile_zone(ctx, ship)
+  local z = ctx:query("area_of", ship)
+  return z ~= nil and ctx:query("is_hostile", z, ctx.game:get(ship, "side"))
+end
+
+-- any one land unit plus one infantry; never a facility (called with carry-land-units' ctx)
+function cargo_problem(ctx, ship, unit)
+  local g = ctx.game
+  local t = g:get(unit, "type")
+  local class = ctx:query("class_of", unit)
+  if ctx.rule.values.never[t] or class == "facility" then
+    return ("an amphibious assault ship cannot carry an industrial complex, an airbase or a naval base (%s)"):format(t)
+  end
+  if class ~= "land" then return ("an amphibious assault ship carries only land units, not %s"):format(t) end
+  local aboard = {}
+  for _, c in ipairs(g:cargo(ship)) do
+    if ctx:query("class_of", c) == "land" then aboard[#aboard + 1] = g:get(c, "type") end
+  end
+  aboard[#aboard + 1] = t
+  if #aboard > ctx.rule.values.capacity then
+    return ("%s is full: any one land unit plus one infantry"):format(ctx:query("unit_label", ship))
+  end
+  local others = 0
+  for _, ty in ipairs(aboard) do if ty ~= ctx.rule.values.extra_type then others = others + 1 end end
+  if others > 1 then
+    return ("%s carries any one land unit plus one infantry: not two non-infantry units"):format(ctx:query("unit_label", ship))
+  end
+  return nil
+end
+
+function offload_legal(ctx, p)
+  local g = ctx.game
+  if g:get(p.ship, "type") ~= "assault_ship" then
+    return ("%s is not an amphibious assault ship"):format(ctx:query("unit_label", p.ship))
+  end
+  local ph = g:get_phase()
+  if ph ~= "conduct_combat" and ph ~= "noncombat_move" then
+    return "cargo offloads in an amphibious assault (Conduct Combat) or in Noncombat Move"
+  end
+  local t = ctx:query("area_index", p.to)
+  if not t then return ("'%s' is not an area of the map"):format(p.to) end
+  if not ctx:query("is_territory", t) then
+    return ("%s is a sea zone: an amphibious assault ship offloads into a territory, never onto another "
+      .. "amphibious assault ship"):format(p.to)
+  end
+  local z = ctx:query("area_of", p.ship)
+  if not ctx:query("adjacent", z, t) then return ("%s is not next to %s"):format(p.to, ctx:query("area_name", z)) end
+  if in_hostile_zone(ctx, p.ship) then
+    return ("%s is in a hostile sea zone (%s): it cannot offload there"):format(ctx:query("unit_label", p.ship), ctx:query("area_name", z))
+  end
+  if g:get_value(p.ship, "retreated_turn") == g:get_turn() then
+    return ("%s retreated this turn: it cannot offload"):format(ctx:query("unit_label", p.ship))
+  end
+  if g:get_value(p.ship, "offloaded_turn") == g:get_turn() then
+    local before = ctx:query("area_name", g:get_value(p.ship, "offloaded_to"))
+    return ("%s already offloaded into %s this turn: one offload, in one territory, a turn"):format(ctx:query("unit_label", p.ship), before)
+  end
+  local list = land_cargo(ctx, p)
+  if #list == 0 then return "nothing to offload" end
+  for _, u in ipairs(list) do
+    local kind, where = g:get(u, "loc")
+    if kind ~= "unit" or where ~= p.ship then
+      return ("%s is not aboard %s"):format(ctx:query("unit_label", u), ctx:query("unit_label", p.ship))
+    end
+  end
+end
+
+function offload_effect(ctx, p)
+  local g = ctx.game
+  local t = ctx:query("area_index", p.to)
+  local turn = g:get_turn()
+  local assault = g:get_phase() == "conduct_combat"
+  for _, u in ipairs(land_cargo(ctx, p)) do
+    g:move(u, "zone", t)
+    g:set_value(u, "moved_turn", turn)
+    g:set_value(u, "offloaded_turn", turn)
+    g:set_value(u, "offloaded_to", t)
+    if assault then g:set_value(u, "assault_turn", turn) end
+  end
+  g:set_value(p.ship, "offloaded_turn", turn)
+  g:set_value(p.ship, "offloaded_to", t)
+  ctx:say("%s offloads into %s%s", ctx:query("unit_label", p.ship), p.to, assault and " (amphibious assault)" or "")
+end

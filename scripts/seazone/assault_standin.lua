@@ -1,0 +1,137 @@
+-- STAND-IN: the Amphibious Assaults steps. 002_37d6fae90ae806a5.txt cites
+-- "Amphibious Assaults— Step 2. Cruiser & Destroyer Bombardment" and the
+-- land combat that follows, without giving that chapter. This stand-in
+-- supplies the two steps the sea units take part in; a scenario with the
+-- real chapter replaces them by id:
+--
+-- * amphibious-assaults.step-2: after the assault ships have offloaded
+--   (offload, in Conduct Combat, into a hostile territory), the `bombard`
+--   order: each cruiser or destroyer the unit rules allow (may_bombard:
+--   units.cruisers.offshore-bombardment, units.destroyers.offshore-bombardment)
+--   rolls one die against the enemy units in the territory; the defender
+--   chooses the casualties (a declared policy or a casualties order) and they
+--   go behind the casualty strip;
+-- * amphibious-assaults.land-combat: the land combat is another chapter:
+--   `land_combat` emits the event of that name for the rules that resolve
+--   it, then removes the casualties behind the casualty strip.
+
+local assaulted, offloaded_count
+
+rule {
+  id = "amphibious-assaults.step-2", title = "Cruiser & Destroyer Bombardment (stand-in)",
+  actions = {
+    bombard = {
+      params = { ships = "units", territory = "string", defender = "any?" },
+      legal = function(ctx, p)
+        local g = ctx.game
+        if g:get_phase() ~= "conduct_combat" then return "bombardment is a step of an amphibious assault (Conduct Combat)" end
+        if g:get_global("choice_side") then return "casualties are being chosen" end
+        local t = ctx:query("area_index", p.territory)
+        if not t or not assaulted(ctx, t) then return ("no amphibious assault is being made into %s"):format(p.territory) end
+        if #p.ships == 0 then return "no ships named" end
+        local n = offloaded_count(ctx, t)
+        for _, s in ipairs(p.ships) do
+          if ctx:query("power_of", s) ~= g:get_global("power") then return ("%s is not yours"):format(ctx:query("unit_label", s)) end
+          local ev = { unit = s, territory = t, count = #p.ships, land_units = n, allowed = false,
+                       reason = "only cruisers and destroyers conduct offshore bombardment" }
+          ctx:emit("may_bombard", ev)
+          if not ev.allowed then return ("%s: %s"):format(ctx:query("unit_label", s), ev.reason) end
+        end
+        local targets = {}
+        for _, u in ipairs(ctx:query("units_in", t)) do
+          if g:get(u, "side") ~= g:get_global("side") then targets[#targets + 1] = u end
+        end
+        return ctx:query("policy_problem", targets, p.defender)
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        local t = ctx:query("area_index", p.territory)
+        local hits = 0
+        for _, s in ipairs(p.ships) do
+          local ev = { unit = s, territory = t, count = #p.ships, land_units = offloaded_count(ctx, t), allowed = false }
+          ctx:emit("may_bombard", ev)
+          local roll = ctx:roll("1d6", { reason = ("%s bombards %s (hits on %d or less)"):format(ctx:query("unit_label", s),
+            p.territory, ev.value) })
+          g:set_value(s, "bombarded_turn", g:get_turn())
+          if roll <= ev.value then
+            g:set_value(s, "scored", (g:get_value(s, "scored") or 0) + 1)
+            hits = hits + 1
+          end
+        end
+        local targets = {}
+        local side
+        for _, u in ipairs(ctx:query("units_in", t)) do
+          if g:get(u, "side") ~= g:get_global("side") and not g:get_value(u, "casualty") then
+            targets[#targets + 1] = u
+            side = g:get(u, "side")
+          end
+        end
+        ctx:emit("bombardment", { territory = t, ships = p.ships, hits = hits })
+        if not side then
+          for _, s in ipairs(p.ships) do g:set_value(s, "scored", nil) end
+          ctx:say("%d hit(s), but no enemy unit is in %s", hits, p.territory)
+          return
+        end
+        if p.defender ~= nil then ctx:query("declare_policy", targets, p.defender) end
+        ctx:query("resolve_hits", side, targets, "strip", "bombardment", t)
+        for _, u in ipairs(targets) do
+          for _, k in ipairs { "loss_rank", "soak_rank" } do
+            if g:get_value(u, k) ~= nil then g:set_value(u, k, nil) end
+          end
+        end
+      end,
+    },
+  },
+}
+
+rule {
+  id = "amphibious-assaults.land-combat", title = "Land combat of an amphibious assault (stand-in)",
+  actions = {
+    land_combat = {
+      params = { territory = "string" },
+      legal = function(ctx, p)
+        local g = ctx.game
+        if g:get_phase() ~= "conduct_combat" then return "land combat is fought in Conduct Combat" end
+        if g:get_global("choice_side") then return "casualties are being chosen" end
+        local t = ctx:query("area_index", p.territory)
+        if not t or not assaulted(ctx, t) then return ("no amphibious assault is being made into %s"):format(p.territory) end
+      end,
+      effect = function(ctx, p)
+        local g = ctx.game
+        local t = ctx:query("area_index", p.territory)
+        ctx:emit("land_combat", { territory = t, power = g:get_global("power") })
+        for _, u in ipairs(ctx:query("units_in", t)) do
+          if g:get_value(u, "casualty") then
+            ctx:say("%s removed (behind the casualty strip)", ctx:query("unit_label", u))
+            g:eliminate(u)
+          elseif g:get_value(u, "offloaded_to") == t and g:get_value(u, "assault_turn") == g:get_turn() then
+            g:set_value(u, "land_combat_turn", g:get_turn())
+          end
+        end
+      end,
+    },
+  },
+}
+
+-- is an amphibious assault being made into territory t this turn (offloaded, land combat not fought)?
+function assaulted(ctx, t)
+  local g = ctx.game
+  local any = false
+  for _, u in ipairs(ctx:query("units_in", t)) do
+    if g:get_value(u, "assault_turn") == g:get_turn() and g:get_value(u, "offloaded_to") == t then
+      if g:get_value(u, "land_combat_turn") == g:get_turn() then return false end
+      any = true
+    end
+  end
+  return any
+end
+
+-- land units offloaded into t this turn from amphibious assault ships
+function offloaded_count(ctx, t)
+  local g = ctx.game
+  local n = 0
+  for _, u in ipairs(ctx:query("units_in", t)) do
+    if g:get_value(u, "offloaded_turn") == g:get_turn() and g:get_value(u, "offloaded_to") == t then n = n + 1 end
+  end
+  return n
+end
