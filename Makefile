@@ -51,8 +51,10 @@ all: check-deps bin/keel lib/keel.so lib/libkeel.a build/pc/keel-uninstalled.pc
 DEB_PKGS := liblua5.4-dev lua-lpeg-dev lua5.4 lua-lpeg
 # What the tests use beyond the build: a browser that loads the SVG pictures
 # and drives keel view's page over the DevTools protocol (tests/lua/render_test.lua
-# and tests/browser/ skip, saying so, when none is installed), and luacheck.
-TEST_PKGS := chromium lua-check
+# and tests/browser/ skip, saying so, when none is installed), luacheck, and
+# pkg-config (the C hosts are built through keel.pc). README.md lists both
+# lists (tests/lua/cli_test.lua checks it).
+TEST_PKGS := chromium lua-check pkg-config
 deps:
 	@sh tools/deps.sh install $(DEB_PKGS) $(TEST_PKGS)
 check-deps:
@@ -99,7 +101,7 @@ lib/libkeel.a: $(call CORE_O,$(REL))
 build/pc/keel-uninstalled.pc: tools/keel.pc.in Makefile
 	@mkdir -p build/pc
 	sed -e 's|@PREFIX@|$(CURDIR)|' -e 's|@LIBDIR@|$(CURDIR)/lib|' -e 's|@INCDIR@|$(CURDIR)/kernel|' \
-	    -e 's|@VERSION@|$(VERSION)|' $< > $@
+	    -e 's|@LUACDIR@|$(CURDIR)/lib|' -e 's|@SCRIPTDIR@|$(CURDIR)/scripts|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # sanitizer build of the CLI
 $(ASAN)/keel: $(call CORE_O,$(ASAN)) $(call BIND_O,$(ASAN)) $(ASAN)/lua/main.o
@@ -123,7 +125,14 @@ $(REL)/tests/host: tests/host/host.c lib/libkeel.a build/pc/keel-uninstalled.pc
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -o $@ $< $$(PKG_CONFIG_PATH=build/pc pkg-config --cflags --libs keel)
 
-test: all $(CTESTS_REL) $(REL)/tests/host $(ASAN)/keel $(CTESTS_ASAN)
+# the whole rules engine embedded: a Lua 5.4 state of the program's own,
+# keel.so from the luacdir pkg-config names (doc/embedding.md)
+$(REL)/tests/embed: tests/host/embed.c lib/keel.so build/pc/keel-uninstalled.pc
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -o $@ $< $$(pkg-config --cflags --libs lua5.4) \
+	  -DKEEL_CPATH="\"$$(PKG_CONFIG_PATH=build/pc pkg-config --variable=luacdir keel)/?.so\""
+
+test: all $(CTESTS_REL) $(REL)/tests/host $(REL)/tests/embed $(ASAN)/keel $(CTESTS_ASAN)
 	@sh tests/run.sh
 
 test-c: all $(CTESTS_REL)
@@ -183,6 +192,7 @@ install: all
 	install -m 755 bin/keel $(DESTDIR)$(BINDIR)/keel
 	install -m 644 lib/libkeel.a $(DESTDIR)$(LIBDIR)/libkeel.a
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
+	    -e 's|@LUACDIR@|$(LUACMOD)|' -e 's|@SCRIPTDIR@|$(SHAREDIR)/scripts|' \
 	    -e 's|@VERSION@|$(VERSION)|' tools/keel.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/keel.pc
 	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/keel.pc
 	install -m 644 kernel/keel.h $(DESTDIR)$(INCDIR)/keel.h

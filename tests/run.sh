@@ -45,6 +45,8 @@ run_kind() {   # run_kind LABEL BUILD_DIR KEEL_BIN
 run_kind rel build/rel bin/keel
 if [ -z "${KEEL_ONLY:-}" ]; then
   [ -x build/rel/tests/host ] && suite "rel c/host (pkg-config)" build/rel/tests/host
+  [ -x build/rel/tests/embed ] && suite "rel c/embed (Lua state, keel.so)" \
+    build/rel/tests/embed scenarios/suez_1942.lua tests/golden/suez_1942.jsonl
   suite "install/uninstall" sh tests/install.sh
   # the stack tags of the bindings, checked against their bodies; and the
   # checker itself, on functions whose tags are wrong in known ways

@@ -6,7 +6,7 @@
 local M = {}
 
 --- Commands in the order `keel help` lists them.
-M.commands = { "run", "script", "rules", "replay", "view", "odds", "render", "version", "help" }
+M.commands = { "run", "script", "rules", "replay", "view", "serve", "odds", "render", "version", "help" }
 
 local function known(name)
   for _, c in ipairs(M.commands) do if c == name then return true end end

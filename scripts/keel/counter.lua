@@ -238,6 +238,40 @@ function M.merge(views)
   return spec
 end
 
+--- The status lines of a game: each declared global that has a value;
+--- for a keyed map, its number of entries (`count`) or one line per entry,
+--- the label's %s filled with the key's parts ({ keyed = "vp", label =
+--- "victory points (%s)" } -> key "vp[Allied]", label "victory points
+--- (Allied)"), in the declared order.
+---@param status table[] the merged spec's `status`
+---@param state table a keel.State (its globals and keyed values)
+---@return {key: string, label: string, value: any}[]
+function M.status_lines(status, state)
+  local globals = state:globals()
+  local out = {}
+  for _, s in ipairs(status) do
+    if s.keyed then
+      local n = state:count_keyed(s.keyed)
+      if s.count then
+        if n > 0 then out[#out + 1] = { key = s.keyed .. "#", label = s.label, value = n } end
+      else
+        for i = 1, n do
+          local key, v = state:at_keyed(s.keyed, i)
+          local parts = {}
+          for j, p in ipairs(type(key) == "table" and key or { key }) do parts[j] = tostring(p) end
+          local rest = concat(parts, " ")
+          local label = s.label:find("%s", 1, true) and s.label:gsub("%%s", (rest:gsub("%%", "%%%%")))
+            or (s.label .. " " .. rest)
+          out[#out + 1] = { key = s.keyed .. "[" .. concat(parts, ",") .. "]", label = label, value = v }
+        end
+      end
+    elseif globals[s.key] ~= nil then
+      out[#out + 1] = { key = s.key, label = s.label, value = globals[s.key] }
+    end
+  end
+  return out
+end
+
 -- ---- colours ----------------------------------------------------------------------
 
 M.SIDE_COLORS = { Allied = "#1f4e9c", Axis = "#7a1f1f" }

@@ -28,16 +28,85 @@ M.param_types = { "unit", "group", "hex", "integer", "number", "string", "boolea
 local PARAM_TYPES = {}
 for _, t in ipairs(M.param_types) do PARAM_TYPES[t] = true end
 
---- A parameter's declared type from its text: "unit" -> {type = "unit",
---- optional = false}, "hex?" -> {type = "hex", optional = true}; nil when
---- the text names no type.
----@param text any
----@return {type: string, optional: boolean}|nil
-function M.parse_param(text)
-  if type(text) ~= "string" then return nil end
-  local base, opt = text:match("^(%a+)(%??)$")
-  if not base or not PARAM_TYPES[base] then return nil end
-  return { type = base, optional = opt == "?" }
+local PARAM_FIELDS = { type = true, optional = true, domain = true, depends = true, title = true }
+
+--- A parameter's declaration: its type as text ("unit" -> {type = "unit",
+--- optional = false}, "hex?" -> {type = "hex", optional = true}), or a
+--- table { type = "group", optional =, title =, domain = function(ctx, p,
+--- side) ... end, depends = { "other param", ... } } (`type` may end in
+--- "?" there too). The domain lists the values the rules can enumerate for
+--- the parameter (keel.legal). nil and the reason when it is neither.
+---@param decl any
+---@return {type: string, optional: boolean, domain?: function, depends?: string[], title?: string}|nil, string? why
+function M.parse_param(decl)
+  local spec = decl
+  if type(decl) == "string" then spec = { type = decl } end
+  if type(spec) ~= "table" then return nil, "a type (\"unit\", \"hex?\" ...) or a table { type =, domain = ... }" end
+  for k in pairs(spec) do
+    if not PARAM_FIELDS[k] then
+      return nil, ("unknown field '%s' (fields: depends, domain, optional, title, type)"):format(tostring(k))
+    end
+  end
+  local base, opt
+  if type(spec.type) == "string" then base, opt = spec.type:match("^(%a+)(%??)$") end
+  if not base or not PARAM_TYPES[base] then
+    return nil, ("unknown type %q (types: %s; add '?' if optional)"):format(tostring(spec.type), concat(M.param_types, ", "))
+  end
+  if spec.optional ~= nil and type(spec.optional) ~= "boolean" then return nil, "optional must be true or false" end
+  if spec.domain ~= nil and type(spec.domain) ~= "function" then return nil, "domain must be a function(ctx, p, side)" end
+  if spec.title ~= nil and type(spec.title) ~= "string" then return nil, "title must be a string" end
+  local depends = {}
+  if spec.depends ~= nil then
+    if type(spec.depends) ~= "table" then return nil, "depends must be a list of parameter names" end
+    for i, d in ipairs(spec.depends) do
+      if type(d) ~= "string" then return nil, ("depends[%d] must be a parameter name"):format(i) end
+      depends[i] = d
+    end
+    if spec.domain == nil then return nil, "depends names what a domain reads: it needs a domain" end
+  end
+  return { type = base, optional = opt == "?" or spec.optional == true, domain = spec.domain,
+           depends = depends, title = spec.title }
+end
+
+--- Check the parameter declarations of an action: every name a domain
+--- depends on is a parameter with a domain of its own, and no cycle. nil,
+--- or the reason.
+---@param params table name -> parsed declaration
+---@return string|nil
+function M.check_depends(params)
+  for _, name in ipairs(sorted_keys(params)) do
+    for _, d in ipairs(params[name].depends) do
+      if d == name then return ("parameter '%s' depends on itself"):format(name) end
+      if not params[d] then return ("parameter '%s' depends on '%s', which is no parameter"):format(name, d) end
+      if not params[d].domain then
+        return ("parameter '%s' depends on '%s', which has no domain to enumerate"):format(name, d)
+      end
+    end
+  end
+  local ok, why = pcall(M.param_order, params)
+  if not ok then return why end
+end
+
+--- The parameters of a declaration in the order their domains are asked:
+--- each after those it depends on, names sorted otherwise.
+---@param params table name -> parsed declaration
+---@return string[]
+function M.param_order(params)
+  local out, state = {}, {}
+  local function visit(name, chain)
+    if state[name] == "done" then return end
+    if state[name] == "visiting" then
+      error(("parameters depend on each other in a cycle: %s"):format(concat(chain, " -> ") .. " -> " .. name), 0)
+    end
+    state[name] = "visiting"
+    chain[#chain + 1] = name
+    for _, d in ipairs(params[name].depends) do visit(d, chain) end
+    chain[#chain] = nil
+    state[name] = "done"
+    out[#out + 1] = name
+  end
+  for _, name in ipairs(sorted_keys(params)) do visit(name, {}) end
+  return out
 end
 
 local check_value

@@ -290,13 +290,17 @@ function Registry:_normalize(spec, id, where)
       error(what .. ": action " .. name .. ": legal must be a function", 3)
     end
     local params = {}
-    for pname, ptype in pairs(a.params or {}) do
-      params[pname] = orders.parse_param(ptype)
-      if not params[pname] then
-        error(("%s: action %s: parameter '%s' has unknown type %q (types: %s; add '?' if optional)")
-          :format(what, name, tostring(pname), tostring(ptype), concat(orders.param_types, ", ")), 3)
-      end
+    if a.params ~= nil and type(a.params) ~= "table" then
+      error(what .. ": action " .. name .. ": params must be a table { name = type or { type =, domain = } }", 3)
     end
+    for pname, decl in pairs(a.params or {}) do
+      if type(pname) ~= "string" then error(what .. ": action " .. name .. ": parameters are named", 3) end
+      local p, why = orders.parse_param(decl)
+      if not p then error(("%s: action %s: parameter '%s': %s"):format(what, name, pname, why), 3) end
+      params[pname] = p
+    end
+    local why = orders.check_depends(params)
+    if why then error(("%s: action %s: %s"):format(what, name, why), 3) end
     r.actions[name] = { params = params, legal = a.legal, effect = a.effect, title = a.title }
   end
   for name, fn in pairs(spec.vetoes or {}) do
@@ -407,9 +411,22 @@ function Registry:finalize()
   return self
 end
 
+--- Refuse a set whose variants conflict (two change one rule or table and
+--- the later does not say it overrides): raises every conflict's message.
+--- keel.rules.load and the entry points call it; `keel rules` lists them.
+function Registry:check_conflicts()
+  local n = #self.conflicts
+  if n == 1 then error(self.conflicts[1].message, 0) end
+  if n > 1 then
+    local lines = {}
+    for i, c in ipairs(self.conflicts) do lines[i] = "  " .. c.message end
+    error(("%d conflicts between variants:\n%s"):format(n, concat(lines, "\n")), 0)
+  end
+end
+
 function Registry:_ready()
   if self._dirty then self:finalize() end
-  if #self.conflicts > 0 then error(self.conflicts[1].message, 0) end
+  if #self.conflicts > 0 then self:check_conflicts() end
 end
 
 --- A table of the set by name (as changed by variants), falling back on

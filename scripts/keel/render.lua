@@ -460,12 +460,49 @@ function M.layers.legend(ctx)
   ctx.legend_h = h
 end
 
+-- The status box: what the families declare as status (keel.counter
+-- status_lines), under the legend in the same column.
+local function draw_status(ctx, lines)
+  if not lines or #lines == 0 then return end
+  local x0, y = ctx.legend_x, ctx.margin + (ctx.legend_h and ctx.legend_h + 10 or 0)
+  local h = 28 + 18 * #lines
+  ctx:add(fmt('<g id="status" font-family="sans-serif" font-size="12">\n<rect x="%s" y="%s" width="%s" height="%s" fill="#fff" stroke="#444"/>\n',
+    num(x0), num(y), num(ctx.legend_w - 10), num(h)))
+  ctx:add(fmt('<text x="%s" y="%s" font-weight="bold">Status</text>\n', num(x0 + 8), num(y + 18)))
+  for i, l in ipairs(lines) do
+    local yy = y + 20 + 18 * i
+    ctx:add(fmt('<text x="%s" y="%s">%s</text><text x="%s" y="%s" font-weight="bold" text-anchor="end">%s</text>\n',
+      num(x0 + 8), num(yy), M.esc(tostring(l.label)), num(x0 + ctx.legend_w - 18), num(yy), M.esc(tostring(l.value))))
+  end
+  ctx:add('</g>\n')
+  ctx.status_h = h + 10
+end
+
+-- The hexes that set the picture's bounds: every hex of the board, or with
+-- opts.around (a hex or a list of hexes) those within opts.radius of one.
+local function framed(hexes, opts)
+  local around = opts.around
+  if around == nil then return hexes end
+  if type(around) ~= "table" then around = { around } end
+  if #around == 0 then return hexes end
+  local r = opts.radius or 3
+  local out = {}
+  for _, h in ipairs(hexes) do
+    for _, a in ipairs(around) do
+      if hex.distance(h, a) <= r then out[#out + 1] = h; break end
+    end
+  end
+  return #out > 0 and out or hexes
+end
+
 --- Draw a board as an SVG document.
 ---@param board userdata a finished keel.Board
 ---@param opts? table { size = px per hex (20), title = string, layers = {name|function, ...},
 ---   extra_layers = {name|function, ...} (drawn after the layers), legend = false to drop it,
 ---   owners = function(hex) -> side|nil (a game's: its state's owners; default: the owners the
----   board's map file declares, keel.map.get_owners) }
+---   board's map file declares, keel.map.get_owners),
+---   around = hex or {hex, ...} and radius = N (default 3): frame the picture on the hexes within N
+---   of them (the rest is clipped), status = {{label=, value=}, ...} (a status box under the legend) }
 ---@return string svg
 function M.svg(board, opts)
   return (M.draw(board, opts))
@@ -480,8 +517,9 @@ function M.draw(board, opts)
   local n = board:numbering()
   local layout = { pointy = n.pointy, size = size, origin = { 0, 0 } }
   local hexes = board:hexes()
+  local frame = framed(hexes, opts)
   local minx, miny, maxx, maxy = huge, huge, -huge, -huge
-  for _, h in ipairs(hexes) do
+  for _, h in ipairs(frame) do
     local c = hex.corners(layout, h)
     for i = 1, 12, 2 do
       minx, maxx = min(minx, c[i]), max(maxx, c[i])
@@ -520,12 +558,21 @@ function M.draw(board, opts)
     end
   end
   body[1] = concat(ctx.out)
+  if frame ~= hexes then   -- a framed picture: what lies outside the frame is clipped
+    body[1] = fmt('<clipPath id="frame"><rect x="%s" y="%s" width="%s" height="%s"/></clipPath>\n<g clip-path="url(#frame)">\n',
+      num(margin), num(margin + title_h), num(map_w), num(map_h)) .. body[1] .. '</g>\n'
+  end
   ctx.out = {}
   local has_legend = opts.legend ~= false
   for _, l in ipairs(layers) do if l == "legend" and has_legend then M.layers.legend(ctx) end end
+  if opts.status and #opts.status > 0 and legend_w == 0 then
+    legend_w = 210
+    ctx.legend_w = legend_w
+  end
+  draw_status(ctx, opts.status)
   body[2] = concat(ctx.out)
   local width = margin * 3 + map_w + legend_w
-  local height = max(margin * 2 + title_h + map_h, (ctx.legend_h or 0) + margin * 2 + title_h)
+  local height = max(margin * 2 + title_h + map_h, (ctx.legend_h or 0) + (ctx.status_h or 0) + margin * 2 + title_h)
   local head = fmt('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">\n',
     math.ceil(width), math.ceil(height), math.ceil(width), math.ceil(height))
   head = head .. fmt('<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>\n', math.ceil(width), math.ceil(height))

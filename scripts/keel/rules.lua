@@ -268,29 +268,40 @@ function Set:query(game, name, ...)
   return unpack(res, 2, res.n)
 end
 
--- legality, then vetoes: nil when the action may go ahead, else reason, kind
-function Set:_check_action(game, name, params)
+-- Who refused an order: the rule (id, or nil for plumbing), its family and
+-- the rule's own reason, for callers that show them apart (keel.serve).
+local function refusal(r, reason)
+  return { rule = r.id, family = r.family, reason = reason }
+end
+
+-- legality, then vetoes: nil when the action may go ahead, else reason,
+-- kind and who refused ({rule=, family=, reason=})
+function Set:_check_action(game, name, params, quiet)
   local a = self.actions[name]
   local r = a.rule
   if a.def.legal then
     local ok, reason = self:_call(r, a.def.legal, game, params)
     if ok == false or type(ok) == "string" then
       reason = type(ok) == "string" and ok or reason or "not allowed"
-      return ("illegal %s (%s %s): %s"):format(name, registry.who(r), r.title or "", reason), "illegal"
+      return ("illegal %s (%s %s): %s"):format(name, registry.who(r), r.title or "", reason), "illegal",
+        refusal(r, tostring(reason))
     end
   end
   for _, v in ipairs(self.vetoes[name] or {}) do
     local reason = self:_call(v.rule, v.fn, game, params)
     if reason then
       if type(reason) ~= "string" then reason = "vetoed" end
-      self:_say("veto", { rule = v.rule, action = name, reason = reason })
-      return ("%s vetoed by rule %s (%s): %s"):format(name, v.rule.id, v.rule.title or "", reason), "vetoed"
+      if not quiet then self:_say("veto", { rule = v.rule, action = name, reason = reason }) end
+      return ("%s vetoed by rule %s (%s): %s"):format(name, v.rule.id, v.rule.title or "", reason), "vetoed",
+        refusal(v.rule, reason)
     end
   end
 end
 
---- May the action be taken? nil when yes, else the reason and its kind
---- ("unknown", "params", "illegal", "vetoed"). Changes nothing.
+--- May the action be taken? nil when yes, else the reason, its kind
+--- ("unknown", "params", "illegal", "vetoed", or a failure's) and, for
+--- "illegal" and "vetoed", who refused: {rule = id (nil for family
+--- plumbing), family =, reason = the rule's own words}. Changes nothing.
 function Set:check(game, name, params)
   self:_ready()
   params = params or {}
@@ -298,9 +309,23 @@ function Set:check(game, name, params)
   local reason = orders.check_params(self, game, name, params)
   if reason then return reason, "params" end
   local function body() return self:_check_action(game, name, params) end
-  local ok, why, kind = self:_enter(body)
+  local ok, why, kind, by = self:_enter(body)
   if not ok then return errors.format(why), kind end
-  return why, kind
+  return why, kind, by
+end
+
+--- The actions of the set for `side` (nil: any side), each with its
+--- parameters, the values their domains enumerate, every candidate order
+--- checked as set:check does, and why an action is not available
+--- (keel.legal). Changes nothing.
+---@param game table
+---@param side? string
+---@return table[] entries, in action name order
+function Set:legal_actions(game, side)
+  self:_ready()
+  local res = pack(self:_enter(function() return require("keel.legal").list(self, game, side) end))
+  if not res[1] then error(res[2], 0) end
+  return res[2]
 end
 
 --- Play an order again, as replay does: keel.orders.play (no legality
@@ -310,7 +335,8 @@ Set.play = orders.play
 --- Take a player action: parameters checked, legality, vetoes, then its
 --- effect as one undoable action of the game (journaled as an order).
 --- Returns true, results... or nil, reason, kind (kind: "unknown",
---- "params", "illegal", "vetoed", "error", "cpu", "budget", "memory").
+--- "params", "illegal", "vetoed", "error", "cpu", "budget", "memory") and,
+--- for "illegal" and "vetoed", who refused (as set:check gives it).
 ---@param game table
 ---@param name string
 ---@param params? table
@@ -321,24 +347,38 @@ function Set:act(game, name, params)
   local reason = orders.check_params(self, game, name, params)
   if reason then return nil, reason, "params" end
   local function body()
-    local why, kind = self:_check_action(game, name, params)
-    if why then return false, why, kind end
+    local why, kind, by = self:_check_action(game, name, params)
+    if why then return false, why, kind, by end
     self:_say("action", { rule = self.actions[name].rule, action = name, params = params })
     return true, self:play(game, name, params)
   end
   local res = pack(self:_enter(body))
   if not res[1] then return nil, res[2], res[3] end
-  if not res[2] then return nil, res[3], res[4] end
+  if not res[2] then return nil, res[3], res[4], res[5] end
   return true, unpack(res, 3, res.n)
 end
 
---- A set with these families and variants loaded.
+--- What `side` may see of the game: units, groups and the declared status
+--- lines, as the families' visibility queries allow (keel.visibility).
+---@param game table
+---@param side string
+---@return table view
+function Set:view_for(game, side)
+  self:_ready()
+  local res = pack(self:_enter(function() return require("keel.visibility").view(self, game, side) end))
+  if not res[1] then error(res[2], 0) end
+  return res[2]
+end
+
+--- A set with these families and variants loaded; variants that conflict
+--- are refused here, when the game is set up, not at its first order.
 ---@param opts {families: string[], variants?: string[], path?: string[], narrate?: function}
 function M.load(opts)
   local set = M.new(opts)
   for _, f in ipairs(opts.families or {}) do set:load_family(f) end
   for _, v in ipairs(opts.variants or {}) do set:apply_variant(v) end
   set:finalize()
+  set:check_conflicts()
   return set
 end
 

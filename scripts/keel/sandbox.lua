@@ -233,6 +233,12 @@ local function readonly(t, name)
   if real_type(tmt) == "table" and real_rawget(tmt, "__call") then   -- a callable module: keel.grid { ... }
     mt.__call = function(_, ...) return t(...) end
   end
+  -- a value with a text of its own (a table cell: its text, doc/tables.md)
+  -- gives that text back, not the proxy's name
+  if real_type(tmt) == "table" and real_type(real_rawget(tmt, "__tostring")) == "function" then
+    local tostr = real_rawget(tmt, "__tostring")
+    mt.__tostring = function() return tostr(t) end
+  end
   real_setmetatable(p, mt)
   proxies[t] = p
   protected[p] = name

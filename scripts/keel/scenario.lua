@@ -639,6 +639,22 @@ function M.start(spec, opts)
   return self
 end
 
+--- Go on with a saved game of a scenario (keel.game.load gave `game`): the
+--- board and rule set as start makes them, the names of the scenario's
+--- forces and groups (ids are the same in every game of it), and `game`
+--- in place of the fresh game start set up (which is closed).
+---@param spec table from M.load
+---@param game table a loaded keel.game
+---@param opts? {narrate?: function, path?: string[]}
+---@return table run
+function M.resume(spec, game, opts)
+  local run = M.start(spec, opts)
+  run.game.state:close()
+  run.game = game
+  game.board = run.board
+  return run
+end
+
 --- A zone's index (1-based, the board's order) from its name, or nil.
 function Run:find_zone(v)
   if type(v) ~= "string" or not self.board then return nil end
@@ -651,6 +667,24 @@ function Run:hex(v)
   if math.type(v) == "integer" then return v end
   if type(v) == "string" and self.board then return (self.board:hex(v)) end
   return nil
+end
+
+-- Where a unit is, as messages say it: "hex 19A:3412", "port 19A:2812",
+-- "zone Aegean", "aboard Convoy WS-1", "off the map".
+function Run:format_place(loc, where)
+  local board = self.board
+  if (loc == "hex" or loc == "port") and math.type(where) == "integer" then
+    local label = board and board:contains(where) and board:format(where)
+    return loc .. " " .. (label or tostring(where))
+  elseif loc == "zone" and board and math.type(where) == "integer" and board:zones()[where] then
+    return "zone " .. board:zones()[where]
+  elseif loc == "unit" then
+    local ok, name = pcall(self.game.get, self.game, where, "name")
+    return "aboard " .. (ok and name or ("unit " .. tostring(where)))
+  elseif loc == "off" then
+    return "off the map"
+  end
+  return tostring(loc) .. (where ~= nil and (" " .. tostring(where)) or "")
 end
 
 -- A group by name: the scenario's own groups, then groups made in play
@@ -713,7 +747,8 @@ function Run:check(expect, outcome)
         or (expect.vetoed and outcome.kind == "vetoed")
       if not kind_ok then add("expected %s, got %s: %s", expect.error and "an error" or
         expect.illegal and "an illegal order" or "a veto", outcome.kind or "?", outcome.message) end
-      if type(want_fail) == "string" and not outcome.message:find(want_fail, 1, true) then
+      -- the words, whatever their case ("cpu" for "CPU limit exceeded")
+      if type(want_fail) == "string" and not outcome.message:lower():find(want_fail:lower(), 1, true) then
         add("expected the reason to mention %q, got: %s", want_fail, outcome.message)
       end
     end
@@ -752,7 +787,7 @@ function Run:check(expect, outcome)
           local z = self:find_zone(want)
           local h = not z and self:hex(want)
           if (z and (u.loc ~= "zone" or u.where ~= z)) or (not z and (u.loc ~= "hex" or u.where ~= h)) then
-            add("expected %s at %s, got %s %s", name, tostring(want), u.loc, tostring(u.where))
+            add("expected %s at %s, got %s", name, tostring(want), self:format_place(u.loc, u.where))
           end
         elseif not same(u[field], want) then
           add("expected %s.%s = %s, got %s", name, field, json.encode(want), json.encode(u[field]))

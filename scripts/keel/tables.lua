@@ -385,7 +385,7 @@ end
 ---@return table[] tables
 function M.load_file(path)
   local f, err = io.open(path, "rb")
-  if not f then error(("cannot read table file: %s"):format(err), 2) end
+  if not f then error(("cannot read table file %s"):format(err), 0) end   -- io.open's reason names the path
   local text = f:read("a")
   f:close()
   return M.parse(text, path)

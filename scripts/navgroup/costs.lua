@@ -36,6 +36,7 @@ rule {
     before_year = 1942, not_before_columns = { TF = true, NT = true },
     pi_row = "port_interdiction",
     movement_activities = { enter = true },
+    combat_row = "combat_round",   -- charged by 32.D for each round, never spent as an activity
     -- 37.D S*: "reduces the movement cost to unload units or transfer them
     -- from NTs by 5 MPs" (the LC/LB's unit value unload_credit), up to half
     credit_types = { LC = true, LB = true },
@@ -94,6 +95,22 @@ rule {
         if n then return math.tointeger(n) end
       end
       return 0
+    end,
+    -- the activities (rows that are neither movement, combat rounds nor the
+    -- interdiction multiplier) the group's units may do, each {value = row
+    -- key, cost = MPs}, in table order: the `spend` action's choices
+    mp_activities = function(ctx, g)
+      local v = ctx.rule.values
+      local other = { [v.pi_row] = true, [v.combat_row] = true, [v.rows.river] = true, [v.flotilla_rows.river] = true }
+      for _, r in ipairs { v.rows.enter, v.flotilla_rows.enter } do
+        for _, key in pairs(r) do other[key] = true end
+      end
+      local out = {}
+      for _, row in ipairs(ctx:table(v.table).rows) do
+        local cost = not other[row.key] and ctx:query("activity_cost", g, row.key)
+        if cost then out[#out + 1] = { value = row.key, cost = cost } end
+      end
+      return out
     end,
     -- the MPs the group spends for an activity (a row key of the table):
     -- cost, nil, reduction (MPs taken off by 37.D great successes), or nil,

@@ -9,7 +9,7 @@ rule {
   actions = {
     -- end movement in a friendly-owned port's hex: enter the port
     enter_port = {
-      params = { group = "group" },
+      params = { group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end } },
       legal = function(ctx, p)
         local h, why = port_for(ctx, p.group)
         if not h then return why end
@@ -27,7 +27,7 @@ rule {
     },
     -- end movement at sea (the group may not move again this step)
     end_movement = {
-      params = { group = "group" },
+      params = { group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end } },
       legal = function(ctx, p)
         if #ctx:query("group_members", p.group) == 0 then return "the group has no units" end
       end,

@@ -90,6 +90,17 @@ rule {
       if reserve then return nil end
       return "32.A: non-reserve naval groups move in their own player's naval movement steps"
     end,
+    -- the naval groups of `side` (every side when nil) that have units, in
+    -- id order: what the actions' parameter domains offer (keel.legal)
+    side_groups = function(ctx, side)
+      local out = {}
+      for _, g in ipairs(ctx.game:groups()) do
+        if ctx:query("naval_group", g) and (side == nil or ctx:query("group_side", g) == side) then
+          out[#out + 1] = g
+        end
+      end
+      return out
+    end,
     naval_group = function(ctx, g)
       local units = members(ctx.game, g)
       if #units == 0 then return false end
@@ -122,7 +133,17 @@ rule {
     -- two phasing groups in the same hex combine; the combined group has
     -- spent the most MPs either had, with that group's allowance
     combine = {
-      params = { group = "group", into = "group" },
+      params = {
+        group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
+        -- the side's other groups in the same place
+        into = { type = "group", depends = { "group" }, domain = function(ctx, p)
+          local out = {}
+          for _, g in ipairs(ctx:query("side_groups", ctx:query("group_side", p.group))) do
+            if g ~= p.group and same_place(ctx, g, p.group) then out[#out + 1] = g end
+          end
+          return out, "32.A.1: no other group of its side in the same hex"
+        end },
+      },
       legal = function(ctx, p)
         if p.group == p.into then return "32.A.1: a group cannot combine with itself" end
         local sa, sb = ctx:query("group_side", p.group), ctx:query("group_side", p.into)
@@ -159,7 +180,12 @@ rule {
     -- a group splits: the named units form a new group; each part keeps the
     -- MPs spent and the movement allowance of the original group
     split = {
-      params = { group = "group", units = "units", name = "string?" },
+      params = {
+        group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
+        units = { type = "units", depends = { "group" },   -- any of its units (not all of them)
+                  domain = function(ctx, p) return members(ctx.game, p.group) end },
+        name = "string?",
+      },
       legal = function(ctx, p)
         local game = ctx.game
         local in_group, n = {}, 0

@@ -117,7 +117,18 @@ rule {
     -- landing units that attack the defenders of an occupied hex (default:
     -- all of them); `reduce = false` declines a 37.D great-success reduction.
     land = {
-      params = { group = "group", units = "units", hex = "hex?", attack = "units?", reduce = "boolean?" },
+      params = {
+        group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
+        -- the units its naval units carry
+        units = { type = "units", depends = { "group" }, domain = function(ctx, p)
+          local out = {}
+          for _, c in ipairs(ctx:query("group_members", p.group)) do
+            for _, u in ipairs(ctx.game:cargo(c)) do out[#out + 1] = u end
+          end
+          return out, "37: the group carries no units"
+        end },
+        hex = "hex?", attack = "units?", reduce = "boolean?",
+      },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
         local side = ctx:query("group_side", p.group)

@@ -11,10 +11,13 @@
 local plan, spec_of, position, check_step, name_of          -- planning and checking a path (below)
 local new_state, put_to_sea, run_hexes, river_move, spend_one, fight, finish,
   spend_activity                                                             -- executing it (below)
+local destinations                                               -- where a move may go (below)
 
 rule {
   title = "movement front-end",
   queries = {
+    -- whose player-turn it is: the side a user interface asks the actions of
+    side_to_move = function(ctx) return ctx.game:get_global("phasing") end,
     -- the hexes of the last move (hexsides of a river leg are left out):
     -- keyed value `last_path` {i, "hex"|"side"} = the i-th position's id
     last_path = function(ctx)
@@ -32,7 +35,12 @@ rule {
   actions = {
     -- move a group along a path (hexes and riverine hexsides) or to a destination
     move = {
-      params = { group = "group", path = "table?", to = "any?" },
+      params = {
+        group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
+        path = "table?",
+        -- a hex or hexside label; the domain: where the MPs left reach, with the cost
+        to = { type = "any", optional = true, depends = { "group" }, domain = function(ctx, p) return destinations(ctx, p.group) end },
+      },
       legal = function(ctx, p)
         local game = ctx.game
         local why = ctx:query("may_move", p.group)
@@ -82,7 +90,7 @@ rule {
     },
     -- a blockaded (or any) group in port puts to sea in the port's hex
     put_to_sea = {
-      params = { group = "group" },
+      params = { group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end } },
       legal = function(ctx, p)
         local why = ctx:query("may_move", p.group)
         if why then return why end
@@ -97,7 +105,12 @@ rule {
     },
     -- spend MPs for an activity of the Naval MP Cost Summary (32.A.3)
     spend = {
-      params = { group = "group", activity = "string", opts = "table?" },
+      params = {
+        group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
+        activity = { type = "string", depends = { "group" },
+                     domain = function(ctx, p) return ctx:query("mp_activities", p.group) end },
+        opts = "table?",
+      },
       legal = function(ctx, p)
         local cost, why = ctx:query("activity_cost", p.group, p.activity, p.opts)
         if not cost then return why end
@@ -122,6 +135,43 @@ rule {
     end,
   },
 }
+
+-- ---- what the parameters may take (keel.legal) --------------------------------------
+
+-- the hexes (labels) a group reaches with the MPs it has left, and the
+-- riverine hexsides and hexes beyond them, each with its cost in MPs
+function destinations(ctx, g)
+  local board = ctx.game.board
+  local pos = position(ctx, g)
+  if not pos or not board then return nil, "the group has no units on the board" end
+  local spec = spec_of(ctx, g)
+  local left = spec.allowance - spec.spent
+  if left <= 0 then return nil, "32.A: the group has no MPs left" end
+  local side = ctx:query("group_side", g)
+  local out, seen = {}, {}
+  local function add(n, cost)
+    local label = name_of(board, n)
+    if seen[label] or (n.kind == pos.kind and n.id == pos.id) then return end
+    seen[label] = true
+    out[#out + 1] = { value = label, cost = cost }
+  end
+  if pos.kind == "hex" then
+    local r = ctx:reach(spec, pos.id, left, { blocked = ctx:query("blocked_hexes", side), coast = spec.coast })
+    if r then
+      for _, h in ipairs(r:hexes()) do add({ kind = "hex", id = h }, r:cost(h)) end
+    end
+  end
+  local rg = ctx:river_graph(spec.profile)
+  if rg:has_node(pos) then
+    local beyond = ctx:query("beyond_inland_ports", spec.profile)
+    local nodes = rg:reach(pos, left, { allow = function(kind, id)
+      if kind == "side" then return not beyond[id] and ctx:query("riverine_allowed", g, id) == nil end
+      return ctx:query("entry_blocked", side, id) == nil
+    end })
+    for _, n in ipairs(nodes or {}) do add(n, n.cost) end
+  end
+  return out
+end
 
 -- ---- planning and checking a path ---------------------------------------------------
 

@@ -50,7 +50,18 @@ rule {
     -- MPs and their order are matched); `day`: the day MPs the reacting
     -- player means to spend (default: all the allowance the night MPs leave).
     react = {
-      params = { group = "group", against = "group?", day = "integer?" },
+      params = {
+        group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
+        -- the enemy groups it may react against
+        against = { type = "group", optional = true, depends = { "group" }, domain = function(ctx, p)
+          local out, side = {}, ctx:query("group_side", p.group)
+          for _, g in ipairs(ctx:query("side_groups")) do
+            if ctx:query("group_side", g) ~= side then out[#out + 1] = g end
+          end
+          return out
+        end },
+        day = "integer?",
+      },
       legal = function(ctx, p)
         local why = may_react(ctx, p.group)
         if why then return why end
@@ -89,7 +100,7 @@ rule {
       end,
     },
     end_reaction = {
-      params = { group = "group" },
+      params = { group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end } },
       legal = function(ctx, p)
         if not reacting(ctx, p.group) then return ("%s is not reacting"):format(ctx.game:group_get_name(p.group)) end
       end,

@@ -85,6 +85,19 @@ rule {
     -- The figure the phasing player declares for NT+LC+LB (within 50%):
     -- the true total unless a scenario answers otherwise.
     search_declared_cargo = function(_, _, total) return total end,
+    -- What `side` sees of a naval group (keel.visibility): its own in full;
+    -- another side's only when the group value `known` says so, else an
+    -- unknown counter with what a search revealed (S: the number of TFs and
+    -- the declared NT+LC+LB figure — never the true figure's bounds).
+    group_visibility = function(ctx, side, gid)
+      local g = ctx.game
+      if side == nil or ctx:query("group_side", gid) == side or not ctx:query("naval_group", gid)
+        or g:group_get_value(gid, "known") == true then
+        return "full"
+      end
+      return "unknown", { found = g:group_get_value(gid, "found") == true, tfs = g:group_get_value(gid, "revealed_tfs"),
+                          cargo = g:group_get_value(gid, "declared_cargo") }
+    end,
     -- For tests and tools: the contacts and modifiers a search would use.
     search_modifiers = function(ctx, ev, event)
       local info = build_info(ctx, ev, event or "enter")

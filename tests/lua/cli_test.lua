@@ -104,3 +104,91 @@ t.test("cli: keel run plays scenarios only; a host script is refused and pointed
   t.eq(status, 2)
   t.eq(out, "keel: run needs a SCENARIO.lua\n")
 end)
+
+-- a command's exit status, standard output and standard error, apart
+local function run3(args)
+  local dir = t.tmpdir()
+  local status = sh(("{ %s %s >%s/out 2>%s/err; }"):format(keel_bin, args, dir, dir))
+  local out, err = t.read_file(dir .. "/out"), t.read_file(dir .. "/err")
+  os.execute("rm -rf " .. dir)
+  return status, out, err
+end
+
+local function count(s, plain)
+  local n, i = 0, 1
+  while true do
+    local a, b = s:find(plain, i, true)
+    if not a then return n end
+    n, i = n + 1, b + 1
+  end
+end
+
+t.test("cli: misuse of every command exits 2 with one line on stderr, nothing on stdout", function()
+  local misuse = {
+    run = "run", script = "script", rules = "rules", replay = "replay", view = "view", serve = "serve",
+    odds = "odds", render = "render", version = "version extra", help = "help a b",
+  }
+  for _, name in ipairs(require("keel.cli").commands) do
+    local args = misuse[name]
+    t.ok(args, "a misuse of " .. name .. " is tested")
+    local status, out, err = run3(args)
+    t.eq(status, 2, "keel " .. args)
+    t.eq(out, "", "keel " .. args .. ": stdout")
+    t.ok(err:match("^keel: [^\n]+\n$"), "keel " .. args .. ": one line on stderr: " .. err)
+  end
+end)
+
+t.test("cli: a missing file is a failure (exit 1) for every command that reads one, its path said once", function()
+  local dir = t.tmpdir()
+  local missing = dir .. "/no-such-file"
+  local cases = {
+    { "run", "run " .. missing .. ".lua" },
+    { "script", "script " .. missing .. ".lua" },
+    { "rules", "rules --variant " .. missing .. ".lua" },
+    { "replay", "replay " .. missing .. ".jsonl" },
+    { "view", "view " .. missing .. ".jsonl -o " .. dir .. "/x.html" },
+    { "odds", "odds " .. missing .. ".tbl" },
+    { "render", "render " .. missing .. ".map" },
+  }
+  for _, c in ipairs(cases) do
+    local status, out, err = run3(c[2])
+    t.eq(status, 1, "keel " .. c[2])
+    t.eq(out, "", "keel " .. c[2] .. ": stdout")
+    t.ok(err:match("^keel: [^\n]+\n$"), "keel " .. c[2] .. ": one line on stderr: " .. err)
+    t.eq(count(err, missing), 1, "keel " .. c[2] .. ": the path once: " .. err)
+  end
+  -- an output that cannot be written: the same
+  for _, args in ipairs {
+    "render scenarios/maps/suez.map -o " .. missing .. "/x.svg",
+    "view tests/golden/suez_1942.jsonl -o " .. missing .. "/x.html",
+    "run scenarios/suez_1942.lua --quiet --journal " .. missing .. "/x.jsonl",
+  } do
+    local status, out, err = run3(args)
+    t.eq(status, 1, "keel " .. args)
+    t.ok(not out:find("keel:", 1, true), "keel " .. args .. ": errors go to stderr")
+    t.ok(err:match("^keel: [^\n]+\n$"), "keel " .. args .. ": one line on stderr: " .. err)
+    t.eq(count(err, missing), 1, "keel " .. args .. ": the path once: " .. err)
+  end
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("cli: README's `make deps` sentence lists exactly the packages make deps installs", function()
+  local mk = t.read_file("Makefile")
+  local want = {}
+  for _, var in ipairs { "DEB_PKGS", "TEST_PKGS" } do
+    local list = mk:match("\n" .. var .. "%s*:=%s*([^\n]+)")
+    t.ok(list, var .. " in the Makefile")
+    for p in list:gmatch("%S+") do want[#want + 1] = p end
+  end
+  t.ok(mk:find("deps:\n\t@sh tools/deps.sh install $(DEB_PKGS) $(TEST_PKGS)\n", 1, true), "make deps installs both lists")
+  local readme = t.read_file("README.md")
+  local sentence = readme:match("`make deps` installs(.-)%.\n")
+  t.ok(sentence, "README has the sentence")
+  local got = {}
+  for names in sentence:gmatch("`([^`]+)`") do
+    for p in names:gmatch("%S+") do got[#got + 1] = p end
+  end
+  table.sort(want)
+  table.sort(got)
+  t.eq(got, want)
+end)

@@ -450,11 +450,11 @@ t.test("replay-2: a changed rule file makes replay name the first divergent acti
   os.execute("rm -rf " .. dir)
 end)
 
-t.test("replay-3: a journal that is not one is refused with exit 2", function()
+t.test("replay-3: a journal that is not one is refused with exit 1", function()
   local dir = tmpdir()
   local f = assert(io.open(dir .. "/x.jsonl", "wb")); f:write("hello\n"); f:close()
   local rc, out = sh(("%s replay %s/x.jsonl"):format(KEEL, dir))
-  t.eq(rc, 2, out)
+  t.eq(rc, 1, out)
   t.ok(out:find("x.jsonl:1: not a journal event", 1, true), out)
   os.execute("rm -rf " .. dir)
 end)

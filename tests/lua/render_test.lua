@@ -73,6 +73,33 @@ t.test("render-5: keel render MAP -o FILE.svg", function()
   t.ok(text:find("rc=1", 1, true), text)
 end)
 
+t.test("render-7: --around HEX --radius N frames the picture; a status box lists what it is given", function()
+  local board = assert(map.load("scenarios/maps/suez.map"))
+  local whole = render.svg(board, {})
+  local h = board:hex("19A:3413")
+  local framed = render.svg(board, { around = h, radius = 2,
+    status = { { label = "Suez Canal", value = "open" }, { label = "victory points (Allied)", value = 15 } } })
+  t.ok(xml.check(framed))
+  local function width(svg) return tonumber(svg:match('<svg[^>]- width="(%d+)"')) end
+  t.ok(width(framed) < width(whole), "a framed picture is smaller than the whole map")
+  t.ok(framed:find('clip-path="url(#frame)"', 1, true), "what lies outside the frame is clipped")
+  t.ok(framed:find('<g id="status"', 1, true) and framed:find(">Suez Canal<", 1, true) and framed:find(">15<", 1, true))
+  t.ok(not whole:find('id="status"', 1, true), "no status box unless given")
+  board:close()
+  local out = os.tmpname()
+  local p = io.popen("bin/keel render scenarios/maps/suez.map --around 19A:3413 --radius 1 -o " .. out .. " 2>&1; echo rc=$?")
+  local text = p:read("a"); p:close()
+  t.ok(text:find("rc=0", 1, true), text)
+  t.ok(t.read_file(out):find('clip-path="url(#frame)"', 1, true))
+  os.remove(out)
+  p = io.popen("bin/keel render scenarios/maps/suez.map --around 99Z:0000 2>&1; echo rc=$?")
+  text = p:read("a"); p:close()
+  t.ok(text:find("--around 99Z:0000", 1, true) and text:find("rc=1", 1, true), text)
+  p = io.popen("bin/keel render scenarios/maps/suez.map --radius 2 2>&1; echo rc=$?")
+  text = p:read("a"); p:close()
+  t.ok(text:find("rc=2", 1, true), text)
+end)
+
 -- PNG header: width and height from IHDR
 local function png_size(data)
   if data:sub(1, 8) ~= "\137PNG\r\n\26\n" then return nil end

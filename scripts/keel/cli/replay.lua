@@ -23,7 +23,8 @@ local M = {
          "Rule files whose hash changed since the journal was written are listed.\n" ..
          "  --memory MIB    the memory limit (default: the journal's, else 256)\n" ..
          "  --cpu SECONDS   the CPU limit of one order (default: the journal's, else 5)\n" ..
-         "Exit status: 0 identical, 1 refused or diverged, 2 usage or unreadable journal.",
+         "Exit status: 0 identical, 1 refused, diverged, or the journal cannot be read\n" ..
+         "or replayed, 2 usage.",
 }
 
 --- The limits keel run plays under unless told otherwise; replay plays
@@ -157,7 +158,7 @@ function M.replay(path, opts)
   else
     old, err = read_lines(path)
   end
-  if not old then error(path .. ": " .. tostring(err), 0) end
+  if not old then error(tostring(err), 0) end   -- io.open's reason names the path
   if #old == 0 then error(path .. ": empty journal", 0) end
   local ev = {}
   for i, l in ipairs(old) do ev[i] = decode(l, path .. ":" .. i) end
@@ -343,7 +344,7 @@ function M.replay_main(path, opts)
   local ok, rep = pcall(M.replay, path, { cpu = opts.cpu })
   if not ok then
     io.stderr:write("keel: ", errors.format(rep), "\n")
-    return 2
+    return 1
   end
   for _, f in ipairs(rep.changed_files) do io.stderr:write("note: rule file changed: ", f, "\n") end
   if rep.ok then
@@ -381,7 +382,7 @@ function M.run(args)
   sb:close()
   if not ok then
     io.stderr:write("keel: ", tostring(status), kind == "memory" and " (try --memory)" or "", "\n")
-    return kind == "memory" and 1 or 2
+    return 1
   end
   return status
 end

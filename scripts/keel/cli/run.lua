@@ -66,7 +66,7 @@ function M.scenario_main(path, opts)
     return failed
   end)
   if not ok then
-    if not opts.silent then io.stderr:write(errors.format(err), "\n") end
+    if not opts.silent then io.stderr:write("keel: ", errors.format(err), "\n") end
     return 1, errors.format(err)
   end
   return err > 0 and 1 or 0
@@ -74,6 +74,8 @@ end
 
 --- The hex size of --svg pictures (px): counters a little wider than that.
 M.SVG_SIZE = 40
+-- how far around the last move the --svg picture reaches (hexes)
+M.SVG_RADIUS = 6
 
 --- Draw the final position: the board, the units on it, and the last
 --- move's path when a rule answers the query `last_path`.
@@ -81,7 +83,9 @@ function M.write_svg(run, spec, path)
   local render = require "keel.render"
   if not run.board then error("--svg: the scenario has no map", 0) end
   local st = run.game.state
-  local layers = { render.units_layer(render.game_units(run.game), run.set:view()) }
+  local view = run.set:view()
+  local layers = { render.units_layer(render.game_units(run.game), view) }
+  local around
   if run.set.queries and run.set.queries.last_path then
     -- what the rule returned, read raw: its metamethods would run outside any action
     local hexes = run.set:query(run.game, "last_path")
@@ -89,11 +93,13 @@ function M.write_svg(run, spec, path)
       local list = {}
       while math.type(rawget(hexes, #list + 1)) == "integer" do list[#list + 1] = rawget(hexes, #list + 1) end
       table.insert(layers, 1, render.path_layer(list))
+      if #list > 0 then around = list end   -- the picture frames the last move
     end
   end
-  -- who owns what now, as the game state says
+  -- who owns what now, as the game state says; the status the families declare
   local svg = render.svg(run.board, { title = spec.name, extra_layers = layers, size = M.SVG_SIZE,
-    owners = function(h) return st:get_owner(h) end })
+    owners = function(h) return st:get_owner(h) end, around = around, radius = M.SVG_RADIUS,
+    status = require("keel.counter").status_lines(view.status, st) })
   local ok, err = require("keel").state.write_file(path, svg)
   if not ok then error("--svg: " .. tostring(err), 0) end
 end

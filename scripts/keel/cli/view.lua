@@ -372,18 +372,23 @@ function M.collect(path, opts)
   return data, board_svg
 end
 
---- In the sandbox state: collect, build the page, write it. Returns 0.
+--- In the sandbox state: collect, build the page, write it. Returns 0,
+--- or 1 and the reason (for keel's one line on stderr).
 ---@param path string
 ---@param opts {out?: string, size?: number}
+---@return integer status, string? reason
 function M.build(path, opts)
-  local data, board_svg = M.collect(path, opts)
-  local html = require("keel.view").page(data, board_svg)
-  if not opts.out or opts.out == "-" then
-    io.stdout:write(html)
-  else
-    local ok, err = require("keel").state.write_file(opts.out, html)
-    if not ok then error(opts.out .. ": " .. tostring(err), 0) end
-  end
+  local ok, err = pcall(function()
+    local data, board_svg = M.collect(path, opts)
+    local html = require("keel.view").page(data, board_svg)
+    if not opts.out or opts.out == "-" then
+      io.stdout:write(html)
+    else
+      local wok, werr = require("keel").state.write_file(opts.out, html)
+      if not wok then error(tostring(werr), 0) end   -- the reason names the path
+    end
+  end)
+  if not ok then return 1, require("keel.errors").format(err) end
   return 0
 end
 
@@ -400,12 +405,13 @@ function M.run(args)
   local keel = require "keel"
   local sb = keel.sandbox.new { memory = math.floor(memory * 1024 * 1024) }
   io.stdout:flush()
-  local ok, status, kind = sb:call("keel.cli.view", "build", rest[1], { out = opts.o or opts.output, size = size })
+  local ok, status, why = sb:call("keel.cli.view", "build", rest[1], { out = opts.o or opts.output, size = size })
   sb:close()
   if not ok then
-    io.stderr:write("keel: ", tostring(status), kind == "memory" and " (try --memory)" or "", "\n")
+    io.stderr:write("keel: ", tostring(status), why == "memory" and " (try --memory)" or "", "\n")
     return 1
   end
+  if why then io.stderr:write("keel: ", why, "\n") end
   return status
 end
 

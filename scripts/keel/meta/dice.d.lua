@@ -92,6 +92,8 @@ function Dice:streams() end
 ---@param stream? string
 ---@return integer rolls made on the stream
 function Dice:rolls(stream) end
+--- Free what the dice own now (also done by the garbage collector and __close).
+function Dice:close() end
 
 -- ---- keel.dice_expr ----------------------------------------------------------
 

@@ -205,6 +205,8 @@ function Grid:section_of(h) end
 function Grid:sections() end
 ---@return table {orientation, shift, digits, first_col, first_row}
 function Grid:numbering() end
+--- Free what the grid owns now (also done by the garbage collector and __close).
+function Grid:close() end
 
 ---@class keel.seaboxeslib
 local seaboxeslib = {}
@@ -275,5 +277,7 @@ function Areas:neighbors(name) end
 function Areas:distance(a, b) end
 ---@return string[]
 function Areas:names() end
+--- Free what the areas own now (also done by the garbage collector and __close).
+function Areas:close() end
 
 return keel

@@ -102,6 +102,8 @@ function Graph:count() end
 ---@param key integer
 ---@return boolean
 function Graph:has_node(key) end
+--- Free what the graph owns now (also done by the garbage collector and __close).
+function Graph:close() end
 
 ---@class keel.Reach
 local Reach = {}

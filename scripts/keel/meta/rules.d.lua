@@ -139,8 +139,15 @@ function GameFacade:roll(expr, opts) end
 
 ---@alias keel.Handler fun(ctx: keel.Ctx, ev: table)|{[1]: fun(ctx: keel.Ctx, ev: table), priority: integer}
 
+---@class keel.ParamSpec
+---@field type string "unit"|"group"|"hex"|"integer"|"number"|"string"|"boolean"|"table"|"any"|"units" (add "?" if optional)
+---@field optional? boolean
+---@field title? string
+---@field domain? fun(ctx: keel.Ctx, p: table, side: string?): (any[]|nil), string? the values the rules can enumerate (values or {value=, cost=, ...}), and why there is none
+---@field depends? string[] the parameters (with domains) whose values the domain reads in `p`
+
 ---@class keel.ActionSpec
----@field params? table<string, string> name -> "unit"|"group"|"hex"|"integer"|"number"|"string"|"boolean"|"table"|"any" (add "?" if optional)
+---@field params? table<string, string|keel.ParamSpec> name -> a type ("hex?") or a declaration with a domain
 ---@field legal? fun(ctx: keel.Ctx, p: table): (string|boolean|nil), string? nil when legal, else the reason
 ---@field effect fun(ctx: keel.Ctx, p: table): any
 
@@ -255,9 +262,19 @@ function registrylib.who(r) end
 ---@field EMIT string "emit"
 ---@field param_types string[]
 local orderslib = {}
----@param text any
----@return {type: string, optional: boolean}|nil
-function orderslib.parse_param(text) end
+--- A parameter's declaration from its type text or table; nil and why when it is neither.
+---@param decl string|keel.ParamSpec
+---@return {type: string, optional: boolean, domain?: function, depends: string[], title?: string}|nil
+---@return string? why
+function orderslib.parse_param(decl) end
+--- nil when every `depends` names a parameter with a domain and there is no cycle, else why.
+---@param params table name -> parsed declaration
+---@return string|nil
+function orderslib.check_depends(params) end
+--- The parameter names in the order their domains are asked.
+---@param params table name -> parsed declaration
+---@return string[]
+function orderslib.param_order(params) end
 ---@param set keel.RuleSet
 ---@param game keel.Game
 ---@param name string
@@ -291,10 +308,25 @@ local RuleSet = {}
 function RuleSet:load_family(name) end
 function RuleSet:apply_variant(path) end
 function RuleSet:finalize() end
----@return true|nil ok, any reason_or_result, string? kind
+---@return true|nil ok
+---@return any reason_or_result
+---@return string? kind
+---@return {rule: string?, family: string?, reason: string}? by who refused (illegal, vetoed)
 function RuleSet:act(game, name, params) end
----@return string|nil reason, string? kind
+---@return string|nil reason
+---@return string? kind
+---@return {rule: string?, family: string?, reason: string}? by who refused (illegal, vetoed)
 function RuleSet:check(game, name, params) end
+--- Every action for `side` with its parameters' candidates, each checked (keel.legal).
+---@param game keel.Game
+---@param side? string
+---@return table[]
+function RuleSet:legal_actions(game, side) end
+--- What `side` may see: units, groups, status lines (keel.visibility).
+---@param game keel.Game
+---@param side string
+---@return {side: string, units: table[], groups: table[], status: table[]}
+function RuleSet:view_for(game, side) end
 function RuleSet:emit(game, event, data) end
 function RuleSet:query(game, name, ...) end
 --- Play an order again (keel replay): no legality check, no vetoes.

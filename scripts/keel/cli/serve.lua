@@ -1,0 +1,66 @@
+--- keel serve --stdio — the protocol for user interfaces over standard
+-- input and output: one JSON request a line in, one JSON response a line
+-- out (keel.serve; doc/protocol.md).
+local cli = require "keel.cli"
+
+local M = {
+  summary = "speak the JSON-lines protocol for user interfaces",
+  usage = "keel serve --stdio [--memory MIB] [--cpu SECONDS]",
+  help = "Reads one JSON request per line on standard input and writes one JSON\n" ..
+         "response per line on standard output, flushed after each: open a scenario\n" ..
+         "(with a seed and variants) or load a save, the view of a side, the legal\n" ..
+         "actions with their parameters and candidate values, submit an order (an\n" ..
+         "illegal one is refused with its rule and reason, the state unchanged),\n" ..
+         "undo, redo, save, the journal. The game runs in a sandbox state of its own.\n" ..
+         "doc/protocol.md describes every request and response; doc/protocol.schema.json\n" ..
+         "is their JSON schema.\n" ..
+         "  --stdio         the transport: standard input and output (the only one)\n" ..
+         "  --memory MIB    the game's memory limit (default 256)\n" ..
+         "  --cpu SECONDS   the CPU limit of one request's rule code (default 5)\n" ..
+         "Exit status: 0 at the end of input or after {\"op\":\"quit\"}, 2 usage.",
+}
+
+local function cwd()
+  local p = io.popen("pwd")
+  local d = p and p:read("l")
+  if p then p:close() end
+  return d or "."
+end
+
+function M.run(args)
+  local opts, rest = cli.parse_options(args, { stdio = "flag", memory = "value", cpu = "value" })
+  if #rest > 0 then cli.usage_error(("serve takes no arguments, got '%s'"):format(rest[1])) end
+  if not opts.stdio then cli.usage_error("serve needs a transport: --stdio") end
+  local memory = tonumber(opts.memory or "256")
+  local cpu = tonumber(opts.cpu or "5")
+  if not memory or memory <= 0 then cli.usage_error("--memory wants a number of MiB") end
+  if not cpu or cpu <= 0 then cli.usage_error("--cpu wants a number of seconds") end
+  local keel = require "keel"
+  local json = require "keel.json"
+  local sb = keel.sandbox.new { memory = math.floor(memory * 1024 * 1024) }
+  local start = { cpu = cpu, cwd = cwd() }
+  local ok, err = sb:call("keel.serve", "start", start)
+  if not ok then error("serve: " .. tostring(err), 0) end
+  for line in io.stdin:lines() do
+    if line:match("%S") then
+      local r = table.pack(sb:call("keel.serve", "handle_line", line))
+      local out, quit = r[2], r[3]
+      if not r[1] then
+        -- the sandbox state gave up (out of memory): the game is gone
+        local req = json.decode(line)
+        local id = type(req) == "table" and req.id ~= json.null and req.id or nil
+        out = require("keel.serve").encode({ id = id, ok = false, error = { kind = r[3] or "error",
+          message = tostring(r[2]) .. "; the game is closed: open or load it again" } })
+        quit = false
+        sb:call("keel.serve", "start", start)
+      end
+      io.stdout:write(out, "\n")
+      io.stdout:flush()
+      if quit == true then break end
+    end
+  end
+  sb:close()
+  return 0
+end
+
+return M
