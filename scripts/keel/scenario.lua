@@ -494,11 +494,14 @@ end
 local MAX_SCENARIO = 16 * 1024 * 1024
 local function read_bounded(path)
   local f, err = io.open(path, "rb")
-  if not f then return nil, err end
+  if not f then return nil, err end   -- io.open's reason names the path
   local text, rerr = f:read(MAX_SCENARIO + 1)
   f:close()
-  if not text then return (rerr == nil) and "" or nil, rerr end
-  if #text > MAX_SCENARIO then return nil, "larger than 16 MiB: not a scenario" end
+  if not text then
+    if rerr == nil then return "" end
+    return nil, path .. ": cannot read the scenario: " .. tostring(rerr)
+  end
+  if #text > MAX_SCENARIO then return nil, path .. ": cannot read the scenario: larger than 16 MiB" end
   return text
 end
 
@@ -519,7 +522,7 @@ function M.load(path)
     end,
   } }
   local text, rerr = read_bounded(path)
-  if not text then fail(path, "cannot read the scenario: " .. tostring(rerr)) end
+  if not text then error(rerr, 0) end
   local fn, err = sandbox.load(text, "@" .. path, env)
   if not fn then error(err, 0) end
   local res = table.pack(sandbox.xprotect(fn, function(e) return errors.from(e, nil, true) end))
@@ -586,6 +589,7 @@ function M.start(spec, opts)
   for i, f in ipairs(spec.rules) do load("rules", i, set.load_family, f) end
   for i, v in ipairs(variants) do load("variants", i, set.apply_variant, v) end
   set:finalize()
+  set:check_conflicts()   -- two variants changing one rule: refused now, not at the first order
   local game = game_mod.new { seed = spec.seed or 0, board = board, scenario = spec.file, variants = variants,
                               limits = opts.limits }
   game:add_rule_file(spec.file)

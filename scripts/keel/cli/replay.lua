@@ -27,9 +27,6 @@ local M = {
          "or replayed, 2 usage.",
 }
 
---- The limits keel run plays under unless told otherwise; replay plays
---- under the journal's (its header's `limits`), else these.
-M.DEFAULT_LIMITS = { cpu = 5, memory = 256 * 1024 * 1024 }
 
 local function read_lines(path)
   local f, err = io.open(path, "rb")
@@ -124,14 +121,16 @@ local function check_header(path, header)
 end
 
 --- The limits a journal's game was played under: its header's, else keel
---- run's defaults; opts.cpu and opts.memory (bytes) win.
+--- run's defaults (keel.cli.run.DEFAULT_LIMITS); opts.cpu and opts.memory
+--- (bytes) win.
 ---@param header table
 ---@param opts? {cpu?: number, memory?: integer}
 ---@return {cpu: number, memory: integer}
 function M.limits_of(header, opts)
   opts = opts or {}
   local l = type(header) == "table" and type(header.limits) == "table" and header.limits or {}
-  return { cpu = opts.cpu or l.cpu or M.DEFAULT_LIMITS.cpu, memory = opts.memory or l.memory or M.DEFAULT_LIMITS.memory }
+  local default = require("keel.cli.run").DEFAULT_LIMITS
+  return { cpu = opts.cpu or l.cpu or default.cpu, memory = opts.memory or l.memory or default.memory }
 end
 
 --- Replay a journal; returns a report table:

@@ -19,6 +19,11 @@ local M = {
          "  --cpu SECONDS   the CPU limit of one action (default 5)",
 }
 
+--- The limits keel run plays under unless told otherwise (--cpu, --memory):
+--- seconds per action, bytes per game. A journal's header gives them only
+--- when a game was played under others (keel replay plays under those).
+M.DEFAULT_LIMITS = { cpu = 5, memory = 256 * 1024 * 1024 }
+
 --- Play a scenario and narrate it; returns the exit status (and, when the
 --- scenario cannot be played, the message). Runs inside the scenario's own
 --- sandbox state (see M.run).
@@ -36,8 +41,11 @@ function M.scenario_main(path, opts)
   local n = require("keel.narrator").new(opts)
   local ok, err = pcall(function()
     local spec = scenario.load(path)
-    local run = scenario.start(spec, { narrate = n.event,
-                                       limits = { cpu = opts.cpu or 5, memory = opts.memory } })
+    -- the journal's header says the limits when they are not keel run's own
+    local cpu, memory = opts.cpu or M.DEFAULT_LIMITS.cpu, opts.memory or M.DEFAULT_LIMITS.memory
+    local limits = (cpu ~= M.DEFAULT_LIMITS.cpu or memory ~= M.DEFAULT_LIMITS.memory)
+      and { cpu = cpu, memory = memory } or nil
+    local run = scenario.start(spec, { narrate = n.event, limits = limits })
     n.game, n.board = run.game, run.board
     if not opts.quiet and not opts.json then
       local vs = {}
@@ -109,8 +117,8 @@ local function run_scenario(file, args)
   local opts, rest = cli.parse_options(args, { journal = "value", quiet = "flag", json = "flag",
                                                 memory = "value", cpu = "value", svg = "value" })
   if #rest > 0 then cli.usage_error("a scenario takes no arguments, got '" .. rest[1] .. "'") end
-  local memory = tonumber(opts.memory or "256")
-  local cpu = tonumber(opts.cpu or "5")
+  local memory = tonumber(opts.memory or tostring(M.DEFAULT_LIMITS.memory // (1024 * 1024)))
+  local cpu = tonumber(opts.cpu or tostring(M.DEFAULT_LIMITS.cpu))
   if not memory or memory <= 0 then cli.usage_error("--memory wants a number of MiB") end
   if not cpu or cpu <= 0 then cli.usage_error("--cpu wants a number of seconds") end
   local keel = require "keel"
