@@ -17,7 +17,8 @@
 --
 -- The land war is a scenario stand-in (scenarios/families/eastmed_war), not
 -- rule content: Rule 32 only reads who owns what and where enemy units are.
--- Each order carries expectations, so the showcase is also a test.
+-- Each order carries expectations, so the showcase is also a test; its
+-- outcomes are what `keel lab` measures over many seeds (doc/lab.md).
 return scenario {
   name = "Suez, 1942: Rule 32 in the Eastern Mediterranean",
   map = "maps/eastmed.map",
@@ -36,6 +37,13 @@ return scenario {
     { name = "Afrika Korps", type = "PZ", side = "Axis", at = "19A:1214", values = { supply = "regular" } },
   },
   groups = { Reserve = { reserve = true, in_port = true } },
+  -- what `keel lab` reports the distribution of, game after game (doc/guide.md)
+  outcomes = {
+    vp = { keyed = "vp", key = "Allied", title = "Allied victory points at the end" },
+    sunk = { units = { loc = "dead", type = { "TF", "NT" } }, title = "ships sunk" },
+    canal = { global = "suez", title = "the Suez Canal at the end" },
+    combats = { global = "naval_combats", title = "rounds of naval combat fought (32.D)" },
+  },
   orders = {
     { event = "game_start", expect = { global = { suez = "open" } } },
 

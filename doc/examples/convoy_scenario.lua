@@ -17,4 +17,9 @@ return scenario {
     { "sail", group = "Lone", to = "15B:2508", expect = { illegal = "only with an escort" } },
     { "sail", group = "Convoy", to = "15B:2508", expect = { units = { Ajax = { at = "15B:2508" } } } },
   },
+  -- what `keel lab` reports, game after game
+  outcomes = {
+    afloat = { units = { type = "NT", loc = { "hex", "port" } }, title = "transports afloat" },
+    ajax_hits = { unit = "Ajax", field = "hits" },
+  },
 }

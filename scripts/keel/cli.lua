@@ -6,7 +6,10 @@
 local M = {}
 
 --- Commands in the order `keel help` lists them.
-M.commands = { "run", "script", "rules", "replay", "view", "serve", "odds", "render", "version", "help" }
+M.commands = { "run", "script", "rules", "replay", "view", "serve", "odds", "lab", "render", "version", "help" }
+
+--- The program as it was started (argv[0]): `keel lab` starts its workers with it.
+M.program = "keel"
 
 local function known(name)
   for _, c in ipairs(M.commands) do if c == name then return true end end
@@ -40,6 +43,7 @@ end
 function M.main(argv)
   local args = {}
   for i = 1, #argv do args[i] = argv[i] end
+  if type(argv[0]) == "string" and argv[0] ~= "" then M.program = argv[0] end
   local name = table.remove(args, 1)
   if name == nil then
     io.stderr:write("keel: no command given; try 'keel help'\n")

@@ -46,7 +46,7 @@ local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
                  variants = true, seed = true, flags = true, keyed = true, forces = true, groups = true,
-                 orders = true }
+                 orders = true, outcomes = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
                        face = true, hits = true, points = true, at = true, port = true, group = true,
                        aboard = true }
@@ -557,8 +557,12 @@ local function reason(e)
 end
 
 --- Set a scenario up: board, rule set, game, flags and forces.
+--- opts.variants: more variant files (paths as given), applied after the
+--- scenario's own (a conflict between any two is raised here, all of them
+--- listed); opts.seed: the game's seed instead of the scenario's.
 ---@param spec table from M.load
----@param opts? {narrate?: function, path?: string[], limits?: {cpu: number, memory: integer}}
+---@param opts? {narrate?: function, path?: string[], variants?: string[], seed?: integer,
+---  limits?: {cpu: number, memory: integer}}
 ---@return table run
 function M.start(spec, opts)
   opts = opts or {}
@@ -576,6 +580,7 @@ function M.start(spec, opts)
   path[#path + 1] = base
   local variants = {}
   for _, v in ipairs(spec.variants or {}) do variants[#variants + 1] = resolve(base, v) end
+  for _, v in ipairs(opts.variants or {}) do variants[#variants + 1] = normalize(v) end
   -- the rule set (as keel.rules.load makes it): a mistake in a rule or
   -- variant file names that file; one with no place is the scenario's
   local set = rules.new { path = path, narrate = opts.narrate }
@@ -587,10 +592,14 @@ function M.start(spec, opts)
     spec_fail(spec, { field, i }, msg)
   end
   for i, f in ipairs(spec.rules) do load("rules", i, set.load_family, f) end
-  for i, v in ipairs(variants) do load("variants", i, set.apply_variant, v) end
+  local own = #(spec.variants or {})
+  for i, v in ipairs(variants) do
+    if i <= own then load("variants", i, set.apply_variant, v)
+    else set:apply_variant(v) end   -- a variant stacked on the scenario (keel run --variant): its own message
+  end
   set:finalize()
   set:check_conflicts()   -- two variants changing one rule: refused now, not at the first order
-  local game = game_mod.new { seed = spec.seed or 0, board = board, scenario = spec.file, variants = variants,
+  local game = game_mod.new { seed = opts.seed or spec.seed or 0, board = board, scenario = spec.file, variants = variants,
                               limits = opts.limits }
   game:add_rule_file(spec.file)
   set:declare_files(game)

@@ -287,6 +287,16 @@ function M.apply(set, path)
       new.by_key = copy(t.by_key)
       if found.key then new.by_key[found.key] = found end
     end
+    -- a dice table finds a roll's row through its indexes: they point at the new row too
+    local old_row = t.rows[found.index]
+    if t.sorted then
+      new.sorted = {}
+      for i, rw in ipairs(t.sorted) do new.sorted[i] = rw == old_row and found or rw end
+    end
+    if t.by_roll then
+      new.by_roll = {}
+      for roll, rw in pairs(t.by_roll) do new.by_roll[roll] = rw == old_row and found or rw end
+    end
     set.tables[name] = new
     record("table " .. name, "row", here(1), ("%s: %s -> %s"):format(row, old_text, concat(cells, " ")))
   end

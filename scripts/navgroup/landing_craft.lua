@@ -101,11 +101,8 @@ rule {
 
 -- ---- helpers used by the rule -------------------------------------------------------
 
-function label(ctx, hex)
-  local b = ctx.game.board
-  if b and hex and b:contains(hex) then return b:format(hex) end
-  return tostring(hex)
-end
+-- the board's label of a hex: 37's query hex_label
+function label(ctx, hex) return ctx:query("hex_label", hex) end
 
 function name_of(ctx, u) return ctx.game:get(u, "name") end
 

@@ -60,6 +60,8 @@ rule {
     defenders_at = function(ctx, hex, side) return enemies_at(ctx, hex, side) end,
     --- unit_re(u) -> the unit's printed RE size (unit value `re`, default 1)
     unit_re = function(ctx, u) return ctx.game:get_value(u, "re") or 1 end,
+    --- hex_label(hex) -> the board's label of hex (the hex id as text off the board)
+    hex_label = function(ctx, hex) return label(ctx, hex) end,
     --- clock() -> player_turn, phase_seq, phase: the player-turn counter (player_turn_start),
     --- the phase counter within it and the phase's name (each phase event)
     clock = function(ctx)

@@ -5,7 +5,7 @@
 -- the other rule areas use (doc/ocs.md, "The contract").
 
 local hexlib = keel.hex
-local label, units_at, unit_hex, printed, begin_phase, move_plan   -- helpers, below the rules
+local label, units_at, unit_hex, printed, begin_phase, move_plan, moving_units   -- helpers, below the rules
 
 -- Family plumbing (no rule id): what the counters are, the phases of a
 -- player-turn, the records default hooks keep, and stand-ins for what other
@@ -54,6 +54,8 @@ rule {
     end,
     --- unit_hex(u) -> hex, kind: where a unit is, following its carrier (nil off the map or dead)
     unit_hex = function(ctx, u) return unit_hex(ctx.game, u) end,
+    --- moving_units(p) -> the units a move order {unit=, units=} moves: unit, then units
+    moving_units = function(_, p) return moving_units(p) end,
     --- units_at(hex) -> ids at sea, in port or ashore in the hex (not cargo), in id order
     units_at = function(ctx, hex) return units_at(ctx.game, hex) end,
     --- printed(u, key): the counter's value on its current side ("damaged.<key>" on the damaged side)
@@ -375,13 +377,18 @@ function begin_phase(ctx, name, ev)
   ctx:say("%s %s phase", ev.side, name)
 end
 
+function moving_units(p)
+  local units = {}
+  if p.unit then units[1] = p.unit end
+  for _, u in ipairs(p.units or {}) do units[#units + 1] = u end
+  return units
+end
+
 -- The checks of a move (18.1b, 18.1c, 18.1e, 18.1f), shared by its legality
 -- and its effect: units, path (hexes), costs (per unit) | nil, reason.
 function move_plan(ctx, p)
   local g = ctx.game
-  local units = {}
-  if p.unit then units[1] = p.unit end
-  for _, u in ipairs(p.units or {}) do units[#units + 1] = u end
+  local units = moving_units(p)
   if #units == 0 then return nil, "move: name the unit or the units that move" end
   local path = {}
   for i, h in ipairs(p.path) do

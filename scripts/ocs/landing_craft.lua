@@ -315,8 +315,7 @@ rule {
   vetoes = {
     -- as Transport Points a DUKW moves in the Movement Phase only
     move = function(ctx, p)
-      local list = p.units or {}
-      if p.unit then list = { p.unit } end
+      local list = ctx:query("moving_units", p)
       for _, u in ipairs(list) do
         if ctx:query("moves_by_land", u) and ctx.game:get_phase() ~= "movement" then
           return ("18.4e: as Transport Points %s moves in the Movement Phase only"):format(ctx.game:get(u, "name"))
@@ -470,8 +469,7 @@ rule {
   vetoes = {
     -- C: an LST port never moves
     move = function(ctx, p)
-      local list = p.units or {}
-      if p.unit then list = { p.unit } end
+      local list = ctx:query("moving_units", p)
       for _, u in ipairs(list) do
         if ctx:query("naval_class", u) == "lst_port" then
           return ("18.4f C: %s is an LST port: it never moves"):format(ctx.game:get(u, "name"))

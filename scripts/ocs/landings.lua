@@ -79,8 +79,7 @@ rule {
   vetoes = {
     -- the craft ended its move where it unloaded
     move = function(ctx, p)
-      local list = p.units or {}
-      if p.unit then list = { p.unit } end
+      local list = ctx:query("moving_units", p)
       local _, _, n = ctx:query("phase")
       for _, u in ipairs(list) do
         if ctx.game:get_value(u, "move_ended_phase") == n then
@@ -344,8 +343,7 @@ rule {
   vetoes = {
     -- the rolls are made after all landing craft have finished moving
     move = function(ctx, p)
-      local list = p.units or {}
-      if p.unit then list = { p.unit } end
+      local list = ctx:query("moving_units", p)
       local phase, _, n = ctx:query("phase")
       if phase ~= "movement" or ctx.game:get_global("alt_done_phase") ~= n then return nil end
       for _, u in ipairs(list) do

@@ -495,6 +495,25 @@ end
 
 -- ---- one round ----------------------------------------------------------------------------------
 
+-- both sides fire at once (dice_a at D's state xd, dice_d at A's state xa): the distributions
+-- of A's and D's next states, {[x] = p}, and their keys in order
+local function exchange(A, D, xa, xd, dice_a, dice_d, fmemo)
+  local on_d, on_a = {}, {}
+  for _, o in ipairs(fire_dist(dice_a, fmemo)) do
+    local x = assign(D, xd, o[1], o[2], o[3])
+    on_d[x] = (on_d[x] or 0) + o[4]
+  end
+  for _, o in ipairs(fire_dist(dice_d, fmemo)) do
+    local x = assign(A, xa, o[1], o[2], o[3])
+    on_a[x] = (on_a[x] or 0) + o[4]
+  end
+  local ka, kd = {}, {}
+  for x in pairs(on_a) do ka[#ka + 1] = x end
+  for x in pairs(on_d) do kd[#kd + 1] = x end
+  sort(ka); sort(kd)
+  return on_a, on_d, ka, kd
+end
+
 -- the outcomes of one round from (xa, xd): list of {xa', xd', result|nil, p}
 local function round(A, D, xa, xd, fmemo, retreat_at)
   local a0, d0 = decode(A, xa), decode(D, xd)
@@ -510,19 +529,7 @@ local function round(A, D, xa, xd, fmemo, retreat_at)
   if #ss_a == 0 and #ss_d == 0 then
     mids[1] = { xa1, xd1, 1.0 }
   else
-    local on_d, on_a = {}, {}
-    for _, o in ipairs(fire_dist(ss_a, fmemo)) do
-      local x = assign(D, xd1, o[1], o[2], o[3])
-      on_d[x] = (on_d[x] or 0) + o[4]
-    end
-    for _, o in ipairs(fire_dist(ss_d, fmemo)) do
-      local x = assign(A, xa1, o[1], o[2], o[3])
-      on_a[x] = (on_a[x] or 0) + o[4]
-    end
-    local ka, kd = {}, {}
-    for x in pairs(on_a) do ka[#ka + 1] = x end
-    for x in pairs(on_d) do kd[#kd + 1] = x end
-    sort(ka); sort(kd)
+    local on_a, on_d, ka, kd = exchange(A, D, xa1, xd1, ss_a, ss_d, fmemo)
     for _, x in ipairs(ka) do
       for _, y in ipairs(kd) do mids[#mids + 1] = { x, y, on_a[x] * on_d[y] } end
     end
@@ -534,19 +541,8 @@ local function round(A, D, xa, xd, fmemo, retreat_at)
       out[#out + 1] = { m[1], m[2], result_of(A, a1, D, d1), m[3] }
     else
       -- steps 3 and 4: each side fires at the other's state after step 2
-      local on_d, on_a = {}, {}
-      for _, o in ipairs(fire_dist(dice_of(A, a1, false, a_ss, has_frigate(A, a1)), fmemo)) do
-        local x = assign(D, m[2], o[1], o[2], o[3])
-        on_d[x] = (on_d[x] or 0) + o[4]
-      end
-      for _, o in ipairs(fire_dist(dice_of(D, d1, false, d_ss, has_frigate(D, d1)), fmemo)) do
-        local x = assign(A, m[1], o[1], o[2], o[3])
-        on_a[x] = (on_a[x] or 0) + o[4]
-      end
-      local ka, kd = {}, {}
-      for x in pairs(on_a) do ka[#ka + 1] = x end
-      for x in pairs(on_d) do kd[#kd + 1] = x end
-      sort(ka); sort(kd)
+      local on_a, on_d, ka, kd = exchange(A, D, m[1], m[2], dice_of(A, a1, false, a_ss, has_frigate(A, a1)),
+        dice_of(D, d1, false, d_ss, has_frigate(D, d1)), fmemo)
       for _, x in ipairs(ka) do
         local a2 = decode(A, x)
         for _, y in ipairs(kd) do

@@ -35,6 +35,7 @@
 local battle_of, participants, alive_of, fire_value, roll_units, resolve_hits, assign_policy
 local check_end, conclude, declare_policy, policy_problem, pending_attackers, say_units, run
 local maxmatch, pref_key, capacity, choice_hits, apply_hit, validate_choice
+local fire_step, retreat_attackers, capacities, end_if_side_gone
 
 rule {
   id = "general-combat", title = "General Combat sequence (stand-in for the chapter the text cites)",
@@ -177,11 +178,7 @@ rule {
       end,
       effect = function(ctx, p)
         local g = ctx.game
-        local to = ctx:query("area_index", p.to)
-        for _, u in ipairs(participants(ctx, "attacker")) do
-          g:move(u, "zone", to)
-          g:set_value(u, "retreated_turn", g:get_turn())
-        end
+        retreat_attackers(ctx, ctx:query("area_index", p.to))
         ctx:say("the attackers retreat to %s", p.to)
         g:set_global("battle_wait", nil)
         g:set_global("battle_result", "attacker retreats")
@@ -271,29 +268,20 @@ rule {
         end
         if #strikers == 0 then
           ctx:say("round %d: no submarine may make a Surprise Strike: no step 2", b.round)
-          if #alive_of(ctx, "attacker") == 0 or #alive_of(ctx, "defender") == 0 then
-            check_end(ctx)
-            ev.next = 7
-          end
-          return
+          return end_if_side_gone(ctx, ev)
         end
         ctx:say("round %d: Surprise Strike", b.round)
         roll_units(ctx, b, strikers)
         g:set_global("battle_rolled", 2)
       end
-      for _, side in ipairs { "defender", "attacker" } do
-        local taking = side == "defender" and "defender" or "attacker"
+      for _, taking in ipairs { "defender", "attacker" } do
         if not resolve_hits(ctx, taking, alive_of(ctx, taking), "remove", "battle") then
           ev.wait = "casualties"
           return
         end
       end
       g:set_global("battle_rolled", nil)
-      -- a side wiped out before the other units fire ends the battle
-      if #alive_of(ctx, "attacker") == 0 or #alive_of(ctx, "defender") == 0 then
-        check_end(ctx)
-        ev.next = 7
-      end
+      end_if_side_gone(ctx, ev)
     end,
   },
 }
@@ -301,18 +289,9 @@ rule {
 rule {
   id = "general-combat.step-3", title = "Attacking units fire",
   on = {
+    -- the defender's casualties go behind the casualty strip (they still fire in step 4)
     combat_step = function(ctx, ev)
-      if ev.step ~= 3 then return end
-      local g = ctx.game
-      if g:get_global("battle_rolled") ~= 3 then
-        roll_units(ctx, ev.battle, participants(ctx, "attacker"), 3)
-        g:set_global("battle_rolled", 3)
-      end
-      if not resolve_hits(ctx, "defender", alive_of(ctx, "defender"), "strip", "battle") then
-        ev.wait = "casualties"
-        return
-      end
-      g:set_global("battle_rolled", nil)
+      if ev.step == 3 then fire_step(ctx, ev, "attacker", "defender", "strip") end
     end,
   },
 }
@@ -320,18 +299,9 @@ rule {
 rule {
   id = "general-combat.step-4", title = "Defending units fire",
   on = {
+    -- the attacker removes its casualties at once
     combat_step = function(ctx, ev)
-      if ev.step ~= 4 then return end
-      local g = ctx.game
-      if g:get_global("battle_rolled") ~= 4 then
-        roll_units(ctx, ev.battle, participants(ctx, "defender"), 4)
-        g:set_global("battle_rolled", 4)
-      end
-      if not resolve_hits(ctx, "attacker", alive_of(ctx, "attacker"), "remove", "battle") then
-        ev.wait = "casualties"
-        return
-      end
-      g:set_global("battle_rolled", nil)
+      if ev.step == 4 then fire_step(ctx, ev, "defender", "attacker", "remove") end
     end,
   },
 }
@@ -363,10 +333,7 @@ rule {
       if check_end(ctx) then ev.next = 7 return end
       local at, to = g:get_global("battle_retreat_at"), g:get_global("battle_retreat_to")
       if at and #participants(ctx, "attacker") <= at then
-        for _, u in ipairs(participants(ctx, "attacker")) do
-          g:move(u, "zone", to)
-          g:set_value(u, "retreated_turn", g:get_turn())
-        end
+        retreat_attackers(ctx, to)
         ctx:say("the attackers retreat to %s (declared: at %d unit(s) or fewer)", ctx:query("area_name", to), at)
         g:set_global("battle_result", "attacker retreats")
         ev.next = 7
@@ -428,6 +395,21 @@ function run(ctx)
   error("the battle did not end in 100000 steps")
 end
 
+-- steps 3 and 4: the `firing` side's units roll (once, even if the step waits for a casualties
+-- order), then the hits on the `taking` side are resolved with `effect` ("strip" | "remove")
+function fire_step(ctx, ev, firing, taking, effect)
+  local g = ctx.game
+  if g:get_global("battle_rolled") ~= ev.step then
+    roll_units(ctx, ev.battle, participants(ctx, firing), ev.step)
+    g:set_global("battle_rolled", ev.step)
+  end
+  if not resolve_hits(ctx, taking, alive_of(ctx, taking), effect, "battle") then
+    ev.wait = "casualties"
+    return
+  end
+  g:set_global("battle_rolled", nil)
+end
+
 -- attacking units of the turn's power in zone z that have not fought yet
 function pending_attackers(ctx, z)
   local g = ctx.game
@@ -438,6 +420,15 @@ function pending_attackers(ctx, z)
     end
   end
   return out
+end
+
+-- the attackers leave the battle for sea zone `to`
+function retreat_attackers(ctx, to)
+  local g = ctx.game
+  for _, u in ipairs(participants(ctx, "attacker")) do
+    g:move(u, "zone", to)
+    g:set_value(u, "retreated_turn", g:get_turn())
+  end
 end
 
 -- units in the battle (role "attacker"/"defender", or both), id order; casualties behind the strip included
@@ -509,17 +500,25 @@ function capacity(ctx, u)
   return 1
 end
 
--- the hits the other side scored on `side`: {firer=, kind=} per hit, with their eligible targets
-function choice_hits(ctx, side)
+-- the hits the other side scored on `side`: {firer=} per hit (eligibility adds its targets);
+-- in a battle (context "battle"), only the participants' hits count
+function choice_hits(ctx, side, context)
   local g = ctx.game
   local out = {}
   for _, u in ipairs(g:units()) do
     local n = g:get_value(u, "scored")
-    if n and g:get(u, "side") ~= side then
+    if n and g:get(u, "side") ~= side and (context ~= "battle" or g:get_value(u, "battle_role")) then
       for _ = 1, n do out[#out + 1] = { firer = u } end
     end
   end
   return out
+end
+
+-- each target's hit capacity
+function capacities(ctx, targets)
+  local cap = {}
+  for _, t in ipairs(targets) do cap[t] = capacity(ctx, t) end
+  return cap
 end
 
 -- eligibility of each hit for each target, and its kind: 1 refuses an air unit, 2 refuses another, 3 none
@@ -618,8 +617,7 @@ function apply_hit(ctx, u, effect)
 end
 
 function assign_policy(ctx, hits, targets, effect)
-  local cap = {}
-  for _, t in ipairs(targets) do cap[t] = capacity(ctx, t) end
+  local cap = capacities(ctx, targets)
   local live = {}
   for _, h in ipairs(hits) do live[#live + 1] = h end
   while true do
@@ -661,19 +659,12 @@ function resolve_hits(ctx, side_role, targets, effect, context, area)
   else
     side = side_role
   end
-  local hits = side and choice_hits(ctx, side) or {}
-  if context == "battle" then
-    -- in a battle, only the participants' hits count
-    local keep = {}
-    for _, h in ipairs(hits) do if g:get_value(h.firer, "battle_role") then keep[#keep + 1] = h end end
-    hits = keep
-  end
+  local hits = side and choice_hits(ctx, side, context) or {}
   if #hits == 0 then return true end
   local has_policy = #targets > 0
   for _, t in ipairs(targets) do if not g:get_value(t, "loss_rank") then has_policy = false end end
   eligibility(ctx, hits, targets, context)
-  local cap = {}
-  for _, t in ipairs(targets) do cap[t] = capacity(ctx, t) end
+  local cap = capacities(ctx, targets)
   if maxmatch(hits, targets, cap) == 0 then
     ctx:say("%d hit(s) on %s, none can be assigned", #hits, tostring(side))
     for _, h in ipairs(hits) do g:set_value(h.firer, "scored", nil) end
@@ -714,15 +705,9 @@ function validate_choice(ctx, units)
   local targets = choice_targets(ctx)
   local is_target = {}
   for _, t in ipairs(targets) do is_target[t] = true end
-  local hits = choice_hits(ctx, side)
-  if g:get_global("choice_context") == "battle" then
-    local keep = {}
-    for _, h in ipairs(hits) do if g:get_value(h.firer, "battle_role") then keep[#keep + 1] = h end end
-    hits = keep
-  end
+  local hits = choice_hits(ctx, side, g:get_global("choice_context"))
   eligibility(ctx, hits, targets, g:get_global("choice_context"))
-  local cap = {}
-  for _, t in ipairs(targets) do cap[t] = capacity(ctx, t) end
+  local cap = capacities(ctx, targets)
   local m = maxmatch(hits, targets, cap)
   local named = {}
   for _, u in ipairs(units) do
@@ -775,6 +760,14 @@ function check_end(ctx)
   end
   if result then g:set_global("battle_result", result) end
   return result ~= nil
+end
+
+-- a side wiped out before the other units fire ends the battle (on to step 7)
+function end_if_side_gone(ctx, ev)
+  if #alive_of(ctx, "attacker") == 0 or #alive_of(ctx, "defender") == 0 then
+    check_end(ctx)
+    ev.next = 7
+  end
 end
 
 function conclude(ctx, b)

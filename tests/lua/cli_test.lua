@@ -126,7 +126,7 @@ end
 t.test("cli: misuse of every command exits 2 with one line on stderr, nothing on stdout", function()
   local misuse = {
     run = "run", script = "script", rules = "rules", replay = "replay", view = "view", serve = "serve",
-    odds = "odds", render = "render", version = "version extra", help = "help a b",
+    odds = "odds", lab = "lab", render = "render", version = "version extra", help = "help a b",
   }
   for _, name in ipairs(require("keel.cli").commands) do
     local args = misuse[name]
@@ -149,6 +149,8 @@ t.test("cli: a missing file is a failure (exit 1) for every command that reads o
     { "view", "view " .. missing .. ".jsonl -o " .. dir .. "/x.html" },
     { "odds", "odds " .. missing .. ".tbl" },
     { "render", "render " .. missing .. ".map" },
+    { "lab", "lab " .. missing .. ".lua --games 1" },
+    { "lab merge", "lab merge " .. missing .. ".json" },
   }
   for _, c in ipairs(cases) do
     local status, out, err = run3(c[2])
@@ -162,6 +164,7 @@ t.test("cli: a missing file is a failure (exit 1) for every command that reads o
     "render scenarios/maps/suez.map -o " .. missing .. "/x.svg",
     "view tests/golden/suez_1942.jsonl -o " .. missing .. "/x.html",
     "run scenarios/suez_1942.lua --quiet --journal " .. missing .. "/x.jsonl",
+    "lab scenarios/suez_1942.lua --games 1 --jobs 1 --quiet --json " .. missing .. "/x.json",
   } do
     local status, out, err = run3(args)
     t.eq(status, 1, "keel " .. args)

@@ -32,3 +32,11 @@ t.test("guide-3: the example scenario plays with its expectations met", function
   t.eq({ run:play_all() }, { 2, 0 })
   t.ok(os.execute("bin/keel run doc/examples/convoy_scenario.lua --quiet > /dev/null"))
 end)
+
+t.test("guide-4: the example scenario's outcomes are read at the end of a game (keel lab)", function()
+  local rec = require("keel.lab_game").play("doc/examples/convoy_scenario.lua", {}, 7)
+  t.eq(rec.ok, true)
+  t.eq(rec.met, "11")
+  t.ok(math.type(rec.outcomes.afloat) == "integer" and rec.outcomes.afloat >= 0 and rec.outcomes.afloat <= 3)
+  t.eq(rec.outcomes.ajax_hits, 0)
+end)

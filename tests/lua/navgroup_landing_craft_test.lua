@@ -6,13 +6,7 @@
 local t = require "keel.testing"
 local F = dofile("tests/lua/navgroup_landing_fixture.lua")
 
-local function refused(w, pattern, fn)
-  local before = w.game:hash()
-  local ok, why = fn()
-  t.ok(not ok, "refused")
-  t.ok(why and why:find(pattern, 1, true), tostring(why))
-  t.eq(w.game:hash(), before, "a refused order changes nothing")
-end
+local refused = F.refused
 
 -- one craft of `kind` lands one infantry unit at `beach`; the unit's die 6,
 -- the craft's `die`: world, group, craft, its roll record

@@ -2,6 +2,7 @@
 -- (navgroup_landing*_test.lua; loaded with dofile, not a test file itself).
 -- A small coast written here, the navgroup family with its narration
 -- collected, and helpers to put a force afloat, plan and land it.
+local t = require "keel.testing"
 local keel = require "keel"
 local rules = require "keel.rules"
 local game_mod = require "keel.game"
@@ -150,6 +151,17 @@ end
 function M.said(w, text)
   for _, l in ipairs(w.said) do if l:find(text, 1, true) then return true end end
   return false
+end
+
+--- A refused order: fn() -> ok, why must fail with a reason containing `pattern` (plain) and
+--- leave the state hash as it was. Returns the reason.
+function M.refused(w, pattern, fn)
+  local before = w.game:hash()
+  local ok, why = fn()
+  t.ok(not ok, "refused")
+  t.ok(why and why:find(pattern, 1, true), tostring(why))
+  t.eq(w.game:hash(), before, "a refused order changes nothing")
+  return why
 end
 
 return M

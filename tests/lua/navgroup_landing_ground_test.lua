@@ -7,13 +7,7 @@ local t = require "keel.testing"
 local keel = require "keel"
 local F = dofile("tests/lua/navgroup_landing_fixture.lua")
 
-local function refused(w, pattern, fn)
-  local before = w.game:hash()
-  local ok, why = fn()
-  t.ok(not ok, "refused")
-  t.ok(why and why:find(pattern, 1, true), tostring(why))
-  t.eq(w.game:hash(), before, "a refused order changes nothing")
-end
+local refused = F.refused
 
 -- land `units` (made by make(w, craft)) from one LC group at beach, the dice forced
 local function landing(w, beach, make, dice, opts)

@@ -5,13 +5,7 @@
 local t = require "keel.testing"
 local F = dofile("tests/lua/navgroup_landing_fixture.lua")
 
-local function refused(w, pattern, fn)
-  local before = w.game:hash()
-  local ok, why = fn()
-  t.ok(not ok, "refused")
-  t.ok(why and why:find(pattern, 1, true), tostring(why))
-  t.eq(w.game:hash(), before, "a refused order changes nothing")
-end
+local refused = F.refused
 
 -- n infantry units of `re` REs each, standing in an Allied port hex (not aboard)
 local function troops(w, n, re, values)

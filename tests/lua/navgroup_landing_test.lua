@@ -17,14 +17,7 @@ local function force(w, beach, opts)
   return g, craft, u
 end
 
-local function refused(w, pattern, fn)
-  local before = w.game:hash()
-  local ok, why = fn()
-  t.ok(not ok, "refused")
-  t.ok(why and why:find(pattern, 1, true), tostring(why))
-  t.eq(w.game:hash(), before, "a refused order changes nothing")
-  return why
-end
+local refused = F.refused
 
 -- ---- 37: the landing ----------------------------------------------------------------
 

@@ -178,7 +178,15 @@ function M._replay(path, opts, old, ev, header)
   if not lok then
     error(("%s:1: cannot set the journal's scenario up again: %s"):format(path, errors.format(spec)), 0)
   end
-  local run = scenario.start(spec, { narrate = opts.narrate, limits = header.limits })
+  -- the game's own seed and the variants stacked on the scenario's (keel run --seed/--variant)
+  local extra = {}
+  local hv = type(header.variants) == "table" and header.variants or {}
+  for i = #(spec.variants or {}) + 1, #hv do
+    if type(hv[i]) == "string" then extra[#extra + 1] = hv[i] end
+  end
+  local seed = math.type(header.seed) == "integer" and header.seed or nil
+  local run = scenario.start(spec, { narrate = opts.narrate, variants = extra, seed = seed,
+                                     limits = header.limits })
   local game, set = run.game, run.set
   local new = game:journal_lines()
 

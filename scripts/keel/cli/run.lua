@@ -1,9 +1,10 @@
---- keel run SCENARIO.lua [--journal FILE] [--svg FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]
+--- keel run SCENARIO.lua [--variant FILE ...] [--seed N] [--journal FILE] [--svg FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]
 local cli = require "keel.cli"
 
 local M = {
   summary = "play a scenario in the sandbox and narrate it",
-  usage = "keel run SCENARIO.lua [--journal FILE] [--svg FILE] [--quiet] [--json] [--memory MIB] [--cpu SECONDS]",
+  usage = "keel run SCENARIO.lua [--variant FILE ...] [--seed N] [--journal FILE] [--svg FILE] [--quiet] [--json]\n" ..
+          "                [--memory MIB] [--cpu SECONDS]",
   help = "SCENARIO.lua runs in the sandbox and must return `scenario { ... }`;\n" ..
          "any other file is refused (a host Lua script runs with `keel script`).\n" ..
          "The scenario is played in a sandbox of its own: the map, rule families, variants,\n" ..
@@ -11,6 +12,10 @@ local M = {
          "played and narrated: each rule that fires (id and title), each roll\n" ..
          "with its modifiers and result, each change of state. Orders may carry\n" ..
          "expectations; the exit status is 1 when one is not met.\n" ..
+         "  --variant FILE  a house-rule variant stacked on the scenario's own (repeat\n" ..
+         "                  for more, applied in the order given; a conflict stops the setup)\n" ..
+         "  --seed N        play with seed N instead of the scenario's (keel lab names\n" ..
+         "                  the seed of a game to replay it alone)\n" ..
          "  --journal FILE  write the game's journal (JSON lines) to FILE\n" ..
          "  --svg FILE      draw the final position (units, last move) as SVG\n" ..
          "  --quiet         print only unmet expectations and the result line\n" ..
@@ -28,7 +33,7 @@ M.DEFAULT_LIMITS = { cpu = 5, memory = 256 * 1024 * 1024 }
 --- scenario cannot be played, the message). Runs inside the scenario's own
 --- sandbox state (see M.run).
 ---@param path string
----@param opts table {journal=, quiet=, json=, cpu=, memory=, silent=}
+---@param opts table {journal=, quiet=, json=, cpu=, memory=, silent=, variants=, seed=}
 function M.scenario_main(path, opts)
   local keel = require "keel"
   local scenario = require "keel.scenario"
@@ -45,12 +50,13 @@ function M.scenario_main(path, opts)
     local cpu, memory = opts.cpu or M.DEFAULT_LIMITS.cpu, opts.memory or M.DEFAULT_LIMITS.memory
     local limits = (cpu ~= M.DEFAULT_LIMITS.cpu or memory ~= M.DEFAULT_LIMITS.memory)
       and { cpu = cpu, memory = memory } or nil
-    local run = scenario.start(spec, { narrate = n.event, limits = limits })
+    local run = scenario.start(spec, { narrate = n.event, limits = limits, variants = opts.variants,
+                                       seed = opts.seed })
     n.game, n.board = run.game, run.board
     if not opts.quiet and not opts.json then
       local vs = {}
       for _, v in ipairs(run.set.variants) do vs[#vs + 1] = ("%s (%s)"):format(v.name, v.path) end
-      write(("scenario: %s (%s), seed %d\n"):format(spec.name or "?", path, spec.seed or 0))
+      write(("scenario: %s (%s), seed %d\n"):format(spec.name or "?", path, run.game.seed))
       write(("rules: %s%s\n"):format(table.concat(spec.rules, ", "),
         #vs > 0 and ("; variants: " .. table.concat(vs, ", ")) or ""))
       write(("setup: %d unit(s), %d group(s)\n"):format(run.game.state:count_units(), run.game.state:count_groups()))
@@ -115,18 +121,22 @@ end
 -- A scenario plays in a sandbox state of its own (a memory limit per game).
 local function run_scenario(file, args)
   local opts, rest = cli.parse_options(args, { journal = "value", quiet = "flag", json = "flag",
-                                                memory = "value", cpu = "value", svg = "value" })
+                                                memory = "value", cpu = "value", svg = "value",
+                                                variant = "list", seed = "value" })
   if #rest > 0 then cli.usage_error("a scenario takes no arguments, got '" .. rest[1] .. "'") end
   local memory = tonumber(opts.memory or tostring(M.DEFAULT_LIMITS.memory // (1024 * 1024)))
   local cpu = tonumber(opts.cpu or tostring(M.DEFAULT_LIMITS.cpu))
   if not memory or memory <= 0 then cli.usage_error("--memory wants a number of MiB") end
   if not cpu or cpu <= 0 then cli.usage_error("--cpu wants a number of seconds") end
+  local seed = opts.seed and math.tointeger(tonumber(opts.seed))
+  if opts.seed and not seed then cli.usage_error("--seed wants a whole number") end
   local keel = require "keel"
   local bytes = math.floor(memory * 1024 * 1024)
   local sb = keel.sandbox.new { memory = bytes }
   io.stdout:flush()
   local ok, status, kind = sb:call("keel.cli.run", "scenario_main", file,
-    { journal = opts.journal, quiet = opts.quiet, json = opts.json, cpu = cpu, svg = opts.svg, memory = bytes })
+    { journal = opts.journal, quiet = opts.quiet, json = opts.json, cpu = cpu, svg = opts.svg, memory = bytes,
+      variants = opts.variant, seed = seed })
   sb:close()
   if not ok then
     io.stderr:write("keel: ", tostring(status), kind == "memory" and " (try --memory)" or "", "\n")

@@ -1,0 +1,728 @@
+--- keel.lab — the variant lab: play a scenario many times, with seeds derived
+-- from one master seed, on one side as it is (or with base variants) and on
+-- the other with a house rule, and keep what a designer asks about as
+-- sufficient statistics (counts, sums, sums of squares, histograms), so
+-- that slices played apart (`--shard I/N`, other machines) merge into
+-- exactly the numbers of one big run. doc/lab.md tells the whole story.
+--
+--   local lab = require "keel.lab"
+--   local study = lab.new { scenario = "scenarios/suez_1942.lua", games = 200, master = 1,
+--                           sides = { { name = "base" }, { name = "variant", variants = { "house.lua" } } } }
+--   lab.run(study, { jobs = 2, on_progress = function(done, total) end })
+--   print(require("keel.lab_report").text(study))
+--   local text = lab.encode(study)            -- the JSON document (merge reads it back)
+--   local all = lab.merge { lab.decode(a), lab.decode(b) }
+--
+-- One game is keel.lab_game's (it runs in a sandbox state of its own); the
+-- statistics are keel.stats'; the table and the SVG are keel.lab_report's.
+local keel = require "keel"
+local json = require "keel.json"
+local stats = require "keel.stats"
+local sorted_keys = require("keel.keys").sorted
+
+local type, ipairs, tostring, error, pcall = type, ipairs, tostring, error, pcall
+local floor = math.floor
+local concat, sort = table.concat, table.sort
+
+local M = {}
+
+M.FORMAT = "keel-lab"
+M.VERSION = 1
+--- How seeds are derived (doc/lab.md): named in every report.
+M.SEEDS = "splitmix64(master + i * 0x9E3779B97F4A7C15) >> 33, game i = 1..games"
+M.MEMORY_MIB = 256
+M.CPU = 5
+
+-- ---- seeds -----------------------------------------------------------------------------
+
+--- The seed of game i (1-based) of a study with this master seed: SplitMix64
+--- (Steele, Lea and Flood 2014) of master + i * golden gamma, its top 31 bits —
+--- a whole number from 0 to 2^31 - 1 that `keel run --seed` takes back.
+---@param master integer
+---@param i integer
+---@return integer
+function M.seed(master, i)
+  local z = master + i * -7046029254386353131   -- 0x9E3779B97F4A7C15 as a signed 64-bit integer
+  z = (z ~ (z >> 30)) * -4658895280553007687     -- 0xBF58476D1CE4E5B9
+  z = (z ~ (z >> 27)) * -7723592293110705685     -- 0x94D049BB133111EB
+  z = z ~ (z >> 31)
+  return z >> 33
+end
+
+--- The games of slice `index` of `count` (1-based) of games 1..n: first, last
+--- (last < first when the slice is empty). Shards and jobs both cut so.
+function M.slice(n, index, count)
+  return floor((index - 1) * n / count) + 1, floor(index * n / count)
+end
+
+-- ---- a study ---------------------------------------------------------------------------
+
+local function new_side(s)
+  local variants = {}
+  for i, v in ipairs(s.variants or {}) do variants[i] = v end
+  return { name = s.name, variants = variants, played = 0, completed = 0, failures = {},
+           met = {}, outcomes = {}, rules = {}, rows = {}, rules_hash = nil,
+           rule_keys = s.rule_keys or {}, row_keys = s.row_keys or {} }
+end
+
+--- A new, empty study.
+---@param opts {scenario: string, games: integer, master?: integer, sides: table[], shard?: integer[]}
+---  sides: {{name=, variants={files}}...} (one or two); shard: {index, count}
+---@return table study
+function M.new(opts)
+  if type(opts.scenario) ~= "string" then error("keel.lab.new: scenario (a file) expected", 2) end
+  if math.type(opts.games) ~= "integer" or opts.games < 1 then error("keel.lab.new: games: a whole number >= 1 expected", 2) end
+  local sides = {}
+  for i, s in ipairs(opts.sides or { { name = "base" } }) do sides[i] = new_side(s) end
+  local shard = opts.shard or { 1, 1 }
+  local study = {
+    scenario = { file = opts.scenario }, games = opts.games, master = opts.master or 1, sides = sides,
+    shards = shard[2], have = { shard[1] }, orders = nil, outcomes = nil,
+  }
+  local text = require("keel.game").read_file(opts.scenario)
+  if not text then error(opts.scenario .. ": cannot read the scenario", 0) end
+  study.scenario.hash = keel.state.hash_bytes(text)
+  return study
+end
+
+--- The games this study (or shard) plays: first, last.
+function M.range(study)
+  if #study.have ~= 1 then error("keel.lab: a merged study plays no more games", 2) end
+  return M.slice(study.games, study.have[1], study.shards)
+end
+
+-- ---- adding a game ---------------------------------------------------------------------
+
+local function add_count(t, key, c)
+  local e = t[key]
+  if not e then e = { games = 0, sum = 0, sumsq = 0 }; t[key] = e end
+  e.games = e.games + 1
+  e.sum = e.sum + c
+  e.sumsq = e.sumsq + c * c
+end
+
+--- The key of an outcome's value in its histogram: the value as JSON.
+function M.value_key(v)
+  if v == nil then return "null" end
+  return json.encode(v)
+end
+
+--- Count one game's record (keel.lab_game.play) on side k.
+---@param study table
+---@param k integer the side
+---@param game integer the game's number (1-based)
+---@param seed integer
+---@param rec table
+function M.add(study, k, game, seed, rec)
+  local side = study.sides[k]
+  side.played = side.played + 1
+  if not rec.ok then
+    side.failures[#side.failures + 1] = { game = game, seed = seed, kind = tostring(rec.kind or "error"),
+                                          order = rec.order or 0, message = tostring(rec.message or "?") }
+    return
+  end
+  if side.rules_hash and rec.rules_hash ~= side.rules_hash then
+    error(("keel.lab: game %d (seed %d) played other rule files than the games before it " ..
+      "(a rule, table or variant file changed during the study?)"):format(game, seed), 0)
+  end
+  side.rules_hash = rec.rules_hash
+  side.completed = side.completed + 1
+  for i = 1, #rec.met do
+    side.met[i] = (side.met[i] or 0) + (rec.met:sub(i, i) == "1" and 1 or 0)
+  end
+  for _, d in ipairs(study.outcomes or {}) do
+    local h = side.outcomes[d.name]
+    if not h then h = {}; side.outcomes[d.name] = h end
+    local key = M.value_key(rec.outcomes[d.name])
+    h[key] = (h[key] or 0) + 1
+  end
+  for _, key in ipairs(sorted_keys(rec.rules)) do add_count(side.rules, key, rec.rules[key]) end
+  for _, key in ipairs(sorted_keys(rec.rows)) do add_count(side.rows, key, rec.rows[key]) end
+end
+
+-- ---- playing ---------------------------------------------------------------------------
+
+-- Games run in a sandbox state of their own (a memory limit; a state that
+-- ran out of memory is thrown away and made again).
+local Player = {}
+Player.__index = Player
+
+local function new_player(opts)
+  local self = setmetatable({ memory = floor((opts.memory or M.MEMORY_MIB) * 1024 * 1024), cpu = opts.cpu or M.CPU }, Player)
+  self.sb = keel.sandbox.new { memory = self.memory }
+  return self
+end
+
+-- what a call into the sandbox state raised, as text (an error object
+-- comes back as a plain table)
+local function message_of(e)
+  if type(e) == "table" then return tostring(e.message or "(an error without a message)") end
+  return tostring(e)
+end
+
+function Player:call(fname, ...)
+  local ok, res, kind = self.sb:call("keel.lab_game", fname, ...)
+  if not ok and kind == "memory" then
+    self.sb:close()
+    self.sb = keel.sandbox.new { memory = self.memory }
+  end
+  if not ok then res = message_of(res) end
+  return ok, res, kind
+end
+
+function Player:play(file, variants, seed)
+  local ok, rec, kind = self:call("play", file, variants, seed, { cpu = self.cpu })
+  if ok then return rec end
+  return { ok = false, kind = kind or "error", order = 0, message = (rec:match("^[^\n]*")) }
+end
+
+function Player:close() self.sb:close() end
+
+--- Read the scenario (in the sandbox): its name, orders and outcomes go
+--- into the study, and each side's rules and table rows. Raises when the
+--- scenario does not load or a side does not set up (a variant file that
+--- is not there, variants that conflict): no game of it could play.
+function M.describe(study, opts)
+  local p = new_player(opts or {})
+  local variants = {}
+  for k, s in ipairs(study.sides) do variants[k] = s.variants end
+  local ok, d = p:call("describe", study.scenario.file, variants)
+  p:close()
+  if not ok then error(tostring(d), 0) end
+  study.scenario.name = d.name
+  study.orders, study.outcomes = d.orders, d.outcomes
+  for k, s in ipairs(study.sides) do
+    if d.known[k].error then
+      error(("%s side (%s): the scenario does not set up: %s"):format(s.name,
+        #s.variants > 0 and ("+ " .. concat(s.variants, " + ")) or "the scenario as it is", d.known[k].error), 0)
+    end
+    s.rule_keys, s.row_keys = d.known[k].rules, d.known[k].rows
+  end
+  return study
+end
+
+--- Play games first..last of the study on every side, in this process;
+--- emit(game, side, seed, record) after each.
+function M.play_range(study, first, last, emit, opts)
+  local p = new_player(opts or {})
+  local ok, err = pcall(function()
+    for g = first, last do
+      local seed = M.seed(study.master, g)
+      for k, side in ipairs(study.sides) do emit(g, k, seed, p:play(study.scenario.file, side.variants, seed)) end
+    end
+  end)
+  p:close()
+  if not ok then error(err, 0) end
+end
+
+local function shell_quote(s)
+  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+M.shell_quote = shell_quote
+
+local function read_all(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+--- The number of processors online (for --jobs), 1 when it cannot be told.
+function M.cores()
+  local f = io.popen("getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null")
+  local n = f and tonumber(f:read("l") or "")
+  if f then f:close() end
+  return math.tointeger(n) and n >= 1 and n or 1
+end
+
+-- The plain description of a study a worker needs (what lab.worker reads).
+local function worker_spec(study, opts)
+  local sides = {}
+  for i, s in ipairs(study.sides) do sides[i] = { name = s.name, variants = s.variants } end
+  return { scenario = study.scenario.file, master = study.master, sides = sides,
+           cpu = opts.cpu or M.CPU, memory = opts.memory or M.MEMORY_MIB }
+end
+
+--- The worker's side of `keel lab worker SPEC FIRST LAST OUT`: play games
+--- first..last of the study SPEC (JSON) describes, write one JSON line per
+--- game and side to OUT, and print one line "lab-progress" per game and side
+--- to standard output (the parent counts them for its progress bar).
+function M.worker(spec_file, first, last, out_file)
+  local spec = json.decode(read_all(spec_file) or "")
+  if type(spec) ~= "table" then error(spec_file .. ": not a study description", 0) end
+  local out = assert(io.open(out_file, "wb"))
+  io.stdout:setvbuf("line")
+  local study = { scenario = { file = spec.scenario }, master = spec.master, sides = {} }
+  for i, s in ipairs(spec.sides) do study.sides[i] = { name = s.name, variants = s.variants or {} } end
+  M.play_range(study, first, last, function(g, k, seed, rec)
+    out:write(json.encode({ game = g, side = k, seed = seed, rec = rec }), "\n")
+    out:flush()
+    io.stdout:write("lab-progress\n")
+  end, { cpu = spec.cpu, memory = spec.memory })
+  out:close()
+  return 0
+end
+
+-- Normalize a record read back from a worker's JSON (json.null -> nil).
+local function denull(v)
+  if v == json.null then return nil end
+  if type(v) == "table" then for k, x in pairs(v) do v[k] = denull(x) end end
+  return v
+end
+
+--- Play the study's games (its shard), on `jobs` worker processes or, with
+--- one job, in this process, and count every record.
+---@param study table from M.new
+---@param opts? {jobs?: integer, program?: string, cpu?: number, memory?: number, on_progress?: fun(done: integer, total: integer)}
+---@return table study
+function M.run(study, opts)
+  opts = opts or {}
+  if not study.orders then M.describe(study, opts) end
+  local first, last = M.range(study)
+  local total = (last - first + 1) * #study.sides
+  local done = 0
+  local progress = opts.on_progress or function() end
+  -- each record is counted as it comes (no count depends on the order;
+  -- failures are sorted by game at the end)
+  local function emit(g, k, seed, rec)
+    M.add(study, k, g, seed, rec)
+    done = done + 1
+    progress(done, total)
+  end
+  progress(0, total)
+  local games = last - first + 1
+  local jobs = math.max(1, math.min(opts.jobs or 1, games))
+  if jobs == 1 or not opts.program then
+    M.play_range(study, first, last, emit, opts)
+  else
+    local tmp = os.tmpname()
+    local spec_file = tmp .. ".study.json"
+    local f = assert(io.open(spec_file, "wb"))
+    f:write(json.encode(worker_spec(study, opts)))
+    f:close()
+    local cmds, outs, errs, ranges = {}, {}, {}, {}
+    for j = 1, jobs do
+      local a, b = M.slice(games, j, jobs)
+      a, b = first + a - 1, first + b - 1
+      outs[j], errs[j], ranges[j] = ("%s.%d.jsonl"):format(tmp, j), ("%s.%d.err"):format(tmp, j), { a, b }
+      cmds[j] = ("%s lab worker %s %d %d %s 2>%s &"):format(shell_quote(opts.program), shell_quote(spec_file), a, b,
+        shell_quote(outs[j]), shell_quote(errs[j]))
+    end
+    local pipe = assert(io.popen("(" .. concat(cmds, " ") .. " wait)", "r"))
+    for line in pipe:lines() do
+      if line == "lab-progress" then
+        done = done + 1
+        progress(math.min(done, total), total)
+      end
+    end
+    pipe:close()
+    -- every record the workers wrote; a game a worker never reported (it died) fails
+    local seen = {}
+    for j = 1, jobs do
+      local lines = io.open(outs[j], "rb")
+      if lines then
+        for l in lines:lines() do
+          local r = denull(json.decode(l))   -- a line cut short (the worker died) does not decode
+          if type(r) == "table" and type(r.rec) == "table" and not seen[r.game * 64 + r.side] then
+            M.add(study, r.side, r.game, r.seed, r.rec)
+            seen[r.game * 64 + r.side] = true
+          end
+        end
+        lines:close()
+      end
+      local why = (read_all(errs[j]) or ""):match("([^\n]+)\n*$")
+      for g = ranges[j][1], ranges[j][2] do
+        for k = 1, #study.sides do
+          if not seen[g * 64 + k] then
+            M.add(study, k, g, M.seed(study.master, g),
+              { ok = false, kind = "worker", order = 0, message = "the worker process stopped: " .. (why or "no message") })
+          end
+        end
+      end
+      os.remove(outs[j]); os.remove(errs[j])
+    end
+    os.remove(spec_file); os.remove(tmp)
+  end
+  for _, side in ipairs(study.sides) do
+    sort(side.failures, function(x, y) return x.game < y.game end)
+  end
+  return study
+end
+
+-- ---- merging ---------------------------------------------------------------------------
+
+local function same_def(a, b) return json.encode(a) == json.encode(b) end
+
+--- Merge studies (slices of one study: the same scenario, master seed,
+--- games, sides and rule files, no shard twice) into one.
+---@param list table[]
+---@return table study
+function M.merge(list)
+  if #list == 0 then error("keel.lab.merge: nothing to merge", 2) end
+  local a = list[1]
+  local out = {
+    scenario = a.scenario, games = a.games, master = a.master, shards = a.shards, have = {},
+    orders = a.orders, outcomes = a.outcomes, sides = {},
+  }
+  for i, s in ipairs(a.sides) do out.sides[i] = new_side(s) end
+  local have = {}
+  for n, b in ipairs(list) do
+    local function refuse(what) error(("lab merge: slice %d: %s"):format(n, what), 0) end
+    if b.scenario.hash ~= a.scenario.hash then refuse("another scenario (or the scenario file changed)") end
+    if b.games ~= a.games then refuse(("a study of %d games, not %d"):format(b.games, a.games)) end
+    if b.master ~= a.master then refuse(("master seed %d, not %d"):format(b.master, a.master)) end
+    if b.shards ~= a.shards then refuse(("cut in %d shards, not %d"):format(b.shards, a.shards)) end
+    if #b.sides ~= #a.sides then refuse("another number of sides") end
+    if not same_def(b.orders, a.orders) or not same_def(b.outcomes, a.outcomes) then
+      refuse("other orders or outcomes (the scenario changed)")
+    end
+    for _, i in ipairs(b.have) do
+      if have[i] then refuse(("shard %d/%d is there twice"):format(i, a.shards)) end
+      have[i] = true
+      out.have[#out.have + 1] = i
+    end
+    for k, s in ipairs(b.sides) do
+      local o = out.sides[k]
+      if s.name ~= o.name or not same_def(s.variants, o.variants) or not same_def(s.rule_keys, o.rule_keys)
+         or not same_def(s.row_keys, o.row_keys) then
+        refuse(("side %d is %s with %s, not %s with %s"):format(k, s.name, json.encode(s.variants), o.name, json.encode(o.variants)))
+      end
+      if s.rules_hash and o.rules_hash and s.rules_hash ~= o.rules_hash then
+        refuse(("side %s played other rule files (rules hash %s, not %s)"):format(s.name, s.rules_hash, o.rules_hash))
+      end
+      o.rules_hash = o.rules_hash or s.rules_hash
+      o.played, o.completed = o.played + s.played, o.completed + s.completed
+      for _, f in ipairs(s.failures) do o.failures[#o.failures + 1] = f end
+      for i = 1, math.max(#o.met, #s.met) do o.met[i] = (o.met[i] or 0) + (s.met[i] or 0) end
+      for name, h in pairs(s.outcomes) do
+        local oh = o.outcomes[name] or {}
+        o.outcomes[name] = oh
+        for key, c in pairs(h) do oh[key] = (oh[key] or 0) + c end
+      end
+      for _, what in ipairs { "rules", "rows" } do
+        for key, e in pairs(s[what]) do
+          local oe = o[what][key] or { games = 0, sum = 0, sumsq = 0 }
+          o[what][key] = oe
+          oe.games, oe.sum, oe.sumsq = oe.games + e.games, oe.sum + e.sum, oe.sumsq + e.sumsq
+        end
+      end
+    end
+  end
+  sort(out.have)
+  for _, s in ipairs(out.sides) do
+    sort(s.failures, function(x, y) return x.game < y.game end)
+  end
+  return out
+end
+
+--- Is every shard of the study there?
+function M.is_complete(study)
+  return #study.have == study.shards
+end
+
+-- ---- the report ------------------------------------------------------------------------
+
+local R = stats.round
+
+local function rate_entry(k, n)
+  local lo, hi = stats.wilson(k, n)
+  return { count = k, n = n, rate = n > 0 and R(k / n) or nil, lo = R(lo), hi = R(hi) }
+end
+
+local function prop_diff(a, b)
+  local z, p = stats.two_proportions(a.count, a.n, b.count, b.n)
+  if not z then return nil end
+  return { delta = R(b.count / b.n - a.count / a.n), test = "two-proportion z", z = R(z), p = R(p),
+           significant = p < stats.ALPHA }
+end
+
+local function mean_entry(n, sum, sumsq)
+  local mean, var, lo, hi = stats.mean_ci(n, sum, sumsq)
+  return { n = n, mean = R(mean), sd = var and R(math.sqrt(var)) or nil, lo = R(lo), hi = R(hi),
+           _mean = mean, _var = var }
+end
+
+local function mean_diff(a, b)
+  if not a._var or not b._var then return nil end
+  local t, df, p = stats.welch(a.n, a._mean, a._var, b.n, b._mean, b._var)
+  if not t then return nil end
+  if t == math.huge or t == -math.huge then t = nil end
+  return { delta = R(b._mean - a._mean), test = "Welch t", t = R(t), df = R(df), p = R(p),
+           significant = p < stats.ALPHA }
+end
+
+local function strip(e) e._mean, e._var = nil, nil; return e end
+
+-- the value keys of an outcome over every side, in order: null, numbers by
+-- value, then the rest (strings, booleans) by their JSON text
+local function value_order(keys)
+  local list = {}
+  for k in pairs(keys) do list[#list + 1] = k end
+  local function rank(k)
+    if k == "null" then return 0 end
+    if tonumber(k) then return 1 end
+    return 2
+  end
+  sort(list, function(x, y)
+    local rx, ry = rank(x), rank(y)
+    if rx ~= ry then return rx < ry end
+    if rx == 1 then
+      local nx, ny = tonumber(x), tonumber(y)
+      if nx ~= ny then return nx < ny end
+    end
+    return x < y
+  end)
+  return list
+end
+
+--- The report of a study, derived from its statistics: expectations,
+--- outcomes, rules and rows, each side's figures with 95% intervals, and
+--- with two sides the difference (variant minus base), its test and p.
+---@param study table
+---@return table report
+function M.report(study)
+  local sides = study.sides
+  local two = #sides == 2
+  local rep = { expectations = {}, outcomes = {}, rules = {}, rows = {}, failures = {} }
+  for i, o in ipairs(study.orders or {}) do
+    local e = { order = i, text = o.text, explicit = o.explicit, sides = {} }
+    for k, s in ipairs(sides) do e.sides[k] = rate_entry(s.met[i] or 0, s.completed) end
+    if two then e.diff = prop_diff(e.sides[1], e.sides[2]) end
+    rep.expectations[i] = e
+  end
+  for _, d in ipairs(study.outcomes or {}) do
+    local keys, numeric = {}, true
+    for _, s in ipairs(sides) do
+      for key in pairs(s.outcomes[d.name] or {}) do
+        keys[key] = true
+        if math.type(tonumber(key)) == nil or key == "null" then numeric = false end
+      end
+    end
+    local o = { name = d.name, title = d.title, numeric = numeric, sides = {}, distribution = {} }
+    for _, key in ipairs(value_order(keys)) do
+      local v = { value = json.decode(key), sides = {} }
+      if v.value == json.null then v.value = nil end
+      for k, s in ipairs(sides) do v.sides[k] = rate_entry((s.outcomes[d.name] or {})[key] or 0, s.completed) end
+      if two then v.diff = prop_diff(v.sides[1], v.sides[2]) end
+      o.distribution[#o.distribution + 1] = v
+    end
+    if numeric then
+      for k, s in ipairs(sides) do
+        -- sums from the histogram, in value order: the same bits however the games were cut
+        local n, sum, sumsq = 0, 0, 0
+        for _, key in ipairs(value_order(s.outcomes[d.name] or {})) do
+          local x, c = tonumber(key), s.outcomes[d.name][key]
+          n, sum, sumsq = n + c, sum + c * x, sumsq + c * x * x
+        end
+        o.sides[k] = mean_entry(n, sum, sumsq)
+      end
+      if two then o.diff = mean_diff(o.sides[1], o.sides[2]) end
+      for _, e in ipairs(o.sides) do strip(e) end
+    end
+    rep.outcomes[#rep.outcomes + 1] = o
+  end
+  -- every active rule is listed, fired or not; the rows of every table that came up
+  local used_tables = {}
+  for _, s in ipairs(sides) do
+    for key in pairs(s.rows) do used_tables[key:match("^(%S+) ")] = true end
+  end
+  for _, what in ipairs { "rules", "rows" } do
+    local keys = {}
+    for _, s in ipairs(sides) do
+      for key in pairs(s[what]) do keys[key] = true end
+      for _, key in ipairs(what == "rules" and s.rule_keys or s.row_keys) do
+        if what == "rules" or used_tables[key:match("^(%S+) ")] then keys[key] = true end
+      end
+    end
+    local list = sorted_keys(keys)
+    if what == "rows" then   -- a table's rows in the order of their ranges (the first number in each)
+      local function rank(key)
+        local name, rest = key:match("^(%S+) (.*)$")
+        return name or key, tonumber((rest or ""):match("%-?%d+")) or math.huge
+      end
+      sort(list, function(a, b)
+        local na, ra = rank(a)
+        local nb, rb = rank(b)
+        if na ~= nb then return na < nb end
+        if ra ~= rb then return ra < rb end
+        return a < b
+      end)
+    end
+    for _, key in ipairs(list) do
+      local e = { key = key, sides = {} }
+      for k, s in ipairs(sides) do
+        local c = s[what][key] or { games = 0, sum = 0, sumsq = 0 }
+        local m = mean_entry(s.completed, c.sum, c.sumsq)
+        m.games = rate_entry(c.games, s.completed)
+        if what == "rules" and not s[what][key] and #s.rule_keys > 0 then
+          local has = false
+          for _, rk in ipairs(s.rule_keys) do if rk == key then has = true break end end
+          if not has then m.absent = true end   -- not a rule of this side's set
+        end
+        e.sides[k] = m
+      end
+      if two then
+        e.diff = { games = prop_diff(e.sides[1].games, e.sides[2].games), mean = mean_diff(e.sides[1], e.sides[2]) }
+        e.diff.significant = (e.diff.games and e.diff.games.significant) or (e.diff.mean and e.diff.mean.significant) or false
+      end
+      for _, m in ipairs(e.sides) do strip(m) end
+      rep[what][#rep[what] + 1] = e
+    end
+  end
+  return rep
+end
+
+--- The command that plays one game of a side alone (`keel run`).
+function M.replay_command(study, k, seed)
+  local parts = { "keel run", shell_quote(study.scenario.file) }
+  for _, v in ipairs(study.sides[k].variants) do parts[#parts + 1] = "--variant " .. shell_quote(v) end
+  parts[#parts + 1] = "--seed " .. seed
+  return concat(parts, " ")
+end
+
+-- ---- JSON ------------------------------------------------------------------------------
+
+-- Arrays are marked, so that an empty one is written [] and not {}.
+local ARRAY = {}
+local function arr(t) return setmetatable(t or {}, ARRAY) end
+
+-- Pretty JSON: objects with keys sorted, two spaces a level; scalars by
+-- keel's encoder (the journal's numbers and strings).
+local function write_json(v, ind, out)
+  local tv = type(v)
+  if tv ~= "table" then out[#out + 1] = json.encode(v); return end
+  local is_array = getmetatable(v) == ARRAY or (next(v) ~= nil and v[1] ~= nil)
+  local pad = ("  "):rep(ind + 1)
+  if is_array then
+    if #v == 0 then out[#out + 1] = "[]"; return end
+    local flat = true
+    for _, x in ipairs(v) do if type(x) == "table" then flat = false break end end
+    if flat then
+      local parts = {}
+      for i, x in ipairs(v) do parts[i] = json.encode(x) end
+      out[#out + 1] = "[" .. concat(parts, ", ") .. "]"
+      return
+    end
+    out[#out + 1] = "[\n"
+    for i, x in ipairs(v) do
+      out[#out + 1] = pad
+      write_json(x, ind + 1, out)
+      out[#out + 1] = i < #v and ",\n" or "\n"
+    end
+    out[#out + 1] = ("  "):rep(ind) .. "]"
+    return
+  end
+  local keys = sorted_keys(v)
+  if #keys == 0 then out[#out + 1] = "{}"; return end
+  -- a small object of scalars goes on one line
+  local parts, width = {}, 0
+  for i, k in ipairs(keys) do
+    if type(v[k]) == "table" then parts = nil break end
+    parts[i] = json.encode(tostring(k)) .. ": " .. json.encode(v[k])
+    width = width + #parts[i] + 2
+  end
+  if parts and width <= 100 then out[#out + 1] = "{" .. concat(parts, ", ") .. "}"; return end
+  out[#out + 1] = "{\n"
+  for i, k in ipairs(keys) do
+    out[#out + 1] = pad .. json.encode(tostring(k)) .. ": "
+    write_json(v[k], ind + 1, out)
+    out[#out + 1] = i < #keys and ",\n" or "\n"
+  end
+  out[#out + 1] = ("  "):rep(ind) .. "}"
+end
+
+local function copy_list(t)
+  local out = {}
+  for i, v in ipairs(t) do out[i] = v end
+  return out
+end
+
+local function arrays_in_report(rep)
+  arr(rep.expectations); arr(rep.outcomes); arr(rep.rules); arr(rep.rows); arr(rep.failures)
+  for _, e in ipairs(rep.expectations) do arr(e.sides) end
+  for _, o in ipairs(rep.outcomes) do
+    arr(o.sides); arr(o.distribution)
+    for _, v in ipairs(o.distribution) do arr(v.sides) end
+  end
+  for _, what in ipairs { "rules", "rows" } do for _, e in ipairs(rep[what]) do arr(e.sides) end end
+end
+
+--- The study as a JSON document: what it is, its statistics (what merge
+--- reads) and its report (derived from them). The same statistics give the
+--- same bytes.
+---@param study table
+---@return string
+function M.encode(study)
+  local sides = arr()
+  for k, s in ipairs(study.sides) do
+    local failures = arr()
+    for i, f in ipairs(s.failures) do
+      failures[i] = { game = f.game, seed = f.seed, kind = f.kind, order = f.order, message = f.message,
+                      replay = M.replay_command(study, k, f.seed) }
+    end
+    local met = arr()
+    for i = 1, #(study.orders or {}) do met[i] = s.met[i] or 0 end
+    sides[k] = { name = s.name, variants = arr(copy_list(s.variants)), played = s.played,
+                 completed = s.completed, failed = #s.failures, failures = failures, met = met,
+                 outcomes = s.outcomes, rules = s.rules, rows = s.rows, rules_hash = s.rules_hash,
+                 rule_keys = arr(copy_list(s.rule_keys)), row_keys = arr(copy_list(s.row_keys)) }
+  end
+  local orders = arr()
+  for i, o in ipairs(study.orders or {}) do orders[i] = { text = o.text, explicit = o.explicit } end
+  local outcomes = arr()
+  for i, d in ipairs(study.outcomes or {}) do outcomes[i] = d end
+  local rep = M.report(study)
+  arrays_in_report(rep)
+  local doc = {
+    format = M.FORMAT, version = M.VERSION, keel = keel.version,
+    scenario = study.scenario, games = study.games, master_seed = study.master, seeds = M.SEEDS,
+    shards = study.shards, have = arr(copy_list(study.have)), complete = M.is_complete(study),
+    orders = orders, outcomes = outcomes, sides = sides, report = rep,
+  }
+  if M.is_complete(study) then doc.shards, doc.have = nil, nil end   -- the whole study: however it was cut
+  local out = {}
+  write_json(doc, 0, out)
+  out[#out + 1] = "\n"
+  return concat(out)
+end
+
+local function need(cond, what, where)
+  if not cond then error(("%s: not a keel lab result (%s)"):format(where, what), 0) end
+end
+
+--- Read a study back from the JSON M.encode wrote.
+---@param text string
+---@param where? string the file, for messages
+---@return table study
+function M.decode(text, where)
+  where = where or "lab result"
+  local doc, err = json.decode(text)
+  need(type(doc) == "table", err or "no JSON object", where)
+  need(doc.format == M.FORMAT, "no \"format\": \"keel-lab\"", where)
+  need(doc.version == M.VERSION, ("version %s; this keel reads version %d"):format(tostring(doc.version), M.VERSION), where)
+  doc = denull(doc)
+  local study = {
+    scenario = doc.scenario, games = doc.games, master = doc.master_seed,
+    shards = doc.shards or 1, have = doc.have or { 1 }, orders = doc.orders or {}, outcomes = doc.outcomes or {},
+    sides = {},
+  }
+  need(type(study.scenario) == "table" and type(study.scenario.file) == "string", "no scenario", where)
+  need(math.type(study.games) == "integer" and math.type(study.master) == "integer", "no games or master seed", where)
+  for k, s in ipairs(doc.sides or {}) do
+    local side = new_side(s)
+    side.played, side.completed, side.rules_hash = s.played, s.completed, s.rules_hash
+    need(math.type(side.played) == "integer" and math.type(side.completed) == "integer", "side without counts", where)
+    for i, f in ipairs(s.failures or {}) do
+      side.failures[i] = { game = f.game, seed = f.seed, kind = f.kind, order = f.order, message = f.message }
+    end
+    for i, c in ipairs(s.met or {}) do side.met[i] = c end
+    -- an empty object reads back as an empty array: both are empty tables here
+    side.outcomes, side.rules, side.rows = s.outcomes or {}, s.rules or {}, s.rows or {}
+    study.sides[k] = side
+  end
+  need(#study.sides >= 1, "no sides", where)
+  return study
+end
+
+return M

@@ -1,0 +1,353 @@
+--- keel.lab_game — one game of a study (keel.lab): a scenario set up with a
+-- seed and the variants of one side of the study, every order played, and
+-- what the study counts read off it: which orders met their expectations,
+-- the value of each outcome the scenario names, how often each rule fired
+-- and each table row came up. It runs where the game runs (a sandbox state
+-- of its own, keel.lab) and returns plain data.
+--
+--   local lab_game = require "keel.lab_game"
+--   local rec = lab_game.play("scenarios/suez_1942.lua", { "house.lua" }, 12345)
+--   rec.ok, rec.met, rec.outcomes.vp, rec.rules["32.B"], rec.rows["naval_search 7-10: F"]
+--
+-- A scenario names its outcomes in `outcomes = { name = { ... } }`
+-- (doc/guide.md, "Outcomes"): M.outcome_defs checks them, M.outcome_value
+-- reads one at the end of a game.
+local scenario = require "keel.scenario"
+local errors = require "keel.errors"
+local narrator = require "keel.narrator"
+local sorted_keys = require("keel.keys").sorted
+
+local type, ipairs, tostring, error, pcall = type, ipairs, tostring, error, pcall
+local concat = table.concat
+
+local M = {}
+
+-- ---- outcomes --------------------------------------------------------------------------
+
+--- What each kind of outcome reads, and the fields it takes besides `title`.
+M.KINDS = {
+  global = { "global" },                  -- a game-wide value: { global = "suez" }
+  keyed = { "keyed", "key" },             -- a keyed value: { keyed = "vp", key = "Allied" } (key: a part or a list)
+  units = { "units", "sum" },             -- how many units match (or the sum of a field or value over them)
+  unit = { "unit", "field", "value" },    -- one unit's field or value: { unit = "Warspite", field = "loc" }
+  group = { "group", "key" },             -- a group's value: { group = "Regia", key = "found" }
+  query = { "query" },                    -- what a rule's query answers: { query = "victory" }
+}
+local KIND_ORDER = { "global", "keyed", "units", "unit", "group", "query" }
+--- The fields of a unit a `units` filter, a `sum` or a `unit ... field` may name.
+M.UNIT_FIELDS = { name = true, type = true, side = true, face = true, hits = true, points = true,
+                  loc = true, where = true }
+
+local function bad(file, name, what)
+  error(("%s: outcomes.%s: %s"):format(file, tostring(name), what), 0)
+end
+
+local function scalar(v) return type(v) == "string" or type(v) == "number" or type(v) == "boolean" end
+
+--- Check a scenario's `outcomes` field: a sorted list of {name, title, kind, ...}.
+---@param spec table from keel.scenario.load
+---@return table[] defs
+function M.outcome_defs(spec)
+  local out = {}
+  local o = spec.outcomes
+  if o == nil then return out end
+  local file = spec.file or "scenario"
+  if type(o) ~= "table" then error(file .. ": outcomes: { name = { global = ... }, ... } expected", 0) end
+  for _, name in ipairs(sorted_keys(o)) do
+    if type(name) ~= "string" or not name:match("^[%a_][%w_%-]*$") then
+      bad(file, name, "an outcome's name is a word (letters, digits, _ and -)")
+    end
+    local d = o[name]
+    if type(d) ~= "table" then bad(file, name, "{ global = ... } (or keyed, units, unit, group, query) expected") end
+    local kind
+    for _, k in ipairs(KIND_ORDER) do
+      if d[k] ~= nil then
+        if kind then bad(file, name, ("one of global, keyed, units, unit, group, query: both %s and %s given"):format(kind, k)) end
+        kind = k
+      end
+    end
+    if not kind then bad(file, name, "says what it reads: global, keyed, units, unit, group or query") end
+    local allowed = { title = true }
+    for _, f in ipairs(M.KINDS[kind]) do allowed[f] = true end
+    for _, k in ipairs(sorted_keys(d)) do
+      if not allowed[k] then
+        bad(file, name, ("unknown field '%s' for a %s outcome (expected: %s)"):format(tostring(k), kind,
+          concat(sorted_keys(allowed), ", ")))
+      end
+    end
+    if d.title ~= nil and type(d.title) ~= "string" then bad(file, name, "title: a string expected") end
+    local def = { name = name, title = d.title or name, kind = kind }
+    if kind == "units" then
+      if type(d.units) ~= "table" then bad(file, name, "units: a filter { side = ..., loc = ... } expected") end
+      def.units = {}
+      for _, f in ipairs(sorted_keys(d.units)) do
+        local want = d.units[f]
+        if not M.UNIT_FIELDS[f] then
+          bad(file, name, ("units: no unit field '%s' (fields: %s)"):format(tostring(f), concat(sorted_keys(M.UNIT_FIELDS), ", ")))
+        end
+        local alts = {}
+        if type(want) == "table" then
+          for i, v in ipairs(want) do
+            if not scalar(v) then bad(file, name, ("units.%s[%d]: a value expected"):format(f, i)) end
+            alts[i] = v
+          end
+          if #alts == 0 then bad(file, name, ("units.%s: a value or a list of values expected"):format(f)) end
+        elseif scalar(want) then
+          alts[1] = want
+        else
+          bad(file, name, ("units.%s: a value or a list of values expected"):format(f))
+        end
+        def.units[f] = alts
+      end
+      if d.sum ~= nil then
+        if type(d.sum) ~= "string" then bad(file, name, "sum: a unit field (hits, points) or a value's name expected") end
+        def.sum = d.sum
+      end
+    elseif kind == "unit" then
+      if type(d.unit) ~= "string" then bad(file, name, "unit: a force's name expected") end
+      if (d.field == nil) == (d.value == nil) then bad(file, name, "a unit outcome reads one field = ... or value = ...") end
+      if d.field ~= nil and not M.UNIT_FIELDS[d.field] then
+        bad(file, name, ("field: no unit field '%s' (fields: %s)"):format(tostring(d.field), concat(sorted_keys(M.UNIT_FIELDS), ", ")))
+      end
+      if d.value ~= nil and type(d.value) ~= "string" then bad(file, name, "value: a value's name expected") end
+      def.unit, def.field, def.value = d.unit, d.field, d.value
+    elseif kind == "keyed" then
+      if type(d.keyed) ~= "string" then bad(file, name, "keyed: a keyed map's name expected") end
+      local key = d.key
+      if type(key) ~= "table" then key = { key } end
+      if #key < 1 or #key > 3 then bad(file, name, "key: a key of 1 to 3 parts (integers or strings) expected") end
+      for i, part in ipairs(key) do
+        if type(part) ~= "string" and math.type(part) ~= "integer" then
+          bad(file, name, ("key[%d]: an integer or a string expected"):format(i))
+        end
+      end
+      def.keyed, def.key = d.keyed, key
+    elseif kind == "group" then
+      if type(d.group) ~= "string" or type(d.key) ~= "string" then
+        bad(file, name, "a group outcome names group = \"name\" and key = \"value\"")
+      end
+      def.group, def.key = d.group, d.key
+    else
+      if type(d[kind]) ~= "string" then bad(file, name, kind .. ": a name expected") end
+      def[kind] = d[kind]
+    end
+    out[#out + 1] = def
+  end
+  return out
+end
+
+-- a unit's field or value as the game has it now
+local function unit_field(game, id, f)
+  if f == "loc" then return (game:get(id, "loc")) end
+  if f == "where" then
+    local kind, where = game:get(id, "loc")
+    return where ~= nil and (kind .. ":" .. tostring(where)) or kind
+  end
+  if M.UNIT_FIELDS[f] then return game:get(id, f) end
+  return game:get_value(id, f)
+end
+
+local function plain_value(v)
+  if v == nil or type(v) == "string" or type(v) == "boolean" then return v end
+  if type(v) == "number" then
+    if v ~= v or v == math.huge or v == -math.huge then error("the value is not a finite number", 0) end
+    return v
+  end
+  error("the value is a " .. type(v) .. " (a number, a string, a boolean or nothing expected)", 0)
+end
+
+--- The value of an outcome at the end of a game (number, string, boolean or nil).
+---@param def table from M.outcome_defs
+---@param run table a keel.scenario run
+function M.outcome_value(def, run)
+  local game = run.game
+  if def.kind == "global" then return plain_value(game:get_global(def.global)) end
+  if def.kind == "keyed" then return plain_value(game:get_keyed(def.keyed, def.key)) end
+  if def.kind == "units" then
+    local n = 0
+    for _, id in ipairs(game:units()) do
+      local match = true
+      for _, f in ipairs(sorted_keys(def.units)) do
+        local v, any = unit_field(game, id, f), false
+        for _, alt in ipairs(def.units[f]) do if v == alt then any = true break end end
+        if not any then match = false break end
+      end
+      if match then
+        if def.sum then
+          local v = unit_field(game, id, def.sum)
+          if v ~= nil and type(v) ~= "number" then
+            error(("sum: %s of unit %d is %s, not a number"):format(def.sum, id, tostring(v)), 0)
+          end
+          n = n + (v or 0)
+        else
+          n = n + 1
+        end
+      end
+    end
+    return n
+  end
+  if def.kind == "unit" then
+    local id = run.units[def.unit]
+    if not id then error(("no force named '%s'"):format(def.unit), 0) end
+    return plain_value(unit_field(game, id, def.field or def.value))
+  end
+  if def.kind == "group" then
+    local g = run:group_named(def.group)
+    if not g then return nil end
+    return plain_value(game:group_get_value(g, def.key))
+  end
+  return plain_value(run.set:query(game, def.query))
+end
+
+-- ---- a game ----------------------------------------------------------------------------
+
+--- How a rule is named in the counts: its id, or its family and title for
+--- family plumbing (a rule { } without an id).
+function M.rule_key(r)
+  if not r then return "?" end
+  if r.id then return r.id end
+  return ("%s: %s"):format(tostring(r.family or "plumbing"), tostring(r.title or "plumbing"))
+end
+
+-- A table's result as text: a cell's text; for several columns, each
+-- column's, by column name.
+local function result_text(r)
+  if type(r) ~= "table" then return tostring(r) end
+  if type(rawget(r, "text")) == "string" then return r.text end
+  local parts = {}
+  for _, k in ipairs(sorted_keys(r)) do parts[#parts + 1] = tostring(k) .. "=" .. result_text(r[k]) end
+  return concat(parts, " ")
+end
+
+--- How a table row is named in the counts: "table range: result".
+function M.row_key(rec)
+  return ("%s %s: %s"):format(tostring(rec.table), tostring(rec.range), result_text(rec.result))
+end
+
+--- The keys of a rule set's active rules and of every row of its dice
+--- tables, sorted: what a study lists even when it never came up.
+function M.known_keys(set)
+  local tables = require "keel.tables"
+  local rules, rows = {}, {}
+  for _, id in ipairs(set.order) do
+    local r = set.rules[id]
+    if not r.disabled then rules[#rules + 1] = M.rule_key(r) end
+  end
+  for _, r in ipairs(set.plumbing) do
+    if not r.disabled then rules[#rules + 1] = M.rule_key(r) end
+  end
+  for _, name in ipairs(sorted_keys(set.tables)) do
+    local t = set.tables[name]
+    local ok, src = pcall(t.rows_table, t)
+    if ok and src.sorted then
+      for _, row in ipairs(src.sorted) do
+        rows[#rows + 1] = M.row_key { table = name, range = tables.range_text(row.range),
+                                      result = tables.result_of(src, row) }
+      end
+    end
+  end
+  table.sort(rules)
+  table.sort(rows)
+  return rules, rows
+end
+
+-- kinds of failure that make a game fail (a rule error or a limit), not
+-- merely miss an expectation
+local FAILS = { error = true, cpu = true, budget = true, memory = true }
+
+local function first_line(s) return (tostring(s):match("^[^\n]*")) end
+
+local specs = {}   -- scenario file -> spec, for the life of this Lua state
+
+--- Load (once per Lua state) and check a scenario for a study.
+---@param file string
+---@return table spec, table[] outcome defs
+function M.load(file)
+  local s = specs[file]
+  if not s then
+    local spec = scenario.load(file)
+    s = { spec = spec, defs = M.outcome_defs(spec) }
+    specs[file] = s
+  end
+  return s.spec, s.defs
+end
+
+--- What a study reports about a scenario before any game: its name, each
+--- order as a line of text (and whether it states expectations), its
+--- outcomes, and for each side (its variants) the keys of its active rules
+--- and table rows (M.known_keys), or why the side does not set up.
+---@param file string
+---@param sides string[][] each side's variants
+function M.describe(file, sides)
+  local spec, defs = M.load(file)
+  local orders = {}
+  for i, o in ipairs(spec.orders or {}) do
+    orders[i] = { text = narrator.order_text(o), explicit = (o.expect ~= nil or o.check ~= nil) }
+  end
+  local outcomes = {}
+  for i, d in ipairs(defs) do outcomes[i] = d end
+  local known = {}
+  for k, variants in ipairs(sides or {}) do
+    local ok, run = pcall(scenario.start, spec, { variants = variants })
+    if ok then
+      local rules, rows = M.known_keys(run.set)
+      known[k] = { rules = rules, rows = rows }
+    else
+      known[k] = { rules = {}, rows = {}, error = first_line(errors.format(run)) }
+    end
+  end
+  return { name = spec.name, orders = orders, outcomes = outcomes, known = known }
+end
+
+--- Play one game. Returns a record (plain data):
+--- ok = true: met (a string, one "1" or "0" per order: its expectations
+--- met), outcomes {name = value}, rules {key = times fired}, rows {key =
+--- times}, rules_hash (the rule files' contents, for merges);
+--- ok = false: kind ("setup", "error", "cpu", "budget", "memory",
+--- "outcome"), order (its index; 0 for the setup), message.
+---@param file string the scenario
+---@param variants string[] stacked on the scenario's own
+---@param seed integer
+---@param opts? {cpu?: number}
+---@return table record
+function M.play(file, variants, seed, opts)
+  opts = opts or {}
+  if opts.cpu then require("keel").sandbox.limits { cpu = opts.cpu } end
+  local spec, defs = M.load(file)
+  local rules, rows = {}, {}
+  local function count(t, k) t[k] = (t[k] or 0) + 1 end
+  local function narrate(kind, d)
+    if kind == "fire" or kind == "action" or kind == "veto" then count(rules, M.rule_key(d.rule))
+    elseif kind == "resolve" then count(rows, M.row_key(d.record)) end
+  end
+  local ok, run = pcall(scenario.start, spec, { narrate = narrate, variants = variants, seed = seed })
+  if not ok then
+    return { ok = false, kind = "setup", order = 0, message = first_line(errors.format(run)) }
+  end
+  local met = {}
+  local failure
+  for i, order in ipairs(spec.orders or {}) do
+    local outcome, problems = run:play(i, order)
+    met[i] = #problems == 0 and "1" or "0"
+    local want_error = order.expect and order.expect.error
+    if not failure and not outcome.ok and FAILS[outcome.kind] and not want_error then
+      failure = { ok = false, kind = outcome.kind, order = i, message = first_line(outcome.message) }
+    end
+  end
+  if failure then return failure end
+  local values = {}
+  for _, d in ipairs(defs) do
+    local vok, v = pcall(M.outcome_value, d, run)
+    if not vok then
+      return { ok = false, kind = "outcome", order = 0,
+               message = ("outcome %s: %s"):format(d.name, first_line(errors.format(v))) }
+    end
+    values[d.name] = v
+  end
+  local hashes = {}
+  for i, rf in ipairs(run.game.rule_files) do hashes[i] = rf[2] end
+  local rules_hash = require("keel").state.hash_bytes(concat(hashes, " "))
+  return { ok = true, met = concat(met), outcomes = values, rules = rules, rows = rows, rules_hash = rules_hash }
+end
+
+return M

@@ -1,0 +1,375 @@
+-- lab_test.lua — the variant lab (keel.lab, `keel lab`, `keel run --variant
+-- --seed`): seeds from a master seed, the same report for the same master
+-- seed however the games are cut (jobs, shards + merge, byte for byte), a
+-- table row changed by a variant showing as the difference it makes, failed
+-- games counted with seeds that replay alone. Few games each (the showcase
+-- plays in tens of milliseconds).
+local t = require "keel.testing"
+local lab = require "keel.lab"
+local lab_game = require "keel.lab_game"
+local lab_report = require "keel.lab_report"
+local stats = require "keel.stats"
+local json = require "keel.json"
+local keel_bin, sh = t.keel_bin, t.sh
+
+local SUEZ = "scenarios/suez_1942.lua"
+local SEARCH = "tests/families/variants/lab_search_7_10.lua"
+local UNLUCKY = "tests/families/variants/lab_unlucky_start.lua"
+
+local tmp = t.tmpdir()
+
+local function study(games, master, sides)
+  local s = lab.new { scenario = SUEZ, games = games, master = master, sides = sides }
+  return lab.run(s, { jobs = 1 })
+end
+
+-- the report's entry for a rule or row key on each side
+local function entry(rep, what, key)
+  for _, e in ipairs(rep[what]) do if e.key == key then return e end end
+end
+
+-- one CLI study of the Suez showcase, base against the 7-10 search house rule,
+-- shared by the tests that read it (games: 12, master seed 5, two jobs)
+local cli_file
+local function cli_study()
+  if cli_file then return cli_file end
+  cli_file = tmp .. "/single.json"
+  local st, out = sh(("%s lab %s --games 12 --seed 5 --variant %s --jobs 2 --json %s --quiet"):format(
+    keel_bin, SUEZ, SEARCH, cli_file))
+  t.eq(st, 0, out)
+  return cli_file
+end
+
+t.test("lab-1: seeds come from the master seed alone (SplitMix64, 31 bits); slices cover every game once", function()
+  -- SplitMix64's first outputs for state 0 are known: 0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4
+  t.eq(lab.seed(0, 1), 0xE220A8397B1DCDAF >> 33)
+  t.eq(lab.seed(0, 2), 0x6E789E6AA1B965F4 >> 33)
+  local seen = {}
+  for i = 1, 1000 do
+    local s = lab.seed(42, i)
+    t.ok(math.type(s) == "integer" and s >= 0 and s < 2 ^ 31, "seed in 0..2^31-1")
+    t.ok(not seen[s], "seeds differ")
+    seen[s] = true
+    t.eq(lab.seed(42, i), s)
+  end
+  t.ok(lab.seed(43, 1) ~= lab.seed(42, 1))
+  for _, n in ipairs { 1, 7, 12, 100 } do
+    for _, parts in ipairs { 1, 3, 8 } do
+      local next_game = 1
+      for i = 1, parts do
+        local a, b = lab.slice(n, i, parts)
+        t.eq(a, next_game, ("slice %d/%d of %d starts where the last ended"):format(i, parts, n))
+        next_game = b + 1
+      end
+      t.eq(next_game, n + 1)
+    end
+  end
+end)
+
+t.test("lab-2: the same master seed gives the same report (in this process, and from keel lab with workers)", function()
+  local a = lab.encode(study(12, 5, { { name = "base" }, { name = "variant", variants = { SEARCH } } }))
+  local b = lab.encode(study(12, 5, { { name = "base" }, { name = "variant", variants = { SEARCH } } }))
+  t.eq(a, b)
+  t.eq(t.read_file(cli_study()), a, "keel lab --jobs 2 writes the same bytes")
+  local c = lab.encode(study(12, 6, { { name = "base" }, { name = "variant", variants = { SEARCH } } }))
+  t.ok(c ~= a, "another master seed, another study")
+  local doc = json.decode(a)
+  t.eq(doc.games, 12)
+  t.eq(doc.master_seed, 5)
+  t.eq(doc.seeds, lab.SEEDS)
+  t.eq(doc.complete, true)
+  t.eq(doc.sides[1].played, 12)
+  t.eq(doc.sides[2].variants, { SEARCH })
+end)
+
+t.test("lab-3: shards merged equal the single run, byte for byte; bad merges are refused", function()
+  local single = t.read_file(cli_study())
+  local files = {}
+  for i = 1, 3 do
+    files[i] = ("%s/shard%d.json"):format(tmp, i)
+    local st, out = sh(("%s lab %s --games 12 --seed 5 --variant %s --shard %d/3 --jobs 1 --json %s --quiet"):format(
+      keel_bin, SUEZ, SEARCH, i, files[i]))
+    t.eq(st, 0, out)
+    local doc = json.decode(t.read_file(files[i]))
+    t.eq(doc.complete, false)
+    t.eq(doc.have, { i })
+    t.eq(doc.sides[1].played, 4, "a shard of 12 games in 3 plays 4")
+  end
+  local merged = tmp .. "/merged.json"
+  local st, out = sh(("%s lab merge %s %s %s --json %s --quiet"):format(keel_bin, files[3], files[1], files[2], merged))
+  t.eq(st, 0, out)
+  t.eq(t.read_file(merged), single)
+  -- two shards first, then the third with that: the same again
+  local part = tmp .. "/part.json"
+  t.eq((sh(("%s lab merge %s %s --json %s --quiet"):format(keel_bin, files[1], files[2], part))), 0)
+  t.eq(json.decode(t.read_file(part)).have, { 1, 2 })
+  t.eq((sh(("%s lab merge %s %s --json %s --quiet"):format(keel_bin, part, files[3], merged))), 0)
+  t.eq(t.read_file(merged), single)
+  -- the merge's table is the single run's table
+  local _, a = sh(("%s lab merge %s"):format(keel_bin, merged))
+  local _, b = sh(("%s lab merge %s"):format(keel_bin, cli_study()))
+  t.eq(a, b)
+  st, out = sh(("%s lab merge %s %s"):format(keel_bin, files[1], files[1]))
+  t.eq(st, 1)
+  t.ok(out:find("shard 1/3 is there twice", 1, true), out)
+  local other = tmp .. "/other.json"
+  t.eq((sh(("%s lab %s --games 12 --seed 6 --variant %s --shard 2/3 --jobs 1 --json %s --quiet"):format(
+    keel_bin, SUEZ, SEARCH, other))), 0)
+  st, out = sh(("%s lab merge %s %s"):format(keel_bin, files[1], other))
+  t.eq(st, 1)
+  t.ok(out:find("master seed 6, not 5", 1, true), out)
+end)
+
+t.test("lab-4: a variant changing a Naval Search Table row (32.B) shows as the difference it makes", function()
+  local s = lab.decode(t.read_file(cli_study()))
+  local rep = lab.report(s)
+  local f = entry(rep, "rows", "naval_search 7-10: F")
+  local sx = entry(rep, "rows", "naval_search 7-10: S")
+  t.ok(f and sx, "both readings of the 7-10 row are listed")
+  -- base: 7-10 is a failure, and never a success; the variant: the reverse
+  t.ok(f.sides[1].games.count > 6, "7-10: F comes up in most base games")
+  t.eq(f.sides[2].games.count, 0)
+  t.eq(sx.sides[1].games.count, 0)
+  t.eq(sx.sides[2].games.count, f.sides[1].games.count, "the same seeds: the same games reach 7-10 first")
+  t.ok(f.diff.significant and sx.diff.significant, "both differences are significant")
+  t.ok(f.diff.games.p < 0.001 and f.diff.games.test == "two-proportion z")
+  t.ok(f.diff.mean.delta < 0 and sx.diff.mean.delta > 0)
+  t.eq(f.diff.mean.test, "Welch t")
+  -- the rows the variant leaves alone come up as often on both sides until the games part ways
+  local d = entry(rep, "rows", "naval_search 3 or less: D")
+  t.ok(d == nil or not d.diff.games.significant)
+  -- every active rule is listed, those that never fired too; and every row of a table that came up
+  t.ok(#s.sides[1].rule_keys > 10, "the rule set's rules are known")
+  for _, key in ipairs(s.sides[1].rule_keys) do t.ok(entry(rep, "rules", key), key) end
+  for _, key in ipairs(s.sides[1].row_keys) do
+    if key:match("^naval_search ") then t.ok(entry(rep, "rows", key), key) end
+  end
+  -- the table says so
+  local text = lab_report.text(s)
+  t.ok(text:find("naval_search 7-10: S", 1, true), text)
+  t.ok(text:find("%+%d%.%d%d %* p"), "a significant difference is starred")
+  t.ok(text:find("two-proportion z-test for rates, Welch's t-test for means", 1, true))
+end)
+
+t.test("lab-5: a failing game is counted with its seed, the study goes on, and the seed replays alone", function()
+  local s = study(20, 1, { { name = "base", variants = { UNLUCKY } } })
+  local side = s.sides[1]
+  t.eq(side.played, 20)
+  t.ok(#side.failures >= 1, "a 6 comes up at the start of some of 20 games")
+  t.ok(#side.failures < 20, "and not in all of them")
+  t.eq(side.completed + #side.failures, 20)
+  local failed = {}
+  for _, f in ipairs(side.failures) do
+    t.eq(f.seed, lab.seed(1, f.game))
+    t.eq(f.kind, "error")
+    t.eq(f.order, 1)
+    t.ok(f.message:find("unlucky start: rolled a 6", 1, true), f.message)
+    t.ok(f.message:find("rule H.1", 1, true), f.message)
+    failed[f.game] = true
+  end
+  -- a failed game alone, with keel run
+  local f = side.failures[1]
+  local st, out = sh(("%s run %s --variant %s --seed %d --quiet"):format(keel_bin, SUEZ, UNLUCKY, f.seed))
+  t.eq(st, 1)
+  t.ok(out:find("unlucky start: rolled a 6", 1, true), out)
+  -- a game of the study that did not fail does not fail alone either
+  for g = 1, 20 do
+    if not failed[g] then
+      out = select(2, sh(("%s run %s --variant %s --seed %d --quiet"):format(keel_bin, SUEZ, UNLUCKY, lab.seed(1, g))))
+      t.ok(not out:find("unlucky start", 1, true), out)
+      break
+    end
+  end
+  -- the report lists it with the command that replays it
+  local text = lab_report.text(s)
+  t.ok(text:find(("base game %d, seed %d: error in order 1"):format(f.game, f.seed), 1, true), text)
+  t.ok(text:find(lab.replay_command(s, 1, f.seed), 1, true), text)
+  t.eq(lab.replay_command(s, 1, 7), "keel run 'scenarios/suez_1942.lua' --variant 'tests/families/variants/lab_unlucky_start.lua' --seed 7")
+  local doc = json.decode(lab.encode(s))
+  t.eq(doc.sides[1].failed, #side.failures)
+  t.eq(doc.sides[1].failures[1].replay, lab.replay_command(s, 1, f.seed))
+end)
+
+t.test("lab-5b: a rule only the variant has is listed as not in the base's rules", function()
+  local s = study(2, 1, { { name = "base" }, { name = "variant", variants = { UNLUCKY } } })
+  local h = entry(lab.report(s), "rules", "H.1")
+  t.ok(h, "H.1 is listed")
+  t.eq(h.sides[1].absent, true)
+  t.eq(h.sides[2].absent, nil)
+  t.ok(lab_report.text(s):find("H.1%s+%(not in its rules%)"))
+end)
+
+t.test("lab-6: a worker process that dies: its games are counted as failed, with their seeds", function()
+  local s = lab.new { scenario = SUEZ, games = 4, master = 3, sides = { { name = "base" } } }
+  lab.run(s, { jobs = 2, program = "false" })   -- a 'keel' that does nothing
+  t.eq(s.sides[1].played, 4)
+  t.eq(#s.sides[1].failures, 4)
+  for i, f in ipairs(s.sides[1].failures) do
+    t.eq(f.game, i)
+    t.eq(f.seed, lab.seed(3, i))
+    t.eq(f.kind, "worker")
+  end
+end)
+
+t.test("lab-7: outcomes: the scenario's outcomes field is checked and read at the end of each game", function()
+  local s = lab.decode(t.read_file(cli_study()))
+  local names = {}
+  for i, d in ipairs(s.outcomes) do names[i] = d.name end
+  t.eq(names, { "canal", "combats", "sunk", "vp" })
+  t.eq(s.sides[1].outcomes.vp, { ["15"] = 12 }, "the showcase always ends at 15 VPs (the canal closed for good)")
+  t.eq(s.sides[1].outcomes.canal, { ['"permanently closed"'] = 12 })
+  t.eq(s.sides[1].outcomes.sunk, { ["0"] = 12 })
+  local rep = lab.report(s)
+  t.eq(rep.outcomes[4].numeric, true)
+  t.eq(rep.outcomes[4].sides[1].mean, 15)
+  t.eq(rep.outcomes[1].numeric, false)
+  t.eq(rep.outcomes[1].distribution[1].value, "permanently closed")
+  -- mistakes name the file, the outcome and what was expected
+  local function defs(o) return lab_game.outcome_defs { file = "x.lua", outcomes = o } end
+  t.raises(function() defs { vp = { global = "vp", unit = "Warspite" } } end, "x.lua: outcomes.vp: one of global, keyed, units")
+  t.raises(function() defs { vp = { keyed = "vp", key = { 1, 2, 3, 4 } } } end, "key of 1 to 3 parts")
+  t.eq(defs { vp = { keyed = "vp", key = "Allied" } }[1].key, { "Allied" })
+  t.raises(function() defs { vp = {} } end, "says what it reads")
+  t.raises(function() defs { vp = { global = "vp", colour = 1 } } end, "unknown field 'colour'")
+  t.raises(function() defs { n = { units = { colour = "red" } } } end, "no unit field 'colour'")
+  t.raises(function() defs { n = { unit = "Warspite" } } end, "one field = ... or value = ...")
+  t.raises(function() defs { ["a b"] = { global = "x" } } end, "a word")
+  local d = defs { n = { units = { side = "Axis", loc = { "hex", "port" } }, sum = "hits" } }
+  t.eq(d[1].units, { loc = { "hex", "port" }, side = { "Axis" } })
+  t.eq(d[1].sum, "hits")
+  -- read on a game: units counted by a filter, a unit's field, a global, a group's value
+  local scenario = require "keel.scenario"
+  local run = scenario.start(scenario.load(SUEZ))
+  run:play_all()
+  local function value(o) return lab_game.outcome_value(defs { x = o }[1], run) end
+  t.eq(value { units = { side = "Axis" } }, 3)
+  t.eq(value { units = { side = "Allied", type = "NT" } }, 2)
+  t.eq(value { units = { side = "Axis" }, sum = "hits" }, 0)
+  t.eq(value { unit = "Littorio", field = "loc" }, "hex")
+  t.eq(value { unit = "Afrika Korps", value = "supply" }, "regular")
+  t.eq(value { global = "suez" }, "permanently closed")
+  t.eq(value { keyed = "vp", key = "Allied" }, 15)
+  t.eq(value { keyed = "vp", key = { "Axis" } }, nil)
+  t.eq(value { group = "Nobody", key = "found" }, nil)
+end)
+
+t.test("lab-8: statistics: Wilson intervals, normal means, z and Welch tests against known values", function()
+  local lo, hi = stats.wilson(45, 50)
+  t.near(lo, 0.7864, 1e-4)
+  t.near(hi, 0.9565, 1e-4)
+  lo, hi = stats.wilson(0, 20)
+  t.eq(lo, 0)
+  t.near(hi, 0.1611, 1e-4)
+  t.eq(stats.wilson(0, 0), nil)
+  local mean, var, mlo, mhi = stats.mean_ci(4, 10, 30)   -- 1, 2, 3, 4
+  t.eq(mean, 2.5)
+  t.near(var, 5 / 3, 1e-12)
+  t.near(mlo, 2.5 - stats.Z95 * math.sqrt(5 / 12), 1e-12)
+  t.near(mhi, 2.5 + stats.Z95 * math.sqrt(5 / 12), 1e-12)
+  t.near(stats.normal_p(1.959963984540054), 0.05, 1e-12)
+  t.near(stats.t_p(2.0, 10), 0.0733880347707, 1e-10)   -- Student t, two-sided
+  t.near(stats.t_p(1.0, 1), 0.5, 1e-12)
+  t.near(stats.erfc(3), 2.209049699858544e-05, 1e-18)
+  local z, p = stats.two_proportions(30, 100, 45, 100)
+  t.near(z, 2.1909, 1e-4)
+  t.near(p, 0.02846, 1e-5)
+  t.eq(select(2, stats.two_proportions(10, 10, 12, 12)), 1)
+  local tt, df, wp = stats.welch(10, 5, 4, 12, 7, 9)
+  t.near(tt, 1.86501, 1e-5)
+  t.near(df, 19.1905, 1e-4)
+  t.near(wp, 0.07755, 1e-5)
+  t.eq(select(3, stats.welch(5, 1, 0, 5, 1, 0)), 1)
+  t.eq(select(3, stats.welch(5, 1, 0, 5, 2, 0)), 0)
+end)
+
+t.test("lab-9: the SVG charts each outcome for both sides and is well-formed", function()
+  local s = lab.decode(t.read_file(cli_study()))
+  local svg = lab_report.svg(s)
+  t.ok(require("keel.xml").check(svg))
+  for _, name in ipairs { "canal", "combats", "sunk", "vp" } do
+    t.ok(svg:find(">" .. name .. ": ", 1, true), name)
+  end
+  t.ok(svg:find(lab_report.COLORS[1], 1, true) and svg:find(lab_report.COLORS[2], 1, true), "both sides' bars")
+  t.ok(svg:find(">table naval_search: ", 1, true), "a panel for the table that came up")
+  t.ok(svg:find("variant 7-10: S: ", 1, true), "its rows, side by side")
+  local path = tmp .. "/lab.svg"
+  local st, out = sh(("%s lab merge %s --svg %s --quiet"):format(keel_bin, cli_study(), path))
+  t.eq(st, 0, out)
+  t.eq(t.read_file(path), svg)
+end)
+
+t.test("lab-10: keel run --variant --seed plays the house rule; keel replay plays its journal again", function()
+  local j = tmp .. "/game.jsonl"
+  local st, out = sh(("%s run %s --variant %s --seed 77 --journal %s"):format(keel_bin, SUEZ, SEARCH, j))
+  t.eq(st, 0, out)
+  t.ok(out:find("seed 77", 1, true), out)
+  t.ok(out:find("variants: lab: 7-10 finds (tests/families/variants/lab_search_7_10.lua)", 1, true), out)
+  t.ok(out:find("-> 7-10: S", 1, true), out)
+  local header = json.decode(t.read_file(j):match("^[^\n]+"))
+  t.eq(header.seed, 77)
+  t.eq(header.variants, { SEARCH })
+  st, out = sh(("%s replay %s"):format(keel_bin, j))
+  t.eq(st, 0, out)
+  t.ok(out:find("every state hash matches", 1, true), out)
+  st, out = sh(("%s run %s --seed x"):format(keel_bin, SUEZ))
+  t.eq(st, 2)
+  t.ok(out:find("--seed wants a whole number", 1, true), out)
+end)
+
+t.test("lab-11: variants that conflict, or a side that cannot set up, are reported at setup", function()
+  local v = tmp .. "/other_row.lua"
+  local f = assert(io.open(v, "w"))
+  f:write('variant { name = "other row", base = "navgroup" }\nset_row("naval_search", "7-10", "F*")\n')
+  f:close()
+  local st, out = sh(("%s run %s --variant %s --variant %s --quiet"):format(keel_bin, SUEZ, SEARCH, v))
+  t.eq(st, 1)
+  t.ok(out:find(v .. ":2: variant 'other row' changes table naval_search, which variant 'lab: 7-10 finds' already changed", 1, true), out)
+  t.ok(not out:find("order 1", 1, true), "nothing is played")
+  -- a study does not start: no game of that side could play
+  t.raises(function() study(2, 1, { { name = "base" }, { name = "variant", variants = { SEARCH, v } } }) end,
+    "variant side (+ " .. SEARCH .. " + " .. v .. "): the scenario does not set up: " .. v .. ":2: variant 'other row'")
+  st, out = sh(("%s lab %s --games 2 --variant %s --jobs 1"):format(keel_bin, SUEZ, tmp .. "/missing.lua"))
+  t.eq(st, 1)
+  t.ok(out:find("the scenario does not set up: " .. tmp .. "/missing.lua: No such file", 1, true), out)
+  local not_scenario = tmp .. "/not_scenario.lua"
+  f = assert(io.open(not_scenario, "w"))
+  f:write('return { rules = { "navgroup" } }\n')
+  f:close()
+  st, out = sh(("%s lab %s --games 2 --jobs 1"):format(keel_bin, not_scenario))
+  t.eq(st, 1)
+  t.ok(out:find("not a scenario", 1, true), out)
+end)
+
+t.test("lab-12: progress: plain lines on standard error off a terminal, a bar with an ETA on one", function()
+  local st, out = sh(("(%s lab %s --games 3 --jobs 1 2>%s/err >%s/out)"):format(keel_bin, SUEZ, tmp, tmp))
+  t.eq(st, 0, out)
+  local err = t.read_file(tmp .. "/err")
+  t.ok(err:find("keel lab: 3/3 games played (100%), done", 1, true), err)
+  t.ok(not err:find("\r", 1, true))
+  local report = t.read_file(tmp .. "/out")
+  t.ok(report:find("^keel lab: Suez, 1942"), report)
+  t.ok(not report:find("games played", 1, true), "the report alone on standard output")
+  -- a terminal, through script(1) when it is there
+  if os.execute("script -qec true /dev/null >/dev/null 2>&1") then
+    out = select(2, sh(("script -qec %s /dev/null"):format(lab.shell_quote(keel_bin .. " lab " .. SUEZ .. " --games 2 --jobs 1"))))
+    t.ok(out:find("\r[", 1, true) and out:find("] 1/2 games", 1, true), out)
+    t.ok(out:find("ETA", 1, true), out)
+    t.ok(not out:find("games played", 1, true), out)
+  else
+    io.write("  (no script(1): the terminal progress bar is not checked)\n")
+  end
+  st, out = sh(("%s lab %s --games 2 --jobs 1 --quiet --json %s/q.json"):format(keel_bin, SUEZ, tmp))
+  t.eq(st, 0)
+  t.eq(out, "", "--quiet prints nothing")
+end)
+
+t.test("lab-13: usage mistakes are one line, exit 2", function()
+  for _, args in ipairs { "", SUEZ, SUEZ .. " --games 0", SUEZ .. " --games 3 --shard 4/3",
+                          SUEZ .. " --games 3 --jobs 0", "merge" } do
+    local st, out = sh(("%s lab %s"):format(keel_bin, args))
+    t.eq(st, 2, args)
+    t.eq(select(2, out:gsub("\n", "")), 1, out)
+  end
+end)
+
+os.execute("rm -rf " .. tmp)
