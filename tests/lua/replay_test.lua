@@ -162,6 +162,12 @@ t.test("replay-5: malformed journal fields are named with file:line", function()
     t.eq(code, 1, out)
     t.ok(out:find(bad .. ":" .. i .. ": " .. c[4], 1, true), c[3] .. ": " .. out)
   end
+  -- a header that stacks a variant file that is not there
+  local stacked = write("bad.jsonl", (table.concat(lines, "\n") .. "\n"):gsub('"variants":{}',
+    '"variants":["' .. dir .. '/nowhere.lua"]', 1))
+  local scode, sout = replay(stacked)
+  t.eq(scode, 1, sout)
+  t.ok(sout:find(stacked .. ":1: cannot set the journal's game up again: " .. dir .. "/nowhere.lua", 1, true), sout)
   -- an undo of a fraction
   local bad = write("bad.jsonl", lines[1] .. "\n" .. '{"ev":"undo","n":0.5,"hash":"0000000000000000"}\n')
   local code, out = replay(bad)

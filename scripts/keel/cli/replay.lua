@@ -185,8 +185,11 @@ function M._replay(path, opts, old, ev, header)
     if type(hv[i]) == "string" then extra[#extra + 1] = hv[i] end
   end
   local seed = math.type(header.seed) == "integer" and header.seed or nil
-  local run = scenario.start(spec, { narrate = opts.narrate, variants = extra, seed = seed,
-                                     limits = header.limits })
+  local sok, run = pcall(scenario.start, spec, { narrate = opts.narrate, variants = extra, seed = seed,
+                                                 limits = header.limits })
+  if not sok then   -- a variant the header stacks that is not there, a map, a family ...
+    error(("%s:1: cannot set the journal's game up again: %s"):format(path, errors.format(run)), 0)
+  end
   local game, set = run.game, run.set
   local new = game:journal_lines()
 
