@@ -10,6 +10,7 @@
 -- facility named. The whole barrage is checked before any die is rolled.
 
 local label, plan_barrage, strength_of, hit_ship, dg_ship, hit_craft, dg_craft   -- helpers, below the rules
+local firer_domain, naval_target_domain, ground_hex_domain                       -- parameter domains, below
 
 rule {
   id = "18.3", title = "Naval Combat",
@@ -33,7 +34,19 @@ rule {
   },
   actions = {
     barrage = {
-      params = { units = "units", target = "unit?", hex = "hex?", facility = "string?" },
+      -- domains (keel.legal): the units that may fire now; for each, the
+      -- naval targets in its range, or (when it has none) the hexes of
+      -- enemy ground units in its range. target and hex exclude each other
+      -- and the runtime offers an optional parameter in every combination
+      -- once it has candidates, so a firer with a naval target in range is
+      -- offered naval targets only; its ground barrage is checked when sent.
+      params = {
+        units = { type = "units", domain = function(ctx, _, side) return firer_domain(ctx, side) end },
+        target = { type = "unit?", depends = { "units" },
+                   domain = function(ctx, p) return naval_target_domain(ctx, p.units[1]) end },
+        hex = { type = "hex?", depends = { "units" }, domain = function(ctx, p) return ground_hex_domain(ctx, p.units[1]) end },
+        facility = "string?",
+      },
       legal = function(ctx, p)
         local plan, why = plan_barrage(ctx, p)
         if not plan then return why end
@@ -464,6 +477,87 @@ function plan_barrage(ctx, p)
   end
   plan.strength, plan.shift = strength_of(ctx, plan)
   return plan
+end
+
+-- Domains of the barrage's parameters (keel.legal): cheap supersets in id
+-- order, every candidate then checked by plan_barrage and the vetoes.
+local FIRES = { ship = true, carrier = true, air = true, coastal_artillery = true }
+local NAVAL_TARGET = { ship = true, carrier = true, landing_craft = true, coastal_artillery = true }
+
+-- the units of `side` (nil: the side of the Barrage Segment) that may fire
+-- in this segment: a firing class, a Barrage Strength, on the map
+function firer_domain(ctx, side)
+  local g = ctx.game
+  local seg_side = ctx:query("barrage_segment")
+  if seg_side == nil then return nil, "18.3a: barrages are fired in a friendly Barrage Segment (none is in progress)" end
+  side = side or seg_side
+  local out = {}
+  for _, u in ipairs(g:units()) do
+    if g:get(u, "side") == side and FIRES[ctx:query("naval_class", u)]
+      and (ctx:query("printed", u, "barrage") or 0) > 0 and ctx:query("unit_hex", u)
+      and not ctx:query("firer_refusal", u, true) then
+      out[#out + 1] = { value = u, label = g:get(u, "name") }
+    end
+  end
+  return out, ("18.3a: no unit of %s may barrage in this segment"):format(side)
+end
+
+-- where a firer fires from and how far it reaches
+local function reach_of(ctx, f)
+  local from = ctx:query("naval_class", f) == "air" and ctx:query("mission_hex", f) or ctx:query("unit_hex", f)
+  return from, ctx:query("printed", f, "range") or 0
+end
+
+-- the enemy naval targets within the firer's range, in id order; the
+-- landing craft of a hex are one target (18.3c D): the first of them stands for all
+local function naval_targets_of(ctx, f)
+  local g = ctx.game
+  local from, range = reach_of(ctx, f)
+  local side, out, craft_hexes = g:get(f, "side"), {}, {}
+  if not from then return out end
+  for _, u in ipairs(g:units()) do
+    local c = ctx:query("naval_class", u)
+    if g:get(u, "side") ~= side and NAVAL_TARGET[c] then
+      local h, kind = ctx:query("unit_hex", u)
+      if h and g:get(u, "loc") == kind and keel.hex.distance(from, h) <= range then
+        if c ~= "landing_craft" then
+          out[#out + 1] = { value = u, label = g:get(u, "name") }
+        elseif not craft_hexes[h] then
+          craft_hexes[h] = true
+          out[#out + 1] = { value = u, label = ("the landing craft at %s"):format(label(ctx, h)) }
+        end
+      end
+    end
+  end
+  return out
+end
+
+function naval_target_domain(ctx, f)
+  return naval_targets_of(ctx, f), ("18.3a: no enemy naval target within %s's range"):format(ctx.game:get(f, "name"))
+end
+
+-- the hexes of enemy ground units within the firer's range, in hex id
+-- order, when it has no naval target in range (see the barrage action)
+function ground_hex_domain(ctx, f)
+  local g = ctx.game
+  if #naval_targets_of(ctx, f) > 0 then return nil, "a naval target is offered instead" end
+  local from, range = reach_of(ctx, f)
+  if not from then return nil, "the firer is not on the map" end
+  local side, seen, hexes = g:get(f, "side"), {}, {}
+  for _, u in ipairs(g:units()) do
+    local c = ctx:query("naval_class", u)
+    if g:get(u, "side") ~= side and (c == "ground" or c == "coastal_artillery") then
+      local h, kind = ctx:query("unit_hex", u)
+      if h and g:get(u, "loc") == kind and not seen[h] and keel.hex.distance(from, h) <= range then
+        seen[h] = true
+        hexes[#hexes + 1] = h
+      end
+    end
+  end
+  table.sort(hexes)
+  local out = {}
+  for i, h in ipairs(hexes) do out[i] = { value = h, label = label(ctx, h) } end
+  return out, ("18.3b: no enemy ground units within %s's range"):format(g:get(f, "name"))
 end
 
 -- The barrage's strength and column shift, from its units: the sums by

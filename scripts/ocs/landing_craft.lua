@@ -11,6 +11,7 @@
 -- a group per port hex (group values kind = "port use", hex, phase, used).
 
 local label, cargo_load, port_use_group   -- helpers, below the rules
+local craft_domain, cargo_domain, aboard_domain   -- parameter domains (keel.legal), below
 
 rule {
   id = "18.4a", title = "Capacity",
@@ -28,6 +29,10 @@ rule {
     end,
     --- cargo_load(craft) -> the size of what is aboard
     cargo_load = function(ctx, craft) return cargo_load(ctx, craft) end,
+    --- landing_craft_of(side, laden) -> side's landing craft on the map (nil
+    --- side: every side's), in id order; laden: only those with cargo aboard.
+    --- The candidates the family's actions offer (keel.legal)
+    landing_craft_of = function(ctx, side, laden) return craft_domain(ctx, side, laden) end,
     --- counts_for_stacking(u): landing craft do not count for stacking (4.8's counts)
     counts_for_stacking = function(ctx, u) return ctx:query("naval_class", u) ~= "landing_craft" end,
   },
@@ -104,7 +109,10 @@ rule {
     -- moved in this phase. A DUKW as Transport Points loads SP anywhere, at
     -- 2 MP (18.4e C).
     embark = {
-      params = { craft = "unit", units = "units" },
+      params = {
+        craft = { type = "unit", domain = function(ctx, _, side) return craft_domain(ctx, side, false) end },
+        units = { type = "units", depends = { "craft" }, domain = function(ctx, p) return cargo_domain(ctx, p.craft) end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local craft = p.craft
@@ -391,7 +399,10 @@ rule {
     -- disembark {craft, units}: a Transport-Point DUKW unloads SP, 2 MP;
     -- Landing Craft unload only by Amphibious Landing or Beach Assault (18.4c)
     disembark = {
-      params = { craft = "unit", units = "units" },
+      params = {
+        craft = { type = "unit", domain = function(ctx, _, side) return craft_domain(ctx, side, true) end },
+        units = { type = "units", depends = { "craft" }, domain = function(ctx, p) return aboard_domain(ctx, p.craft) end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if not ctx:query("moves_by_land", p.craft) then
@@ -547,6 +558,42 @@ rule {
 -- ---- helpers shared by the rules of this file ---------------------------------------
 
 function label(ctx, hex) return ctx:query("label", hex) end
+
+-- side's landing craft on the map (laden: with cargo aboard), in id order
+function craft_domain(ctx, side, laden)
+  local g = ctx.game
+  local out = {}
+  for _, u in ipairs(g:units()) do
+    if (side == nil or g:get(u, "side") == side) and ctx:query("naval_class", u) == "landing_craft"
+      and ctx:query("unit_hex", u) and (not laden or #g:cargo(u) > 0) then
+      out[#out + 1] = { value = u, label = g:get(u, "name") }
+    end
+  end
+  return out, laden and "18.4: no landing craft of the side carries cargo" or "18.4: the side has no landing craft on the map"
+end
+
+-- the ground units of the craft's side standing in its hex (18.4c loads them there)
+function cargo_domain(ctx, craft)
+  local g = ctx.game
+  local hex, side, out = ctx:query("unit_hex", craft), g:get(craft, "side"), {}
+  for _, u in ipairs(ctx:query("units_at", hex)) do
+    local kind = g:get(u, "loc")
+    local c = ctx:query("naval_class", u)
+    if kind == "hex" and g:get(u, "side") == side and (c == "ground" or c == "coastal_artillery") then
+      out[#out + 1] = { value = u, label = g:get(u, "name") }
+    end
+  end
+  return out, ("18.4c: no unit of %s's side in its hex"):format(g:get(craft, "name"))
+end
+
+-- what is aboard the craft, in id order
+function aboard_domain(ctx, craft)
+  local g = ctx.game
+  local out = {}
+  for _, u in ipairs(g:cargo(craft)) do out[#out + 1] = { value = u, label = g:get(u, "name") } end
+  table.sort(out, function(a, b) return a.value < b.value end)
+  return out, ("%s carries nothing"):format(g:get(craft, "name"))
+end
 
 function cargo_load(ctx, craft)
   local total = 0

@@ -42,7 +42,19 @@ rule {
     -- movement cost, and ends its move there. port = true unloads through a
     -- friendly port's capacity, with no ALT roll (18.5g).
     land = {
-      params = { craft = "unit", units = "units?", mode = "string?", port = "boolean?" },
+      -- domains (keel.legal): the side's laden craft; the modes combat units
+      -- land in (18.5c) when it carries any; units and port are the
+      -- player's (no units: all the cargo lands)
+      params = {
+        craft = { type = "unit", domain = function(ctx, _, side) return ctx:query("landing_craft_of", side, true) end },
+        mode = { type = "string?", depends = { "craft" }, domain = function(ctx, p)
+          for _, u in ipairs(ctx.game:cargo(p.craft)) do
+            if ctx:query("is_combat_unit", u) then return { "combat", "move" } end
+          end
+          return nil, "18.5c: no combat unit aboard"
+        end },
+        units = "units?", port = "boolean?",
+      },
       legal = function(ctx, p)
         local plan, why = land_plan(ctx, p)
         if not plan then return why end

@@ -100,7 +100,11 @@ rule {
     -- combat is resolved as it occurs, so the TF stops where it enters an
     -- enemy naval combat zone
     sail = {
-      params = { tf = "group", to = "hex", via = "table?", port = "boolean?" },
+      -- domain (keel.legal): the side's TFs; the destination is the player's
+      params = {
+        tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end },
+        to = "hex", via = "table?", port = "boolean?",
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local why = naval_phase_problem(ctx)
@@ -220,7 +224,32 @@ rule {
     -- ships in port take cargo aboard: the whole naval step for the ships,
     -- MPs for a ground unit
     embark = {
-      params = { cargo = "unit", ships = "units" },
+      -- domains (keel.legal): the side's cargo on the map in a port hex; the
+      -- side's ships in port there
+      params = {
+        cargo = { type = "unit", domain = function(ctx, _, side)
+          local g, out = ctx.game, {}
+          for _, u in ipairs(g:units()) do
+            local kind, hex = g:get(u, "loc")
+            if kind == "hex" and (side == nil or g:get(u, "side") == side) and not ctx:query("is_ship", u)
+              and g.board:get_port(hex) then
+              out[#out + 1] = u
+            end
+          end
+          return out, "27.C.2: no cargo of the side stands in a port hex"
+        end },
+        ships = { type = "units", depends = { "cargo" }, domain = function(ctx, p)
+          local g, out = ctx.game, {}
+          local _, hex = g:get(p.cargo, "loc")
+          for _, u in ipairs(g:units()) do
+            local kind, w = g:get(u, "loc")
+            if kind == "port" and w == hex and g:get(u, "side") == g:get(p.cargo, "side") and ctx:query("is_ship", u) then
+              out[#out + 1] = u
+            end
+          end
+          return out, "27.C.2: no friendly ship in port there"
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local why = naval_phase_problem(ctx)
@@ -272,7 +301,16 @@ rule {
     },
     -- cargo goes ashore in the port its ships are in: the whole naval step
     disembark = {
-      params = { cargo = "unit" },
+      -- domain (keel.legal): the side's units aboard ships
+      params = {
+        cargo = { type = "unit", domain = function(ctx, _, side)
+          local g, out = ctx.game, {}
+          for _, u in ipairs(g:units()) do
+            if (side == nil or g:get(u, "side") == side) and #ctx:query("carriers_of", u) > 0 then out[#out + 1] = u end
+          end
+          return out, "27.C.2: no unit of the side is aboard a ship"
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local why = naval_phase_problem(ctx)
@@ -314,7 +352,7 @@ rule {
     },
     -- replenishing takes the whole naval step (what it restores is another chapter's)
     replenish = {
-      params = { tf = "group" },
+      params = { tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end } },
       legal = function(ctx, p)
         local why = naval_phase_problem(ctx)
         if why then return why end
@@ -362,7 +400,20 @@ rule {
     -- either player allocates a TF's gunfire support (its SFs' strength)
     -- to ground combat in its own hex or an adjacent one
     gunfire_support = {
-      params = { tf = "group", hex = "hex" },
+      -- domains (keel.legal): the side's TFs; the TF's hex and those next to it
+      params = {
+        tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end },
+        hex = { type = "hex", depends = { "tf" }, domain = function(ctx, p)
+          local pos = ctx:query("position", p.tf)
+          if not pos or not pos.hex then return nil, "27.C.3: the TF is not on the map" end
+          local hexes = { pos.hex }
+          for _, h in ipairs(keel.hex.neighbors(pos.hex)) do
+            if ctx.game.board:contains(h) then hexes[#hexes + 1] = h end
+          end
+          table.sort(hexes)
+          return hexes
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if g:get_phase() ~= "combat" then

@@ -100,6 +100,17 @@ rule {
       end
       return any
     end,
+    -- the TFs of `side` (nil: every side's) with ships afloat, in group id
+    -- order, labelled: the candidates the family's actions offer (keel.legal)
+    side_tfs = function(ctx, side)
+      local out = {}
+      for _, grp in ipairs(ctx.game:groups()) do
+        if ctx:query("is_tf", grp) and #members(ctx, grp) > 0 and (side == nil or ctx:query("tf_side", grp) == side) then
+          out[#out + 1] = { value = grp, label = ctx.game:group_get_name(grp) }
+        end
+      end
+      return out, "27.B.3: the side has no TF afloat"
+    end,
     -- the ships of a TF that are afloat, in group order
     tf_ships = function(ctx, tf) return members(ctx, tf) end,
     tf_side = function(ctx, tf)
@@ -239,7 +250,16 @@ rule {
     },
     -- two TFs in one place become one
     join_tf = {
-      params = { tf = "group", into = "group" },
+      params = {
+        tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end },
+        into = { type = "group", depends = { "tf" }, domain = function(ctx, p)
+          local out = {}
+          for _, c in ipairs(ctx:query("side_tfs", ctx:query("tf_side", p.tf))) do
+            if c.value ~= p.tf then out[#out + 1] = c end
+          end
+          return out, "27.B.3: no other friendly TF"
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if p.tf == p.into then return "27.B.3: a TF does not join itself" end

@@ -15,6 +15,7 @@
 -- offloading ... counts as a land unit's entire move").
 
 local cargo_problem, land_cargo, offload_legal, offload_effect, in_hostile_zone, helicopter_cargo
+local ships_domain, shores_domain
 
 rule {
   id = "units.amphibious-assault-ships.combat-value", title = "Combat Value",
@@ -42,7 +43,12 @@ rule {
   actions = {
     -- a land unit of the power whose turn it is, in a territory next to the ship's sea zone, loads
     embark = {
-      params = { unit = "unit", ship = "unit" },
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side) return ctx:query("turn_units", side, "land", "zone") end },
+        ship = { type = "unit", depends = { "unit" }, domain = function(ctx, p)
+          return ships_domain(ctx, ctx.game:get(p.unit, "side"), false)
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if g:get(p.ship, "type") ~= "assault_ship" then
@@ -165,7 +171,11 @@ rule {
   actions = {
     -- offload `units` (default: all its cargo of the power whose turn it is) into territory `to`
     offload = {
-      params = { ship = "unit", to = "string", units = "units?" },
+      params = {
+        ship = { type = "unit", domain = function(ctx, _, side) return ships_domain(ctx, side, true) end },
+        to = { type = "string", depends = { "ship" }, domain = function(ctx, p) return shores_domain(ctx, p.ship) end },
+        units = "units?",
+      },
       legal = function(ctx, p) return offload_legal(ctx, p) end,
       effect = function(ctx, p) return offload_effect(ctx, p) end,
     },
@@ -357,4 +367,29 @@ function offload_effect(ctx, p)
   g:set_value(p.ship, "offloaded_turn", turn)
   g:set_value(p.ship, "offloaded_to", t)
   ctx:say("%s offloads into %s%s", ctx:query("unit_label", p.ship), p.to, assault and " (amphibious assault)" or "")
+end
+
+-- ---- parameter domains (keel.legal) ------------------------------------------------
+
+-- the amphibious assault ships of `side` (any: nil) in sea zones; laden ones only, when `laden`
+function ships_domain(ctx, side, laden)
+  local g = ctx.game
+  local out = {}
+  for _, s in ipairs(g:units()) do
+    if g:get(s, "type") == "assault_ship" and g:get(s, "loc") == "zone" and (side == nil or g:get(s, "side") == side)
+        and (not laden or #g:cargo(s) > 0) then
+      out[#out + 1] = { value = s, label = g:get(s, "name") }
+    end
+  end
+  return out, laden and "no laden amphibious assault ship" or "no amphibious assault ship"
+end
+
+-- the territories next to the ship's sea zone
+function shores_domain(ctx, ship)
+  local z = ctx:query("area_of", ship)
+  local out = {}
+  for _, n in ipairs(z and ctx.game.board:zone_neighbors(ctx:query("area_name", z)) or {}) do
+    if ctx:query("is_territory", ctx:query("area_index", n)) then out[#out + 1] = n end
+  end
+  return out, "no territory next to the ship"
 end

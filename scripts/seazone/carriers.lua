@@ -49,7 +49,18 @@ rule {
     -- in Noncombat Move, a fighter or helicopter in a carrier's sea zone declares its landing;
     -- it lands in Mobilize New Units, if both are still in that zone
     land = {
-      params = { unit = "unit", carrier = "unit" },
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side) return ctx:query("turn_units", side, "air", "zone") end },
+        carrier = { type = "unit", depends = { "unit" }, domain = function(ctx, p)
+          local g, out = ctx.game, {}
+          for _, c in ipairs(g:units()) do
+            if g:get(c, "type") == "carrier" and g:get(c, "side") == g:get(p.unit, "side") then
+              out[#out + 1] = { value = c, label = g:get(c, "name") }
+            end
+          end
+          return out, "no friendly carrier"
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local t = g:get(p.unit, "type")

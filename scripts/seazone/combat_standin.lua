@@ -36,6 +36,7 @@ local battle_of, participants, alive_of, fire_value, roll_units, resolve_hits, a
 local check_end, conclude, declare_policy, policy_problem, pending_attackers, say_units, run
 local maxmatch, pref_key, capacity, choice_hits, apply_hit, validate_choice
 local fire_step, retreat_attackers, capacities, end_if_side_gone
+local battle_zones_domain, casualties_domain, retreat_domain
 
 rule {
   id = "general-combat", title = "General Combat sequence (stand-in for the chapter the text cites)",
@@ -77,7 +78,10 @@ rule {
     -- fight the battle in `zone` (or go on with it after a stop for the attacker's decision):
     -- attacker/defender are declared casualty policies; rounds stops after that many rounds
     battle = {
-      params = { zone = "string", attacker = "any?", defender = "any?", rounds = "integer?" },
+      params = {
+        zone = { type = "string", domain = function(ctx, _, side) return battle_zones_domain(ctx, side) end },
+        attacker = "any?", defender = "any?", rounds = "integer?",
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if g:get_phase() ~= "conduct_combat" then return "battles are fought in the Conduct Combat phase" end
@@ -143,7 +147,7 @@ rule {
     -- the owner's choice of casualties for the hits its side took: each unit takes one hit
     -- (a capital ship named twice takes two)
     casualties = {
-      params = { units = "units" },
+      params = { units = { type = "units", domain = function(ctx, _, side) return casualties_domain(ctx, side) end } },
       legal = function(ctx, p)
         if not ctx.game:get_global("choice_side") then return "no side is choosing casualties now" end
         return validate_choice(ctx, p.units)
@@ -166,7 +170,7 @@ rule {
     },
     -- the attacker retreats (when the battle stopped for its decision) to an adjacent sea zone
     retreat = {
-      params = { to = "string" },
+      params = { to = { type = "string", domain = function(ctx) return retreat_domain(ctx) end } },
       legal = function(ctx, p)
         local g = ctx.game
         local b = battle_of(ctx)
@@ -884,4 +888,43 @@ function declare_policy(ctx, units, policy)
     end
   end
   ctx:say("declared casualty order: %s", table.concat(list, ", "))
+end
+
+-- ---- parameter domains (keel.legal) ------------------------------------------------
+
+-- the sea zones where a battle may start (an attack is pending there) or goes on, for
+-- the attacking side (`side`, when given)
+function battle_zones_domain(ctx, side)
+  local g = ctx.game
+  if g:get_phase() ~= "conduct_combat" then return nil, "battles are fought in the Conduct Combat phase" end
+  local b = battle_of(ctx)
+  if b then
+    if side and side ~= g:get_global("battle_side") then return nil, "the battle is the other side's attack" end
+    return { ctx:query("area_name", b.zone) }
+  end
+  local out = {}
+  for i, name in ipairs(g.board:zones()) do
+    local att = pending_attackers(ctx, i)
+    if #att > 0 and (side == nil or g:get(att[1], "side") == side) then out[#out + 1] = name end
+  end
+  return out, "no attack is pending"
+end
+
+-- the units the choosing side may name as casualties (one at a time: a choice of several
+-- casualties is checked when it is sent)
+function casualties_domain(ctx, side)
+  local g = ctx.game
+  local chooser = g:get_global("choice_side")
+  if not chooser then return nil, "no side is choosing casualties now" end
+  if side and side ~= chooser then return nil, chooser .. " chooses the casualties" end
+  local out = {}
+  for _, u in ipairs(choice_targets(ctx)) do out[#out + 1] = { value = u, label = g:get(u, "name") } end
+  return out
+end
+
+-- the sea zones adjacent to the battle's
+function retreat_domain(ctx)
+  local b = battle_of(ctx)
+  if not b then return nil, "no battle is being fought" end
+  return ctx.game.board:zone_neighbors(ctx:query("area_name", b.zone)) or {}
 end

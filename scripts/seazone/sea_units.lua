@@ -20,6 +20,7 @@
 -- helpers, defined after the rule (rule first, as the text reads)
 local area_kinds, area_index, area_name, adjacent, unit_data, area_of, units_in, power_of, owner_of
 local label, may_carry, hostile_units, zones_moved, allowance, move_legal, move_effect, sea_distance
+local turn_units, movers_domain, paths_domain
 
 rule {
   id = "units.sea-units", title = "Sea Units",
@@ -64,6 +65,10 @@ rule {
     -- to it), at most `max`; nil when farther or unreachable
     sea_distance = function(ctx, from, to, side, max) return sea_distance(ctx, from, to, side, max) end,
     unit_label = function(ctx, u) return label(ctx, u) end,
+    -- parameter candidates ({value, label}, id order): the units of the power whose turn it is
+    -- (and of `side`, when given) whose class is `class` (any: nil) and, when `loc` is given,
+    -- whose location is of that kind ("zone", "unit")
+    turn_units = function(ctx, side, class, loc) return turn_units(ctx, side, class, loc) end,
   },
   actions = {
     -- move a fleet: units (all in one sea zone, the turn's power's) along
@@ -71,7 +76,11 @@ rule {
     -- whether they attack at the end of a combat move into a zone that
     -- holds only enemy submarines (units.submarines.does-not-block-enemy-movement)
     move = {
-      params = { units = "units", path = "table", attack = "boolean?" },
+      params = {
+        units = { type = "units", domain = function(ctx, _, side) return movers_domain(ctx, side) end },
+        path = { type = "table", depends = { "units" }, domain = function(ctx, p) return paths_domain(ctx, p.units) end },
+        attack = "boolean?",
+      },
       legal = function(ctx, p) return move_legal(ctx, p) end,
       effect = function(ctx, p) return move_effect(ctx, p) end,
     },
@@ -364,4 +373,54 @@ function move_effect(ctx, p)
     end
   end
   ctx:emit("sea_units_moved", { units = p.units, from = from, to = to, path = path, mode = mode })
+end
+
+-- ---- parameter domains of move (keel.legal) ---------------------------------------
+
+function turn_units(ctx, side, class, loc)
+  local g = ctx.game
+  local out = {}
+  for _, u in ipairs(g:units()) do
+    if (loc == nil or g:get(u, "loc") == loc) and (side == nil or g:get(u, "side") == side)
+        and power_of(ctx, u) == g:get_global("power") and (class == nil or ctx:query("class_of", u) == class) then
+      out[#out + 1] = { value = u, label = g:get(u, "name") }
+    end
+  end
+  return out
+end
+
+-- the sea units in sea zones of the power whose turn it is (of `side`, when given)
+function movers_domain(ctx, side)
+  if not MODES[ctx.game:get_phase() or ""] then return nil, "sea units move in the Combat Move or Noncombat Move phase" end
+  return turn_units(ctx, side, "sea", "zone"), "no sea unit of the power whose turn it is"
+end
+
+-- every path of sea zones the units may still take this turn: no zone twice, within the
+-- allowance left, through a hostile zone only for units that pass it (the rules check the rest)
+function paths_domain(ctx, units)
+  local from = area_of(ctx, units[1])
+  if not from then return nil, "the units are not in a sea zone" end
+  local side, left, passes = ctx.game:get(units[1], "side"), math.huge, true
+  for _, u in ipairs(units) do
+    left = math.min(left, allowance(ctx, u) - zones_moved(ctx, u))
+    passes = passes and ctx:query("passes_hostile_zone", u)
+  end
+  local out, path, seen = {}, {}, { [from] = true }
+  local function walk(z)
+    for _, n in ipairs(ctx.game.board:zone_neighbors(area_name(ctx, z)) or {}) do
+      local i = area_index(ctx, n)
+      if i and not seen[i] and area_kinds(ctx)[i] == "sea" then
+        path[#path + 1] = n
+        out[#out + 1] = { value = table.move(path, 1, #path, 1, {}), label = table.concat(path, " > "), to = n, cost = #path }
+        if #path < left and (passes or #hostile_units(ctx, i, side) == 0) then
+          seen[i] = true
+          walk(i)
+          seen[i] = nil
+        end
+        path[#path] = nil
+      end
+    end
+  end
+  if left > 0 then walk(from) end
+  return out, "no sea zone left to move to this turn"
 end

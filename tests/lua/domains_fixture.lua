@@ -1,0 +1,90 @@
+-- tests/lua/domains_fixture.lua — shared by the <family>_domains_test.lua
+-- files: a family's showcase opened through the protocol's session function
+-- (keel.serve, what `keel serve --stdio` runs), its orders played up to a
+-- point, and the actions offered there (doc/protocol.md, "actions").
+local json = require "keel.json"
+local serve = require "keel.serve"
+local scenario = require "keel.scenario"
+
+local M = {}
+
+local function denull(v)
+  if v == json.null then return nil end
+  if type(v) == "table" then for k, x in pairs(v) do v[k] = denull(x) end end
+  return v
+end
+
+--- A session with `path` open: {send = fn(req) -> resp, spec = the scenario}.
+function M.open(path)
+  local s = serve.new()
+  local p = { spec = scenario.load(path) }
+  function p.send(req) return denull(assert(json.decode(s:handle_line(json.encode(req))))) end
+  local resp = p.send { op = "open", scenario = path }
+  assert(resp.ok, resp.error and resp.error.message)
+  return p
+end
+
+--- Play the scenario's orders 1 .. upto-1 as protocol orders (a refused
+--- order must be one the scenario expects refused).
+function M.play(p, upto)
+  for i = 1, upto - 1 do
+    local o = p.spec.orders[i]
+    local req
+    if o.event then
+      req = { op = "order", event = o.event, data = o.data or {} }
+    else
+      local params = {}
+      for k, v in pairs(o) do if k ~= 1 and k ~= "expect" then params[k] = v end end
+      req = { op = "order", action = o[1], params = params }
+    end
+    local resp = p.send(req)
+    local refused = o.expect and (o.expect.illegal or o.expect.vetoed or o.expect.error)
+    assert(resp.ok or refused, ("order %d (%s): %s"):format(i, tostring(o[1] or o.event),
+      resp.error and resp.error.message or "?"))
+  end
+end
+
+--- The index of the first order matching `pred(order)`.
+function M.find_order(p, pred)
+  for i, o in ipairs(p.spec.orders) do if pred(o) then return i end end
+  error("no such order in " .. tostring(p.spec.name))
+end
+
+--- The offered action `name` for `side`, and the hash before and after the listing.
+function M.action(p, side, name)
+  local before = p.send({ op = "view", side = side }).hash
+  local resp = p.send { op = "actions", side = side }
+  assert(resp.ok, resp.error and resp.error.message)
+  for _, e in ipairs(resp.actions) do
+    if e.name == name then return e, before, resp.hash end
+  end
+  error("no action " .. name)
+end
+
+function M.param(e, name)
+  for _, q in ipairs(e.params) do if q.name == name then return q end end
+  error("no parameter " .. name)
+end
+
+--- The labels (or values) of a candidate list, in its order.
+function M.labels(domain)
+  local out = {}
+  for i, c in ipairs(domain or {}) do out[i] = c.label or c.value end
+  return out
+end
+
+--- The candidates of a dependent parameter for the given values ({param = value}).
+function M.choice(q, given)
+  for _, c in ipairs(q.choices or {}) do
+    local same = true
+    for k, v in pairs(given) do if json.encode(c.given[k]) ~= json.encode(v) then same = false end end
+    if same then return c.domain end
+  end
+end
+
+--- The candidate whose label (or value) is `x`.
+function M.find(domain, x)
+  for _, c in ipairs(domain or {}) do if c.label == x or c.value == x then return c end end
+end
+
+return M

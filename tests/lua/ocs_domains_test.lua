@@ -1,0 +1,82 @@
+-- tests/lua/ocs_domains_test.lua — what OCS 18.3-18.6 offers a user
+-- interface: the parameter domains of the family's actions (barrage ...),
+-- at points of the showcase scenarios/ocs_salerno.lua played through the
+-- protocol's session function (keel.serve); listing never changes the state.
+local t = require "keel.testing"
+local D = dofile("tests/lua/domains_fixture.lua")
+
+local SHOWCASE = "scenarios/ocs_salerno.lua"
+
+local function before_order(pred)
+  local p = D.open(SHOWCASE)
+  D.play(p, D.find_order(p, pred))
+  return p
+end
+
+local function warspite_at_ground(o) return o[1] == "barrage" and o.hex == "S:0805" end
+
+t.test("18.3-1: barrage offers the Allied units that may fire and, for each, the enemy naval targets in its range", function()
+  local p = before_order(warspite_at_ground)
+  local e, before, after = D.action(p, "Allied", "barrage")
+  t.eq(e.available, true)
+  t.eq(e.checked, true)
+  t.eq(after, before, "listing the actions leaves the state hash unchanged")
+  local units = D.param(e, "units")
+  t.eq(D.labels(units.domain), { "Albacore 820", "Albacore 826", "Martlet 888", "Warspite", "Jervis", "Uganda" })
+  local target = D.param(e, "target")
+  local function targets(name) return D.labels(D.choice(target, { units = { D.find(units.domain, name).value } })) end
+  t.eq(targets("Warspite"), { "Lupo", "Sagittario", "Batteria Salerno" }, "range 4 reaches all three")
+  t.eq(targets("Uganda"), { "Lupo" }, "Sagittario is beyond Uganda's range 3")
+  t.eq(targets("Jervis"), { "Batteria Salerno" }, "range 2: only the coastal artillery")
+  t.eq(targets("Albacore 820"), { "Lupo", "Sagittario" }, "planes fire at ships, not at coastal artillery (18.3g C)")
+  t.eq(D.find(units.domain, "Lupo"), nil, "an enemy ship is not offered as a firer")
+end)
+
+t.test("18.3a-9: a unit that has fired in this Barrage Segment is no longer offered", function()
+  local p = before_order(warspite_at_ground)
+  local o = p.spec.orders[D.find_order(p, warspite_at_ground)]
+  t.eq(p.send({ op = "order", action = "barrage", params = { units = o.units, hex = o.hex } }).ok, true)
+  local e = D.action(p, "Allied", "barrage")
+  t.eq(D.find(D.param(e, "units").domain, "Warspite"), nil)
+  t.ok(D.find(D.param(e, "units").domain, "Uganda"), "Uganda still may")
+end)
+
+t.test("18.3a-10: outside a friendly Barrage Segment barrage is not available, and the domain says why", function()
+  local p = before_order(function(o) return o.event == "barrage_segment" and o.data.side == "Allied" end)
+  local e, before, after = D.action(p, "Allied", "barrage")
+  t.eq(e.available, false)
+  t.eq(e.kind, "domain")
+  t.ok(e.reason:find("18.3a: barrages are fired in a friendly Barrage Segment", 1, true), e.reason)
+  t.eq(after, before)
+  local ax = D.action(p, "Axis", "barrage")
+  t.eq(ax.available, false)
+end)
+
+t.test("18.4c-9: embark offers the side's landing craft and, for each, the units it may load in its hex", function()
+  local p = before_order(function(o) return o[1] == "embark" end)
+  local e, before, after = D.action(p, "Allied", "embark")
+  t.eq(after, before)
+  local craft = D.param(e, "craft")
+  t.eq(D.labels(craft.domain), { "LCT Flotilla", "LST 409", "DUKW A", "DUKW B", "LCI 124", "LCT 2" })
+  local dukw = D.labels(D.choice(D.param(e, "units"), { craft = D.find(craft.domain, "DUKW A").value }))
+  t.eq(dukw, { "No 2 Commando", "SP Dump A", "SP Dump B", "SP Dump C" }, "18.4e: no battalions aboard a DUKW")
+  local lct = D.labels(D.choice(D.param(e, "units"), { craft = D.find(craft.domain, "LCT Flotilla").value }))
+  t.ok(D.find(D.choice(D.param(e, "units"), { craft = D.find(craft.domain, "LCT Flotilla").value }), "2/4 Hampshire"), table.concat(lct, ","))
+end)
+
+t.test("18.4e-9: disembark offers the Transport-Point DUKW and what it carries", function()
+  local p = before_order(function(o) return o[1] == "disembark" end)
+  local e, before, after = D.action(p, "Allied", "disembark")
+  t.eq(after, before)
+  t.eq(D.labels(D.param(e, "craft").domain), { "DUKW B" }, "landing craft unload only by landing (18.4c)")
+  t.eq(D.labels(D.choice(D.param(e, "units"), { craft = D.param(e, "craft").domain[1].value })), { "SP Dump B" })
+end)
+
+t.test("18.5a-9: land offers the laden craft in a coastal hex, with the modes its combat units land in", function()
+  local p = before_order(function(o) return o[1] == "land" end)
+  local e, before, after = D.action(p, "Allied", "land")
+  t.eq(after, before)
+  t.eq(e.available, true)
+  t.eq(D.labels(D.param(e, "craft").domain), { "LCT Flotilla" }, "the other laden craft are still at sea")
+  t.eq(D.labels(D.choice(D.param(e, "mode"), { craft = D.param(e, "craft").domain[1].value })), { "combat", "move" })
+end)
