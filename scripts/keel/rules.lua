@@ -194,6 +194,7 @@ end
 function Set:_call(r, fn, game, ...)
   local running, st = self._running, game.state
   running[#running + 1] = r
+  self._last = r
   st:push_rule(r.id)
   local entry = self._ctx[r]
   local ctx = entry and entry.game == game and entry.ctx or self:_ctx_for(r, game)
@@ -225,12 +226,14 @@ function Set:_enter(body, ...)
   if self._depth > 0 then return true, body(...) end
   self._entry_fn = body
   self._depth = 1
+  self._last = nil
   local res = pack(sandbox.xprotect(body, self._handler, ...))
   self._depth = 0
   self._running = {}
   if not res[1] then
     local e = res[2]
-    if not errors.is_error(e) then e = errors.from(e, nil) end
+    -- a stop the rules swallowed and returned from: the rule that ran last
+    if not errors.is_error(e) then e = errors.from(e, self._last and self._last.id) end
     errors.set_kind(e, res[3])
     return false, e, res[3]
   end
