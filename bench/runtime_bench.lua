@@ -94,3 +94,30 @@ do
   local ref = lib.time(function(k) for _ = 1, k do pcall(f) end end)
   lib.compare("empty action under the CPU watchdog", on, "pcall", ref)
 end
+
+-- ---- pairs and next in scripts: keel's order of keys ---------------------------------
+-- (sandboxed pairs sorts a snapshot of the keys, so that the order is the
+-- same in every process; the stock pairs, in hash order, is the reference)
+do
+  local env = sandbox.env()
+  local walk = assert(sandbox.load([[
+    local t, k = ...
+    for _ = 1, k do for key, v in pairs(t) do end end
+  ]], "=[bench pairs]", env))
+  local walk_next = assert(sandbox.load([[
+    local t, k = ...
+    for _ = 1, k do local key = next(t) while key ~= nil do key = next(t, key) end end
+  ]], "=[bench next]", env))
+  local function stock(t, k) for _ = 1, k do for _ in pairs(t) do end end end
+  local function stock_next(t, k) for _ = 1, k do local key = next(t) while key ~= nil do key = next(t, key) end end end
+  for _, n in ipairs { 4, 16, 100 } do
+    local t = {}
+    for i = 1, n do t["key" .. i] = i end
+    local s = lib.time(function(k) walk(t, k) end)
+    local ref = lib.time(function(k) stock(t, k) end)
+    lib.compare(fmt("script pairs over %3d string keys", n), s, "stock pairs", ref)
+    s = lib.time(function(k) walk_next(t, k) end)
+    ref = lib.time(function(k) stock_next(t, k) end)
+    lib.compare(fmt("script next over %3d string keys", n), s, "stock next", ref)
+  end
+end

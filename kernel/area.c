@@ -146,7 +146,8 @@ keel_status keel_area_hexes(const keel_areas *a, size_t i, keel_hex *out, size_t
   hexvec *hv = &((keel_areas *)a)->areas[i].hexes;   /* sorting is not a visible change */
   *n = hv->n;
   if (cap < hv->n) return KEEL_E_CAPACITY;
-  if (!hv->sorted) { qsort(hv->v, hv->n, sizeof *hv->v, cmp_hex); hv->sorted = 1; }
+  if (!hv->sorted && hv->n > 1) qsort(hv->v, hv->n, sizeof *hv->v, cmp_hex);
+  hv->sorted = 1;
   if (hv->n) memcpy(out, hv->v, hv->n * sizeof *out);
   return KEEL_OK;
 }

@@ -24,6 +24,21 @@ static int write_all(int fd, const char *p, size_t n) {
   return 1;
 }
 
+/* Open "<path>.tmp" as a new file of our own: O_CREAT|O_EXCL never opens
+ * what is there already (a file or a symlink someone planted, or a save
+ * killed mid-write left), so a planted link is never followed; what is
+ * there is removed (a link itself, never its target) and the create tried
+ * again. -1 with errno set when that does not succeed. */
+static int open_fresh(const char *tmp) {
+  for (int tries = 0; tries < 8; tries++) {
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0 || errno != EEXIST) return fd;
+    if (unlink(tmp) != 0 && errno != ENOENT) return -1;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
 keel_status keel_file_write_atomic(const char *path, const char *data, size_t len) {
   if (!path || !*path || (!data && len)) return KEEL_E_ARG;
   size_t pl = strlen(path);
@@ -31,16 +46,26 @@ keel_status keel_file_write_atomic(const char *path, const char *data, size_t le
   char *dir = malloc(pl + 2);
   if (!tmp || !dir) { free(tmp); free(dir); return KEEL_E_NOMEM; }
   /* One temporary name per file: a save killed mid-write leaves at most one
-   * "<path>.tmp" behind, and the next save overwrites it (one writer per file). */
+   * "<path>.tmp" behind, and the next save replaces it (one writer per file). */
   snprintf(tmp, pl + 16, "%s.tmp", path);
   const char *slash = strrchr(path, '/');
   if (slash == path) strcpy(dir, "/");
   else if (slash) { memcpy(dir, path, (size_t)(slash - path)); dir[slash - path] = '\0'; }
   else strcpy(dir, ".");
+  /* the file keeps its mode; a new one gets 0644 less the umask */
+  mode_t mode;
+  struct stat old;
+  if (stat(path, &old) == 0 && S_ISREG(old.st_mode)) {
+    mode = old.st_mode & 07777;
+  } else {
+    mode_t mask = umask(022);
+    umask(mask);
+    mode = 0644 & ~mask;
+  }
   keel_status rc = KEEL_E_IO;
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = open_fresh(tmp);
   if (fd >= 0) {
-    int ok = write_all(fd, data, len) && fsync(fd) == 0;
+    int ok = fchmod(fd, mode) == 0 && write_all(fd, data, len) && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
     if (ok && rename(tmp, path) == 0) {
       int dfd = open(dir, O_RDONLY | O_DIRECTORY);

@@ -819,6 +819,10 @@ KEEL_API keel_status keel_state_action_end(keel_state *st);
 KEEL_API size_t keel_state_count_actions(const keel_state *st);   /* undoable */
 KEEL_API size_t keel_state_count_redos(const keel_state *st);
 KEEL_API int64_t keel_state_action_number(const keel_state *st);  /* last begun, 1-based */
+/* Set the number of the last action begun, for a state loaded from a save
+ * (its history is not saved, its numbering is: numbers are never reused).
+ * Only on a state with no actions, no redo and no open transaction, and n >= 0. */
+KEEL_API keel_status keel_state_set_action_number(keel_state *st, int64_t n);
 KEEL_API keel_status keel_state_undo(keel_state *st, size_t n);
 KEEL_API keel_status keel_state_redo(keel_state *st, size_t n);
 

@@ -122,21 +122,27 @@ static const char *stop_text(lua_State *L, const keel_guard *b) {
   }
 }
 
-/* The position of the innermost Lua function on the stack, as "file:line:". */
-static void record_where(lua_State *L, keel_guard *b) {
+static int is_trusted(lua_State *L, lua_Debug *ar, const keel_guard *b);
+
+/* The position in the script, as "file:line: ", into buf: the innermost
+ * Lua function on the stack that is not kernel code (keel.sandbox.trust),
+ * else the innermost Lua function. */
+static void record_where(lua_State *L, keel_guard *b, char *buf, size_t size) {
   lua_Debug ar;
-  for (int level = 0; level < 4 && lua_getstack(L, level, &ar); level++) {
-    if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
-      snprintf(b->where, sizeof b->where, "%s:%d: ", ar.short_src, ar.currentline);
+  buf[0] = '\0';
+  for (int level = 0; level < 16 && lua_getstack(L, level, &ar); level++) {
+    if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
+    if (buf[0] == '\0') snprintf(buf, size, "%s:%d: ", ar.short_src, ar.currentline);
+    if (!is_trusted(L, &ar, b)) {
+      snprintf(buf, size, "%s:%d: ", ar.short_src, ar.currentline);
       return;
     }
   }
-  b->where[0] = '\0';
 }
 
 int keel_lua_sandbox_raise_stop(lua_State *L, keel_guard *b) {
   lua_sethook(L, hook, LUA_MASKCOUNT, 1);
-  if (b->where[0] == '\0') record_where(L, b);
+  if (b->where[0] == '\0') record_where(L, b, b->where, sizeof b->where);
   lua_pushstring(L, b->where);
   stop_text(L, b);
   lua_concat(L, 2);
@@ -190,23 +196,42 @@ static void fire(void *ud) {
   if (b->main && b->main != cur) lua_sethook(b->main, hook, LUA_MASKCOUNT, 1);
 }
 
-/* The allocator of child states: a refusal that Lua's emergency collection
- * could not cure (the same request refused twice in a row) stops the action. */
+/* Memory ran out: the action stops as it does at its CPU limit (no pcall
+ * can swallow it), and the owner rebuilds the state after the call. */
+static void out_of_memory(keel_guard *b) {
+  b->oom = 1;
+  b->oom_seen = 1;
+  b->refused_ptr = NULL;
+  b->refused_size = 0;
+  if (b->depth > 0 && b->stop == KEEL_STOP_NONE) {
+    if (b->where[0] == '\0') memcpy(b->where, b->refused_where, sizeof b->where);
+    b->stop = KEEL_STOP_MEMORY;
+    if (b->current) lua_sethook(b->current, hook, LUA_MASKCOUNT, 1);
+  }
+}
+
+/* The allocator of child states. A refused request stays pending until
+ * Lua retries it after its emergency collection: cured if the retry
+ * succeeds, out of memory if it is refused again. A caller that asks once
+ * and gives up (luaL_Buffer, LPeg: they raise "not enough memory", which a
+ * pcall could catch) shows it by asking for something else next, or by
+ * ending the action: out of memory too. */
 static void *guard_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   keel_guard *b = ud;
+  size_t old = ptr ? osize : 0;
+  int retry = b->refused_size != 0 && ptr == b->refused_ptr && nsize == b->refused_size;
+  if (b->refused_size != 0 && nsize > old && !retry) out_of_memory(b);
   void *q = keel_sandbox_alloc(&b->mem, ptr, osize, nsize);
   if (q == NULL && nsize > 0) {
-    if (b->refused_ptr == ptr && b->refused_size == nsize) {
-      b->oom = 1;
-      b->oom_seen = 1;
-      if (b->depth > 0 && b->stop == KEEL_STOP_NONE) {
-        b->stop = KEEL_STOP_MEMORY;
-        if (b->current) lua_sethook(b->current, hook, LUA_MASKCOUNT, 1);
-      }
+    if (retry) {
+      out_of_memory(b);
+    } else {
+      b->refused_ptr = ptr;
+      b->refused_size = nsize;
+      b->refused_where[0] = '\0';
+      if (b->depth > 0 && b->current) record_where(b->current, b, b->refused_where, sizeof b->refused_where);
     }
-    b->refused_ptr = ptr;
-    b->refused_size = nsize;
-  } else if (nsize > 0) {
+  } else if (nsize > old) {
     b->refused_size = 0;
     b->refused_ptr = NULL;
   }
@@ -221,8 +246,12 @@ static void begin_action(lua_State *L, keel_guard *b) {
   b->stop = KEEL_STOP_NONE;
   b->used = 0;
   b->oom = 0;
+  b->refused_ptr = NULL;
+  b->refused_size = 0;
+  b->closing = 0;
   b->where[0] = '\0';
   b->current = L;
+  b->stack_base = (uintptr_t)__builtin_frame_address(0);
   if (b->cpu > 0) {
     if (b->wd == NULL) {
       keel_status st = keel_watchdog_new(fire, b, &b->wd);
@@ -245,7 +274,9 @@ static int end_action(lua_State *L, keel_guard *b, lua_State *outer_current) {
   lua_sethook(L, NULL, 0, 0);
   if (b->main != L && lua_gethook(b->main) == hook) lua_sethook(b->main, NULL, 0, 0);
   b->current = outer_current;
+  if (b->refused_size != 0) out_of_memory(b);   /* a refusal its caller gave up */
   if (stop == KEEL_STOP_NONE && b->oom) stop = KEEL_STOP_MEMORY;
+  if (stop == KEEL_STOP_MEMORY && b->where[0] == '\0') memcpy(b->where, b->refused_where, sizeof b->where);
   return stop;
 }
 
@@ -263,7 +294,7 @@ static int call_handler(lua_State *L) {
   lua_insert(L, 1);
   int st = lua_pcall(L, lua_gettop(L) - 1, 1, 0);
   (void)st;   /* the handler's own error becomes the error value */
-  b->stop = saved;
+  if (saved != KEEL_STOP_NONE) b->stop = saved;   /* else keep a stop the handler met (memory) */
   if (saved || had_budget) lua_sethook(L, hook, LUA_MASKCOUNT, saved ? 1 : b->hook_count);
   return 1;
 }
@@ -334,6 +365,27 @@ static int l_stopping(lua_State *L) {
   keel_guard *b = upguard(L);
   if (b->stop == KEEL_STOP_NONE) lua_pushnil(L);
   else lua_pushstring(L, kind_names[b->stop]);
+  return 1;
+}
+
+/* keel.sandbox.stop_message() -> message | nil: while the running action is
+ * stopping (its CPU limit, budget or memory: also a refused allocation its
+ * caller gave up, which no pcall may swallow), the text of that stop,
+ * "file:line: memory limit exceeded: ..."; nil otherwise  [-0, +1, e] */
+static int l_stop_message(lua_State *L) {
+  keel_guard *b = upguard(L);
+  int kind = b->stop;
+  if (kind == KEEL_STOP_NONE && (b->oom || b->refused_size != 0)) kind = KEEL_STOP_MEMORY;
+  if (b->depth == 0 || kind == KEEL_STOP_NONE) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushstring(L, b->where[0] || kind != KEEL_STOP_MEMORY ? b->where : b->refused_where);
+  sig_atomic_t saved = b->stop;
+  b->stop = kind;
+  stop_text(L, b);
+  b->stop = saved;
+  lua_concat(L, 2);
   return 1;
 }
 
@@ -521,13 +573,33 @@ static int resume_tracked(lua_State *L, keel_guard *b, lua_State *co, int narg) 
   return -1;
 }
 
+/* Closing a coroutine runs its __close handlers on the C stack of the
+ * closer, and Lua 5.4.4 does not count those calls against its C-call
+ * limit (lua_resetthread starts from the coroutine's own count), so a
+ * chain of coroutines each closing the next from a __close overflows the C
+ * stack. The nesting is bounded twice: by count (the same everywhere), and
+ * by the C stack used since the action began (a chain padded with other
+ * nested calls between the closes). */
+#define CLOSE_NEST_MAX 100
+#define CLOSE_STACK_MAX ((uintptr_t)1 << 20)
+
+static int close_too_deep(const keel_guard *b) {
+  if (b->closing >= CLOSE_NEST_MAX) return 1;
+  uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+  return b->depth > 0 && b->stack_base > here && b->stack_base - here > CLOSE_STACK_MAX;
+}
+
 /* Close a coroutine's to-be-closed variables: their __close runs in co. */
-static int reset_tracked(keel_guard *b, lua_State *co) {
+static int reset_tracked(lua_State *L, keel_guard *b, lua_State *co) {
+  if (close_too_deep(b))
+    return luaL_error(L, "coroutine.close: coroutines closed from __close nested too deep (C stack overflow)");
   lua_State *prev = b->current;
   b->current = co;
   if (b->stop) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
   else if (b->depth > 0 && b->budget > 0) lua_sethook(co, hook, LUA_MASKCOUNT, b->hook_count);
+  b->closing++;
   int st = lua_resetthread(co);
+  b->closing--;
   b->current = prev;
   return st;
 }
@@ -540,7 +612,7 @@ static int co_close(lua_State *L) {
   int st = lua_status(co);
   if (co == L || (st == LUA_OK && lua_getstack(co, 0, &(lua_Debug){0})))
     return luaL_error(L, "cannot close a %s coroutine", co == L ? "running" : "normal");
-  st = reset_tracked(b, co);   /* dead with an error: gives that error */
+  st = reset_tracked(L, b, co);   /* dead with an error: gives that error */
   if (b->stop) keel_lua_sandbox_raise_stop(L, b);
   if (st == LUA_OK) {
     lua_pushboolean(L, 1);
@@ -573,7 +645,7 @@ static int co_wrapped(lua_State *L) {
   if (r >= 0) return r;
   int st = lua_status(co);
   if (st != LUA_OK && st != LUA_YIELD) {   /* an error in the coroutine */
-    st = reset_tracked(upguard(L), co);      /* close its to-be-closed variables */
+    st = reset_tracked(L, upguard(L), co);   /* close its to-be-closed variables */
     lua_xmove(co, L, 1);
   }
   if (st != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
@@ -948,6 +1020,7 @@ int keel_lua_open_sandbox(lua_State *L) {
   static const luaL_Reg funcs[] = {
     { "protect", l_protect }, { "xprotect", l_xprotect }, { "limits", l_limits },
     { "usage", l_usage }, { "trust", l_trust }, { "stopping", l_stopping },
+    { "stop_message", l_stop_message },
     { "keep", l_keep }, { "kept", l_kept },
     { NULL, NULL }
   };

@@ -14,6 +14,7 @@
 
 #include "l_util.h"
 #include <signal.h>
+#include <stdint.h>
 
 enum { KEEL_STOP_NONE = 0, KEEL_STOP_CPU, KEEL_STOP_BUDGET, KEEL_STOP_MEMORY };
 
@@ -32,13 +33,17 @@ typedef struct keel_guard {
   size_t string_max;              /* bytes a string function may build */
   lua_Integer pattern_steps;      /* base steps of one pattern call */
   lua_Integer pattern_per_byte;   /* and extra steps per subject byte */
-  /* memory: the last refused request, to tell Lua's retry after an
-   * emergency collection (a real out-of-memory) from a first refusal */
+  /* memory: the last refused request, pending until Lua retries it after
+   * an emergency collection (cured, or refused again: out of memory) or
+   * its caller gives it up (any other request that grows: out of memory) */
   const void *refused_ptr;
   size_t refused_size;
   int oom;                        /* memory ran out during this action */
   int oom_seen;                   /* ... or at any time since the state was built */
+  int closing;                    /* nesting of coroutine closes (__close in __close) */
+  uintptr_t stack_base;           /* the C stack where the action began */
   char where[160];                /* where the stop was raised first */
+  char refused_where[160];        /* where the pending refusal was made */
 } keel_guard;
 
 /* The guard of the state L belongs to (made on first use). */

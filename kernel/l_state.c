@@ -532,8 +532,9 @@ static int l_group_name(lua_State *L) {
 static int l_group_add(lua_State *L) {
   keel_state *st = S(L);
   int32_t g = group_arg(L, st, 2), u = unit_arg(L, st, 3);
-  lua_Integer pos = luaL_optinteger(L, 4, 0) - 1;
-  keel_status s = keel_state_group_add(st, g, u, pos);
+  lua_Integer pos = luaL_optinteger(L, 4, 0);
+  if (pos < 0) return luaL_argerror(L, 4, "position out of range");
+  keel_status s = keel_state_group_add(st, g, u, pos - 1);
   if (s == KEEL_E_DUPLICATE) return luaL_error(L, "group_add: unit %d is already in group %d", (int)u, (int)g);
   if (s == KEEL_E_RANGE) return luaL_argerror(L, 4, "position out of range");
   check(L, s, "group_add");
@@ -810,6 +811,15 @@ static int l_action_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_s
 static int l_redo_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_count_redos(S(L))); return 1; }
 /* st:action_number() -> the last action begun  [-1, +1, e] */
 static int l_action_number(lua_State *L) { lua_pushinteger(L, keel_state_action_number(S(L))); return 1; }
+/* st:set_action_number(n): the numbering of a loaded state goes on from n  [-2, +0, e] */
+static int l_set_action_number(lua_State *L) {
+  keel_state *st = S(L);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  keel_status s = keel_state_set_action_number(st, n);
+  if (s == KEEL_E_ARG) return luaL_argerror(L, 2, "a whole number >= 0 expected");
+  if (s == KEEL_E_STATE) return luaL_error(L, "set_action_number: only on a state with no actions, redo or transaction");
+  return 0;
+}
 
 /* ---- hash, journal, memory ---- */
 
@@ -929,7 +939,7 @@ static void json_table(lua_State *L, int idx, scratch *j, int depth) {
     return;
   }
   if (!all_strings) { j->err = "table keys must be all strings (an object) or 1..n (an array)"; return; }
-  keel__json_sort_keys(j->keys + base, count);
+  if (count > 1) keel__json_sort_keys(j->keys + base, count);   /* no keys: j->keys may be NULL */
   if (!KEEL_JSON_LIT(&j->out, "{")) { j->err = "out of memory"; return; }
   for (size_t i = 0; i < count && !j->err; i++) {
     keel__json_name k = j->keys[base + i];     /* a copy: nested objects may move keys */
@@ -1163,6 +1173,7 @@ int keel_lua_open_state(lua_State *L) {
     { "action_begin", l_action_begin }, { "action_end", l_action_end },
     { "undo", l_undo }, { "redo", l_redo }, { "count_actions", l_action_count },
     { "count_redos", l_redo_count }, { "action_number", l_action_number },
+    { "set_action_number", l_set_action_number },
     { "hash", l_hash }, { "hash_hex", l_hash_hex }, { "hash_full", l_hash_full },
     { "journal", l_journal }, { "journal_size", l_journal_size }, { "journal_enable", l_journal_enable },
     { "journal_append", l_journal_append }, { "journal_clear", l_journal_clear },

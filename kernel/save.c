@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SAVE_VERSION KEEL_SAVE_VERSION
 #define MAGIC "keel-save "
@@ -353,6 +354,14 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       if (!get_int(ps, &id) || !sp(ps) || !get_atom(ps, &key, 0) || !sp(ps) || !get_value(ps, &v)) {
         rc = fail(ps, KEEL_E_PARSE, "%s: malformed", tag == 'V' ? "value" : "marker"); break;
       }
+      keel_value was = { 0 };
+      if (id >= 1 && id <= st->nunits &&
+          (tag == 'V' ? (keel_state_get_value(st, (int32_t)id, key, &was), was.kind != KEEL_V_NIL)
+                      : keel_state_get_marker(st, (int32_t)id, key) != 0)) {
+        rc = fail(ps, KEEL_E_PARSE, "%s '%.60s' of unit %lld is given twice", tag == 'V' ? "value" : "marker",
+                  keel_state_atom_str(st, key, NULL), (long long)id);
+        break;
+      }
       keel_status s = id < 1 || id > st->nunits ? KEEL_E_NOT_FOUND :
                       tag == 'V' ? keel_state_set_value(st, (int32_t)id, key, v) :
                       v.kind != KEEL_V_INT || v.u.i == 0 ? KEEL_E_ARG :
@@ -368,6 +377,13 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       if (!get_int(ps, &id) || !sp(ps) || !get_atom(ps, &key, 0) || !sp(ps) || !get_value(ps, &v)) {
         rc = fail(ps, KEEL_E_PARSE, "group attribute: malformed"); break;
       }
+      keel_value was = { 0 };
+      if (id >= 1 && id <= st->ngroups &&
+          (keel_state_group_get_value(st, (int32_t)id, key, &was), was.kind != KEEL_V_NIL)) {
+        rc = fail(ps, KEEL_E_PARSE, "group attribute '%.60s' of group %lld is given twice",
+                  keel_state_atom_str(st, key, NULL), (long long)id);
+        break;
+      }
       keel_status s = id < 1 || id > st->ngroups ? KEEL_E_NOT_FOUND : keel_state_group_set_value(st, (int32_t)id, key, v);
       if (s != KEEL_OK) { rc = fail(ps, KEEL_E_PARSE, "group attribute: %s", keel_status_str(s)); break; }
     } else if (tag == 'E' && sp(ps)) {
@@ -380,22 +396,28 @@ static keel_status parse_body(parser *ps, const char *text, size_t len, char ***
       }
     } else if (tag == 'W' && sp(ps)) {
       keel_atom key; keel_value v;
-      if (!get_atom(ps, &key, 0) || !sp(ps) || !get_value(ps, &v) || keel_state_set_global(st, key, v) != KEEL_OK) {
-        rc = fail(ps, KEEL_E_PARSE, "global: malformed"); break;
+      if (!get_atom(ps, &key, 0) || !sp(ps) || !get_value(ps, &v)) { rc = fail(ps, KEEL_E_PARSE, "global: malformed"); break; }
+      if (keel_state_get_global(st, key).kind != KEEL_V_NIL) {
+        rc = fail(ps, KEEL_E_PARSE, "global '%.60s' is given twice", keel_state_atom_str(st, key, NULL)); break;
       }
+      if (keel_state_set_global(st, key, v) != KEEL_OK) { rc = fail(ps, KEEL_E_PARSE, "global: malformed"); break; }
     } else if (tag == 'K' && ps->version >= 2 && sp(ps)) {
       keel_atom map; keel_key key; keel_value v;
       if (!get_atom(ps, &map, 0) || !sp(ps) || !get_key(ps, &key) || !sp(ps) || !get_value(ps, &v)) {
         rc = fail(ps, KEEL_E_PARSE, "keyed value: malformed"); break;
+      }
+      keel_value was = { 0 };
+      if (keel_state_get_keyed(st, map, &key, &was) == KEEL_OK && was.kind != KEEL_V_NIL) {
+        rc = fail(ps, KEEL_E_PARSE, "keyed value of '%.60s': a key is given twice", keel_state_atom_str(st, map, NULL)); break;
       }
       keel_status s = keel_state_set_keyed(st, map, &key, v);
       if (s != KEEL_OK) { rc = fail(ps, KEEL_E_PARSE, "keyed value: %s", keel_status_str(s)); break; }
       nkeyed++;
     } else if (tag == 'O' && sp(ps)) {
       int64_t h; keel_atom side;
-      if (!get_int(ps, &h) || !sp(ps) || !get_atom(ps, &side, 0) || keel_state_set_owner(st, h, side) != KEEL_OK) {
-        rc = fail(ps, KEEL_E_PARSE, "owner: malformed"); break;
-      }
+      if (!get_int(ps, &h) || !sp(ps) || !get_atom(ps, &side, 0)) { rc = fail(ps, KEEL_E_PARSE, "owner: malformed"); break; }
+      if (keel_state_get_owner(st, h) != 0) { rc = fail(ps, KEEL_E_PARSE, "the owner of hex %lld is given twice", (long long)h); break; }
+      if (keel_state_set_owner(st, h, side) != KEEL_OK) { rc = fail(ps, KEEL_E_PARSE, "owner: malformed"); break; }
     } else if (tag == 'e' && ps->end - ps->p >= 3 && memcmp(ps->p, "nd ", 3) == 0) {
       ps->p += 3;
       int64_t nu, ng, nw, no, nk = 0;
@@ -522,7 +544,9 @@ keel_status keel_state_load(const char *path, keel_state **out, char ***meta, si
   keel_status s = keel_file_read(path, KEEL_SAVE_MAX, &text, &len);
   if (s != KEEL_OK) {
     parser ps = { 0 };   /* no line: the message is the reason alone */
+    struct stat sb;
     if (s == KEEL_E_CAPACITY) fail(&ps, s, "too large for a save (over %d MiB); refusing to read it", (int)(KEEL_SAVE_MAX >> 20));
+    else if (s == KEEL_E_IO && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) fail(&ps, s, "a folder, not a save file");
     else fail(&ps, s, "cannot read (%s)", keel_status_str(s));
     *err = ps.err;
     return s;

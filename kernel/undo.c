@@ -156,6 +156,7 @@ keel_status keel_state_rollback(keel_state *st, const keel_mark *m) {
 keel_status keel_state_action_begin(keel_state *st, const char *name, const char *order_json) {
   if (st->in_action) return KEEL_E_STATE;
   if (!name) return KEEL_E_ARG;
+  if (st->action_seq == INT64_MAX) return KEEL_E_RANGE;   /* numbers are never reused */
   if (!KEEL_RESERVE(st->actions, st->capactions, st->nactions + 1)) return KEEL_E_NOMEM;
   if (st->journal_on) {
     size_t ntext = st->netext;
@@ -196,6 +197,13 @@ keel_status keel_state_action_end(keel_state *st) {
 size_t keel_state_count_actions(const keel_state *st) { return st->nactions; }
 size_t keel_state_count_redos(const keel_state *st) { return st->nredo; }
 int64_t keel_state_action_number(const keel_state *st) { return st->action_seq; }
+
+keel_status keel_state_set_action_number(keel_state *st, int64_t n) {
+  if (n < 0) return KEEL_E_ARG;
+  if (st->nactions || st->nredo || st->depth || st->in_action) return KEEL_E_STATE;
+  st->action_seq = n;
+  return KEEL_OK;
+}
 
 /* The event of an undo or redo of the n actions numbered in numbers. */
 static keel_status undo_redo_event(keel_state *st, int kind, size_t n, const int64_t *numbers) {

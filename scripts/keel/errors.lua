@@ -18,6 +18,7 @@ local type, tonumber, rawget, rawset, setmetatable, error =
   type, tonumber, rawget, rawset, setmetatable, error
 local concat = table.concat
 local getinfo, real_getmetatable = debug.getinfo, debug.getmetatable
+local stop_message = keel.sandbox.stop_message
 
 local M = {}
 
@@ -105,6 +106,11 @@ end
 function M.from(e, rule, trace, stop_fn)
   if M.is_error(e) then return e end
   local file, line, text = M.parse(M.get_message(e))
+  -- once the action is stopping (CPU, budget, memory), that is what every
+  -- error of it says (Lua's bare "not enough memory", a script's error
+  -- raised after a refusal it caught): where it stopped and the limit
+  local stop = stop_message()
+  if stop then file, line, text = M.parse(stop) end
   local frames = trace and script_frames(stop_fn) or {}
   -- a position inside the kernel's own Lua says less than the script's line
   if file and file:match("keel/[%w_/]+%.lua$") and frames[1] then file = nil end

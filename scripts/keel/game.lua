@@ -49,7 +49,8 @@ M.line = line
 -- ---- creation ------------------------------------------------------------------
 
 --- A new game.
----@param opts? {seed?: integer, board?: any, dice?: any, scenario?: string, variants?: string[], journal?: boolean, state?: any}
+---@param opts? {seed?: integer, board?: any, dice?: any, scenario?: string, variants?: string[], journal?: boolean,
+---  state?: any, limits?: {cpu: number, memory: integer}}
 ---@return table game
 function M.new(opts)
   opts = opts or {}
@@ -70,12 +71,15 @@ function M.new(opts)
   if opts.dice_state then self.dice:load(opts.dice_state) end
   self.dice:on_roll(function(rec) self:_journal_roll(rec) end)
   if opts.journal == false then self.state:journal_enable(false) end
-  self.state:journal_append(line("header", {
+  local header = {
     { "format", "keel-journal" }, { "version", M.JOURNAL_VERSION },
     { "keel", keel.version }, { "lua", keel.lua_version }, { "lpeg", tostring(keel.lpeg_version) },
     { "scenario", self.scenario }, { "seed", seed }, { "variants", self.variants },
-    { "loaded", opts.loaded },
-  }))
+  }
+  -- the limits the game is played under (keel run; replay plays under them)
+  if opts.limits then header[#header + 1] = { "limits", { cpu = opts.limits.cpu, memory = opts.limits.memory } } end
+  header[#header + 1] = { "loaded", opts.loaded }
+  self.state:journal_append(line("header", header))
   if self.board then self:seed_ownership(self.board) end
   return self
 end
@@ -189,6 +193,17 @@ local function dice_state(self)
   return self._dice_text
 end
 
+-- A body that returned normally while its action is stopping (its script
+-- swallowed the stop, or a refused allocation, in tail position) failed.
+local stop_message = keel.sandbox.stop_message
+local function stopped(res)
+  if res[1] then
+    local stop = stop_message()
+    if stop then return { false, stop, n = 2 } end
+  end
+  return res
+end
+
 local function traceback_handler(rule)
   return function(e) return errors.from(e, rule, true) end
 end
@@ -204,7 +219,7 @@ function Game:transaction(fn, opts, ...)
   local dice_before = dice_state(self)
   local level = st:begin()
   if rule then st:push_rule(rule) end
-  local res = table.pack(xpcall(fn, traceback_handler(rule or st:get_rule()), self, ...))
+  local res = stopped(table.pack(xpcall(fn, traceback_handler(rule or st:get_rule()), self, ...)))
   if res[1] then
     if rule then st:pop_rule() end
     st:commit(level)
@@ -257,6 +272,9 @@ end
 -- what an action does once its body returned (ok) or raised
 local function action_done(self, st, name, opts, rule, level, dice_before, ok, ...)
   if ok then
+    -- a body that returned while its action is stopping failed (keel.sandbox)
+    local stop = stop_message()
+    if stop then return action_done(self, st, name, opts, rule, level, dice_before, false, stop) end
     if rule then st:pop_rule() end
     st:commit(level)
     trim(self._acts, st:count_actions() - 1)
@@ -501,13 +519,40 @@ function M.load(path, opts)
   opts = opts or {}
   local st, meta = kstate.load(path)
   if not st then return nil, meta end
+  local function refuse(why) st:close(); return nil, path .. ": " .. why end
   local m, rule_files = {}, {}
   for _, kv in ipairs(meta) do
-    if kv[1] == "rule_file" then rule_files[#rule_files + 1] = kv[2] else m[kv[1]] = kv[2] end
+    if kv[1] == "rule_file" then
+      rule_files[#rule_files + 1] = kv[2]
+    elseif m[kv[1]] ~= nil then
+      return refuse(("meta %q is given twice"):format(kv[1]))
+    else
+      m[kv[1]] = kv[2]
+    end
   end
-  local seed = math.tointeger(tonumber(m.seed or ""))
-  if not seed or not m.dice then st:close(); return nil, path .. ": save has no seed or dice state" end
-  local variants = json.decode(m.variants or "[]") or {}
+  local seed = m.seed and m.seed:match("^%-?%d+$") and math.tointeger(tonumber(m.seed))
+  if not seed or not m.dice then return refuse("save has no seed or dice state") end
+  -- the variants: a JSON list of file names (a save that says otherwise is damaged)
+  local vok, variants = pcall(json.decode, m.variants or "[]")
+  local list_ok = vok and type(variants) == "table"
+  if list_ok then
+    local n = 0
+    for _ in pairs(variants) do n = n + 1 end
+    for i = 1, n do if type(variants[i]) ~= "string" then list_ok = false end end
+  end
+  if not list_ok then
+    return refuse(('meta "variants": a JSON list of variant files expected, got %s'):format(
+      #m.variants > 40 and (("%q"):format(m.variants:sub(1, 40)) .. "...") or ("%q"):format(m.variants)))
+  end
+  -- the number of the last action: the game's actions go on from it (never reused)
+  local actions = 0
+  if m.actions ~= nil then
+    actions = m.actions:match("^%d+$") and math.tointeger(tonumber(m.actions))
+    if not actions then
+      return refuse(('meta "actions": a whole number >= 0 expected, got %q'):format(m.actions:sub(1, 40)))
+    end
+  end
+  st:set_action_number(actions)
   local ok, game = pcall(M.new, {
     state = st, seed = seed, scenario = m.scenario ~= "" and m.scenario or nil, variants = variants,
     dice = opts.dice, dice_state = m.dice, loaded = path, board = nil,

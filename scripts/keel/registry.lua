@@ -188,13 +188,27 @@ local function check_fields(spec, allowed, what)
   end
 end
 
-local function string_list(v, what)
+-- A manifest's fields are read raw, once its file has run: whatever
+-- metamethods a manifest put on its tables would run outside any action's
+-- limits (a __index or __len that never returns would hang the loader).
+local function raw_string(spec, k, file)
+  local v = rawget(spec, k)
+  if v ~= nil and type(v) ~= "string" then error(("%s: %s must be a string, got a %s"):format(file, k, type(v)), 0) end
+  return v
+end
+
+local function string_list(spec, k, file)
+  local v = rawget(spec, k)
   if v == nil then return {} end
-  if type(v) ~= "table" then error(what .. " must be a list of strings", 3) end
+  if type(v) ~= "table" then error(("%s: %s must be a list of strings, got a %s"):format(file, k, type(v)), 0) end
   local out = {}
-  for i, s in ipairs(v) do
-    if type(s) ~= "string" then error(("%s[%d] must be a string"):format(what, i), 3) end
+  local i = 1
+  local s = rawget(v, 1)
+  while s ~= nil do
+    if type(s) ~= "string" then error(("%s: %s[%d] must be a string, got a %s"):format(file, k, i, type(s)), 0) end
     out[i] = s
+    i = i + 1
+    s = rawget(v, i)
   end
   return out
 end
@@ -227,19 +241,26 @@ function Registry:load_family(name)
   if type(spec) ~= "table" then
     error(manifest_path .. ": a manifest returns family { name = ..., files = {...} }", 0)
   end
-  if spec.name ~= name then
-    error(("%s: the family is named %q but lives in folder '%s'"):format(manifest_path,
-      tostring(spec.name), name), 0)
+  local fname = raw_string(spec, "name", manifest_path)
+  if fname ~= name then
+    error(("%s: the family is named %s but lives in folder '%s'"):format(manifest_path,
+      fname and ("%q"):format(fname) or "nothing", name), 0)
   end
   local fam = {
-    name = name, dir = dir, rulebook = spec.rulebook, description = spec.description,
-    depends = string_list(spec.depends, "depends"), files = string_list(spec.files, "files"),
-    tables = {}, table_files = string_list(spec.tables, "tables"),
-    -- what a counter and the status panel show (keel.counter, doc/viewer.md)
-    view = spec.view ~= nil and require("keel.counter").check(spec.view, manifest_path) or nil,
+    name = name, dir = dir, rulebook = raw_string(spec, "rulebook", manifest_path),
+    description = raw_string(spec, "description", manifest_path),
+    depends = string_list(spec, "depends", manifest_path), files = string_list(spec, "files", manifest_path),
+    tables = {}, table_files = string_list(spec, "tables", manifest_path),
+    -- what a counter and the status panel show (keel.counter, doc/viewer.md), read raw
+    view = rawget(spec, "view") ~= nil and require("keel.counter").check(
+      sandbox.plain(rawget(spec, "view"), function(path, what)
+        local parts = {}
+        for i, k in ipairs(path) do parts[i] = tostring(k) end
+        error(("%s: view.%s: %s"):format(manifest_path, concat(parts, "."), what), 0)
+      end), manifest_path) or nil,
   }
   for _, dep in ipairs(fam.depends) do self:load_family(dep) end
-  for _, ev in ipairs(string_list(spec.events, "events")) do self.event_names[ev] = true end
+  for _, ev in ipairs(string_list(spec, "events", manifest_path)) do self.event_names[ev] = true end
   self:_load_tables(fam)
   self.families[name] = fam
   self.family_order[#self.family_order + 1] = name

@@ -292,6 +292,7 @@ function call(self, r, fn, game, ...)
   local running, st = self._running, game.state
   local n = #running + 1
   running[n] = r
+  self._last = r
   if not push_rule then state_methods(st) end
   push_rule(st, r.id)
   local entry = self._ctx[r]
@@ -327,7 +328,8 @@ local function entered(self, ok, ...)
   if self._running[1] ~= nil then self._running = {} end
   if ok then return ok, ... end
   local e, kind = ...
-  if not errors.is_error(e) then e = errors.from(e, nil) end
+  -- a stop the rules swallowed and returned from: the rule that ran last
+  if not errors.is_error(e) then e = errors.from(e, self._last and self._last.id) end
   errors.set_kind(e, kind)
   return false, e, kind
 end
@@ -336,6 +338,7 @@ function Set:_enter(body, ...)
   if self._depth > 0 then return true, body(...) end
   self._entry_fn = body
   self._depth = 1
+  self._last = nil
   return entered(self, sandbox.xprotect(body, self._handler, ...))
 end
 

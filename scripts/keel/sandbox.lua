@@ -24,7 +24,7 @@ local M = {}
 local real_load, real_type, real_error = load, type, error
 local real_setmetatable, real_rawset, real_rawget = setmetatable, rawset, rawget
 local real_select, real_tostring = select, strlib.tostring
-local real_getmetatable = getmetatable
+local real_getmetatable, raw_getmetatable = getmetatable, debug.getmetatable
 local io_write = io.write
 
 -- Kernel code (scripts/keel/) may finish its cleanup after a stop; script
@@ -55,6 +55,145 @@ end
 
 local DICE = "roll the kernel's dice instead (ctx:roll(\"1d6\") in a rule): " ..
              "every roll is journaled with the rule that asked for it"
+
+-- ---- pairs and next in keel's order of keys ------------------------------------------
+--
+-- Lua 5.4 seeds its string hash per process, so the stock pairs() and next()
+-- visit a table's string keys in an order that changes from one process to
+-- the next: a rule rolling dice in that order would journal differently on
+-- every run and its replay would diverge. Scripts get pairs and next that
+-- visit keys in keel's order of keys (keel.keys: numbers, then strings by
+-- byte, then false, true), the same in every process; a key with no such
+-- order (a table, a function) is refused when met.
+local raw_next, sort = next, table.sort
+local ORDERED = { number = true, string = true, boolean = true }
+
+local function no_order(k, what, level)
+  real_error(("%s: a table with a key of type %s has no order that is the same in every process " ..
+    "(keel scripts iterate tables keyed by numbers, strings or booleans; keep other keys in a list)")
+    :format(what, real_type(k)), level + 1)
+end
+
+-- The keys of t in keel's order, and how many. Each kind is sorted with
+-- Lua's own < (no comparator called from Lua), then numbers, strings,
+-- false, true are put one after the other.
+local function ordered_keys(t, what, level)
+  local ks, n = {}, 0
+  local nums, nn, has_false, has_true
+  local k = raw_next(t)
+  while k ~= nil do
+    local tk = real_type(k)
+    if tk == "string" then
+      n = n + 1
+      ks[n] = k
+    elseif tk == "number" then
+      nn = (nn or 0) + 1
+      nums = nums or {}
+      nums[nn] = k
+    elseif tk == "boolean" then
+      if k then has_true = true else has_false = true end
+    else
+      no_order(k, what, level + 1)
+    end
+    k = raw_next(t, k)
+  end
+  if n > 1 then sort(ks) end
+  if nums or has_false or has_true then
+    local all, m = nums or {}, nn or 0
+    if m > 1 then sort(all) end
+    for i = 1, n do all[m + i] = ks[i] end
+    m = m + n
+    if has_false then m = m + 1; all[m] = false end
+    if has_true then m = m + 1; all[m] = true end
+    return all, m
+  end
+  return ks, n
+end
+
+-- An iterator over t's keys in keel's order (a snapshot of the keys; a key
+-- set to nil on the way is skipped, as Lua allows; one added is not seen).
+local function ordered_iter(t, what, level)
+  local ks, n = ordered_keys(t, what, level + 1)
+  local i = 0
+  return function()
+    while i < n do
+      i = i + 1
+      local k = ks[i]
+      local v = real_rawget(t, k)
+      if v ~= nil then return k, v end
+    end
+    return nil
+  end
+end
+
+local function safe_pairs(t)
+  local mt = raw_getmetatable(t)
+  local mp = real_type(mt) == "table" and real_rawget(mt, "__pairs")
+  if mp then
+    local f, st, init = mp(t)
+    return f, st, init
+  end
+  if real_type(t) ~= "table" then
+    real_error(("bad argument #1 to 'for iterator' (table expected, got %s)"):format(real_type(t)), 2)
+  end
+  return ordered_iter(t, "pairs", 2), t, nil
+end
+
+-- next(t, k): the key after k in keel's order. next(t) scans t for its
+-- first key; a traversal (next(t, k) with k the key it gave last) goes on
+-- along a snapshot of t's keys made when it took its second step: adding
+-- keys during a traversal is undefined in Lua, so one cannot tell.
+local walks = real_setmetatable({}, { __mode = "k" })   -- t -> { keys, position of each key, n }
+
+local function first_key(t)
+  local best, rb
+  local key = raw_next(t)
+  while key ~= nil do
+    local tk = real_type(key)
+    local rk = tk == "number" and 1 or tk == "string" and 2 or tk == "boolean" and 3
+    if not rk then no_order(key, "next", 3) end
+    if best == nil or rk < rb or (rk == rb and (rk == 3 and key == false or rk ~= 3 and key < best)) then
+      best, rb = key, rk
+    end
+    key = raw_next(t, key)
+  end
+  return best
+end
+
+local function safe_next(t, k)
+  if real_type(t) ~= "table" then
+    real_error(("bad argument #1 to 'next' (table expected, got %s)"):format(real_type(t)), 2)
+  end
+  if raw_next(t) == nil then return nil end
+  local key
+  if k == nil then   -- a new traversal: the next step takes a fresh snapshot
+    walks[t] = nil
+    key = first_key(t)
+  else
+    local w = walks[t]
+    local i = w and w.pos[k]
+    if not i then
+      local ks, n = ordered_keys(t, "next", 2)
+      local pos = {}
+      for j = 1, n do pos[ks[j]] = j end
+      w = { keys = ks, pos = pos, n = n }
+      walks[t] = w
+      i = pos[k]
+      if not i then
+        if not ORDERED[real_type(k)] then no_order(k, "next", 2) end
+        real_error("invalid key to 'next'", 2)
+      end
+    end
+    repeat
+      i = i + 1
+      key = w.keys[i]
+    until key == nil or real_rawget(t, key) ~= nil
+    if key == nil then walks[t] = nil end
+  end
+  if key == nil then return nil end
+  return key, real_rawget(t, key)
+end
+M.pairs, M.next = safe_pairs, safe_next
 
 --- Read-only proxies, one per real table, shared by every script.
 --
@@ -87,8 +226,9 @@ local function ro_newindex(p, k)
 end
 local function ro_pairs(p)
   local t, name = real_of[p], protected[p]
-  return function(_, k)
-    local nk, nv = next(t, k)
+  local iter = ordered_iter(t, "pairs", 2)   -- keel's order of keys, as pairs() in scripts
+  return function()
+    local nk, nv = iter()
     if real_type(nv) == "table" then nv = readonly(nv, name .. "." .. real_tostring(nk)) end
     return nk, nv
   end, p, nil
@@ -171,6 +311,10 @@ local function keel_api()
   return api
 end
 
+-- The metatables scripts set (setmetatable below): the only ones getmetatable
+-- gives back. Weak: a metatable no script holds any more goes.
+local script_mts = real_setmetatable({}, { __mode = "k" })
+
 local function safe_setmetatable(t, mt)
   if real_type(t) ~= "table" then
     real_error(("bad argument #1 to 'setmetatable' (table expected, got %s)"):format(real_type(t)), 2)
@@ -182,7 +326,9 @@ local function safe_setmetatable(t, mt)
     real_error("setmetatable: __gc is not allowed in keel scripts " ..
                "(finalizers run outside the limits of an action)", 2)
   end
-  return real_setmetatable(t, mt)
+  local r = real_setmetatable(t, mt)
+  if real_type(mt) == "table" then script_mts[mt] = true end
+  return r
 end
 
 -- An error raised by the stop hook calls message handlers with hooks off;
@@ -198,12 +344,22 @@ local function safe_xpcall(f, handler, ...)
   end, ...)
 end
 
--- The metatables of keel's objects (userdata) are shared by every script
--- and the kernel: a script may not see them.
+--- What getmetatable gives a script: a metatable a script set (as Lua
+--- gives it: its __metatable field when it has one), never one of the
+--- kernel's (keel objects, keel's error and result types, the string
+--- metatable, library proxies): those are shared by every script and the
+--- kernel, and a script that could change one could reach every later
+--- game in the process.
+local LOCKED = "the metatable of a keel object is locked"
 local function safe_getmetatable(v)
-  if real_type(v) == "userdata" then return "the metatable of a keel object is locked" end
-  return real_getmetatable(v)
+  local mt = raw_getmetatable(v)
+  if mt == nil then return nil end
+  if script_mts[mt] then return real_getmetatable(v) end
+  local field = real_type(mt) == "table" and real_rawget(mt, "__metatable")
+  if real_type(field) == "string" then return field end
+  return LOCKED
 end
+M.getmetatable = safe_getmetatable
 
 local function safe_rawset(t, k, v)
   if protected[t] then
@@ -260,7 +416,7 @@ end
 
 -- Globals every script shares: builtins that cannot reach outside.
 local shared = {
-  assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
+  assert = assert, error = error, ipairs = ipairs, next = safe_next, pairs = safe_pairs,
   pcall = pcall, select = select, tonumber = tonumber, type = type,
   xpcall = safe_xpcall, rawequal = rawequal, rawlen = rawlen, rawget = rawget,
   getmetatable = safe_getmetatable,
@@ -307,10 +463,17 @@ end
 ---@param env table
 ---@return function|nil, string|nil
 function M.load(text, chunkname, env)
+  local name = chunkname:gsub("^[@=]", "")
   if text:byte(1) == 27 then
-    return nil, (chunkname:gsub("^[@=]", "")) .. ": binary chunks are not allowed in keel scripts"
+    return nil, name .. ": binary chunks are not allowed in keel scripts"
   end
-  return real_load(text, chunkname, "t", env)
+  local fn, err = real_load(text, chunkname, "t", env)
+  -- the parser's "C stack overflow" (a source nested too deep) has no place
+  if not fn and err:sub(1, #name + 1) ~= name .. ":" then
+    err = name .. ": cannot load: " .. err .. (err:find("C stack overflow", 1, true)
+      and " (the source nests tables, functions or expressions too deep)" or "")
+  end
+  return fn, err
 end
 
 --- Read and load a script file into an environment.
@@ -323,6 +486,77 @@ function M.loadfile(path, env)
   local text = f:read("a")
   f:close()
   return M.load(text, "@" .. path, env)
+end
+
+-- ---- data a script made, read by kernel code outside an action -------------------
+
+local MAX_DEPTH, MAX_VALUES = 32, 100000
+M.PLAIN_MAX_DEPTH, M.PLAIN_MAX_VALUES = MAX_DEPTH, MAX_VALUES
+
+local function show(v)
+  local tv = real_type(v)
+  if tv == "string" then
+    if #v > 40 then v = v:sub(1, 40) .. "..." end
+    return (("%q"):format(v):gsub("\\\n", "\\n"))
+  elseif tv == "number" then
+    if v ~= v then return "nan" end
+    if v == math.huge then return "inf" end
+    if v == -math.huge then return "-inf" end
+    return real_tostring(v)
+  elseif tv == "boolean" or tv == "nil" then
+    return real_tostring(v)
+  end
+  return "a " .. tv
+end
+--- A value as a message shows it: never through tostring on a table (a
+--- script's __tostring could loop; a plain table would print an address).
+M.show = show
+
+local function copy_plain(v, path, depth, count, bad)
+  local tv = real_type(v)
+  if tv == "string" or tv == "boolean" then return v end
+  if tv == "number" then
+    if v ~= v or v == math.huge or v == -math.huge then bad(path, "a finite number expected, got " .. show(v)) end
+    return v
+  end
+  if tv ~= "table" then
+    bad(path, "plain data expected (strings, numbers, booleans and tables of them), got " .. show(v))
+  end
+  if depth >= MAX_DEPTH then bad(path, ("tables nested more than %d deep (or a cycle)"):format(MAX_DEPTH)) end
+  local out = {}
+  local k, x = raw_next(v)
+  while k ~= nil do
+    count[1] = count[1] + 1
+    if count[1] > MAX_VALUES then bad({}, ("more than %d values"):format(MAX_VALUES)) end
+    if real_type(k) ~= "string" and math.type(k) ~= "integer" then
+      bad(path, "keys must be names or whole numbers, got " .. show(k))
+    end
+    local p = { table.unpack(path) }
+    p[#p + 1] = k
+    out[k] = copy_plain(x, p, depth + 1, count, bad)
+    k, x = raw_next(v, k)
+  end
+  return out
+end
+
+--- A plain copy of data a script made, read raw (next and rawget: none of
+--- the script's metamethods runs, as none may outside an action's limits).
+--- Plain data only: strings, finite numbers, booleans, and tables of them
+--- keyed by names or whole numbers, at most 32 deep and 100,000 values. On
+--- anything else bad(path, what) is called (path: the keys down to the
+--- value), which must raise; without it, raises "a.b[2]: what".
+---@param v any
+---@param bad? fun(path: any[], what: string)
+---@return any copy
+function M.plain(v, bad)
+  bad = bad or function(path, what)
+    local parts = {}
+    for i, k in ipairs(path) do
+      parts[i] = math.type(k) == "integer" and ("[" .. k .. "]") or ((i > 1 and "." or "") .. real_tostring(k))
+    end
+    real_error((#parts > 0 and (table.concat(parts) .. ": ") or "") .. what, 0)
+  end
+  return copy_plain(v, {}, 0, { 0 }, bad)
 end
 
 -- The C side, so that one require gives the whole sandbox.

@@ -51,6 +51,10 @@ local FIELDS = { name = true, description = true, map = true, rules = true, path
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
                        face = true, hits = true, points = true, at = true, port = true, group = true,
                        aboard = true }
+local EXPECT_FIELDS = { error = true, illegal = true, vetoed = true, ok = true, global = true,
+                        keyed = true, units = true, hash = true }
+local FACES = { full = true, damaged = true, half = true }
+local MAX_COUNT = (1 << 31) - 1
 
 local function dir_of(path) return path:match("^(.*)/[^/]*$") or "." end
 -- "a/b/../c" -> "a/c"; "./a" -> "a"
@@ -76,49 +80,453 @@ end
 
 local function fail(path, msg) error(path .. ": " .. msg, 0) end
 
--- keyed = { {map, key, value}, ... } (a scenario's keyed values, or a
--- check's; key: one part or an array of parts): the shape, or an error
--- naming the file and the entry.
-local function check_keyed(path, where, keyed)
-  if keyed == nil then return end
-  local n = 0
-  for _ in pairs(type(keyed) == "table" and keyed or {}) do n = n + 1 end
-  if type(keyed) ~= "table" or n ~= #keyed then fail(path, where .. " = { {map, key, value}, ... } expected") end
-  for i, e in ipairs(keyed) do
-    if type(e) ~= "table" or type(e[1]) ~= "string" or e[2] == nil then
-      fail(path, ("%s[%d]: {map, key, value} expected (key: a part or an array of parts)"):format(where, i))
+-- ---- where a field is written ---------------------------------------------------------
+
+-- The line of each field of the table constructor given to scenario { ... },
+-- by its path ("forces.2.hits"), from the file's text: a best effort for the
+-- messages (a field built by code has the line of its nearest written
+-- ancestor; a file whose text is not read so gives the line of the call).
+local function field_lines(text)
+  local toks, n, pos, line = {}, 0, 1, 1
+  local len = #text
+  local function add(kind, v) n = n + 1; toks[n] = { kind, v, line } end
+  local function long_bracket(at)   -- [[ ]] / [==[ ]==] starting at `at`: end position or nil
+    local eq = text:match("^%[(=*)%[", at)
+    if not eq then return nil end
+    local close = text:find("]" .. eq .. "]", at + #eq + 2, true)
+    return close and (close + #eq + 1) or len
+  end
+  local function advance(to)   -- move pos to `to`, counting newlines
+    local _, nl = text:sub(pos, to - 1):gsub("\n", "")
+    line = line + nl
+    pos = to
+  end
+  while pos <= len and n < 200000 do
+    local c = text:sub(pos, pos)
+    if c == "\n" then line = line + 1; pos = pos + 1
+    elseif c:match("%s") then pos = pos + 1
+    elseif text:sub(pos, pos + 1) == "--" then
+      local e = long_bracket(pos + 2)
+      if e then advance(e + 1) else pos = (text:find("\n", pos, true) or len + 1) end
+    elseif c == '"' or c == "'" then
+      local i = pos + 1
+      while i <= len do
+        local d = text:sub(i, i)
+        if d == "\\" then i = i + 2 elseif d == c or d == "\n" then break else i = i + 1 end
+      end
+      add("value", text:sub(pos + 1, i - 1):gsub("\\(.)", "%1"))
+      advance(i + 1)
+    elseif c == "[" and text:match("^%[=*%[", pos) then
+      add("value", true)
+      advance(long_bracket(pos) + 1)
+    elseif c:match("[%a_]") then
+      local name = text:match("^[%w_]+", pos)
+      add("name", name)
+      pos = pos + #name
+    elseif c:match("%d") or (c == "." and text:match("^%.%d", pos)) then
+      local num = text:match("^0[xX][%x%.]*[pP]?[+-]?%x*", pos) or text:match("^[%d%.]*[eE]?[+-]?%d*", pos)
+      add("value", math.tointeger(tonumber(num)) or tonumber(num) or num)
+      pos = pos + math.max(#num, 1)
+    elseif text:sub(pos, pos + 1) == "==" or text:sub(pos, pos + 1) == "~=" then
+      add("op", "==")
+      pos = pos + 2
+    else
+      add(c, c)
+      pos = pos + 1
     end
   end
+  local lines = {}
+  local i = 1
+  -- skip an expression up to the next , ; or } at this level
+  local function skip_expr()
+    local depth = 0
+    while i <= n do
+      local k = toks[i][1]
+      if depth == 0 and (k == "," or k == ";" or k == "}") then return end
+      if k == "{" or k == "(" or k == "[" then depth = depth + 1
+      elseif k == "}" or k == ")" or k == "]" then depth = depth - 1 end
+      i = i + 1
+    end
+  end
+  local parse_table
+  local function value(path)
+    if not toks[i] then return end
+    lines[path] = toks[i][3]
+    if toks[i][1] == "{" then parse_table(path) else skip_expr() end
+  end
+  function parse_table(prefix)   -- at "{"
+    i = i + 1
+    local index = 0
+    while i <= n and toks[i][1] ~= "}" do
+      local t1, t2 = toks[i], toks[i + 1]
+      local key
+      if t1[1] == "name" and t2 and t2[1] == "=" then
+        key = t1[2]
+        i = i + 2
+      elseif t1[1] == "[" and toks[i + 2] and toks[i + 2][1] == "]" and toks[i + 3] and toks[i + 3][1] == "=" then
+        key = tostring(t2[2])
+        i = i + 4
+      elseif t1[1] == "[" then   -- [expr] = : a key this scanner cannot tell
+        skip_expr()
+      else
+        index = index + 1
+        key = tostring(index)
+      end
+      if key then value(prefix == "" and key or (prefix .. "." .. key)) end
+      if toks[i] and (toks[i][1] == "," or toks[i][1] == ";") then i = i + 1 end
+    end
+    i = i + 1
+  end
+  -- the first `scenario {` or `scenario({`
+  for j = 1, n - 1 do
+    if toks[j][1] == "name" and toks[j][2] == "scenario" and
+       (toks[j + 1][1] == "{" or (toks[j + 1][1] == "(" and toks[j + 2] and toks[j + 2][1] == "{")) then
+      i = toks[j + 1][1] == "{" and j + 1 or j + 2
+      lines[""] = toks[j][3]
+      local ok = pcall(parse_table, "")
+      if not ok then lines = { [""] = toks[j][3] } end
+      break
+    end
+  end
+  return lines
+end
+M.field_lines = field_lines
+
+-- ---- checking a scenario --------------------------------------------------------------
+
+local show = sandbox.show
+
+-- A path as messages write it: forces[2].values.strength
+local function path_text(path, first)
+  local out = {}
+  for i = first or 1, #path do
+    local k = path[i]
+    if math.type(k) == "integer" then out[#out + 1] = "[" .. k .. "]"
+    elseif type(k) == "string" and k:match("^[%a_][%w_]*$") then out[#out + 1] = (#out > 0 or first) and ("." .. k) or k
+    else out[#out + 1] = "[" .. show(k) .. "]" end
+  end
+  return concat(out)
+end
+
+local Checker = {}
+Checker.__index = Checker
+
+-- "file:line: " for a field (its own line, or its nearest ancestor's)
+function Checker:where(path)
+  local lines = self.lines
+  for len = #path, 0, -1 do
+    local parts = {}
+    for i = 1, len do parts[i] = tostring(path[i]) end
+    local l = lines[concat(parts, ".")]
+    if l then return ("%s:%d: "):format(self.file, l) end
+  end
+  return self.line and ("%s:%d: "):format(self.file, self.line) or (self.file .. ": ")
+end
+
+-- Raise "file:line: PATH (NAME): what" (the name of the force, when in one).
+function Checker:bad(path, what)
+  local label = path_text(path)
+  local force = path[1] == "forces" and math.type(path[2]) == "integer" and self.force_names[path[2]]
+  if force then label = ("forces[%d] (%s)%s"):format(path[2], force, path_text(path, 3)) end
+  if #path > 8 then label = path_text { table.unpack(path, 1, 6) } .. "..." end
+  if label == "" then label = "scenario" end
+  error(self:where(path) .. (label ~= "" and (label .. ": ") or "") .. what, 0)
+end
+
+local function sub(path, k)
+  local p = { table.unpack(path) }
+  p[#p + 1] = k
+  return p
+end
+
+-- A plain copy of script-made data, read raw (sandbox.plain: a scenario's
+-- tables could carry __index, __pairs, __len that never return, and nothing
+-- here runs within an action's limits).
+function Checker:plain(raw)
+  local forces = type(raw) == "table" and rawget(raw, "forces")
+  if type(forces) == "table" then   -- the names of forces, for the messages
+    for i = 1, 100000 do
+      local f = rawget(forces, i)
+      if f == nil then break end
+      local name = type(f) == "table" and rawget(f, "name")
+      if type(name) == "string" and name ~= "" then self.force_names[i] = name end
+    end
+  end
+  return sandbox.plain(raw, function(path, what) self:bad(path, what) end)
+end
+
+-- The length of a list (its keys 1..n and nothing else).
+function Checker:list(v, path, what)
+  if v == nil then return {} end
+  if type(v) ~= "table" then self:bad(path, ("%s expected, got %s"):format(what, show(v))) end
+  local n = 0
+  while v[n + 1] ~= nil do n = n + 1 end
+  for k in pairs(v) do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then
+      self:bad(path, ("%s expected, got a table with the key %s"):format(what, show(k)))
+    end
+  end
+  return v
+end
+
+function Checker:strings(v, path, what)
+  for i, s in ipairs(self:list(v, path, what)) do
+    if type(s) ~= "string" then self:bad(sub(path, i), "a string expected, got " .. show(s)) end
+  end
+  return v or {}
+end
+
+function Checker:fields(v, path, allowed, what)
+  if type(v) ~= "table" then self:bad(path, ("%s expected, got %s"):format(what, show(v))) end
+  for _, k in ipairs(sorted_keys(v)) do
+    if not allowed[k] then
+      self:bad(sub(path, k), ("unknown field (expected one of: %s)"):format(concat(sorted_keys(allowed), ", ")))
+    end
+  end
+end
+
+-- name -> scalar: flags, group values, unit values
+function Checker:scalars(v, path, what)
+  if v == nil then return end
+  if type(v) ~= "table" then self:bad(path, ("%s expected, got %s"):format(what, show(v))) end
+  for _, k in ipairs(sorted_keys(v)) do
+    if type(k) ~= "string" then self:bad(path, "names (strings) expected as keys, got " .. show(k)) end
+    local x = v[k]
+    if type(x) ~= "string" and type(x) ~= "number" and type(x) ~= "boolean" then
+      self:bad(sub(path, k), "a number, a string or a boolean expected, got " .. show(x))
+    end
+  end
+end
+
+-- keyed = { {map, key, value}, ... }: key one part or a list of 1 to 3
+-- parts (integers and names), the value a number, a string or a boolean
+-- (nil, in expectations: not set)
+function Checker:keyed(v, path, expect)
+  for i, e in ipairs(self:list(v, path, "a list of keyed values { {map, key, value}, ... }")) do
+    local p = sub(path, i)
+    local what = "{map, key, value} expected (map a name, key a part or a list of parts)"
+    if type(e) ~= "table" or type(e[1]) ~= "string" then self:bad(p, what .. ", got " .. show(e)) end
+    if e[2] == nil then self:bad(p, what .. ", got no key") end
+    local key = e[2]
+    local parts = type(key) == "table" and key or { key }
+    local n = 0
+    for _ in pairs(parts) do n = n + 1 end
+    if n < 1 or n > 3 or #parts ~= n then self:bad(sub(p, 2), "a key of 1 to 3 parts expected") end
+    for j = 1, n do
+      if math.type(parts[j]) ~= "integer" and type(parts[j]) ~= "string" then
+        self:bad(sub(p, 2), "key parts are whole numbers or names, got " .. show(parts[j]))
+      end
+    end
+    local x = e[3]
+    if not (type(x) == "string" or type(x) == "number" or type(x) == "boolean" or (expect and x == nil)) then
+      self:bad(sub(p, 3), "a number, a string or a boolean expected, got " .. show(x))
+    end
+    for k in pairs(e) do
+      if not (math.type(k) == "integer" and k >= 1 and k <= 3) then
+        self:bad(p, what .. ", got a table with the key " .. show(k))
+      end
+    end
+  end
+end
+
+function Checker:count_of(v, path)
+  if v ~= nil and not (math.type(v) == "integer" and v >= 0 and v <= MAX_COUNT) then
+    self:bad(path, ("a whole number from 0 to %d expected, got %s"):format(MAX_COUNT, show(v)))
+  end
+end
+
+function Checker:force(f, i)
+  local path = { "forces", i }
+  if type(f) ~= "table" then self:bad(path, "a force { name = ..., type = ..., side = ... } expected, got " .. show(f)) end
+  if type(f.name) ~= "string" or f.name == "" then
+    self:bad(sub(path, "name"), "a force needs a name (a string), got " .. show(f.name))
+  end
+
+  self:fields(f, path, FORCE_FIELDS, "a force")
+  for _, k in ipairs { "type", "side", "group", "aboard" } do
+    if f[k] ~= nil and type(f[k]) ~= "string" then self:bad(sub(path, k), "a string expected, got " .. show(f[k])) end
+  end
+  self:scalars(f.values, sub(path, "values"), "values { name = number|string|boolean }")
+  if f.markers ~= nil then
+    if type(f.markers) ~= "table" then self:bad(sub(path, "markers"), "markers { name = count } expected, got " .. show(f.markers)) end
+    for _, k in ipairs(sorted_keys(f.markers)) do
+      if type(k) ~= "string" then self:bad(sub(path, "markers"), "names (strings) expected as keys, got " .. show(k)) end
+      self:count_of(f.markers[k], sub(sub(path, "markers"), k))
+    end
+  end
+  if f.face ~= nil and not FACES[f.face] then
+    self:bad(sub(path, "face"), ('"full", "damaged" or "half" expected, got %s'):format(show(f.face)))
+  end
+  self:count_of(f.hits, sub(path, "hits"))
+  self:count_of(f.points, sub(path, "points"))
+  if f.at ~= nil and type(f.at) ~= "string" and math.type(f.at) ~= "integer" then
+    self:bad(sub(path, "at"), "a hex (a label like \"15B:2407\", or a hex id) or a zone's name expected, got "
+      .. show(f.at))
+  end
+  if f.port ~= nil and type(f.port) ~= "boolean" then self:bad(sub(path, "port"), "true or false expected, got " .. show(f.port)) end
+  if f.port and f.at == nil then self:bad(sub(path, "port"), "port = true needs at = the port's hex") end
+  if f.at ~= nil and f.aboard ~= nil then self:bad(sub(path, "aboard"), "at and aboard exclude each other") end
+end
+
+function Checker:expect(e, path)
+  if e == nil then return end
+  self:fields(e, path, EXPECT_FIELDS,
+    "expectations { error =, illegal =, vetoed =, ok =, global =, keyed =, units =, hash = }")
+  for _, k in ipairs { "error", "illegal", "vetoed" } do
+    local v = e[k]
+    if v ~= nil and type(v) ~= "string" and v ~= true then
+      self:bad(sub(path, k), "true or a string the reason mentions expected, got " .. show(v))
+    end
+  end
+  if e.ok ~= nil and type(e.ok) ~= "boolean" then self:bad(sub(path, "ok"), "true or false expected, got " .. show(e.ok)) end
+  if e.hash ~= nil and (type(e.hash) ~= "string" or not e.hash:match("^%x+$")) then
+    self:bad(sub(path, "hash"), "a state hash (hex digits) expected, got " .. show(e.hash))
+  end
+  self:scalars(e.global, sub(path, "global"), "global { name = value }")
+  self:keyed(e.keyed, sub(path, "keyed"), true)
+  if e.units ~= nil then
+    local up = sub(path, "units")
+    if type(e.units) ~= "table" then self:bad(up, "units { [name] = { field = value } } expected, got " .. show(e.units)) end
+    for _, name in ipairs(sorted_keys(e.units)) do
+      local u = e.units[name]
+      if type(name) ~= "string" then self:bad(up, "unit names (strings) expected as keys, got " .. show(name)) end
+      if type(u) ~= "table" then self:bad(sub(up, name), "{ field = value } expected, got " .. show(u)) end
+      for _, field in ipairs(sorted_keys(u)) do
+        local fp = sub(sub(up, name), field)
+        if type(field) ~= "string" then self:bad(sub(up, name), "field names expected as keys, got " .. show(field)) end
+        if field == "values" or field == "markers" then
+          self:scalars(u[field], fp, field .. " { name = value }")
+        elseif type(u[field]) == "table" then
+          self:bad(fp, "a number, a string or a boolean expected, got a table")
+        end
+      end
+    end
+  end
+end
+
+function Checker:order(o, i)
+  local path = { "orders", i }
+  if type(o) ~= "table" then
+    self:bad(path, "an order { \"action\", params... }, { event = \"name\" } or { check = {...} } expected, got " .. show(o))
+  end
+  if o.event ~= nil then
+    if type(o.event) ~= "string" then self:bad(sub(path, "event"), "an event name (a string) expected, got " .. show(o.event)) end
+    self:fields(o, path, { event = true, data = true, expect = true }, "an event order")
+    if o.data ~= nil and type(o.data) ~= "table" then self:bad(sub(path, "data"), "a table expected, got " .. show(o.data)) end
+  elseif o.check ~= nil then
+    self:fields(o, path, { check = true, expect = true }, "a check")
+    self:expect(o.check, sub(path, "check"))
+  elseif type(o[1]) == "string" then
+    for _, k in ipairs(sorted_keys(o)) do
+      if k ~= 1 and k ~= "expect" and type(k) ~= "string" then
+        self:bad(sub(path, k), "parameters are named (param = value), got the key " .. show(k))
+      end
+    end
+  else
+    self:bad(path, "an order { \"action\", params... }, { event = \"name\" } or { check = {...} } expected, got "
+      .. (o[1] ~= nil and ("first " .. show(o[1])) or "a table without an action, event or check"))
+  end
+  self:expect(o.expect, sub(path, "expect"))
+end
+
+--- Check what a scenario file's scenario { ... } returned and make a plain
+--- copy of it (raw reads only): the spec the rest of keel uses. Raises
+--- "file:line: field: what was expected, got what" on the first mistake.
+---@param raw table what scenario { ... } made
+---@param file string
+---@param text? string the file's text (for the lines of fields)
+---@return table spec
+function M.check(raw, file, text)
+  local lines = text and field_lines(text) or {}
+  local self = setmetatable({ file = file, lines = lines, line = lines[""], force_names = {} }, Checker)
+  local spec = self:plain(raw)
+  self:fields(spec, {}, FIELDS, "scenario { ... }")
+  for _, k in ipairs { "name", "description", "map" } do
+    if spec[k] ~= nil and type(spec[k]) ~= "string" then
+      self:bad({ k }, (k == "map" and "a map file (a string, relative to the scenario)" or "a string")
+        .. " expected, got " .. show(spec[k]))
+    end
+  end
+  if spec.seed ~= nil and math.type(spec.seed) ~= "integer" then
+    self:bad({ "seed" }, "a whole number expected, got " .. show(spec.seed))
+  end
+  self:strings(spec.rules, { "rules" }, 'a list of rule families { "family", ... }')
+  if spec.rules == nil or #spec.rules == 0 then
+    self:bad({ "rules" }, '{ "family", ... } expected, naming the rule families the scenario plays with')
+  end
+  self:strings(spec.path, { "path" }, "a list of folders")
+  self:strings(spec.variants, { "variants" }, "a list of variant files")
+  self:scalars(spec.flags, { "flags" }, "flags { name = number|string|boolean }")
+  self:keyed(spec.keyed, { "keyed" })
+  local names = {}
+  for i, f in ipairs(self:list(spec.forces, { "forces" }, "a list of forces { { name = ... }, ... }")) do
+    self:force(f, i)
+    if names[f.name] then
+      self:bad({ "forces", i, "name" }, ("two forces are named %s (forces[%d] and forces[%d])"):format(show(f.name), names[f.name], i))
+    end
+    names[f.name] = i
+  end
+  for i, f in ipairs(spec.forces or {}) do
+    if f.aboard ~= nil and not (names[f.aboard] and names[f.aboard] < i) then
+      self:bad({ "forces", i, "aboard" }, ("no force named %s is listed before it"):format(show(f.aboard)))
+    end
+  end
+  if spec.groups ~= nil then
+    if type(spec.groups) ~= "table" then
+      self:bad({ "groups" }, "groups { [name] = { key = value } } expected, got " .. show(spec.groups))
+    end
+    local in_group = {}
+    for _, f in ipairs(spec.forces or {}) do if f.group then in_group[f.group] = true end end
+    for _, name in ipairs(sorted_keys(spec.groups)) do
+      if type(name) ~= "string" then self:bad({ "groups" }, "group names (strings) expected as keys, got " .. show(name)) end
+      if not in_group[name] then self:bad({ "groups", name }, "no force is in a group of that name") end
+      self:scalars(spec.groups[name], { "groups", name }, "{ key = number|string|boolean }")
+    end
+  end
+  for i, o in ipairs(self:list(spec.orders, { "orders" }, "a list of orders")) do self:order(o, i) end
+  spec.file = file
+  spec.line = self.line
+  spec.lines = lines
+  return spec
+end
+
+-- A scenario file's text, at most 16 MiB (a journal may name any path:
+-- /dev/zero must not fill the memory).
+local MAX_SCENARIO = 16 * 1024 * 1024
+local function read_bounded(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end   -- io.open's reason names the path
+  local text, rerr = f:read(MAX_SCENARIO + 1)
+  f:close()
+  if not text then
+    if rerr == nil then return "" end
+    return nil, path .. ": cannot read the scenario: " .. tostring(rerr)
+  end
+  if #text > MAX_SCENARIO then return nil, path .. ": cannot read the scenario: larger than 16 MiB" end
+  return text
 end
 
 -- The tables made by a sandbox's scenario{ ... }: what makes a file a scenario.
 local made = setmetatable({}, { __mode = "k" })
 
 --- Load and check a scenario file: it runs in the sandbox and must return
---- what scenario { ... } made, or it is refused as not a scenario.
+--- what scenario { ... } made, or it is refused as not a scenario. What it
+--- returned is read raw and checked (M.check); the spec is that plain copy.
 ---@param path string
 ---@return table spec
 function M.load(path)
   local env = sandbox.env { extra = {
     scenario = function(s)
-      if type(s) ~= "table" then error("scenario{...} expects a table", 2) end
-      for k in pairs(s) do
-        if not FIELDS[k] then
-          local names = sorted_keys(FIELDS)
-          error(("scenario: unknown field '%s' (expected: %s)"):format(tostring(k), concat(names, ", ")), 2)
-        end
-      end
+      if type(s) ~= "table" then error("scenario{...} expects a table, got " .. show(s), 2) end
       made[s] = true
       return s
     end,
   } }
-  local fh, err = io.open(path, "rb")
-  local text, fn, hash = fh and fh:read("a"), nil, nil
-  if fh then fh:close() end
-  if text then
-    hash = keel.state.hash_bytes(text)
-    fn, err = registry.load_chunk(text, hash, "@" .. path, env)
-  end
+  local text, rerr = read_bounded(path)
+  if not text then error(rerr, 0) end
+  -- compiled once per process for a given text (keel.registry)
+  local hash = keel.state.hash_bytes(text)
+  local fn, err = registry.load_chunk(text, hash, "@" .. path, env)
   if not fn then error(err, 0) end
   local res = table.pack(sandbox.xprotect(fn, function(e) return errors.from(e, nil, true) end))
   if not res[1] then error(res[2], 0) end
@@ -126,36 +534,32 @@ function M.load(path)
   if not made[spec] then
     fail(path, "not a scenario: a scenario file returns scenario { ... } (run a host Lua script with `keel script`)")
   end
-  if spec.seed ~= nil and math.type(spec.seed) ~= "integer" then fail(path, "seed must be an integer") end
-  if type(spec.rules) ~= "table" or #spec.rules == 0 then
-    fail(path, "rules = { \"family\", ... } names the rule families it plays with")
-  end
-  check_keyed(path, "keyed", spec.keyed)
-  for i, order in ipairs(type(spec.orders) == "table" and spec.orders or {}) do
-    for _, k in ipairs({ "expect", "check" }) do
-      if type(order) == "table" and type(order[k]) == "table" then
-        check_keyed(path, ("orders[%d].%s.keyed"):format(i, k), order[k].keyed)
-      end
-    end
-  end
-  for i, f in ipairs(spec.forces or {}) do
-    if type(f) ~= "table" or type(f.name) ~= "string" then fail(path, ("forces[%d] needs a name"):format(i)) end
-    for k in pairs(f) do
-      if not FORCE_FIELDS[k] then
-        fail(path, ("forces[%d] (%s): unknown field '%s' (expected: %s)"):format(i, f.name, tostring(k),
-          concat(sorted_keys(FORCE_FIELDS), ", ")))
-      end
-    end
-  end
-  spec.file = path
-  spec.hash = hash   -- of the text loaded: the journal's rule_file line
-  return spec
+  local checked = M.check(spec, path, text)
+  checked.hash = hash   -- of the text loaded: the journal's rule_file line
+  return checked
 end
 
 -- ---- a run -------------------------------------------------------------------------
 
 local Run = {}
 Run.__index = Run
+
+-- Raise a mistake found while setting the scenario up, as M.check does.
+local function spec_fail(spec, path, what)
+  local names = {}
+  for i, f in ipairs(spec.forces or {}) do names[i] = f.name end
+  local c = setmetatable({ file = spec.file, lines = spec.lines or {}, line = spec.line, force_names = names }, Checker)
+  c:bad(path, what)
+end
+
+-- The text of an error raised by keel's own Lua or the kernel while
+-- setting up, without its position inside keel.
+local function reason(e)
+  local msg = errors.get_message(e)
+  local file, _, text = errors.parse(msg)
+  if file and file:match("keel/[%w_/]+%.lua$") then msg = text end
+  return (msg:gsub("^bad argument #%d+ to '[%w_.:?]+' %((.*)%)$", "%1"))
+end
 
 -- The search path and the variant files of a scenario, resolved against its
 -- folder (opts.variants, more variant files, after the scenario's own).
@@ -171,23 +575,34 @@ local function path_and_variants(spec, opts)
   return path, variants
 end
 
---- The rule set a scenario plays with (its families and variants on its
---- path, and opts.variants after them: a conflict between any two is
---- raised here, all of them listed). Many games of one scenario may share
---- it: pass it to M.start as opts.set (a rule set keeps nothing of a game
---- between games).
+--- The rule set a scenario plays with: its families and variants on its
+--- path, and opts.variants after them. A mistake in a rule or variant file
+--- names that file; one with no place is the scenario's; two variants that
+--- change one rule are refused here, before anything is played. Many games
+--- of one scenario may share it: pass it to M.start as opts.set (a rule set
+--- keeps nothing of a game between games).
 ---@param spec table from M.load
 ---@param opts? {narrate?: function, path?: string[], variants?: string[]}
 ---@return table set
 function M.rule_set(spec, opts)
   opts = opts or {}
   local path, variants = path_and_variants(spec, opts)
-  local set = rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate }
-  if #set.conflicts > 0 then   -- variants that stack badly: all of them, before anything is played
-    local msgs = {}
-    for i, c in ipairs(set.conflicts) do msgs[i] = c.message end
-    error(concat(msgs, "\n"), 0)
+  local set = rules.new { path = path, narrate = opts.narrate }
+  local function load(field, i, fn, arg)
+    local ok, e = pcall(fn, set, arg)
+    if ok then return end
+    local msg = errors.get_message(e)
+    if errors.parse(msg) then error(e, 0) end
+    spec_fail(spec, { field, i }, msg)
   end
+  for i, f in ipairs(spec.rules) do load("rules", i, set.load_family, f) end
+  local own = #(spec.variants or {})
+  for i, v in ipairs(variants) do
+    if i <= own then load("variants", i, set.apply_variant, v)
+    else set:apply_variant(v) end   -- a variant stacked on the scenario (keel run --variant): its own message
+  end
+  set:finalize()
+  set:check_conflicts()   -- two variants changing one rule: refused now, not at the first order
   return set
 end
 
@@ -196,7 +611,8 @@ end
 --- variant files (paths as given), applied after the scenario's own;
 --- opts.seed: the game's seed instead of the scenario's.
 ---@param spec table from M.load
----@param opts? {narrate?: function, path?: string[], variants?: string[], seed?: integer, set?: table}
+---@param opts? {narrate?: function, path?: string[], variants?: string[], seed?: integer, set?: table,
+---  limits?: {cpu: number, memory: integer}}
 ---@return table run
 function M.start(spec, opts)
   opts = opts or {}
@@ -206,41 +622,44 @@ function M.start(spec, opts)
     local err
     -- one board per map file and process: games share it (it never changes)
     board, err = keel.board.load(resolve(base, spec.map), { shared = true })
-    if not board then fail(spec.file, "map: " .. tostring(err)) end
+    if not board then spec_fail(spec, { "map" }, "cannot load " .. show(spec.map) .. ": " .. tostring(err)) end
   end
   local _, variants = path_and_variants(spec, opts)
   local set = opts.set or M.rule_set(spec, opts)
-  local game = game_mod.new { seed = opts.seed or spec.seed or 0, board = board, scenario = spec.file,
-                              variants = variants }
+  local game = game_mod.new { seed = opts.seed or spec.seed or 0, board = board, scenario = spec.file, variants = variants,
+                              limits = opts.limits }
   game:add_rule_file(spec.file, spec.hash)
   set:declare_files(game)
   local self = setmetatable({ spec = spec, set = set, game = game, board = board,
                               units = {}, groups = {}, results = {} }, Run)
   local st = game.state
   st:push_rule("scenario")
-  for _, k in ipairs(sorted_keys(spec.flags or {})) do game:set_global(k, spec.flags[k]) end
-  for _, e in ipairs(spec.keyed or {}) do game:set_keyed(e[1], e[2], e[3]) end
-  for _, f in ipairs(spec.forces or {}) do
-    if self.units[f.name] then fail(spec.file, ("two forces are named '%s'"):format(f.name)) end
-    local id = game:unit_new { name = f.name, type = f.type, side = f.side, values = f.values,
-                               markers = f.markers, face = f.face, hits = f.hits, points = f.points }
+  local function try(p, fn, ...)
+    local ok, e = pcall(fn, ...)
+    if not ok then st:pop_rule(); spec_fail(spec, p, reason(e)) end
+  end
+  for _, k in ipairs(sorted_keys(spec.flags or {})) do try({ "flags", k }, game.set_global, game, k, spec.flags[k]) end
+  for i, e in ipairs(spec.keyed or {}) do try({ "keyed", i }, game.set_keyed, game, e[1], e[2], e[3]) end
+  for i, f in ipairs(spec.forces or {}) do
+    local id
+    try({ "forces", i }, function()
+      id = game:unit_new { name = f.name, type = f.type, side = f.side, values = f.values,
+                           markers = f.markers, face = f.face, hits = f.hits, points = f.points }
+    end)
     self.units[f.name] = id
     if f.at ~= nil then   -- a zone (area) by name, else a hex
       local z = self:find_zone(f.at)
       local h = not z and self:hex(f.at)
       if not z and not h then
-        fail(spec.file, ("forces %s: at %s is not a hex or zone of the map"):format(f.name, tostring(f.at)))
+        st:pop_rule()
+        spec_fail(spec, { "forces", i, "at" }, board and (show(f.at) .. " is not a hex or zone of the map")
+          or "the scenario has no map (map = \"file.map\") to find a hex on")
       end
-      if z then game:move(id, "zone", z) else game:move(id, f.port and "port" or "hex", h) end
+      if z then try({ "forces", i, "at" }, game.move, game, id, "zone", z)
+      else try({ "forces", i, "at" }, game.move, game, id, f.port and "port" or "hex", h) end
     end
-    if f.aboard ~= nil then   -- cargo of a force listed before it
-      local carrier = self.units[f.aboard]
-      if f.at ~= nil then fail(spec.file, ("forces %s: at and aboard exclude each other"):format(f.name)) end
-      if not carrier then
-        fail(spec.file, ("forces %s: aboard %s: no force of that name is listed before it"):format(f.name,
-          tostring(f.aboard)))
-      end
-      game:move(id, "unit", carrier)
+    if f.aboard ~= nil then   -- cargo of a force listed before it (M.check made sure)
+      try({ "forces", i, "aboard" }, game.move, game, id, "unit", self.units[f.aboard])
     end
     if f.group then
       local g = self.groups[f.group]
@@ -253,9 +672,8 @@ function M.start(spec, opts)
   end
   for _, name in ipairs(sorted_keys(spec.groups or {})) do
     local g = self.groups[name]
-    if not g then fail(spec.file, ("groups: no force is in a group named '%s'"):format(name)) end
     local vals = spec.groups[name]
-    for _, k in ipairs(sorted_keys(vals)) do game:group_set_value(g, k, vals[k]) end
+    for _, k in ipairs(sorted_keys(vals)) do try({ "groups", name, k }, game.group_set_value, game, g, k, vals[k]) end
   end
   st:pop_rule()
   return self
@@ -277,7 +695,6 @@ function M.resume(spec, game, opts)
   return run
 end
 
---- A hex from a label ("15B:2407", through the map) or an integer.
 --- A zone's index (1-based, the board's order) from its name, or nil.
 function Run:find_zone(v)
   if type(v) ~= "string" or not self.board then return nil end
@@ -285,6 +702,7 @@ function Run:find_zone(v)
   return nil
 end
 
+--- A hex from a label ("15B:2407", through the map) or an integer.
 function Run:hex(v)
   if math.type(v) == "integer" then return v end
   if type(v) == "string" and self.board then return (self.board:hex(v)) end

@@ -487,6 +487,10 @@ function Table:rows_table()
   if not src.dice then
     error(("table %s takes its rows from '%s', which is not a dice table"):format(self.name, src.name), 2)
   end
+  -- a script reads this table through a read-only view: so it sees the other
+  -- (shared by every game in the process) only through one too
+  local sandbox = require "keel.sandbox"
+  if sandbox.is_protected(self) then return sandbox.readonly(src, "table " .. tostring(src.name)) end
   return src
 end
 

@@ -133,6 +133,9 @@ function M.apply(set, path)
     end
     if type(spec.name) ~= "string" or spec.name == "" then error("variant: a name is needed", 2) end
     if type(spec.base) ~= "string" then error("variant: base names the rule family it changes", 2) end
+    if spec.description ~= nil and type(spec.description) ~= "string" then
+      error("variant: description must be a string", 2)
+    end
     for _, other in ipairs(set.variants) do
       if other.name == spec.name then error(("variant: a variant named '%s' is already applied"):format(spec.name), 2) end
     end

@@ -3,6 +3,7 @@
 #include "keel.h"
 #include "check.h"
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static keel_atom A(keel_state *st, const char *s) {
@@ -614,6 +615,43 @@ TEST(file_atomic_write_and_read) {
   rmdir(dir);
 }
 
+TEST(file_atomic_write_no_symlink_keeps_mode) {
+  char dir[] = "/tmp/keel-state-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[256], tmp[280], target[256];
+  snprintf(path, sizeof path, "%s/a.save", dir);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  snprintf(target, sizeof target, "%s/precious", dir);
+  CHECK_OK(keel_file_write_atomic(target, "keep\n", 5));
+  CHECK(symlink(target, tmp) == 0);   /* planted where the temporary file goes */
+  CHECK_OK(keel_file_write_atomic(path, "new\n", 4));
+  char *data; size_t len;
+  CHECK_OK(keel_file_read(target, 100, &data, &len));
+  CHECK(len == 5 && memcmp(data, "keep\n", 5) == 0);
+  free(data);
+  struct stat sb;
+  CHECK(lstat(path, &sb) == 0 && S_ISREG(sb.st_mode));
+  CHECK(lstat(tmp, &sb) != 0);        /* no temporary file left */
+  CHECK(chmod(path, 0600) == 0);
+  CHECK_OK(keel_file_write_atomic(path, "again\n", 6));
+  CHECK(stat(path, &sb) == 0 && (sb.st_mode & 07777) == 0600);
+  unlink(path);
+  unlink(target);
+  rmdir(dir);
+}
+
+TEST(state_set_action_number) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  CHECK_INT(keel_state_set_action_number(st, -1), KEEL_E_ARG);
+  CHECK_OK(keel_state_set_action_number(st, 26));
+  CHECK_OK(keel_state_action_begin(st, "x", NULL));
+  CHECK_OK(keel_state_action_end(st));
+  CHECK_INT(keel_state_action_number(st), 27);   /* never reused */
+  CHECK_INT(keel_state_set_action_number(st, 3), KEEL_E_STATE);
+  keel_state_free(st);
+}
+
 int main(void) {
   RUN(state_units_and_fields);
   RUN(state_hash_independent_of_history);
@@ -631,5 +669,7 @@ int main(void) {
   RUN(keyed_values_undo_hash_save);
   RUN(save_version_1_loads);
   RUN(file_atomic_write_and_read);
+  RUN(file_atomic_write_no_symlink_keeps_mode);
+  RUN(state_set_action_number);
   return check_report();
 }

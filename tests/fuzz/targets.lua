@@ -19,12 +19,15 @@ end
 
 -- A refusal must name the input first (`name:LINE:` where there is a line,
 -- `name:` for what concerns the whole file) and print no address.
-local function check_refusal(target, name, msg)
+-- (An address the input wrote itself, quoted back, is the input's.)
+local function check_refusal(target, name, msg, input)
   if type(msg) ~= "string" then bad(target, "non-string error", msg) end
   local prefix = name .. ":"
   if msg:sub(1, #prefix) ~= prefix then bad(target, "error does not name " .. name, msg) end
-  if msg:find("table: 0x", 1, true) or msg:find("userdata: 0x", 1, true) then
-    bad(target, "error prints an address", msg)
+  for _, a in ipairs { "table: 0x", "userdata: 0x" } do
+    if msg:find(a, 1, true) and not (input and input:find(a, 1, true)) then
+      bad(target, "error prints an address", msg)
+    end
   end
 end
 
@@ -69,31 +72,165 @@ function M.save(data)
   st:close(); st2:close()
 end
 
--- Integers a fuzzer should try on every argument.
+-- Values a fuzzer should try on every argument: integers at the edges,
+-- floats, strings, tables of them, nil.
 local EXTREMES = { 0, 1, -1, 2, 7, 255, 65536, math.maxinteger, math.mininteger,
-  math.maxinteger - 1, -math.maxinteger, 1 << 31, -(1 << 31), 1 << 32, 0.5, -0.0 }
+  math.maxinteger - 1, -math.maxinteger, 1 << 31, -(1 << 31), 1 << 32, 0.5, -0.0,
+  1 << 62, -(1 << 62), (1 << 31) - 1, 1 << 16, 1e308, -1e308, 0/0, math.huge, -math.huge,
+  "", "A", "full", "hits", "strength", "hex", "33:1223", "33:1223/1224", "x", "1d6", "2d6+1",
+  "9223372036854775807d6", "1d9223372036854775807", "1d6+9223372036854775807",
+  true, false, {}, { 1, 2 }, { math.maxinteger, math.mininteger }, { name = "S", col = 1, row = 1 } }
 
-local hex_names
---- The pure bindings (keel.hex): each input byte picks a function and its
---- arguments; every call returns or raises a Lua error, never crashes.
-function M.bindings(data)
-  if not hex_names then
-    hex_names = {}
-    for name, f in pairs(keel.hex) do if type(f) == "function" then hex_names[#hex_names + 1] = name end end
-    table.sort(hex_names)
+-- The objects each input plays with, made afresh: the pure modules scripts
+-- get (keel.hex, grid, seaboxes, areas) and what rules reach through the
+-- game's facade (a state, a board) and ctx:roll (dice).
+local MAP = [[
+map "fuzz"
+hexes flat even digits 2 first 1 1
+section 33 at 0 0 size 4 4
+default all-sea
+terrain at 33:0101 {
+  . . . .
+  . L c .
+}
+port 33:0303 minor "Port"
+tag crete 33:0202..0302
+zone "Sea" 33:0101..0404
+]]
+
+local function methods_of(obj)
+  local names = {}
+  local mt = getmetatable(obj)
+  local idx = type(mt) == "table" and rawget(mt, "__index")
+  if type(idx) == "table" then
+    for k, v in pairs(idx) do if type(v) == "function" then names[#names + 1] = k end end
   end
+  table.sort(names)
+  return names
+end
+
+-- methods that touch files or the process: not for a fuzzer
+local SKIP = { save = true, load = true, write_file = true, close = true, on_roll = true }
+
+local function module_functions(mod)
+  local names = {}
+  for k, v in pairs(mod) do if type(v) == "function" then names[#names + 1] = k end end
+  table.sort(names)
+  return names
+end
+
+local subjects
+local function make_subjects()
+  local out = {}
+  local function add(name, self, fn_names, lookup)
+    local list = {}
+    for _, n in ipairs(fn_names) do if not SKIP[n] then list[#list + 1] = n end end
+    out[#out + 1] = { name = name, self = self, names = list, lookup = lookup }
+  end
+  add("hex", nil, module_functions(keel.hex), function(n) return keel.hex[n] end)
+  add("grid.new", nil, { "new" }, function() return keel.grid.new end)
+  add("seaboxes.new", nil, { "new" }, function() return keel.seaboxes.new end)
+  add("dice.new", nil, { "new" }, function() return keel.dice.new end)
+  local grid = keel.grid.new { orientation = "flat", shift = "odd", digits = 2,
+                               sections = { { name = "33", col = 0, row = 0 } } }
+  add("grid", grid, methods_of(grid))
+  local sb = keel.seaboxes.new { radius = 2 }
+  add("seaboxes", sb, methods_of(sb))
+  local areas = keel.areas.new():add("A", { keel.hex.from_qr(0, 0) }):add("B", { keel.hex.from_qr(1, 0) })
+  add("areas", areas, methods_of(areas))
+  local st = keel.state.new()
+  st:unit_new("Warspite", "BB", "Allied")
+  st:unit_new("Valiant", "BB", "Allied")
+  st:group_new("Force H")
+  add("state", st, methods_of(st))
+  local board = assert(map.load_string(MAP, "fuzz.map"))
+  add("board", board, methods_of(board))
+  local dice = keel.dice.new(7)
+  add("dice", dice, methods_of(dice))
+  return out
+end
+
+--- The bindings scripts reach: each input byte picks an object (a module,
+--- a grid, sea boxes, areas, a game state, a board, dice), one of its
+--- functions and three arguments; every call returns or raises a Lua
+--- error, never crashes or overflows (the sanitizer build).
+function M.bindings(data)
+  subjects = subjects or make_subjects()
   local i = 1
-  while i + 3 <= #data do
-    local f = keel.hex[hex_names[data:byte(i) % #hex_names + 1]]
-    local a = EXTREMES[data:byte(i + 1) % #EXTREMES + 1]
-    local b = EXTREMES[data:byte(i + 2) % #EXTREMES + 1]
-    local c = EXTREMES[data:byte(i + 3) % #EXTREMES + 1]
-    pcall(f, a, b, c)
-    i = i + 4
+  while i + 4 <= #data do
+    local s = subjects[data:byte(i) % #subjects + 1]
+    local name = s.names[data:byte(i + 1) % #s.names + 1]
+    local a = EXTREMES[data:byte(i + 2) % #EXTREMES + 1]
+    local b = EXTREMES[data:byte(i + 3) % #EXTREMES + 1]
+    local c = EXTREMES[data:byte(i + 4) % #EXTREMES + 1]
+    if s.self then
+      local f = s.self[name]
+      pcall(f, s.self, a, b, c)
+    else
+      pcall(s.lookup(name), a, b, c)
+    end
+    i = i + 5
+  end
+  -- a state whose transactions the input left open is closed again
+  for _, s in ipairs(subjects) do
+    if s.name == "state" then
+      while s.self:depth() > 0 do s.self:rollback(s.self:depth()) end
+      pcall(s.self.action_end, s.self)
+    end
   end
 end
 
+--- A journal: replayed (keel replay's machinery, its scenario set up from
+--- the header, each order played as keel run plays it, under a CPU limit
+--- of 1 s), or refused naming fuzz.jsonl and its line. A replay that
+--- diverges or is refused reports so with a message naming the journal.
+function M.journal(data)
+  local replay = require "keel.cli.replay"
+  local ok, rep = pcall(replay.replay, "fuzz.jsonl", { text = data, cpu = 1 })
+  if not ok then return check_refusal("journal", "fuzz.jsonl", rep, data) end
+  if type(rep) ~= "table" or type(rep.ok) ~= "boolean" then bad("journal", "no report", rep) end
+  check_refusal("journal", "fuzz.jsonl", rep.message, data)
+end
+
+-- The scratch file the scenario target writes (under build/, so that the
+-- seeds can name the families and maps of the tree relative to it).
+local SCRATCH = "build/fuzz/scratch"
+local scenario_box
+
+--- A scenario file: played as keel run plays it (a sandbox state of its
+--- own, 64 MiB, 1 s per action, quietly), or refused with a message that
+--- names a file (the scenario, or a family, variant or map it names) and
+--- neither an address nor a place inside keel's own Lua.
+function M.scenario(data)
+  os.execute("mkdir -p " .. SCRATCH)
+  local path = SCRATCH .. "/fuzz.lua"
+  local f = assert(io.open(path, "wb"))
+  f:write(data)
+  f:close()
+  scenario_box = scenario_box or keel.sandbox.new { memory = 64 * 1024 * 1024 }
+  local ok, status, msg = scenario_box:call("keel.cli.run", "scenario_main", path,
+    { quiet = true, silent = true, cpu = 1, memory = 64 * 1024 * 1024 })
+  if not ok then
+    if msg == "memory" then return end   -- out of memory outside any action: the state is rebuilt
+    bad("scenario", "the sandbox call failed", status)
+  end
+  if status ~= 0 and status ~= 1 then bad("scenario", "exit status", status) end
+  if msg ~= nil then
+    if type(msg) ~= "string" then bad("scenario", "non-string error", msg) end
+    local first = msg:match("^[^\n]*")
+    if not first:match("^[^:%s][^:]*:") then bad("scenario", "error names no file", first) end
+    if first:find("keel/[%w_/]+%.lua:%d+:") then bad("scenario", "error points into keel's own Lua", first) end
+    for _, a in ipairs { "table: 0x", "userdata: 0x" } do   -- (unless the file wrote it itself)
+      if msg:find(a, 1, true) and not data:find(a, 1, true) then bad("scenario", "error prints an address", msg) end
+    end
+  end
+end
+
+-- for tools that write inputs of the bindings target by hand
+M._extremes = EXTREMES
+function M._subjects() subjects = subjects or make_subjects(); return subjects end
+
 --- Target names in a fixed order.
-M.names = { "bindings", "map", "save", "tables" }
+M.names = { "bindings", "journal", "map", "save", "scenario", "tables" }
 
 return M

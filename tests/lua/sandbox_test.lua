@@ -591,3 +591,311 @@ t.test("sandbox-escape: keel replay of a journal naming a plain Lua file never r
   t.ok(out:find(file .. ": not a scenario", 1, true), out)
   os.execute("rm -rf " .. dir)
 end)
+
+-- ---- coroutines closed from __close ---------------------------------------------------
+
+-- A chain of n coroutines, each closing the one made before it from its
+-- __close (after `pad` nested pcalls), the error of an inner close raised on.
+local function close_chain(n, pad)
+  return ([[
+    local N, PAD = %d, %d
+    local function padded(k, f)
+      if k == 0 then return f() end
+      local ok, e = pcall(padded, k - 1, f)
+      if not ok then error(e, 0) end
+    end
+    local prev
+    for i = 1, N do
+      local p = prev
+      local co = coroutine.create(function()
+        local x <close> = setmetatable({}, { __close = function()
+          if p then padded(PAD, function()
+            local ok, e = coroutine.close(p)
+            if not ok then error(e, 0) end
+          end) end
+        end })
+        coroutine.yield()
+      end)
+      coroutine.resume(co)
+      prev = co
+    end
+    return coroutine.close(prev)]]):format(n, pad)
+end
+
+t.test("sandbox-escape: 10,000 coroutines closing each other from __close are refused, not a crash", function()
+  for _, c in ipairs { { 10000, 0 }, { 400, 190 } } do
+    local ok, closed, err = run(close_chain(c[1], c[2]))
+    t.ok(ok, closed)
+    t.eq(closed, false)
+    t.ok(tostring(err):find("coroutine.close: coroutines closed from __close nested too deep", 1, true), err)
+  end
+  -- a short chain is fine, and the next action runs normally
+  t.eq({ run(close_chain(20, 5)) }, { true, true })
+end)
+
+-- ---- memory stops --------------------------------------------------------------------
+
+-- A family whose actions take a hit and then try `body` (Lua source).
+local function memory_family(actions)
+  local dir = t.tmpdir()
+  os.execute("mkdir -p " .. dir .. "/greedy")
+  local src = { "rule { id = \"M.1\", title = \"Greedy\", actions = {" }
+  for name, body in pairs(actions) do
+    src[#src + 1] = ("  %s = { params = { unit = \"unit\" }, effect = function(ctx, p)\n"
+      .. "    ctx.game:add_hits(p.unit, 1)\n"
+      .. "    local big = {} for i = 1, 12 do big[i] = string.rep(string.char(64 + i), 1 << 20) end\n"
+      .. "    %s\n  end },"):format(name, body)
+  end
+  src[#src + 1] = "} }\n"
+  local f = assert(io.open(dir .. "/greedy/r.lua", "w"))
+  f:write(table.concat(src, "\n"))
+  f:close()
+  f = assert(io.open(dir .. "/greedy/manifest.lua", "w"))
+  f:write([[return family { name = "greedy", files = { "r.lua" } }]])
+  f:close()
+  return dir
+end
+
+t.test("sandbox-limit: a refused allocation cannot be swallowed by pcall; the stop names file:line", function()
+  local dir = memory_family {
+    concat = [[for i = 1, 10 do pcall(table.concat, big) end return "carried on"]],
+    pack = [[for i = 1, 10 do pcall(string.pack, "c300000000", "") end return "carried on"]],
+    tail = [[return pcall(table.concat, big)]],
+    own_error = [[local ok, e = pcall(table.concat, big) error("mine: " .. tostring(e))]],
+    plain = [[local t = {} for i = 1, 1e9 do t[i] = { i } end]],
+  }
+  local box <close> = sandbox.new { memory = 40 * 1024 * 1024 }
+  for _, name in ipairs { "concat", "pack", "tail", "own_error", "plain" } do
+    local ok, res = box:eval([[
+      local name, dir = ...
+      local keel = require "keel"
+      local game = require("keel.game").new { seed = 5 }
+      game:unit_new { name = "Warspite", type = "BB", side = "Allied" }
+      local set = require("keel.rules").load { families = { "greedy" }, path = { dir } }
+      local before = game:hash_hex()
+      local done, err, kind = set:act(game, name, { unit = 1 })
+      return { done = done, kind = kind, message = type(err) == "table" and err.message or tostring(err),
+               same = game:hash_hex() == before, hits = game:get(1, "hits") }
+    ]], "=[t]", name, dir)
+    t.ok(ok, res)
+    t.eq(res.done, nil, name)
+    t.eq(res.kind, "memory", name .. ": " .. tostring(res.message))
+    t.ok(res.message:find("^" .. dir:gsub("%p", "%%%0") .. "/greedy/r%.lua:%d+: rule M%.1: memory limit exceeded: "
+      .. "the game's scripts may use 41943040 bytes$"), name .. ": " .. res.message)
+    t.ok(res.same, name .. ": the state hash changed")
+    t.eq(res.hits, 0, name)
+  end
+  os.execute("rm -rf " .. dir)
+end)
+
+-- ---- getmetatable ------------------------------------------------------------------
+
+t.test("sandbox-escape: getmetatable gives back only metatables scripts set", function()
+  local dir = t.tmpdir()
+  os.execute("mkdir -p " .. dir .. "/peek")
+  local f = assert(io.open(dir .. "/peek/manifest.lua", "w"))
+  f:write([[return family { name = "peek", depends = { "toy27" }, files = { "r.lua" } }]])
+  f:close()
+  f = assert(io.open(dir .. "/peek/r.lua", "w"))
+  f:write([[
+    rule { id = "K.1", title = "Peeks", queries = { peek = function(ctx)
+      local seen = {}
+      local bound = ctx:table("bombing_hits"):bind {}
+      for _, v in ipairs { bound, ctx:table("bombing_hits"), ctx, keel.hex, "" } do
+        local mt = getmetatable(v)
+        seen[#seen + 1] = type(mt)
+        if type(mt) == "table" then mt.__index = function() return "hijacked" end end
+      end
+      local own = {}
+      local with_field = setmetatable({}, { __metatable = "mine" })
+      seen[#seen + 1] = tostring(getmetatable(setmetatable({}, own)) == own)
+      seen[#seen + 1] = getmetatable(with_field)
+      return table.concat(seen, " ")
+    end } }
+  ]])
+  f:close()
+  local set = require("keel.rules").load { families = { "peek" }, path = { dir, "tests/families" } }
+  local g = require("keel.game").new { seed = 1 }
+  t.eq(set:query(g, "peek"), "string string string string string true mine")
+  -- the table class every game shares is untouched
+  t.eq(set:table("bombing_hits"):lookup(3), set:table("bombing_hits"):lookup(4))
+  t.eq(type(rawget(getmetatable(set:table("bombing_hits")), "__index")), "table")
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("sandbox-escape: a table taking its rows from another gives a read-only view of it", function()
+  local dir = t.tmpdir()
+  os.execute("mkdir -p " .. dir .. "/rows")
+  local f = assert(io.open(dir .. "/rows/manifest.lua", "w"))
+  f:write([[return family { name = "rows", depends = { "navgroup" }, files = { "r.lua" } }]])
+  f:close()
+  f = assert(io.open(dir .. "/rows/r.lua", "w"))
+  f:write([[
+    rule { id = "R.1", title = "Rows", queries = { spoil = function(ctx)
+      local src = ctx:table("invasion_reaction"):rows_table()
+      return pcall(function() src.rows = {} end)
+    end } }
+  ]])
+  f:close()
+  local set = require("keel.rules").load { families = { "rows" }, path = { dir } }
+  local g = require("keel.game").new { seed = 1 }
+  local ok, err = set:query(g, "spoil")
+  t.eq(ok, false)
+  t.ok(tostring(err):find("read-only", 1, true), err)
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("sandbox-limit: a CPU stop swallowed in tail position fails the action and rolls it back", function()
+  local dir = memory_family { spin = [[return pcall(function() while true do end end)]] }
+  local game = require("keel.game").new { seed = 5 }
+  game:unit_new { name = "Warspite", type = "BB", side = "Allied" }
+  local set = require("keel.rules").load { families = { "greedy" }, path = { dir } }
+  local before = game:hash_hex()
+  with_limits({ cpu = 0.05 }, function()
+    local done, err, kind = set:act(game, "spin", { unit = 1 })
+    t.eq(done, nil)
+    t.eq(kind, "cpu")
+    t.ok(err.message:find("greedy/r.lua:%d+: rule M%.1: CPU limit exceeded"), err.message)
+  end)
+  t.eq(game:hash_hex(), before)
+  t.eq(game:get(1, "hits"), 0)
+  os.execute("rm -rf " .. dir)
+end)
+
+-- ---- scenario and manifest tables read outside any action ------------------------------
+
+-- Each file builds a table the kernel reads after the file has run, with a
+-- metamethod that never returns: keel must read it raw (or within the
+-- limits) and either play the scenario or refuse it, never hang.
+t.test("sandbox-escape: metamethods on scenario and manifest tables never run outside the limits", function()
+  local dir = t.tmpdir()
+  local fam = t.cwd() .. "/tests/families"
+  local LOOP = "local function loop() while true do end end\n"
+  local cases = {
+    -- M.load: a force with __pairs
+    { 'forces = { setmetatable({ name = "A", type = "BB", side = "Allied" }, { __pairs = loop, __index = loop }) }', 0 },
+    -- M.start: flags and group values iterated
+    { "flags = setmetatable({ turn = 1 }, { __pairs = loop, __index = loop, __len = loop })", 0 },
+    { 'forces = { { name = "A", group = "G" } }, groups = { G = setmetatable({ x = 1 }, { __pairs = loop, __index = loop }) }', 0 },
+    { 'forces = { { name = "A", values = setmetatable({ strength = 1 }, { __pairs = loop, __index = loop }) } }', 0 },
+    -- play_all: the list of orders
+    { "orders = setmetatable({}, { __index = loop, __len = loop })", 0 },
+    -- params_for and the order's text: an order with __pairs
+    { 'forces = { { name = "A" } }, orders = { setmetatable({ "bomb", group = "G" }, { __pairs = loop, __index = loop }) }', 0 },
+    -- Run:check: expectations
+    { 'orders = { { event = "game_start", expect = setmetatable({}, { __index = loop, __pairs = loop }) } }', 0 },
+    -- the header: a name printed with %s
+    { 'name = setmetatable({}, { __tostring = loop, __index = loop })', 1, "name: a string expected, got a table" },
+    -- rules listed through __index / __len
+    { 'rules = setmetatable({}, { __index = function(_, i) if i == 1 then return "toy27" end loop() end, __len = loop })', 1,
+      "rules: { \"family\", ... } expected, naming the rule families" },
+    -- an order parameter whose text is printed
+    { 'forces = { { name = "A" } }, orders = { { "bomb", group = setmetatable({}, { __tostring = loop, __pairs = loop }) } }', 0 },
+  }
+  for i, c in ipairs(cases) do
+    local path = dir .. "/hang" .. i .. ".lua"
+    local f = assert(io.open(path, "w"))
+    f:write(LOOP, ("return scenario { rules = { \"toy27\" }, path = { %q }, %s }\n"):format(fam, c[1]))
+    f:close()
+    local code, out = t.sh("timeout 20 " .. t.keel_bin .. " run " .. path .. " --quiet --cpu 1")
+    t.ok(code ~= 124, "keel run hung on: " .. c[1])
+    if c[2] == 0 then t.ok(out:find("result: ", 1, true), c[1] .. ": " .. out)
+    else t.eq(code, 1, out); t.ok(out:find(path .. ":2: " .. c[3], 1, true), out) end
+  end
+  -- a manifest whose file list loops: the loader reads it raw
+  os.execute("mkdir -p " .. dir .. "/loopy")
+  local f = assert(io.open(dir .. "/loopy/manifest.lua", "w"))
+  f:write(LOOP, 'return family { name = "loopy", files = setmetatable({}, { __index = loop, __len = loop }),\n'
+    .. '  depends = setmetatable({}, { __index = loop }), rulebook = setmetatable({}, { __tostring = loop }) }\n')
+  f:close()
+  local path = dir .. "/uses_loopy.lua"
+  f = assert(io.open(path, "w"))
+  f:write(('return scenario { rules = { "loopy" }, path = { %q } }\n'):format(dir))
+  f:close()
+  local code, out = t.sh("timeout 20 " .. t.keel_bin .. " run " .. path .. " --quiet --cpu 1")
+  t.ok(code ~= 124, "keel run hung on a manifest")
+  t.eq(code, 1, out)
+  t.ok(out:find(dir .. "/loopy/manifest.lua: rulebook must be a string, got a table", 1, true), out)
+  os.execute("rm -rf " .. dir)
+end)
+
+-- ---- pairs and next -----------------------------------------------------------------
+
+local ORDER_SRC = [[
+  local t = { [3] = "c", [1] = "a", [2.5] = "x", [true] = "t", [false] = "f" }
+  for i = 1, 60 do t["k" .. (i * 7919 % 1000)] = i end
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = tostring(k) end
+  local viaNext, k = {}, next(t)
+  while k ~= nil do viaNext[#viaNext + 1] = tostring(k); k = next(t, k) end
+  local lib = {}
+  for name in pairs(math) do lib[#lib + 1] = name end
+  return table.concat(out, " "), table.concat(viaNext, " "), table.concat(lib, " ")
+]]
+
+t.test("sandbox-determinism: pairs and next visit keys in keel's order, the same in every process", function()
+  local ok, a, b, c = run(ORDER_SRC)
+  t.ok(ok, a)
+  -- keel's order: numbers, strings by byte, false, true
+  local want = { "1", "2.5", "3" }
+  local strs = {}
+  for i = 1, 60 do strs[#strs + 1] = "k" .. (i * 7919 % 1000) end
+  table.sort(strs)
+  for _, s in ipairs(strs) do want[#want + 1] = s end
+  want[#want + 1] = "false"
+  want[#want + 1] = "true"
+  t.eq(a, table.concat(want, " "))
+  t.eq(b, a)
+  local names = {}
+  for name in pairs(math) do if name ~= "random" and name ~= "randomseed" then names[#names + 1] = name end end
+  names[#names + 1] = "random"
+  names[#names + 1] = "randomseed"
+  table.sort(names)
+  t.eq(c, table.concat(names, " "))
+  -- another process (its own string-hash seed) gives the same
+  local dir = t.tmpdir()
+  local f = assert(io.open(dir .. "/order.lua", "w"))
+  f:write(([[
+    local sandbox = require "keel.sandbox"
+    local fn = assert(sandbox.load(%q, "=[o]", sandbox.env()))
+    local _, a = sandbox.protect(fn)
+    io.write(a)
+  ]]):format(ORDER_SRC))
+  f:close()
+  for _ = 1, 3 do
+    local code, out = t.sh(t.keel_bin .. " script " .. dir .. "/order.lua")
+    t.eq(code, 0, out)
+    t.eq(out, a)
+  end
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("sandbox-determinism: pairs keeps Lua's rules; keys with no order are refused", function()
+  local ok, v = run([[
+    local t = { a = 1, b = 2, c = 3, d = 4 }
+    local seen = {}
+    for k in pairs(t) do seen[#seen + 1] = k; t[k] = nil; t.c = nil end   -- clearing fields on the way
+    local mt = setmetatable({}, { __pairs = function() return function(_, k) if not k then return 1, "own" end end, nil, nil end })
+    local own = {}
+    for k, x in pairs(mt) do own[#own + 1] = k .. "=" .. x end
+    return table.concat(seen, ",") .. "|" .. table.concat(own, ",") .. "|" .. tostring(next({})) .. "|" .. tostring(next({ 5 }, 1))]])
+  t.ok(ok, v)
+  t.eq(v, "a,b,d|1=own|nil|nil")
+  refused([[for k in pairs({ [{}] = 1 }) do end]],
+    "pairs: a table with a key of type table has no order that is the same in every process")
+  refused([[return next({ [print] = 1 })]], "next: a table with a key of type function has no order")
+  refused([[for k in pairs(5) do end]], "table expected, got number")
+end)
+
+t.test("sandbox-determinism: a traversal with next after the table changed sees its keys", function()
+  local ok, v = run([[
+    local t = { b = 1, a = 2 }
+    local function walk() local out, k = {}, next(t) while k ~= nil do out[#out + 1] = k; k = next(t, k) end return table.concat(out) end
+    local first = walk()
+    t.c, t.aa = 3, 4
+    local half = { next(t, "a") }
+    t.ab = 5
+    return first .. "|" .. walk() .. "|" .. half[1] ]])
+  t.ok(ok, v)
+  t.eq(v, "ab|aaaabbc|aa")
+end)

@@ -115,6 +115,17 @@ local damaged = {
   { "keyed key part a float", edit('%["Axis",3%]', '["Axis",3.5]'), "keyed value: malformed" },
   { "keyed count wrong", edit("\nend (%d+) (%d+) (%d+) (%d+) 1\n", "\nend %1 %2 %3 %4 2\n"), "counts do not match" },
   { "keyed count missing", edit("\nend (%d+) (%d+) (%d+) (%d+) 1\n", "\nend %1 %2 %3 %4\n"), "end: malformed" },
+  -- a line given twice (the last used to win, silently)
+  { "a value given twice", edit('\nV 1 "strength" 5\n', '\nV 1 "strength" 5\nV 1 "strength" 7\n'),
+    "value 'strength' of unit 1 is given twice" },
+  { "a marker given twice", edit('\nM 1 "DG" 1\n', '\nM 1 "DG" 1\nM 1 "DG" 2\n'),
+    "marker 'DG' of unit 1 is given twice" },
+  { "a group attribute given twice", edit('\nA 1 "kind" "combat"\n', '\nA 1 "kind" "combat"\nA 1 "kind" "escort"\n'),
+    "group attribute 'kind' of group 1 is given twice" },
+  { "a global given twice", edit('\nW "turn" 1\n', '\nW "turn" 1\nW "turn" 2\n'), "global 'turn' is given twice" },
+  { "an owner given twice", edit('\nO (%-?%d+) "Axis"\n', '\nO %1 "Axis"\nO %1 "Allied"\n'), "the owner of hex " },
+  { "a keyed value given twice", edit('\nK "zoc" %["Axis",3%] true\n', '\nK "zoc" ["Axis",3] true\nK "zoc" ["Axis",3] false\n'),
+    "keyed value of 'zoc': a key is given twice" },
 }
 
 t.test("save-3: " .. #damaged .. " damaged save files are refused with a clear message", function()
@@ -140,7 +151,7 @@ t.test("save-4: an enormous file, a folder and a missing file are refused withou
   t.eq(g, nil)
   t.ok(err:find("too large for a save", 1, true), err)
   g, err = game_mod.load(dir)
-  t.eq(g, nil); t.ok(err:find("cannot read", 1, true), err)
+  t.eq(g, nil); t.ok(err:find(dir .. ": a folder, not a save file", 1, true), err)
   g, err = game_mod.load(dir .. "/missing.save")
   t.eq(g, nil); t.ok(err:find("not found", 1, true), err)
   os.execute("rm -rf " .. dir)
@@ -185,5 +196,98 @@ t.test("save-5: a save killed at any moment leaves the old file or the new one",
   t.ok(g:save(path), "the next save succeeds")
   g:close()
   t.eq(temps(), 0, "and the next save leaves no temp file behind")
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("save-6: the action numbering goes on after a load (numbers are never reused); save, load, save is byte-identical", function()
+  local dir = tmpdir()
+  local g, set = start(PROBE)
+  for _ = 1, 26 do assert(set:act(g, "barrage", { target = 5 })) end
+  t.eq(g.state:action_number(), 26)
+  assert(g:save(dir .. "/a.save"))
+  local back = assert(game_mod.load(dir .. "/a.save"))
+  t.eq(back.state:action_number(), 26)
+  assert(back:save(dir .. "/b.save"))
+  t.eq(read(dir .. "/b.save"), read(dir .. "/a.save"))
+  -- the next action is number 27, and so in the journal
+  local _, set2 = start(PROBE)
+  assert(set2:act(back, "barrage", { target = 5 }))
+  t.ok(back:journal_text():find('{"ev":"action","action":27,', 1, true), back:journal_text():sub(-600))
+  os.execute("rm -rf " .. dir)
+end)
+
+-- a saved game whose meta line `key` reads `value`
+local function with_meta(dir, key, value)
+  local g = start(PROBE)
+  assert(g:save(dir .. "/m.save"))
+  local text = read(dir .. "/m.save")
+  local lines, done = {}, false
+  for l in text:gmatch("[^\n]+") do
+    if l:find(('meta %q '):format(key), 1, true) == 1 then l = ('meta %q %s'):format(key, value); done = true end
+    if not l:find("^checksum ") then lines[#lines + 1] = l end
+  end
+  if not done then table.insert(lines, 2, ('meta %q %s'):format(key, value)) end
+  local b = table.concat(lines, "\n") .. "\n"
+  write(dir .. "/m.save", rechecksum(b))
+  return game_mod.load(dir .. "/m.save")
+end
+
+t.test("save-7: a damaged meta line is refused: variants, actions, a key given twice", function()
+  local dir = tmpdir()
+  for _, c in ipairs {
+    { "variants", '"[1,"', 'meta "variants": a JSON list of variant files expected, got "[1,"' },
+    { "variants", '"{\\"a\\":1}"', 'meta "variants": a JSON list of variant files expected' },
+    { "variants", '"[5]"', 'meta "variants": a JSON list of variant files expected, got "[5]"' },
+    { "variants", '"' .. ("["):rep(100000) .. ("]"):rep(100000) .. '"', 'meta "variants": a JSON list of variant files expected' },
+    { "actions", '"-3"', 'meta "actions": a whole number >= 0 expected, got "-3"' },
+    { "actions", '"2.5"', 'meta "actions": a whole number >= 0 expected, got "2.5"' },
+    { "actions", '"lots"', 'meta "actions": a whole number >= 0 expected, got "lots"' },
+    { "seed", '"7x"', "save has no seed or dice state" },
+  } do
+    local g, err = with_meta(dir, c[1], c[2])
+    t.eq(g, nil, c[1] .. " " .. c[2]:sub(1, 20))
+    t.ok(tostring(err):find(dir .. "/m.save: " .. c[3], 1, true), tostring(err))
+  end
+  -- a meta key given twice
+  local g = start(PROBE)
+  assert(g:save(dir .. "/m.save"))
+  local text = read(dir .. "/m.save")
+  local b = text:match("^(.*\n)checksum %x+\n$"):gsub('(meta "seed" "77"\n)', '%1meta "seed" "78"\n', 1)
+  write(dir .. "/m.save", rechecksum(b))
+  local back, err = game_mod.load(dir .. "/m.save")
+  t.eq(back, nil)
+  t.ok(err:find('meta "seed" is given twice', 1, true), err)
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("save-8: saving never follows a planted symlink, and keeps the file's mode", function()
+  local dir = tmpdir()
+  local g = sample_game()
+  local path = dir .. "/g.save"
+  write(dir .. "/precious", "do not overwrite\n")
+  os.execute(("ln -s %s/precious %s.tmp"):format(dir, path))
+  assert(g:save(path))
+  t.eq(read(dir .. "/precious"), "do not overwrite\n", "the link's target is untouched")
+  local _, out = t.sh(("test -L %s && echo link || echo file"):format(path))
+  t.eq(out, "file\n", "the save is a file of its own")
+  t.ok(game_mod.load(path))
+  -- a dangling link too
+  os.execute(("rm -f %s.tmp; ln -s %s/nowhere %s.tmp"):format(path, dir, path))
+  assert(g:save(path))
+  _, out = t.sh(("ls %s/nowhere 2>/dev/null; test -e %s.tmp && echo left || echo gone"):format(dir, path))
+  t.eq(out, "gone\n", "nothing made through the link, no temp file left")
+  -- the mode stays what it was
+  os.execute("chmod 600 " .. path)
+  assert(g:save(path))
+  local code
+  code, out = t.sh("stat -c %a " .. path)
+  t.eq(code, 0)
+  t.eq(out, "600\n")
+  os.execute("chmod 640 " .. path)
+  assert(g:save(path))
+  t.eq(select(2, t.sh("stat -c %a " .. path)), "640\n")
+  -- a new file: 0644 less the umask
+  assert(g:save(dir .. "/new.save"))
+  t.eq(select(2, t.sh("umask 022; stat -c %a " .. dir .. "/new.save")), "644\n")
   os.execute("rm -rf " .. dir)
 end)

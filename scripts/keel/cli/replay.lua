@@ -1,24 +1,32 @@
 --- keel replay JOURNAL — re-run a game from its journal and compare.
+local keel = require "keel"
 local cli = require "keel.cli"
 local json = require "keel.json"
+local orders = require "keel.orders"
 local game_mod = require "keel.game"
 local scenario = require "keel.scenario"
 local errors = require "keel.errors"
 
 local M = {
   summary = "re-run a game from its journal and name the first divergence",
-  usage = "keel replay [--quiet] JOURNAL",
+  usage = "keel replay [--quiet] [--memory MIB] [--cpu SECONDS] JOURNAL",
   help = "Reads a journal written by keel.game (JSON lines), starts the game again\n" ..
          "from the scenario in its header (run in the sandbox; a file that is not a\n" ..
-         "scenario is refused, so a journal never runs code outside it), plays\n" ..
-         "every order, undo and redo it records, and after each one compares the\n" ..
-         "state hash and the events with the journal. On the first difference it\n" ..
-         "names the action, its order and the rule of the first event that\n" ..
-         "differs, and exits 1.\n" ..
+         "scenario is refused, so a journal never runs code outside it) and checks\n" ..
+         "that the header's seed, variants and limits are what the scenario gives\n" ..
+         "now. It plays every order as `keel run` did (parameters, legality and\n" ..
+         "vetoes, then the effect, under the run's CPU and memory limits, in a\n" ..
+         "sandbox of its own), every undo and redo, and after each one compares\n" ..
+         "the state hash and the events with the journal. On the first order the\n" ..
+         "current rules refuse, or the first difference, it names the action, its\n" ..
+         "order and the rule, and exits 1.\n" ..
          "Rule files whose hash changed since the journal was written are listed.\n" ..
-         "Exit status: 0 identical, 1 diverged or the journal cannot be read or\n" ..
-         "replayed, 2 usage.",
+         "  --memory MIB    the memory limit (default: the journal's, else 256)\n" ..
+         "  --cpu SECONDS   the CPU limit of one order (default: the journal's, else 5)\n" ..
+         "Exit status: 0 identical, 1 refused, diverged, or the journal cannot be read\n" ..
+         "or replayed, 2 usage.",
 }
+
 
 local function read_lines(path)
   local f, err = io.open(path, "rb")
@@ -36,6 +44,32 @@ local function denull(v)
   return v
 end
 
+local function show(v)
+  if type(v) == "string" then return ("%q"):format(#v > 40 and (v:sub(1, 40) .. "...") or v) end
+  if type(v) == "number" or type(v) == "boolean" or v == nil then return tostring(v) end
+  return "a " .. type(v)
+end
+
+-- What each kind of event must carry for replay to use it: field -> check.
+local function whole(v) return math.type(v) == "integer" and v >= 1 end
+local function hash(v) return type(v) == "string" and v:match("^%x+$") ~= nil and #v == 16 end
+local function opt_string(v) return v == nil or type(v) == "string" end
+local function opt_table(v) return v == nil or type(v) == "table" end
+local WANT = {
+  whole = "a whole number >= 1", hash = "a state hash (16 hex digits)",
+  opt_string = "a string", opt_table = "an object", string = "a string",
+}
+local FIELDS = {
+  action = { { "action", whole, "whole" }, { "name", function(v) return type(v) == "string" end, "string" },
+             { "order", opt_table, "opt_table" }, { "rule", opt_string, "opt_string" } },
+  ["end"] = { { "action", whole, "whole" }, { "hash", hash, "hash" } },
+  undo = { { "n", whole, "whole" }, { "hash", hash, "hash" } },
+  redo = { { "n", whole, "whole" }, { "hash", hash, "hash" } },
+  rollback = { { "name", opt_string, "opt_string" }, { "order", opt_table, "opt_table" },
+               { "rule", opt_string, "opt_string" }, { "error", opt_string, "opt_string" } },
+  rule_file = { { "path", function(v) return type(v) == "string" end, "string" }, { "hash", opt_string, "opt_string" } },
+}
+
 local function decode(line, where)
   local ok, v, err = pcall(json.decode, line)
   if not ok then v, err = nil, tostring(v) end
@@ -43,38 +77,101 @@ local function decode(line, where)
   if type(v) ~= "table" or type(v.ev) ~= "string" then
     error(("%s: not a journal event (%s)"):format(where, err or "no \"ev\" field"), 0)
   end
+  for _, f in ipairs(FIELDS[v.ev] or {}) do
+    if not f[2](v[f[1]]) then
+      error(("%s: field %q of the %q event: %s expected, got %s"):format(where, f[1], v.ev, WANT[f[3]],
+        show(v[f[1]])), 0)
+    end
+  end
   return v
 end
 
---- Replay a journal; returns a report table:
---- {ok=bool, actions=n, steps=n, message=string, changed_files={...},
----  action=number?, name=string?, rule=string?, line=number?}
---- Hooks for a caller that watches the game as it is replayed (keel view):
---- opts.narrate goes to the scenario's rule set (keel.narrator's event);
---- opts.on_start(game, run) runs after the setup is checked; opts.on_step(e,
---- game) after each action, undo, redo or rollback that matched the journal
---- (e: its journal event).
----@param path string
----@param opts? {narrate?: function, on_start?: function, on_step?: function}
-function M.replay(path, opts)
-  opts = opts or {}
-  local old, err = read_lines(path)
-  if not old then error(tostring(err), 0) end   -- io.open's reason names the path
-  if #old == 0 then error(path .. ": empty journal", 0) end
-  local ev = {}
-  for i, l in ipairs(old) do ev[i] = decode(l, path .. ":" .. i) end
-  local header = ev[1]
+-- The header's fields that make the game what it is: the scenario's file,
+-- seed and variants, and the limits it was played under.
+local HEADER_KEYS = { "scenario", "seed", "variants", "limits" }
+
+local function check_header(path, header)
   if header.ev ~= "header" or header.format ~= "keel-journal" then
     error(path .. ":1: not a keel journal (no header line)", 0)
   end
   if header.version ~= game_mod.JOURNAL_VERSION then
-    error(("%s:1: journal version %s; this keel replays version %d"):format(path, tostring(header.version),
+    error(("%s:1: journal version %s; this keel replays version %d"):format(path, show(header.version),
       game_mod.JOURNAL_VERSION), 0)
   end
   if type(header.scenario) ~= "string" then
     error(path .. ":1: the journal names no scenario; keel replay plays games set up from a scenario "
       .. "(keel run SCENARIO --journal FILE)", 0)
   end
+  if math.type(header.seed) ~= "integer" then
+    error(("%s:1: \"seed\" of the header: a whole number expected, got %s"):format(path, show(header.seed)), 0)
+  end
+  local v = header.variants
+  local ok = v == nil or type(v) == "table"
+  for i, x in pairs(ok and v or {}) do
+    if math.type(i) ~= "integer" or type(x) ~= "string" then ok = false end
+  end
+  if not ok then
+    error(("%s:1: \"variants\" of the header: a list of file names expected"):format(path), 0)
+  end
+  local l = header.limits
+  if l ~= nil and not (type(l) == "table" and (l.cpu == nil or (type(l.cpu) == "number" and l.cpu > 0 and l.cpu <= 1e6))
+      and (l.memory == nil or (math.type(l.memory) == "integer" and l.memory > 0))) then
+    error(("%s:1: \"limits\" of the header: { cpu = seconds, memory = bytes } expected"):format(path), 0)
+  end
+end
+
+--- The limits a journal's game was played under: its header's, else keel
+--- run's defaults (keel.cli.run.DEFAULT_LIMITS); opts.cpu and opts.memory
+--- (bytes) win.
+---@param header table
+---@param opts? {cpu?: number, memory?: integer}
+---@return {cpu: number, memory: integer}
+function M.limits_of(header, opts)
+  opts = opts or {}
+  local l = type(header) == "table" and type(header.limits) == "table" and header.limits or {}
+  local default = require("keel.cli.run").DEFAULT_LIMITS
+  return { cpu = opts.cpu or l.cpu or default.cpu, memory = opts.memory or l.memory or default.memory }
+end
+
+--- Replay a journal; returns a report table:
+--- {ok=bool, actions=n, steps=n, message=string, changed_files={...},
+---  kind=("refused"|"action"|"error"|"rollback"|"undo"|"redo"|"setup"|"header")?,
+---  action=number?, name=string?, rule=string?, line=number?}
+--- Each order plays as keel run played it (set:act: parameters, legality,
+--- vetoes, effect; set:emit for events), under the CPU limit of the
+--- journal's header (the caller's Lua state sets the memory limit: keel
+--- replay plays in a sandbox state made with it).
+--- Hooks for a caller that watches the game as it is replayed (keel view):
+--- opts.narrate goes to the scenario's rule set (keel.narrator's event);
+--- opts.on_start(game, run) runs after the setup is checked; opts.on_step(e,
+--- game) after each action, undo, redo or rollback that matched the journal
+--- (e: its journal event).
+---@param path string
+---@param opts? {narrate?: function, on_start?: function, on_step?: function, cpu?: number, text?: string}
+function M.replay(path, opts)
+  opts = opts or {}
+  local old, err
+  if opts.text then
+    old = {}
+    for l in opts.text:gmatch("[^\n]+") do old[#old + 1] = l end
+  else
+    old, err = read_lines(path)
+  end
+  if not old then error(tostring(err), 0) end   -- io.open's reason names the path
+  if #old == 0 then error(path .. ": empty journal", 0) end
+  local ev = {}
+  for i, l in ipairs(old) do ev[i] = decode(l, path .. ":" .. i) end
+  local header = ev[1]
+  check_header(path, header)
+  local limits = M.limits_of(header, opts)
+  local saved = keel.sandbox.limits { cpu = limits.cpu }
+  local ok, rep = pcall(M._replay, path, opts, old, ev, header)
+  keel.sandbox.limits { cpu = saved.cpu }
+  if not ok then error(rep, 0) end
+  return rep
+end
+
+function M._replay(path, opts, old, ev, header)
   local rep = { ok = true, actions = 0, steps = 0, changed_files = {} }
   -- the scenario runs in the sandbox, and only a scenario is set up
   local lok, spec = pcall(scenario.load, header.scenario)
@@ -88,9 +185,52 @@ function M.replay(path, opts)
     if type(hv[i]) == "string" then extra[#extra + 1] = hv[i] end
   end
   local seed = math.type(header.seed) == "integer" and header.seed or nil
-  local run = scenario.start(spec, { narrate = opts.narrate, variants = extra, seed = seed })
+  local sok, run = pcall(scenario.start, spec, { narrate = opts.narrate, variants = extra, seed = seed,
+                                                 limits = header.limits })
+  if not sok then   -- a variant the header stacks that is not there, a map, a family ...
+    error(("%s:1: cannot set the journal's game up again: %s"):format(path, errors.format(run)), 0)
+  end
   local game, set = run.game, run.set
   local new = game:journal_lines()
+
+  -- the header: the game is the same game only with the same scenario,
+  -- seed, variants and limits
+  local fresh_header = denull(json.decode(new[1]))
+  for _, k in ipairs(HEADER_KEYS) do
+    local a, b = json.encode(header[k]), json.encode(fresh_header[k])
+    if a ~= b then
+      rep.ok, rep.kind, rep.line = false, "header", 1
+      rep.message = ("%s:1: the journal's game is not the one its scenario sets up now: %q is %s in the "
+        .. "journal, %s now (%s)"):format(path, k, a, b, header.scenario)
+      return rep
+    end
+  end
+
+  -- Play an order as keel run played it: true, or false, the message and
+  -- the kind of failure ("unknown", "params", "illegal", "vetoed": the
+  -- current rules refuse it; "error", "cpu", "budget", "memory").
+  local function play(name, order)
+    if name == orders.EMIT then
+      local event = type(order) == "table" and order.event or nil
+      if not set.event_names[event] then
+        return false, ("unknown event %s"):format(show(event)), "unknown"
+      end
+      local ok, e = pcall(set.emit, set, game, event, order.data)
+      if ok then return true end
+      return false, errors.format(e), errors.get_kind(e)
+    end
+    local res = table.pack(set:act(game, name, order or {}))
+    if res[1] then return true end
+    return false, type(res[2]) == "table" and errors.format(res[2]) or tostring(res[2]), res[3]
+  end
+  local REFUSED = { unknown = true, params = true, illegal = true, vetoed = true }
+  local function refused(p, e, why)
+    rep.ok, rep.kind, rep.line, rep.rule = false, "refused", p, e.rule
+    rep.action, rep.name = e.action, e.name
+    rep.message = ("%s:%d: the current rules refuse %s '%s' (order %s): %s"):format(path, p,
+      e.action and ("action " .. e.action) or "the failed order", e.name, json.encode(e.order or {}), why)
+    return rep
+  end
 
   local function diverge(kind, p, q, p_end, what)
     -- first differing line between old[p..p_end] and new[q..]
@@ -157,11 +297,12 @@ function M.replay(path, opts)
       if e.order == nil then
         error(("%s:%d: action %d '%s' was not played as an order; replay needs orders"):format(path, p, e.action, e.name), 0)
       end
-      local ok, perr = pcall(set.play, set, game, e.name, e.order)
+      local ok, perr, kind = play(e.name, e.order)
       rep.actions = rep.actions + 1
       local what = ("at action %d '%s' (order %s)"):format(e.action, e.name, json.encode(e.order))
+      if not ok and REFUSED[kind] then return refused(p, e, perr) end
       if not ok then
-        return diverge("error", p, q, p_end, what .. ": on replay it failed: " .. tostring(perr))
+        return diverge(kind or "error", p, q, p_end, what .. ": on replay it failed: " .. tostring(perr))
       end
       local fresh = game:journal_lines()
       local same = #fresh - q + 1 == p_end - p + 1
@@ -177,7 +318,8 @@ function M.replay(path, opts)
       if e.name == nil then
         error(("%s:%d: a failed transaction outside any order cannot be replayed"):format(path, p), 0)
       end
-      local ok = pcall(set.play, set, game, e.name, e.order)
+      local ok, why, kind = play(e.name, e.order)
+      if not ok and REFUSED[kind] then return refused(p, e, why) end
       local fresh = game:journal_lines()
       if ok or fresh[q] ~= old[p] then
         return diverge("rollback", p, q, p, ("at the failed order '%s': %s"):format(e.name,
@@ -204,21 +346,55 @@ function M.replay(path, opts)
   return rep
 end
 
-function M.run(args)
-  local opts, rest = cli.parse_options(args, { quiet = "flag", q = "flag" })
-  if #rest ~= 1 then cli.usage_error("replay needs one JOURNAL file") end
-  local ok, rep = pcall(M.replay, rest[1])
+--- Replay inside the sandbox state keel replay makes for it (M.run):
+--- prints the notes and the result, returns the exit status.
+---@param path string
+---@param opts table {quiet=, cpu=}
+function M.replay_main(path, opts)
+  local ok, rep = pcall(M.replay, path, { cpu = opts.cpu })
   if not ok then
-    io.stderr:write("keel: ", tostring(rep), "\n")
+    io.stderr:write("keel: ", errors.format(rep), "\n")
     return 1
   end
   for _, f in ipairs(rep.changed_files) do io.stderr:write("note: rule file changed: ", f, "\n") end
   if rep.ok then
-    if not (opts.quiet or opts.q) then io.write(rep.message, "\n") end
+    if not opts.quiet then io.write(rep.message, "\n") end
     return 0
   end
   io.stderr:write(rep.message, "\n")
   return 1
+end
+
+-- The header of a journal (its first line), for the limits; nil when it
+-- cannot be read (M.replay says why).
+local function read_header(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local l = f:read("l")
+  f:close()
+  local ok, h = pcall(json.decode, l or "")
+  return ok and type(h) == "table" and h or nil
+end
+
+function M.run(args)
+  local opts, rest = cli.parse_options(args, { quiet = "flag", q = "flag", memory = "value", cpu = "value" })
+  if #rest ~= 1 then cli.usage_error("replay needs one JOURNAL file") end
+  local memory = opts.memory and tonumber(opts.memory)
+  local cpu = opts.cpu and tonumber(opts.cpu)
+  if opts.memory and not (memory and memory > 0) then cli.usage_error("--memory wants a number of MiB") end
+  if opts.cpu and not (cpu and cpu > 0) then cli.usage_error("--cpu wants a number of seconds") end
+  local limits = M.limits_of(read_header(rest[1]), { cpu = cpu, memory = memory and math.floor(memory * 1024 * 1024) })
+  -- a sandbox state of its own, with the run's memory limit, as keel run plays
+  local sb = keel.sandbox.new { memory = limits.memory }
+  io.stdout:flush()
+  local ok, status, kind = sb:call("keel.cli.replay", "replay_main", rest[1],
+    { quiet = opts.quiet or opts.q, cpu = limits.cpu })
+  sb:close()
+  if not ok then
+    io.stderr:write("keel: ", tostring(status), kind == "memory" and " (try --memory)" or "", "\n")
+    return 1
+  end
+  return status
 end
 
 return M

@@ -24,28 +24,42 @@ local M = {
          "  --cpu SECONDS   the CPU limit of one action (default 5)",
 }
 
---- Play a scenario and narrate it; returns the exit status. Runs inside
---- the scenario's own sandbox state (see M.run).
+--- The limits keel run plays under unless told otherwise (--cpu, --memory):
+--- seconds per action, bytes per game. A journal's header gives them only
+--- when a game was played under others (keel replay plays under those).
+M.DEFAULT_LIMITS = { cpu = 5, memory = 256 * 1024 * 1024 }
+
+--- Play a scenario and narrate it; returns the exit status (and, when the
+--- scenario cannot be played, the message). Runs inside the scenario's own
+--- sandbox state (see M.run).
 ---@param path string
----@param opts table {journal=, quiet=, json=, cpu=, variants=, seed=}
+---@param opts table {journal=, quiet=, json=, cpu=, memory=, silent=, variants=, seed=}
 function M.scenario_main(path, opts)
   local keel = require "keel"
   local scenario = require "keel.scenario"
   local errors = require "keel.errors"
   keel.sandbox.limits { cpu = opts.cpu or 5 }
   opts.file = path
+  -- silent (the fuzz target): nothing printed; the error comes back
+  local write = opts.silent and function() end or io.write
+  if opts.silent then opts.write = function() end end
   local n = require("keel.narrator").new(opts)
   local ok, err = pcall(function()
     local spec = scenario.load(path)
-    local run = scenario.start(spec, { narrate = n.event, variants = opts.variants, seed = opts.seed })
+    -- the journal's header says the limits when they are not keel run's own
+    local cpu, memory = opts.cpu or M.DEFAULT_LIMITS.cpu, opts.memory or M.DEFAULT_LIMITS.memory
+    local limits = (cpu ~= M.DEFAULT_LIMITS.cpu or memory ~= M.DEFAULT_LIMITS.memory)
+      and { cpu = cpu, memory = memory } or nil
+    local run = scenario.start(spec, { narrate = n.event, limits = limits, variants = opts.variants,
+                                       seed = opts.seed })
     n.game, n.board = run.game, run.board
     if not opts.quiet and not opts.json then
       local vs = {}
       for _, v in ipairs(run.set.variants) do vs[#vs + 1] = ("%s (%s)"):format(v.name, v.path) end
-      io.write(("scenario: %s (%s), seed %d\n"):format(spec.name or "?", path, run.game.seed))
-      io.write(("rules: %s%s\n"):format(table.concat(spec.rules, ", "),
+      write(("scenario: %s (%s), seed %d\n"):format(spec.name or "?", path, run.game.seed))
+      write(("rules: %s%s\n"):format(table.concat(spec.rules, ", "),
         #vs > 0 and ("; variants: " .. table.concat(vs, ", ")) or ""))
-      io.write(("setup: %d unit(s), %d group(s)\n"):format(run.game.state:count_units(), run.game.state:count_groups()))
+      write(("setup: %d unit(s), %d group(s)\n"):format(run.game.state:count_units(), run.game.state:count_groups()))
     end
     n.offset = #run.game:journal_text()   -- the setup is not narrated line by line
     local passed, failed = run:play_all(n.order)
@@ -57,17 +71,17 @@ function M.scenario_main(path, opts)
     if opts.svg then M.write_svg(run, spec, opts.svg) end
     local total = passed + failed
     if opts.json then
-      io.write(require("keel.json").encode({ kind = "result", orders = total, passed = passed, failed = failed,
-                                              hash = run.game:hash_hex() }), "\n")
+      write(require("keel.json").encode({ kind = "result", orders = total, passed = passed, failed = failed,
+                                           hash = run.game:hash_hex() }), "\n")
     else
-      io.write(("result: %d order(s), %d as expected, %d not; state %s\n"):format(total, passed, failed,
+      write(("result: %d order(s), %d as expected, %d not; state %s\n"):format(total, passed, failed,
         run.game:hash_hex()))
     end
     return failed
   end)
   if not ok then
-    io.stderr:write("keel: ", errors.format(err), "\n")
-    return 1
+    if not opts.silent then io.stderr:write("keel: ", errors.format(err), "\n") end
+    return 1, errors.format(err)
   end
   return err > 0 and 1 or 0
 end
@@ -87,10 +101,13 @@ function M.write_svg(run, spec, path)
   local layers = { render.units_layer(render.game_units(run.game), view) }
   local around
   if run.set.queries and run.set.queries.last_path then
+    -- what the rule returned, read raw: its metamethods would run outside any action
     local hexes = run.set:query(run.game, "last_path")
-    if hexes then
-      table.insert(layers, 1, render.path_layer(hexes))
-      if #hexes > 0 then around = hexes end   -- the picture frames the last move
+    if type(hexes) == "table" then
+      local list = {}
+      while math.type(rawget(hexes, #list + 1)) == "integer" do list[#list + 1] = rawget(hexes, #list + 1) end
+      table.insert(layers, 1, render.path_layer(list))
+      if #list > 0 then around = list end   -- the picture frames the last move
     end
   end
   -- who owns what now, as the game state says; the status the families declare
@@ -107,17 +124,18 @@ local function run_scenario(file, args)
                                                 memory = "value", cpu = "value", svg = "value",
                                                 variant = "list", seed = "value" })
   if #rest > 0 then cli.usage_error("a scenario takes no arguments, got '" .. rest[1] .. "'") end
-  local memory = tonumber(opts.memory or "256")
-  local cpu = tonumber(opts.cpu or "5")
+  local memory = tonumber(opts.memory or tostring(M.DEFAULT_LIMITS.memory // (1024 * 1024)))
+  local cpu = tonumber(opts.cpu or tostring(M.DEFAULT_LIMITS.cpu))
   if not memory or memory <= 0 then cli.usage_error("--memory wants a number of MiB") end
   if not cpu or cpu <= 0 then cli.usage_error("--cpu wants a number of seconds") end
   local seed = opts.seed and math.tointeger(tonumber(opts.seed))
   if opts.seed and not seed then cli.usage_error("--seed wants a whole number") end
   local keel = require "keel"
-  local sb = keel.sandbox.new { memory = math.floor(memory * 1024 * 1024) }
+  local bytes = math.floor(memory * 1024 * 1024)
+  local sb = keel.sandbox.new { memory = bytes }
   io.stdout:flush()
   local ok, status, kind = sb:call("keel.cli.run", "scenario_main", file,
-    { journal = opts.journal, quiet = opts.quiet, json = opts.json, cpu = cpu, svg = opts.svg,
+    { journal = opts.journal, quiet = opts.quiet, json = opts.json, cpu = cpu, svg = opts.svg, memory = bytes,
       variants = opts.variant, seed = seed })
   sb:close()
   if not ok then

@@ -27,6 +27,9 @@ function sandbox.limits(t) end
 function sandbox.usage() end
 ---@return string|nil kind
 function sandbox.stopping() end
+--- While an action is stopping (or ran out of memory): "file:line: <the stop's text>".
+---@return string|nil message
+function sandbox.stop_message() end
 ---@param prefix string
 function sandbox.trust(prefix) end
 ---@param name string

@@ -241,6 +241,9 @@ function State:count_actions() end
 function State:count_redos() end
 ---@return integer
 function State:action_number() end
+--- A loaded state's numbering goes on from n (no actions, redo or transaction yet).
+---@param n integer
+function State:set_action_number(n) end
 ---@return integer
 function State:hash() end
 ---@return string
