@@ -27,8 +27,9 @@ end
 
 --- Print one comparison line: keel's seconds per op beside a reference's.
 function M.compare(what, keel_s, ref_name, ref_s)
-  print(("%-44s keel %10s | %s %10s | ratio %.2fx"):format(what .. ":",
-    M.fmt_time(keel_s), ref_name, M.fmt_time(ref_s), ref_s / keel_s))
+  local ratio = ref_s / keel_s
+  print(("%-44s keel %10s | %s %10s | ratio " .. (ratio < 0.1 and "%.4fx" or "%.2fx")):format(what .. ":",
+    M.fmt_time(keel_s), ref_name, M.fmt_time(ref_s), ratio))
 end
 
 return M

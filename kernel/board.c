@@ -956,6 +956,45 @@ static uint8_t *friendly_cells(const keel_board *b, const keel_move_conditions *
 
 static int friendly_cell(const uint8_t *fr, int64_t i) { return i >= 0 && fr[i]; }
 
+keel_status keel_board_owner_hexes(const keel_board *b, const keel_move_conditions *c,
+                                   keel_hex **out, size_t *n) {
+  *out = NULL;
+  *n = 0;
+  if (!b->finished) return KEEL_E_STATE;
+  if (!c || (!c->friendly_only && !c->nboth)) return KEEL_OK;
+  uint8_t *mark = calloc(b->ncells ? b->ncells : 1, 1);
+  if (!mark) return KEEL_E_NOMEM;
+  size_t count = 0;
+  for (size_t i = 0; i < b->ncells; i++) {
+    int t = b->terrain[i];
+    if (t == KEEL_TERRAIN_NONE) continue;
+    if ((c->friendly_only >> t) & 1u) mark[i] = 1;
+    keel_hex h;
+    keel_hex_from_offset(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
+                       b->row0 + (int64_t)(i / (size_t)b->cols), &h);
+    for (int d = 0; d < 3; d++) {
+      if (!side_matches(c->both_friendly, c->nboth, b->side[i * 3 + (size_t)d])) continue;
+      keel_hex nb;
+      int64_t j = keel_hex_neighbor(h, d, &nb) == KEEL_OK ? cell_of(b, nb) : -1;
+      mark[i] = 1;
+      if (j >= 0) mark[j] = 1;
+    }
+  }
+  for (size_t i = 0; i < b->ncells; i++) count += mark[i];
+  keel_hex *list = malloc((count ? count : 1) * sizeof *list);
+  if (!list) { free(mark); return KEEL_E_NOMEM; }
+  size_t k = 0;
+  for (size_t i = 0; i < b->ncells; i++) {
+    if (!mark[i]) continue;
+    keel_hex_from_offset(b->conv, b->col0 + (int64_t)(i % (size_t)b->cols),
+                       b->row0 + (int64_t)(i / (size_t)b->cols), &list[k++]);
+  }
+  free(mark);
+  *out = list;
+  *n = count;
+  return KEEL_OK;
+}
+
 /* the crossing cost of the side (cell i, canonical direction d) to cell j;
  * fr: friendly_cells */
 static uint32_t crossing(const keel_board *b, const keel_profile *p, const keel_move_conditions *c,

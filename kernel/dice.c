@@ -80,6 +80,7 @@ struct keel_dice {
   size_t n, cap;
   int64_t forced[KEEL_DICE_FORCED_MAX];
   size_t forced_head, forced_n;
+  uint64_t version;   /* moves with every change of what keel_dice_save writes */
 };
 
 keel_status keel_dice_new(uint64_t seed, keel_dice **out) {
@@ -135,10 +136,13 @@ keel_status keel_dice_stream(keel_dice *d, const char *name, size_t *index) {
   memcpy(s->name, name, strlen(name) + 1);
   keel_dice_stream_rng(d->seed, name, &s->rng);
   *index = d->n++;
+  d->version++;
   return KEEL_OK;
 }
 
 size_t keel_dice_count_streams(const keel_dice *d) { return d ? d->n : 0; }
+
+uint64_t keel_dice_get_version(const keel_dice *d) { return d ? d->version : 0; }
 
 const char *keel_dice_stream_name(const keel_dice *d, size_t i) {
   return d && i < d->n ? d->streams[i].name : NULL;
@@ -155,6 +159,7 @@ keel_status keel_dice_set_state(keel_dice *d, size_t i, const keel_rng *rng, uin
   if (!d || i >= d->n || !rng || !keel_rng_is_valid(rng)) return KEEL_E_ARG;
   d->streams[i].rng = *rng;
   d->streams[i].rolls = rolls;
+  d->version++;
   return KEEL_OK;
 }
 
@@ -205,6 +210,7 @@ keel_status keel_dice_roll(keel_dice *d, size_t stream_index, int count, int sid
   }
   forced_drop(d, nf);
   s->rolls++;
+  d->version++;
   if (forced) *forced = nf > 0;
   if (index) *index = s->rolls;
   return KEEL_OK;
@@ -225,6 +231,7 @@ keel_status keel_dice_range(keel_dice *d, size_t stream_index, uint64_t n,
     *out = keel_rng_below(&s->rng, n) + 1;
   }
   s->rolls++;
+  d->version++;
   if (forced) *forced = f;
   if (index) *index = s->rolls;
   return KEEL_OK;
@@ -247,6 +254,7 @@ keel_status keel_dice_histogram(keel_dice *d, size_t stream_index, int count, in
   }
   s->rng = r;
   s->rolls += nrolls;
+  d->version++;
   return KEEL_OK;
 }
 
@@ -396,6 +404,7 @@ keel_status keel_dice_load(keel_dice *d, const char *text, size_t len,
   free(d->streams);
   d->streams = streams;
   d->n = n;
+  d->version++;
   d->cap = cap;
   d->seed = seed;
   return KEEL_OK;

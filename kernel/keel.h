@@ -547,6 +547,12 @@ typedef struct keel_move_conditions {
  * whose sides touch two or more water bodies is searched by coast. */
 KEEL_API keel_status keel_board_costmap(const keel_board *b, const keel_profile *p,
                                         const keel_move_conditions *c, keel_costmap **out);
+/* The hexes whose owners a cost map under c reads (friendly_only terrains,
+ * the hexes of both_friendly sides), in cell order: *out malloc'd (free
+ * it), *n of them; none when c reads no owners. Two cost maps of a profile
+ * under c are the same when these hexes have the same owners. */
+KEEL_API keel_status keel_board_owner_hexes(const keel_board *b, const keel_move_conditions *c,
+                                            keel_hex **out, size_t *n);
 
 /* ==== dice (kernel/dice.c) =============================================== */
 
@@ -586,6 +592,9 @@ KEEL_API void keel_dice_stream_rng(uint64_t seed, const char *name, keel_rng *ou
 KEEL_API keel_status keel_dice_stream(keel_dice *d, const char *name, size_t *index);
 KEEL_API keel_status keel_dice_find(const keel_dice *d, const char *name, size_t *index);
 KEEL_API size_t keel_dice_count_streams(const keel_dice *d);
+/* A count that moves whenever what keel_dice_save writes changes (a roll, a
+ * new stream, a load): equal versions, equal saved states. */
+KEEL_API uint64_t keel_dice_get_version(const keel_dice *d);
 KEEL_API const char *keel_dice_stream_name(const keel_dice *d, size_t i);
 /* Exact state of one stream: generator words and roll count. */
 KEEL_API keel_status keel_dice_get_state(const keel_dice *d, size_t i, keel_rng *rng, uint64_t *rolls);

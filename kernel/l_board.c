@@ -17,7 +17,7 @@
 typedef struct lboard { keel_board *b; } lboard;
 
 static lboard *check_lboard(lua_State *L, int arg) {
-  return luaL_checkudata(L, arg, BOARD_MT);
+  return keel_lua_checkudata(L, arg, BOARD_MT);
 }
 
 static keel_board *check_board(lua_State *L, int arg) { return keel_lua_checkobject(L, arg, BOARD_MT, "board"); }

@@ -331,6 +331,14 @@ static int l_save_state(lua_State *L) {
   return 1;
 }
 
+/* dice:get_version() -> integer that moves whenever save's text
+ * would change (a roll, a new stream, a load)  [-1, +1, e] */
+static int l_get_version(lua_State *L) {
+  ldice *u = check_dice(L, 1);
+  lua_pushinteger(L, (lua_Integer)keel_dice_get_version(u->d));
+  return 1;
+}
+
 /* dice:load(text) -> true  [-2, +1, e]; raises on a malformed text
  * and leaves the dice unchanged */
 static int l_load_state(lua_State *L) {
@@ -419,7 +427,7 @@ int keel_lua_open_dice(lua_State *L) {
     { "roll", l_roll }, { "range", l_range }, { "on_roll", l_on_roll },
     { "force", l_force }, { "forced", l_forced }, { "clear_forced", l_clear_forced },
     { "histogram", l_histogram }, { "save", l_save_state },
-    { "load", l_load_state }, { "get_seed", l_seed }, { "streams", l_streams },
+    { "load", l_load_state }, { "get_version", l_get_version }, { "get_seed", l_seed }, { "streams", l_streams },
     { "rolls", l_rolls }, { NULL, NULL }
   };
   static const luaL_Reg fns[] = { { "new", l_new }, { "is_dice", l_is_dice }, { NULL, NULL } };

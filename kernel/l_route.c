@@ -18,6 +18,8 @@
  */
 #include "l_util.h"
 #include "route_impl.h"
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define COSTMAP_MT "keel.CostMap"
@@ -38,7 +40,7 @@ static keel_costmap *check_costmap(lua_State *L, int arg) {
 
 /* a reach set is the userdata block itself (keel_reach_opts.alloc) */
 static keel_reach *check_reach(lua_State *L, int arg) {
-  return luaL_checkudata(L, arg, REACH_MT);
+  return keel_lua_checkudata(L, arg, REACH_MT);
 }
 
 /* Put the query index of reach set r (at absolute index arg) in place when
@@ -605,6 +607,26 @@ static int graph_tostring(lua_State *L) {
   return 1;
 }
 
+/* keel.route.owner_hexes(board, conditions) -> {hex...}: the hexes whose
+ * owners a cost map under the conditions reads, in cell order  [-2, +1, e] */
+static int l_owner_hexes(lua_State *L) {
+  keel_board *b = keel_lua_checkboard(L, 1);
+  luaL_argcheck(L, keel_board_is_finished(b), 1, "board is not finished (call finish)");
+  keel_move_conditions c;
+  read_conditions(L, b, 2, &c);
+  keel_hex *list;
+  size_t n;
+  keel_status st = keel_board_owner_hexes(b, &c, &list, &n);
+  if (st != KEEL_OK) return keel_lua_fail(L, st, "owner_hexes");
+  lua_createtable(L, n > INT_MAX ? INT_MAX : (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushinteger(L, (lua_Integer)list[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  free(list);
+  return 1;
+}
+
 /* tostring(costmap) -> "keel.CostMap"  [-1, +1, e] */
 static int costmap_tostring(lua_State *L) {
   check_costmap(L, 1);
@@ -641,6 +663,8 @@ int keel_lua_open_route(lua_State *L) {
   lua_newtable(L);
   lua_pushcfunction(L, l_costmap);
   lua_setfield(L, -2, "costmap");
+  lua_pushcfunction(L, l_owner_hexes);
+  lua_setfield(L, -2, "owner_hexes");
   lua_pushcfunction(L, l_from_board);
   lua_setfield(L, -2, "from_board");
   lua_pushcfunction(L, l_graph);

@@ -24,7 +24,7 @@ typedef struct lstate {
 } lstate;
 
 static lstate *check_state(lua_State *L, int arg) {
-  lstate *s = luaL_checkudata(L, arg, STATE_MT);
+  lstate *s = keel_lua_checkudata(L, arg, STATE_MT);
   if (!s->st) luaL_argerror(L, arg, "state is closed");
   return s;
 }
@@ -996,6 +996,32 @@ static int l_json(lua_State *L) {
   return 1;
 }
 
+/* keel.state.json_line(ev, key1, value1, ...) -> '{"ev":EV,"key1":VALUE1,...}':
+ * one journal line, the fields in the order given (a nil value is null)
+ * [-(2n+1), +1, e] */
+static int l_json_line(lua_State *L) {
+  scratch *j = lua_touserdata(L, lua_upvalueindex(1));
+  int top = lua_gettop(L);
+  if (top % 2 == 0) return luaL_error(L, "json_line: ev, then key, value pairs expected");
+  scratch_reset(j);
+  if (!KEEL_JSON_LIT(&j->out, "{\"ev\":")) j->err = "out of memory";
+  else json_of(L, 1, j, 0);
+  for (int i = 2; i < top && !j->err; i += 2) {
+    size_t len;
+    if (lua_type(L, i) != LUA_TSTRING) return luaL_argerror(L, i, "a key (string) expected");
+    const char *k = lua_tolstring(L, i, &len);
+    if (!KEEL_JSON_LIT(&j->out, ",") || !keel__json_str(&j->out, k, len) || !KEEL_JSON_LIT(&j->out, ":")) {
+      j->err = "out of memory";
+      break;
+    }
+    json_of(L, i + 1, j, 0);
+  }
+  if (!j->err && !KEEL_JSON_LIT(&j->out, "}")) j->err = "out of memory";
+  if (j->err) return luaL_error(L, "json_line: %s", j->err);
+  lua_pushlstring(L, j->out.p, j->out.n);
+  return 1;
+}
+
 /* ---- save, load, files (save.c, file.c) ---- */
 
 /* The meta pairs {{key, value}, ...} at arg as two arrays of strings, kept
@@ -1156,6 +1182,7 @@ int keel_lua_open_state(lua_State *L) {
   };
   static const luaL_Reg fns[] = {
     { "new", l_new }, { "load", l_load }, { "load_text", l_load_text }, { "json", l_json },
+    { "json_line", l_json_line },
     { "write_file", l_write_file }, { "hash_bytes", l_hash_bytes },
     { NULL, NULL }
   };

@@ -111,8 +111,25 @@ static int close_object(lua_State *L) {
   return 0;
 }
 
+/* The key, in a class's metatable, of its name (a light userdata: the
+ * pointer the class was made with), for keel_lua_checkudata. */
+static const char class_name_key = 0;
+
+void *keel_lua_checkudata(lua_State *L, int arg, const char *name) {
+  void *p = lua_touserdata(L, arg);
+  if (p && lua_getmetatable(L, arg)) {
+    lua_rawgetp(L, -1, &class_name_key);
+    const char *n = lua_touserdata(L, -1);
+    lua_pop(L, 2);
+    if (n && (n == name || strcmp(n, name) == 0)) return p;
+  }
+  return luaL_checkudata(L, arg, name);   /* not a keel object of this class: its message */
+}
+
 void keel_lua_newclass(lua_State *L, const keel_lua_class *c, int nup) {
   luaL_newmetatable(L, c->name);
+  lua_pushlightuserdata(L, (void *)c->name);
+  lua_rawsetp(L, -2, &class_name_key);
   if (c->methods) {
     lua_newtable(L);
     for (int i = 0; i < nup; i++) lua_pushvalue(L, -2 - nup);   /* the upvalues, in order */
@@ -137,7 +154,7 @@ void keel_lua_newclass(lua_State *L, const keel_lua_class *c, int nup) {
 }
 
 void *keel_lua_checkobject(lua_State *L, int arg, const char *name, const char *what) {
-  void **owned = luaL_checkudata(L, arg, name);
+  void **owned = keel_lua_checkudata(L, arg, name);
   if (!*owned) luaL_argerror(L, arg, lua_pushfstring(L, "%s is closed", what));
   return *owned;
 }

@@ -17,6 +17,10 @@
 #include "modules.h"
 #undef KEEL_MODULE
 
+/* luaL_checkudata, fast for the classes made by keel_lua_newclass (their
+ * metatable names the class); anything else gets luaL_checkudata's answer. */
+void *keel_lua_checkudata(lua_State *L, int arg, const char *name);
+
 /* Check that argument `arg` is a valid packed hex and return it. */
 keel_hex keel_lua_checkhex(lua_State *L, int arg);
 /* Check that argument `arg` is a valid packed hexside. */

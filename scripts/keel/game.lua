@@ -19,7 +19,7 @@ local sorted_keys = require("keel.keys").sorted
 
 local kstate = keel.state
 local encode = kstate.json
-local concat, type, tostring, error = table.concat, type, tostring, error
+local type, tostring, error = type, tostring, error
 
 local M = {}
 M.JOURNAL_VERSION = 1
@@ -30,17 +30,19 @@ M.Game = Game
 
 local function new_dice(seed) return keel.dice.new(seed) end
 
+local json_line = kstate.json_line
+
 --- One journal line: {"ev":EV, then fields in the order given}.
 ---@param ev string
 ---@param fields table array of {key, value}
 local function line(ev, fields)
-  local parts = { '{"ev":', encode(ev) }
+  local args, n = {}, 0
   for i = 1, #fields do
     local f = fields[i]
-    parts[#parts + 1] = "," .. encode(f[1]) .. ":" .. (f[2] == nil and "null" or encode(f[2]))
+    args[n + 1], args[n + 2] = f[1], f[2]
+    n = n + 2
   end
-  parts[#parts + 1] = "}"
-  return concat(parts)
+  return json_line(ev, table.unpack(args, 1, n))
 end
 M.line = line
 
@@ -127,13 +129,18 @@ M.portable_path, M.real_path = portable_path, real_path
 
 --- Record a rule file the game's rules were loaded from: its hash goes in
 --- the journal (a `rule_file` line) and in saves. Runtime plumbing: the
---- rule set (set:declare_files) and keel.scenario call it.
+--- rule set (set:declare_files) and keel.scenario call it, with the hash
+--- of the text they loaded (else the file is read and hashed now).
 ---@param path string
+---@param hash? string
 ---@return string hash
-function Game:add_rule_file(path)
-  local text, err = read_file(path)
-  if not text then error("add_rule_file: " .. tostring(err), 2) end
-  local h = kstate.hash_bytes(text)
+function Game:add_rule_file(path, hash)
+  local h = hash
+  if not h then
+    local text, err = read_file(path)
+    if not text then error("add_rule_file: " .. tostring(err), 2) end
+    h = kstate.hash_bytes(text)
+  end
   local name = portable_path(path)
   self.rule_files[#self.rule_files + 1] = { name, h }
   self.state:journal_append(line("rule_file", { { "path", name }, { "hash", h } }))
@@ -156,11 +163,10 @@ function Game:with_rule(rule, fn, ...)
 end
 
 function Game:_journal_roll(rec)
-  self.state:journal_append(line("roll", {
-    { "rule", rec.rule or self.state:get_rule() }, { "reason", rec.reason }, { "stream", rec.stream },
-    { "expr", rec.expr }, { "faces", rec.faces }, { "modifier", rec.modifier }, { "total", rec.total },
-    { "forced", rec.forced and true or false }, { "n", rec.n },
-  }))
+  local st = self.state
+  st:journal_append(json_line("roll", "rule", rec.rule or st:get_rule(), "reason", rec.reason,
+    "stream", rec.stream, "expr", rec.expr, "faces", rec.faces, "modifier", rec.modifier,
+    "total", rec.total, "forced", rec.forced and true or false, "n", rec.n))
 end
 
 --- Roll through the game's dice; the rule in force is recorded.
@@ -173,6 +179,18 @@ function Game:roll(expr, opts)
     opts = { stream = opts.stream, reason = opts.reason, rule = self.state:get_rule() }
   end
   return self.dice:roll(expr, opts)
+end
+
+-- The dice's saved state (text), made again only when the dice changed
+-- since the last one (dice:get_version): an action that rolls nothing
+-- costs no save.
+local function dice_state(self)
+  local d = self.dice
+  local v = d:get_version()
+  if v ~= self._dice_version then
+    self._dice_text, self._dice_version = d:save(), v
+  end
+  return self._dice_text
 end
 
 -- A body that returned normally while its action is stopping (its script
@@ -198,7 +216,7 @@ end
 function Game:transaction(fn, opts, ...)
   local rule = opts and opts.rule
   local st = self.state
-  local dice_before = self.dice:save()
+  local dice_before = dice_state(self)
   local level = st:begin()
   if rule then st:push_rule(rule) end
   local res = stopped(table.pack(xpcall(fn, traceback_handler(rule or st:get_rule()), self, ...)))
@@ -223,39 +241,65 @@ end
 
 local function trim(t, n) for i = #t, n + 1, -1 do t[i] = nil end end
 
---- An action: the unit of undo. Runs fn(game) as a transaction; journals
---- its name, its order (when given) and the state hash after it.
+--- An action: the unit of undo. Runs fn(game, ...) as a transaction;
+--- journals its name, its order (when given) and the state hash after it.
 ---@param name string
----@param fn fun(game: table): any
+---@param fn fun(game: table, ...): any
 ---@param opts? {rule?: string, order?: any}
-function Game:action(name, fn, opts)
-  opts = opts or {}
-  local st = self.state
-  local dice_before = self.dice:save()
-  local level = st:begin()
-  local order_json = opts.order ~= nil and encode(opts.order) or nil
-  local rule = opts.rule
-  if rule then st:push_rule(rule) end
-  local res = stopped(table.pack(xpcall(function()
-    st:action_begin(name, order_json)
-    local r = table.pack(fn(self))
-    st:action_end()
-    return table.unpack(r, 1, r.n)
-  end, traceback_handler(rule or st:get_rule()))))
-  if res[1] then
+-- an action's body: its journal lines around fn(game, ...)
+local function action_end(st, ...)
+  st:action_end()
+  return ...
+end
+local function action_body(self, st, name, order_json, fn, ...)
+  st:action_begin(name, order_json)
+  return action_end(st, fn(self, ...))
+end
+
+-- the message handler of an action in force for `rule`, one per rule
+local handlers = setmetatable({}, { __mode = "v" })
+local NO_RULE = {}
+local function handler_for(rule)
+  local key = rule == nil and NO_RULE or rule
+  local h = handlers[key]
+  if not h then
+    h = traceback_handler(rule)
+    handlers[key] = h
+  end
+  return h
+end
+
+-- what an action does once its body returned (ok) or raised
+local function action_done(self, st, name, opts, rule, level, dice_before, ok, ...)
+  if ok then
+    -- a body that returned while its action is stopping failed (keel.sandbox)
+    local stop = stop_message()
+    if stop then return action_done(self, st, name, opts, rule, level, dice_before, false, stop) end
     if rule then st:pop_rule() end
     st:commit(level)
     trim(self._acts, st:count_actions() - 1)
-    self._acts[#self._acts + 1] = { dice_before, self.dice:save() }
-    self._redo = {}
-    return table.unpack(res, 2, res.n)
+    self._acts[#self._acts + 1] = { dice_before, dice_state(self) }
+    if self._redo[1] ~= nil then self._redo = {} end
+    return ...
   end
-  local err = errors.from(res[2], rule or st:get_rule())
+  local err = errors.from((...), rule or st:get_rule())
   st:rollback(level)
   self.dice:load(dice_before)
   st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message },
     { "name", name }, { "order", opts.order } }))
   error(err, 0)
+end
+
+function Game:action(name, fn, opts, ...)
+  opts = opts or {}
+  local st = self.state
+  local dice_before = dice_state(self)
+  local level = st:begin()
+  local order_json = opts.order ~= nil and encode(opts.order) or nil
+  local rule = opts.rule
+  if rule then st:push_rule(rule) end
+  return action_done(self, st, name, opts, rule, level, dice_before,
+    xpcall(action_body, handler_for(rule or st:get_rule()), self, st, name, order_json, fn, ...))
 end
 
 -- Move the last n dice records of `from` onto `to`; returns the last one moved.

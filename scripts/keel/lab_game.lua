@@ -258,6 +258,20 @@ local FAILS = { error = true, cpu = true, budget = true, memory = true }
 local function first_line(s) return (tostring(s):match("^[^\n]*")) end
 
 local specs = {}   -- scenario file -> spec, for the life of this Lua state
+local sets = {}    -- scenario file and variants -> rule set, for the life of this Lua state
+
+-- The rule set of a scenario with these variants, made once per Lua state:
+-- its games share it (keel.scenario.rule_set; each game's journal is the
+-- one a fresh set gives), each with its own narration (set.narrate).
+local function set_for(file, spec, variants)
+  local key = file .. "\0" .. table.concat(variants or {}, "\0")
+  local set = sets[key]
+  if not set then
+    set = scenario.rule_set(spec, { variants = variants })
+    sets[key] = set
+  end
+  return set
+end
 
 --- Load (once per Lua state) and check a scenario for a study.
 ---@param file string
@@ -320,7 +334,12 @@ function M.play(file, variants, seed, opts)
     if kind == "fire" or kind == "action" or kind == "veto" then count(rules, M.rule_key(d.rule))
     elseif kind == "resolve" then count(rows, M.row_key(d.record)) end
   end
-  local ok, run = pcall(scenario.start, spec, { narrate = narrate, variants = variants, seed = seed })
+  local ok, run = pcall(set_for, file, spec, variants)   -- the set, or why it does not set up
+  if ok then
+    local set = run
+    set.narrate = narrate
+    ok, run = pcall(scenario.start, spec, { set = set, variants = variants, seed = seed })
+  end
   if not ok then
     return { ok = false, kind = "setup", order = 0, message = first_line(errors.format(run)) }
   end

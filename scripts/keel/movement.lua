@@ -157,8 +157,9 @@ local by_board = setmetatable({}, { __mode = "k" })
 --- keel.State) says who owns each hex, for the friendly conditions. What
 --- depends on the board alone is built once per board and process and
 --- shared by every engine on it; cost maps that read owners are kept per
---- engine while the state's owner version stands (an owner change, a
---- rollback or an undo builds them again).
+--- engine while the state's owner version stands, and per board by the
+--- owners of the hexes they read (an owner change there, a rollback or an
+--- undo that changes them, finds or builds another).
 ---@param board userdata keel.Board
 ---@param state? userdata keel.State (needed for friendly_only / both_friendly)
 function M.new(board, state)
@@ -166,7 +167,7 @@ function M.new(board, state)
   if state ~= nil and type(state) ~= "userdata" then error("movement.new: keel.State expected", 2) end
   local shared = by_board[board]
   if not shared then
-    shared = { maps = {}, graphs = {} }
+    shared = { maps = {}, graphs = {}, owned = {}, nowned = 0, owner_hexes = {} }
     by_board[board] = shared
   end
   return setmetatable({ board = board, state = state, maps = shared.maps, graphs = shared.graphs,
@@ -221,9 +222,35 @@ function Engine:costmap(what)
     if cache == self.owned then
       c = { owners = self.state, friendly = c.friendly, friendly_only = c.friendly_only,
         both_friendly = c.both_friendly, closed = c.closed }
+      m = self:owned_costmap(key, p, c)
+    else
+      m = route.from_board(self.board, p, c)
     end
-    m = route.from_board(self.board, p, c)
     cache[key] = m
+  end
+  return m
+end
+
+-- Cost maps that read owners, shared per board by every engine on it and
+-- keyed by the owners of the hexes they read (route.owner_hexes): games
+-- whose owners agree there share the map. At most OWNED_MAX kept per board.
+local OWNED_MAX = 256
+function Engine:owned_costmap(key, p, c)
+  local shared = by_board[self.board]
+  local hexes = shared.owner_hexes[key]
+  if not hexes then
+    hexes = route.owner_hexes(self.board, c)
+    shared.owner_hexes[key] = hexes
+  end
+  local st, parts = self.state, { key }
+  for i = 1, #hexes do parts[i + 1] = st:get_owner(hexes[i]) or "" end
+  local k = concat(parts, "|")
+  local m = shared.owned[k]
+  if not m then
+    if shared.nowned >= OWNED_MAX then shared.owned, shared.nowned = {}, 0 end
+    m = route.from_board(self.board, p, c)
+    shared.owned[k] = m
+    shared.nowned = shared.nowned + 1
   end
   return m
 end

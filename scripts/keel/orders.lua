@@ -30,6 +30,9 @@ for _, t in ipairs(M.param_types) do PARAM_TYPES[t] = true end
 
 local PARAM_FIELDS = { type = true, optional = true, domain = true, depends = true, title = true }
 
+local parse_param   -- below: the parse itself
+local parsed_text = {}   -- "hex?" -> its declaration, shared (read it, never change it)
+
 --- A parameter's declaration: its type as text ("unit" -> {type = "unit",
 --- optional = false}, "hex?" -> {type = "hex", optional = true}), or a
 --- table { type = "group", optional =, title =, domain = function(ctx, p,
@@ -39,6 +42,13 @@ local PARAM_FIELDS = { type = true, optional = true, domain = true, depends = tr
 ---@param decl any
 ---@return {type: string, optional: boolean, domain?: function, depends?: string[], title?: string}|nil, string? why
 function M.parse_param(decl)
+  if type(decl) == "string" and parsed_text[decl] then return parsed_text[decl] end
+  local p, why = parse_param(decl)
+  if p and type(decl) == "string" then parsed_text[decl] = p end
+  return p, why
+end
+
+function parse_param(decl)
   local spec = decl
   if type(decl) == "string" then spec = { type = decl } end
   if type(spec) ~= "table" then return nil, "a type (\"unit\", \"hex?\" ...) or a table { type =, domain = ... }" end
@@ -74,6 +84,11 @@ end
 ---@param params table name -> parsed declaration
 ---@return string|nil
 function M.check_depends(params)
+  local any = false
+  for _, p in pairs(params) do
+    if p.depends[1] ~= nil then any = true; break end
+  end
+  if not any then return nil end   -- nothing depends on anything: no cycle, nothing missing
   for _, name in ipairs(sorted_keys(params)) do
     for _, d in ipairs(params[name].depends) do
       if d == name then return ("parameter '%s' depends on itself"):format(name) end
@@ -138,9 +153,16 @@ end
 ---@param name string
 ---@param params table
 ---@return string|nil reason
+local param_names = setmetatable({}, { __mode = "k" })   -- declaration -> its names, sorted
+
 function M.check_params(set, game, name, params)
   local decl = set.actions[name].def.params
-  for _, pname in ipairs(sorted_keys(decl)) do
+  local names = param_names[decl]
+  if not names then
+    names = sorted_keys(decl)
+    param_names[decl] = names
+  end
+  for _, pname in ipairs(names) do
     local p = decl[pname]
     local v = params[pname]
     if v == nil then
@@ -150,13 +172,21 @@ function M.check_params(set, game, name, params)
       if not ok then return ("action '%s': parameter '%s' must be %s"):format(name, pname, want) end
     end
   end
-  local extra = {}
-  for k in pairs(params) do if not decl[k] then extra[#extra + 1] = tostring(k) end end
-  if #extra > 0 then
+  local extra
+  for k in pairs(params) do
+    if not decl[k] then
+      extra = extra or {}
+      extra[#extra + 1] = tostring(k)
+    end
+  end
+  if extra then
     table.sort(extra)
     return ("action '%s' has no parameter %s"):format(name, concat(extra, ", "))
   end
 end
+
+local function emit_order(g, set, args) return set:_dispatch(g, args.event, args.data or {}) end
+local function effect_order(g, set, a, args) return set:_call(a.rule, a.def.effect, g, args) end
 
 --- Play an order as one action of the game (all or nothing, undoable),
 --- journaled with its name, rule and parameters: an action's effect with
@@ -171,16 +201,10 @@ end
 function M.play(set, game, name, args)
   set:_ready()
   args = args or {}
-  if name == M.EMIT then
-    return game:action(name, function(g)
-      return set:_dispatch(g, args.event, args.data or {})
-    end, { order = args })
-  end
+  if name == M.EMIT then return game:action(name, emit_order, { order = args }, set, args) end
   local a = set.actions[name]
   if not a then error(("unknown order '%s'"):format(tostring(name)), 2) end
-  return game:action(name, function(g)
-    return set:_call(a.rule, a.def.effect, g, args)
-  end, { rule = a.rule.id, order = args })
+  return game:action(name, effect_order, { rule = a.rule.id, order = args }, set, a, args)
 end
 
 return M

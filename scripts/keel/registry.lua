@@ -75,6 +75,7 @@ function M.new(opts, class)
     tables = {},          -- name -> table object (a variant may swap in a changed copy)
     table_changes = {},   -- name -> {variant=, file=, line=, what=}
     files = {},           -- every script file loaded, in order
+    hashes = {},          -- file -> the hash of its text as loaded
     _loading = {},
     _seq = 0,
     _dirty = true,
@@ -104,12 +105,67 @@ function Registry:find_family(name)
     name, name, concat(self.path, ", "))
 end
 
+-- The text of a file, or nil and the reason.
+local function read_text(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local text = f:read("a")
+  f:close()
+  return text
+end
+
+-- A file the set's rules come from, with the hash of the text loaded (the
+-- game journals it: set:declare_files).
+function Registry:_add_file(path, hash)
+  self.files[#self.files + 1] = path
+  self.hashes[path] = hash
+end
+
+-- What depends on a file's text alone is kept per process, keyed by the
+-- hash of the text (the one the journal gives it; a changed file is a new
+-- key): its compiled chunk, and the tables parsed from a table file. Rule
+-- sets loaded again (a fresh game, a study's worker) compile and parse
+-- nothing twice.
+local compiled = {}      -- chunk name -> { [hash] = main function }
+local parsed = {}        -- path -> { [hash] = tables }
+local upvaluejoin = debug.upvaluejoin
+local none = nil   -- luacheck: ignore (an upvalue holding nil)
+local function no_env() return none end
+
+-- The compiled chunk of `text` (hash `h`) with `env` as its _ENV: one main
+-- function per text, its _ENV joined to env's for this run. Call it at
+-- once (the next load of the same text joins another environment); the
+-- functions a run defines keep the environment they were defined in.
+--- The compiled chunk of `text` (its hash `h`, keel.state.hash_bytes) with
+--- `env` as its _ENV, compiled once per process: call it at once.
+local function load_chunk(text, h, chunkname, env)
+  local by = compiled[chunkname]
+  if not by then by = {}; compiled[chunkname] = by end
+  local fn = by[h]
+  if fn then
+    upvaluejoin(fn, 1, function() return env end, 1)
+    return fn
+  end
+  local err
+  fn, err = sandbox.load(text, chunkname, env)
+  if fn then by[h] = fn end
+  return fn, err
+end
+
+M.load_chunk = load_chunk
+
 -- Run a script file in env as one protected action; raise a rule error.
 function Registry:_run_file(path, env, what)
-  local fn, err = sandbox.loadfile(path, env)
+  local text, err = read_text(path)
+  local fn, h
+  if text then
+    h = keel.state.hash_bytes(text)
+    fn, err = load_chunk(text, h, "@" .. path, env)
+  end
   if not fn then error(errors.from(err, what), 0) end
-  self.files[#self.files + 1] = path
+  self:_add_file(path, h)
   local res = pack(sandbox.xprotect(fn, function(e) return errors.from(e, what, true) end))
+  upvaluejoin(fn, 1, no_env, 1)   -- the cached chunk keeps no environment alive
   if not res[1] then
     local e = res[2]
     if not errors.is_error(e) then e = errors.from(e, what) end
@@ -225,8 +281,17 @@ function Registry:_load_tables(fam)
   end
   for _, f in ipairs(fam.table_files) do
     local path = fam.dir .. "/tables/" .. f
-    local list = tables.load_file(path)
-    self.files[#self.files + 1] = path
+    local text, err = read_text(path)
+    if not text then error(("cannot read table file: %s"):format(err), 0) end
+    local h = keel.state.hash_bytes(text)
+    local by = parsed[path]
+    if not by then by = {}; parsed[path] = by end
+    local list = by[h]
+    if not list then
+      list = tables.parse(text, path)
+      by[h] = list
+    end
+    self:_add_file(path, h)
     for _, t in ipairs(list) do
       fam.tables[t.name] = t
       self.tables[t.name] = t
@@ -465,7 +530,7 @@ end
 
 --- Rule files and variants in use, for the game's journal and saves.
 function Registry:declare_files(game)
-  for _, f in ipairs(self.files) do game:add_rule_file(f) end
+  for _, f in ipairs(self.files) do game:add_rule_file(f, self.hashes[f]) end
 end
 
 return M

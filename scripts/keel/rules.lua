@@ -25,7 +25,7 @@ local Set = setmetatable({}, { __index = registry.Registry })
 Set.__index = Set
 M.Set = Set
 
-local type, ipairs, error, tostring = type, ipairs, error, tostring
+local type, ipairs, pairs, error, tostring = type, ipairs, pairs, error, tostring
 local xpcall = xpcall
 local unpack, pack = table.unpack, table.pack
 
@@ -78,10 +78,49 @@ local function facade_of(obj, methods, name)
   return f, name
 end
 
+-- Game methods that only pass their arguments on to the state's method of
+-- this name, with their number of arguments: the facade calls the state.
+local DIRECT = {
+  get = { "get", 2 }, set = { "set", 3 }, get_value = { "get_value", 2 }, set_value = { "set_value", 3 },
+  get_marker = { "get_marker", 2 }, set_marker = { "set_marker", 3 }, add_marker = { "add_marker", 3 },
+  move = { "move", 3 }, reduce_points = { "reduce_points", 2 }, split = { "split", 2 },
+  combine = { "combine", 2 }, eliminate = { "eliminate", 1 }, sink = { "eliminate", 1 },
+  cargo = { "cargo", 1 }, cargo_check = { "cargo_check", 2 }, group_add = { "group_add", 3 },
+  group_remove = { "group_remove", 2 }, group_units = { "group_units", 1 },
+  group_get_name = { "group_get_name", 1 }, group_get_value = { "group_get_value", 2 },
+  group_set_value = { "group_set_value", 3 }, groups_of = { "groups_of", 1 },
+  get_global = { "get_global", 1 }, set_global = { "set_global", 2 }, get_owner = { "get_owner", 1 },
+  hash = { "hash", 0 }, hash_hex = { "hash_hex", 0 }, get_rule = { "get_rule", 0 },
+  count_keyed = { "count_keyed", 1 }, at_keyed = { "at_keyed", 2 },
+}
+local direct_by_arity = {
+  [0] = function(st, fn) return function() return fn(st) end end,
+  function(st, fn) return function(_, a) return fn(st, a) end end,
+  function(st, fn) return function(_, a, b) return fn(st, a, b) end end,
+  function(st, fn) return function(_, a, b, c) return fn(st, a, b, c) end end,
+}
+
+-- The board as rules see it: one facade per board, shared by every game on
+-- it (a board never changes), so that what a rule works out from the board
+-- alone it may keep, keyed by ctx.game.board, from one game to the next.
+local board_facades = setmetatable({}, { __mode = "k" })
+function Set._board_facade(_, board)
+  local f = board_facades[board]
+  if not f then
+    f = sandbox.readonly((facade_of(board, M.board_methods)), "game.board")
+    board_facades[board] = f
+  end
+  return f
+end
+
 function Set:facade(game)
   local f = self._facades[game]
   if f then return f end
   local g = facade_of(game, M.game_methods)
+  local st = game.state
+  for m, d in pairs(DIRECT) do
+    if g[m] then g[m] = direct_by_arity[d[2]](st, st[d[1]]) end
+  end
   local proxy
   -- a filter gets the facade, never the game itself
   g.units = function(_, filter)
@@ -98,7 +137,7 @@ function Set:facade(game)
     game:set_owner(hex, side)
     if old ~= side then self:_dispatch(game, "owner_changed", { hex = hex, side = side, old = old }) end
   end
-  if game.board then g.board = sandbox.readonly((facade_of(game.board, M.board_methods)), "game.board") end
+  if game.board then g.board = self:_board_facade(game.board) end
   f = sandbox.readonly(g, "game")
   proxy = f
   self._facades[game] = f
@@ -107,61 +146,111 @@ end
 
 -- ---- ctx: what a rule's function gets -------------------------------------------------
 
--- A ctx is read-only and its methods close over the real game and rule:
--- nothing in it leads a script to the game object itself (which can save
--- files and load code).
-function Set:_make_ctx(r, game)
-  local set = self
-  local function tbl(name)
-    local t = set:table(name)
-    if not t then error(("no table named '%s' in this rule set"):format(tostring(name)), 3) end
-    return t
-  end
-  local c = {
-    game = self:facade(game),
-    rule = { id = r.id, title = r.title, values = r.values, file = r.file, line = r.line },
-    --- ctx:roll("2d6", {reason=}) -> total, record
-    roll = function(_, expr, opts)
-      opts = opts or {}
-      local total, rec = game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = r.id })
+-- A ctx is read-only; its methods are shared by every ctx and find the
+-- ctx's rule, game and rule set in a private table keyed by the ctx: nothing
+-- in it leads a script to the game object itself (which can save files and
+-- load code), and making a ctx makes no closures.
+local bound = setmetatable({}, { __mode = "k" })   -- ctx -> {set=, r=, game=}
+local call   -- set, rule, fn, game, ... -> what fn returns (Set._call, below)
+
+local function binding(ctx)
+  local b = bound[ctx]
+  if not b then error("a ctx method is called on its ctx (ctx:name(...))", 3) end
+  return b
+end
+
+local function tbl(set, name)
+  local t = set:table(name)
+  if not t then error(("no table named '%s' in this rule set"):format(tostring(name)), 3) end
+  return t
+end
+
+local ctx_methods = {
+  --- ctx:roll("2d6", {reason=}) -> total, record
+  roll = function(self, expr, opts)
+    local b = binding(self)
+    opts = opts or {}
+    local total, rec = b.game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = b.r.id })
+    local narrate = b.set.narrate
+    if narrate then narrate("roll", { rule = b.r, record = rec }) end
+    return total, rec
+  end,
+  --- ctx:table(name) -> the table (read-only)
+  table = function(self, name)
+    return sandbox.readonly(tbl(binding(self).set, name), "table " .. tostring(name))
+  end,
+  --- ctx:resolve(name, modifiers, {reason=}) -> result, record
+  resolve = function(self, name, modctx, opts)
+    local b = binding(self)
+    local set = b.set
+    opts = opts or {}
+    local t = tbl(set, name)
+    -- a table whose rows come from another (the SUCCESS TABLE) uses the set's: a scenario's own
+    local rows = t.rows_from and set:table(t.rows_from) or nil
+    local result, rec = t:resolve(b.game.dice, modctx or {}, { rule = b.r.id,
+      reason = opts.reason or name, stream = opts.stream, modifier = opts.modifier, rows = rows })
+    if set.narrate then set.narrate("resolve", { rule = b.r, record = rec }) end
+    if type(result) == "table" then result = sandbox.readonly(result, "result") end
+    return result, sandbox.readonly(rec, "record")
+  end,
+  emit = function(self, event, data)
+    local b = binding(self)
+    return b.set:_dispatch(b.game, event, data or {})
+  end,
+  query = function(self, name, ...)
+    local b = bound[self] or binding(self)
+    local set = b.set
+    local q = set.queries[name]
+    if not q then error(("no rule answers query '%s'"):format(tostring(name)), 2) end
+    return call(set, q.rule, q.fn, b.game, ...)
+  end,
+  get_value = function(self, key) return binding(self).r.values[key] end,
+  --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
+  pick = function(self, items, opts)
+    local b = binding(self)
+    local set, r, game = b.set, b.r, b.game
+    opts = opts or {}
+    local picked = pick.draw(function(sides)
+      local total, rec = game:roll("1d" .. sides, { stream = opts.stream, reason = opts.reason, rule = r.id })
       if set.narrate then set.narrate("roll", { rule = r, record = rec }) end
-      return total, rec
-    end,
-    --- ctx:table(name) -> the table (read-only)
-    table = function(_, name) return sandbox.readonly(tbl(name), "table " .. tostring(name)) end,
-    --- ctx:resolve(name, modifiers, {reason=}) -> result, record
-    resolve = function(_, name, modctx, opts)
-      opts = opts or {}
-      local t = tbl(name)
-      -- a table whose rows come from another (the SUCCESS TABLE) uses the set's: a scenario's own
-      local rows = t.rows_from and set:table(t.rows_from) or nil
-      local result, rec = t:resolve(game.dice, modctx or {}, { rule = r.id,
-        reason = opts.reason or name, stream = opts.stream, modifier = opts.modifier, rows = rows })
-      if set.narrate then set.narrate("resolve", { rule = r, record = rec }) end
-      if type(result) == "table" then result = sandbox.readonly(result, "result") end
-      return result, sandbox.readonly(rec, "record")
-    end,
-    emit = function(_, event, data) return set:_dispatch(game, event, data or {}) end,
-    query = function(_, name, ...) return set:_query(game, name, ...) end,
-    get_value = function(_, key) return r.values[key] end,
-    --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
-    pick = function(_, items, opts)
-      opts = opts or {}
-      local picked = pick.draw(function(sides)
-        local total, rec = game:roll("1d" .. sides, { stream = opts.stream, reason = opts.reason, rule = r.id })
-        if set.narrate then set.narrate("roll", { rule = r, record = rec }) end
-        return total
-      end, items, opts.count or 1)
-      if opts.count then return picked end
-      return picked[1]
-    end,
-    say = function(_, fmt, ...)
-      local ok, text = pcall(string.format, fmt, ...)
-      if set.narrate then set.narrate("say", { rule = r, text = ok and text or tostring(fmt) }) end
-    end,
-  }
-  self._movement:install(c, game)
-  return sandbox.readonly(c, "ctx")
+      return total
+    end, items, opts.count or 1)
+    if opts.count then return picked end
+    return picked[1]
+  end,
+  say = function(self, fmt, ...)
+    local b = binding(self)
+    local ok, text = pcall(string.format, fmt, ...)
+    if b.set.narrate then b.set.narrate("say", { rule = b.r, text = ok and text or tostring(fmt) }) end
+  end,
+}
+for name, fn in pairs(rules_movement.ctx_methods(function(ctx)
+  local b = binding(ctx)
+  return b.set._movement, b.game
+end)) do
+  ctx_methods[name] = fn
+end
+local ctx_method_names = {}
+for name in pairs(ctx_methods) do ctx_method_names[#ctx_method_names + 1] = name end
+table.sort(ctx_method_names)
+
+-- what ctx.rule shows of a rule: one per rule
+local rule_views = setmetatable({}, { __mode = "k" })
+
+function Set:_make_ctx(r, game)
+  local view = rule_views[r]
+  if not view then
+    view = { id = r.id, title = r.title, values = r.values, file = r.file, line = r.line }
+    rule_views[r] = view
+  end
+  local c = { game = self:facade(game), rule = view }
+  for i = 1, #ctx_method_names do
+    local name = ctx_method_names[i]
+    c[name] = ctx_methods[name]
+  end
+  local ctx = sandbox.readonly(c, "ctx")
+  bound[ctx] = { set = self, r = r, game = game }
+  return ctx
 end
 
 function Set:_say(kind, data)
@@ -183,23 +272,34 @@ function Set:_error_handler(e)
   return errors.from(e, r and r.id or nil, true, self._entry_fn)
 end
 
-local function finish(running, st, ok, ...)
-  st:pop_rule()
-  running[#running] = nil
+-- the state's push_rule and pop_rule, called as functions (no method lookup
+-- on the userdata per call); taken from the first state seen
+local push_rule, pop_rule
+local function state_methods(st)
+  local methods = getmetatable(st).__index
+  push_rule, pop_rule = methods.push_rule, methods.pop_rule
+end
+
+local function finish(running, n, st, ok, ...)
+  pop_rule(st)
+  running[n] = nil
   if not ok then error((...), 0) end
   return ...
 end
 
 -- Call fn(ctx, ...) of rule r with r in force for the journal.
-function Set:_call(r, fn, game, ...)
+function call(self, r, fn, game, ...)
   local running, st = self._running, game.state
-  running[#running + 1] = r
+  local n = #running + 1
+  running[n] = r
   self._last = r
-  st:push_rule(r.id)
+  if not push_rule then state_methods(st) end
+  push_rule(st, r.id)
   local entry = self._ctx[r]
   local ctx = entry and entry.game == game and entry.ctx or self:_ctx_for(r, game)
-  return finish(running, st, xpcall(fn, self._handler, ctx, ...))
+  return finish(running, n, st, xpcall(fn, self._handler, ctx, ...))
 end
+Set._call = call
 
 function Set:_dispatch(game, event, data)
   if not self.event_names[event] then
@@ -222,22 +322,24 @@ end
 
 -- Run body(...) as the outermost entry point: under the sandbox's limits,
 -- returning ok, results... or false, error, kind.
+-- what _enter returns: ok, results... or false, error, kind
+local function entered(self, ok, ...)
+  self._depth = 0
+  if self._running[1] ~= nil then self._running = {} end
+  if ok then return ok, ... end
+  local e, kind = ...
+  -- a stop the rules swallowed and returned from: the rule that ran last
+  if not errors.is_error(e) then e = errors.from(e, self._last and self._last.id) end
+  errors.set_kind(e, kind)
+  return false, e, kind
+end
+
 function Set:_enter(body, ...)
   if self._depth > 0 then return true, body(...) end
   self._entry_fn = body
   self._depth = 1
   self._last = nil
-  local res = pack(sandbox.xprotect(body, self._handler, ...))
-  self._depth = 0
-  self._running = {}
-  if not res[1] then
-    local e = res[2]
-    -- a stop the rules swallowed and returned from: the rule that ran last
-    if not errors.is_error(e) then e = errors.from(e, self._last and self._last.id) end
-    errors.set_kind(e, res[3])
-    return false, e, res[3]
-  end
-  return unpack(res, 1, res.n)
+  return entered(self, sandbox.xprotect(body, self._handler, ...))
 end
 
 --- Send an event to the rules, as one action of the game (all or nothing,
@@ -246,16 +348,17 @@ end
 ---@param game table
 ---@param event string
 ---@param data? table
+-- the body of set:emit: an order (journaled, undoable, replayable)
+local function emit_body(self, game, event, data)
+  return self:play(game, orders.EMIT, { event = event, data = data })
+end
+
 function Set:emit(game, event, data)
   self:_ready()
   data = data or {}
   if not self.event_names[event] then error(("unknown event '%s'"):format(tostring(event)), 2) end
-  local function body()
-    -- an order (journaled, undoable, replayable)
-    return self:play(game, orders.EMIT, { event = event, data = data })
-  end
-  local res = pack(self:_enter(body))
-  if not res[1] then error(res[2], 0) end
+  local ok, err = self:_enter(emit_body, self, game, event, data)
+  if not ok then error(err, 0) end
 end
 
 --- Ask a query: the rule that answers it runs (read-only by convention).
@@ -287,7 +390,9 @@ function Set:_check_action(game, name, params, quiet)
         refusal(r, tostring(reason))
     end
   end
-  for _, v in ipairs(self.vetoes[name] or {}) do
+  local vetoes = self.vetoes[name]
+  for i = 1, vetoes and #vetoes or 0 do
+    local v = vetoes[i]
     local reason = self:_call(v.rule, v.fn, game, params)
     if reason then
       if type(reason) ~= "string" then reason = "vetoed" end
@@ -340,22 +445,27 @@ Set.play = orders.play
 ---@param game table
 ---@param name string
 ---@param params? table
+-- the body of set:act, run under the limits by _enter
+local function act_body(self, game, name, params)
+  local why, kind, by = self:_check_action(game, name, params)
+  if why then return false, why, kind, by end
+  if self.narrate then self.narrate("action", { rule = self.actions[name].rule, action = name, params = params }) end
+  return true, self:play(game, name, params)
+end
+
+local function acted(ok, done, ...)
+  if not ok then return nil, done, ... end      -- an error or a limit: error, kind
+  if not done then return nil, ... end          -- illegal or vetoed: reason, kind, refusal
+  return true, ...
+end
+
 function Set:act(game, name, params)
   self:_ready()
   params = params or {}
   if not self.actions[name] then return nil, ("unknown action '%s'"):format(tostring(name)), "unknown" end
   local reason = orders.check_params(self, game, name, params)
   if reason then return nil, reason, "params" end
-  local function body()
-    local why, kind, by = self:_check_action(game, name, params)
-    if why then return false, why, kind, by end
-    self:_say("action", { rule = self.actions[name].rule, action = name, params = params })
-    return true, self:play(game, name, params)
-  end
-  local res = pack(self:_enter(body))
-  if not res[1] then return nil, res[2], res[3] end
-  if not res[2] then return nil, res[3], res[4], res[5] end
-  return true, unpack(res, 3, res.n)
+  return acted(self:_enter(act_body, self, game, name, params))
 end
 
 --- What `side` may see of the game: units, groups and the declared status

@@ -75,7 +75,11 @@ local function mover_proxy(mv)
   for _, m in ipairs(MOVER_METHODS) do
     p[m] = function(_, ...) return mv[m](mv, ...) end
   end
-  p.journal = function() return sandbox.readonly(mv:journal(), "journal") end
+  p.journal = function()   -- the steps so far (a copy: the mover's own list grows)
+    local steps, out = mv:journal(), {}
+    for i = 1, #steps do out[i] = steps[i] end
+    return sandbox.readonly(out, "journal")
+  end
   p.state = function() return mv.state end
   p.position = function()
     local g = mv.group
@@ -84,36 +88,49 @@ local function mover_proxy(mv)
   return sandbox.readonly(p, "mover")
 end
 
--- a river graph as scripts see it
+-- a river graph as scripts see it: one proxy per graph (graphs are shared
+-- per board, so rules may key what they work out from one by it)
+local river_proxies = setmetatable({}, { __mode = "k" })
 local function river_proxy(rg)
-  return sandbox.readonly({
+  local p = river_proxies[rg]
+  if p then return p end
+  p = sandbox.readonly({
     has_node = function(_, n) return rg:has_node(n) end,
     nodes = function() return rg:nodes() end,
     cost = function(_, a, b) return rg:cost(a, b) end,
     reach = function(_, start, budget, opts) return rg:reach(start, budget, opts) end,
     path = function(_, from, to, budget, opts) return rg:path(from, to, budget, opts) end,
   }, "river graph")
+  river_proxies[rg] = p
+  return p
 end
 
---- Put the movement methods into c, a ctx of `game` being built.
----@param c table
----@param game table a keel.game
-function Movement:install(c, game)
-  local mc = self
+--- The movement methods of a ctx, shared by every ctx: `context(ctx)`
+--- gives the movement context of the ctx's rule set and the ctx's game.
+---@param context fun(ctx: table): table, table
+---@return table<string, function>
+function M.ctx_methods(context)
+  local m = {}
   --- ctx:profile(table, column, rows) -> profile (read-only)
-  c.profile = function(_, tname, column, rows) return mc:profile(tname, column, rows) end
+  m.profile = function(self, tname, column, rows)
+    local mc = context(self)
+    return mc:profile(tname, column, rows)
+  end
   --- ctx:reach(group|profile, start, budget, opts) -> keel.Reach | nil, reason
-  c.reach = function(_, what, start, budget, opts)
+  m.reach = function(self, what, start, budget, opts)
+    local mc, game = context(self)
     local w = mc:what(what)
     return mc:engine(game):reach(w, start, budget, opts)
   end
   --- ctx:path(group|profile, from, to, budget, opts) -> path, cost | nil, reason
-  c.path = function(_, what, from, to, budget, opts)
+  m.path = function(self, what, from, to, budget, opts)
+    local mc, game = context(self)
     local w = mc:what(what)
     return mc:engine(game):path(w, from, to, budget, opts)
   end
   --- ctx:step_cost(group|profile, from, to, coast) -> cost, coast | nil, reason
-  c.step_cost = function(_, what, from, to, coast)
+  m.step_cost = function(self, what, from, to, coast)
+    local mc, game = context(self)
     local w = mc:what(what)
     local eng = mc:engine(game)
     local a, why = movement.resolve(eng.board, from)
@@ -123,7 +140,8 @@ function Movement:install(c, game)
     return eng:costmap(w):step(a, b, coast or 0)
   end
   --- ctx:mover(group, callbacks, opts) -> mover (callbacks get the mover and the event)
-  c.mover = function(_, group, callbacks, opts)
+  m.mover = function(self, group, callbacks, opts)
+    local mc, game = context(self)
     local w = mc:what(group)
     local eng = mc:engine(game)
     local proxy
@@ -137,13 +155,18 @@ function Movement:install(c, game)
     return proxy
   end
   --- ctx:river_graph(profile) -> river graph (32.A.6: hexes and hexsides)
-  c.river_graph = function(_, profile)
+  m.river_graph = function(self, profile)
+    local mc, game = context(self)
     local real = mc.real[profile]
     if not real then error("river_graph: a profile from ctx:profile expected", 2) end
     return river_proxy(mc:engine(game):river_graph(real))
   end
   --- ctx:boxroute([enter]) -> water routes counted in sea boxes (doc/api/boxroute.md)
-  c.boxroute = function(_, enter) return boxroute.script_view(game.board, enter) end
+  m.boxroute = function(self, enter)
+    local _, game = context(self)
+    return boxroute.script_view(game.board, enter)
+  end
+  return m
 end
 
 return M

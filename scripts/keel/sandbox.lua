@@ -196,38 +196,63 @@ end
 M.pairs, M.next = safe_pairs, safe_next
 
 --- Read-only proxies, one per real table, shared by every script.
-local proxies = real_setmetatable({}, { __mode = "k" })
-local protected = real_setmetatable({}, { __mode = "k" })
+--
+-- A proxy reads through a shadow table (its metatable's __index, so that a
+-- read is a table lookup, never a call): on a key's first read the shadow
+-- takes the real table's value, a table as its own proxy, and keeps it. So
+-- a proxy shows each key as it was when first read: wrap only tables that
+-- no longer change (hand out a copy of one that does).
+local proxies = real_setmetatable({}, { __mode = "k" })     -- real table -> proxy
+local protected = real_setmetatable({}, { __mode = "k" })   -- proxy -> name
+local real_of = real_setmetatable({}, { __mode = "k" })     -- proxy, shadow -> real table
+local name_of = real_setmetatable({}, { __mode = "k" })     -- shadow -> name
+
+local readonly
+
+-- a shadow's miss: the real value (a table as its proxy), kept
+local shadow_mt = {
+  __index = function(s, k)
+    local v = real_of[s][k]
+    if v == nil then return nil end
+    if real_type(v) == "table" then v = proxies[v] or readonly(v, name_of[s] .. "." .. real_tostring(k)) end
+    real_rawset(s, k, v)
+    return v
+  end,
+}
+
+local function ro_newindex(p, k)
+  local name = protected[p]
+  real_error(("%s is read-only: scripts cannot change %s.%s"):format(name, name, real_tostring(k)), 2)
+end
+local function ro_pairs(p)
+  local t, name = real_of[p], protected[p]
+  local iter = ordered_iter(t, "pairs", 2)   -- keel's order of keys, as pairs() in scripts
+  return function()
+    local nk, nv = iter()
+    if real_type(nv) == "table" then nv = readonly(nv, name .. "." .. real_tostring(nk)) end
+    return nk, nv
+  end, p, nil
+end
+local function ro_len(p) return #real_of[p] end
+local function ro_tostring(p) return protected[p] .. " (read-only)" end
 
 ---@param t table the real table
 ---@param name string how error messages name it ("string", "keel.hex")
 ---@return table proxy
-local function readonly(t, name)
+function readonly(t, name)
   if protected[t] then return t end
   local p = proxies[t]
   if p then return p end
   p = {}
+  local shadow = real_setmetatable({}, shadow_mt)
+  real_of[shadow], name_of[shadow] = t, name
   local mt = {
-    __index = function(_, k)
-      local v = t[k]
-      if real_type(v) == "table" then return readonly(v, name .. "." .. real_tostring(k)) end
-      return v
-    end,
-    __newindex = function(_, k)
-      real_error(("%s is read-only: scripts cannot change %s.%s"):format(name, name,
-        real_tostring(k)), 2)
-    end,
-    __pairs = function()
-      local iter = ordered_iter(t, "pairs", 2)
-      return function()
-        local nk, nv = iter()
-        if real_type(nv) == "table" then nv = readonly(nv, name .. "." .. real_tostring(nk)) end
-        return nk, nv
-      end, p, nil
-    end,
-    __len = function() return #t end,
+    __index = shadow,
+    __newindex = ro_newindex,
+    __pairs = ro_pairs,
+    __len = ro_len,
     __metatable = name .. " is read-only",
-    __tostring = function() return name .. " (read-only)" end,
+    __tostring = ro_tostring,
   }
   local tmt = real_getmetatable(t)
   if real_type(tmt) == "table" and real_rawget(tmt, "__call") then   -- a callable module: keel.grid { ... }
@@ -242,6 +267,7 @@ local function readonly(t, name)
   real_setmetatable(p, mt)
   proxies[t] = p
   protected[p] = name
+  real_of[p] = t
   return p
 end
 M.readonly = readonly
@@ -271,10 +297,16 @@ local lib_coroutine = copy(C.coroutine)
 --- The parts of the keel module scripts may use (pure functions, no files).
 M.api_modules = { "hex", "grid", "seaboxes", "areas" }
 
+-- one table (so one read-only proxy) for every script, made again only if
+-- the list of modules changes
+local api, api_key
 local function keel_api()
-  local api = { version = keel.version }
-  for _, name in ipairs(M.api_modules) do
-    if keel[name] ~= nil then api[name] = keel[name] end
+  local key = table.concat(M.api_modules, ",")
+  if key ~= api_key then
+    api, api_key = { version = keel.version }, key
+    for _, name in ipairs(M.api_modules) do
+      if keel[name] ~= nil then api[name] = keel[name] end
+    end
   end
   return api
 end

@@ -34,6 +34,7 @@
 local keel = require "keel"
 local sandbox = require "keel.sandbox"
 local rules = require "keel.rules"
+local registry = require "keel.registry"
 local errors = require "keel.errors"
 local game_mod = require "keel.game"
 local json = require "keel.json"
@@ -523,7 +524,9 @@ function M.load(path)
   } }
   local text, rerr = read_bounded(path)
   if not text then error(rerr, 0) end
-  local fn, err = sandbox.load(text, "@" .. path, env)
+  -- compiled once per process for a given text (keel.registry)
+  local hash = keel.state.hash_bytes(text)
+  local fn, err = registry.load_chunk(text, hash, "@" .. path, env)
   if not fn then error(err, 0) end
   local res = table.pack(sandbox.xprotect(fn, function(e) return errors.from(e, nil, true) end))
   if not res[1] then error(res[2], 0) end
@@ -531,7 +534,9 @@ function M.load(path)
   if not made[spec] then
     fail(path, "not a scenario: a scenario file returns scenario { ... } (run a host Lua script with `keel script`)")
   end
-  return M.check(spec, path, text)
+  local checked = M.check(spec, path, text)
+  checked.hash = hash   -- of the text loaded: the journal's rule_file line
+  return checked
 end
 
 -- ---- a run -------------------------------------------------------------------------
@@ -556,24 +561,10 @@ local function reason(e)
   return (msg:gsub("^bad argument #%d+ to '[%w_.:?]+' %((.*)%)$", "%1"))
 end
 
---- Set a scenario up: board, rule set, game, flags and forces.
---- opts.variants: more variant files (paths as given), applied after the
---- scenario's own (a conflict between any two is raised here, all of them
---- listed); opts.seed: the game's seed instead of the scenario's.
----@param spec table from M.load
----@param opts? {narrate?: function, path?: string[], variants?: string[], seed?: integer,
----  limits?: {cpu: number, memory: integer}}
----@return table run
-function M.start(spec, opts)
-  opts = opts or {}
+-- The search path and the variant files of a scenario, resolved against its
+-- folder (opts.variants, more variant files, after the scenario's own).
+local function path_and_variants(spec, opts)
   local base = dir_of(spec.file)
-  local board
-  if spec.map then
-    local err
-    -- one board per map file and process: games share it (it never changes)
-    board, err = keel.board.load(resolve(base, spec.map), { shared = true })
-    if not board then spec_fail(spec, { "map" }, "cannot load " .. show(spec.map) .. ": " .. tostring(err)) end
-  end
   local path = {}
   for _, p in ipairs(spec.path or {}) do path[#path + 1] = resolve(base, p) end
   for _, p in ipairs(opts.path or {}) do path[#path + 1] = p end
@@ -581,8 +572,21 @@ function M.start(spec, opts)
   local variants = {}
   for _, v in ipairs(spec.variants or {}) do variants[#variants + 1] = resolve(base, v) end
   for _, v in ipairs(opts.variants or {}) do variants[#variants + 1] = normalize(v) end
-  -- the rule set (as keel.rules.load makes it): a mistake in a rule or
-  -- variant file names that file; one with no place is the scenario's
+  return path, variants
+end
+
+--- The rule set a scenario plays with: its families and variants on its
+--- path, and opts.variants after them. A mistake in a rule or variant file
+--- names that file; one with no place is the scenario's; two variants that
+--- change one rule are refused here, before anything is played. Many games
+--- of one scenario may share it: pass it to M.start as opts.set (a rule set
+--- keeps nothing of a game between games).
+---@param spec table from M.load
+---@param opts? {narrate?: function, path?: string[], variants?: string[]}
+---@return table set
+function M.rule_set(spec, opts)
+  opts = opts or {}
+  local path, variants = path_and_variants(spec, opts)
   local set = rules.new { path = path, narrate = opts.narrate }
   local function load(field, i, fn, arg)
     local ok, e = pcall(fn, set, arg)
@@ -599,9 +603,32 @@ function M.start(spec, opts)
   end
   set:finalize()
   set:check_conflicts()   -- two variants changing one rule: refused now, not at the first order
+  return set
+end
+
+--- Set a scenario up: board, rule set (opts.set, from M.rule_set with the
+--- same opts, or a new one), game, flags and forces. opts.variants: more
+--- variant files (paths as given), applied after the scenario's own;
+--- opts.seed: the game's seed instead of the scenario's.
+---@param spec table from M.load
+---@param opts? {narrate?: function, path?: string[], variants?: string[], seed?: integer, set?: table,
+---  limits?: {cpu: number, memory: integer}}
+---@return table run
+function M.start(spec, opts)
+  opts = opts or {}
+  local base = dir_of(spec.file)
+  local board
+  if spec.map then
+    local err
+    -- one board per map file and process: games share it (it never changes)
+    board, err = keel.board.load(resolve(base, spec.map), { shared = true })
+    if not board then spec_fail(spec, { "map" }, "cannot load " .. show(spec.map) .. ": " .. tostring(err)) end
+  end
+  local _, variants = path_and_variants(spec, opts)
+  local set = opts.set or M.rule_set(spec, opts)
   local game = game_mod.new { seed = opts.seed or spec.seed or 0, board = board, scenario = spec.file, variants = variants,
                               limits = opts.limits }
-  game:add_rule_file(spec.file)
+  game:add_rule_file(spec.file, spec.hash)
   set:declare_files(game)
   local self = setmetatable({ spec = spec, set = set, game = game, board = board,
                               units = {}, groups = {}, results = {} }, Run)

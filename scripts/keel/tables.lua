@@ -561,12 +561,20 @@ function Table:modifiers_for(ctx)
       error(("table %s has no modifier named %s"):format(self.name, concat(bad, ", ")), 2)
     end
   end
-  local total, applied = 0, {}
-  for _, m in ipairs(self.modifiers) do
-    local a = modifier_value(self, m, ctx)
-    if a then
-      total = total + a
-      applied[#applied + 1] = { name = m.name, amount = a, text = m.text }
+  local total, applied, n = 0, {}, 0
+  local mods, bindings = self.modifiers, self.bindings
+  local bound = next(bindings) ~= nil
+  local plain = type(ctx) == "table"
+  for i = 1, #mods do
+    local m = mods[i]
+    -- a modifier neither bound nor in ctx does not apply: no call for it
+    if (bound and bindings[m.name] ~= nil) or (plain and ctx[m.name] ~= nil) or not plain then
+      local a = modifier_value(self, m, ctx)
+      if a then
+        total = total + a
+        n = n + 1
+        applied[n] = { name = m.name, amount = a, text = m.text }
+      end
     end
   end
   return total, applied
@@ -672,6 +680,17 @@ end
 ---@param ctx? table modifier context (see modifiers_for)
 ---@param opts? {stream: string, reason: string, rule: string, modifier: integer, rows: table}
 ---@return any result, table record
+-- a row's range as text, made once per row
+local row_texts = setmetatable({}, { __mode = "k" })
+local function row_range_text(row)
+  local t = row_texts[row]
+  if not t then
+    t = range_text(row.range)
+    row_texts[row] = t
+  end
+  return t
+end
+
 function Table:resolve(dice, ctx, opts)
   opts = opts or {}
   -- opts.rows: the table `rows from` names, as the caller has it (a rule
@@ -694,7 +713,7 @@ function Table:resolve(dice, ctx, opts)
   return result, {
     table = self.name, rule = opts.rule or self.rule, roll = roll_rec, die = roll,
     modifier = mod, modified = modified, clamped = clamped, row = row.index,
-    range = range_text(row.range), modifiers = applied, result = result,
+    range = row_range_text(row), modifiers = applied, result = result,
   }
 end
 

@@ -324,10 +324,10 @@ function enemy_groups_near(ctx, g, hex, source, accept)
   if side == nil or hex == nil then return out end
   for _, e in ipairs(game:groups()) do
     if e ~= g and #game:group_units(e) > 0 and game:group_get_value(e, "in_port") ~= true then
-      local es = ctx:query("group_side", e)
-      if es ~= nil and es ~= side and accept(ctx:query("group_kind", e)) then
-        local eh = ctx:query("group_hex", e)
-        if eh and ctx:query("in_combat_zone", eh, hex, source) then out[#out + 1] = e end
+      local eh = ctx:query("group_hex", e)   -- where first: most groups are out of the zone
+      if eh and ctx:query("in_combat_zone", eh, hex, source) then
+        local es = ctx:query("group_side", e)
+        if es ~= nil and es ~= side and accept(ctx:query("group_kind", e)) then out[#out + 1] = e end
       end
     end
   end
@@ -386,6 +386,21 @@ function start_surface(ctx, ev, hex, once)
   start_group_combats(ctx, ev, "surface", enemies, once)
 end
 
+-- The board's coast defences, {hex = level}, found once per board.
+local cd_levels = setmetatable({}, { __mode = "k" })
+local function board_cd_levels(board)
+  local m = cd_levels[board]
+  if not m then
+    m = {}
+    for _, h in ipairs(board:hexes()) do
+      local level = board:get_cd(h)
+      if level and level > 0 then m[h] = level end
+    end
+    cd_levels[board] = m
+  end
+  return m
+end
+
 -- Enemy CDs whose combat zone holds `hex`: the board's coast defences (owned
 -- by the hex's owner) and CD units (`cd_types`, level = value `cd`), each as
 -- { hex =, level =, distance = }, in hex order then unit order.
@@ -394,11 +409,12 @@ function enemy_cds(ctx, side, hex)
   local out, seen = {}, {}
   local board = game.board
   -- the zone is symmetric: the CDs whose zone holds `hex` are in the zone around `hex`
+  local levels = board and board_cd_levels(board) or {}
   for _, h in ipairs(ctx:query("combat_zone", hex, "cd")) do
-    if board and board:contains(h) then
-      local level = board:get_cd(h)
+    local level = levels[h]   -- a hex off the board has none
+    if level then
       local owner = game:get_owner(h)
-      if level and level > 0 and owner and owner ~= side then
+      if owner and owner ~= side then
         local inz, d = ctx:query("in_combat_zone", h, hex, "cd")
         if inz then out[#out + 1] = { hex = h, level = level, distance = d }; seen[h] = true end
       end

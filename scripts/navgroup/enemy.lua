@@ -56,10 +56,10 @@ rule {
 function enemies_at_sea(ctx, side, hex)
   local out = {}
   for _, g in ipairs(ctx.game:groups()) do
-    if ctx:query("naval_group", g) then
-      local s = ctx:query("group_side", g)
-      local h, in_port = ctx:query("group_hex", g)
-      if s ~= side and h and not in_port and (hex == nil or h == hex) then out[#out + 1] = g end
+    local h, in_port = ctx:query("group_hex", g)   -- where first: most groups are elsewhere
+    if h and not in_port and (hex == nil or h == hex)
+      and ctx:query("naval_group", g) and ctx:query("group_side", g) ~= side then
+      out[#out + 1] = g
     end
   end
   return out

@@ -28,15 +28,21 @@ rule {
       return kind_of(ctx.rule.values, ctx.game, members(ctx.game, g))
     end,
     group_side = function(ctx, g)
-      local s = ctx.game:group_get_value(g, "side")
+      local game = ctx.game
+      local s = game:group_get_value(g, "side")
       if s then return s end
-      local u = members(ctx.game, g)[1]
-      return u and ctx.game:get(u, "side") or nil
+      local units = game:group_units(g)
+      for i = 1, #units do   -- the first unit in play
+        if game:get(units[i], "loc") ~= "dead" then return game:get(units[i], "side") end
+      end
+      return nil
     end,
     -- hex, in_port: where the group's first unit is (at sea or in port)
     group_hex = function(ctx, g)
-      for _, u in ipairs(members(ctx.game, g)) do
-        local kind, where = ctx.game:get(u, "loc")
+      local game = ctx.game
+      local units = game:group_units(g)
+      for i = 1, #units do   -- a unit out of play is neither at sea nor in port
+        local kind, where = game:get(units[i], "loc")
         if kind == "hex" then return where, false end
         if kind == "port" then return where, true end
       end
@@ -102,12 +108,16 @@ rule {
       return out
     end,
     naval_group = function(ctx, g)
-      local units = members(ctx.game, g)
-      if #units == 0 then return false end
-      for _, u in ipairs(units) do
-        if not ctx.rule.values.naval_types[ctx.game:get(u, "type")] then return false end
+      local game, naval = ctx.game, ctx.rule.values.naval_types
+      local units, any = game:group_units(g), false
+      for i = 1, #units do   -- every unit in play is naval, and there is one
+        local u = units[i]
+        if game:get(u, "loc") ~= "dead" then
+          if not naval[game:get(u, "type")] then return false end
+          any = true
+        end
       end
-      return true
+      return any
     end,
   },
   on = {
@@ -243,10 +253,10 @@ rule {
 
 -- the units of a group that are still in play
 function members(game, g)
-  local out = {}
-  for _, u in ipairs(game:group_units(g)) do
-    local loc = game:get(u, "loc")
-    if loc ~= "dead" then out[#out + 1] = u end
+  local units, out, n = game:group_units(g), {}, 0
+  for i = 1, #units do
+    local u = units[i]
+    if game:get(u, "loc") ~= "dead" then n = n + 1; out[n] = u end
   end
   return out
 end

@@ -6,6 +6,10 @@
 
 local inland_port_beside   -- helper, below the rule
 
+-- what beyond_inland_ports works out depends on the river graph (one per
+-- board and profile's costs) alone: kept per graph
+local beyond_cache = setmetatable({}, { __mode = "k" })
+
 rule {
   id = "32.A.6", title = "Rivers and canals",
   values = { group_kinds = { cargo = true } },
@@ -34,6 +38,12 @@ rule {
     beyond_inland_ports = function(ctx, profile)
       local board = ctx.game.board
       local rg = ctx:river_graph(profile)
+      local known = beyond_cache[rg]
+      if known then
+        local copy = {}
+        for s in pairs(known) do copy[s] = true end
+        return copy
+      end
       local stops, reached = {}, {}
       for _, n in ipairs(rg:nodes()) do
         if n.kind == "side" and inland_port_beside(board, n.id) then stops[#stops + 1] = n end
@@ -49,6 +59,9 @@ rule {
       for _, n in ipairs(rg:nodes()) do
         if n.kind == "side" and not reached[n.id] then beyond[n.id] = true end
       end
+      local copy = {}
+      for s in pairs(beyond) do copy[s] = true end
+      beyond_cache[rg] = copy
       return beyond
     end,
     -- nil when group g (on a river at node `from`) may go on to node `to`

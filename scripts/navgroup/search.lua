@@ -299,7 +299,7 @@ function blockade_level(g, hex, enemy)
 end
 
 -- Coast defences on the board, listed once per board (hex order).
-local cd_cache = {}
+local cd_cache = setmetatable({}, { __mode = "k" })
 local function board_cds(b)
   local l = cd_cache[b]
   if not l then
@@ -309,6 +309,18 @@ local function board_cds(b)
       if lv and lv > 0 then l[#l + 1] = { hex = h, level = lv } end
     end
     cd_cache[b] = l
+  end
+  return l
+end
+
+-- The board's ports (hex order), listed once per board.
+local port_cache = setmetatable({}, { __mode = "k" })
+local function board_ports(b)
+  local l = port_cache[b]
+  if not l then
+    l = {}
+    for i, p in ipairs(b:ports()) do l[i] = { hex = p.hex, size = p.size } end
+    port_cache[b] = l
   end
   return l
 end
@@ -324,7 +336,7 @@ function cds_ports_in_range(ctx, enemy, hex)
         out[#out + 1] = { hex = c.hex, level = c.level, what = "CD" }
       end
     end
-    for _, p in ipairs(g.board:ports()) do
+    for _, p in ipairs(board_ports(g.board)) do
       local n = sizes[p.size] or 0
       if g:get_owner(p.hex) == enemy and dist(p.hex, hex) <= n then
         out[#out + 1] = { hex = p.hex, level = n, what = "port" }

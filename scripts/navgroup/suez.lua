@@ -21,7 +21,7 @@ rule {
     vp_loss = 25,
   },
   queries = {
-    suez_sides = function(ctx) return canal_sides(ctx) end,
+    suez_sides = function(ctx) return { table.unpack(canal_sides(ctx)) } end,
     suez_status = function(ctx) return status(ctx) end,
     -- who owns a canal hexside: owns both hexes, or was the last to
     suez_side_owner = function(ctx, s) return side_owner(ctx, s) end,
@@ -116,12 +116,33 @@ rule {
 
 -- ---- helpers used by the rule -------------------------------------------------------
 
+-- The canal's hexsides depend on the board alone: worked out once per
+-- board, canal name and port (read them, never change them).
+local per_board = setmetatable({}, { __mode = "k" })
+local function board_cache(ctx)
+  local v, board = ctx.rule.values, ctx.game.board
+  local by = per_board[board]
+  if not by then by = {}; per_board[board] = by end
+  local k = tostring(v.name) .. "|" .. tostring(v.from)
+  local c = by[k]
+  if not c then c = {}; by[k] = c end
+  return c
+end
+
+local find_canal_sides
+
 -- the canal's hexsides, in side order: those named `name` reachable along
 -- riverine hexsides from the sides of the hex of `from` (none in a game
 -- without a board, or on a map without the canal's port)
 function canal_sides(ctx)
+  if not ctx.game.board then return {} end
+  local c = board_cache(ctx)
+  if not c.sides then c.sides = find_canal_sides(ctx) end
+  return c.sides
+end
+
+function find_canal_sides(ctx)
   local v, board = ctx.rule.values, ctx.game.board
-  if not board then return {} end
   local start = board:hex(v.from)
   if not start then return {} end
   local seen, list, queue = {}, {}, {}

@@ -139,6 +139,27 @@ t.test("32.A.5-2: (straits) two games on one board do not see each other's owner
   t.eq(g2.state:get_owner(b:hex("33:1224")), "Axis")
 end)
 
+t.test("32.A.5-4: (straits) games whose strait hexes have the same owners share one cost map", function()
+  local b = load("straits")
+  local g1, e1 = game_on(b)
+  local g2, e2 = game_on(b)
+  local hexes = keel.route.owner_hexes(b, { owners = g1.state, friendly = { "Allied" },
+                                            both_friendly = { "narrow-strait" } })
+  t.ok(#hexes >= 2, "the hexes of the narrow straits")
+  local listed = {}
+  for _, h in ipairs(hexes) do listed[h] = true end
+  t.ok(listed[b:hex("33:1223")] and listed[b:hex("33:1224")], "33:1223/1224 is a narrow strait")
+  t.ok(not listed[b:hex("33:1326")], "a hex at no strait is not read")
+  t.eq(#keel.route.owner_hexes(b, { owners = g1.state }), 0, "no friendly conditions: no owners read")
+  t.ok(e1:costmap(strait_group("Allied")) == e2:costmap(strait_group("Allied")), "same owners there: one map")
+  g2:set_owner(b:hex("33:1326"), "Allied")   -- not a strait hex: the same map still
+  t.ok(e1:costmap(strait_group("Allied")) == e2:costmap(strait_group("Allied")))
+  g2:set_owner(b:hex("33:1223"), "Allied")
+  g2:set_owner(b:hex("33:1224"), "Allied")
+  t.ok(e1:costmap(strait_group("Allied")) ~= e2:costmap(strait_group("Allied")), "owners differ there: two maps")
+  t.ok(through_strait(e2, b, "Allied") and not through_strait(e1, b, "Allied"))
+end)
+
 t.test("32.A.5-3: (straits) a rollback, an undo and a redo of an owner change bring the costs with them", function()
   local b = load("straits")
   local g, eng = game_on(b)

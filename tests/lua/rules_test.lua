@@ -485,3 +485,35 @@ t.test("variant-8: keel rules lists the set and what each variant changed", func
   t.eq({ ok, code }, { nil, 1 })
   os.remove(out)
 end)
+
+t.test("rules-cache: two sets from the same files (one compiled chunk) keep their own file state", function()
+  local dir = os.tmpname()
+  os.remove(dir)
+  os.execute("mkdir -p " .. dir .. "/counting")
+  local function write(name, text)
+    local f = assert(io.open(dir .. "/counting/" .. name, "w"))
+    f:write(text)
+    f:close()
+  end
+  write("manifest.lua", 'return family { name = "counting", files = { "c.lua" } }\n')
+  write("c.lua", [[
+local n = 0   -- file state: one per load of the file
+rule { id = "C.1", title = "count", queries = { bump = function() n = n + 1; return n end } }
+]])
+  local a = rules.load { families = { "counting" }, path = { dir } }
+  local b = rules.load { families = { "counting" }, path = { dir } }
+  local ga, gb = game_mod.new { seed = 1 }, game_mod.new { seed = 1 }
+  t.eq(a:query(ga, "bump"), 1)
+  t.eq(a:query(ga, "bump"), 2)
+  t.eq(b:query(gb, "bump"), 1, "the second set's file state is its own")
+  t.eq(a.hashes[dir .. "/counting/c.lua"], b.hashes[dir .. "/counting/c.lua"])
+  -- a changed file is another text: compiled again, its new hash declared
+  write("c.lua", [[
+rule { id = "C.1", title = "count", queries = { bump = function() return 100 end } }
+]])
+  local c = rules.load { families = { "counting" }, path = { dir } }
+  t.eq(c:query(game_mod.new { seed = 1 }, "bump"), 100)
+  t.ok(c.hashes[dir .. "/counting/c.lua"] ~= a.hashes[dir .. "/counting/c.lua"])
+  t.eq(a:query(ga, "bump"), 3, "the first set still runs what it loaded")
+  os.execute("rm -rf " .. dir)
+end)

@@ -184,3 +184,17 @@ t.test("scenario-11: keyed = { {map, key, value} } sets keyed values; check = { 
     'orders[1].check.keyed: a list of keyed values { {map, key, value}, ... } expected, got a table with the key "vp"')
   os.remove(f)
 end)
+
+t.test("scenario-rule_set: games sharing one rule set journal what fresh ones do, byte for byte", function()
+  local path = "scenarios/suez_1942.lua"
+  local spec = scenario.load(path)
+  local set = scenario.rule_set(spec)
+  local fresh = scenario.start(scenario.load(path))
+  t.eq({ fresh:play_all() }, { #spec.orders, 0 })
+  for _ = 1, 2 do   -- the second game finds what the first left in the set and its caches
+    local run = scenario.start(spec, { set = set })
+    t.ok(run.set == set)
+    t.eq({ run:play_all() }, { #spec.orders, 0 })
+    t.eq(run.game:journal_text(), fresh.game:journal_text())
+  end
+end)

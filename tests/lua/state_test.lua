@@ -172,3 +172,14 @@ t.test("state-10: bytes per unit are reported", function()
   t.ok(units > 0 and total >= units)
   t.ok(units / 100 < 400, "under 400 bytes a unit with one value")
 end)
+
+t.test("state-json_line: a journal line, fields in the order given, values as keel.state.json", function()
+  local jl, json = keel.state.json_line, keel.state.json
+  t.eq(jl("roll", "rule", "32.B", "reason", nil, "faces", { 2, 5 }, "forced", false, "n", 1),
+    '{"ev":"roll","rule":"32.B","reason":null,"faces":[2,5],"forced":false,"n":1}')
+  t.eq(jl("x"), '{"ev":"x"}')
+  local v = { b = 1, a = { "q\"" } }
+  t.eq(jl("x", "v", v), '{"ev":"x","v":' .. json(v) .. "}")
+  t.raises(function() jl("x", "k") end, "key, value pairs")
+  t.raises(function() jl("x", 1, 2) end, "a key (string) expected")
+end)

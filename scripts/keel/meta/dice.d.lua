@@ -78,6 +78,11 @@ function Dice:histogram(expr, n, opts) end
 ---@return string text one line per stream, in name order
 function Dice:save() end
 
+--- A count that moves whenever save's text would change (a roll, a
+--- new stream, a load): equal versions, equal saved states.
+---@return integer
+function Dice:get_version() end
+
 ---Restore a saved state exactly; raises on malformed text (dice unchanged).
 ---@param text string
 ---@return true

@@ -79,6 +79,12 @@ function CostMap:has_coasts() end
 ---@return keel.CostMap
 function routelib.from_board(board, profile, conditions) end
 
+--- The hexes whose owners a cost map under `conditions` reads, in cell order.
+---@param board keel.Board
+---@param conditions keel.MoveConditions
+---@return integer[]
+function routelib.owner_hexes(board, conditions) end
+
 ---@class keel.GraphSpec
 ---@field nodes integer[] node keys (distinct)
 ---@field edges? integer[][] {from, to, cost?} directed edges (cost default 1)

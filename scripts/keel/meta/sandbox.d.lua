@@ -49,6 +49,7 @@ function sandbox.env(opts) end
 function sandbox.load(text, chunkname, env) end
 ---@return function|nil, string?
 function sandbox.loadfile(path, env) end
+--- A read-only proxy of t (one per table), shown as each key was when first read.
 ---@return table proxy
 function sandbox.readonly(t, name) end
 ---@return boolean

@@ -28,6 +28,12 @@ function statelib.load_text(text, name) end
 ---@param v any
 ---@return string
 function statelib.json(v) end
+
+--- One journal line: {"ev":EV,"key":VALUE,...}, the fields in the order given (nil is null).
+---@param ev string
+---@param ... any key, value pairs
+---@return string
+function statelib.json_line(ev, ...) end
 ---@param path string
 ---@param data string
 ---@return true|nil ok, string? reason
