@@ -482,11 +482,21 @@ end
 
 --- A set with these families and variants loaded; variants that conflict
 --- are refused here, when the game is set up, not at its first order.
----@param opts {families: string[], variants?: string[], path?: string[], narrate?: function}
+--- opts.blame(kind, i, err), when given, gets the error of the i-th family
+--- ("families") or variant ("variants") that fails to load, to raise it
+--- with the caller's own place (a scenario names its field).
+---@param opts {families: string[], variants?: string[], path?: string[], narrate?: function,
+---  blame?: fun(kind: string, i: integer, err: any)}
 function M.load(opts)
   local set = M.new(opts)
-  for _, f in ipairs(opts.families or {}) do set:load_family(f) end
-  for _, v in ipairs(opts.variants or {}) do set:apply_variant(v) end
+  local blame = opts.blame
+  local function step(fn, kind, i, arg)
+    if not blame then return fn(set, arg) end
+    local ok, e = pcall(fn, set, arg)
+    if not ok then blame(kind, i, e) end
+  end
+  for i, f in ipairs(opts.families or {}) do step(set.load_family, "families", i, f) end
+  for i, v in ipairs(opts.variants or {}) do step(set.apply_variant, "variants", i, v) end
   set:finalize()
   set:check_conflicts()
   return set

@@ -587,23 +587,16 @@ end
 function M.rule_set(spec, opts)
   opts = opts or {}
   local path, variants = path_and_variants(spec, opts)
-  local set = rules.new { path = path, narrate = opts.narrate }
-  local function load(field, i, fn, arg)
-    local ok, e = pcall(fn, set, arg)
-    if ok then return end
-    local msg = errors.get_message(e)
-    if errors.parse(msg) then error(e, 0) end
-    spec_fail(spec, { field, i }, msg)
-  end
-  for i, f in ipairs(spec.rules) do load("rules", i, set.load_family, f) end
   local own = #(spec.variants or {})
-  for i, v in ipairs(variants) do
-    if i <= own then load("variants", i, set.apply_variant, v)
-    else set:apply_variant(v) end   -- a variant stacked on the scenario (keel run --variant): its own message
-  end
-  set:finalize()
-  set:check_conflicts()   -- two variants changing one rule: refused now, not at the first order
-  return set
+  return rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate,
+    -- a mistake in a rule or variant file names that file; one with no place
+    -- is the scenario's field; a variant stacked on the scenario (keel run
+    -- --variant) keeps its own message
+    blame = function(kind, i, e)
+      local msg = errors.get_message(e)
+      if errors.parse(msg) or (kind == "variants" and i > own) then error(e, 0) end
+      spec_fail(spec, { kind == "families" and "rules" or "variants", i }, msg)
+    end }
 end
 
 --- Set a scenario up: board, rule set (opts.set, from M.rule_set with the

@@ -291,7 +291,7 @@ function orderslib.play(set, game, name, args) end
 ---@field game_methods string[]
 ---@field board_methods string[]
 local ruleslib = {}
----@param opts {families: string[], variants?: string[], path?: string[], narrate?: fun(kind: string, data: table)}
+---@param opts {families: string[], variants?: string[], path?: string[], narrate?: fun(kind: string, data: table), blame?: fun(kind: string, i: integer, err: any)}
 ---@return keel.RuleSet
 function ruleslib.load(opts) end
 ---@param opts? {path?: string[], narrate?: fun(kind: string, data: table)}
