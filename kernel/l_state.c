@@ -29,7 +29,16 @@ static lstate *check_state(lua_State *L, int arg) {
   return s;
 }
 
-static keel_state *S(lua_State *L) { return check_state(L, 1)->st; }
+/* The state of a method call: upvalue 2 of a method bound to its state
+ * (st:bind), else the State at argument 1. */
+static keel_state *S(lua_State *L) {
+  lstate *b = lua_touserdata(L, lua_upvalueindex(2));
+  if (b) {
+    if (!b->st) luaL_error(L, "state is closed");
+    return b->st;
+  }
+  return check_state(L, 1)->st;
+}
 
 keel_state *keel_lua_checkstate(lua_State *L, int arg) { return check_state(L, arg)->st; }
 
@@ -730,11 +739,21 @@ static int l_get_owner_version(lua_State *L) {
 
 /* ---- rules, transactions, actions ---- */
 
-/* st:push_rule(id) / st:pop_rule() / st:get_rule() -> id|nil  [-2, +0, e] */
+/* st:push_rule(id) -> atom / st:pop_rule() / st:get_rule() -> id|nil  [-2, +1, e]
+ * push_rule takes the rule id (a string, nil for none) or the atom an
+ * earlier push of it returned (an integer, 0 for none: nothing to intern) */
 static int l_push_rule(lua_State *L) {
   keel_state *st = S(L);
-  check(L, keel_state_push_rule(st, lua_isnoneornil(L, 2) ? 0 : atom_arg(L, st, 2)), "push_rule");
-  return 0;
+  keel_atom a = 0;
+  if (lua_isinteger(L, 2)) {   /* the atom an earlier push returned */
+    a = (keel_atom)luaL_checkinteger(L, 2);
+    if (!keel__atom_ok(st, a)) luaL_argerror(L, 2, "no such rule atom");   /* 0: none */
+  } else if (!lua_isnoneornil(L, 2)) {
+    a = atom_arg(L, st, 2);
+  }
+  check(L, keel_state_push_rule(st, a), "push_rule");
+  lua_pushinteger(L, a);
+  return 1;
 }
 /* st:pop_rule()  [-1, +0, e] */
 static int l_pop_rule(lua_State *L) { keel_state_pop_rule(S(L)); return 0; }
@@ -1148,6 +1167,23 @@ static int l_hash_bytes(lua_State *L) {
   return push_hex64(L, keel_hash_bytes(s, len));
 }
 
+/* st:bind(name) -> function: method `name` bound to st, called as
+ * f(anything, args...) like st:name(args...) without looking st up or
+ * checking it (the facade rules see the game through).  [-2, +1, e] */
+static int l_bind(lua_State *L) {
+  check_state(L, 1);
+  const char *name = luaL_checkstring(L, 2);
+  lua_getmetatable(L, 1);
+  lua_getfield(L, -1, "__index");
+  lua_getfield(L, -1, name);
+  lua_CFunction fn = lua_tocfunction(L, -1);
+  if (!fn || fn == l_bind || !lua_getupvalue(L, -1, 1))
+    return luaL_argerror(L, 2, lua_pushfstring(L, "no method '%s' to bind", name));
+  lua_pushvalue(L, 1);
+  lua_pushcclosure(L, fn, 2);   /* upvalues: the scratch, the state */
+  return 1;
+}
+
 /* require "keel.state" -> module  [-0, +1, e] */
 int keel_lua_open_state(lua_State *L) {
   static const luaL_Reg methods[] = {
@@ -1178,6 +1214,7 @@ int keel_lua_open_state(lua_State *L) {
     { "journal", l_journal }, { "journal_size", l_journal_size }, { "journal_enable", l_journal_enable },
     { "journal_append", l_journal_append }, { "journal_clear", l_journal_clear },
     { "memory", l_memory }, { "save_text", l_save_text }, { "save", l_save },
+    { "bind", l_bind },
     { NULL, NULL }
   };
   static const luaL_Reg fns[] = {
