@@ -42,7 +42,7 @@ function M.new(opts)
   self._depth = 0
   self._facades = setmetatable({}, { __mode = "k" })
   self._movement = rules_movement.new(self)   -- ctx:profile, reach, path, mover ...
-  self._ctx = {}
+  self._recs = setmetatable({}, { __mode = "k" })   -- game -> what the set keeps for it (below)
   self._handler = function(e) return self:_error_handler(e) end
   return self
 end
@@ -79,25 +79,20 @@ local function facade_of(obj, methods, name)
 end
 
 -- Game methods that only pass their arguments on to the state's method of
--- this name, with their number of arguments: the facade calls the state.
+-- this name: the facade holds the state's method bound to the state
+-- (st:bind, a C function: no Lua call in between).
 local DIRECT = {
-  get = { "get", 2 }, set = { "set", 3 }, get_value = { "get_value", 2 }, set_value = { "set_value", 3 },
-  get_marker = { "get_marker", 2 }, set_marker = { "set_marker", 3 }, add_marker = { "add_marker", 3 },
-  move = { "move", 3 }, reduce_points = { "reduce_points", 2 }, split = { "split", 2 },
-  combine = { "combine", 2 }, eliminate = { "eliminate", 1 }, sink = { "eliminate", 1 },
-  cargo = { "cargo", 1 }, cargo_check = { "cargo_check", 2 }, group_add = { "group_add", 3 },
-  group_remove = { "group_remove", 2 }, group_units = { "group_units", 1 },
-  group_get_name = { "group_get_name", 1 }, group_get_value = { "group_get_value", 2 },
-  group_set_value = { "group_set_value", 3 }, groups_of = { "groups_of", 1 },
-  get_global = { "get_global", 1 }, set_global = { "set_global", 2 }, get_owner = { "get_owner", 1 },
-  hash = { "hash", 0 }, hash_hex = { "hash_hex", 0 }, get_rule = { "get_rule", 0 },
-  count_keyed = { "count_keyed", 1 }, at_keyed = { "at_keyed", 2 },
-}
-local direct_by_arity = {
-  [0] = function(st, fn) return function() return fn(st) end end,
-  function(st, fn) return function(_, a) return fn(st, a) end end,
-  function(st, fn) return function(_, a, b) return fn(st, a, b) end end,
-  function(st, fn) return function(_, a, b, c) return fn(st, a, b, c) end end,
+  get = "get", set = "set", get_value = "get_value", set_value = "set_value",
+  get_marker = "get_marker", set_marker = "set_marker", add_marker = "add_marker",
+  move = "move", reduce_points = "reduce_points", split = "split",
+  combine = "combine", eliminate = "eliminate", sink = "eliminate",
+  cargo = "cargo", cargo_check = "cargo_check", group_add = "group_add",
+  group_remove = "group_remove", group_units = "group_units",
+  group_get_name = "group_get_name", group_get_value = "group_get_value",
+  group_set_value = "group_set_value", groups_of = "groups_of",
+  get_global = "get_global", set_global = "set_global", get_owner = "get_owner",
+  hash = "hash", hash_hex = "hash_hex", get_rule = "get_rule",
+  count_keyed = "count_keyed", at_keyed = "at_keyed",
 }
 
 -- The board as rules see it: one facade per board, shared by every game on
@@ -118,8 +113,8 @@ function Set:facade(game)
   if f then return f end
   local g = facade_of(game, M.game_methods)
   local st = game.state
-  for m, d in pairs(DIRECT) do
-    if g[m] then g[m] = direct_by_arity[d[2]](st, st[d[1]]) end
+  for m, name in pairs(DIRECT) do
+    if g[m] then g[m] = st:bind(name) end
   end
   local proxy
   -- a filter gets the facade, never the game itself
@@ -257,31 +252,48 @@ function Set:_say(kind, data)
   if self.narrate then self.narrate(kind, data) end
 end
 
-function Set:_ctx_for(r, game)
-  local entry = self._ctx[r]
-  if entry and entry.game == game then return entry.ctx end
-  local c = self:_make_ctx(r, game)
-  self._ctx[r] = { game = game, ctx = c }
-  return c
+-- ---- running rule code -----------------------------------------------------------------
+
+-- What the set keeps per game it runs rules of (made on the first call for
+-- the game): the state's push_rule and pop_rule bound to it (st:bind), the
+-- atom of each rule id pushed so far (pushed again without an intern), and
+-- the ctx of each rule.
+local function new_rec(self, game)
+  local st = game.state
+  local rec = { game = game, push = st:bind("push_rule"), pop = st:bind("pop_rule"), atoms = {}, ctxs = {} }
+  self._recs[game] = rec
+  return rec
 end
 
--- ---- running rule code -----------------------------------------------------------------
+local function rec_of(self, game)
+  local rec = self._recs[game] or new_rec(self, game)
+  self._rec = rec
+  return rec
+end
+
+local function ctx_of(self, rec, r)
+  local ctx = self:_make_ctx(r, rec.game)
+  rec.ctxs[r] = ctx
+  return ctx
+end
+
+function Set:_ctx_for(r, game)
+  local rec = rec_of(self, game)
+  return rec.ctxs[r] or ctx_of(self, rec, r)
+end
+
+--- Forget the ctx made for rule r in every game (a variant changed r).
+function Set:_forget_ctx(r)
+  for _, rec in pairs(self._recs) do rec.ctxs[r] = nil end
+end
 
 function Set:_error_handler(e)
   local r = self._running[#self._running]
   return errors.from(e, r and r.id or nil, true, self._entry_fn)
 end
 
--- the state's push_rule and pop_rule, called as functions (no method lookup
--- on the userdata per call); taken from the first state seen
-local push_rule, pop_rule
-local function state_methods(st)
-  local methods = getmetatable(st).__index
-  push_rule, pop_rule = methods.push_rule, methods.pop_rule
-end
-
-local function finish(running, n, st, ok, ...)
-  pop_rule(st)
+local function finish(running, n, pop, ok, ...)
+  pop()
   running[n] = nil
   if not ok then error((...), 0) end
   return ...
@@ -289,15 +301,15 @@ end
 
 -- Call fn(ctx, ...) of rule r with r in force for the journal.
 function call(self, r, fn, game, ...)
-  local running, st = self._running, game.state
+  local rec = self._rec
+  if rec == nil or rec.game ~= game then rec = rec_of(self, game) end
+  local running = self._running
   local n = #running + 1
   running[n] = r
   self._last = r
-  if not push_rule then state_methods(st) end
-  push_rule(st, r.id)
-  local entry = self._ctx[r]
-  local ctx = entry and entry.game == game and entry.ctx or self:_ctx_for(r, game)
-  return finish(running, n, st, xpcall(fn, self._handler, ctx, ...))
+  local atom = rec.atoms[r]
+  if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
+  return finish(running, n, rec.pop, xpcall(fn, self._handler, rec.ctxs[r] or ctx_of(self, rec, r), ...))
 end
 Set._call = call
 
