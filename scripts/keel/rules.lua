@@ -38,7 +38,10 @@ function M.new(opts)
   opts = opts or {}
   local self = registry.new(opts, Set)
   self.narrate = opts.narrate
-  self._running = {}        -- stack of rules whose code is running
+  self._running = {}        -- stack of rules whose code is running: [1.._n]
+  self._recn = {}           -- the game record of each ([1.._n], below)
+  self._n = 0
+  self._pushed = 0          -- [1.._pushed] are pushed on the state's rule stack (below)
   self._depth = 0
   self._facades = setmetatable({}, { __mode = "k" })
   self._movement = rules_movement.new(self)   -- ctx:profile, reach, path, mover ...
@@ -80,7 +83,9 @@ end
 
 -- Game methods that only pass their arguments on to the state's method of
 -- this name: the facade holds the state's method bound to the state
--- (st:bind, a C function: no Lua call in between).
+-- (st:bind, a C function: no Lua call in between); those that change the
+-- state or read the rule in force first push the rules of queries running
+-- (sync, below).
 local DIRECT = {
   get = "get", set = "set", get_value = "get_value", set_value = "set_value",
   get_marker = "get_marker", set_marker = "set_marker", add_marker = "add_marker",
@@ -94,6 +99,14 @@ local DIRECT = {
   hash = "hash", hash_hex = "hash_hex", get_rule = "get_rule",
   count_keyed = "count_keyed", at_keyed = "at_keyed",
 }
+-- the facade's methods that neither change the state nor read the rule in force
+local READS = {
+  get = true, get_value = true, get_marker = true, cargo = true, cargo_check = true, group_units = true,
+  group_get_name = true, group_get_value = true, groups_of = true, get_global = true, get_owner = true,
+  hash = true, hash_hex = true, count_keyed = true, at_keyed = true, get_unit = true, units = true,
+  groups = true, get_turn = true, get_phase = true, get_segment = true, get_step = true, get_keyed = true,
+}
+local sync   -- set: push the rules of the queries running (below)
 
 -- The board as rules see it: one facade per board, shared by every game on
 -- it (a board never changes), so that what a rule works out from the board
@@ -116,6 +129,15 @@ function Set:facade(game)
   for m, name in pairs(DIRECT) do
     if g[m] then g[m] = st:bind(name) end
   end
+  for _, m in ipairs(M.game_methods) do
+    local fn = g[m]
+    if fn and not READS[m] then
+      g[m] = function(_, ...)
+        if self._pushed < self._n then sync(self) end
+        return fn(nil, ...)
+      end
+    end
+  end
   local proxy
   -- a filter gets the facade, never the game itself
   g.units = function(_, filter)
@@ -124,10 +146,12 @@ function Set:facade(game)
   end
   g.roll = function(_, expr, opts)
     opts = opts or {}
+    if self._pushed < self._n then sync(self) end
     return game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = game.state:get_rule() })
   end
   -- a hex that changes hands is news every rule may hook: owner_changed
   g.set_owner = function(_, hex, side)
+    if self._pushed < self._n then sync(self) end
     local old = game:get_owner(hex)
     game:set_owner(hex, side)
     if old ~= side then self:_dispatch(game, "owner_changed", { hex = hex, side = side, old = old }) end
@@ -147,6 +171,8 @@ end
 -- load code), and making a ctx makes no closures.
 local bound = setmetatable({}, { __mode = "k" })   -- ctx -> {set=, r=, game=}
 local call   -- set, rule, fn, game, ... -> what fn returns (Set._call, below)
+local answered, rec_of, ctx_of   -- below
+local catching = sandbox.catching   -- [1] > 0: a script may catch an error (keel.sandbox)
 
 local function binding(ctx)
   local b = bound[ctx]
@@ -164,6 +190,8 @@ local ctx_methods = {
   --- ctx:roll("2d6", {reason=}) -> total, record
   roll = function(self, expr, opts)
     local b = binding(self)
+    local set = b.set
+    if set._pushed < set._n then sync(set) end
     opts = opts or {}
     local total, rec = b.game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = b.r.id })
     local narrate = b.set.narrate
@@ -178,6 +206,7 @@ local ctx_methods = {
   resolve = function(self, name, modctx, opts)
     local b = binding(self)
     local set = b.set
+    if set._pushed < set._n then sync(set) end
     opts = opts or {}
     local t = tbl(set, name)
     -- a table whose rows come from another (the SUCCESS TABLE) uses the set's: a scenario's own
@@ -197,7 +226,18 @@ local ctx_methods = {
     local set = b.set
     local q = set.queries[name]
     if not q then error(("no rule answers query '%s'"):format(tostring(name)), 2) end
-    return call(set, q.rule, q.fn, b.game, ...)
+    local n = set._n
+    -- an entry point's call, or one a script could catch the error of: protected
+    if n == 0 or catching[1] > 0 then return call(set, q.rule, q.fn, b.game, ...) end
+    local game, r = b.game, q.rule
+    local rec = set._rec
+    if rec == nil or rec.game ~= game then rec = rec_of(set, game) end
+    n = n + 1
+    set._n = n
+    set._running[n] = r
+    set._recn[n] = rec
+    set._last = r
+    return answered(set, n, q.fn(rec.ctxs[r] or ctx_of(set, rec, r), ...))
   end,
   get_value = function(self, key) return binding(self).r.values[key] end,
   --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
@@ -205,6 +245,7 @@ local ctx_methods = {
     local b = binding(self)
     local set, r, game = b.set, b.r, b.game
     opts = opts or {}
+    if set._pushed < set._n then sync(set) end
     local picked = pick.draw(function(sides)
       local total, rec = game:roll("1d" .. sides, { stream = opts.stream, reason = opts.reason, rule = r.id })
       if set.narrate then set.narrate("roll", { rule = r, record = rec }) end
@@ -215,13 +256,16 @@ local ctx_methods = {
   end,
   say = function(self, fmt, ...)
     local b = binding(self)
+    if b.set._pushed < b.set._n then sync(b.set) end
     local ok, text = pcall(string.format, fmt, ...)
     if b.set.narrate then b.set.narrate("say", { rule = b.r, text = ok and text or tostring(fmt) }) end
   end,
 }
 for name, fn in pairs(rules_movement.ctx_methods(function(ctx)
   local b = binding(ctx)
-  return b.set._movement, b.game
+  local set = b.set
+  if set._pushed < set._n then sync(set) end   -- a mover changes the state
+  return set._movement, b.game
 end)) do
   ctx_methods[name] = fn
 end
@@ -265,13 +309,13 @@ local function new_rec(self, game)
   return rec
 end
 
-local function rec_of(self, game)
+function rec_of(self, game)
   local rec = self._recs[game] or new_rec(self, game)
   self._rec = rec
   return rec
 end
 
-local function ctx_of(self, rec, r)
+function ctx_of(self, rec, r)
   local ctx = self:_make_ctx(r, rec.game)
   rec.ctxs[r] = ctx
   return ctx
@@ -287,14 +331,56 @@ function Set:_forget_ctx(r)
   for _, rec in pairs(self._recs) do rec.ctxs[r] = nil end
 end
 
+-- The rules whose code runs are _running[1.._n] (the innermost last), each
+-- with its game's record in _recn; the message handler of an error names
+-- the innermost. A rule call pushes its rule on the state's rule stack (the
+-- rule in force, journaled with every change) and runs protected: on its
+-- way out, by a return or an error, it pops what was pushed above it and
+-- drops the calls above it from the stack. A query asked by a rule's code
+-- where no script can catch its error (keel.sandbox.catching) is cheaper:
+-- no protected call (an error goes on to the enclosing rule call, whose
+-- handler names the query's rule: it is still the innermost) and no push
+-- until the query (or kernel code for it) changes the state or reads the
+-- rule in force: then sync pushes the rules not pushed yet, in order.
+local function push(rec, r)
+  local atom = rec.atoms[r]
+  if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
+end
+
+function sync(self)
+  local running, recn = self._running, self._recn
+  for i = self._pushed + 1, self._n do push(recn[i], running[i]) end
+  self._pushed = self._n
+end
+
+-- back to n0 rules running: pop what was pushed above them
+local function unwind(self, n0)
+  local pushed = self._pushed
+  if pushed > n0 then
+    local recn = self._recn
+    for i = pushed, n0 + 1, -1 do recn[i].pop() end
+    self._pushed = n0
+  end
+  self._n = n0
+end
+
+-- a query's return (no error: that goes on to the enclosing rule call)
+function answered(self, n, ...)
+  if self._pushed >= n then
+    self._recn[n].pop()
+    self._pushed = n - 1
+  end
+  self._n = n - 1
+  return ...
+end
+
 function Set:_error_handler(e)
-  local r = self._running[#self._running]
+  local r = self._running[self._n]
   return errors.from(e, r and r.id or nil, true, self._entry_fn)
 end
 
-local function finish(running, n, pop, ok, ...)
-  pop()
-  running[n] = nil
+local function finish(self, n0, ok, ...)
+  unwind(self, n0)
   if not ok then error((...), 0) end
   return ...
 end
@@ -303,13 +389,16 @@ end
 function call(self, r, fn, game, ...)
   local rec = self._rec
   if rec == nil or rec.game ~= game then rec = rec_of(self, game) end
-  local running = self._running
-  local n = #running + 1
-  running[n] = r
+  local n0 = self._n
+  if self._pushed < n0 then sync(self) end
+  local n = n0 + 1
+  self._n = n
+  self._running[n] = r
+  self._recn[n] = rec
   self._last = r
-  local atom = rec.atoms[r]
-  if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
-  return finish(running, n, rec.pop, xpcall(fn, self._handler, rec.ctxs[r] or ctx_of(self, rec, r), ...))
+  push(rec, r)
+  self._pushed = n
+  return finish(self, n0, xpcall(fn, self._handler, rec.ctxs[r] or ctx_of(self, rec, r), ...))
 end
 Set._call = call
 
@@ -337,7 +426,8 @@ end
 -- what _enter returns: ok, results... or false, error, kind
 local function entered(self, ok, ...)
   self._depth = 0
-  if self._running[1] ~= nil then self._running = {} end
+  unwind(self, 0)
+  sandbox.reset_catching()
   if ok then return ok, ... end
   local e, kind = ...
   -- a stop the rules swallowed and returned from: the rule that ran last
@@ -347,7 +437,10 @@ local function entered(self, ok, ...)
 end
 
 function Set:_enter(body, ...)
-  if self._depth > 0 then return true, body(...) end
+  if self._depth > 0 then   -- within a running entry point (a host's narrate)
+    if self._pushed < self._n then sync(self) end
+    return true, body(...)
+  end
   self._entry_fn = body
   self._depth = 1
   self._last = nil

@@ -294,6 +294,57 @@ local lib_table = copy(table)
 local lib_utf8 = copy(utf8)
 local lib_coroutine = copy(C.coroutine)
 
+-- ---- where a script may catch an error ----------------------------------------------
+--
+-- M.catching[1] > 0 while script code runs that may catch an error raised
+-- deeper down before it reaches kernel code: inside a script's pcall
+-- (C.pcall counts) or xpcall, or inside a coroutine's body (resume and wrap
+-- end at an error). keel.rules answers a query between rules without a
+-- protected call of its own only where no script can catch in between
+-- (the rule call that encloses it unwinds both on an error); elsewhere it
+-- protects each call. A body that ends by an error (or a pcall left
+-- suspended) leaves its count up: calls are protected, as before, until
+-- the outermost entry point resets the count (M.reset_catching).
+local catching = C.catching
+M.catching = catching
+catching.co = 0   -- coroutine bodies running (counted in [1] too)
+
+--- Forget the counts: no script code runs (an entry point has ended).
+function M.reset_catching() catching[1], catching.co = 0, 0 end
+
+local function uncaught(...)
+  catching[1] = catching[1] - 1
+  return ...
+end
+
+local co_create, co_wrap, co_yield = lib_coroutine.create, lib_coroutine.wrap, lib_coroutine.yield
+local function body_done(...)
+  catching[1], catching.co = catching[1] - 1, catching.co - 1
+  return ...
+end
+local function body_of(what, ...)
+  local f = ...
+  if real_type(f) ~= "function" then
+    real_error(("bad argument #1 to '%s' (function expected, got %s)"):format(what,
+      real_select("#", ...) == 0 and "no value" or real_type(f)), 3)
+  end
+  return function(...)
+    catching[1], catching.co = catching[1] + 1, catching.co + 1
+    return body_done(f(...))
+  end
+end
+local function resumed(...)
+  catching[1], catching.co = catching[1] + 1, catching.co + 1
+  return ...
+end
+lib_coroutine.create = function(...) return co_create(body_of("create", ...)) end
+lib_coroutine.wrap = function(...) return co_wrap(body_of("wrap", ...)) end
+lib_coroutine.yield = function(...)
+  if catching.co <= 0 then return co_yield(...) end   -- not in a body: yield says why
+  catching[1], catching.co = catching[1] - 1, catching.co - 1
+  return resumed(co_yield(...))
+end
+
 --- The parts of the keel module scripts may use (pure functions, no files).
 M.api_modules = { "hex", "grid", "seaboxes", "areas" }
 
@@ -338,10 +389,11 @@ local function safe_xpcall(f, handler, ...)
   if real_type(handler) ~= "function" then
     real_error(("bad argument #2 to 'xpcall' (function expected, got %s)"):format(real_type(handler)), 2)
   end
-  return real_xpcall(f, function(e)
+  catching[1] = catching[1] + 1
+  return uncaught(real_xpcall(f, function(e)
     if stopping() then return e end
     return handler(e)
-  end, ...)
+  end, ...))
 end
 
 --- What getmetatable gives a script: a metatable a script set (as Lua
@@ -417,7 +469,7 @@ end
 -- Globals every script shares: builtins that cannot reach outside.
 local shared = {
   assert = assert, error = error, ipairs = ipairs, next = safe_next, pairs = safe_pairs,
-  pcall = pcall, select = select, tonumber = tonumber, type = type,
+  pcall = C.pcall, select = select, tonumber = tonumber, type = type,
   xpcall = safe_xpcall, rawequal = rawequal, rawlen = rawlen, rawget = rawget,
   getmetatable = safe_getmetatable,
   tostring = real_tostring,

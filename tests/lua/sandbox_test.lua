@@ -899,3 +899,24 @@ t.test("sandbox-determinism: a traversal with next after the table changed sees 
   t.ok(ok, v)
   t.eq(v, "ab|aaaabbc|aa")
 end)
+
+t.test("sandbox-catching: a script's pcall, xpcall and coroutine bodies are counted while they run", function()
+  local seen = {}
+  local env = sandbox.env { extra = { note = function(what) seen[#seen + 1] = what .. "=" .. sandbox.catching[1] end } }
+  local fn = assert(sandbox.load([[
+    note("top")
+    pcall(function() note("pcall") end)
+    xpcall(function() note("xpcall") end, function(e) return e end)
+    local co = coroutine.create(function() note("body"); coroutine.yield(); note("resumed") end)
+    coroutine.resume(co); note("yielded"); coroutine.resume(co)
+    coroutine.wrap(function() pcall(note, "both") end)()
+    note("end")
+    return pcall()
+  ]], "=[c]", env))
+  local ok, err = sandbox.protect(fn)
+  t.eq(ok, false)
+  t.ok(tostring(err):find("bad argument #1 to 'pcall' (value expected)", 1, true), tostring(err))
+  t.eq(seen, { "top=0", "pcall=1", "xpcall=1", "body=1", "yielded=0", "resumed=1", "both=2", "end=0" })
+  sandbox.reset_catching()
+  t.eq(sandbox.catching[1], 0)
+end)
