@@ -105,6 +105,18 @@ t.test("cli: keel run plays scenarios only; a host script is refused and pointed
   t.eq(out, "keel: run needs a SCENARIO.lua\n")
 end)
 
+t.test("cli: keel run takes its options before or after the scenario", function()
+  local status, out = sh(keel_bin .. " run --quiet --seed 32 scenarios/suez_1942.lua")
+  t.eq(status, 0, out)
+  t.ok(out:find("^result: 26 order%(s%), 26 as expected"), out)
+  local status2, out2 = sh(keel_bin .. " run scenarios/suez_1942.lua --seed 32 --quiet")
+  t.eq(status2, 0, out2)
+  t.eq(out2, out)
+  status, out = sh(keel_bin .. " run --quiet scenarios/suez_1942.lua extra")
+  t.eq(status, 2)
+  t.eq(out, "keel: a scenario takes no arguments, got 'extra'\n")
+end)
+
 -- a command's exit status, standard output and standard error, apart
 local function run3(args)
   local dir = t.tmpdir()
