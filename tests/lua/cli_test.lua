@@ -183,6 +183,7 @@ t.test("cli: a missing file is a failure (exit 1) for every command that reads o
     t.ok(not out:find("keel:", 1, true), "keel " .. args .. ": errors go to stderr")
     t.ok(err:match("^keel: [^\n]+\n$"), "keel " .. args .. ": one line on stderr: " .. err)
     t.eq(count(err, missing), 1, "keel " .. args .. ": the path once: " .. err)
+    t.ok(err:find("No such file or directory", 1, true), "keel " .. args .. ": the system's reason: " .. err)
   end
   os.execute("rm -rf " .. dir)
 end)
