@@ -98,7 +98,7 @@ function M.write_svg(run, spec, path)
   if not run.board then error("--svg: the scenario has no map", 0) end
   local st = run.game.state
   local view = run.set:view()
-  local layers = { render.units_layer(render.game_units(run.game), view) }
+  local layers = { render.units_layer(render.game_units(run.game)) }
   local around
   if run.set.queries and run.set.queries.last_path then
     -- what the rule returned, read raw: its metamethods would run outside any action
@@ -111,7 +111,7 @@ function M.write_svg(run, spec, path)
     end
   end
   -- who owns what now, as the game state says; the status the families declare
-  local svg = render.svg(run.board, { title = spec.name, extra_layers = layers, size = M.SVG_SIZE,
+  local svg = render.svg(run.board, { title = spec.name, extra_layers = layers, size = M.SVG_SIZE, spec = view,
     owners = function(h) return st:get_owner(h) end, around = around, radius = M.SVG_RADIUS,
     status = require("keel.counter").status_lines(view.status, st) })
   local ok, err = require("keel").state.write_file(path, svg)
