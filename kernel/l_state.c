@@ -30,16 +30,18 @@ static lstate *check_state(lua_State *L, int arg) {
   return s;
 }
 
-/* The state of a method call: upvalue 2 of a method bound to its state
+/* The State of a method call: upvalue 2 of a method bound to its state
  * (st:bind), else the State at argument 1. */
-static keel_state *S(lua_State *L) {
+static lstate *LS(lua_State *L) {
   lstate *b = lua_touserdata(L, lua_upvalueindex(2));
   if (b) {
     if (!b->st) luaL_error(L, "state is closed");
-    return b->st;
+    return b;
   }
-  return check_state(L, 1)->st;
+  return check_state(L, 1);
 }
+
+static keel_state *S(lua_State *L) { return LS(L)->st; }
 
 keel_state *keel_lua_checkstate(lua_State *L, int arg) { return check_state(L, arg)->st; }
 
@@ -763,7 +765,7 @@ static int l_rule(lua_State *L) { keel_state *st = S(L); push_atom(L, st, keel_s
 
 /* st:begin() -> level  [-1, +1, e] */
 static int l_begin(lua_State *L) {
-  lstate *s = check_state(L, 1);
+  lstate *s = LS(L);
   if (!KEEL_RESERVE(s->marks, s->capmarks, s->nmarks + 1)) return luaL_error(L, "begin: out of memory");
   check(L, keel_state_begin(s->st, &s->marks[s->nmarks]), "begin");
   lua_pushinteger(L, (lua_Integer)++s->nmarks);
@@ -779,7 +781,7 @@ static size_t level_arg(lua_State *L, lstate *s) {
 
 /* Close the innermost transaction (level at 2) with commit or rollback. */
 static int close_level(lua_State *L, keel_status (*close)(keel_state *, const keel_mark *), const char *what) {
-  lstate *s = check_state(L, 1);
+  lstate *s = LS(L);
   size_t lv = level_arg(L, s);
   check(L, close(s->st, &s->marks[lv - 1]), what);
   s->nmarks--;
@@ -793,7 +795,7 @@ static int l_commit(lua_State *L) { return close_level(L, keel_state_commit, "co
 static int l_rollback(lua_State *L) { return close_level(L, keel_state_rollback, "rollback"); }
 
 /* st:depth() -> open transactions  [-1, +1, e] */
-static int l_depth(lua_State *L) { lua_pushinteger(L, (lua_Integer)check_state(L, 1)->nmarks); return 1; }
+static int l_depth(lua_State *L) { lua_pushinteger(L, (lua_Integer)LS(L)->nmarks); return 1; }
 
 /* st:action_begin(name, order_json?) -> number  [-3, +1, e] */
 static int l_action_begin(lua_State *L) {
