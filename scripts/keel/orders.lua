@@ -198,13 +198,19 @@ local function effect_order(g, set, a, args) return set:_call(a.rule, a.def.effe
 ---@param name string
 ---@param args? table
 ---@return any ... what the effect returns
-function M.play(set, game, name, args)
-  set:_ready()
+local function play(set, game, name, args)
   args = args or {}
-  if name == M.EMIT then return game:action(name, emit_order, { order = args }, set, args) end
+  if name == M.EMIT then return game:_action(name, emit_order, nil, args, set, args) end
   local a = set.actions[name]
   if not a then error(("unknown order '%s'"):format(tostring(name)), 2) end
-  return game:action(name, effect_order, { rule = a.rule.id, order = args }, set, a, args)
+  return game:_action(name, effect_order, a.rule.id, args, set, a, args)
 end
+
+function M.play(set, game, name, args)
+  set:_ready()
+  return play(set, game, name, args)
+end
+--- M.play for a set known to be ready (set:act, which readied it).
+M.play_ready = play
 
 return M

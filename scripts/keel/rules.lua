@@ -426,8 +426,8 @@ end
 -- what _enter returns: ok, results... or false, error, kind
 local function entered(self, ok, ...)
   self._depth = 0
-  unwind(self, 0)
-  sandbox.reset_catching()
+  if self._n > 0 then unwind(self, 0) end
+  if catching[1] ~= 0 then sandbox.reset_catching() end
   if ok then return ok, ... end
   local e, kind = ...
   -- a stop the rules swallowed and returned from: the rule that ran last
@@ -551,11 +551,15 @@ Set.play = orders.play
 ---@param name string
 ---@param params? table
 -- the body of set:act, run under the limits by _enter
+local play_ready = orders.play_ready
 local function act_body(self, game, name, params)
-  local why, kind, by = self:_check_action(game, name, params)
-  if why then return false, why, kind, by end
-  if self.narrate then self.narrate("action", { rule = self.actions[name].rule, action = name, params = params }) end
-  return true, self:play(game, name, params)
+  local a = self.actions[name]
+  if a.def.legal or self.vetoes[name] then   -- else nothing to check
+    local why, kind, by = self:_check_action(game, name, params)
+    if why then return false, why, kind, by end
+  end
+  if self.narrate then self.narrate("action", { rule = a.rule, action = name, params = params }) end
+  return true, play_ready(self, game, name, params)
 end
 
 local function acted(ok, done, ...)
