@@ -172,6 +172,18 @@ end
 local bound = setmetatable({}, { __mode = "k" })   -- ctx -> {set=, r=, game=}
 local call   -- set, rule, fn, game, ... -> what fn returns (Set._call, below)
 local answered, rec_of, ctx_of   -- below
+
+-- A query as a ctx of game `b.game` asks it: its rule, function and the
+-- ctx of its rule in that game, kept in the game's record (rec.queries)
+-- until the set's queries change (finalize, a variant).
+local function query_of(b, name)
+  local q = b.set.queries[name]
+  if not q then error(("no rule answers query '%s'"):format(tostring(name)), 3) end
+  local rec = b.rec
+  local e = { rule = q.rule, fn = q.fn, ctx = rec.ctxs[q.rule] or ctx_of(b.set, rec, q.rule) }
+  rec.queries[name] = e
+  return e
+end
 local catching = sandbox.catching   -- [1] > 0: a script may catch an error (keel.sandbox)
 
 local function binding(ctx)
@@ -223,21 +235,18 @@ local ctx_methods = {
   end,
   query = function(self, name, ...)
     local b = bound[self] or binding(self)
-    local set = b.set
-    local q = set.queries[name]
-    if not q then error(("no rule answers query '%s'"):format(tostring(name)), 2) end
+    local rec = b.rec
+    local q = rec.queries[name] or query_of(b, name)
+    local set, r = b.set, q.rule
     local n = set._n
     -- an entry point's call, or one a script could catch the error of: protected
-    if n == 0 or catching[1] > 0 then return call(set, q.rule, q.fn, b.game, ...) end
-    local game, r = b.game, q.rule
-    local rec = set._rec
-    if rec == nil or rec.game ~= game then rec = rec_of(set, game) end
+    if n == 0 or catching[1] > 0 then return call(set, r, q.fn, b.game, ...) end
     n = n + 1
     set._n = n
     set._running[n] = r
     set._recn[n] = rec
     set._last = r
-    return answered(set, n, q.fn(rec.ctxs[r] or ctx_of(set, rec, r), ...))
+    return answered(set, n, q.fn(q.ctx, ...))
   end,
   get_value = function(self, key) return binding(self).r.values[key] end,
   --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
@@ -288,7 +297,7 @@ function Set:_make_ctx(r, game)
     c[name] = ctx_methods[name]
   end
   local ctx = sandbox.readonly(c, "ctx")
-  bound[ctx] = { set = self, r = r, game = game }
+  bound[ctx] = { set = self, r = r, game = game, rec = rec_of(self, game) }
   return ctx
 end
 
@@ -304,7 +313,8 @@ end
 -- the ctx of each rule.
 local function new_rec(self, game)
   local st = game.state
-  local rec = { game = game, push = st:bind("push_rule"), pop = st:bind("pop_rule"), atoms = {}, ctxs = {} }
+  local rec = { game = game, push = st:bind("push_rule"), pop = st:bind("pop_rule"), atoms = {}, ctxs = {},
+                queries = {} }
   self._recs[game] = rec
   return rec
 end
@@ -328,7 +338,15 @@ end
 
 --- Forget the ctx made for rule r in every game (a variant changed r).
 function Set:_forget_ctx(r)
-  for _, rec in pairs(self._recs) do rec.ctxs[r] = nil end
+  for _, rec in pairs(self._recs) do rec.ctxs[r], rec.queries = nil, {} end
+end
+
+--- Build the dispatch lists (keel.registry); the queries each game's
+--- record resolved are resolved again.
+function Set:finalize()
+  registry.Registry.finalize(self)
+  for _, rec in pairs(self._recs) do rec.queries = {} end
+  return self
 end
 
 -- The rules whose code runs are _running[1.._n] (the innermost last), each
