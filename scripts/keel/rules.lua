@@ -168,15 +168,35 @@ end
 -- A ctx is read-only; its methods are shared by every ctx and find the
 -- ctx's rule, game and rule set in a private table keyed by the ctx: nothing
 -- in it leads a script to the game object itself (which can save files and
--- load code), and making a ctx makes no closures.
+-- load code). Its one closure is its query (the hottest method: no lookup).
 local bound = setmetatable({}, { __mode = "k" })   -- ctx -> {set=, r=, game=}
 local call   -- set, rule, fn, game, ... -> what fn returns (Set._call, below)
 local answered, rec_of, ctx_of   -- below
+local catching = sandbox.catching   -- [1] > 0: a script may catch an error (keel.sandbox)
 
 -- A query as a ctx of game `b.game` asks it: its rule, function and the
 -- ctx of its rule in that game, kept in the game's record (rec.queries)
 -- until the set's queries change (finalize, a variant).
-local function query_of(b, name)
+local query_of
+
+-- ctx:query(name, ...) of the ctx bound to b: the query's rule runs as the
+-- innermost rule (below: how a query between rules runs)
+local function ask(b, name, ...)
+  local rec = b.rec
+  local q = rec.queries[name] or query_of(b, name)
+  local set, r = b.set, q.rule
+  local n = set._n
+  -- an entry point's call, or one a script could catch the error of: protected
+  if n == 0 or catching[1] > 0 then return call(set, r, q.fn, b.game, ...) end
+  n = n + 1
+  set._n = n
+  set._running[n] = r
+  set._recn[n] = rec
+  set._last = r
+  return answered(set, n, q.fn(q.ctx, ...))
+end
+
+function query_of(b, name)
   local q = b.set.queries[name]
   if not q then error(("no rule answers query '%s'"):format(tostring(name)), 3) end
   local rec = b.rec
@@ -184,7 +204,6 @@ local function query_of(b, name)
   rec.queries[name] = e
   return e
 end
-local catching = sandbox.catching   -- [1] > 0: a script may catch an error (keel.sandbox)
 
 local function binding(ctx)
   local b = bound[ctx]
@@ -233,21 +252,7 @@ local ctx_methods = {
     local b = binding(self)
     return b.set:_dispatch(b.game, event, data or {})
   end,
-  query = function(self, name, ...)
-    local b = bound[self] or binding(self)
-    local rec = b.rec
-    local q = rec.queries[name] or query_of(b, name)
-    local set, r = b.set, q.rule
-    local n = set._n
-    -- an entry point's call, or one a script could catch the error of: protected
-    if n == 0 or catching[1] > 0 then return call(set, r, q.fn, b.game, ...) end
-    n = n + 1
-    set._n = n
-    set._running[n] = r
-    set._recn[n] = rec
-    set._last = r
-    return answered(set, n, q.fn(q.ctx, ...))
-  end,
+  query = function(self, name, ...) return ask(bound[self] or binding(self), name, ...) end,
   get_value = function(self, key) return binding(self).r.values[key] end,
   --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
   pick = function(self, items, opts)
@@ -297,7 +302,23 @@ function Set:_make_ctx(r, game)
     c[name] = ctx_methods[name]
   end
   local ctx = sandbox.readonly(c, "ctx")
-  bound[ctx] = { set = self, r = r, game = game, rec = rec_of(self, game) }
+  local b = { set = self, r = r, game = game, rec = rec_of(self, game) }
+  bound[ctx] = b
+  -- the one closure of a ctx: its query, which finds its binding without a lookup
+  local rec = b.rec
+  local queries, running, recn = rec.queries, self._running, self._recn
+  c.query = function(me, name, ...)   -- ask, for this ctx: no lookup, no call between
+    if me ~= ctx then return ask(bound[me] or binding(me), name, ...) end
+    local q = queries[name] or query_of(b, name)
+    local n, qr = self._n, q.rule
+    if n == 0 or catching[1] > 0 then return call(self, qr, q.fn, game, ...) end
+    n = n + 1
+    self._n = n
+    running[n] = qr
+    recn[n] = rec
+    self._last = qr
+    return answered(self, n, q.fn(q.ctx, ...))
+  end
   return ctx
 end
 
@@ -337,15 +358,23 @@ function Set:_ctx_for(r, game)
 end
 
 --- Forget the ctx made for rule r in every game (a variant changed r).
+local function forget_queries(rec)   -- in place: a ctx's query holds the table
+  local qs = rec.queries
+  for name in pairs(qs) do qs[name] = nil end
+end
+
 function Set:_forget_ctx(r)
-  for _, rec in pairs(self._recs) do rec.ctxs[r], rec.queries = nil, {} end
+  for _, rec in pairs(self._recs) do
+    rec.ctxs[r] = nil
+    forget_queries(rec)
+  end
 end
 
 --- Build the dispatch lists (keel.registry); the queries each game's
 --- record resolved are resolved again.
 function Set:finalize()
   registry.Registry.finalize(self)
-  for _, rec in pairs(self._recs) do rec.queries = {} end
+  for _, rec in pairs(self._recs) do forget_queries(rec) end
   return self
 end
 
