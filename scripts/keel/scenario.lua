@@ -429,15 +429,29 @@ function Checker:order(o, i)
   self:expect(o.expect, sub(path, "expect"))
 end
 
+-- the lines of the fields of a text, per process by the hash of the text
+-- (the tables are shared: read them, never change them)
+local lines_by_hash = {}
+local function lines_of(text, hash)
+  if not hash then return field_lines(text) end
+  local lines = lines_by_hash[hash]
+  if not lines then
+    lines = field_lines(text)
+    lines_by_hash[hash] = lines
+  end
+  return lines
+end
+
 --- Check what a scenario file's scenario { ... } returned and make a plain
 --- copy of it (raw reads only): the spec the rest of keel uses. Raises
 --- "file:line: field: what was expected, got what" on the first mistake.
 ---@param raw table what scenario { ... } made
 ---@param file string
 ---@param text? string the file's text (for the lines of fields)
+---@param hash? string the hash of text (keel.state.hash_bytes): its lines are kept per process
 ---@return table spec
-function M.check(raw, file, text)
-  local lines = text and field_lines(text) or {}
+function M.check(raw, file, text, hash)
+  local lines = text and lines_of(text, hash) or {}
   local self = setmetatable({ file = file, lines = lines, line = lines[""], force_names = {} }, Checker)
   local spec = self:plain(raw)
   self:fields(spec, {}, FIELDS, "scenario { ... }")
@@ -522,7 +536,7 @@ function M.load(path)
   if not made[spec] then
     fail(path, "not a scenario: a scenario file returns scenario { ... } (run a host Lua script with `keel script`)")
   end
-  local checked = M.check(spec, path, text)
+  local checked = M.check(spec, path, text, hash)
   checked.hash = hash   -- of the text loaded: the journal's rule_file line
   return checked
 end
