@@ -199,9 +199,11 @@ M.pairs, M.next = safe_pairs, safe_next
 --
 -- A proxy reads through a shadow table (its metatable's __index, so that a
 -- read is a table lookup, never a call): on a key's first read the shadow
--- takes the real table's value, a table as its own proxy, and keeps it. So
--- a proxy shows each key as it was when first read: wrap only tables that
--- no longer change (hand out a copy of one that does).
+-- takes the real table's value, a table as its own proxy, and keeps it;
+-- at the first read of a key a plain table lacks, the shadow takes all its
+-- keys (so absent keys cost no call either). So a proxy shows each key as
+-- it was when first read, or when an absent key was first read: wrap only
+-- tables that no longer change (hand out a copy of one that does).
 local proxies = real_setmetatable({}, { __mode = "k" })     -- real table -> proxy
 local protected = real_setmetatable({}, { __mode = "k" })   -- proxy -> name
 local real_of = real_setmetatable({}, { __mode = "k" })     -- proxy, shadow -> real table
@@ -209,11 +211,31 @@ local name_of = real_setmetatable({}, { __mode = "k" })     -- shadow -> name
 
 local readonly
 
+-- A shadow takes every key of its (plain) table at the first read of a key
+-- the table lacks, and stops missing: later reads of absent keys are table
+-- lookups too, never a call.
+local function fill(s, t)
+  local name = name_of[s]
+  local k, v = raw_next(t)
+  while k ~= nil do
+    if real_rawget(s, k) == nil then
+      if real_type(v) == "table" then v = proxies[v] or readonly(v, name .. "." .. real_tostring(k)) end
+      real_rawset(s, k, v)
+    end
+    k, v = raw_next(t, k)
+  end
+  real_setmetatable(s, nil)
+end
+
 -- a shadow's miss: the real value (a table as its proxy), kept
 local shadow_mt = {
   __index = function(s, k)
-    local v = real_of[s][k]
-    if v == nil then return nil end
+    local t = real_of[s]
+    local v = t[k]
+    if v == nil then
+      if raw_getmetatable(t) == nil then fill(s, t) end
+      return nil
+    end
     if real_type(v) == "table" then v = proxies[v] or readonly(v, name_of[s] .. "." .. real_tostring(k)) end
     real_rawset(s, k, v)
     return v
