@@ -138,6 +138,24 @@ function Set:facade(game)
       end
     end
   end
+  -- keyed values: a plain key goes to the state as it is (a proxy, such as
+  -- a rule's values, is copied first: keel.game)
+  local get_keyed, set_keyed = st:bind("get_keyed"), st:bind("set_keyed")
+  g.get_keyed = function(_, name, key)
+    if type(key) == "table" and getmetatable(key) ~= nil then return game:get_keyed(name, key) end
+    return get_keyed(nil, name, key)
+  end
+  g.set_keyed = function(_, name, key, v)
+    if self._pushed < self._n then sync(self) end
+    if type(key) == "table" and getmetatable(key) ~= nil then return game:set_keyed(name, key, v) end
+    return set_keyed(nil, name, key, v)
+  end
+  local count_groups = st:bind("count_groups")
+  g.groups = function()
+    local out = {}
+    for i = 1, count_groups() do out[i] = i end
+    return out
+  end
   local proxy
   -- a filter gets the facade, never the game itself
   g.units = function(_, filter)
