@@ -183,7 +183,8 @@ end
 
 -- ---- ctx: what a rule's function gets -------------------------------------------------
 
--- A ctx is read-only; its methods are shared by every ctx and find the
+-- A ctx is read-only; its methods are shared by every ctx (its proxy reads
+-- them from ctx_methods: a ctx holds only game, rule and query) and find the
 -- ctx's rule, game and rule set in a private table keyed by the ctx: nothing
 -- in it leads a script to the game object itself (which can save files and
 -- load code). Its one closure is its query (the hottest method: no lookup).
@@ -301,9 +302,6 @@ for name, fn in pairs(rules_movement.ctx_methods(function(ctx)
 end)) do
   ctx_methods[name] = fn
 end
-local ctx_method_names = {}
-for name in pairs(ctx_methods) do ctx_method_names[#ctx_method_names + 1] = name end
-table.sort(ctx_method_names)
 
 -- what ctx.rule shows of a rule: one per rule
 local rule_views = setmetatable({}, { __mode = "k" })
@@ -314,18 +312,12 @@ function Set:_make_ctx(r, game)
     view = { id = r.id, title = r.title, values = r.values, file = r.file, line = r.line }
     rule_views[r] = view
   end
-  local c = { game = self:facade(game), rule = view }
-  for i = 1, #ctx_method_names do
-    local name = ctx_method_names[i]
-    c[name] = ctx_methods[name]
-  end
-  local ctx = sandbox.readonly(c, "ctx")
   local b = { set = self, r = r, game = game, rec = rec_of(self, game) }
-  bound[ctx] = b
+  local ctx
   -- the one closure of a ctx: its query, which finds its binding without a lookup
   local rec = b.rec
   local queries, running, recn = rec.queries, self._running, self._recn
-  c.query = function(me, name, ...)   -- ask, for this ctx: no lookup, no call between
+  local function query(me, name, ...)   -- ask, for this ctx: no lookup, no call between
     if me ~= ctx then return ask(bound[me] or binding(me), name, ...) end
     local q = queries[name] or query_of(b, name)
     local n, qr = self._n, q.rule
@@ -337,6 +329,9 @@ function Set:_make_ctx(r, game)
     self._last = qr
     return answered(self, n, q.fn(q.ctx, ...))
   end
+  -- the other methods are the shared ones (the proxy reads them from ctx_methods)
+  ctx = sandbox.readonly({ game = self:facade(game), rule = view, query = query }, "ctx", ctx_methods)
+  bound[ctx] = b
   return ctx
 end
 

@@ -258,16 +258,31 @@ end
 local function ro_len(p) return #real_of[p] end
 local function ro_tostring(p) return protected[p] .. " (read-only)" end
 
+local base_mts = real_setmetatable({}, { __mode = "k" })   -- base -> { __index = base }
+
+--- opts.base: a table of values (functions) the proxy shows besides t's own
+--- keys, read as they are (a shared method table: ctx); t's keys are then
+--- taken at once, and a key neither has reads nil without a call. pairs
+--- and # see t's own keys only.
 ---@param t table the real table
 ---@param name string how error messages name it ("string", "keel.hex")
+---@param base? table
 ---@return table proxy
-function readonly(t, name)
+function readonly(t, name, base)
   if protected[t] then return t end
   local p = proxies[t]
   if p then return p end
   p = {}
-  local shadow = real_setmetatable({}, shadow_mt)
+  local shadow = {}
   real_of[shadow], name_of[shadow] = t, name
+  if base then
+    fill(shadow, t)
+    local bmt = base_mts[base]
+    if not bmt then bmt = { __index = base }; base_mts[base] = bmt end
+    real_setmetatable(shadow, bmt)
+  else
+    real_setmetatable(shadow, shadow_mt)
+  end
   local mt = {
     __index = shadow,
     __newindex = ro_newindex,
