@@ -527,7 +527,7 @@ function M.load(path)
   local text, rerr = keel.file.read(path, MAX_SCENARIO)
   if not text then error(rerr, 0) end   -- the reason names the path
   -- compiled once per process for a given text (keel.registry)
-  local hash = keel.state.hash_bytes(text)
+  local hash = registry.hash_text(path, text)
   local fn, err = registry.load_chunk(text, hash, "@" .. path, env)
   if not fn then error(err, 0) end
   local res = table.pack(sandbox.xprotect(fn, function(e) return errors.from(e, nil, true) end))

@@ -579,10 +579,12 @@ rule { id = "C.1", title = "count", queries = { bump = function() n = n + 1; ret
   t.eq(b:query(gb, "bump"), 1, "the second set's file state is its own")
   t.eq(a.hashes[dir .. "/counting/c.lua"], b.hashes[dir .. "/counting/c.lua"])
   -- a changed file is another text: compiled again, its new hash declared
-  write("c.lua", [[
+  local changed = [[
 rule { id = "C.1", title = "count", queries = { bump = function() return 100 end } }
-]])
+]]
+  write("c.lua", changed)
   local c = rules.load { families = { "counting" }, path = { dir } }
+  t.eq(c.hashes[dir .. "/counting/c.lua"], require("keel").state.hash_bytes(changed))
   t.eq(c:query(game_mod.new { seed = 1 }, "bump"), 100)
   t.ok(c.hashes[dir .. "/counting/c.lua"] ~= a.hashes[dir .. "/counting/c.lua"])
   t.eq(a:query(ga, "bump"), 3, "the first set still runs what it loaded")
