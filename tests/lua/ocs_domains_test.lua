@@ -1,4 +1,4 @@
--- tests/lua/ocs_domains_test.lua — what OCS 18.3-18.6 offers a user
+-- tests/lua/ocs_domains_test.lua — what OCS 18.1-18.6 offers a user
 -- interface: the parameter domains of the family's actions (barrage ...),
 -- at points of the showcase scenarios/ocs_salerno.lua played through the
 -- protocol's session function (keel.serve); listing never changes the state.
@@ -12,6 +12,75 @@ local function before_order(pred)
   D.play(p, D.find_order(p, pred))
   return p
 end
+
+-- ---- helpers of the tests below -------------------------------------------------------
+
+-- the view of a unit by name (what the side sees)
+local function unit(p, name, side)
+  for _, u in ipairs(p.send({ op = "view", side = side or "Allied" }).units) do
+    if u.name == name then return u end
+  end
+end
+
+-- send an offered order; it must be played
+local function play(p, action, params)
+  local r = p.send { op = "order", action = action, params = params }
+  t.ok(r.ok, ("%s refused: %s"):format(action, r.error and r.error.message or "?"))
+  return r
+end
+
+local function before_action(name, pred)
+  return before_order(function(o) return o[1] == name and (pred == nil or pred(o)) end)
+end
+
+-- ---- 18.2 carriers ----------------------------------------------------------------------
+
+t.test("18.2a-9: base_plane offers the side's planes and, for each, the carriers with room for it", function()
+  local p = before_action("base_plane")
+  local e, h0, h1 = D.action(p, "Allied", "base_plane")
+  t.eq(h1, h0, "listing leaves the state hash unchanged")
+  t.eq(e.available, true)
+  t.eq(e.checked, true)
+  local planes = D.param(e, "plane")
+  t.eq(D.labels(planes.domain), { "Albacore 820", "Albacore 826", "Martlet 888" })
+  local martlet = D.find(planes.domain, "Martlet 888").value
+  t.eq(D.labels(D.choice(D.param(e, "carrier"), { plane = martlet })), { "Formidable" })
+  t.eq(D.action(p, "Axis", "base_plane").available, false, "the Axis has no plane")
+  play(p, "base_plane", { plane = martlet, carrier = D.choice(D.param(e, "carrier"), { plane = martlet })[1].value })
+  t.eq(unit(p, "Martlet 888").loc, "unit")
+  t.eq(unit(p, "Martlet 888").aboard, unit(p, "Formidable").id)
+end)
+
+t.test("18.2a-10: a full carrier is not offered, and base_plane says why", function()
+  local p = before_order(function(o) return o.event == "aircraft_refit_phase" end)
+  local e, h0, h1 = D.action(p, "Allied", "base_plane")
+  t.eq(h1, h0)
+  t.eq(e.available, false, "Formidable (3 planes) carries all three")
+  t.eq(e.kind, "domain")
+  t.ok(e.reason:find("18.2a: no carrier of its side takes Albacore 820 (but the one it is aboard)", 1, true), e.reason)
+end)
+
+t.test("18.2b-9: refit offers the side's carrier in its Aircraft Refit Phase; once refitted, the rule's reason", function()
+  local early = before_action("base_plane")
+  local e0 = D.action(early, "Allied", "refit")
+  t.eq(e0.available, false, "no Aircraft Refit Phase yet")
+  t.ok(e0.reason:find("18.2b: carriers refit in their side's Aircraft Refit Phase", 1, true), e0.reason)
+  local p = before_action("refit")
+  local e, h0, h1 = D.action(p, "Allied", "refit")
+  t.eq(h1, h0)
+  t.eq(e.available, true)
+  t.eq(D.labels(D.param(e, "carrier").domain), { "Formidable" })
+  t.eq(D.action(p, "Axis", "refit").available, false, "the Axis has no carrier")
+  t.eq(unit(p, "Albacore 820").values.inactive, true)
+  play(p, "refit", { carrier = D.param(e, "carrier").domain[1].value })
+  t.eq(unit(p, "Albacore 820").values.inactive, nil, "refitted: Active again")
+  local again = D.action(p, "Allied", "refit")
+  t.eq(again.available, false)
+  t.eq(again.refused.rule, "18.2b")
+  t.ok(again.reason:find("18.2b: Formidable has refitted in this phase", 1, true), again.reason)
+end)
+
+-- ---- 18.3 naval combat -------------------------------------------------------------------
 
 local function warspite_at_ground(o) return o[1] == "barrage" and o.hex == "S:0805" end
 
@@ -80,3 +149,4 @@ t.test("18.5a-9: land offers the laden craft in a coastal hex, with the modes it
   t.eq(D.labels(D.param(e, "craft").domain), { "LCT Flotilla" }, "the other laden craft are still at sea")
   t.eq(D.labels(D.choice(D.param(e, "mode"), { craft = D.param(e, "craft").domain[1].value })), { "combat", "move" })
 end)
+
