@@ -6,6 +6,7 @@
 
 local hexlib = keel.hex
 local label, units_at, unit_hex, printed, begin_phase, move_plan, moving_units   -- helpers, below the rules
+local mover_domain, path_domain   -- parameter domains (keel.legal), below
 
 -- Family plumbing (no rule id): what the counters are, the phases of a
 -- player-turn, the records default hooks keep, and stand-ins for what other
@@ -291,7 +292,14 @@ rule {
     -- hex by hex; each hex entered costs its MPs. The whole path is checked
     -- before anything moves.
     move = {
-      params = { unit = "unit?", units = "units?", path = "table" },
+      -- domains (keel.legal): the side's ships that may move now; for each,
+      -- the cheapest path to every hex its MPs left reach (cost: the MPs);
+      -- a stack (units) is the player's: each ship is offered alone
+      params = {
+        unit = { type = "unit?", domain = function(ctx, _, side) return mover_domain(ctx, side) end },
+        units = "units?",
+        path = { type = "table", depends = { "unit" }, domain = function(ctx, p) return path_domain(ctx, p.unit) end },
+      },
       legal = function(ctx, p)
         local list, why = move_plan(ctx, p)
         if not list then return why end
@@ -432,4 +440,64 @@ function move_plan(ctx, p)
     costs[i] = total
   end
   return units, path, costs
+end
+
+-- ---- parameter domains of move (keel.legal) ----------------------------------------
+
+-- side's ships on the map (nil side: every side's) that may move in this
+-- phase and have not ended their move, in id order
+function mover_domain(ctx, side)
+  local g = ctx.game
+  local _, _, n = ctx:query("phase")
+  local out, why = {}, nil
+  for _, u in ipairs(g:units()) do
+    if (side == nil or g:get(u, "side") == side) and ctx:query("is_ship", u) then
+      local kind = g:get(u, "loc")
+      local refusal = ctx:query("may_move_now", u)
+      if (kind == "hex" or kind == "port") and not refusal and g:get_value(u, "move_ended_phase") ~= n
+          and ctx:query("move_allowance", u) > ctx:query("mp_spent", u) then
+        out[#out + 1] = { value = u, label = g:get(u, "name") }
+      end
+      why = why or refusal
+    end
+  end
+  return out, why or ("18.1e: no ship of %s may move in this phase"):format(tostring(side or "any side"))
+end
+
+-- the cheapest path (hex labels) to every hex the ship's MPs left reach,
+-- by may_enter, stacking_refusal and move_cost (18.1b, 18.1c, 18.1e),
+-- nearest first; ties go to the lower hex id, then the neighbour order
+function path_domain(ctx, u)
+  local g = ctx.game
+  local start = unit_hex(g, u)
+  if not start then return nil, ("%s is not on the map"):format(g:get(u, "name")) end
+  local left = ctx:query("move_allowance", u) - ctx:query("mp_spent", u)
+  local by_land = ctx:query("moves_by_land", u)
+  local cost, prev, done, order = { [start] = 0 }, {}, {}, {}
+  while true do
+    local best
+    for h, c in pairs(cost) do
+      if not done[h] and (best == nil or c < cost[best] or (c == cost[best] and h < best)) then best = h end
+    end
+    if best == nil then break end
+    done[best] = true
+    if best ~= start then order[#order + 1] = best end
+    for _, n in ipairs(hexlib.neighbors(best)) do
+      if not done[n] then
+        local why = ctx:query("may_enter", u, n)
+        if not why and not by_land then why = ctx:query("stacking_refusal", u, n) end
+        if not why then
+          local c = cost[best] + ctx:query("move_cost", u, best, n)
+          if c <= left and (cost[n] == nil or c < cost[n]) then cost[n], prev[n] = c, best end
+        end
+      end
+    end
+  end
+  local out = {}
+  for i, h in ipairs(order) do
+    local path, x = {}, h
+    while x ~= start do table.insert(path, 1, label(g, x)); x = prev[x] end
+    out[i] = { value = path, label = label(g, h), cost = cost[h] }
+  end
+  return out, ("18.1f: %s has %s MP left: no hex in reach"):format(g:get(u, "name"), tostring(left))
 end

@@ -33,6 +33,47 @@ local function before_action(name, pred)
   return before_order(function(o) return o[1] == name and (pred == nil or pred(o)) end)
 end
 
+-- ---- 18.1 general naval rules ------------------------------------------------------
+
+t.test("18.1e-9: move offers the side's ships in its Movement Phase and the cheapest path to each hex in reach", function()
+  local p = before_action("move")
+  local e, h0, h1 = D.action(p, "Allied", "move")
+  t.eq(h1, h0, "listing leaves the state hash unchanged")
+  t.eq(e.available, true)
+  t.eq(e.checked, true)
+  local ships = D.param(e, "unit").domain
+  t.eq(D.labels(ships), { "Formidable", "Warspite", "Jervis", "Uganda", "LCT Flotilla", "LST 409", "DUKW A", "DUKW B",
+    "LCI 124", "LCT 2" })
+  local function paths(name) return D.choice(D.param(e, "path"), { unit = D.find(ships, name).value }) end
+  local w = paths("Warspite")
+  t.eq(D.find(w, "S:0604").value, { "S:0604" })
+  t.eq(D.find(w, "S:0604").cost, 1)
+  t.eq(D.find(w, "S:0705"), nil, "18.1c: a ship enters all-sea hexes only (S:0705 is coastal)")
+  t.eq(D.find(paths("Uganda"), "S:0406"), nil, "18.1b: never into Lupo's hex")
+  local lct = paths("LCT Flotilla")
+  t.eq(D.find(lct, "S:0705").cost, 6, "18.1c: landing craft enter coastal hexes")
+  t.eq(D.find(lct, "S:0703"), nil, "18.1b: not into the hex of the enemy battery")
+  t.eq(D.find(lct, "S:0605").cost, 5, "18.1f: 10 MP, 1 a hex")
+  t.eq(D.find(lct, "S:0101"), nil, "beyond its 10 MP (18.4b)")
+  for _, c in ipairs(lct) do t.ok(c.cost <= 10 and #c.value == c.cost, c.label) end
+  t.eq(D.find(paths("DUKW A"), "S:0606").cost, 12, "18.4e: 3 Transport-Point MPs a water hex")
+  t.eq(D.action(p, "Axis", "move").available, false, "not the Axis's phase")
+  play(p, "move", { unit = D.find(ships, "Uganda").value, path = D.find(paths("Uganda"), "S:0508").value })
+  t.eq(unit(p, "Uganda").at, "S:0508")
+end)
+
+t.test("18.1e-10: outside a side's movement phases move is not available, with 18.1e's reason", function()
+  local p = before_action("base_plane")
+  local e, h0, h1 = D.action(p, "Allied", "move")
+  t.eq(h1, h0)
+  t.eq(e.available, false)
+  t.eq(e.kind, "domain")
+  t.ok(e.reason:find("18.1e: no phase has begun", 1, true), e.reason)
+  local refit = before_action("refit")
+  local r = D.action(refit, "Allied", "move")
+  t.ok(r.reason:find("18.1e: ships move in their side's Movement, Exploitation and Reaction Phases", 1, true), r.reason)
+end)
+
 -- ---- 18.2 carriers ----------------------------------------------------------------------
 
 t.test("18.2a-9: base_plane offers the side's planes and, for each, the carriers with room for it", function()
