@@ -47,12 +47,7 @@ rule {
       -- player's (no units: all the cargo lands)
       params = {
         craft = { type = "unit", domain = function(ctx, _, side) return ctx:query("landing_craft_of", side, true) end },
-        mode = { type = "string?", depends = { "craft" }, domain = function(ctx, p)
-          for _, u in ipairs(ctx.game:cargo(p.craft)) do
-            if ctx:query("is_combat_unit", u) then return { "combat", "move" } end
-          end
-          return nil, "18.5c: no combat unit aboard"
-        end },
+        mode = { type = "string?", depends = { "craft" }, domain = function(ctx, p) return ctx:query("landing_modes", p.craft) end },
         units = "units?", port = "boolean?",
       },
       legal = function(ctx, p)
@@ -127,6 +122,14 @@ rule {
   id = "18.5c", title = "Landing modes",
   values = { modes = { combat = true, move = true } },
   queries = {
+    --- landing_modes(craft) -> the modes the craft's combat units may land
+    --- in, or nil and why there is none to choose (keel.legal's domains)
+    landing_modes = function(ctx, craft)
+      for _, u in ipairs(ctx.game:cargo(craft)) do
+        if ctx:query("is_combat_unit", u) then return { "combat", "move" } end
+      end
+      return nil, "18.5c: no combat unit aboard"
+    end,
     --- landing_mode_refusal(u, mode) -> nil, or why: combat units unload in Combat or Move Mode
     landing_mode_refusal = function(ctx, u, mode)
       if not ctx:query("is_combat_unit", u) then return nil end

@@ -174,12 +174,86 @@ t.test("18.4c-9: embark offers the side's landing craft and, for each, the units
   t.ok(D.find(D.choice(D.param(e, "units"), { craft = D.find(craft.domain, "LCT Flotilla").value }), "2/4 Hampshire"), table.concat(lct, ","))
 end)
 
+t.test("18.4d-9: split_craft offers the craft of 2 points or more and the points that may split off", function()
+  local p = before_action("embark")
+  local e, h0, h1 = D.action(p, "Allied", "split_craft")
+  t.eq(h1, h0)
+  t.eq(e.checked, true)
+  local craft = D.param(e, "craft").domain
+  t.eq(D.labels(craft), { "LCT Flotilla", "LST 409", "DUKW B", "LCI 124" }, "DUKW A and LCT 2 have 1 point")
+  local lct = D.find(craft, "LCT Flotilla").value
+  t.eq(D.labels(D.choice(D.param(e, "points"), { craft = lct })), { 1, 2, 3 })
+  play(p, "split_craft", { craft = lct, points = 3 })
+  t.eq(unit(p, "LCT Flotilla").points, 1)
+  -- laden, the flotilla keeps the points its two battalions need
+  local laden = before_action("convert_lst")
+  local e2 = D.action(laden, "Allied", "split_craft")
+  t.eq(D.labels(D.choice(D.param(e2, "points"), { craft = D.find(D.param(e2, "craft").domain, "LCT Flotilla").value })),
+    { 1, 2 })
+  local ax = D.action(p, "Axis", "split_craft")
+  t.eq(ax.available, false)
+  t.ok(ax.reason:find("18.4d: no landing craft of the side has 2 points or more to split", 1, true), ax.reason)
+end)
+
+t.test("18.4d-10: combine_craft offers, for each craft, the craft of its type and mode in its hex", function()
+  local p = before_action("switch_mode")
+  local e, h0, h1 = D.action(p, "Allied", "combine_craft")
+  t.eq(h1, h0)
+  local craft = D.param(e, "craft").domain
+  t.eq(D.labels(craft), { "LCI 124", "LCT 2" }, "LCT Flotilla and DUKW A are alone at the coast, DUKW B the only DUKW in port")
+  local lci, lct2 = D.find(craft, "LCI 124").value, D.find(craft, "LCT 2").value
+  t.eq(D.labels(D.choice(D.param(e, "into"), { craft = lct2 })), { "LCI 124" })
+  t.eq(D.find(craft, "DUKW B"), nil, "no other DUKW at Agropoli")
+  play(p, "combine_craft", { craft = lct2, into = lci })
+  t.eq(unit(p, "LCI 124").points, 3)
+  t.eq(unit(p, "LCT 2").loc, "off", "the counter is gone into LCI 124")
+  t.eq(unit(p, "SP Dump C").aboard, lci, "its cargo goes with it")
+end)
+
 t.test("18.4e-9: disembark offers the Transport-Point DUKW and what it carries", function()
   local p = before_order(function(o) return o[1] == "disembark" end)
   local e, before, after = D.action(p, "Allied", "disembark")
   t.eq(after, before)
   t.eq(D.labels(D.param(e, "craft").domain), { "DUKW B" }, "landing craft unload only by landing (18.4c)")
   t.eq(D.labels(D.choice(D.param(e, "units"), { craft = D.param(e, "craft").domain[1].value })), { "SP Dump B" })
+end)
+
+t.test("18.4e-10: switch_mode offers the side's DUKWs and the mode each is not in", function()
+  local p = before_action("switch_mode")
+  local e, h0, h1 = D.action(p, "Allied", "switch_mode")
+  t.eq(h1, h0)
+  local dukws = D.param(e, "unit").domain
+  t.eq(D.labels(dukws), { "DUKW A", "DUKW B" })
+  local a = D.find(dukws, "DUKW A").value
+  t.eq(D.labels(D.choice(D.param(e, "to"), { unit = a })), { "Transport Points" })
+  t.eq(D.choice(D.param(e, "to"), { unit = a })[1].value, "tp")
+  play(p, "switch_mode", { unit = a, to = "tp" })
+  t.eq(unit(p, "DUKW A").values.mode, "tp")
+  local back = D.action(p, "Allied", "switch_mode")
+  t.eq(D.labels(D.choice(D.param(back, "to"), { unit = a })), { "Landing Craft" })
+  local refit = D.action(before_action("refit"), "Allied", "switch_mode")
+  t.eq(refit.available, false)
+  t.eq(refit.refused.rule, "18.4e")
+  t.ok(refit.reason:find("18.4e: a DUKW switches between Landing Craft and Transport Points in its Movement Phase", 1, true),
+    refit.reason)
+end)
+
+t.test("18.4f-9: convert_lst offers the LST in a coastal or estuary hex with the modes of its cargo, and 18.4f F's reason in a port", function()
+  local in_port = before_action("convert_lst")
+  local e0, h0, h1 = D.action(in_port, "Allied", "convert_lst")
+  t.eq(h1, h0)
+  t.eq(e0.available, false)
+  t.eq(e0.refused.rule, "18.4f")
+  t.ok(e0.reason:find("18.4f F: S:0710 already has a port", 1, true), e0.reason)
+  local p = before_action("convert_lst", function(o) return not o.expect.illegal end)
+  local e = D.action(p, "Allied", "convert_lst")
+  t.eq(e.available, true)
+  local lst = D.param(e, "unit").domain
+  t.eq(D.labels(lst), { "LST 409" })
+  t.eq(D.labels(D.choice(D.param(e, "mode"), { unit = lst[1].value })), { "combat", "move" }, "18.5c")
+  play(p, "convert_lst", { unit = lst[1].value, mode = "move" })
+  t.eq(unit(p, "1/4 Hampshire").at, "S:0806")
+  t.eq(unit(p, "1/4 Hampshire").values.mode, "move")
 end)
 
 t.test("18.5a-9: land offers the laden craft in a coastal hex, with the modes its combat units land in", function()
