@@ -6,7 +6,7 @@
 
 local hexlib = keel.hex
 local label, units_at, unit_hex, printed, begin_phase, move_plan, moving_units   -- helpers, below the rules
-local mover_domain, path_domain   -- parameter domains (keel.legal), below
+local mover_domain, paths_in_reach   -- parameter domains (keel.legal), below
 
 -- Family plumbing (no rule id): what the counters are, the phases of a
 -- player-turn, the records default hooks keep, and stand-ins for what other
@@ -275,6 +275,12 @@ rule {
       if ctx.game:get(u, "type") == "DUKW" then return ctx:query("dukw_move_cost", u, from, to) end
       return ctx.rule.values.mp_per_hex
     end,
+    --- paths_in_reach(u, mp, how) -> the cheapest path (hex labels) to
+    --- every hex u reaches with mp, as parameter candidates {value = path,
+    --- label, cost}, nearest first: how = "sea", a ship's move (may_enter,
+    --- stacking_refusal, move_cost); "land", a move by land
+    --- (land_entry_refusal, land_move_cost: 18.5h's after-landing move)
+    paths_in_reach = function(ctx, u, mp, how) return paths_in_reach(ctx, u, mp, how) end,
     --- may_move_now(u) -> nil, or why the ship may not move in this phase
     may_move_now = function(ctx, u)
       local name, side = ctx:query("phase")
@@ -298,7 +304,12 @@ rule {
       params = {
         unit = { type = "unit?", domain = function(ctx, _, side) return mover_domain(ctx, side) end },
         units = "units?",
-        path = { type = "table", depends = { "unit" }, domain = function(ctx, p) return path_domain(ctx, p.unit) end },
+        path = { type = "table", depends = { "unit" }, domain = function(ctx, p)
+          local u = p.unit
+          local left = ctx:query("move_allowance", u) - ctx:query("mp_spent", u)
+          return ctx:query("paths_in_reach", u, left, "sea"), ("18.1f: %s has %s MP left: no hex in reach"):format(
+            ctx.game:get(u, "name"), tostring(left))
+        end },
       },
       legal = function(ctx, p)
         local list, why = move_plan(ctx, p)
@@ -464,15 +475,24 @@ function mover_domain(ctx, side)
   return out, why or ("18.1e: no ship of %s may move in this phase"):format(tostring(side or "any side"))
 end
 
--- the cheapest path (hex labels) to every hex the ship's MPs left reach,
--- by may_enter, stacking_refusal and move_cost (18.1b, 18.1c, 18.1e),
--- nearest first; ties go to the lower hex id, then the neighbour order
-function path_domain(ctx, u)
+-- the cheapest paths of the query paths_in_reach (18.1e); ties go to the
+-- lower hex id, then the neighbour order
+function paths_in_reach(ctx, u, left, how)
   local g = ctx.game
   local start = unit_hex(g, u)
-  if not start then return nil, ("%s is not on the map"):format(g:get(u, "name")) end
-  local left = ctx:query("move_allowance", u) - ctx:query("mp_spent", u)
-  local by_land = ctx:query("moves_by_land", u)
+  if not start then return {} end
+  local by_land = how == "land" or ctx:query("moves_by_land", u)
+  local function step(from, to)
+    local why
+    if how == "land" then why = ctx:query("land_entry_refusal", u, to)
+    else
+      why = ctx:query("may_enter", u, to)
+      if not why and not by_land then why = ctx:query("stacking_refusal", u, to) end
+    end
+    if why then return nil end
+    if how == "land" then return ctx:query("land_move_cost", u, from, to) end
+    return ctx:query("move_cost", u, from, to)
+  end
   local cost, prev, done, order = { [start] = 0 }, {}, {}, {}
   while true do
     local best
@@ -484,10 +504,9 @@ function path_domain(ctx, u)
     if best ~= start then order[#order + 1] = best end
     for _, n in ipairs(hexlib.neighbors(best)) do
       if not done[n] then
-        local why = ctx:query("may_enter", u, n)
-        if not why and not by_land then why = ctx:query("stacking_refusal", u, n) end
-        if not why then
-          local c = cost[best] + ctx:query("move_cost", u, best, n)
+        local c = step(best, n)
+        if c then
+          c = cost[best] + c
           if c <= left and (cost[n] == nil or c < cost[n]) then cost[n], prev[n] = c, best end
         end
       end
@@ -499,5 +518,5 @@ function path_domain(ctx, u)
     while x ~= start do table.insert(path, 1, label(g, x)); x = prev[x] end
     out[i] = { value = path, label = label(g, h), cost = cost[h] }
   end
-  return out, ("18.1f: %s has %s MP left: no hex in reach"):format(g:get(u, "name"), tostring(left))
+  return out
 end

@@ -9,6 +9,7 @@
 -- "port" or "beach assault"), landed_craft (the craft it came off).
 
 local label, land_plan, min_groups, alt_groups, landed_units   -- helpers, below the rules
+local port_domain, after_landing_domain   -- parameter domains (keel.legal), below
 
 rule {
   id = "18.5", title = "Amphibious Landings",
@@ -43,12 +44,14 @@ rule {
     -- friendly port's capacity, with no ALT roll (18.5g).
     land = {
       -- domains (keel.legal): the side's laden craft; the modes combat units
-      -- land in (18.5c) when it carries any; units and port are the
-      -- player's (no units: all the cargo lands)
+      -- land in (18.5c) when it carries any; by ALT roll (port = false), and
+      -- through the port (true) where the craft's hex has a functional
+      -- friendly one (18.5g); units are the player's (none: all the cargo)
       params = {
         craft = { type = "unit", domain = function(ctx, _, side) return ctx:query("landing_craft_of", side, true) end },
         mode = { type = "string?", depends = { "craft" }, domain = function(ctx, p) return ctx:query("landing_modes", p.craft) end },
-        units = "units?", port = "boolean?",
+        port = { type = "boolean?", depends = { "craft" }, domain = function(ctx, p) return port_domain(ctx, p.craft) end },
+        units = "units?",
       },
       legal = function(ctx, p)
         local plan, why = land_plan(ctx, p)
@@ -449,7 +452,18 @@ rule {
     -- Phase, once all the player's ALT rolls are made; none after a landing
     -- without ALT roll
     after_landing_move = {
-      params = { unit = "unit", path = "table" },
+      -- domains (keel.legal): the side's units landed by ALT roll in this
+      -- phase; for each, the cheapest path by land to every hex its half MA
+      -- left reaches
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side) return after_landing_domain(ctx, side) end },
+        path = { type = "table", depends = { "unit" }, domain = function(ctx, p)
+          local g, u = ctx.game, p.unit
+          local left = (ctx:query("printed", u, "ma") or 0) / ctx.rule.values.fraction - (g:get_value(u, "after_mp") or 0)
+          return ctx:query("paths_in_reach", u, left, "land"), ("18.5h: %s has %s MP of its half MA left: no hex in reach")
+            :format(g:get(u, "name"), tostring(left))
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local u = p.unit
@@ -607,4 +621,30 @@ function alt_groups(ctx, units, cap)
   local items = {}
   for i, u in ipairs(units) do items[i] = { id = u, size = ctx:query("printed", u, "re") or 1 } end
   return min_groups(items, cap)
+end
+
+-- ---- parameter domains (keel.legal) ------------------------------------------------
+
+-- how the craft may land: by ALT roll, and through a functional friendly port in its hex
+function port_domain(ctx, craft)
+  local g = ctx.game
+  local out = { { value = false, label = "by ALT roll (18.5f)" } }
+  local hex = ctx:query("unit_hex", craft)
+  if hex and ctx:query("port_at", hex, g:get(craft, "side")) then
+    out[2] = { value = true, label = "through the port (18.5g)" }
+  end
+  return out
+end
+
+-- side's units that landed by ALT roll in this phase (nil side: the phasing side's)
+function after_landing_domain(ctx, side)
+  local g = ctx.game
+  local _, ps, n = ctx:query("phase")
+  local out = {}
+  for _, u in ipairs(landed_units(ctx, side or ps, n, "alt")) do
+    if g:get_value(u, "no_after_landing") ~= n and ctx:query("is_combat_unit", u) then
+      out[#out + 1] = { value = u, label = g:get(u, "name") }
+    end
+  end
+  return out, "18.5h: no unit of the side landed by ALT roll in this phase"
 end

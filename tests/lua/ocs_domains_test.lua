@@ -265,3 +265,45 @@ t.test("18.5a-9: land offers the laden craft in a coastal hex, with the modes it
   t.eq(D.labels(D.choice(D.param(e, "mode"), { craft = D.param(e, "craft").domain[1].value })), { "combat", "move" })
 end)
 
+t.test("18.5g-9: land offers the ALT roll, and the port where the craft's hex has a functional friendly one", function()
+  local beach = before_action("land")
+  local e0 = D.action(beach, "Allied", "land")
+  t.eq(D.labels(D.choice(D.param(e0, "port"), { craft = D.param(e0, "craft").domain[1].value })), { "by ALT roll (18.5f)" },
+    "no port at S:0705")
+  local p = before_action("land", function(o) return o.port end)
+  local e, h0, h1 = D.action(p, "Allied", "land")
+  t.eq(h1, h0)
+  t.eq(e.available, true)
+  local craft = D.param(e, "craft").domain
+  t.eq(D.labels(craft), { "LCT 2" })
+  t.eq(D.labels(D.choice(D.param(e, "port"), { craft = craft[1].value })), { "through the port (18.5g)" },
+    "18.5d: no ALT landing in the Exploitation Phase; the LST port at S:0806 is functional now")
+  play(p, "land", { craft = craft[1].value, port = true })
+  t.eq(unit(p, "SP Dump C").at, "S:0806")
+  t.eq(unit(p, "SP Dump C").values.landed_by, "port")
+end)
+
+t.test("18.5h-9: after_landing_move offers the units landed by ALT roll and the land paths their half MA reaches", function()
+  local early = before_action("alt_rolls")
+  local e0, h0, h1 = D.action(early, "Allied", "after_landing_move")
+  t.eq(h1, h0)
+  t.eq(e0.available, false)
+  t.ok(e0.reason:find("18.5f D: after-landing moves wait until all the player's ALT rolls are made", 1, true), e0.reason)
+  local p = before_action("after_landing_move")
+  local e = D.action(p, "Allied", "after_landing_move")
+  t.eq(e.available, true)
+  t.eq(e.checked, true)
+  local units = D.param(e, "unit").domain
+  t.eq(D.labels(units), { "2/4 Hampshire", "2/5 Hampshire", "1/4 Hampshire", "No 2 Commando" })
+  local hants = D.find(units, "2/4 Hampshire").value
+  local paths = D.choice(D.param(e, "path"), { unit = hants })
+  t.eq(D.find(paths, "S:0904").value, { "S:0804", "S:0904" })
+  t.eq(D.find(paths, "S:0904").cost, 2, "half of MA 4")
+  t.eq(D.find(paths, "S:0805"), nil, "the panzergrenadiers' hex (land_entry_refusal)")
+  t.eq(D.find(paths, "S:1004"), nil, "beyond half its MA")
+  play(p, "after_landing_move", { unit = hants, path = D.find(paths, "S:0904").value })
+  t.eq(unit(p, "2/4 Hampshire").at, "S:0904")
+  t.eq(D.find(D.param(D.action(p, "Allied", "after_landing_move"), "unit").domain, "2/4 Hampshire"), nil,
+    "its half MA is spent")
+end)
+
