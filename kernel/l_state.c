@@ -11,6 +11,7 @@
 #include "json.h"
 #include "l_util.h"
 #include "state_int.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1074,10 +1075,11 @@ static int l_save(lua_State *L) {
   size_t n;
   meta_arg(L, 3, &mk, &mv, &n);
   keel_status s = keel_state_save(st, path, mk, mv, n);
+  int why = errno;
   if (s == KEEL_E_NOMEM || s == KEEL_E_ARG) return keel_lua_fail(L, s, "save");
   if (s != KEEL_OK) {
     lua_pushnil(L);
-    lua_pushfstring(L, "%s: cannot write the save (%s)", path, keel_status_str(s));
+    lua_pushfstring(L, "%s: cannot write the save (%s)", path, keel_file_reason(s, why));
     return 2;
   }
   lua_pushboolean(L, 1);
@@ -1132,9 +1134,10 @@ static int l_write_file(lua_State *L) {
   size_t len;
   const char *data = luaL_checklstring(L, 2, &len);
   keel_status s = keel_file_write_atomic(path, data, len);
+  int why = errno;
   if (s != KEEL_OK) {
     lua_pushnil(L);
-    lua_pushfstring(L, "%s: cannot write (%s)", path, keel_status_str(s));
+    lua_pushfstring(L, "%s: cannot write (%s)", path, keel_file_reason(s, why));
     return 2;
   }
   lua_pushboolean(L, 1);

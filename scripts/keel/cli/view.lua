@@ -335,7 +335,8 @@ function M.collect(path, opts)
       if board then
         -- the board drawn with who owns what at the start, as the game state says
         for _, h in ipairs(board:hexes()) do initial_owner[h] = g:get_owner(h) end
-        board_svg, ctx = render.draw(board, { size = size, owners = function(h) return initial_owner[h] end })
+        board_svg, ctx = render.draw(board, { size = size, spec = spec,
+          owners = function(h) return initial_owner[h] end })
       end
       offset = #g:journal_text()
       n.offset = offset
