@@ -3,8 +3,9 @@
  * and atomic writes (temporary file beside the target, fsync, rename,
  * fsync the directory), so a crash leaves the old file or the new one.
  * Saves (save.c), the journal writer and keel.state.write_file use these.
- * On KEEL_E_IO, errno holds the reason of the call that failed (what a
- * caller shows: "permission denied", "no space left on device").
+ * On KEEL_E_IO and KEEL_E_NOT_FOUND, errno holds the reason of the call
+ * that failed (what a caller shows: "Permission denied", "No space left
+ * on device"; keel_file_reason).
  */
 #include "array.h"
 #include "keel.h"
@@ -129,5 +130,5 @@ keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len
 }
 
 const char *keel_file_reason(keel_status s, int err) {
-  return s == KEEL_E_IO && err != 0 ? strerror(err) : keel_status_str(s);
+  return (s == KEEL_E_IO || s == KEEL_E_NOT_FOUND) && err != 0 ? strerror(err) : keel_status_str(s);
 }

@@ -114,7 +114,7 @@ function M.write_svg(run, spec, path)
   local svg = render.svg(run.board, { title = spec.name, extra_layers = layers, size = M.SVG_SIZE, spec = view,
     owners = function(h) return st:get_owner(h) end, around = around, radius = M.SVG_RADIUS,
     status = require("keel.counter").status_lines(view.status, st) })
-  local ok, err = require("keel").state.write_file(path, svg)
+  local ok, err = require("keel").file.write(path, svg)
   if not ok then error("--svg: " .. tostring(err), 0) end
 end
 
