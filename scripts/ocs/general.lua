@@ -453,7 +453,7 @@ function move_plan(ctx, p)
   return units, path, costs
 end
 
--- ---- parameter domains of move (keel.legal) ----------------------------------------
+-- ---- parameter domains (keel.legal) ------------------------------------------------
 
 -- side's ships on the map (nil side: every side's) that may move in this
 -- phase and have not ended their move, in id order
@@ -481,16 +481,14 @@ function paths_in_reach(ctx, u, left, how)
   local g = ctx.game
   local start = unit_hex(g, u)
   if not start then return {} end
-  local by_land = how == "land" or ctx:query("moves_by_land", u)
+  local by_land = ctx:query("moves_by_land", u)   -- a Transport-Point DUKW: may_enter asks land_entry_refusal
+  -- the MPs to step from `from` into `to`, or nil when it may not
   local function step(from, to)
-    local why
-    if how == "land" then why = ctx:query("land_entry_refusal", u, to)
-    else
-      why = ctx:query("may_enter", u, to)
-      if not why and not by_land then why = ctx:query("stacking_refusal", u, to) end
+    if how == "land" then
+      if ctx:query("land_entry_refusal", u, to) then return nil end
+      return ctx:query("land_move_cost", u, from, to)
     end
-    if why then return nil end
-    if how == "land" then return ctx:query("land_move_cost", u, from, to) end
+    if ctx:query("may_enter", u, to) or (not by_land and ctx:query("stacking_refusal", u, to)) then return nil end
     return ctx:query("move_cost", u, from, to)
   end
   local cost, prev, done, order = { [start] = 0 }, {}, {}, {}
