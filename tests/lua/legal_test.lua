@@ -470,6 +470,48 @@ t.test("legal-19: past MAX_CHECKS the larger sets are not enumerated: truncated,
   t.eq(param(e, "ships").any_set, true)
 end)
 
+-- the real thing: OCS 18.3, a barrage names a naval target or a ground hex
+t.test("legal-20: 18.3 barrage: naval targets and ground hexes each also left out, firers together, the orders", function()
+  local D = dofile("tests/lua/domains_fixture.lua")
+  local p = D.open("scenarios/ocs_salerno.lua")
+  D.play(p, D.find_order(p, function(o) return o[1] == "barrage" and o.hex == "S:0805" end))
+  local e = D.action(p, "Allied", "barrage")
+  t.eq(e.available, true)
+  t.eq(e.checked, true)
+  local units = D.param(e, "units")
+  local id = {}
+  for _, c in ipairs(units.domain) do id[c.label] = c.value end
+  local ws, ug, a820, a826 = id.Warspite, id.Uganda, id["Albacore 820"], id["Albacore 826"]
+  local target = D.choice(D.param(e, "target"), { units = { ws } })
+  t.eq(D.labels(target), { "Lupo", "Sagittario", "Batteria Salerno" })
+  local hexes
+  for _, ch in ipairs(D.param(e, "hex").choices) do
+    if json.encode(ch.given) == json.encode({ units = { ws } }) then hexes = ch end
+  end
+  t.ok(D.find(hexes.domain, "S:0805"), "Warspite's ground barrage at S:0805 (the showcase's order) is offered")
+  t.eq(hexes.omit, true)
+  for _, ch in ipairs(D.param(e, "target").choices) do
+    if json.encode(ch.given) == json.encode({ units = { ws } }) then t.eq(ch.omit, true) end
+  end
+  -- the orders: one of target and hex, never both, never neither
+  local lupo, sag = D.find(target, "Lupo").value, D.find(target, "Sagittario").value
+  local listed = {}
+  for _, o in ipairs(e.orders) do
+    t.ok((o.target == nil) ~= (o.hex == nil), json.encode(o))
+    listed[json.encode(o)] = true
+  end
+  t.ok(listed[json.encode({ hex = "S:0805", units = { ws } })])
+  t.ok(listed[json.encode({ target = lupo, units = { ws } })])
+  -- firers together: the two Albacores at Sagittario (the showcase's later order);
+  -- Warspite and Uganda at Lupo, not at Sagittario (beyond Uganda's range 3)
+  t.ok(listed[json.encode({ target = sag, units = { a820, a826 } })], "two planes fire together")
+  t.ok(listed[json.encode({ target = lupo, units = { ws, ug } })])
+  t.eq(listed[json.encode({ target = sag, units = { ws, ug } })], nil)
+  local two = false
+  for _, set in ipairs(units.sets) do if #set == 2 then two = true end end
+  t.ok(two, "sets of two firers are offered")
+end)
+
 -- ---- what a side sees ---------------------------------------------------------------------
 
 local SIGHT = [[
