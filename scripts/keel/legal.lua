@@ -223,14 +223,16 @@ local function set_before(index)
   end
 end
 
--- How many sets of 1 .. max elements n elements make (2^n - 1 without max).
-local function count_sets(n, most)
+-- Do the sets of 1 .. `most` elements of n elements number `have` (2^n - 1
+-- without most)? (Counted only while they may: no overflow.)
+local function all_sets(n, most, have)
   local total, c = 0, 1
   for size = 1, min(n, most or n) do
     c = c * (n - size + 1) // size
     total = total + c
+    if total > have then return false end
   end
-  return total
+  return total == have
 end
 
 --- One action for `side`: {name, rule, family, title, params = {...},
@@ -347,7 +349,7 @@ function M.action(set, game, name, side)
         if p.type == "units" then
           table.sort(g.sets, set_before(g.index))
           g.options = g.sets
-          g.any_set = #g.sets == count_sets(#g.domain, p.max) or nil
+          g.any_set = all_sets(#g.domain, p.max, #g.sets) or nil
         else
           g.options = g.values
         end
