@@ -326,6 +326,15 @@ rule {
       legal = carried, effect = function() end,
     },
     escort = { params = { ships = { type = "units", domain = ships } }, effect = function() end },
+    -- a mode only with a ship named, and then required
+    signal = {
+      params = {
+        ship = { type = "unit?", domain = ships },
+        mode = { type = "string?", depends = { "ship" }, domain = function() return { "lamp", "flag" } end },
+      },
+      legal = function(ctx, p) if (p.ship == nil) ~= (p.mode == nil) then return "L.2: a mode with a ship" end end,
+      effect = function() end,
+    },
   },
 }
 ]]
@@ -468,6 +477,21 @@ t.test("legal-19: past MAX_CHECKS the larger sets are not enumerated: truncated,
   assert(ok, e)
   t.eq(e.checked, true)
   t.eq(param(e, "ships").any_set, true)
+end)
+
+t.test("legal-21: a parameter whose dependency is left out is only left out; given then lacks it", function()
+  local set, g, ids = lift_setup()
+  local e = entry(set:legal_actions(g, "Cargo"), "signal")
+  t.eq(e.checked, true)
+  local ship, mode = param(e, "ship"), param(e, "mode")
+  t.eq(values(ship.domain), { ids.x, ids.y, ids.z })
+  t.eq(ship.omit, true)
+  t.eq(mode.choices[1], { given = {}, domain = {}, omit = true }, "no ship: no mode")
+  t.eq(mode.choices[2], { given = { ship = ids.x }, domain = { { value = "lamp" }, { value = "flag" } } },
+    "a ship: a mode, required")
+  t.eq(#mode.choices, 4)
+  t.eq(e.orders, nil, "the lists are exact")
+  t.eq(#combos_of(e), 7)
 end)
 
 -- the real thing: OCS 18.3, a barrage names a naval target or a ground hex
