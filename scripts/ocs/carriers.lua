@@ -6,7 +6,7 @@
 -- the value inactive = true.
 
 local planes_aboard   -- helper, below the rules
-local plane_domain, carrier_domain, refit_carrier_domain   -- parameter domains (keel.legal), below
+local plane_domain, carrier_domain, refit_carrier_domain, inactive_domain   -- parameter domains (keel.legal), below
 
 rule {
   id = "18.2a", title = "Capacity",
@@ -108,11 +108,11 @@ rule {
     -- carrier: 2, the first in id order unless the player names them)
     refit = {
       -- domains (keel.legal): the side's carriers on the map (refit_plan
-      -- says which may refit now); planes, the player's choice for a
-      -- damaged carrier, are left out: all of them, or the first two
+      -- says which may refit now); for each, the Inactive planes aboard
+      -- (left out: all of them, or a damaged carrier's first two)
       params = {
         carrier = { type = "unit", domain = function(ctx, _, side) return refit_carrier_domain(ctx, side) end },
-        planes = "units?",
+        planes = { type = "units?", depends = { "carrier" }, domain = function(ctx, p) return inactive_domain(ctx, p.carrier) end },
       },
       legal = function(ctx, p)
         local list, why = ctx:query("refit_plan", p.carrier, p.planes)
@@ -238,4 +238,14 @@ function refit_carrier_domain(ctx, side)
     end
   end
   return out, ("18.2b: %s has no carrier on the map"):format(tostring(side or "no side"))
+end
+
+-- the Inactive planes aboard the carrier, in id order
+function inactive_domain(ctx, cv)
+  local g = ctx.game
+  local out = {}
+  for _, u in ipairs(planes_aboard(ctx, cv)) do
+    if g:get_value(u, "inactive") then out[#out + 1] = named(g, u) end
+  end
+  return out, ("18.2b: no Inactive plane aboard %s"):format(g:get(cv, "name"))
 end

@@ -9,7 +9,7 @@
 -- "port" or "beach assault"), landed_craft (the craft it came off).
 
 local label, land_plan, min_groups, alt_groups, landed_units   -- helpers, below the rules
-local port_domain, after_landing_domain   -- parameter domains (keel.legal), below
+local cargo_domain, port_domain, after_landing_domain   -- parameter domains (keel.legal), below
 
 rule {
   id = "18.5", title = "Amphibious Landings",
@@ -43,15 +43,15 @@ rule {
     -- movement cost, and ends its move there. port = true unloads through a
     -- friendly port's capacity, with no ALT roll (18.5g).
     land = {
-      -- domains (keel.legal): the side's laden craft; the modes combat units
-      -- land in (18.5c) when it carries any; by ALT roll (port = false), and
-      -- through the port (true) where the craft's hex has a functional
-      -- friendly one (18.5g); units are the player's (none: all the cargo)
+      -- domains (keel.legal): the side's laden craft; for each, its cargo
+      -- (left out: all of it), the modes combat units land in (18.5c) when
+      -- it carries any, and the port (port = true; left out: by ALT roll)
+      -- where the craft's hex has a functional friendly one (18.5g)
       params = {
         craft = { type = "unit", domain = function(ctx, _, side) return ctx:query("landing_craft_of", side, true) end },
+        units = { type = "units?", depends = { "craft" }, domain = function(ctx, p) return cargo_domain(ctx, p.craft) end },
         mode = { type = "string?", depends = { "craft" }, domain = function(ctx, p) return ctx:query("landing_modes", p.craft) end },
         port = { type = "boolean?", depends = { "craft" }, domain = function(ctx, p) return port_domain(ctx, p.craft) end },
-        units = "units?",
       },
       legal = function(ctx, p)
         local plan, why = land_plan(ctx, p)
@@ -625,15 +625,24 @@ end
 
 -- ---- parameter domains (keel.legal) ------------------------------------------------
 
--- how the craft may land: by ALT roll, and through a functional friendly port in its hex
+-- what the craft carries, in id order
+function cargo_domain(ctx, craft)
+  local g = ctx.game
+  local list = g:cargo(craft)
+  table.sort(list)
+  local out = {}
+  for i, u in ipairs(list) do out[i] = { value = u, label = g:get(u, "name") } end
+  return out, ("18.5: %s carries nothing"):format(g:get(craft, "name"))
+end
+
+-- through the port, where the craft's hex has a functional friendly one (left out: by ALT roll)
 function port_domain(ctx, craft)
   local g = ctx.game
-  local out = { { value = false, label = "by ALT roll (18.5f)" } }
   local hex = ctx:query("unit_hex", craft)
   if hex and ctx:query("port_at", hex, g:get(craft, "side")) then
-    out[2] = { value = true, label = "through the port (18.5g)" }
+    return { { value = true, label = "through the port (18.5g)" } }
   end
-  return out
+  return nil, ("18.5g: no functional friendly port at %s"):format(hex and label(ctx, hex) or "?")
 end
 
 -- side's units that landed by ALT roll in this phase (nil side: the phasing side's)

@@ -105,7 +105,8 @@ t.test("18.2b-9: refit offers the side's carrier in its Aircraft Refit Phase; on
   local early = before_action("base_plane")
   local e0 = D.action(early, "Allied", "refit")
   t.eq(e0.available, false, "no Aircraft Refit Phase yet")
-  t.ok(e0.reason:find("18.2b: carriers refit in their side's Aircraft Refit Phase", 1, true), e0.reason)
+  t.eq(e0.refused.rule, "18.2b")
+  t.ok(e0.refused.reason:find("18.2b: carriers refit in their side's Aircraft Refit Phase", 1, true), e0.refused.reason)
   local p = before_action("refit")
   local e, h0, h1 = D.action(p, "Allied", "refit")
   t.eq(h1, h0)
@@ -118,7 +119,20 @@ t.test("18.2b-9: refit offers the side's carrier in its Aircraft Refit Phase; on
   local again = D.action(p, "Allied", "refit")
   t.eq(again.available, false)
   t.eq(again.refused.rule, "18.2b")
-  t.ok(again.reason:find("18.2b: Formidable has refitted in this phase", 1, true), again.reason)
+  t.eq(again.refused.reason, "18.2b: Formidable has refitted in this phase")
+end)
+
+t.test("18.2b-10: refit offers the Inactive planes aboard, any of them or (left out) all", function()
+  local p = before_action("refit")
+  local e = D.action(p, "Allied", "refit")
+  local cv = D.param(e, "carrier").domain[1].value
+  local planes = D.choice(D.param(e, "planes"), { carrier = cv })
+  t.eq(D.labels(planes), { "Albacore 820", "Albacore 826" }, "Martlet 888 is Active")
+  t.eq(D.param(e, "planes").choices[1].any_set, true)
+  t.eq(D.param(e, "planes").choices[1].omit, true, "left out: all of them")
+  play(p, "refit", { carrier = cv, planes = { D.find(planes, "Albacore 826").value } })
+  t.eq(unit(p, "Albacore 826").values.inactive, nil)
+  t.eq(unit(p, "Albacore 820").values.inactive, true, "not named: still Inactive")
 end)
 
 -- ---- 18.3 naval combat -------------------------------------------------------------------
@@ -160,6 +174,24 @@ t.test("18.3a-10: outside a friendly Barrage Segment barrage is not available, a
   t.eq(after, before)
   local ax = D.action(p, "Axis", "barrage")
   t.eq(ax.available, false)
+end)
+
+t.test("18.3b-9: barrage offers the hexes of enemy facilities in range and, for each, its port or facility tags", function()
+  local p = before_order(warspite_at_ground)
+  local e, before, after = D.action(p, "Allied", "barrage")
+  t.eq(after, before)
+  local warspite = D.find(D.param(e, "units").domain, "Warspite").value
+  local hexes = D.labels(D.choice(D.param(e, "hex"), { units = { warspite } }))
+  t.eq(hexes, { "S:0702", "S:0703", "S:0805", "S:0904" }, "Salerno's port, the battery, the panzergrenadiers, the airbase")
+  t.eq(D.labels(D.choice(D.param(e, "facility"), { hex = "S:0702" })), { "port" })
+  t.eq(D.labels(D.choice(D.param(e, "facility"), { hex = "S:0904" })), { "airbase" })
+  t.eq(#D.choice(D.param(e, "facility"), { hex = "S:0805" }), 0, "no facility: the units of the hex")
+  t.eq(D.find(D.choice(D.param(e, "hex"), { units = { D.find(D.param(e, "units").domain, "Uganda").value } }), "S:0702"),
+    nil, "beyond Uganda's range 3")
+  local r = play(p, "barrage", { units = { warspite }, hex = "S:0702", facility = "port" })
+  local said = {}
+  for _, n in ipairs(r.narration) do said[#said + 1] = n.text end
+  t.ok(table.concat(said, "\n"):find("Warspite barrage at port S:0702", 1, true), table.concat(said, "\n"))
 end)
 
 t.test("18.4c-9: embark offers the side's landing craft and, for each, the units it may load in its hex", function()
@@ -265,19 +297,34 @@ t.test("18.5a-9: land offers the laden craft in a coastal hex, with the modes it
   t.eq(D.labels(D.choice(D.param(e, "mode"), { craft = D.param(e, "craft").domain[1].value })), { "combat", "move" })
 end)
 
+t.test("18.5a-10: land offers the cargo aboard, any of it or (left out) all", function()
+  local p = before_action("land")
+  local e = D.action(p, "Allied", "land")
+  local craft = D.param(e, "craft").domain[1].value
+  local units = D.param(e, "units").choices[1]
+  t.eq(D.labels(units.domain), { "2/4 Hampshire", "2/5 Hampshire" })
+  t.eq(units.any_set, true)
+  t.eq(units.omit, true, "left out: all the cargo lands")
+  play(p, "land", { craft = craft, units = { D.find(units.domain, "2/5 Hampshire").value }, mode = "move" })
+  t.eq(unit(p, "2/5 Hampshire").at, "S:0705")
+  t.eq(unit(p, "2/5 Hampshire").values.mode, "move")
+  t.eq(unit(p, "2/4 Hampshire").loc, "unit", "still aboard")
+end)
+
 t.test("18.5g-9: land offers the ALT roll, and the port where the craft's hex has a functional friendly one", function()
   local beach = before_action("land")
   local e0 = D.action(beach, "Allied", "land")
-  t.eq(D.labels(D.choice(D.param(e0, "port"), { craft = D.param(e0, "craft").domain[1].value })), { "by ALT roll (18.5f)" },
-    "no port at S:0705")
+  t.eq(#D.choice(D.param(e0, "port"), { craft = D.param(e0, "craft").domain[1].value }), 0,
+    "no port at S:0705: port left out, by ALT roll")
   local p = before_action("land", function(o) return o.port end)
   local e, h0, h1 = D.action(p, "Allied", "land")
   t.eq(h1, h0)
   t.eq(e.available, true)
   local craft = D.param(e, "craft").domain
   t.eq(D.labels(craft), { "LCT 2" })
-  t.eq(D.labels(D.choice(D.param(e, "port"), { craft = craft[1].value })), { "through the port (18.5g)" },
-    "18.5d: no ALT landing in the Exploitation Phase; the LST port at S:0806 is functional now")
+  local port = D.param(e, "port").choices[1]
+  t.eq(D.labels(port.domain), { "through the port (18.5g)" }, "the LST port at S:0806 is functional now")
+  t.eq(port.omit, nil, "18.5d: no ALT landing in the Exploitation Phase")
   play(p, "land", { craft = craft[1].value, port = true })
   t.eq(unit(p, "SP Dump C").at, "S:0806")
   t.eq(unit(p, "SP Dump C").values.landed_by, "port")
@@ -342,7 +389,10 @@ t.test("18.6b-9: beach_assault_choice offers the defender the ALT, or the Beach 
   t.eq(D.labels(D.param(e, "hex").domain), { "S:0709" })
   t.eq(D.labels(D.param(e, "alt").domain), { "on the ALT (18.6b)", "as a Beach Assault" })
   t.eq(D.labels(D.choice(D.param(e, "terrain"), { alt = false })), { "the beach's nominal hexside (x1/2)", "the hex's terrain" })
-  t.eq(D.choice(D.param(e, "terrain"), { alt = true }), nil, "no terrain on the ALT")
+  local on_alt
+  for _, c in ipairs(D.param(e, "terrain").choices) do if c.given.alt == true then on_alt = c end end
+  t.eq(#on_alt.domain, 0, "no terrain on the ALT: only left out")
+  t.eq(on_alt.omit, true)
   t.eq(D.action(p, "Allied", "beach_assault_choice").available, false, "the attacker does not choose")
   play(p, "beach_assault_choice", { hex = D.param(e, "hex").domain[1].value, alt = false, terrain = "hex" })
   local again = D.action(p, "Axis", "beach_assault_choice")
@@ -368,7 +418,7 @@ t.test("18.6a-10: resolve_beach_assault offers the announced assault; fought, th
   local alt = before_action("resolve_beach_assault")
   local ea = D.action(alt, "Allied", "resolve_beach_assault")
   t.eq(ea.available, true)
-  t.eq(D.choice(D.param(ea, "supply"), { hex = paestum }), nil, "18.6b: spend no supply")
+  t.eq(#D.choice(D.param(ea, "supply"), { hex = paestum }), 0, "18.6b: spend no supply")
   play(alt, "resolve_beach_assault", { hex = paestum })
   t.eq(unit(alt, "KG Stempel").loc, "dead")
 end)
