@@ -34,6 +34,9 @@ rule {
     --- side: every side's), in id order; laden: only those with cargo aboard.
     --- The candidates the family's actions offer (keel.legal)
     landing_craft_of = function(ctx, side, laden) return craft_domain(ctx, side, laden) end,
+    --- cargo_aboard(craft) -> what the craft carries, in id order, as
+    --- candidates {value, label} (keel.legal), and why there is none
+    cargo_aboard = function(ctx, craft) return aboard_domain(ctx, craft) end,
     --- counts_for_stacking(u): landing craft do not count for stacking (4.8's counts)
     counts_for_stacking = function(ctx, u) return ctx:query("naval_class", u) ~= "landing_craft" end,
   },

@@ -9,7 +9,7 @@
 -- "port" or "beach assault"), landed_craft (the craft it came off).
 
 local label, land_plan, min_groups, alt_groups, landed_units   -- helpers, below the rules
-local cargo_domain, port_domain, after_landing_domain   -- parameter domains (keel.legal), below
+local port_domain, after_landing_domain   -- parameter domains (keel.legal), below
 
 rule {
   id = "18.5", title = "Amphibious Landings",
@@ -49,7 +49,7 @@ rule {
       -- where the craft's hex has a functional friendly one (18.5g)
       params = {
         craft = { type = "unit", domain = function(ctx, _, side) return ctx:query("landing_craft_of", side, true) end },
-        units = { type = "units?", depends = { "craft" }, domain = function(ctx, p) return cargo_domain(ctx, p.craft) end },
+        units = { type = "units?", depends = { "craft" }, domain = function(ctx, p) return ctx:query("cargo_aboard", p.craft) end },
         mode = { type = "string?", depends = { "craft" }, domain = function(ctx, p) return ctx:query("landing_modes", p.craft) end },
         port = { type = "boolean?", depends = { "craft" }, domain = function(ctx, p) return port_domain(ctx, p.craft) end },
       },
@@ -624,16 +624,6 @@ function alt_groups(ctx, units, cap)
 end
 
 -- ---- parameter domains (keel.legal) ------------------------------------------------
-
--- what the craft carries, in id order
-function cargo_domain(ctx, craft)
-  local g = ctx.game
-  local list = g:cargo(craft)
-  table.sort(list)
-  local out = {}
-  for i, u in ipairs(list) do out[i] = { value = u, label = g:get(u, "name") } end
-  return out, ("18.5: %s carries nothing"):format(g:get(craft, "name"))
-end
 
 -- through the port, where the craft's hex has a functional friendly one (left out: by ALT roll)
 function port_domain(ctx, craft)
