@@ -1,5 +1,6 @@
 -- tests/lua/ocs_domains_test.lua — what OCS 18.1-18.6 offers a user
--- interface: the parameter domains of the family's actions (barrage ...),
+-- interface: the parameter domains of every action of the family (move,
+-- the carriers', barrage, the landing craft's, landings, beach assaults),
 -- at points of the showcase scenarios/ocs_salerno.lua played through the
 -- protocol's session function (keel.serve); listing never changes the state.
 local t = require "keel.testing"
@@ -268,6 +269,20 @@ t.test("18.4e-10: switch_mode offers the side's DUKWs and the mode each is not i
   t.eq(refit.refused.rule, "18.4e")
   t.ok(refit.reason:find("18.4e: a DUKW switches between Landing Craft and Transport Points in its Movement Phase", 1, true),
     refit.reason)
+end)
+
+t.test("18.4e-11: a DUKW as Transport Points is offered paths by land, 1 MP a hex of its 24", function()
+  local p = before_action("move", function(o) return o.unit == "DUKW B" and o.path[1] == "S:0807" end)
+  local e = D.action(p, "Allied", "move")
+  local dukw = D.find(D.param(e, "unit").domain, "DUKW B")
+  t.ok(dukw, "DUKW B may move")
+  local paths = D.choice(D.param(e, "path"), { unit = dukw.value })
+  t.eq(D.find(paths, "S:0907").value, { "S:0806", "S:0907" }, "one cheapest path: the lower hex id first")
+  t.eq(D.find(paths, "S:0907").cost, 2, "land_move_cost: 1 MP a hex")
+  t.eq(D.find(paths, "S:0606"), nil, "no water hex by land")
+  t.eq(D.find(paths, "S:0805"), nil, "not into the panzergrenadiers' hex")
+  play(p, "move", { unit = dukw.value, path = D.find(paths, "S:0907").value })
+  t.eq(unit(p, "DUKW B").at, "S:0907")
 end)
 
 t.test("18.4f-9: convert_lst offers the LST in a coastal or estuary hex with the modes of its cargo, and 18.4f F's reason in a port", function()
