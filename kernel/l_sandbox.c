@@ -717,7 +717,7 @@ static int finish_pcall(lua_State *L, int status, lua_KContext extra) {
  * function like it: the caller's frame stays on the stack, also in tail
  * position), counting in keel.sandbox.catching[1] the pcalls running
  * (keel.rules runs a query unprotected only where no script can catch
- * its error)  [-(n+1), +?, -] */
+ * its error)  [-(n+1), +?, e] */
 static int l_script_pcall(lua_State *L) {
   luaL_checkany(L, 1);
   lua_pushboolean(L, 1);
