@@ -115,7 +115,16 @@ local board_facades = setmetatable({}, { __mode = "k" })
 function Set._board_facade(_, board)
   local f = board_facades[board]
   if not f then
-    f = sandbox.readonly((facade_of(board, M.board_methods)), "game.board")
+    local methods = facade_of(board, M.board_methods)
+    -- a keel board's C methods bound to it (board:bind): no Lua call in between
+    local bind = type(board) == "userdata" and board.bind
+    if bind then
+      for m in pairs(methods) do
+        local ok, fn = pcall(bind, board, m)
+        if ok then methods[m] = fn end
+      end
+    end
+    f = sandbox.readonly(methods, "game.board")
     board_facades[board] = f
   end
   return f
