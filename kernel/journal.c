@@ -166,6 +166,34 @@ keel_status keel_state_journal_append(keel_state *st, const char *line, size_t l
   return s;
 }
 
+keel_status keel_state_journal_roll(keel_state *st, const keel_roll_line *r) {
+  if (!r || !r->stream || !r->expr || (r->count && !r->faces) || r->count < 0) return KEEL_E_ARG;
+  if (!st->journal_on) return KEEL_OK;
+  /* written in place at the end of the events' text: no copy */
+  size_t ntext = st->netext;
+  keel__buf buf = { st->etext, st->netext, st->capetext }, *b = &buf;
+  int ok = RAW("{\"ev\":\"roll\",\"rule\":") &&
+           (r->rule ? keel__json_str(b, r->rule, r->rule_len) : keel__json_atom(b, st, keel_state_get_rule(st))) &&
+           RAW(",\"reason\":") && (r->reason ? keel__json_str(b, r->reason, r->reason_len) : keel__json_null(b)) &&
+           RAW(",\"stream\":") && keel__json_str(b, r->stream, r->stream_len) &&
+           RAW(",\"expr\":") && keel__json_str(b, r->expr, r->expr_len) && RAW(",\"faces\":[");
+  for (int k = 0; ok && k < r->count; k++) ok = (k == 0 || RAW(",")) && keel__json_int(b, r->faces[k]);
+  ok = ok && RAW("],\"modifier\":") && keel__json_int(b, r->modifier) &&
+       RAW(",\"total\":") && keel__json_int(b, r->total) &&
+       RAW(",\"forced\":") && keel__json_bool(b, r->forced) &&
+       RAW(",\"n\":") && keel__json_uint(b, r->n) && RAW("}");
+  st->etext = buf.p;
+  st->capetext = buf.cap;
+  if (!ok) { st->netext = ntext; return KEEL_E_NOMEM; }
+  event e = { .kind = EV_LINE };
+  e.u.line.at = ntext;
+  e.u.line.len = buf.n - ntext;
+  st->netext = buf.n;
+  keel_status s = keel__event_add(st, &e);
+  if (s != KEEL_OK) st->netext = ntext;
+  return s;
+}
+
 keel_status keel_state_journal_clear(keel_state *st) {
   if (st->depth) return KEEL_E_STATE;
   st->nevents = 0;

@@ -50,10 +50,24 @@ int keel__json_str(keel__buf *b, const char *s, size_t len) {
   return 1;
 }
 
+/* Decimal digits written backwards from end; returns the first. */
+static char *digits(char *end, uint64_t u) {
+  do { *--end = (char)('0' + u % 10); u /= 10; } while (u);
+  return end;
+}
+
+int keel__json_uint(keel__buf *b, uint64_t u) {
+  char tmp[24];
+  char *p = digits(tmp + sizeof tmp, u);
+  return keel__json_raw(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
 int keel__json_int(keel__buf *b, int64_t i) {
   char tmp[24];
-  int n = snprintf(tmp, sizeof tmp, "%lld", (long long)i);
-  return keel__json_raw(b, tmp, (size_t)n);
+  /* the magnitude as unsigned: -INT64_MIN does not fit an int64_t */
+  char *p = digits(tmp + sizeof tmp, i < 0 ? 0 - (uint64_t)i : (uint64_t)i);
+  if (i < 0) *--p = '-';
+  return keel__json_raw(b, p, (size_t)(tmp + sizeof tmp - p));
 }
 
 int keel__json_float(keel__buf *b, double f) {

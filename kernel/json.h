@@ -21,6 +21,7 @@ int keel__buf_reserve(keel__buf *b, size_t extra);
 int keel__json_raw(keel__buf *b, const char *s, size_t len);
 int keel__json_str(keel__buf *b, const char *s, size_t len);
 int keel__json_int(keel__buf *b, int64_t i);
+int keel__json_uint(keel__buf *b, uint64_t u);
 /* NaN and infinities have no JSON form: written as null. */
 int keel__json_float(keel__buf *b, double f);
 int keel__json_bool(keel__buf *b, int v);
