@@ -30,6 +30,7 @@ local expect, pmessage = dice_expr.expect, dice_expr.pmessage
 local error, type, tonumber, tostring, ipairs, pairs, setmetatable, pcall =
   error, type, tonumber, tostring, ipairs, pairs, setmetatable, pcall
 local math_type, huge = math.type, math.huge
+local next, getmetatable = next, getmetatable
 local concat, sort = table.concat, table.sort
 
 local M = {}
@@ -324,8 +325,8 @@ local function build(items, fail)
       t.by_roll, t.min_roll, t.max_roll = by_roll, minv, maxv
     end
   end
-  t.modifier_names = {}
-  for _, m in ipairs(t.modifiers) do t.modifier_names[m.name] = true end
+  t.modifier_names, t.modifier_by_name = {}, {}
+  for _, m in ipairs(t.modifiers) do t.modifier_names[m.name], t.modifier_by_name[m.name] = true, m end
   if #t.legend_order > 0 then   -- every code used in the rows is described
     for _, row in ipairs(t.rows) do
       for _, c in ipairs(row.cells) do
@@ -691,30 +692,74 @@ local function row_range_text(row)
   return t
 end
 
-function Table:resolve(dice, ctx, opts)
-  opts = opts or {}
-  -- opts.rows: the table `rows from` names, as the caller has it (a rule
-  -- set's own, which a scenario may supply), instead of the registry's
-  local src = opts.rows or self:rows_table()
-  if opts.rows and (not self.rows_from or not opts.rows.dice) then
-    error(("table %s: opts.rows is for a table whose rows come from a dice table"):format(self.name), 2)
+-- What a resolve hands the dice: one table, filled again for each roll (the
+-- dice read it at once), so that a roll makes no table.
+local roll_opts = {}
+
+-- The modifier total under a plain ctx (a table without a metatable) for a
+-- table without bindings, from the ctx's keys: no call, no table made. nil
+-- when the ordered walk of modifiers_for must decide: a predicate to call
+-- (calls go in table order), a value it refuses, or a boolean under a name
+-- that is no modifier (its errors name the first in table order).
+local function quick_total(self, ctx)
+  local by_name = self.modifier_by_name
+  local total = 0
+  for k, v in next, ctx do
+    local m = by_name[k]
+    if m then
+      if v == true then
+        if m.per then return nil end
+        total = total + m.amount
+      elseif v ~= false then
+        if math_type(v) ~= "integer" then return nil end
+        total = total + m.amount * v
+      end
+    elseif type(v) == "boolean" then
+      return nil
+    end
   end
-  local mod, applied = self:modifiers_for(ctx)
-  if opts.modifier then
-    if math_type(opts.modifier) ~= "integer" then error("opts.modifier: integer expected", 2) end
-    mod = mod + opts.modifier
-    applied[#applied + 1] = { name = "extra", amount = opts.modifier, text = "Extra modifier." }
+  return total
+end
+
+-- Roll on the table and resolve: the result, and the record when
+-- `recording` (else none is made). Table:resolve and ctx:resolve (keel.rules)
+-- call it; `rows` as Table:resolve's opts.rows, `extra` its opts.modifier
+-- (checked by the caller).
+function Table:_resolve(dice, ctx, rule, reason, stream, extra, rows, recording)
+  if rows and (not self.rows_from or not rows.dice) then
+    error(("table %s: opts.rows is for a table whose rows come from a dice table"):format(self.name), 3)
   end
-  local roll, roll_rec = dice:roll(src.dice.text, { stream = opts.stream,
-    rule = opts.rule or self.rule, reason = opts.reason or self.title or self.name })
+  -- rows: the table `rows from` names, as the caller has it (a rule set's
+  -- own, which a scenario may supply), instead of the registry's
+  local src = rows or self:rows_table()
+  local mod, applied
+  if not recording and type(ctx) == "table" and next(self.bindings) == nil and getmetatable(ctx) == nil then
+    mod = quick_total(self, ctx)
+  end
+  if not mod then mod, applied = self:modifiers_for(ctx) end
+  if extra then
+    mod = mod + extra
+    if applied then applied[#applied + 1] = { name = "extra", amount = extra, text = "Extra modifier." } end
+  end
+  local o = roll_opts
+  o.stream, o.rule, o.reason = stream, rule, reason
+  local roll = dice:roll(src.dice.text, o)
   local modified = roll + mod
   local row, clamped = self:row_for(modified, src)
   local result = result_of(src, row)
+  if not recording then return result end
   return result, {
-    table = self.name, rule = opts.rule or self.rule, roll = roll_rec, die = roll,
+    table = self.name, rule = rule, roll = dice:get_record(), die = roll,
     modifier = mod, modified = modified, clamped = clamped, row = row.index,
     range = row_range_text(row), modifiers = applied, result = result,
   }
+end
+
+function Table:resolve(dice, ctx, opts)
+  opts = opts or {}
+  if opts.modifier and math_type(opts.modifier) ~= "integer" then error("opts.modifier: integer expected", 2) end
+  return self:_resolve(dice, ctx, opts.rule or self.rule, opts.reason or self.title or self.name, opts.stream,
+    opts.modifier, opts.rows, true)
 end
 
 --- The legend text of a result cell (its `results` entry), or nil.
