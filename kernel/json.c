@@ -11,16 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-int keel__buf_reserve(keel__buf *b, size_t extra) {
+int keel__buf_grow(keel__buf *b, size_t extra) {
   if (extra > SIZE_MAX - b->n - 1) return 0;
   return KEEL_RESERVE_FROM(b->p, b->cap, b->n + extra + 1, 256);
-}
-
-int keel__json_raw(keel__buf *b, const char *s, size_t len) {
-  if (!keel__buf_reserve(b, len)) return 0;
-  memcpy(b->p + b->n, s, len);
-  b->n += len;
-  return 1;
 }
 
 int keel__json_str(keel__buf *b, const char *s, size_t len) {
@@ -30,6 +23,7 @@ int keel__json_str(keel__buf *b, const char *s, size_t len) {
   *o++ = '"';
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
+    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f) { *o++ = (char)c; continue; }   /* most bytes */
     switch (c) {
     case '"': *o++ = '\\'; *o++ = '"'; break;
     case '\\': *o++ = '\\'; *o++ = '\\'; break;

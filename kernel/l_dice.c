@@ -49,7 +49,9 @@ typedef struct ldice {
   keel_dice *d;
   size_t stream;      /* the stream used last: a hint, checked by name */
   int callbacks;      /* how many on_roll callbacks */
-  int journal;        /* a state to journal into is set (UV_JOURNAL) */
+  keel_state **journal;   /* the owned pointer of the keel.State journaled into
+                           * (its userdata's first field, kept alive by UV_JOURNAL;
+                           * NULL once closed), or NULL */
   lastroll last;
 } ldice;
 
@@ -207,9 +209,8 @@ static void remember(lua_State *L, const ropts *o) {
 /* Journal the last roll into the state set by set_journal; with no rule in
  * opts, the state's rule in force is the roll's (kept for its record). */
 static void journal(lua_State *L, ldice *u, const ropts *o) {
-  lua_getiuservalue(L, 1, UV_JOURNAL);
-  keel_state *st = keel_lua_checkstate(L, -1);
-  lua_pop(L, 1);   /* the dice's user value keeps it alive */
+  keel_state *st = *u->journal;
+  if (!st) luaL_error(L, "journal: the state set by set_journal is closed");
   const lastroll *r = &u->last;
   keel_roll_line line = { .stream = r->stream, .stream_len = strlen(r->stream),
                           .expr = r->expr, .expr_len = strlen(r->expr), .faces = r->faces,
@@ -355,8 +356,11 @@ static int l_get_record(lua_State *L) {
 static int l_set_journal(lua_State *L) {
   ldice *u = check_dice(L, 1);
   lua_settop(L, 2);
-  if (!lua_isnil(L, 2)) keel_lua_checkstate(L, 2);
-  u->journal = !lua_isnil(L, 2);
+  u->journal = NULL;
+  if (!lua_isnil(L, 2)) {
+    keel_lua_checkstate(L, 2);
+    u->journal = lua_touserdata(L, 2);   /* a keel object: its owned pointer first */
+  }
   lua_setiuservalue(L, 1, UV_JOURNAL);
   return 1;
 }
