@@ -714,7 +714,7 @@ local function quick_total(self, ctx)
         if math_type(v) ~= "integer" then return nil end
         total = total + m.amount * v
       end
-    elseif type(v) == "boolean" then
+    elseif v == true or v == false then
       return nil
     end
   end
@@ -731,7 +731,7 @@ function Table:_resolve(dice, ctx, rule, reason, stream, extra, rows, recording)
   end
   -- rows: the table `rows from` names, as the caller has it (a rule set's
   -- own, which a scenario may supply), instead of the registry's
-  local src = rows or self:rows_table()
+  local src = rows or (self.rows_from and self:rows_table() or self)
   local mod, applied
   if not recording and type(ctx) == "table" and next(self.bindings) == nil and getmetatable(ctx) == nil then
     mod = quick_total(self, ctx)
@@ -745,7 +745,9 @@ function Table:_resolve(dice, ctx, rule, reason, stream, extra, rows, recording)
   o.stream, o.rule, o.reason = stream, rule, reason
   local roll = dice:roll(src.dice.text, o)
   local modified = roll + mod
-  local row, clamped = self:row_for(modified, src)
+  local by_roll = src.by_roll
+  local row, clamped = by_roll and by_roll[modified], false
+  if not row then row, clamped = self:row_for(modified, src) end
   local result = result_of(src, row)
   if not recording then return result end
   return result, {
