@@ -186,7 +186,7 @@ end
 local ctx_methods = {
   --- ctx:roll("2d6", {reason=}) -> total, face1, ..., faceN
   roll = function(self, expr, opts)
-    local b = binding(self)
+    local b = bound[self] or binding(self)
     local narrate, game = b.set.narrate, b.game
     if not narrate then return game:roll(expr, dice_opts(opts, b.r.id)) end
     return narrated(narrate, b.r, game, game:roll(expr, dice_opts(opts, b.r.id)))
@@ -197,9 +197,9 @@ local ctx_methods = {
   end,
   --- ctx:resolve(name, modifiers, {reason=}) -> result (the record goes to the narration)
   resolve = function(self, name, modctx, opts)
-    local b = binding(self)
+    local b = bound[self] or binding(self)
     local set = b.set
-    local t = tbl(set, name)
+    local t = set.tables[name] or tbl(set, name)
     local reason, stream, extra
     if opts then reason, stream, extra = opts.reason, opts.stream, opts.modifier end
     if extra ~= nil and math.type(extra) ~= "integer" then error("opts.modifier: integer expected", 2) end
