@@ -694,30 +694,9 @@ end
 -- dice read it at once), so that a roll makes no table.
 local roll_opts = {}
 
--- The modifier total under a plain ctx (a table without a metatable) for a
--- table without bindings, from the ctx's keys: no call, no table made. nil
--- when the ordered walk of modifiers_for must decide: a predicate to call
--- (calls go in table order), a value it refuses, or a boolean under a name
--- that is no modifier (its errors name the first in table order).
-local function quick_total(self, ctx)
-  local by_name = self.modifier_by_name
-  local total = 0
-  for k, v in next, ctx do
-    local m = by_name[k]
-    if m then
-      if v == true then
-        if m.per then return nil end
-        total = total + m.amount
-      elseif v ~= false then
-        if math_type(v) ~= "integer" then return nil end
-        total = total + m.amount * v
-      end
-    elseif v == true or v == false then
-      return nil
-    end
-  end
-  return total
-end
+-- Bindings tables known to hold none (a table's bindings never change once
+-- made: Table:bind makes new ones), so that resolve need not ask each time.
+local no_bindings = setmetatable({}, { __mode = "k" })
 
 -- Roll on the table and resolve: the result, and the record when
 -- `recording` (else none is made). Table:resolve and ctx:resolve (keel.rules)
@@ -731,8 +710,39 @@ function Table:_resolve(dice, ctx, rule, reason, stream, extra, rows, recording)
   -- own, which a scenario may supply), instead of the registry's
   local src = rows or (self.rows_from and self:rows_table() or self)
   local mod, applied
-  if not recording and type(ctx) == "table" and next(self.bindings) == nil and getmetatable(ctx) == nil then
-    mod = quick_total(self, ctx)
+  if not recording and getmetatable(ctx) == nil and type(ctx) == "table" then
+    local bindings = self.bindings
+    local none = no_bindings[bindings]
+    if none == nil then
+      none = next(bindings) == nil
+      no_bindings[bindings] = none
+    end
+    -- The total under a plain ctx (no metatable) of a table without
+    -- bindings, from the ctx's keys: no call but next, no table made. Left
+    -- nil when the ordered walk of modifiers_for must decide: a predicate
+    -- to call (calls go in table order), a value it refuses, or a boolean
+    -- under a name that is no modifier (its errors name the first in table
+    -- order).
+    if none then
+      local by_name = self.modifier_by_name
+      local total = 0
+      for k, v in next, ctx do
+        local m = by_name[k]
+        if m then
+          if v == true then
+            if m.per then total = nil; break end
+            total = total + m.amount
+          elseif v ~= false then
+            if math_type(v) ~= "integer" then total = nil; break end
+            total = total + m.amount * v
+          end
+        elseif v == true or v == false then
+          total = nil
+          break
+        end
+      end
+      mod = total
+    end
   end
   if not mod then mod, applied = self:modifiers_for(ctx) end
   if extra then
@@ -746,7 +756,8 @@ function Table:_resolve(dice, ctx, rule, reason, stream, extra, rows, recording)
   local by_roll = src.by_roll
   local row, clamped = by_roll and by_roll[modified], false
   if not row then row, clamped = self:row_for(modified, src) end
-  local result = result_of(src, row)
+  local result
+  if #src.columns == 1 then result = row.cells[1] else result = result_of(src, row) end
   if not recording then return result end
   return result, {
     table = self.name, rule = rule, roll = dice:get_record(), die = roll,
