@@ -55,10 +55,6 @@ typedef struct ldice {
   lastroll last;
 } ldice;
 
-static ldice *check_dice(lua_State *L, int arg) {
-  keel_lua_checkobject(L, arg, DICE_MT, "dice object");
-  return lua_touserdata(L, arg);
-}
 
 /* Upvalue 1: { parse = fn|nil, cache = {expr -> {count, sides, mod, text}}, n = k };
  * upvalue 2: the C cache (a `slots` userdata). */
@@ -70,7 +66,25 @@ typedef struct pexpr { int count, sides; lua_Integer mod; size_t len; char text[
 #define NSLOTS 64
 #define KEY_MAX 40    /* longer expressions are cached by the Lua table only */
 typedef struct slot { const char *key; size_t len; char src[KEY_MAX]; pexpr e; } slot;
-typedef struct slots { slot s[NSLOTS]; } slots;
+typedef struct slots {
+  slot s[NSLOTS];
+  const char *k_stream, *k_rule, *k_reason;   /* the option names' interned texts (SHARED.names) */
+  const void *mt;                             /* the class's metatable (the registry keeps it) */
+} slots;
+
+/* The dice at `arg`: a method's quick check (its metatable is the class's),
+ * else keel_lua_checkobject's, with its messages. */
+static ldice *check_dice(lua_State *L, int arg) {
+  const slots *sl = lua_touserdata(L, SLOTS);
+  if (lua_getmetatable(L, arg)) {
+    int same = lua_topointer(L, -1) == sl->mt;
+    lua_pop(L, 1);
+    ldice *u = same ? lua_touserdata(L, arg) : NULL;
+    if (u && u->d) return u;
+  }
+  keel_lua_checkobject(L, arg, DICE_MT, "dice object");
+  return lua_touserdata(L, arg);
+}
 
 static size_t slot_of(const char *key) {
   uintptr_t p = (uintptr_t)key;
@@ -165,18 +179,25 @@ static ropts check_opts(lua_State *L, int arg) {
   ropts o = { DEFAULT_STREAM, sizeof DEFAULT_STREAM - 1, 0, 0 };
   if (lua_isnoneornil(L, arg)) return o;
   luaL_checktype(L, arg, LUA_TTABLE);
+  const slots *names = lua_touserdata(L, SLOTS);
   lua_pushnil(L);
   while (lua_next(L, arg)) {
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
     int t = lua_type(L, -1);
-    if (k && strcmp(k, "stream") == 0) {
+    /* Lua interns short strings: a key is most often the very text kept */
+    if (k && k != names->k_stream && k != names->k_rule && k != names->k_reason) {
+      if (strcmp(k, "stream") == 0) k = names->k_stream;
+      else if (strcmp(k, "rule") == 0) k = names->k_rule;
+      else if (strcmp(k, "reason") == 0) k = names->k_reason;
+    }
+    if (k && k == names->k_stream) {
       if (t != LUA_TSTRING) bad_stream(L, arg);
       o.stream = lua_tolstring(L, -1, &o.stream_len);   /* kept alive: it stays on the stack */
       if (!keel_dice_name_is_valid(o.stream) || strlen(o.stream) != o.stream_len) bad_stream(L, arg);
-    } else if (k && strcmp(k, "rule") == 0) {
+    } else if (k && k == names->k_rule) {
       if (t != LUA_TSTRING) luaL_argerror(L, arg, "opts.rule: string expected");
       o.rule = lua_gettop(L) - 1;
-    } else if (k && strcmp(k, "reason") == 0) {
+    } else if (k && k == names->k_reason) {
       if (t != LUA_TSTRING) luaL_argerror(L, arg, "opts.reason: string expected");
       o.reason = lua_gettop(L) - 1;
     } else {
@@ -569,9 +590,24 @@ int keel_lua_open_dice(lua_State *L) {
   lua_setfield(L, -2, "cache");
   lua_pushinteger(L, 0);
   lua_setfield(L, -2, "n");
-  memset(lua_newuserdatauv(L, sizeof(slots), 0), 0, sizeof(slots));
+  slots *sl = lua_newuserdatauv(L, sizeof(slots), 0);
+  memset(sl, 0, sizeof *sl);
+  lua_createtable(L, 3, 0);          /* the option names, kept alive by SHARED.names */
+  lua_pushliteral(L, "stream");
+  sl->k_stream = lua_tostring(L, -1);
+  lua_rawseti(L, -2, 1);
+  lua_pushliteral(L, "rule");
+  sl->k_rule = lua_tostring(L, -1);
+  lua_rawseti(L, -2, 2);
+  lua_pushliteral(L, "reason");
+  sl->k_reason = lua_tostring(L, -1);
+  lua_rawseti(L, -2, 3);
+  lua_setfield(L, -3, "names");
   static const keel_lua_class cls = { .name = DICE_MT, .methods = methods, .tostring = l_tostring, .release = release };
   keel_lua_newclass(L, &cls, 2);
+  luaL_getmetatable(L, DICE_MT);
+  sl->mt = lua_topointer(L, -1);
+  lua_pop(L, 1);
   luaL_newlib(L, fns);
   lua_pushstring(L, DEFAULT_STREAM);
   lua_setfield(L, -2, "DEFAULT_STREAM");
