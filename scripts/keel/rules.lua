@@ -183,6 +183,9 @@ local function narrated(narrate, r, game, ...)
   return ...
 end
 
+-- a table's result cell as rules see it (read-only), one per cell
+local result_views = setmetatable({}, { __mode = "k" })
+
 local ctx_methods = {
   --- ctx:roll("2d6", {reason=}) -> total, face1, ..., faceN
   roll = function(self, expr, opts)
@@ -199,7 +202,7 @@ local ctx_methods = {
   resolve = function(self, name, modctx, opts)
     local b = bound[self] or binding(self)
     local set = b.set
-    local t = set.tables[name] or tbl(set, name)
+    local t = set.tables[name] or set:table(name) or tbl(set, name)
     local reason, stream, extra
     if opts then reason, stream, extra = opts.reason, opts.stream, opts.modifier end
     if extra ~= nil and math.type(extra) ~= "integer" then error("opts.modifier: integer expected", 2) end
@@ -209,7 +212,13 @@ local ctx_methods = {
     local result, rec = t:_resolve(b.game.dice, modctx or {}, b.r.id or t.rule, reason or name, stream, extra,
       rows, narrate ~= nil)
     if narrate then narrate("resolve", { rule = b.r, record = rec }) end
-    if type(result) == "table" then result = sandbox.readonly(result, "result") end
+    local view = result ~= nil and result_views[result]
+    if view then return view end
+    if type(result) == "table" then
+      view = sandbox.readonly(result, "result")
+      result_views[result] = view
+      return view
+    end
     return result
   end,
   emit = function(self, event, data)
