@@ -31,6 +31,7 @@ local error, type, tonumber, tostring, ipairs, pairs, setmetatable, pcall =
   error, type, tonumber, tostring, ipairs, pairs, setmetatable, pcall
 local math_type, huge = math.type, math.huge
 local next, getmetatable = next, getmetatable
+local sum_modifiers = require("keel").tables.sum_modifiers
 local concat, sort = table.concat, table.sort
 
 local M = {}
@@ -325,8 +326,13 @@ local function build(items, fail)
       t.by_roll, t.min_roll, t.max_roll = by_roll, minv, maxv
     end
   end
-  t.modifier_names, t.modifier_by_name = {}, {}
-  for _, m in ipairs(t.modifiers) do t.modifier_names[m.name], t.modifier_by_name[m.name] = true, m end
+  -- by name: the modifier, its amount, and whether it is a `+#`/`-#` one
+  -- (for keel.tables.sum_modifiers, the C half)
+  t.modifier_names, t.modifier_amounts, t.modifier_per = {}, {}, {}
+  for _, m in ipairs(t.modifiers) do
+    t.modifier_names[m.name], t.modifier_amounts[m.name] = true, m.amount
+    if m.per then t.modifier_per[m.name] = true end
+  end
   if #t.legend_order > 0 then   -- every code used in the rows is described
     for _, row in ipairs(t.rows) do
       for _, c in ipairs(row.cells) do
@@ -718,31 +724,11 @@ function Table:_resolve(dice, ctx, rule, reason, stream, extra, rows, recording)
       no_bindings[bindings] = none
     end
     -- The total under a plain ctx (no metatable) of a table without
-    -- bindings, from the ctx's keys: no call but next, no table made. Left
-    -- nil when the ordered walk of modifiers_for must decide: a predicate
-    -- to call (calls go in table order), a value it refuses, or a boolean
-    -- under a name that is no modifier (its errors name the first in table
-    -- order).
-    if none then
-      local by_name = self.modifier_by_name
-      local total = 0
-      for k, v in next, ctx do
-        local m = by_name[k]
-        if m then
-          if v == true then
-            if m.per then total = nil; break end
-            total = total + m.amount
-          elseif v ~= false then
-            if math_type(v) ~= "integer" then total = nil; break end
-            total = total + m.amount * v
-          end
-        elseif v == true or v == false then
-          total = nil
-          break
-        end
-      end
-      mod = total
-    end
+    -- bindings, from the ctx's keys, in C: no table made. nil when the
+    -- ordered walk of modifiers_for must decide: a predicate to call (calls
+    -- go in table order), a value it refuses, or a boolean under a name
+    -- that is no modifier (its errors name the first in table order).
+    if none then mod = sum_modifiers(ctx, self.modifier_amounts, self.modifier_per) end
   end
   if not mod then mod, applied = self:modifiers_for(ctx) end
   if extra then

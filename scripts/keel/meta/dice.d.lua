@@ -229,6 +229,14 @@ function tables.narrate(rec) end
 ---@param cells keel.Cell[]
 ---@return {num: integer, den: integer}
 function tables.product(cells) end
+---The C half (kernel/l_tables.c, `require("keel").tables`): a table's
+---modifier total under a plain ctx from the ctx's keys; nil when the
+---ordered walk (Table:modifiers_for) must decide.
+---@param ctx table
+---@param amounts table<string, integer> the table's modifier_amounts
+---@param per table<string, boolean> the table's modifier_per
+---@return integer|nil
+function tables.sum_modifiers(ctx, amounts, per) end
 
 -- ---- keel.odds ----------------------------------------------------------------------
 
