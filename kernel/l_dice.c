@@ -316,7 +316,7 @@ static int l_roll(lua_State *L) {
   if (st != KEEL_OK) return keel_lua_fail(L, st, "roll");
   lastroll *r = &u->last;
   lua_Integer total = e.mod;
-  luaL_checkstack(L, e.count + 8, "roll");
+  if (e.count > 4) luaL_checkstack(L, e.count + 8, "roll");   /* else LUA_MINSTACK has room */
   for (int k = 0; k < e.count; k++) total += faces[k];
   lua_pushinteger(L, total);
   for (int k = 0; k < e.count; k++) {

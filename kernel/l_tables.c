@@ -5,23 +5,27 @@
  *
  *   keel.tables.sum_modifiers(ctx, amounts, per) -> total | nil
  *
- * The total of a dice table's modifiers under a plain context, from the
+ * The total of a dice table's modifiers under a plain context (a table
+ * without a metatable: a read-only proxy reads through one), from the
  * context's keys (a walk in C: no Lua call per key, no table made):
  * amounts[name] is each modifier's amount, per[name] true for a `+#`/`-#`
  * one. A key of ctx holding true adds its amount, an integer n adds amount
  * times n (wrapping as Lua's integers do), false adds nothing. nil when
  * Table:modifiers_for, which walks the modifiers in table order, must
- * decide: a value it refuses (true for a `#` modifier, anything but a
+ * decide: a ctx that is no plain table, a value it refuses (true for a `#` modifier, anything but a
  * boolean or an integer), or a boolean under a name that is no modifier.
  */
 #include "l_util.h"
 
 /* keel.tables.sum_modifiers(ctx, amounts, per) -> total|nil  [-3, +1, e] */
 static int l_sum_modifiers(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
   luaL_checktype(L, 2, LUA_TTABLE);
   luaL_checktype(L, 3, LUA_TTABLE);
   lua_settop(L, 3);
+  if (!lua_istable(L, 1) || lua_getmetatable(L, 1)) {   /* no plain table */
+    lua_pushnil(L);
+    return 1;
+  }
   lua_Unsigned total = 0;
   lua_pushnil(L);
   while (lua_next(L, 1)) {            /* key at 4, value at 5 */

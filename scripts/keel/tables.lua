@@ -30,7 +30,7 @@ local expect, pmessage = dice_expr.expect, dice_expr.pmessage
 local error, type, tonumber, tostring, ipairs, pairs, setmetatable, pcall =
   error, type, tonumber, tostring, ipairs, pairs, setmetatable, pcall
 local math_type, huge = math.type, math.huge
-local next, getmetatable = next, getmetatable
+local next = next
 local sum_modifiers = require("keel").tables.sum_modifiers
 local concat, sort = table.concat, table.sort
 
@@ -716,18 +716,19 @@ function Table:_resolve(dice, ctx, rule, reason, stream, extra, rows, recording)
   -- own, which a scenario may supply), instead of the registry's
   local src = rows or (self.rows_from and self:rows_table() or self)
   local mod, applied
-  if not recording and getmetatable(ctx) == nil and type(ctx) == "table" then
+  if not recording then
     local bindings = self.bindings
     local none = no_bindings[bindings]
     if none == nil then
       none = next(bindings) == nil
       no_bindings[bindings] = none
     end
-    -- The total under a plain ctx (no metatable) of a table without
-    -- bindings, from the ctx's keys, in C: no table made. nil when the
-    -- ordered walk of modifiers_for must decide: a predicate to call (calls
-    -- go in table order), a value it refuses, or a boolean under a name
-    -- that is no modifier (its errors name the first in table order).
+    -- The total under a plain ctx (a table without a metatable) of a table
+    -- without bindings, from the ctx's keys, in C: no table made. nil when
+    -- the ordered walk of modifiers_for must decide: a ctx that is no plain
+    -- table, a predicate to call (calls go in table order), a value it
+    -- refuses, or a boolean under a name that is no modifier (its errors
+    -- name the first in table order).
     if none then mod = sum_modifiers(ctx, self.modifier_amounts, self.modifier_per) end
   end
   if not mod then mod, applied = self:modifiers_for(ctx) end

@@ -331,6 +331,7 @@ t.test("dice-cache: parsed expressions and streams are cached, and stay right", 
   t.ok(dice_expr.parse(long), "blanks around the sign are allowed")
   t.eq(select("#", d:roll(long)), 3)
   t.eq(d:get_record().expr, "2d6+1")
+  t.eq(select("#", d:roll("100d6")), 101, "the most dice a roll may throw: a total and 100 faces")
   -- streams: the index cached per dice follows a load that reorders them
   local a = keel.dice.new(5)
   a:roll("d6", { stream = "zeta" })

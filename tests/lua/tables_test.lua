@@ -173,7 +173,9 @@ t.test("32.B-search-8: the quick modifier sum (C) agrees with modifiers_for, and
   t.eq(sum({ night = "yes" }, amts, per), nil, "a string")
   t.eq(sum({}, amts, per), 0)
   t.eq(sum({ blockade = math.maxinteger, cargo_group = 1 }, amts, per), math.maxinteger + 2, "wraps as Lua does")
-  t.raises(function() sum(nil, amts, per) end, "table expected")
+  t.eq(sum(nil, amts, per), nil, "no table")
+  t.eq(sum(setmetatable({}, { __index = { night = true } }), amts, per), nil, "a table read through a metatable")
+  t.raises(function() sum({}, nil, per) end, "table expected")
   -- a resolve without a record takes the same row as one with
   local a, b = keel.dice.new(5), keel.dice.new(5)
   for _, ctx in ipairs({ { cargo_group = true, night = true, air_patrol = 3 }, { blockade = 2 }, {} }) do
