@@ -87,4 +87,42 @@ function M.find(domain, x)
   for _, c in ipairs(domain or {}) do if c.label == x or c.value == x then return c end end
 end
 
+--- The orders an offered action stands for: every combination of its
+--- parameters' candidates (a dependent parameter's from the choice for the
+--- values before it; a list parameter gets a one-element list), as
+--- {action = name, params = {...}} in the listing's order.
+function M.orders(e)
+  local out = {}
+  local function walk(i, params)
+    local q = e.params[i]
+    if not q then
+      local copy = {}
+      for k, v in pairs(params) do copy[k] = v end
+      out[#out + 1] = { action = e.name, params = copy }
+      return
+    end
+    local domain = q.domain
+    if q.choices then
+      local given = {}
+      for _, d in ipairs(q.depends or {}) do given[d] = params[d] end
+      domain = M.choice(q, given)
+    end
+    if not domain or #domain == 0 then return walk(i + 1, params) end
+    for _, c in ipairs(domain) do
+      params[q.name] = q.type == "units" and { c.value } or c.value
+      walk(i + 1, params)
+    end
+    params[q.name] = nil
+  end
+  walk(1, {})
+  return out
+end
+
+--- Submit an order as the protocol does, then take it back: the response.
+function M.try(p, order)
+  local resp = p.send { op = "order", action = order.action, params = order.params }
+  if resp.ok then assert(p.send({ op = "undo" }).ok, "undo") end
+  return resp
+end
+
 return M
