@@ -192,7 +192,21 @@ rule {
     },
     -- submarines of either side that will submerge at their next chance to roll
     submerge = {
-      params = { units = "units" },
+      -- domain (keel.legal): the side's units on the battle strip, not submerged
+      -- (may_submerge says which may)
+      params = {
+        units = { type = "units", domain = function(ctx, _, side)
+          local g = ctx.game
+          if not battle_of(ctx) then return nil, "no battle is being fought" end
+          local out = {}
+          for _, u in ipairs(participants(ctx)) do
+            if g:get_value(u, "battle_role") and not g:get_value(u, "submerged") and (side == nil or g:get(u, "side") == side) then
+              out[#out + 1] = { value = u, label = g:get(u, "name") }
+            end
+          end
+          return out, "no unit of the side is on the battle strip"
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if not battle_of(ctx) then return "no battle is being fought" end
