@@ -5,17 +5,18 @@
 -- combat zones (27.B.6).
 --
 -- Queries answered here: position (27.B); sea_zone (27.B.1); box_of,
--- boxes_along (27.B.2); is_tf, tf_ships, tf_side, tf_of, tf_known, tf_view
--- (27.B.3); cargo_class, cargo_size, cargo_of, lift_of, carriers_of,
--- free_capacity, can_carry (27.B.4); route, reach, naval_adjacent, naval_neighbors
--- (27.B.5); zones_reduced, combat_zone_radius, enemy_zones (27.B.6).
+-- boxes_along (27.B.2); is_tf, side_tfs, unused_group_name, tf_ships,
+-- tf_side, tf_of, tf_known, tf_view (27.B.3); cargo_class, cargo_size,
+-- cargo_of, lift_of, carriers_of, free_capacity, can_carry (27.B.4); route,
+-- reach, naval_adjacent, naval_neighbors (27.B.5); zones_reduced,
+-- combat_zone_radius, enemy_zones (27.B.6).
 -- Game data: a TF is a group of ships (kind "tf" or none) with the values
 -- coast (27.B.5), ngs_hex/ngs_target/ngs_strength/ngs_combat (27.C.3) and
 -- cd_hex/cd_phase (27.B.3); ships that combine to carry one item of cargo
 -- form a group of kind "lift" whose value `cargo` is the cargo's unit id.
 
 local name_of, label_of, members, is_lift, lift_of, settle_lift, settle_ship, cargo_aboard,
-  same_place, units_at, fresh_name -- helpers, defined after the rules
+  same_place, units_at, unused_name -- helpers, defined after the rules
 
 rule {
   id = "27.B", title = "Concepts",
@@ -111,6 +112,9 @@ rule {
       end
       return out, "27.B.3: the side has no TF afloat"
     end,
+    -- "<base> n" for the lowest n no group is named ("TF 1"): the name a
+    -- user interface offers for a new group (keel.legal; any name will do)
+    unused_group_name = function(ctx, base) return unused_name(ctx, base or "TF") end,
     -- the ships of a TF that are afloat, in group order
     tf_ships = function(ctx, tf) return members(ctx, tf) end,
     tf_side = function(ctx, tf)
@@ -206,7 +210,7 @@ rule {
           end
           return out, "27.B.3: the side has no ship afloat"
         end },
-        name = { type = "string", domain = function(ctx) return { fresh_name(ctx) } end },
+        name = { type = "string", domain = function(ctx) return { unused_name(ctx, "TF") } end },
       },
       legal = function(ctx, p)
         if #p.ships == 0 then return "27.B.3: a TF is one or more ships" end
@@ -245,7 +249,7 @@ rule {
           for _, u in ipairs(members(ctx, p.tf)) do out[#out + 1] = { value = u, label = name_of(ctx, u) } end
           return out
         end },
-        name = { type = "string", domain = function(ctx) return { fresh_name(ctx) } end },
+        name = { type = "string", domain = function(ctx) return { unused_name(ctx, "TF") } end },
       },
       legal = function(ctx, p)
         local set = {}
@@ -548,13 +552,12 @@ function members(ctx, grp)
   return out
 end
 
--- "TF n" for the lowest n no group is named: a name a user interface may offer
-function fresh_name(ctx)
+function unused_name(ctx, base)
   local used = {}
   for _, grp in ipairs(ctx.game:groups()) do used[ctx.game:group_get_name(grp)] = true end
   local n = 1
-  while used["TF " .. n] do n = n + 1 end
-  return "TF " .. n
+  while used[base .. " " .. n] do n = n + 1 end
+  return base .. " " .. n
 end
 
 function is_lift(ctx, grp) return ctx.game:group_get_value(grp, "kind") == "lift" end

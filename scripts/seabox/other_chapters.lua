@@ -13,7 +13,7 @@
 -- a plain name where it gives none. The campaign's house rules switch three
 -- of them off: variants/campaign_001.lua.
 
-local name_of, label_of, group_named, ground_units, fresh_name -- helpers, defined after the rules
+local name_of, label_of, group_named, ground_units -- helpers, defined after the rules
 
 rule {
   id = "35", title = "Naval reinforcements (stand-in for Rule 35)",
@@ -183,7 +183,7 @@ rule {
           return ground_units(ctx, side, function(kind) return kind == "hex" end),
             "ground combat (stand-in): the side has no ground unit on the map"
         end },
-        name = { type = "string", domain = function(ctx) return { fresh_name(ctx, "Stack") } end },
+        name = { type = "string", domain = function(ctx) return { ctx:query("unused_group_name", "Stack") } end },
       },
       legal = function(ctx, p)
         local g = ctx.game
@@ -309,13 +309,4 @@ function ground_units(ctx, side, where)
     end
   end
   return out
-end
-
--- "<base> n" for the lowest n no group is named
-function fresh_name(ctx, base)
-  local used = {}
-  for _, grp in ipairs(ctx.game:groups()) do used[ctx.game:group_get_name(grp)] = true end
-  local n = 1
-  while used[base .. " " .. n] do n = n + 1 end
-  return base .. " " .. n
 end

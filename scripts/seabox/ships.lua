@@ -6,7 +6,8 @@
 -- Queries answered here, for the other areas: category, is_ship, afloat
 -- (27.A); printed_strength, strength, combat_strength, gunfire_strength,
 -- cargo_capacity, may_carry, combines, aa (27.A.1); port_room (27.A.2);
--- damage_after (27.A.3); airbase_capacity, is_air_group, based_air (27.A.4).
+-- damage_after, hits_to_sink (27.A.3); airbase_capacity, is_air_group,
+-- based_air (27.A.4).
 
 local name_of, place_of, same_place, candidate, ships_afloat, enemy_tfs, upto -- helpers, defined after the rules
 
