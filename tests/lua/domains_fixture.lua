@@ -87,12 +87,18 @@ function M.find(domain, x)
   for _, c in ipairs(domain or {}) do if c.label == x or c.value == x then return c end end
 end
 
---- The orders an offered action stands for: every combination of its
---- parameters' candidates (a dependent parameter's from the choice for the
---- values before it; a list parameter gets a one-element list), as
---- {action = name, params = {...}} in the listing's order.
+--- The orders an offered action stands for: its `orders` when the listing
+--- gives them, else every combination of its parameters' candidates (a
+--- dependent parameter's from the choice for the values before it; a list
+--- parameter's `sets`, or each element alone; an optional one also left
+--- out where `omit` says so), as {action = name, params = {...}}.
 function M.orders(e)
   local out = {}
+  if e.orders then
+    for i, o in ipairs(e.orders) do out[i] = { action = e.name, params = o } end
+    return out
+  end
+  local function enc(v) return v == nil and "null" or json.encode(v) end
   local function walk(i, params)
     local q = e.params[i]
     if not q then
@@ -101,18 +107,31 @@ function M.orders(e)
       out[#out + 1] = { action = e.name, params = copy }
       return
     end
-    local domain = q.domain
+    local src = q
     if q.choices then
-      local given = {}
-      for _, d in ipairs(q.depends or {}) do given[d] = params[d] end
-      domain = M.choice(q, given)
+      src = nil
+      for _, c in ipairs(q.choices) do
+        local same = true
+        for _, d in ipairs(q.depends or {}) do if enc(c.given[d]) ~= enc(params[d]) then same = false end end
+        if same then src = c; break end
+      end
     end
-    if not domain or #domain == 0 then return walk(i + 1, params) end
-    for _, c in ipairs(domain) do
-      params[q.name] = q.type == "units" and { c.value } or c.value
+    local values = {}
+    if src and q.type == "units" then
+      if src.sets then
+        for _, set in ipairs(src.sets) do values[#values + 1] = set end
+      else
+        for _, c in ipairs(src.domain or {}) do values[#values + 1] = { c.value } end
+      end
+    elseif src then
+      for _, c in ipairs(src.domain or {}) do values[#values + 1] = c.value end
+    end
+    for _, v in ipairs(values) do
+      params[q.name] = v
       walk(i + 1, params)
     end
     params[q.name] = nil
+    if #values == 0 or (src and src.omit) then walk(i + 1, params) end
   end
   walk(1, {})
   return out
