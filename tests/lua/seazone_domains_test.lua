@@ -274,7 +274,7 @@ t.test("units.amphibious-assault-ships.marine-transport-by-helicopters: heli_emb
   w.ok("heli_embark", { unit = "SEAL", helicopter = "Seahawk" })
   local down = listed(w, "Allies", "heli_offload")
   t.eq(D.labels(D.param(down, "unit").domain), { "SEAL" })
-  t.eq(D.param(down, "ship").choices, {}, "over Homeland: put down there")
+  for _, c in ipairs(D.param(down, "ship").choices or {}) do t.eq(#c.domain, 0, "over Homeland: put down there") end
   all_acted(w, down)
   w.ok("fly", { unit = "Seahawk", path = { "SZ 1" } })
   local sea = listed(w, "Allies", "heli_offload")
