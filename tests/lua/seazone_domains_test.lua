@@ -304,3 +304,20 @@ t.test("missile: embark_missile offers the power's missiles and the friendly shi
   t.eq(#D.param(l, "target").domain, #w.board:zones(), "its range is the Missile chapter's")
   all_acted(w, l)
 end)
+
+t.test("units.submarines.does-not-block-enemy-movement: move asks whether to attack only where the move ends among enemy submarines", function()
+  local w = F.world { power = "USA", units = {
+    { "Spruance", "destroyer", "Allies", "SZ 1", power = "USA" },
+    { "Kazan", "submarine", "Opfor", "SZ 2", power = "Russia" } } }
+  local e = listed(w, "Allies", "move")
+  local attack, plain = {}, {}
+  for _, o in ipairs(D.orders(e)) do
+    local to = o.params.path[#o.params.path]
+    if o.params.attack ~= nil then attack[#attack + 1] = table.concat(o.params.path, ">") .. "=" .. tostring(o.params.attack)
+    elseif #o.params.path == 1 and to == "SZ 5" then plain[#plain + 1] = to end
+  end
+  t.eq(attack, { "SZ 2=false", "SZ 2=true", "SZ 5>SZ 2=false", "SZ 5>SZ 2=true" },
+    "Kazan alone in SZ 2: the player says whether to attack")
+  t.eq(plain, { "SZ 5" }, "an empty zone asks nothing")
+  all_acted(w, e)
+end)
