@@ -102,8 +102,8 @@ rule {
     sail = {
       -- domains (keel.legal): the side's TFs; every hex within the sea
       -- boxes the TF has left this naval step, with their cost in boxes (its
-      -- own hex only when it has a port to enter or leave); in port or not
-      -- where the hex has a port. `via` is the player's.
+      -- own hex only when it has a port to enter or leave); in port (true)
+      -- where the hex has a port, or at sea (left out). `via` is the player's.
       params = {
         tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end },
         to = { type = "hex", depends = { "tf" }, domain = function(ctx, p)
@@ -122,7 +122,7 @@ rule {
         end },
         via = "table?",
         port = { type = "boolean", optional = true, depends = { "to" }, domain = function(ctx, p)
-          if ctx.game.board:get_port(p.to) then return { false, true } end
+          if ctx.game.board:get_port(p.to) then return { true } end
           return nil, "27.C.2: no port there"
         end },
       },

@@ -42,6 +42,16 @@ local function ship(name, type_, values, extra)
            hits = extra and extra.hits, face = extra and extra.face }
 end
 
+-- the choice of a dependent parameter for the given values: {given, domain, omit?}
+local function choice_of(q, given)
+  for _, c in ipairs(q.choices or {}) do
+    local same = true
+    for k, v in pairs(given) do if c.given[k] ~= v then same = false end end
+    if same then return c end
+  end
+  error("no choice for the given values")
+end
+
 local function before(name, pred)
   local p = D.open(SHOWCASE)
   D.play(p, D.find_order(p, function(o) return o[1] == name and (pred == nil or pred(o)) end))
@@ -98,8 +108,9 @@ t.test("27.C.2-sail: sail offers each hex within the sea boxes the TF has left, 
   t.eq(off_crete.cost, 6, "6 sea boxes away")
   t.eq(D.find(to, "15B:2407"), nil, "the north of Crete is 7 boxes away: beyond the NTs' 6")
   for _, c in ipairs(to) do t.ok(c.cost >= 0 and c.cost <= 6, c.label .. " costs at most 6 boxes") end
-  t.eq(D.labels(D.choice(D.param(e, "port"), { to = "19A:2812" })), { false },
-    "at Alexandria, where the convoy is in port, it may only leave port")
+  local alexandria = choice_of(D.param(e, "port"), { to = "19A:2812" })
+  t.eq({ D.labels(alexandria.domain), alexandria.omit }, { {}, true },
+    "at Alexandria, where the convoy is in port, it may only leave port (port left out)")
   local force_c = D.find(tf.domain, "Force C").value
   local far = 0
   for _, c in ipairs(D.choice(D.param(e, "to"), { tf = force_c })) do if c.cost > 6 then far = far + 1 end end
@@ -112,9 +123,10 @@ end)
 t.test("27.C.2-sail: in port or at sea where the destination has a port", function()
   local p = before("sail", function(o) return o.port == true end)
   local e = D.action(p, "Allied", "sail")
-  local port = D.choice(D.param(e, "port"), { to = "15B:2508" })
-  t.eq(D.labels(port), { false, true }, "Heraklion: off the port or into it")
+  local port = choice_of(D.param(e, "port"), { to = "15B:2508" })
+  t.eq({ D.labels(port.domain), port.omit }, { { true }, true }, "Heraklion: into the port, or off it (left out)")
   t.ok(D.try(p, { action = "sail", params = { tf = "Convoy AN-31", to = "15B:2508", port = true } }).ok)
+  t.ok(D.try(p, { action = "sail", params = { tf = "Convoy AN-31", to = "15B:2508" } }).ok)
 end)
 
 t.test("27.C.2-sail: a TF busy for the naval step is not offered; outside the naval steps sail is unavailable", function()
@@ -239,4 +251,58 @@ t.test("ground_combat-contingents: air_support offers the side's air units and i
   local e = listed(w, "Allied", "air_support")
   t.eq(D.labels(D.param(e, "air").domain), { "RAF 30 Sqn" }, "the US air unit may not support a UK stack")
   t.eq(D.labels(D.param(e, "stack").choices[1].domain), { "Stack 1" })
+end)
+
+-- the sets of a list parameter (from its domain, or the choice for `given`) as label lists joined by "+"
+local function sets_of(q, given)
+  local src = given and choice_of(q, given) or q
+  local label = {}
+  for _, c in ipairs(src.domain) do label[c.value] = c.label end
+  local out = {}
+  for i, set in ipairs(src.sets or {}) do
+    local names = {}
+    for j, id in ipairs(set) do names[j] = label[id] end
+    out[i] = table.concat(names, "+")
+  end
+  return out
+end
+
+t.test("divisions-usa_organisation: assemble_division offers the division off the map and the sets of units in one hex", function()
+  local p = D.open("scenarios/seabox_house_rules.lua")
+  D.play(p, D.find_order(p, function(o) return o[1] == "assemble_division" end))
+  local e = D.action(p, "Allied", "assemble_division")
+  t.eq(e.checked, true)
+  local division = D.param(e, "division")
+  t.eq(D.labels(division.domain), { "US 1st Inf Div" })
+  t.eq(sets_of(D.param(e, "units"), { division = division.domain[1].value }), {
+    "US 16th Inf regt+US 18th Inf regt", "US 16th Inf regt+US 26th Inf regt", "US 18th Inf regt+US 26th Inf regt",
+    "Br 4th Armd bde+Br 22nd Gds bde", "Br 4th Armd bde+US 1st Armd regt", "Br 22nd Gds bde+US 1st Armd regt",
+    "US 16th Inf regt+US 18th Inf regt+US 26th Inf regt", "Br 4th Armd bde+Br 22nd Gds bde+US 1st Armd regt" },
+    "two or more units of the side together in one hex (all the stand-in asks), never across hexes")
+  all_accepted(p, e)
+  -- without the house rules, the USA organisation stand-in holds US divisions back until turn 3
+  local w = fx.world { forces = {
+    { name = "US 16th Inf regt", type = "inf", side = "Allied", at = "15B:2408", values = { contingent = "US" } },
+    { name = "US 18th Inf regt", type = "inf", side = "Allied", at = "15B:2408", values = { contingent = "US" } },
+    { name = "US 1st Inf Div", type = "inf", side = "Allied", values = { contingent = "US" } } } }
+  t.eq(listed(w, "Allied", "assemble_division").available, false)
+  w.refused({ "assemble_division", units = { "US 16th Inf regt", "US 18th Inf regt" }, division = "US 1st Inf Div" },
+    "US divisions cannot assemble before turn 3")
+end)
+
+t.test("ground_combat-contingents: form_stack offers the sets of ground units in one hex; the contingents stand-in filters them", function()
+  -- with the campaign's house rules (variants/campaign_001.lua) contingents do not limit stacks
+  local p = D.open("scenarios/seabox_house_rules.lua")
+  D.play(p, D.find_order(p, function(o) return o[1] == "form_stack" end))
+  local e = D.action(p, "Allied", "form_stack")
+  t.eq(D.labels(D.param(e, "name").domain), { "Stack 1" })
+  t.eq(sets_of(D.param(e, "units")), { "Br 4th Armd bde+Br 22nd Gds bde", "Br 4th Armd bde+US 1st Armd regt",
+    "Br 22nd Gds bde+US 1st Armd regt", "Br 4th Armd bde+Br 22nd Gds bde+US 1st Armd regt" })
+  all_accepted(p, e)
+  -- without the variant, the contingents stand-in keeps a stack to one contingent
+  local w = fx.world { forces = {
+    { name = "Br 4th Armd bde", type = "arm", side = "Allied", at = "15B:2608", values = { contingent = "British" } },
+    { name = "Br 22nd Gds bde", type = "inf", side = "Allied", at = "15B:2608", values = { contingent = "British" } },
+    { name = "US 1st Armd regt", type = "arm", side = "Allied", at = "15B:2608", values = { contingent = "US" } } } }
+  t.eq(sets_of(D.param(listed(w, "Allied", "form_stack"), "units")), { "Br 4th Armd bde+Br 22nd Gds bde" })
 end)
