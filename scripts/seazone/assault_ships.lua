@@ -219,7 +219,12 @@ rule {
       params = {
         ship = { type = "unit", domain = function(ctx, _, side) return ships_domain(ctx, side, true) end },
         to = { type = "string", depends = { "ship" }, domain = function(ctx, p) return shores_domain(ctx, p.ship) end },
-        units = "units?",
+        -- some of its cargo (left out: all of the power's)
+        units = { type = "units", optional = true, depends = { "ship" }, domain = function(ctx, p)
+          local out = {}
+          for _, u in ipairs(ctx.game:cargo(p.ship)) do out[#out + 1] = { value = u, label = ctx.game:get(u, "name") } end
+          return out, "the ship carries nothing"
+        end },
       },
       legal = function(ctx, p) return offload_legal(ctx, p) end,
       effect = function(ctx, p) return offload_effect(ctx, p) end,

@@ -23,7 +23,7 @@ rule {
     bombard = {
       -- domains (keel.legal): the territories being assaulted; the sea units
       -- of the power whose turn it is in the sea zones next to it (may_bombard
-      -- says which bombard); the defender's casualty policy is the defender's
+      -- says which bombard); a named casualty policy for the defender, or none
       params = {
         territory = { type = "string", domain = function(ctx) return assaulted_domain(ctx) end },
         ships = { type = "units", depends = { "territory" }, domain = function(ctx, p, side)
@@ -34,7 +34,7 @@ rule {
           end
           return out, "no sea unit of the power whose turn it is next to the territory"
         end },
-        defender = "any?",
+        defender = { type = "any", optional = true, domain = function(ctx) return ctx:query("named_policies") end },
       },
       legal = function(ctx, p)
         local g = ctx.game

@@ -321,3 +321,32 @@ t.test("units.submarines.does-not-block-enemy-movement: move asks whether to att
   t.eq(plain, { "SZ 5" }, "an empty zone asks nothing")
   all_acted(w, e)
 end)
+
+t.test("units.amphibious-assault-ships.loading-and-offloading-2: offload offers the ship's cargo as the sets the rules allow, or all of it", function()
+  local p = before_order(function(o) return o[1] == "offload" end)
+  local e = D.action(p, "Allies", "offload")
+  local ship = D.param(e, "ship").domain[1].value
+  local units = D.param(e, "units")
+  local c = units.choices[1]
+  t.eq(c.given.ship, ship)
+  t.eq(D.labels(c.domain), { "1st Marines", "2nd Tanks" })
+  t.eq(c.sets, { { c.domain[1].value, c.domain[2].value } },
+    "not one alone: 2nd Tanks, loaded in Combat Move, goes ashore in the assault with it")
+  t.eq(c.omit, true, "left out: all the power's cargo")
+  all_accepted(p, e)
+end)
+
+t.test("general-combat: battle and bombard offer the named casualty policies, or none", function()
+  local p = before_order(function(o) return o[1] == "battle" end)
+  local e = D.action(p, "Opfor", "battle")
+  for _, name in ipairs({ "attacker", "defender" }) do
+    local q = D.param(e, name)
+    t.eq(D.labels(q.domain), { "cheapest", "keep_carriers" }, name)
+    t.eq(q.omit, true, name .. ": left out, casualties are chosen as they come")
+  end
+  t.eq(#D.orders(e), 18, "two zones, each policy named or left out")
+  all_accepted(p, e)
+  local b = before_order(function(o) return o[1] == "bombard" end)
+  local d = D.param(D.action(b, "Allies", "bombard"), "defender")
+  t.eq({ D.labels(d.domain), d.omit }, { { "cheapest", "keep_carriers" }, true })
+end)
