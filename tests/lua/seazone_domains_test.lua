@@ -220,6 +220,8 @@ t.test("units.aircraft-carriers.air-defense: reland offers the planes that must 
   local early = listed(w, "Allies", "reland")
   t.eq(early.available, false, "this movement occurs in Noncombat Move")
   t.ok(early.refused.reason:find("this movement occurs in the Noncombat Move phase", 1, true), early.refused.reason)
+  t.ok(early.reason:find("this movement occurs in the Noncombat Move phase", 1, true),
+    "the rule's refusal, not an optional parameter with no value: " .. early.reason)
   w.ok("end_phase", {})
   local e = listed(w, "Allies", "reland")
   t.eq(D.labels(D.param(e, "unit").domain), { "Hornet", "Spit" })
