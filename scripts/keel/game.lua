@@ -263,8 +263,11 @@ local function action_done(self, b, name, order, rule, level, dice_before, ok, .
     if rule then b.pop_rule() end
     b.commit(nil, level)
     local acts = self._acts
-    trim(acts, b.count_actions() - 1)
-    acts[#acts + 1] = { dice_before, dice_state(self) }
+    local n = b.count_actions()
+    if acts[n] ~= nil then trim(acts, n - 1) end
+    local after = self._dice_text
+    if self.dice:get_version() ~= self._dice_version then after = dice_state(self) end
+    acts[#acts + 1] = { dice_before, after }
     if self._redo[1] ~= nil then self._redo = {} end
     return ...
   end
@@ -282,15 +285,17 @@ end
 function Game:_action(name, fn, rule, order, ...)
   local b = self._bound
   if b == nil or b.st ~= self.state then b = bound_of(self) end
-  local dice_before = dice_state(self)
+  local dice_before = self._dice_text   -- dice_state(self), without a call when nothing rolled
+  if self.dice:get_version() ~= self._dice_version then dice_before = dice_state(self) end
   local level = b.begin()
   local order_json = order ~= nil and encode(order) or nil
   if rule then
     local atom = b.atoms[rule]
     if atom then b.push_rule(nil, atom) else b.atoms[rule] = b.push_rule(nil, rule) end
   end
+  local h = rule and handlers[rule] or handler_for(rule or self.state:get_rule())
   return action_done(self, b, name, order, rule, level, dice_before,
-    xpcall(action_body, handler_for(rule or self.state:get_rule()), self, b, name, order_json, fn, ...))
+    xpcall(action_body, h, self, b, name, order_json, fn, ...))
 end
 
 --- An action: the unit of undo. Runs fn(game, ...) as a transaction;

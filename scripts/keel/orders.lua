@@ -15,7 +15,7 @@
 local keel = require "keel"
 local sorted_keys = require("keel.keys").sorted
 
-local type, ipairs, pairs, tostring, error = type, ipairs, pairs, tostring, error
+local type, ipairs, pairs, next, tostring, error = type, ipairs, pairs, next, tostring, error
 local concat = table.concat
 
 local M = {}
@@ -168,7 +168,8 @@ function M.check_params(set, game, name, params)
     names = sorted_keys(decl)
     param_names[decl] = names
   end
-  for _, pname in ipairs(names) do
+  for i = 1, #names do
+    local pname = names[i]
     local p = decl[pname]
     local v = params[pname]
     if v == nil then
@@ -179,11 +180,13 @@ function M.check_params(set, game, name, params)
     end
   end
   local extra
-  for k in pairs(params) do
+  local k = next(params)
+  while k ~= nil do
     if not decl[k] then
       extra = extra or {}
       extra[#extra + 1] = tostring(k)
     end
+    k = next(params, k)
   end
   if extra then
     table.sort(extra)

@@ -477,6 +477,11 @@ function Set:_error_handler(e)
 end
 
 local function finish(self, n0, ok, ...)
+  if ok and self._pushed == n0 + 1 then   -- the common way out: pop this call's rule
+    self._recn[n0 + 1].pop()
+    self._pushed, self._n = n0, n0
+    return ...
+  end
   unwind(self, n0)
   if not ok then error((...), 0) end
   return ...
@@ -493,7 +498,8 @@ function call(self, r, fn, game, ...)
   self._running[n] = r
   self._recn[n] = rec
   self._last = r
-  push(rec, r)
+  local atom = rec.atoms[r]
+  if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
   self._pushed = n
   return finish(self, n0, xpcall(fn, self._handler, rec.ctxs[r] or ctx_of(self, rec, r), ...))
 end
@@ -666,7 +672,7 @@ local function acted(ok, done, ...)
 end
 
 function Set:act(game, name, params)
-  self:_ready()
+  if self._dirty or self.conflicts[1] ~= nil then self:_ready() end
   params = params or {}
   if not self.actions[name] then return nil, ("unknown action '%s'"):format(tostring(name)), "unknown" end
   local reason = orders.check_params(self, game, name, params)
