@@ -127,7 +127,7 @@ rule {
     -- "hq" or "special"); `full_strength`: item 11 (theatre SPs).
     -- Domains (keel.legal): the phasing side's landing hexes of this
     -- player-turn that have defenders; its ground units in or next to one;
-    -- an SP source only for a planned attack or one from overstack.
+    -- the item 5 and 11 options.
     amphibious_attack = {
       params = {
         hex = { type = "hex", domain = function(ctx, _, side) return landing_hexes_of(ctx, side, "attack") end },
@@ -136,8 +136,8 @@ rule {
         end },
         planned = { type = "boolean", optional = true, domain = function() return BOOLEANS end },
         overstack = { type = "boolean", optional = true, domain = function() return BOOLEANS end },
-        sp_source = { type = "string", optional = true, depends = { "planned", "overstack" }, domain = function(ctx, p)
-          if not (p.planned or p.overstack) then return {}, "37.B item 5: SPs are named for a planned attack or one from overstack" end
+        -- item 5: the source of the SPs (it matters for a planned attack or one from overstack)
+        sp_source = { type = "string", optional = true, domain = function(ctx)
           local out = {}
           for k in pairs(ctx.rule.values.sp_sources) do out[#out + 1] = k end
           table.sort(out)
@@ -216,7 +216,8 @@ rule {
       params = {
         hex = { type = "hex", domain = function(ctx, _, side) return landing_hexes_of(ctx, side, "hasty") end },
         units = { type = "units", depends = { "hex" }, domain = function(ctx, p, side)
-          return units_near(ctx, p.hex, side, false)
+          if side then return units_near(ctx, p.hex, side, true) end
+          return units_near(ctx, p.hex, ctx.game:get_global("phasing"), false)
         end },
       },
       legal = function(ctx, p)
@@ -398,10 +399,9 @@ function landing_hexes_of(ctx, side, what)
 end
 
 -- The ground units in or next to hex: of `side` (own = true), or of the
--- sides but `side` (own = false; side nil: the phasing side's enemies)
+-- sides but `side` (own = false)
 function units_near(ctx, hex, side, own)
   local game = ctx.game
-  if not own and side == nil then side = game:get_global("phasing") end
   local out = {}
   for _, u in ipairs(game:units()) do
     local kind, at = game:get(u, "loc")
