@@ -3,6 +3,9 @@
  * and atomic writes (temporary file beside the target, fsync, rename,
  * fsync the directory), so a crash leaves the old file or the new one.
  * Saves (save.c), the journal writer and keel.state.write_file use these.
+ * On KEEL_E_IO and KEEL_E_NOT_FOUND, errno holds the reason of the call
+ * that failed (what a caller shows: "Permission denied", "No space left
+ * on device"; keel_file_reason).
  */
 #include "array.h"
 #include "keel.h"
@@ -63,11 +66,15 @@ keel_status keel_file_write_atomic(const char *path, const char *data, size_t le
     mode = 0644 & ~mask;
   }
   keel_status rc = KEEL_E_IO;
+  int why = 0;              /* errno of the first call that failed */
   int fd = open_fresh(tmp);
+  if (fd < 0) why = errno;
   if (fd >= 0) {
     int ok = fchmod(fd, mode) == 0 && write_all(fd, data, len) && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
-    if (ok && rename(tmp, path) == 0) {
+    if (!ok) why = errno;
+    if (close(fd) != 0 && ok) { ok = 0; why = errno; }
+    if (ok && rename(tmp, path) != 0) { ok = 0; why = errno; }
+    if (ok) {
       int dfd = open(dir, O_RDONLY | O_DIRECTORY);
       if (dfd >= 0) { fsync(dfd); close(dfd); }
       rc = KEEL_OK;
@@ -77,6 +84,7 @@ keel_status keel_file_write_atomic(const char *path, const char *data, size_t le
   }
   free(tmp);
   free(dir);
+  if (rc != KEEL_OK) errno = why;
   return rc;
 }
 
@@ -86,8 +94,8 @@ keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len
   int fd = open(path, O_RDONLY);
   if (fd < 0) return errno == ENOENT ? KEEL_E_NOT_FOUND : KEEL_E_IO;
   struct stat sb;
-  if (fstat(fd, &sb) != 0) { close(fd); return KEEL_E_IO; }
-  if (S_ISDIR(sb.st_mode)) { close(fd); return KEEL_E_IO; }
+  if (fstat(fd, &sb) != 0) { int why = errno; close(fd); errno = why; return KEEL_E_IO; }
+  if (S_ISDIR(sb.st_mode)) { close(fd); errno = EISDIR; return KEEL_E_IO; }
   if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max) { close(fd); return KEEL_E_CAPACITY; }
   size_t cap = 0, n = 0, first = S_ISREG(sb.st_mode) ? (size_t)sb.st_size + 1 : 4096;
   char *p = NULL;
@@ -102,7 +110,14 @@ keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len
       if (!KEEL_RESERVE(p, cap, cap + 1)) { free(p); close(fd); return KEEL_E_NOMEM; }
     }
     ssize_t r = read(fd, p + n, cap - 1 - n);
-    if (r < 0) { if (errno == EINTR) continue; free(p); close(fd); return KEEL_E_IO; }
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      int why = errno;
+      free(p);
+      close(fd);
+      errno = why;
+      return KEEL_E_IO;
+    }
     if (r == 0) break;
     n += (size_t)r;
     if (n > max) { free(p); close(fd); return KEEL_E_CAPACITY; }
@@ -112,4 +127,8 @@ keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len
   *out = p;
   *len = n;
   return KEEL_OK;
+}
+
+const char *keel_file_reason(keel_status s, int err) {
+  return (s == KEEL_E_IO || s == KEEL_E_NOT_FOUND) && err != 0 ? strerror(err) : keel_status_str(s);
 }

@@ -859,10 +859,14 @@ KEEL_API keel_status keel_state_load(const char *path, keel_state **out, char **
 /* ==== files (kernel/file.c) ============================================= */
 
 /* Write a file atomically: temp file in the same directory, fsync, rename
- * over path, fsync the directory. The old file survives any crash. */
+ * over path, fsync the directory. The old file survives any crash.
+ * On KEEL_E_IO or KEEL_E_NOT_FOUND (write or read), errno holds why. */
 KEEL_API keel_status keel_file_write_atomic(const char *path, const char *data, size_t len);
 /* Read a whole file of at most max bytes (KEEL_E_CAPACITY if larger). */
 KEEL_API keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len);
+/* Why a file call failed, in words: errno's (err, read right after the
+ * call) for KEEL_E_IO and KEEL_E_NOT_FOUND, else the status's. */
+KEEL_API const char *keel_file_reason(keel_status s, int err);
 
 
 /* ==== sandbox: memory and CPU limits for scripts (kernel/sandbox.c) ====== */

@@ -11,6 +11,7 @@
 #include "json.h"
 #include "l_util.h"
 #include "state_int.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1074,10 +1075,11 @@ static int l_save(lua_State *L) {
   size_t n;
   meta_arg(L, 3, &mk, &mv, &n);
   keel_status s = keel_state_save(st, path, mk, mv, n);
+  int why = errno;
   if (s == KEEL_E_NOMEM || s == KEEL_E_ARG) return keel_lua_fail(L, s, "save");
   if (s != KEEL_OK) {
     lua_pushnil(L);
-    lua_pushfstring(L, "%s: cannot write the save (%s)", path, keel_status_str(s));
+    lua_pushfstring(L, "%s: cannot write the save (%s)", path, keel_file_reason(s, why));
     return 2;
   }
   lua_pushboolean(L, 1);
@@ -1126,21 +1128,6 @@ static int l_load(lua_State *L) {
   return push_loaded(L, path, s, st, meta, nmeta, err);
 }
 
-/* keel.state.write_file(path, data) -> true | nil, reason  [-2, +1|2, e]; atomic */
-static int l_write_file(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
-  size_t len;
-  const char *data = luaL_checklstring(L, 2, &len);
-  keel_status s = keel_file_write_atomic(path, data, len);
-  if (s != KEEL_OK) {
-    lua_pushnil(L);
-    lua_pushfstring(L, "%s: cannot write (%s)", path, keel_status_str(s));
-    return 2;
-  }
-  lua_pushboolean(L, 1);
-  return 1;
-}
-
 /* keel.state.hash_bytes(s) -> "016x"  [-1, +1, e] (FNV-1a 64) */
 static int l_hash_bytes(lua_State *L) {
   size_t len;
@@ -1183,7 +1170,7 @@ int keel_lua_open_state(lua_State *L) {
   static const luaL_Reg fns[] = {
     { "new", l_new }, { "load", l_load }, { "load_text", l_load_text }, { "json", l_json },
     { "json_line", l_json_line },
-    { "write_file", l_write_file }, { "hash_bytes", l_hash_bytes },
+    { "hash_bytes", l_hash_bytes },
     { NULL, NULL }
   };
   /* the scratch memory of json and save_text: upvalue 1 of every function */

@@ -543,11 +543,12 @@ keel_status keel_state_load(const char *path, keel_state **out, char ***meta, si
   size_t len;
   keel_status s = keel_file_read(path, KEEL_SAVE_MAX, &text, &len);
   if (s != KEEL_OK) {
+    int why = errno;
     parser ps = { 0 };   /* no line: the message is the reason alone */
     struct stat sb;
     if (s == KEEL_E_CAPACITY) fail(&ps, s, "too large for a save (over %d MiB); refusing to read it", (int)(KEEL_SAVE_MAX >> 20));
     else if (s == KEEL_E_IO && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) fail(&ps, s, "a folder, not a save file");
-    else fail(&ps, s, "cannot read (%s)", keel_status_str(s));
+    else fail(&ps, s, "cannot read (%s)", keel_file_reason(s, why));
     *err = ps.err;
     return s;
   }

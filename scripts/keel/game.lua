@@ -97,19 +97,6 @@ end
 
 -- ---- rule files ------------------------------------------------------------------
 
---- The whole file at path, or nil and the reason (host side: kernel code,
---- the CLI and tools; scripts in a sandbox never get this).
----@param path string
----@return string|nil text, string|nil err
-local function read_file(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-M.read_file = read_file
-
 -- Rule files under keel's own scripts folder are named "<keel>/family/file"
 -- in journals and saves, so that the same game gives the same journal
 -- wherever keel is built or installed; other paths are kept as given.
@@ -137,7 +124,7 @@ M.portable_path, M.real_path = portable_path, real_path
 function Game:add_rule_file(path, hash)
   local h = hash
   if not h then
-    local text, err = read_file(path)
+    local text, err = keel.file.read(path)
     if not text then error("add_rule_file: " .. tostring(err), 2) end
     h = kstate.hash_bytes(text)
   end
@@ -348,7 +335,7 @@ function Game:journal_text() return self.state:journal() end
 
 --- Write the journal to a file (atomically).
 function Game:write_journal(path)
-  return kstate.write_file(path, self.state:journal())
+  return keel.file.write(path, self.state:journal())
 end
 
 -- ---- units -------------------------------------------------------------------------
@@ -566,7 +553,7 @@ function M.load(path, opts)
     local h, p = rf:match("^(%x+) (.*)$")
     if h then
       game.rule_files[#game.rule_files + 1] = { p, h }
-      local text = read_file(real_path(p))
+      local text = keel.file.read(real_path(p))
       local now = text and kstate.hash_bytes(text)
       if now ~= h then
         game.warnings[#game.warnings + 1] = ("rule file %s %s since the save"):format(p, text and "changed" or "is missing")

@@ -79,7 +79,7 @@ function M.new(opts)
     scenario = { file = opts.scenario }, games = opts.games, master = opts.master or 1, sides = sides,
     shards = shard[2], have = { shard[1] }, orders = nil, outcomes = nil,
   }
-  local text = require("keel.game").read_file(opts.scenario)
+  local text = keel.file.read(opts.scenario)
   if not text then error(opts.scenario .. ": cannot read the scenario", 0) end
   study.scenario.hash = keel.state.hash_bytes(text)
   return study
@@ -221,11 +221,7 @@ end
 M.shell_quote = shell_quote
 
 local function read_all(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
+  return (keel.file.read(path))
 end
 
 --- The number of processors online (for --jobs), 1 when it cannot be told.
@@ -298,9 +294,7 @@ function M.run(study, opts)
   else
     local tmp = os.tmpname()
     local spec_file = tmp .. ".study.json"
-    local f = assert(io.open(spec_file, "wb"))
-    f:write(json.encode(worker_spec(study, opts)))
-    f:close()
+    assert(keel.file.write(spec_file, json.encode(worker_spec(study, opts))))
     local cmds, outs, errs, ranges = {}, {}, {}, {}
     for j = 1, jobs do
       local a, b = M.slice(games, j, jobs)

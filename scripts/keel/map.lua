@@ -897,11 +897,8 @@ local shared = {}
 ---@param opts? {shared?: boolean}
 ---@return userdata|nil board, string|nil err
 function M.load(path, opts)
-  local f, ferr = io.open(path, "rb")
-  if not f then return nil, tostring(ferr) end
-  local text = f:read("a")
-  f:close()
-  if not text then return nil, path .. ": could not be read" end
+  local text, ferr = keel.file.read(path)
+  if not text then return nil, ferr end
   if not (opts and opts.shared) then return M.load_string(text, path) end
   local e = shared[path]
   if e and e.text == text then return e.board, nil, e.info end

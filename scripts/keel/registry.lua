@@ -105,15 +105,6 @@ function Registry:find_family(name)
     name, name, concat(self.path, ", "))
 end
 
--- The text of a file, or nil and the reason.
-local function read_text(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
-  local text = f:read("a")
-  f:close()
-  return text
-end
-
 -- A file the set's rules come from, with the hash of the text loaded (the
 -- game journals it: set:declare_files).
 function Registry:_add_file(path, hash)
@@ -156,7 +147,7 @@ M.load_chunk = load_chunk
 
 -- Run a script file in env as one protected action; raise a rule error.
 function Registry:_run_file(path, env, what)
-  local text, err = read_text(path)
+  local text, err = keel.file.read(path)
   local fn, h
   if text then
     h = keel.state.hash_bytes(text)
@@ -281,7 +272,7 @@ function Registry:_load_tables(fam)
   end
   for _, f in ipairs(fam.table_files) do
     local path = fam.dir .. "/tables/" .. f
-    local text, err = read_text(path)
+    local text, err = keel.file.read(path)
     if not text then error(("cannot read table file: %s"):format(err), 0) end
     local h = keel.state.hash_bytes(text)
     local by = parsed[path]

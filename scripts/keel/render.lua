@@ -25,7 +25,6 @@ M.TERRAIN_COLORS = {
   ["all-sea"] = "#9ecae1", coastal = "#c7e3b0", ["all-land"] = "#e9dcb4",
   restricted = "#5f8fb0", lake = "#6fb7d6",
 }
-M.OWNER_COLORS = { "#c0392b", "#2c3e90", "#7d3c98", "#d35400", "#16a085", "#7f8c8d" }
 M.ZONE_COLOR = "#1f4e79"
 M.BOX_COLOR = "#555555"
 --- The layers drawn when none are given, bottom to top.
@@ -203,8 +202,8 @@ function M.layers.seaboxes(ctx)
   ctx:add('</g>\n')
 end
 
--- Who owns each hex (ctx.owner_of, see M.svg opts.owners); one colour per
--- side in name order.
+-- Who owns each hex (ctx.owner_of, see M.svg opts.owners), in the side's
+-- counter colour (keel.counter.side_color: the families' view spec first).
 function M.layers.owners(ctx)
   local owned, names = {}, {}
   for _, h in ipairs(ctx.hexes) do
@@ -215,9 +214,8 @@ function M.layers.owners(ctx)
     end
   end
   if #owned == 0 then return end
-  sort(names)
   local color = {}
-  for i, n in ipairs(names) do color[n] = M.OWNER_COLORS[(i - 1) % #M.OWNER_COLORS + 1] end
+  for _, n in ipairs(names) do color[n] = counter.side_color(n, ctx.spec) end
   ctx.owner_colors = color
   ctx:add('<g id="owners" stroke="none">\n')
   local r = ctx.size * 0.13
@@ -246,26 +244,45 @@ function M.layers.ports(ctx)
     end
     ctx:add(fmt('<circle cx="%s" cy="%s" r="%s" fill="#000"/>\n', num(x), num(y), num(r * 0.35)))
   end
+  ctx:add('</g>\n')
+end
+
+-- The map's words a player must read: place names and coast-defence levels.
+-- M.draw draws this layer over every other (counters too); where a stack
+-- covers a hex (ctx.covered, filled by units_layer), its name goes below
+-- the stack and its CD level to the stack's left. Each text carries the
+-- hex (`data-hex`) and the shift when covered (`data-covered`: "dx,dy"),
+-- so keel view moves them as counters come and go.
+function M.layers.places(ctx)
+  local b = ctx.board
+  local s = ctx.size
+  local w = s * M.COUNTER_SCALE
+  local covered = ctx.covered or {}
+  local name_y, cd_x, cd_y = s * 0.62, -s * (ctx.layout.pointy and 0.8 or 0.9), s * 0.1
+  ctx:add(fmt('<g id="places" font-family="sans-serif" font-weight="bold" fill="#111" stroke="#fff" stroke-width="2.5" paint-order="stroke">\n'))
+  local function text(h, x, y, dx, dy, attrs, body)
+    local lbl = M.esc(b:format(h) or h)
+    local c = covered[h]
+    local shift = c and fmt(' transform="translate(%s,%s)"', num(dx), num(dy)) or ""
+    ctx:add(fmt('<text x="%s" y="%s" data-hex="%s" data-covered="%s,%s"%s %s>%s</text>\n',
+      num(x), num(y), lbl, num(dx), num(dy), shift, attrs, body))
+  end
+  for _, p in ipairs(b:places()) do
+    local x, y = ctx:center(p.hex)
+    -- covered: just below the stack's bottom edge
+    local dy = (covered[p.hex] or w / 2) + s * 0.36 * 0.9 - name_y
+    text(p.hex, x, y + name_y, 0, math.max(0, dy), fmt('font-size="%s" text-anchor="middle"', num(s * 0.36)), M.esc(p.name))
+  end
   for _, h in ipairs(ctx.hexes) do
     local cd = b:get_cd(h)
     if cd > 0 then
       ctx.used.cd = true
       local x, y = ctx:center(h)
-      -- at the left corner, clear of the place name below the port and the hex number above
-      ctx:add(fmt('<text x="%s" y="%s" font-family="sans-serif" font-size="%s" fill="#900" stroke="none">CD%d</text>\n',
-        num(x - ctx.size * (ctx.layout.pointy and 0.8 or 0.9)), num(y + ctx.size * 0.1), num(ctx.size * 0.3), cd))
+      -- at the left corner, clear of the place name below the port and the hex
+      -- number above; covered: left of the stack
+      local dx = math.min(0, -w / 2 - s * 0.05 - s * 0.55 - cd_x)
+      text(h, x + cd_x, y + cd_y, dx, 0, fmt('font-size="%s" fill="#900" font-weight="normal"', num(s * 0.3)), "CD" .. cd)
     end
-  end
-  ctx:add('</g>\n')
-end
-
-function M.layers.places(ctx)
-  local b = ctx.board
-  ctx:add(fmt('<g id="places" font-family="sans-serif" font-size="%s" font-weight="bold" fill="#111" text-anchor="middle" stroke="#fff" stroke-width="2.5" paint-order="stroke">\n',
-    num(ctx.size * 0.36)))
-  for _, p in ipairs(b:places()) do
-    local x, y = ctx:center(p.hex)
-    ctx:add(fmt('<text x="%s" y="%s">%s</text>\n', num(x), num(y + ctx.size * 0.62), M.esc(p.name)))
   end
   ctx:add('</g>\n')
 end
@@ -294,8 +311,8 @@ local LEGEND_LINES = {
 ---@param spec? table
 ---@return function layer
 function M.units_layer(units, spec)
-  spec = spec or counter.merge {}
   return function(ctx)
+    spec = spec or ctx.spec or counter.merge {}
     local stacks, order = {}, {}
     for _, u in ipairs(units) do
       if not stacks[u.hex] then stacks[u.hex] = {}; order[#order + 1] = u.hex end
@@ -305,9 +322,11 @@ function M.units_layer(units, spec)
     ctx.unit_spec = spec
     local w = ctx.size * M.COUNTER_SCALE
     ctx:add('<g id="units">\n')
+    ctx.covered = ctx.covered or {}
     for _, hx in ipairs(order) do
       local x, y = ctx:center(hx)
       local st = stacks[hx]
+      ctx.covered[hx] = w / 2   -- how far below the hex centre the stack reaches
       ctx:add(fmt('<g class="stack" data-hex="%s">', M.esc(ctx.board:format(hx) or hx)))
       for i, u in ipairs(st) do
         ctx.used_unit_side[u.side or "?"] = true
@@ -498,7 +517,9 @@ end
 --- Draw a board as an SVG document.
 ---@param board userdata a finished keel.Board
 ---@param opts? table { size = px per hex (20), title = string, layers = {name|function, ...},
----   extra_layers = {name|function, ...} (drawn after the layers), legend = false to drop it,
+---   extra_layers = {name|function, ...} (drawn after the layers, under the place names),
+---   legend = false to drop it, spec = the families' view spec (set:view(): side colours,
+---   what a counter shows),
 ---   owners = function(hex) -> side|nil (a game's: its state's owners; default: the owners the
 ---   board's map file declares, keel.map.get_owners),
 ---   around = hex or {hex, ...} and radius = N (default 3): frame the picture on the hexes within N
@@ -536,6 +557,7 @@ function M.draw(board, opts)
     board = board, layout = layout, size = size, hexes = hexes, margin = margin + title_h,
     legend_x = margin * 2 + map_w, legend_w = legend_w, out = {}, used = {}, used_terrain = {},
     used_owner = {}, used_unit_side = {}, owner_colors = {}, on = {}, owner_of = opts.owners,
+    spec = opts.spec,
   }, Ctx)
   if not ctx.owner_of then
     local side = {}
@@ -545,9 +567,14 @@ function M.draw(board, opts)
     ctx.owner_of = function(h) return side[h] end
   end
   for _, h in ipairs(hexes) do ctx.on[h] = true end
-  local layers = {}
-  for _, l in ipairs(opts.layers or M.DEFAULT_LAYERS) do layers[#layers + 1] = l end
+  -- the extra layers (counters, a path) go over the board; place names
+  -- over them (M.layers.places), the legend last
+  local layers, top = {}, {}
+  for _, l in ipairs(opts.layers or M.DEFAULT_LAYERS) do
+    if l == "places" then top[#top + 1] = l else layers[#layers + 1] = l end
+  end
   for _, l in ipairs(opts.extra_layers or {}) do layers[#layers + 1] = l end
+  for _, l in ipairs(top) do layers[#layers + 1] = l end
   -- the legend goes last, so it knows what the other layers drew
   local body = {}
   for _, l in ipairs(layers) do

@@ -481,10 +481,8 @@ end
 ---@param env table
 ---@return function|nil, string|nil
 function M.loadfile(path, env)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
-  local text = f:read("a")
-  f:close()
+  local text, err = keel.file.read(path)
+  if not text then return nil, err end
   return M.load(text, "@" .. path, env)
 end
 

@@ -493,18 +493,6 @@ end
 -- A scenario file's text, at most 16 MiB (a journal may name any path:
 -- /dev/zero must not fill the memory).
 local MAX_SCENARIO = 16 * 1024 * 1024
-local function read_bounded(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end   -- io.open's reason names the path
-  local text, rerr = f:read(MAX_SCENARIO + 1)
-  f:close()
-  if not text then
-    if rerr == nil then return "" end
-    return nil, path .. ": cannot read the scenario: " .. tostring(rerr)
-  end
-  if #text > MAX_SCENARIO then return nil, path .. ": cannot read the scenario: larger than 16 MiB" end
-  return text
-end
 
 -- The tables made by a sandbox's scenario{ ... }: what makes a file a scenario.
 local made = setmetatable({}, { __mode = "k" })
@@ -522,8 +510,8 @@ function M.load(path)
       return s
     end,
   } }
-  local text, rerr = read_bounded(path)
-  if not text then error(rerr, 0) end
+  local text, rerr = keel.file.read(path, MAX_SCENARIO)
+  if not text then error(rerr, 0) end   -- the reason names the path
   -- compiled once per process for a given text (keel.registry)
   local hash = keel.state.hash_bytes(text)
   local fn, err = registry.load_chunk(text, hash, "@" .. path, env)

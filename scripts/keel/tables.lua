@@ -384,10 +384,8 @@ end
 ---@param path string
 ---@return table[] tables
 function M.load_file(path)
-  local f, err = io.open(path, "rb")
-  if not f then error(("cannot read table file %s"):format(err), 0) end   -- io.open's reason names the path
-  local text = f:read("a")
-  f:close()
+  local text, err = require("keel").file.read(path)
+  if not text then error(("cannot read table file %s"):format(err), 0) end   -- the reason names the path
   return M.parse(text, path)
 end
 

@@ -118,7 +118,7 @@ M.keel_bin = os.getenv("KEEL_BIN") or "bin/keel"
 ---@param path string
 ---@return string
 function M.read_file(path)
-  return assert(require("keel.game").read_file(path))
+  return assert(require("keel").file.read(path))
 end
 
 --- Run a shell command: its exit status and its output (stdout and stderr).

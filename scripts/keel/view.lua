@@ -16,10 +16,8 @@ local M = {}
 M.ASSETS = keel.script_dir .. "/keel/view/"
 
 local function asset(name)
-  local f, err = io.open(M.ASSETS .. name, "rb")
-  if not f then error("keel view: cannot read its page asset: " .. tostring(err), 0) end
-  local s = f:read("a")
-  f:close()
+  local s, err = keel.file.read(M.ASSETS .. name)
+  if not s then error("keel view: cannot read its page asset: " .. tostring(err), 0) end
   return s
 end
 

@@ -240,4 +240,33 @@ t.test("browser-7: cargo on request; a game without a map lists its units off th
   t.eq(#q:events("Runtime.exceptionThrown"), 0)
 end)
 
+t.test("browser-8: place names stay readable over the counters; a name moves clear of a stack", function()
+  page:eval("keelView.show(0)")
+  -- Warspite in port at Alexandria (19A:2812): the name moved below the counter, and on top
+  local got = page:eval([[(() => {
+    const t = document.querySelector('#places text[data-hex="19A:2812"][text-anchor]');
+    if (!t) return "no text";
+    const r = t.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return (t.getAttribute('transform') || 'none') + '|' + (hit === t ? 'the name' : (hit ? hit.tagName : 'nothing'));
+  })()]])
+  t.ok(got:match("^translate%(0%.0,[%d.]+%)|the name$"), got)
+  t.eq(page:eval("document.querySelector('#counters').compareDocumentPosition(document.querySelector('#places'))"), 4,
+    "the names come after the counters")
+  -- a hex no stack covers keeps its name where the map has it
+  t.eq(page:eval([[document.querySelector('#places text[data-hex="19A:3216"]').getAttribute('transform')]]), nil)
+  -- a stack spread under the mouse: Port Said's name and CD level step aside, and come back
+  page:eval("keelView.show(4)")
+  -- (an earlier test may have pinned this stack open: a click closes it)
+  page:eval([[(() => { const s = document.querySelector('#counters .stack[data-hex="19A:3413"]');
+    if (s.classList.contains('spread')) s.dispatchEvent(new MouseEvent('click', { bubbles: true })); })()]])
+  local seen = [[(() => [...document.querySelectorAll('#places text[data-hex="19A:3413"]')]
+    .map(t => getComputedStyle(t).visibility).join(','))()]]
+  t.eq(page:eval(seen), "visible,visible")
+  page:eval([[document.querySelector('#counters .stack[data-hex="19A:3413"]').dispatchEvent(new MouseEvent('mouseenter'))]])
+  t.eq(page:eval(seen), "hidden,hidden")
+  page:eval([[document.querySelector('#counters .stack[data-hex="19A:3413"]').dispatchEvent(new MouseEvent('mouseleave'))]])
+  t.eq(page:eval(seen), "visible,visible")
+end)
+
 browser:close()

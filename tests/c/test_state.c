@@ -2,6 +2,7 @@
  * save.c and file.c from C. */
 #include "keel.h"
 #include "check.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -611,6 +612,17 @@ TEST(file_atomic_write_and_read) {
   free(data);
   CHECK_INT(keel_file_read(path, 3, &data, &len), KEEL_E_CAPACITY);
   CHECK_INT(keel_file_read("/nonexistent/x", 3, &data, &len), KEEL_E_NOT_FOUND);
+  /* a failure keeps errno: the reason a caller shows */
+  char bad[300];
+  snprintf(bad, sizeof bad, "%s/a.save/x", dir);
+  errno = 0;
+  CHECK_INT(keel_file_write_atomic(bad, "x", 1), KEEL_E_IO);
+  CHECK_INT(errno, ENOTDIR);
+  CHECK(strcmp(keel_file_reason(KEEL_E_IO, ENOTDIR), strerror(ENOTDIR)) == 0);
+  CHECK(strcmp(keel_file_reason(KEEL_E_CAPACITY, ENOTDIR), keel_status_str(KEEL_E_CAPACITY)) == 0);
+  errno = 0;
+  CHECK_INT(keel_file_read(dir, 100, &data, &len), KEEL_E_IO);
+  CHECK_INT(errno, EISDIR);
   unlink(path);
   rmdir(dir);
 }

@@ -110,7 +110,7 @@ local function methods_of(obj)
 end
 
 -- methods that touch files or the process: not for a fuzzer
-local SKIP = { save = true, load = true, write_file = true, close = true, on_roll = true }
+local SKIP = { save = true, load = true, close = true, on_roll = true }
 
 local function module_functions(mod)
   local names = {}

@@ -105,6 +105,18 @@ t.test("cli: keel run plays scenarios only; a host script is refused and pointed
   t.eq(out, "keel: run needs a SCENARIO.lua\n")
 end)
 
+t.test("cli: keel run takes its options before or after the scenario", function()
+  local status, out = sh(keel_bin .. " run --quiet --seed 32 scenarios/suez_1942.lua")
+  t.eq(status, 0, out)
+  t.ok(out:find("^result: 26 order%(s%), 26 as expected"), out)
+  local status2, out2 = sh(keel_bin .. " run scenarios/suez_1942.lua --seed 32 --quiet")
+  t.eq(status2, 0, out2)
+  t.eq(out2, out)
+  status, out = sh(keel_bin .. " run --quiet scenarios/suez_1942.lua extra")
+  t.eq(status, 2)
+  t.eq(out, "keel: a scenario takes no arguments, got 'extra'\n")
+end)
+
 -- a command's exit status, standard output and standard error, apart
 local function run3(args)
   local dir = t.tmpdir()
@@ -171,6 +183,7 @@ t.test("cli: a missing file is a failure (exit 1) for every command that reads o
     t.ok(not out:find("keel:", 1, true), "keel " .. args .. ": errors go to stderr")
     t.ok(err:match("^keel: [^\n]+\n$"), "keel " .. args .. ": one line on stderr: " .. err)
     t.eq(count(err, missing), 1, "keel " .. args .. ": the path once: " .. err)
+    t.ok(err:find("No such file or directory", 1, true), "keel " .. args .. ": the system's reason: " .. err)
   end
   os.execute("rm -rf " .. dir)
 end)

@@ -275,4 +275,16 @@ t.test("counter-4: keel run --svg draws the showcase's counters: names, stacks, 
   for _, name in ipairs { "Orion", "Warspite", "Convoy WS-1" } do t.ok(at:find(">" .. name .. "<", 1, true), name) end
   t.ok(at:find('class="stack%-count".->3</text>'), "three counters, counted")
   t.ok(svg:find('data-name="Afrika Korps"', 1, true))
+  -- the map's words stay readable: drawn over the counters, and a name or
+  -- CD level a stack covers moved clear of it (Port Said under Trento's stack)
+  t.ok(svg:find('<g id="units">', 1, true) < svg:find('<g id="places"', 1, true), "place names over the counters")
+  local port_said = svg:match('<text [^>]*data%-hex="19A:3413"[^>]*>Port Said</text>')
+  t.ok(port_said and port_said:find('transform="translate(0.0,', 1, true), port_said)
+  t.ok(svg:match('<text [^>]*data%-hex="19A:3413"[^>]*transform="translate%(%-[%d.]+,0.0%)"[^>]*>CD2</text>'), "CD2 left of the stack")
+  local cairo = svg:match('<text [^>]*>Cairo</text>')
+  t.ok(cairo and not cairo:find("transform", 1, true), "an uncovered name stays where it is: " .. tostring(cairo))
+  -- owned hexes are marked in the side's counter colour, as the legend says
+  local allied = require("keel.counter").side_color("Allied")
+  t.ok(svg:find('owned by Allied', 1, true))
+  t.ok(svg:match('<g id="owners".-fill="' .. allied .. '"'), "Allied-owned hexes in Allied blue")
 end)

@@ -36,7 +36,7 @@ local M = {
 }
 
 local function write_file(path, text, what)
-  local ok, err = require("keel").state.write_file(path, text)
+  local ok, err = require("keel").file.write(path, text)
   if not ok then error(what .. ": " .. tostring(err), 0) end
 end
 
@@ -134,10 +134,8 @@ local function run_study(args)
 end
 
 local function read_all(path)
-  local f, err = io.open(path, "rb")
-  if not f then error(err, 0) end
-  local s = f:read("a")
-  f:close()
+  local s, err = require("keel").file.read(path)
+  if not s then error(err, 0) end
   return s
 end
 

@@ -61,13 +61,11 @@ function M.run(args)
   if not out or out == "-" then
     io.stdout:write(svg)
   else
-    local f, ferr = io.open(out, "wb")
-    if not f then
-      io.stderr:write("keel: ", tostring(ferr), "\n")
+    local ok, werr = require("keel").file.write(out, svg)
+    if not ok then
+      io.stderr:write("keel: ", tostring(werr), "\n")
       return 1
     end
-    f:write(svg)
-    f:close()
   end
   return 0
 end

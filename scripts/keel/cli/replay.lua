@@ -29,11 +29,10 @@ local M = {
 
 
 local function read_lines(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
+  local text, err = keel.file.read(path)
+  if not text then return nil, err end
   local lines = {}
-  for l in f:lines() do if l ~= "" then lines[#lines + 1] = l end end
-  f:close()
+  for l in text:gmatch("[^\n]+") do lines[#lines + 1] = l end
   return lines
 end
 
@@ -157,7 +156,7 @@ function M.replay(path, opts)
   else
     old, err = read_lines(path)
   end
-  if not old then error(tostring(err), 0) end   -- io.open's reason names the path
+  if not old then error(tostring(err), 0) end   -- the reason names the path
   if #old == 0 then error(path .. ": empty journal", 0) end
   local ev = {}
   for i, l in ipairs(old) do ev[i] = decode(l, path .. ":" .. i) end
@@ -172,7 +171,7 @@ function M.replay(path, opts)
 end
 
 function M._replay(path, opts, old, ev, header)
-  local rep = { ok = true, actions = 0, steps = 0, changed_files = {} }
+  local rep = { ok = true, actions = 0, steps = 0, changed_files = {}, header = header }
   -- the scenario runs in the sandbox, and only a scenario is set up
   local lok, spec = pcall(scenario.load, header.scenario)
   if not lok then
@@ -368,11 +367,8 @@ end
 -- The header of a journal (its first line), for the limits; nil when it
 -- cannot be read (M.replay says why).
 local function read_header(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local l = f:read("l")
-  f:close()
-  local ok, h = pcall(json.decode, l or "")
+  local text = keel.file.read(path)
+  local ok, h = pcall(json.decode, text and text:match("^[^\n]*") or "")
   return ok and type(h) == "table" and h or nil
 end
 

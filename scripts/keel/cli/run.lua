@@ -98,7 +98,7 @@ function M.write_svg(run, spec, path)
   if not run.board then error("--svg: the scenario has no map", 0) end
   local st = run.game.state
   local view = run.set:view()
-  local layers = { render.units_layer(render.game_units(run.game), view) }
+  local layers = { render.units_layer(render.game_units(run.game)) }
   local around
   if run.set.queries and run.set.queries.last_path then
     -- what the rule returned, read raw: its metamethods would run outside any action
@@ -111,19 +111,26 @@ function M.write_svg(run, spec, path)
     end
   end
   -- who owns what now, as the game state says; the status the families declare
-  local svg = render.svg(run.board, { title = spec.name, extra_layers = layers, size = M.SVG_SIZE,
+  local svg = render.svg(run.board, { title = spec.name, extra_layers = layers, size = M.SVG_SIZE, spec = view,
     owners = function(h) return st:get_owner(h) end, around = around, radius = M.SVG_RADIUS,
     status = require("keel.counter").status_lines(view.status, st) })
-  local ok, err = require("keel").state.write_file(path, svg)
+  local ok, err = require("keel").file.write(path, svg)
   if not ok then error("--svg: " .. tostring(err), 0) end
 end
 
--- A scenario plays in a sandbox state of its own (a memory limit per game).
-local function run_scenario(file, args)
+--- Play a scenario in a sandbox state of its own (a memory limit per game).
+--- Every FILE is played as a scenario: what it is decides (keel.scenario.load
+--- runs it in the sandbox and refuses anything scenario{} did not make).
+--- Options may come before or after the scenario's file.
+---@param args string[]
+---@return integer status
+function M.run(args)
   local opts, rest = cli.parse_options(args, { journal = "value", quiet = "flag", json = "flag",
                                                 memory = "value", cpu = "value", svg = "value",
                                                 variant = "list", seed = "value" })
-  if #rest > 0 then cli.usage_error("a scenario takes no arguments, got '" .. rest[1] .. "'") end
+  local file = rest[1]
+  if not file then cli.usage_error("run needs a SCENARIO.lua") end
+  if #rest > 1 then cli.usage_error("a scenario takes no arguments, got '" .. rest[2] .. "'") end
   local memory = tonumber(opts.memory or tostring(M.DEFAULT_LIMITS.memory // (1024 * 1024)))
   local cpu = tonumber(opts.cpu or tostring(M.DEFAULT_LIMITS.cpu))
   if not memory or memory <= 0 then cli.usage_error("--memory wants a number of MiB") end
@@ -143,16 +150,6 @@ local function run_scenario(file, args)
     return 1
   end
   return status
-end
-
--- Every FILE is played as a scenario: what it is decides (keel.scenario.load
--- runs it in the sandbox and refuses anything scenario{} did not make).
-function M.run(args)
-  local file = args[1]
-  if not file then cli.usage_error("run needs a SCENARIO.lua") end
-  local rest = {}
-  for i = 2, #args do rest[#rest + 1] = args[i] end
-  return run_scenario(file, rest)
 end
 
 return M

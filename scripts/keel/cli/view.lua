@@ -335,7 +335,8 @@ function M.collect(path, opts)
       if board then
         -- the board drawn with who owns what at the start, as the game state says
         for _, h in ipairs(board:hexes()) do initial_owner[h] = g:get_owner(h) end
-        board_svg, ctx = render.draw(board, { size = size, owners = function(h) return initial_owner[h] end })
+        board_svg, ctx = render.draw(board, { size = size, spec = spec,
+          owners = function(h) return initial_owner[h] end })
       end
       offset = #g:journal_text()
       n.offset = offset
@@ -360,9 +361,7 @@ function M.collect(path, opts)
     data.notes = data.notes or {}
     data.notes[#data.notes + 1] = "rule file changed since the journal was written: " .. f
   end
-  local f = assert(io.open(path, "rb"))
-  local header = json.decode(f:read("l"))
-  f:close()
+  local header = rep.header
   data.scenario = header.scenario
   data.seed = header.seed
   data.name = run and run.spec.name or header.scenario
@@ -384,7 +383,7 @@ function M.build(path, opts)
     if not opts.out or opts.out == "-" then
       io.stdout:write(html)
     else
-      local wok, werr = require("keel").state.write_file(opts.out, html)
+      local wok, werr = require("keel").file.write(opts.out, html)
       if not wok then error(tostring(werr), 0) end   -- the reason names the path
     end
   end)

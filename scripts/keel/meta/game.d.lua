@@ -19,9 +19,6 @@ function gamelib.new(opts) end
 ---@param path string
 ---@return keel.Game|nil game, string? reason
 function gamelib.load(path) end
----@param path string
----@return string|nil text, string? reason
-function gamelib.read_file(path) end
 
 ---@class keel.UnitSpec
 ---@field name string

@@ -34,10 +34,6 @@ function statelib.json(v) end
 ---@param ... any key, value pairs
 ---@return string
 function statelib.json_line(ev, ...) end
----@param path string
----@param data string
----@return true|nil ok, string? reason
-function statelib.write_file(path, data) end
 ---@param s string
 ---@return string hex16
 function statelib.hash_bytes(s) end

@@ -45,6 +45,10 @@
   const ownersLayer = layer("changed-hands");
   const pathsLayer = layer("moves");
   const countersLayer = layer("counters");
+  // place names and CD levels stay over the counters (keel.render's places layer)
+  const placesLayer = svg.querySelector("#places");
+  if (placesLayer) svg.insertBefore(placesLayer, countersLayer.nextSibling);
+  const placeTexts = placesLayer ? Array.from(placesLayer.querySelectorAll("text[data-hex]")) : [];
 
   const templates = [];   // counter SVG text -> a parsed node, made once
   function counterNode(c) {
@@ -102,13 +106,18 @@
       slot.setAttribute("transform", `translate(${x.toFixed(1)},${y.toFixed(1)})`);
     });
     g.classList.toggle("spread", !!spread && n > 1);
+    // a spread stack is looked at: the hex's words step aside until it closes
+    for (const t of placeTexts) {
+      if (t.dataset.hex === g.dataset.hex) t.style.visibility = spread && n > 1 ? "hidden" : "";
+    }
     // on top of its neighbours (moved only when it is not: a moved node loses its click)
     if (spread && countersLayer.lastChild !== g) countersLayer.appendChild(g);
   }
 
   function drawCounters(state) {
     countersLayer.replaceChildren();
-    for (const [hex, ids] of stacksOf(state, steps[cur])) {
+    const stacks = stacksOf(state, steps[cur]);
+    for (const [hex, ids] of stacks) {
       const g = el("g", { class: "stack", "data-hex": hex, "data-count": ids.length });
       ids.forEach((id, i) => {
         const u = state.units[id];
@@ -148,6 +157,11 @@
       });
       countersLayer.appendChild(g);
       layoutStack(g, pinned === hex);
+    }
+    // a name or CD level a stack covers moves clear of it, and back when it leaves
+    for (const t of placeTexts) {
+      if (stacks.has(t.dataset.hex)) t.setAttribute("transform", `translate(${t.dataset.covered})`);
+      else t.removeAttribute("transform");
     }
   }
 

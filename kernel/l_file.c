@@ -1,0 +1,69 @@
+/*
+ * l_file.c — keel.file: whole files for host code (binding of file.c).
+ *
+ *   local text, err = keel.file.read(path [, max_bytes])
+ *   local ok, err = keel.file.write(path, text)      -- atomic
+ *
+ * The one way keel's host-side Lua (maps, tables, rule files, scenarios,
+ * journals, saves' rule files, the CLI) reads or writes a whole file: a
+ * read is bounded (keel.file.MAX unless the caller says less), so a path
+ * a journal or scenario names (/dev/zero, a FIFO) never fills the memory;
+ * a write goes to a temporary file and is renamed over the target. On
+ * failure: nil and "<path>: <why>" (the system's reason, or the bound).
+ * Scripts in a sandbox never get this module.
+ */
+#include "l_util.h"
+#include <errno.h>
+#include <stdlib.h>
+
+/* Files read by keel.file.read are at most this large unless told less. */
+#define FILE_MAX ((lua_Integer)256 << 20)
+
+/* keel.file.read(path [, max]) -> text | nil, reason  [-2, +1|2, e] */
+static int l_read(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  lua_Integer max = luaL_optinteger(L, 2, FILE_MAX);
+  luaL_argcheck(L, max >= 0 && max <= FILE_MAX, 2, "a size from 0 to keel.file.MAX expected");
+  char *text;
+  size_t len;
+  keel_status s = keel_file_read(path, (size_t)max, &text, &len);
+  int why = errno;
+  if (s == KEEL_E_NOMEM) return keel_lua_fail(L, s, "read");
+  if (s != KEEL_OK) {
+    lua_pushnil(L);
+    if (s == KEEL_E_CAPACITY)
+      lua_pushfstring(L, "%s: larger than %I bytes; refusing to read it", path, max);
+    else
+      lua_pushfstring(L, "%s: %s", path, keel_file_reason(s, why));
+    return 2;
+  }
+  lua_pushlstring(L, text, len);
+  free(text);
+  return 1;
+}
+
+/* keel.file.write(path, data) -> true | nil, reason  [-2, +1|2, e]; atomic */
+static int l_write(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  size_t len;
+  const char *data = luaL_checklstring(L, 2, &len);
+  keel_status s = keel_file_write_atomic(path, data, len);
+  int why = errno;
+  if (s == KEEL_E_NOMEM) return keel_lua_fail(L, s, "write");
+  if (s != KEEL_OK) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: cannot write (%s)", path, keel_file_reason(s, why));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* the keel.file table  [-0, +1, e] */
+int keel_lua_open_file(lua_State *L) {
+  static const luaL_Reg fns[] = { { "read", l_read }, { "write", l_write }, { NULL, NULL } };
+  luaL_newlib(L, fns);
+  lua_pushinteger(L, FILE_MAX);
+  lua_setfield(L, -2, "MAX");
+  return 1;
+}

@@ -1,0 +1,24 @@
+---@meta keel
+-- LuaLS definitions for keel.file (kernel/l_file.c). Kept in step with it.
+-- Host code only: scripts in a sandbox never get keel.file.
+
+---@class keel
+---@field file keel.filelib
+
+---@class keel.filelib
+---@field MAX integer the most a read takes unless told less (256 MiB)
+local filelib = {}
+
+--- A whole file, at most `max` bytes (default keel.file.MAX): a path a
+--- journal or scenario names (/dev/zero, a FIFO) never fills the memory.
+---@param path string
+---@param max? integer
+---@return string|nil text, string? reason "<path>: <why>" (the system's reason, or the bound)
+function filelib.read(path, max) end
+
+--- Write a whole file atomically (a temporary file beside it, fsync,
+--- rename, fsync the folder): the old file or the new one, never half.
+---@param path string
+---@param data string
+---@return true|nil ok, string? reason "<path>: cannot write (<why>)"
+function filelib.write(path, data) end
