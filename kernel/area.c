@@ -134,7 +134,7 @@ keel_status keel_area_of(const keel_areas *a, keel_hex h, size_t *index) {
   return KEEL_OK;
 }
 
-size_t keel_area_hex_count(const keel_areas *a, size_t i) { return i < a->n ? a->areas[i].hexes.n : 0; }
+size_t keel_area_count_hexes(const keel_areas *a, size_t i) { return i < a->n ? a->areas[i].hexes.n : 0; }
 
 static int cmp_hex(const void *x, const void *y) {
   keel_hex a = *(const keel_hex *)x, b = *(const keel_hex *)y;
@@ -193,7 +193,7 @@ int keel_area_adjacent(const keel_areas *a, size_t i, size_t j) {
   return 0;
 }
 
-size_t keel_area_neighbor_count(const keel_areas *a, size_t i) { return i < a->n ? a->areas[i].adj.n : 0; }
+size_t keel_area_count_neighbors(const keel_areas *a, size_t i) { return i < a->n ? a->areas[i].adj.n : 0; }
 size_t keel_area_neighbor(const keel_areas *a, size_t i, size_t k) {
   return (i < a->n && k < a->areas[i].adj.n) ? a->areas[i].adj.v[k] : (size_t)-1;
 }

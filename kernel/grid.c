@@ -53,7 +53,7 @@ void keel_grid_free(keel_grid *g) {
 }
 
 const keel_numbering *keel_grid_numbering(const keel_grid *g) { return &g->num; }
-size_t keel_grid_section_count(const keel_grid *g) { return g->nsec; }
+size_t keel_grid_count_sections(const keel_grid *g) { return g->nsec; }
 const char *keel_grid_section_name(const keel_grid *g, size_t i) {
   return i < g->nsec ? g->secs[i].name : NULL;
 }

@@ -173,7 +173,7 @@ KEEL_API void keel_grid_free(keel_grid *g);
 KEEL_API keel_status keel_grid_add_section(keel_grid *g, const char *name,
                                            int64_t col, int64_t row,
                                            int64_t cols, int64_t rows);
-KEEL_API size_t keel_grid_section_count(const keel_grid *g);
+KEEL_API size_t keel_grid_count_sections(const keel_grid *g);
 KEEL_API const char *keel_grid_section_name(const keel_grid *g, size_t i);
 KEEL_API const keel_numbering *keel_grid_numbering(const keel_grid *g);
 /* Parse "15B:2407" or "2407"; on failure *err_at is the byte offset of the
@@ -205,7 +205,7 @@ KEEL_API const char *keel_area_name(const keel_areas *a, size_t index);
 /* A hex belongs to at most one area. */
 KEEL_API keel_status keel_area_add_hex(keel_areas *a, size_t index, keel_hex h);
 KEEL_API keel_status keel_area_of(const keel_areas *a, keel_hex h, size_t *index);
-KEEL_API size_t keel_area_hex_count(const keel_areas *a, size_t index);
+KEEL_API size_t keel_area_count_hexes(const keel_areas *a, size_t index);
 /* Hexes of an area in ascending hex id order. */
 KEEL_API keel_status keel_area_hexes(const keel_areas *a, size_t index,
                                      keel_hex *out, size_t cap, size_t *n);
@@ -214,7 +214,7 @@ KEEL_API keel_status keel_area_connect(keel_areas *a, size_t i, size_t j);
 KEEL_API keel_status keel_area_connect_by_hexes(keel_areas *a);
 KEEL_API int keel_area_adjacent(const keel_areas *a, size_t i, size_t j);
 /* Neighbours in ascending index order. */
-KEEL_API size_t keel_area_neighbor_count(const keel_areas *a, size_t i);
+KEEL_API size_t keel_area_count_neighbors(const keel_areas *a, size_t i);
 KEEL_API size_t keel_area_neighbor(const keel_areas *a, size_t i, size_t k);
 /* Graph distance in steps (breadth first), -1 when unreachable. */
 KEEL_API int64_t keel_area_distance(const keel_areas *a, size_t from, size_t to);
@@ -306,8 +306,8 @@ KEEL_API keel_status keel_graph_add_node(keel_graph *g, int64_t key);
 /* cost 0..KEEL_COST_MAX; a repeated edge keeps the lower cost */
 KEEL_API keel_status keel_graph_add_edge(keel_graph *g, int64_t from, int64_t to, uint16_t cost);
 KEEL_API keel_status keel_graph_finish(keel_graph *g);
-KEEL_API size_t keel_graph_node_count(const keel_graph *g);
-KEEL_API size_t keel_graph_edge_count(const keel_graph *g);
+KEEL_API size_t keel_graph_count_nodes(const keel_graph *g);
+KEEL_API size_t keel_graph_count_edges(const keel_graph *g);
 KEEL_API int keel_graph_has_node(const keel_graph *g, int64_t key);
 /* Neighbours of a node in key order with their costs; at most cap. */
 KEEL_API keel_status keel_graph_neighbors(const keel_graph *g, int64_t key, int64_t *out,

@@ -95,7 +95,7 @@ static int l_area_of(lua_State *L) {
 /* areas:hexes(name) -> {hexes in ascending id order}  [-2, +1, e] */
 static int l_hexes(lua_State *L) {
   keel_areas *a = check_areas(L, 1);
-  size_t i = check_area(L, a, 2), n = keel_area_hex_count(a, i);
+  size_t i = check_area(L, a, 2), n = keel_area_count_hexes(a, i);
   keel_hex *buf = lua_newuserdatauv(L, (n ? n : 1) * sizeof *buf, 0);
   keel_status st = keel_area_hexes(a, i, buf, n, &n);
   if (st != KEEL_OK) return keel_lua_fail(L, st, "areas:hexes");

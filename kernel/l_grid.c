@@ -42,7 +42,7 @@ static int label_error(lua_State *L, keel_grid *g, keel_status st, const char *l
   case KEEL_E_SECTION: {
     lua_pushfstring(L, "unknown map section at character %d (known:", (int)at + 1);
     luaL_addvalue(&b);
-    for (size_t i = 0; i < keel_grid_section_count(g); i++) {
+    for (size_t i = 0; i < keel_grid_count_sections(g); i++) {
       luaL_addchar(&b, ' ');
       luaL_addstring(&b, keel_grid_section_name(g, i));
     }
@@ -147,7 +147,7 @@ static int l_numbering(lua_State *L) {
 /* tostring(grid) -> "keel.Grid (N sections)"  [-1, +1, e] */
 static int l_tostring(lua_State *L) {
   keel_grid *g = check_grid(L, 1);
-  lua_pushfstring(L, "keel.Grid (%d sections)", (int)keel_grid_section_count(g));
+  lua_pushfstring(L, "keel.Grid (%d sections)", (int)keel_grid_count_sections(g));
   return 1;
 }
 

@@ -538,8 +538,8 @@ static int l_graph_neighbors(lua_State *L) {
 /* graph:count() -> nodes, edges  [-1, +2, e] */
 static int l_graph_count(lua_State *L) {
   keel_graph *g = check_graph(L, 1);
-  lua_pushinteger(L, (lua_Integer)keel_graph_node_count(g));
-  lua_pushinteger(L, (lua_Integer)keel_graph_edge_count(g));
+  lua_pushinteger(L, (lua_Integer)keel_graph_count_nodes(g));
+  lua_pushinteger(L, (lua_Integer)keel_graph_count_edges(g));
   return 2;
 }
 
@@ -602,8 +602,8 @@ static int l_hexes(lua_State *L) {
 /* tostring(graph) -> "keel.Graph (N nodes, M edges)"  [-1, +1, e] */
 static int graph_tostring(lua_State *L) {
   keel_graph *g = check_graph(L, 1);
-  lua_pushfstring(L, "keel.Graph (%d nodes, %d edges)", (int)keel_graph_node_count(g),
-                  (int)keel_graph_edge_count(g));
+  lua_pushfstring(L, "keel.Graph (%d nodes, %d edges)", (int)keel_graph_count_nodes(g),
+                  (int)keel_graph_count_edges(g));
   return 1;
 }
 

@@ -51,7 +51,7 @@ void keel_lua_pushareanames(lua_State *L, const keel_areas *a) {
 }
 
 void keel_lua_pushareaneighbors(lua_State *L, const keel_areas *a, size_t i) {
-  size_t n = keel_area_neighbor_count(a, i);
+  size_t n = keel_area_count_neighbors(a, i);
   lua_createtable(L, (int)n, 0);
   for (size_t k = 0; k < n; k++) {
     lua_pushstring(L, keel_area_name(a, keel_area_neighbor(a, i, k)));
@@ -60,7 +60,7 @@ void keel_lua_pushareaneighbors(lua_State *L, const keel_areas *a, size_t i) {
 }
 
 void keel_lua_pushsectionnames(lua_State *L, const keel_grid *g) {
-  size_t n = keel_grid_section_count(g);
+  size_t n = keel_grid_count_sections(g);
   lua_createtable(L, (int)n, 0);
   for (size_t i = 0; i < n; i++) {
     lua_pushstring(L, keel_grid_section_name(g, i));

@@ -648,8 +648,8 @@ keel_status keel_graph_finish(keel_graph *g) {
   return KEEL_OK;
 }
 
-size_t keel_graph_node_count(const keel_graph *g) { return g->n; }
-size_t keel_graph_edge_count(const keel_graph *g) { return g->finished ? g->off[g->n] : g->npend; }
+size_t keel_graph_count_nodes(const keel_graph *g) { return g->n; }
+size_t keel_graph_count_edges(const keel_graph *g) { return g->finished ? g->off[g->n] : g->npend; }
 int keel_graph_has_node(const keel_graph *g, int64_t key) { return g->finished && node_of(g, key) >= 0; }
 
 keel_status keel_graph_neighbors(const keel_graph *g, int64_t key, int64_t *out, uint16_t *costs,

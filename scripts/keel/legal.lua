@@ -18,25 +18,40 @@
 -- (a move's MP cost) — or nil/empty and why there is none. The candidates
 -- of a list parameter ("units") are its elements.
 --
--- Every combination of candidates (each parameter with a domain filled,
--- those without left out) is an order checked by the action's `legal` and
--- its vetoes; what survives is listed. When a required parameter has no
--- domain, or there are more than M.MAX_CHECKS combinations, the candidates
--- are listed unchecked (`checked = false`): the order is checked when it
--- is submitted. Entry points: set:legal_actions (keel.rules).
+-- The candidate orders: each parameter with a domain, in the order the
+-- domains are asked, takes each of its candidates and, when optional, is
+-- also left out; a list parameter takes every set of its elements (at
+-- most its declared `max`), smaller sets first: level k holds the orders
+-- whose largest set has k elements. Those without a domain are left out.
+-- Every candidate order is checked by the action's `legal` and its vetoes;
+-- what survives is listed. At most M.MAX_CHECKS orders are checked per
+-- action: the levels are enumerated while the next fits, and an action
+-- cut short says `truncated` (what it lists was checked; more may be
+-- legal). When a required parameter has no domain the candidates are
+-- listed unchecked: the order is checked when it is submitted.
+--
+-- Each parameter lists, for each combination of the values of the
+-- parameters it depends on (`given`), the candidates some legal order
+-- uses, the sets of a list parameter (`sets`) and whether some legal
+-- order leaves it out (`omit`). When the legal orders are not every
+-- combination those lists make (two optional parameters that exclude each
+-- other), the action also lists them (`orders`). Entry point:
+-- set:legal_actions (keel.rules).
 local orders = require "keel.orders"
 local json = require "keel.json"
 local errors = require "keel.errors"
 local sorted_keys = require("keel.keys").sorted
 
 local type, ipairs, pairs, pcall, tostring, error = type, ipairs, pairs, pcall, tostring, error
+local min, max = math.min, math.max
 
 local M = {}
 
---- Candidate orders checked per action at most; past it, listed unchecked.
+--- Candidate orders checked per action at most; past it, `truncated`.
 M.MAX_CHECKS = 5000
 
 local PLAIN = { string = true, number = true, boolean = true }
+local NONE = {}
 
 -- A key telling values apart (ids, labels, lists of ids).
 local function key_of(v)
@@ -45,6 +60,12 @@ local function key_of(v)
     return ok and text or tostring(v)
   end
   return type(v) .. ":" .. tostring(v)
+end
+
+local function copy(t)
+  local out = {}
+  for k, v in pairs(t) do out[k] = v end
+  return out
 end
 
 -- The candidates a domain gives: {value=, extras...} each, and why none.
@@ -73,21 +94,151 @@ local function ask_domain(set, game, r, name, pname, p, given, side)
   return out, #out == 0 and why ~= nil and tostring(why) or nil
 end
 
--- The value a candidate puts in an order (a list parameter gets a one-element list).
-local function order_value(p, cand)
-  if p.type == "units" then return { cand.value } end
-  return cand.value
+-- The values of the parameters `p` depends on in `combo`: given, its key;
+-- complete is false when one of them is left out of the combination.
+local function given_of(p, combo)
+  local given, complete = {}, true
+  for _, d in ipairs(p.depends) do
+    if combo[d] == nil then complete = false end
+    given[d] = combo[d]
+  end
+  return given, key_of(given), complete
 end
 
-local function copy(t)
+-- The candidates of parameter `pname` in a combination, asked once per
+-- value of what it depends on: {list, why, index = value key -> {pos, cand}};
+-- nil when something it depends on is left out.
+local function candidates(E, pname, combo)
+  local p = E.decl[pname]
+  local given, k, complete = given_of(p, combo)
+  if not complete then return nil end
+  local hit = E.cache[pname][k]
+  if not hit then
+    local l, why = ask_domain(E.set, E.game, E.rule, E.name, pname, p, given, E.side)
+    local list, index = {}, {}
+    for _, cand in ipairs(l) do
+      local ck = key_of(cand.value)
+      if index[ck] == nil then
+        list[#list + 1] = cand
+        index[ck] = { pos = #list, cand = cand }
+      end
+    end
+    hit = { list = list, why = why, index = index }
+    E.cache[pname][k] = hit
+    if #list == 0 and not E.empty then E.empty = { param = pname, reason = why } end
+  end
+  return hit
+end
+
+-- Call emit(set) for each set of `size` of the candidates in `list` (their
+-- values, in list order), sets in order of their positions; stops when
+-- emit returns true, and returns true then.
+local function each_subset(list, size, emit)
+  local n = #list
+  if size > n or size < 1 then return false end
+  local idx = {}
+  for i = 1, size do idx[i] = i end
+  while true do
+    local s = {}
+    for i = 1, size do s[i] = list[idx[i]].value end
+    if emit(s) then return true end
+    local i = size
+    while i >= 1 and idx[i] == n - size + i do i = i - 1 end
+    if i == 0 then return false end
+    idx[i] = idx[i] + 1
+    for j = i + 1, size do idx[j] = idx[j - 1] + 1 end
+  end
+end
+
+-- The candidate orders of level k: every list parameter holds at most k
+-- elements and, past level 1, one holds k (the last list parameter brings
+-- k when none before it did). At most `budget` orders: returns them and
+-- whether some were left out (then, past level 1, nothing is returned).
+local function expand(E, k, budget)
+  local combos, tops = { {} }, { 0 }
+  local over = false
+  for _, pname in ipairs(E.dom_order) do
+    local p = E.decl[pname]
+    local nexts, ntops = {}, {}
+    local function push(c, top)
+      if #nexts >= budget then return true end
+      nexts[#nexts + 1] = c
+      ntops[#ntops + 1] = top
+      return false
+    end
+    local full = false
+    for i, combo in ipairs(combos) do
+      local top = tops[i]
+      local need = k > 1 and pname == E.last_list and top < k   -- this set must have k elements
+      local hit = candidates(E, pname, combo)
+      local list = hit and hit.list or NONE
+      if p.optional and not need then full = push(combo, top) end
+      if not full and p.type == "units" then
+        local cap = min(#list, p.max or #list)
+        if cap > k then E.more = true end
+        for size = need and k or 1, min(cap, k) do
+          full = each_subset(list, size, function(s)
+            local c = copy(combo)
+            c[pname] = s
+            return push(c, max(top, size))
+          end)
+          if full then break end
+        end
+      elseif not full then
+        for _, cand in ipairs(list) do
+          local c = copy(combo)
+          c[pname] = cand.value
+          full = push(c, top)
+          if full then break end
+        end
+      end
+      if full then break end
+    end
+    combos, tops = nexts, ntops
+    if full then
+      over = true
+      if k > 1 then return {}, true end
+    end
+  end
+  return combos, over
+end
+
+-- A combination as the parameters of an order (lists copied: a rule may not
+-- change the candidates by changing its parameters).
+local function as_params(combo)
   local out = {}
-  for k, v in pairs(t) do out[k] = v end
+  for k, v in pairs(combo) do out[k] = type(v) == "table" and copy(v) or v end
   return out
 end
 
+-- The positions of a set's elements in its domain, for ordering the sets.
+local function set_before(index)
+  return function(a, b)
+    if #a ~= #b then return #a < #b end
+    for i = 1, #a do
+      local pa, pb = index[key_of(a[i])].pos, index[key_of(b[i])].pos
+      if pa ~= pb then return pa < pb end
+    end
+    return false
+  end
+end
+
+-- Do the sets of 1 .. `most` elements of n elements number `have` (2^n - 1
+-- without most)? (Counted only while they may: no overflow.)
+local function all_sets(n, most, have)
+  local total, c = 0, 1
+  for size = 1, min(n, most or n) do
+    c = c * (n - size + 1) // size
+    total = total + c
+    if total > have then return false end
+  end
+  return total == have
+end
+
 --- One action for `side`: {name, rule, family, title, params = {...},
---- available, checked, reason, kind, refused = {rule, family, reason}}.
---- Runs inside the set's entry point (set:legal_actions).
+--- available, checked, truncated, orders, free, reason, kind, refused =
+--- {rule, family, reason}}. Runs inside the set's entry point
+--- (set:legal_actions).
 ---@param set table
 ---@param game table
 ---@param name string
@@ -98,69 +249,43 @@ function M.action(set, game, name, side)
   local order = orders.param_order(decl)
   local entry = { name = name, rule = r.id, family = r.family, title = a.def.title or r.title, params = {} }
 
-  -- every combination of candidates, parameter by parameter
-  local combos = { {} }
-  local cache = {}          -- pname -> given key -> {list, why}
-  local empty               -- {param=, reason=} of the first parameter a domain gave no value
-  local too_many = false
+  local E = { set = set, game = game, rule = r, name = name, side = side, decl = decl, cache = {},
+              dom_order = {}, last_list = nil, empty = nil, more = false }
   local free_required = {}
   for _, pname in ipairs(order) do
     local p = decl[pname]
-    if not p.domain then
-      if not p.optional then free_required[#free_required + 1] = pname end
-    elseif not too_many then
-      cache[pname] = {}
-      local nexts = {}
-      for _, combo in ipairs(combos) do
-        local given, missing = {}, nil
-        for _, d in ipairs(p.depends) do
-          if combo[d] == nil then missing = d end
-          given[d] = combo[d]
-        end
-        local list, why
-        if missing then
-          list, why = {}, ("it depends on '%s', which has no value"):format(missing)
-        else
-          local k = key_of(given)
-          local hit = cache[pname][k]
-          if not hit then
-            local l, w = ask_domain(set, game, r, name, pname, p, given, side)
-            local index = {}
-            for _, cand in ipairs(l) do
-              local ck = key_of(cand.value)
-              if index[ck] == nil then index[ck] = cand end
-            end
-            hit = { l, w, index }
-            cache[pname][k] = hit
-          end
-          list, why = hit[1], hit[2]
-        end
-        if #list == 0 then
-          if p.optional then nexts[#nexts + 1] = combo end
-          if not empty then empty = { param = pname, reason = why } end
-        else
-          for _, cand in ipairs(list) do
-            local c = copy(combo)
-            c[pname] = order_value(p, cand)
-            nexts[#nexts + 1] = c
-          end
-        end
-        if #nexts > M.MAX_CHECKS then too_many = true; break end
-      end
-      combos = nexts
+    if p.domain then
+      E.dom_order[#E.dom_order + 1] = pname
+      E.cache[pname] = {}
+      if p.type == "units" then E.last_list = pname end
+    elseif not p.optional then
+      free_required[#free_required + 1] = pname
     end
+  end
+
+  -- the candidate orders, level by level while they fit
+  local combos, truncated, k = {}, false, 1
+  while true do
+    E.more = false
+    local level, over = expand(E, k, M.MAX_CHECKS - #combos)
+    for _, c in ipairs(level) do combos[#combos + 1] = c end
+    if over then truncated = true; break end
+    if not E.more then break end
+    k = k + 1
   end
 
   -- check every combination as an order
   local legal = combos
-  entry.checked = #free_required == 0 and not too_many
-  if entry.checked then
+  entry.checked = #free_required == 0 and not truncated
+  entry.truncated = truncated or nil
+  if #free_required == 0 then
     legal = {}
     for _, combo in ipairs(combos) do
-      local why, kind, by = orders.check_params(set, game, name, combo), "params", nil
+      local params = as_params(combo)
+      local why, kind, by = orders.check_params(set, game, name, params), "params", nil
       if not why then
-        local ok, w, k, b = pcall(set._check_action, set, game, name, combo, true)
-        if ok then why, kind, by = w, k, b else why, kind = errors.format(w), errors.get_kind(w) or "error" end
+        local ok, w, kd, b = pcall(set._check_action, set, game, name, params, true)
+        if ok then why, kind, by = w, kd, b else why, kind = errors.format(w), errors.get_kind(w) or "error" end
       end
       if why then
         if not entry.reason then entry.reason, entry.kind, entry.refused = why, kind, by end
@@ -171,50 +296,101 @@ function M.action(set, game, name, side)
   end
   entry.available = #legal > 0
   -- not available, and a parameter had no value to offer: that says why best
-  if not entry.available and empty then
+  if not entry.available and E.empty then
     entry.kind = "domain"
-    entry.reason = ("no value for parameter '%s'%s"):format(empty.param, empty.reason and (": " .. empty.reason) or "")
+    entry.reason = ("no value for parameter '%s'%s"):format(E.empty.param,
+      E.empty.reason and (": " .. E.empty.reason) or "")
   end
   if entry.available then entry.reason, entry.kind, entry.refused = nil, nil, nil end
   entry.free = free_required
 
-  -- each parameter with the candidates some listed order uses
+  -- each parameter with what the listed orders do with it, for each given
+  local groups_of = {}
   for _, pname in ipairs(order) do
     local p = decl[pname]
-    local out = { name = pname, type = p.type, optional = p.optional, title = p.title }
-    if p.domain and cache[pname] then
+    local out = { name = pname, type = p.type, optional = p.optional, title = p.title, max = p.max }
+    if p.domain then
       out.depends = #p.depends > 0 and p.depends or nil
       local groups, by_key = {}, {}
       for _, combo in ipairs(legal) do
+        local given, gk = given_of(p, combo)
+        local g = by_key[gk]
+        if not g then
+          local hit = E.cache[pname][gk]
+          g = { given = given, index = hit and hit.index or {}, found = {}, sets = {}, set_seen = {} }
+          by_key[gk] = g
+          groups[#groups + 1] = g
+        end
         local v = combo[pname]
-        if v ~= nil then
-          local given = {}
-          for _, d in ipairs(p.depends) do given[d] = combo[d] end
-          local gk = key_of(given)
-          local g = by_key[gk]
-          if not g then
-            g = { given = given, domain = {}, seen = {}, index = (cache[pname][gk] or {})[3] or {} }
-            by_key[gk] = g
-            groups[#groups + 1] = g
+        local vals = v
+        if v == nil then
+          g.omit = true
+          vals = NONE
+        elseif p.type == "units" then
+          local sk = key_of(v)
+          if not g.set_seen[sk] then
+            g.set_seen[sk] = true
+            g.sets[#g.sets + 1] = v
           end
-          local vals = p.type == "units" and v or { v }
-          for _, x in ipairs(vals) do
-            local xk = key_of(x)
-            if not g.seen[xk] and g.index[xk] then
-              g.seen[xk] = true
-              g.domain[#g.domain + 1] = g.index[xk]
-            end
-          end
+        else
+          vals = { v }
+        end
+        for _, x in ipairs(vals) do
+          local e = g.index[key_of(x)]
+          if e then g.found[e.pos] = e.cand end
         end
       end
+      for _, g in ipairs(groups) do
+        g.domain, g.values = {}, {}
+        for _, pos in ipairs(sorted_keys(g.found)) do
+          g.domain[#g.domain + 1] = g.found[pos]
+          g.values[#g.values + 1] = g.found[pos].value
+        end
+        if p.type == "units" then
+          table.sort(g.sets, set_before(g.index))
+          g.options = g.sets
+          g.any_set = all_sets(#g.domain, p.max, #g.sets) or nil
+        else
+          g.options = g.values
+        end
+      end
+      groups_of[pname] = by_key
+      local function shown(g)
+        return { given = g.given, domain = g.domain, omit = g.omit, any_set = g.any_set,
+                 sets = p.type == "units" and not g.any_set and g.sets or nil }
+      end
       if #p.depends == 0 then
-        out.domain = groups[1] and groups[1].domain or {}
+        local g = groups[1] and shown(groups[1]) or { domain = {}, sets = p.type == "units" and {} or nil }
+        out.domain, out.sets, out.any_set, out.omit = g.domain, g.sets, g.any_set, g.omit
       else
         out.choices = {}
-        for i, g in ipairs(groups) do out.choices[i] = { given = g.given, domain = g.domain } end
+        for i, g in ipairs(groups) do out.choices[i] = shown(g) end
       end
     end
     entry.params[#entry.params + 1] = out
+  end
+
+  -- are the listed orders every combination of the lists? (never fewer:
+  -- each listed order is one of them)
+  local vals = {}
+  local function count(i, limit)
+    local pname = E.dom_order[i]
+    if not pname then return 1 end
+    local _, gk = given_of(decl[pname], vals)
+    local g = groups_of[pname][gk]
+    if not g then return 0 end
+    local n = g.omit and count(i + 1, limit) or 0
+    for _, v in ipairs(g.options) do
+      if n > limit then break end
+      vals[pname] = v
+      n = n + count(i + 1, limit - n)
+      vals[pname] = nil
+    end
+    return n
+  end
+  if #legal > 0 and count(1, #legal) ~= #legal then
+    entry.orders = {}
+    for i, combo in ipairs(legal) do entry.orders[i] = combo end
   end
   return entry
 end

@@ -28,7 +28,7 @@ M.param_types = { "unit", "group", "hex", "integer", "number", "string", "boolea
 local PARAM_TYPES = {}
 for _, t in ipairs(M.param_types) do PARAM_TYPES[t] = true end
 
-local PARAM_FIELDS = { type = true, optional = true, domain = true, depends = true, title = true }
+local PARAM_FIELDS = { type = true, optional = true, domain = true, depends = true, title = true, max = true }
 
 local parse_param   -- below: the parse itself
 local parsed_text = {}   -- "hex?" -> its declaration, shared (read it, never change it)
@@ -36,11 +36,13 @@ local parsed_text = {}   -- "hex?" -> its declaration, shared (read it, never ch
 --- A parameter's declaration: its type as text ("unit" -> {type = "unit",
 --- optional = false}, "hex?" -> {type = "hex", optional = true}), or a
 --- table { type = "group", optional =, title =, domain = function(ctx, p,
---- side) ... end, depends = { "other param", ... } } (`type` may end in
---- "?" there too). The domain lists the values the rules can enumerate for
---- the parameter (keel.legal). nil and the reason when it is neither.
+--- side) ... end, depends = { "other param", ... }, max = n } (`type` may
+--- end in "?" there too). The domain lists the values the rules can
+--- enumerate for the parameter (keel.legal); `max`, for a list ("units"),
+--- the most elements a set of them offered has. nil and the reason when it
+--- is neither.
 ---@param decl any
----@return {type: string, optional: boolean, domain?: function, depends?: string[], title?: string}|nil, string? why
+---@return {type: string, optional: boolean, domain?: function, depends?: string[], title?: string, max?: integer}|nil, string? why
 function M.parse_param(decl)
   if type(decl) == "string" and parsed_text[decl] then return parsed_text[decl] end
   local p, why = parse_param(decl)
@@ -54,7 +56,7 @@ function parse_param(decl)
   if type(spec) ~= "table" then return nil, "a type (\"unit\", \"hex?\" ...) or a table { type =, domain = ... }" end
   for k in pairs(spec) do
     if not PARAM_FIELDS[k] then
-      return nil, ("unknown field '%s' (fields: depends, domain, optional, title, type)"):format(tostring(k))
+      return nil, ("unknown field '%s' (fields: depends, domain, max, optional, title, type)"):format(tostring(k))
     end
   end
   local base, opt
@@ -65,6 +67,10 @@ function parse_param(decl)
   if spec.optional ~= nil and type(spec.optional) ~= "boolean" then return nil, "optional must be true or false" end
   if spec.domain ~= nil and type(spec.domain) ~= "function" then return nil, "domain must be a function(ctx, p, side)" end
   if spec.title ~= nil and type(spec.title) ~= "string" then return nil, "title must be a string" end
+  if spec.max ~= nil then
+    if base ~= "units" then return nil, "max bounds the sets of a list parameter: type \"units\" only" end
+    if math.type(spec.max) ~= "integer" or spec.max < 1 then return nil, "max must be a whole number of 1 or more" end
+  end
   local depends = {}
   if spec.depends ~= nil then
     if type(spec.depends) ~= "table" then return nil, "depends must be a list of parameter names" end
@@ -75,7 +81,7 @@ function parse_param(decl)
     if spec.domain == nil then return nil, "depends names what a domain reads: it needs a domain" end
   end
   return { type = base, optional = opt == "?" or spec.optional == true, domain = spec.domain,
-           depends = depends, title = spec.title }
+           depends = depends, title = spec.title, max = spec.max }
 end
 
 --- Check the parameter declarations of an action: every name a domain

@@ -240,30 +240,49 @@ function Session:op_actions(req)
   local out = list()
   for _, e in ipairs(entries) do
     local types = {}
+    for _, p in ipairs(e.params) do types[p.name] = p.type end
+    -- an order's values as it sends them (hexes as labels), for `given` and `orders`
+    local function values_of(t)
+      local vals = {}
+      for k, v in pairs(t) do
+        vals[k] = types[k] == "units" and list({ table.unpack(v) }) or self:order_value(types[k], v)
+      end
+      return vals
+    end
+    local function sets_of(sets)
+      if not sets then return nil end
+      local s = list()
+      for i, x in ipairs(sets) do s[i] = list({ table.unpack(x) }) end
+      return s
+    end
     local params = list()
     for _, p in ipairs(e.params) do
-      types[p.name] = p.type
-      local q = { name = p.name, type = p.type, optional = p.optional, title = p.title }
+      local q = { name = p.name, type = p.type, optional = p.optional, title = p.title, max = p.max }
       if p.depends then q.depends = list({ table.unpack(p.depends) }) end
       if p.domain then
         q.domain = list()
         for i, c in ipairs(p.domain) do q.domain[i] = self:candidate(p.type, c) end
+        q.sets, q.any_set, q.omit = sets_of(p.sets), p.any_set, p.omit
       elseif p.choices then
         q.choices = list()
         for i, ch in ipairs(p.choices) do
-          local given = {}
-          for k, v in pairs(ch.given) do given[k] = self:order_value(types[k], v) end
           local dom = list()
           for j, c in ipairs(ch.domain) do dom[j] = self:candidate(p.type, c) end
-          q.choices[i] = { given = given, domain = dom }
+          q.choices[i] = { given = values_of(ch.given), domain = dom, sets = sets_of(ch.sets), any_set = ch.any_set,
+                           omit = ch.omit }
         end
       end
       params[#params + 1] = q
     end
+    local orders
+    if e.orders then
+      orders = list()
+      for i, o in ipairs(e.orders) do orders[i] = values_of(o) end
+    end
     out[#out + 1] = {
       name = e.name, rule = e.rule, family = e.family, title = e.title, params = params,
-      available = e.available, checked = e.checked, reason = e.reason, kind = e.kind,
-      refused = e.refused, free = #e.free > 0 and list({ table.unpack(e.free) }) or nil,
+      available = e.available, checked = e.checked, truncated = e.truncated, orders = orders, reason = e.reason,
+      kind = e.kind, refused = e.refused, free = #e.free > 0 and list({ table.unpack(e.free) }) or nil,
     }
   end
   return { side = side, actions = out, hash = run.game:hash_hex() }

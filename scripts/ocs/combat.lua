@@ -35,11 +35,9 @@ rule {
   actions = {
     barrage = {
       -- domains (keel.legal): the units that may fire now; for each, the
-      -- naval targets in its range, or (when it has none) the hexes of
-      -- enemy ground units in its range. target and hex exclude each other
-      -- and the runtime offers an optional parameter in every combination
-      -- once it has candidates, so a firer with a naval target in range is
-      -- offered naval targets only; its ground barrage is checked when sent.
+      -- naval targets and the hexes of enemy ground units in its range.
+      -- target and hex exclude each other: the runtime offers each also
+      -- left out, and plan_barrage keeps the orders that name one.
       params = {
         units = { type = "units", domain = function(ctx, _, side) return firer_domain(ctx, side) end },
         target = { type = "unit?", depends = { "units" },
@@ -536,11 +534,9 @@ function naval_target_domain(ctx, f)
   return naval_targets_of(ctx, f), ("18.3a: no enemy naval target within %s's range"):format(ctx.game:get(f, "name"))
 end
 
--- the hexes of enemy ground units within the firer's range, in hex id
--- order, when it has no naval target in range (see the barrage action)
+-- the hexes of enemy ground units within the firer's range, in hex id order
 function ground_hex_domain(ctx, f)
   local g = ctx.game
-  if #naval_targets_of(ctx, f) > 0 then return nil, "a naval target is offered instead" end
   local from, range = reach_of(ctx, f)
   if not from then return nil, "the firer is not on the map" end
   local side, seen, hexes = g:get(f, "side"), {}, {}

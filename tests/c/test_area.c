@@ -14,7 +14,7 @@ TEST(areas_hold_hexes_in_id_order) {
   for (int q = 5; q >= 0; q--) CHECK_OK(keel_area_add_hex(a, atl, H(q, 0)));
   CHECK_OK(keel_area_add_hex(a, atl, H(3, 0)));                 /* again: fine */
   CHECK_INT(keel_area_add_hex(a, med, H(3, 0)), KEEL_E_DUPLICATE);
-  CHECK_INT(keel_area_hex_count(a, atl), 6);
+  CHECK_INT(keel_area_count_hexes(a, atl), 6);
   keel_hex out[8];
   size_t n;
   CHECK_OK(keel_area_hexes(a, atl, out, 8, &n));
@@ -37,7 +37,7 @@ TEST(areas_many_hexes_survive_rehash) {
     for (int r = 0; r < 50; r++) CHECK_OK(keel_area_add_hex(a, z, H(q, r)));
   size_t i;
   CHECK_OK(keel_area_of(a, H(199, 49), &i));
-  CHECK_INT(keel_area_hex_count(a, z), 10000);
+  CHECK_INT(keel_area_count_hexes(a, z), 10000);
   keel_areas_free(a);
 }
 
@@ -56,7 +56,7 @@ TEST(area_graph_adjacency_and_distance) {
   CHECK_INT(keel_area_connect(a, med, med), KEEL_E_ARG);
   CHECK(keel_area_adjacent(a, med, atl));
   CHECK(!keel_area_adjacent(a, atl, red));
-  CHECK_INT(keel_area_neighbor_count(a, med), 2);
+  CHECK_INT(keel_area_count_neighbors(a, med), 2);
   CHECK_INT(keel_area_neighbor(a, med, 0), atl);
   CHECK_INT(keel_area_neighbor(a, med, 1), red);
   CHECK_INT(keel_area_distance(a, atl, red), 2);

@@ -226,8 +226,8 @@ TEST(graph_reach_same_search_over_keys) {
   CHECK_OK(keel_graph_add_edge(g, 40, 50, 5));
   CHECK_OK(keel_graph_add_edge(g, 40, 50, 3));   /* repeated: the cheaper kept */
   CHECK_OK(keel_graph_finish(g));
-  CHECK_INT(keel_graph_node_count(g), 5);
-  CHECK_INT(keel_graph_edge_count(g), 5);
+  CHECK_INT(keel_graph_count_nodes(g), 5);
+  CHECK_INT(keel_graph_count_edges(g), 5);
   CHECK_INT(keel_graph_add_node(g, 60), KEEL_E_STATE);
   keel_reach *r;
   CHECK_OK(keel_graph_reach(g, 10, 10, NULL, &r));

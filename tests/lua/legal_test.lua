@@ -6,6 +6,7 @@ local t = require "keel.testing"
 local rules = require "keel.rules"
 local game_mod = require "keel.game"
 local orders = require "keel.orders"
+local json = require "keel.json"
 
 -- a family written on the fly, in a temporary folder
 local function temp_family(name, files)
@@ -123,7 +124,7 @@ end
 
 -- ---- declarations ------------------------------------------------------------------------
 
-t.test("legal-1: a parameter is a type, or a table with type, domain, depends, title", function()
+t.test("legal-1: a parameter is a type, or a table with type, domain, depends, title, max", function()
   t.eq(orders.parse_param("hex?"), { type = "hex", optional = true, depends = {} })
   local fn = function() end
   local p = orders.parse_param { type = "group", domain = fn, title = "the group" }
@@ -134,6 +135,9 @@ t.test("legal-1: a parameter is a type, or a table with type, domain, depends, t
   t.ok(select(2, orders.parse_param { type = "unit", values = {} }):find("unknown field 'values'", 1, true))
   t.ok(select(2, orders.parse_param { type = "unit", depends = { "x" } }):find("needs a domain", 1, true))
   t.ok(select(2, orders.parse_param { type = "unit", domain = 3 }):find("domain must be a function", 1, true))
+  t.eq(orders.parse_param { type = "units", domain = fn, max = 2 }.max, 2)
+  t.ok(select(2, orders.parse_param { type = "unit", max = 2 }):find("type \"units\" only", 1, true))
+  t.ok(select(2, orders.parse_param { type = "units", max = 0 }):find("max must be a whole number", 1, true))
 end)
 
 t.test("legal-2: a domain depends on parameters that have domains, without cycles (load errors)", function()
@@ -218,11 +222,15 @@ t.test("legal-6: a required parameter without a domain: listed unchecked, with w
   t.eq(param(rally, "unit").domain, nil)
 end)
 
-t.test("legal-7: a list parameter's candidates are its elements, each checked as a one-element list", function()
+t.test("legal-7: a list parameter's candidates are its elements; its sets are checked, a one-element rule keeps singletons", function()
   local set, g, ids = setup()
+  g:group_add(ids.blue, ids.b)
   local e = entry(set:legal_actions(g, "Red"), "split_off")
   t.eq(e.available, true)
-  t.eq(values(param(e, "units").domain), { ids.a })
+  t.eq(e.checked, true)
+  t.eq(values(param(e, "units").domain), { ids.a, ids.b })
+  t.eq(param(e, "units").sets, { { ids.a }, { ids.b } }, "{A, B} was checked and refused (one at a time)")
+  t.eq(param(e, "units").any_set, nil)
 end)
 
 t.test("legal-8: listing changes nothing: the state hash and the journal are as before", function()
@@ -242,6 +250,290 @@ rule { id = "U.1", actions = { odd = { params = { x = { type = "integer", domain
   local ok, err = pcall(set.legal_actions, set, g, "Blue")
   t.ok(not ok)
   t.ok(require("keel.errors").format(err):find("action odd: the domain of 'x' returned number", 1, true))
+end)
+
+-- ---- optional parameters left out, sets of a list parameter ------------------------------
+
+-- `fire` names a unit or a group to fire at, never both nor neither: two
+-- optional parameters that exclude each other. `lift` carries a cargo of
+-- size 3 on ships of capacity 2, 2 and 1: it needs two of them together;
+-- `ferry` is the same with at most two ships a set (max). `escort` takes
+-- any set of the side's ships.
+local FIRE_LIFT = [[
+local function enemies(ctx, p, kind)
+  local out, side = {}, ctx.game:get(p.by, "side")
+  if kind == "unit" then
+    for _, u in ipairs(ctx.game:units()) do
+      if ctx.game:get(u, "side") ~= side and ctx.game:get(u, "side") ~= "Cargo" then out[#out + 1] = u end
+    end
+  else
+    for _, g in ipairs(ctx.game:groups()) do
+      if ctx.game:group_get_value(g, "side") ~= side then out[#out + 1] = g end
+    end
+  end
+  return out
+end
+local function ships(ctx)
+  local out = {}
+  for _, u in ipairs(ctx.game:units()) do
+    if ctx.game:get_value(u, "capacity") then out[#out + 1] = { value = u, label = ctx.game:get(u, "name") } end
+  end
+  return out
+end
+local function carried(ctx, p)
+  local room = 0
+  for _, s in ipairs(p.ships) do room = room + ctx.game:get_value(s, "capacity") end
+  if room < ctx.game:get_value(p.cargo, "size") then return "L.2: not room enough" end
+end
+local function cargo(ctx)
+  local out = {}
+  for _, u in ipairs(ctx.game:units()) do
+    if ctx.game:get_value(u, "size") then out[#out + 1] = u end
+  end
+  return out
+end
+rule {
+  id = "L.1", title = "Fire",
+  actions = { fire = {
+    params = {
+      by = { type = "unit", domain = function(ctx, _, side)
+        local out = {}
+        for _, u in ipairs(ctx.game:units()) do
+          if ctx.game:get(u, "side") == side and not ctx.game:get_value(u, "capacity") then out[#out + 1] = u end
+        end
+        return out
+      end },
+      at_unit = { type = "unit?", depends = { "by" }, domain = function(ctx, p) return enemies(ctx, p, "unit") end },
+      at_group = { type = "group?", depends = { "by" }, domain = function(ctx, p) return enemies(ctx, p, "group") end },
+    },
+    legal = function(ctx, p)
+      if (p.at_unit == nil) == (p.at_group == nil) then return "L.1: fire at a unit or at a group" end
+    end,
+    effect = function() end,
+  } },
+}
+rule {
+  id = "L.2", title = "Lift",
+  actions = {
+    lift = {
+      params = { cargo = { type = "unit", domain = cargo },
+                 ships = { type = "units", depends = { "cargo" }, domain = ships } },
+      legal = carried, effect = function() end,
+    },
+    ferry = {
+      params = { cargo = { type = "unit", domain = cargo },
+                 ships = { type = "units", depends = { "cargo" }, max = 2, domain = ships } },
+      legal = carried, effect = function() end,
+    },
+    escort = { params = { ships = { type = "units", domain = ships } }, effect = function() end },
+    -- a mode only with a ship named, and then required
+    signal = {
+      params = {
+        ship = { type = "unit?", domain = ships },
+        mode = { type = "string?", depends = { "ship" }, domain = function() return { "lamp", "flag" } end },
+      },
+      legal = function(ctx, p) if (p.ship == nil) ~= (p.mode == nil) then return "L.2: a mode with a ship" end end,
+      effect = function() end,
+    },
+  },
+}
+]]
+
+local function lift_setup()
+  local set, g, ids = setup { ["l.lua"] = FIRE_LIFT }
+  ids.x = g:unit_new { name = "X", type = "NT", side = "Cargo", values = { capacity = 2 } }
+  ids.y = g:unit_new { name = "Y", type = "NT", side = "Cargo", values = { capacity = 2 } }
+  ids.z = g:unit_new { name = "Z", type = "NT", side = "Cargo", values = { capacity = 1 } }
+  ids.c = g:unit_new { name = "C", type = "inf", side = "Cargo", values = { size = 3 } }
+  return set, g, ids
+end
+
+-- the orders an entry describes: its `orders`, or every combination of its parameters' lists
+local function combos_of(e)
+  if e.orders then return e.orders end
+  local out = {}
+  local function walk(i, vals)
+    local q = e.params[i]
+    if not q then out[#out + 1] = vals; return end
+    local function with(v)
+      local c = {}
+      for k, x in pairs(vals) do c[k] = x end
+      c[q.name] = v
+      walk(i + 1, c)
+    end
+    local g = q
+    if q.choices then
+      g = nil
+      for _, ch in ipairs(q.choices) do
+        local same = true
+        for _, d in ipairs(q.depends) do
+          if json.encode(ch.given[d]) ~= json.encode(vals[d]) then same = false end
+        end
+        if same then g = ch end
+      end
+      if not g then return end
+    elseif not q.domain then
+      return walk(i + 1, vals)
+    end
+    if g.omit then with(nil) end
+    for _, v in ipairs(q.type == "units" and g.sets or values(g.domain)) do with(v) end
+  end
+  walk(1, {})
+  return out
+end
+
+t.test("legal-15: two optional parameters that exclude each other: each offered with its values and left out", function()
+  local set, g, ids = lift_setup()
+  local e = entry(set:legal_actions(g, "Blue"), "fire")
+  t.eq(e.available, true)
+  t.eq(e.checked, true)
+  local at_unit, at_group = param(e, "at_unit"), param(e, "at_group")
+  local a = at_unit.choices[1]
+  t.eq(a.given, { by = ids.a })
+  t.eq(values(a.domain), { ids.flag, ids.r })
+  t.eq(a.omit, true, "at_unit may be left out (then at_group is named)")
+  t.eq(values(at_group.choices[1].domain), { ids.red })
+  t.eq(at_group.choices[1].omit, true)
+  -- the lists alone would allow neither and both: the legal orders are listed
+  t.eq(e.orders, {
+    { by = ids.a, at_unit = ids.flag }, { by = ids.a, at_unit = ids.r }, { by = ids.a, at_group = ids.red },
+    { by = ids.b, at_unit = ids.flag }, { by = ids.b, at_unit = ids.r }, { by = ids.b, at_group = ids.red },
+  })
+  for _, o in ipairs(e.orders) do t.eq(set:check(g, "fire", o), nil, "each listed order is legal") end
+  t.ok(set:check(g, "fire", { by = ids.a }), "neither: refused")
+  t.ok(set:check(g, "fire", { by = ids.a, at_unit = ids.r, at_group = ids.red }), "both: refused")
+  -- where the lists are exact, no orders are listed
+  local join = entry(set:legal_actions(g, "Blue"), "join")
+  t.eq(join.orders, nil)
+  t.eq(#combos_of(join), 3)
+end)
+
+t.test("legal-16: a required parameter is never left out; an optional one only where the order without it is legal", function()
+  local set, g, ids = lift_setup()
+  local e = entry(set:legal_actions(g, "Blue"), "fire")
+  t.eq(param(e, "by").omit, nil)
+  -- only Red's groups to fire at: with no Red group, at_unit must be named
+  g:group_set_value(ids.red, "side", "Blue")
+  e = entry(set:legal_actions(g, "Blue"), "fire")
+  t.eq(param(e, "at_unit").choices[1].omit, nil, "without a group to fire at, the unit is required")
+  t.eq(values(param(e, "at_unit").choices[1].domain), { ids.flag, ids.r })
+  t.eq(param(e, "at_group").choices[1], { given = { by = ids.a }, domain = {}, omit = true },
+    "no group to offer: it is only left out")
+  t.eq(e.orders, nil, "the lists are exact again")
+end)
+
+t.test("legal-17: a cargo that needs two ships together is offered with the sets that carry it", function()
+  local set, g, ids = lift_setup()
+  local e = entry(set:legal_actions(g, "Cargo"), "lift")
+  t.eq(e.available, true)
+  t.eq(e.checked, true)
+  local ships = param(e, "ships").choices[1]
+  t.eq(ships.given, { cargo = ids.c })
+  t.eq(values(ships.domain), { ids.x, ids.y, ids.z })
+  t.eq(ships.domain[1].label, "X", "the elements keep their extras")
+  t.eq(ships.sets, { { ids.x, ids.y }, { ids.x, ids.z }, { ids.y, ids.z }, { ids.x, ids.y, ids.z } },
+    "no ship alone has room for 3; smaller sets first")
+  t.eq(ships.any_set, nil)
+  for _, s in ipairs(ships.sets) do t.eq(set:check(g, "lift", { cargo = ids.c, ships = s }), nil) end
+  t.eq(e.orders, nil, "cargo and its sets are exact")
+  -- at most two ships a set (max)
+  local ferry = param(entry(set:legal_actions(g, "Cargo"), "ferry"), "ships")
+  t.eq(ferry.max, 2)
+  t.eq(ferry.choices[1].sets, { { ids.x, ids.y }, { ids.x, ids.z }, { ids.y, ids.z } })
+end)
+
+t.test("legal-18: when every set is legal, the list says so (any_set) instead of listing 2^n - 1 sets", function()
+  local set, g, ids = lift_setup()
+  local escort = param(entry(set:legal_actions(g, "Cargo"), "escort"), "ships")
+  t.eq(values(escort.domain), { ids.x, ids.y, ids.z })
+  t.eq(escort.any_set, true)
+  t.eq(escort.sets, nil)
+  local lift = param(entry(set:legal_actions(g, "Cargo"), "lift"), "ships")
+  t.eq(lift.choices[1].any_set, nil)
+end)
+
+t.test("legal-19: past MAX_CHECKS the larger sets are not enumerated: truncated, unchecked, what is listed legal", function()
+  local legal = require "keel.legal"
+  local set, g, ids = lift_setup()
+  local saved = legal.MAX_CHECKS
+  legal.MAX_CHECKS = 5    -- escort: 3 one-ship sets, then 3 two-ship sets would make 6
+  local ok, e = pcall(function() return entry(set:legal_actions(g, "Cargo"), "escort") end)
+  legal.MAX_CHECKS = saved
+  assert(ok, e)
+  t.eq(e.truncated, true)
+  t.eq(e.checked, false)
+  t.eq(e.available, true)
+  t.eq(param(e, "ships").sets, { { ids.x }, { ids.y }, { ids.z } })
+  t.eq(param(e, "ships").any_set, nil)
+  legal.MAX_CHECKS = 6
+  ok, e = pcall(function() return entry(set:legal_actions(g, "Cargo"), "escort") end)
+  legal.MAX_CHECKS = saved
+  assert(ok, e)
+  t.eq(e.truncated, true, "the three-ship set does not fit")
+  t.eq(#param(e, "ships").sets, 6)
+  legal.MAX_CHECKS = 7
+  ok, e = pcall(function() return entry(set:legal_actions(g, "Cargo"), "escort") end)
+  legal.MAX_CHECKS = saved
+  assert(ok, e)
+  t.eq(e.checked, true)
+  t.eq(param(e, "ships").any_set, true)
+end)
+
+t.test("legal-21: a parameter whose dependency is left out is only left out; given then lacks it", function()
+  local set, g, ids = lift_setup()
+  local e = entry(set:legal_actions(g, "Cargo"), "signal")
+  t.eq(e.checked, true)
+  local ship, mode = param(e, "ship"), param(e, "mode")
+  t.eq(values(ship.domain), { ids.x, ids.y, ids.z })
+  t.eq(ship.omit, true)
+  t.eq(mode.choices[1], { given = {}, domain = {}, omit = true }, "no ship: no mode")
+  t.eq(mode.choices[2], { given = { ship = ids.x }, domain = { { value = "lamp" }, { value = "flag" } } },
+    "a ship: a mode, required")
+  t.eq(#mode.choices, 4)
+  t.eq(e.orders, nil, "the lists are exact")
+  t.eq(#combos_of(e), 7)
+end)
+
+-- the real thing: OCS 18.3, a barrage names a naval target or a ground hex
+t.test("legal-20: 18.3 barrage: naval targets and ground hexes each also left out, firers together, the orders", function()
+  local D = dofile("tests/lua/domains_fixture.lua")
+  local p = D.open("scenarios/ocs_salerno.lua")
+  D.play(p, D.find_order(p, function(o) return o[1] == "barrage" and o.hex == "S:0805" end))
+  local e = D.action(p, "Allied", "barrage")
+  t.eq(e.available, true)
+  t.eq(e.checked, true)
+  local units = D.param(e, "units")
+  local id = {}
+  for _, c in ipairs(units.domain) do id[c.label] = c.value end
+  local ws, ug, a820, a826 = id.Warspite, id.Uganda, id["Albacore 820"], id["Albacore 826"]
+  local target = D.choice(D.param(e, "target"), { units = { ws } })
+  t.eq(D.labels(target), { "Lupo", "Sagittario", "Batteria Salerno" })
+  local hexes
+  for _, ch in ipairs(D.param(e, "hex").choices) do
+    if json.encode(ch.given) == json.encode({ units = { ws } }) then hexes = ch end
+  end
+  t.ok(D.find(hexes.domain, "S:0805"), "Warspite's ground barrage at S:0805 (the showcase's order) is offered")
+  t.eq(hexes.omit, true)
+  for _, ch in ipairs(D.param(e, "target").choices) do
+    if json.encode(ch.given) == json.encode({ units = { ws } }) then t.eq(ch.omit, true) end
+  end
+  -- the orders: one of target and hex, never both, never neither
+  local lupo, sag = D.find(target, "Lupo").value, D.find(target, "Sagittario").value
+  local listed = {}
+  for _, o in ipairs(e.orders) do
+    t.ok((o.target == nil) ~= (o.hex == nil), json.encode(o))
+    listed[json.encode(o)] = true
+  end
+  t.ok(listed[json.encode({ hex = "S:0805", units = { ws } })])
+  t.ok(listed[json.encode({ target = lupo, units = { ws } })])
+  -- firers together: the two Albacores at Sagittario (the showcase's later order);
+  -- Warspite and Uganda at Lupo, not at Sagittario (beyond Uganda's range 3)
+  t.ok(listed[json.encode({ target = sag, units = { a820, a826 } })], "two planes fire together")
+  t.ok(listed[json.encode({ target = lupo, units = { ws, ug } })])
+  t.eq(listed[json.encode({ target = sag, units = { ws, ug } })], nil)
+  local two = false
+  for _, set in ipairs(units.sets) do if #set == 2 then two = true end end
+  t.ok(two, "sets of two firers are offered")
 end)
 
 -- ---- what a side sees ---------------------------------------------------------------------

@@ -361,3 +361,26 @@ t.test("serve-10: every family's showcase opens; each side's actions and view fi
     end
   end
 end)
+
+t.test("serve-11: sets, left-out parameters and orders fit the schema; malformed ones do not (18.3 barrage)", function()
+  local D = dofile("tests/lua/domains_fixture.lua")
+  local p = D.open("scenarios/ocs_salerno.lua")
+  D.play(p, D.find_order(p, function(o) return o[1] == "barrage" and o.hex == "S:0805" end))
+  local resp = fits(p.send { op = "actions", side = "Allied" }, "actions")
+  local barrage = find(resp.actions, "barrage")
+  t.ok(#barrage.orders > 0, "the orders are listed")
+  local units, hex = barrage.params[2], barrage.params[3]
+  t.eq({ units.name, hex.name }, { "units", "hex" })
+  t.ok(#units.sets > #units.domain, "sets of several firers")
+  t.eq(hex.choices[1].omit, true)
+  local function refused(what, change)
+    local copy = json.decode(json.encode(resp))
+    change(find(copy.actions, "barrage"))
+    t.eq((schema:validate(denull(copy), "#/$defs/response")), false, what)
+  end
+  refused("omit must be true", function(b) b.params[3].choices[1].omit = false end)
+  refused("a set is a list", function(b) b.params[2].sets[1] = 5 end)
+  refused("orders are objects", function(b) b.orders[1] = "units" end)
+  refused("truncated is true or absent", function(b) b.truncated = false end)
+  refused("any_set is true or absent", function(b) b.params[2].any_set = 1 end)
+end)

@@ -145,6 +145,7 @@ function GameFacade:roll(expr, opts) end
 ---@field title? string
 ---@field domain? fun(ctx: keel.Ctx, p: table, side: string?): (any[]|nil), string? the values the rules can enumerate (values or {value=, cost=, ...}), and why there is none
 ---@field depends? string[] the parameters (with domains) whose values the domain reads in `p`
+---@field max? integer a list parameter ("units"): the most elements of a set keel.legal offers
 
 ---@class keel.ActionSpec
 ---@field params? table<string, string|keel.ParamSpec> name -> a type ("hex?") or a declaration with a domain
@@ -317,7 +318,8 @@ function RuleSet:act(game, name, params) end
 ---@return string? kind
 ---@return {rule: string?, family: string?, reason: string}? by who refused (illegal, vetoed)
 function RuleSet:check(game, name, params) end
---- Every action for `side` with its parameters' candidates, each checked (keel.legal).
+--- Every action for `side` with its parameters' candidates (values, sets of a list, left out),
+--- each candidate order checked, bounded by keel.legal.MAX_CHECKS (keel.legal).
 ---@param game keel.Game
 ---@param side? string
 ---@return table[]
