@@ -24,7 +24,7 @@
 local label, name_of, is, landed_this_turn, defenders_of, capture_of, modifiers_for, apply_effects,
   strength_factors, re_factor, exerted, zoc_at, cds_into, clear_values, fraction_text, sp_text,
   apply_combat, combat_info, pool_of, spend_pool, landing_hexes_of, units_near, landed_units,
-  BOOLEANS   -- helpers, below the rule
+  YES   -- helpers, below the rule
 
 rule {
   id = "37.B", title = "Ground operations",
@@ -127,15 +127,15 @@ rule {
     -- "hq" or "special"); `full_strength`: item 11 (theatre SPs).
     -- Domains (keel.legal): the phasing side's landing hexes of this
     -- player-turn that have defenders; its ground units in or next to one;
-    -- the item 5 and 11 options.
+    -- the item 5 and 11 options (each flag offered set; left out, it is off).
     amphibious_attack = {
       params = {
         hex = { type = "hex", domain = function(ctx, _, side) return landing_hexes_of(ctx, side, "attack") end },
         units = { type = "units", depends = { "hex" }, domain = function(ctx, p)
           return units_near(ctx, p.hex, ctx.game:get_global("phasing"), true)
         end },
-        planned = { type = "boolean", optional = true, domain = function() return BOOLEANS end },
-        overstack = { type = "boolean", optional = true, domain = function() return BOOLEANS end },
+        planned = { type = "boolean", optional = true, domain = function() return YES end },
+        overstack = { type = "boolean", optional = true, domain = function() return YES end },
         -- item 5: the source of the SPs (it matters for a planned attack or one from overstack)
         sp_source = { type = "string", optional = true, domain = function(ctx)
           local out = {}
@@ -143,7 +143,7 @@ rule {
           table.sort(out)
           return out
         end },
-        full_strength = { type = "boolean", optional = true, domain = function() return BOOLEANS end },
+        full_strength = { type = "boolean", optional = true, domain = function() return YES end },
       },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
@@ -370,7 +370,8 @@ end
 
 function defenders_of(ctx, hex, side) return ctx:query("defenders_at", hex, side) end
 
-BOOLEANS = { false, true }
+-- a flag's one value to offer (left out, it is false)
+YES = { true }
 
 -- The phasing side's landing hexes of this player-turn, in the order landed:
 -- those with defenders (what = "attack": the phasing side's attacks), or

@@ -45,15 +45,17 @@ rule {
     -- Plan a landing at `hex` for `units`; `assault`: those of them that will
     -- make the amphibious assault (default: all, when the hex is enemy-owned);
     -- `turn`: the invasion turn (default: as soon as the planning time allows).
-    -- Domains (keel.legal): the side's ground units in no active plan, the
-    -- coastal hexes someone owns (a landing is made at an owned beach, 37),
-    -- and the assaulting units among those of the plan. `turn` is any turn
-    -- from the earliest the planning time allows: a number, not offered.
+    -- Domains (keel.legal): the side's ground units in no active plan and
+    -- the coastal hexes someone owns (a landing is made at an owned beach,
+    -- 37). Not offered: `assault`, a subset of the plan's units (the sets of
+    -- every set would pass keel.legal's cap; left out, every unit assaults
+    -- an enemy-owned beach), and `turn`, any turn from the earliest the
+    -- planning time allows (a number; left out, the earliest).
     plan_landing = {
       params = {
         hex = { type = "hex", domain = function(ctx, _, side) return beaches(ctx, side) end },
         units = { type = "units", domain = function(ctx, _, side) return plannable(ctx, side) end },
-        assault = { type = "units", optional = true, depends = { "units" }, domain = function(_, p) return p.units end },
+        assault = "units?",
         turn = "integer?",
       },
       legal = function(ctx, p)

@@ -104,7 +104,7 @@ rule {
     -- reserve moving as if it had started in reserve (F, S, S*).
     -- Domains: the reacting side's units that may react to a rolled landing
     -- group; one landing hex per group (its nearest: the group's result is
-    -- what counts); as_reserve for a unit not in reserve; and the cheapest
+    -- what counts); as_reserve (for a unit not in reserve); and the cheapest
     -- path (labels) to every hex its MPs reach, with the cost.
     react_move = {
       params = {
@@ -429,6 +429,9 @@ function eligibility(ctx, u, want, as_reserve)
       v.range, name, d)
   end
   local reserve = game:get_value(u, "reserve") == true
+  if reserve and as_reserve then
+    return nil, ("37.E: %s is in reserve: as_reserve is for a unit not in reserve"):format(name)
+  end
   if not reserve then
     if not as_reserve then
       return nil, ("37.E (%s): %s is not in reserve (a non-reserve unit reacts only as the result allows: as_reserve)")
@@ -557,7 +560,7 @@ function landings_for(ctx, u)
         local d = keel.hex.distance(start, h)
         if not best_d or d < best_d then best, best_d = h, d end
       end
-      local e, no = eligibility(ctx, u, best, true)
+      local e, no = eligibility(ctx, u, best, ctx.game:get_value(u, "reserve") ~= true)
       if e then
         out[#out + 1] = { value = best, result = e.result, distance = best_d }
       else
@@ -593,19 +596,14 @@ function reactors(ctx, side, overrun)
   return out, why or ("37.E: %s has no ground unit that may react"):format(reacting)
 end
 
--- as_reserve: offered (true) for a unit not in reserve
-function as_reserve_for(ctx, u)
-  if ctx.game:get_value(u, "reserve") == true then
-    return {}, ("37.E: %s is in reserve"):format(name_of(ctx, u))
-  end
-  return { true }
-end
+-- as_reserve: true (eligibility refuses it for a unit in reserve)
+function as_reserve_for() return { true } end
 
 -- the cheapest path (labels, the start left out) from the unit's hex to every
 -- land hex its MPs reach, as the result lets it enter, with the MPs
 function paths_for(ctx, u, landing)
   local game, v = ctx.game, ctx.rule.values
-  local e, why = eligibility(ctx, u, landing, true)
+  local e, why = eligibility(ctx, u, landing, game:get_value(u, "reserve") ~= true)
   if not e then return {}, why end
   local b = game.board
   local M = game:get_value(u, "mp") or 0

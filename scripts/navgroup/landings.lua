@@ -21,7 +21,7 @@
 -- The rule comes first; the helpers it uses follow it.
 
 local label, side_of, alive_at, is_ground, enemies_at, carrier_in, beach_of, east_front,
-  clock_tick, landing_units_text, beaches_of, attackers_of, reduce_of   -- helpers, below the rule
+  clock_tick, landing_units_text, beaches_of   -- helpers, below the rule
 
 rule {
   id = "37", title = "Amphibious landings",
@@ -129,18 +129,14 @@ rule {
           end
           return out, "37: the group carries no units"
         end },
-        -- the beaches: its own coastal hex and those next to it, with owner and defenders
+        -- its hex and those next to it, with owner and defenders (the rule keeps the beaches)
         hex = { type = "hex", optional = true, depends = { "group" }, domain = function(ctx, p)
           return beaches_of(ctx, p.group)
         end },
-        -- who attacks: landing units, when the beach has defenders (37 (e))
-        attack = { type = "units", optional = true, depends = { "group", "units", "hex" }, domain = function(ctx, p)
-          return attackers_of(ctx, p.group, p.units, p.hex)
-        end },
-        -- declining a 37.D reduction: only when the group's craft have one
-        reduce = { type = "boolean", optional = true, depends = { "group" }, domain = function(ctx, p)
-          return reduce_of(ctx, p.group)
-        end },
+        -- who attacks: landing units (the rule keeps them to a beach with defenders, 37 (e))
+        attack = { type = "units", optional = true, depends = { "units" }, domain = function(_, p) return p.units end },
+        -- false declines a 37.D reduction (37.D refuses it when there is none); left out, it is taken
+        reduce = { type = "boolean", optional = true, domain = function() return { false } end },
       },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
@@ -373,38 +369,20 @@ function beach_of(ctx, g, want)
   return hex
 end
 
--- the beaches a group may land at (beach_of's), with their owner and defenders
+-- the hexes a group may land at: its own and those next to it, on the map,
+-- with their owner and defenders (beach_of, in the rule, says which are beaches)
 function beaches_of(ctx, g)
   local game = ctx.game
   local at = ctx:query("group_hex", g)
+  if not at then return {}, "37: the naval group has no units on the map" end
   local side = ctx:query("group_side", g)
-  local first, why = beach_of(ctx, g, nil)
-  if not at then return {}, why end
   local out = {}
   for _, h in ipairs(keel.hex.spiral(at, 1)) do
-    if beach_of(ctx, g, h) then
+    if not game.board or game.board:contains(h) then
       out[#out + 1] = { value = h, owner = game:get_owner(h), defenders = #enemies_at(ctx, h, side) }
     end
   end
-  return out, first == nil and why or ("37: no beach in or next to %s"):format(label(ctx, at))
-end
-
--- the landing units that may attack at the beach: none when it has no defenders
-function attackers_of(ctx, g, units, hex)
-  local beach, why = beach_of(ctx, g, hex)
-  if not beach then return {}, why end
-  if #enemies_at(ctx, beach, ctx:query("group_side", g)) == 0 then
-    return {}, ("37 (e): %s has no defenders to attack"):format(label(ctx, beach))
-  end
-  return units
-end
-
--- reduce = false declines a 37.D great success's reduction: offered when the group's craft have one
-function reduce_of(ctx, g)
-  for _, u in ipairs(ctx:query("group_members", g)) do
-    if (ctx.game:get_value(u, "unload_credit") or 0) > 0 then return { true, false } end
-  end
-  return {}, "37.D: the group's craft have no great-success reduction to decline"
+  return out
 end
 
 -- The East Front limitation: Soviet units land neither in nor next to a port

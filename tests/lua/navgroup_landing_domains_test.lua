@@ -41,21 +41,37 @@ local function find(domain, value)
   end
 end
 
--- the domain of p for the order built so far (choices: the one whose given matches)
-local function domain_for(p, order)
-  if p.domain then return p.domain end
-  for _, ch in ipairs(p.choices or {}) do
+-- what p offers for the order built so far: the parameter itself, or the
+-- choice whose given values are the order's
+local function offer_for(p, order)
+  if not p.choices then return p end
+  for _, ch in ipairs(p.choices) do
     local same = true
-    for k, v in pairs(ch.given) do
-      if json.encode(order[k]) ~= json.encode(v) then same = false end
+    for _, d in ipairs(p.depends) do
+      if json.encode(order[d]) ~= json.encode(ch.given[d]) then same = false end
     end
-    if same then return ch.domain end
+    if same then return ch end
   end
 end
 
--- every order the entry offers: each parameter with candidates filled in
--- turn (a list parameter with one element, as keel.legal checks it)
+-- every non-empty subset of list, smaller first
+local function subsets(list)
+  local out = {}
+  for size = 1, #list do
+    local function pick(from, acc)
+      if #acc == size then out[#out + 1] = { table.unpack(acc) } return end
+      for i = from, #list do acc[#acc + 1] = list[i]; pick(i + 1, acc); acc[#acc] = nil end
+    end
+    pick(1, {})
+  end
+  return out
+end
+
+-- every order the entry lists: its `orders` when keel.legal lists them,
+-- else each parameter's candidates (a list parameter's sets), and left out
+-- where it may be
 local function offered_orders(e)
+  if e.orders then return e.orders end
   local out = {}
   local function walk(i, order)
     local p = e.params[i]
@@ -65,10 +81,16 @@ local function offered_orders(e)
       out[#out + 1] = copy
       return
     end
-    local dom = domain_for(p, order)
-    if not dom or #dom == 0 then return walk(i + 1, order) end
-    for _, c in ipairs(dom) do
-      order[p.name] = p.type == "units" and { c.value } or c.value
+    local o = offer_for(p, order)
+    local options = {}
+    if o and p.type == "units" then
+      options = o.sets or subsets(values(o.domain))
+    elseif o then
+      options = values(o.domain)
+    end
+    if not o or o.omit or #options == 0 then walk(i + 1, order) end
+    for _, v in ipairs(options) do
+      order[p.name] = v
       walk(i + 1, order)
     end
     order[p.name] = nil
@@ -201,16 +223,23 @@ t.test("37 land offers the beach with its defenders, the landing units as attack
   t.eq(values(hex.domain), { w.hex("A:0502") }, "the planned beach (those next to it: 37.C refuses them)")
   t.eq(hex.domain[1].defenders, 1)
   t.eq(hex.domain[1].owner, "Axis")
-  local attack = param(e, "attack")
-  t.eq(#attack.choices, 2, "one unit at a time: each attacks")
-  t.eq(values(attack.choices[1].domain), { a })
-  t.eq(param(e, "reduce").choices, {}, "no 37.D reduction to decline")
-  all_accepted(w.set, w.game, e)
-  -- a 37.D great success's credit: reduce may decline it
+  -- the order lands both: an assault into an occupied hex, so both attack (37.B item 4)
+  local both = offer_for(param(e, "attack"), { group = g, units = { a, b } })
+  t.eq(values(both.domain), { a, b })
+  t.eq(both.sets, { { a, b } }, "37.B item 4: every unit that assaults an occupied hex attacks")
+  t.eq(both.omit, true, "left out: all of them attack")
+  t.eq(param(e, "reduce").domain, {}, "no 37.D reduction to decline")
+  t.eq(w.set:check(w.game, "land", { group = g, units = { a, b }, reduce = false }),
+    "land vetoed by rule 37.D (Landing craft/barge damage): 37.D: Force's craft have no great-success reduction to "
+    .. "decline (reduce = false)")
+  local n = all_accepted(w.set, w.game, e)
+  t.ok(n >= 3, "Alpha, Bravo, both")
+  -- a 37.D great success's credit: reduce = false declines it
   w.game:set_value(craft[1], "unload_credit", 5)
   e = action(w.set, w.game, "Allied", "land")
-  t.eq(values(param(e, "reduce").choices[1].domain), { true, false })
-  all_accepted(w.set, w.game, e)
+  t.eq(values(param(e, "reduce").domain), { false })
+  t.eq(param(e, "reduce").omit, true, "left out: the reduction is taken")
+  t.eq(all_accepted(w.set, w.game, e), 2 * n)
 end)
 
 t.test("37 land at an undefended beach: no attacker offered (37 (e)); the beaches next to the group too", function()
@@ -221,7 +250,7 @@ t.test("37 land at an undefended beach: no attacker offered (37 (e)); the beache
   local e = action(w.set, w.game, "Allied", "land")
   t.eq(e.available, true)
   t.eq(values(param(e, "hex").choices[1].domain), { w.hex("A:0503") }, "the plan's beach, next to the group")
-  t.eq(param(e, "attack").choices, {})
+  for _, ch in ipairs(param(e, "attack").choices) do t.eq(ch.domain, {}, "nobody to attack") end
   t.eq(all_accepted(w.set, w.game, e), 1)
   t.eq(w.set:check(w.game, "land", { group = g, units = { a }, hex = w.hex("A:0503"), attack = { a } }),
     "illegal land (rule 37 Amphibious landings): 37 (e): A:0503 has no defenders to attack")
@@ -235,6 +264,30 @@ t.test("37 land: a group in open sea has no beach; the reason is the rule's", fu
   local e = action(w.set, w.game, "Allied", "land")
   t.eq(e.available, false)
   t.ok(e.reason:find("37: A:0302 is no beach (a beach is a coastal hex)", 1, true), e.reason)
+end)
+
+t.test("37 land in the showcase's storm: not available, with 37 (b)'s reason; offered when the sea calms", function()
+  local i = index_of(function(o) return o[1] == "land" end)
+  local run = at(i)   -- the sea is stormy
+  local e = action(run.set, run.game, "Allied", "land")
+  t.eq(e.available, false)
+  t.eq(e.refused, { rule = "37", family = "navgroup", reason = "37 (b): no amphibious landing during stormy sea conditions" })
+  t.eq(e.reason, "illegal land (rule 37 Amphibious landings): 37 (b): no amphibious landing during stormy sea conditions")
+  run = at(i + 2)     -- calm again
+  e = action(run.set, run.game, "Allied", "land")
+  t.eq(e.available, true)
+  t.eq(e.checked, true)
+  local south = run.groups["Southern Attack Force"]
+  local sets = offer_for(param(e, "units"), { group = south })
+  t.eq(values(sets.domain), { run.units["141st RCT"], run.units["142nd RCT"], run.units["751st Tank Bn"] })
+  local attack = offer_for(param(e, "attack"), { group = south,
+    units = { run.units["141st RCT"], run.units["142nd RCT"], run.units["751st Tank Bn"] } })
+  local listed = {}
+  for _, set in ipairs(attack.sets or {}) do listed[json.encode(set)] = true end
+  t.ok(listed[json.encode { run.units["141st RCT"], run.units["142nd RCT"] }],
+    "the showcase's attack: the c/m tanks land without attacking (37 (g))")
+  t.ok(not listed[json.encode { run.units["141st RCT"] }], "37.B item 4: the 142nd must attack too")
+  all_accepted(run.set, run.game, e)
 end)
 
 -- ---- 37.B ground operations ------------------------------------------------------------
@@ -265,11 +318,29 @@ t.test("37.B amphibious_attack offers the defended landing hex and the units tha
   t.eq(values(units), { a })
   t.eq(units[1].landed, true)
   t.eq(units[1].must_attack, true, "37.B item 4")
-  t.eq(values(param(e, "full_strength").domain), { false, true }, "item 11: 1 SP, 5 in the pool")
+  t.eq(values(param(e, "full_strength").domain), { true }, "item 11: 1 SP, 5 in the pool")
+  t.eq(param(e, "full_strength").omit, true)
+  t.eq(values(param(e, "planned").domain), { true }, "item 5")
   t.eq(values(param(e, "sp_source").domain), { "hq", "special" }, "item 5: the SPs' source")
   all_accepted(w.set, w.game, e)
   t.eq(action(w.set, w.game, "Axis", "amphibious_attack").reason,
     "no value for parameter 'hex': 37.B: attacks from a landing are the phasing player's (Allied)")
+end)
+
+t.test("37.B amphibious_attack in the showcase: the sets that hold every unit that must attack (item 4)", function()
+  local run = at(index_of(function(o) return o[1] == "amphibious_attack" end))
+  local e = action(run.set, run.game, "Allied", "amphibious_attack")
+  t.eq(e.available, true)
+  t.eq(e.checked, true)
+  t.eq(values(param(e, "hex").domain), { run.board:hex("S:0708") })
+  local u = run.units
+  local units = offer_for(param(e, "units"), { hex = run.board:hex("S:0708") })
+  local listed = {}
+  for _, set in ipairs(units.sets or {}) do listed[json.encode(set)] = true end
+  t.ok(listed[json.encode { u["141st RCT"], u["142nd RCT"] }], "the showcase's attack")
+  t.ok(not listed[json.encode { u["141st RCT"] }], "not without the 142nd")
+  t.ok(find(units.domain, u["No. 2 Commando"]), "a unit next to the hex may join")
+  all_accepted(run.set, run.game, e)
 end)
 
 t.test("37.B hasty_attack offers the defender's units in or next to the assault hex", function()
@@ -327,9 +398,9 @@ t.test("37.E react_move offers the units that may react, and the cheapest path t
   local u = run.units
   t.eq(values(param(e, "unit").domain), { u["KG von Doering"], u["16th Pz Recon"], u["KG Stempel"] },
     "Coastal Bn 600 is not in reserve and too far for a Failure (37.E F)")
-  local as_reserve = param(e, "as_reserve").choices
-  t.eq(#as_reserve, 1)
-  t.eq(as_reserve[1].given.unit, u["KG von Doering"], "the one unit not in reserve")
+  for _, ch in ipairs(param(e, "as_reserve").choices) do
+    t.eq(values(ch.domain), ch.given.unit == u["KG von Doering"] and { true } or {}, "only the unit not in reserve")
+  end
   local function paths(unit)
     for _, ch in ipairs(param(e, "path").choices) do if ch.given.unit == unit then return ch.domain end end
   end
@@ -343,6 +414,14 @@ t.test("37.E react_move offers the units that may react, and the cheapest path t
   end
   t.eq(find(param(e, "landing").choices[1].domain, run.board:hex("S:0708")).result, "F")
   all_accepted(run.set, run.game, e)
+  -- as_reserve is for a unit not in reserve: refused for one in reserve (so never offered it)
+  local before = run.game:hash()
+  t.eq(run.set:check(run.game, "react_move", { unit = u["KG Stempel"], path = { "S:0708" }, as_reserve = true }),
+    "illegal react_move (rule 37.E Enemy reaction movement): 37.E: KG Stempel is in reserve: as_reserve is for a unit "
+    .. "not in reserve")
+  local res, _, kind = run.set:act(run.game, "react_move", { unit = u["KG Stempel"], path = { "S:0708" }, as_reserve = true })
+  t.eq({ res or false, kind }, { false, "illegal" })
+  t.eq(run.game:hash(), before, "refused: the state unchanged")
   -- after KG Stempel has entered, a Failure lets no other unit in (37.E F)
   run = at(i + 1)
   e = action(run.set, run.game, "Axis", "react_move")
@@ -371,56 +450,42 @@ end)
 -- the value a scenario order gives a parameter, as the protocol's candidates name it
 local function named(c, v) return c.value == v or c.label == v or json.encode(c.value) == json.encode(v) end
 
--- Is the order among the actions offered to `side` (every parameter with candidates holds its value)?
+-- Is the order among the actions offered to `side`: each value it gives
+-- among its parameter's candidates (a list: one of the sets offered)?
 local function is_offered(s, side, order)
   local resp = assert(json.decode(s:handle_line(json.encode { op = "actions", side = side })))
   local e
   for _, a in ipairs(resp.actions) do if a.name == order[1] then e = a end end
   if not e.available then return false, e.reason end
   local given = {}
-  -- a choice's given value fits the order's: equal, or (a list) elements of the order's list
-  local function fits(gv, ov)
-    if type(gv) ~= "table" or type(ov) ~= "table" then return json.encode(gv) == json.encode(ov) end
-    for _, x in ipairs(gv) do
-      local hit = false
-      for _, y in ipairs(ov) do if x == y then hit = true end end
-      if not hit then return json.encode(gv) == json.encode(ov) end
-    end
-    return true
-  end
   for _, p in ipairs(e.params) do
+    local o = offer_for(p, given)
     local v = order[p.name]
-    local dom = p.domain
-    if p.choices then
-      dom = nil
-      for _, ch in ipairs(p.choices) do
-        local same = true
-        for k, gv in pairs(ch.given) do if not fits(gv, given[k]) then same = false end end
-        if same then
-          dom = dom or {}
-          for _, c in ipairs(ch.domain) do dom[#dom + 1] = c end
+    if v ~= nil and (p.domain or p.choices) then
+      if not o then return false, p.name .. " has no candidates" end
+      local picked = {}
+      for pos, c in ipairs(o.domain or {}) do
+        for _, x in ipairs(p.type == "units" and v or { v }) do
+          if named(c, x) then picked[#picked + 1] = { pos = pos, value = c.value } end
         end
       end
-    end
-    if v ~= nil and dom then
-      local vals = p.type == "units" and v or { v }
-      for _, x in ipairs(vals) do
-        local hit
-        for _, c in ipairs(dom) do if named(c, x) then hit = c end end
-        if not hit then return false, ("%s=%s is not offered"):format(p.name, json.encode(x)) end
+      if #picked ~= (p.type == "units" and #v or 1) then
+        return false, ("%s=%s is not offered"):format(p.name, json.encode(v))
       end
       if p.type == "units" then
-        given[p.name] = {}
-        for _, x in ipairs(v) do
-          for _, c in ipairs(dom) do if named(c, x) then table.insert(given[p.name], c.value) end end
+        local set = {}
+        for i, x in ipairs(picked) do set[i] = x.value end
+        local listed = o.sets == nil   -- every set of the elements
+        for _, one in ipairs(o.sets or {}) do
+          if json.encode(one) == json.encode(set) then listed = true end
         end
+        if not listed then return false, ("%s=%s is not a set offered"):format(p.name, json.encode(v)) end
+        given[p.name] = set
       else
-        for _, c in ipairs(dom) do if named(c, v) then given[p.name] = c.value end end
+        given[p.name] = picked[1].value
       end
-    elseif v ~= nil and (p.domain or p.choices) then
-      return false, p.name .. " has no candidates"
-    elseif v == nil and dom and dom[1] then
-      given[p.name] = dom[1].value   -- left out, as the order leaves it: the first offered stands for it
+    elseif v == nil and o and o.domain and o.domain[1] and not o.omit then
+      given[p.name] = o.domain[1].value   -- left out, as the order leaves it: the first offered stands for it
     end
   end
   return true
@@ -435,9 +500,7 @@ t.test("37 salerno_1943 through keel serve: each Rule 37 order is offered, each 
   local checked = 0
   for i, order in ipairs(SPEC.orders) do
     local name = order[1]
-    -- the combined attack of 37.B item 4 needs both units in one order: a list
-    -- parameter's elements are offered one at a time (doc/protocol.md)
-    if is37[name] and name ~= "amphibious_attack" then
+    if is37[name] then
       local side = (name == "react_move" or name == "react_overrun") and "Axis" or "Allied"
       local ok, why = is_offered(s, side, order)
       if order.expect and order.expect.illegal then
