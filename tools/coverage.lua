@@ -6,7 +6,7 @@
 local rules_dir = arg[1] or "../shared/rules"
 local out_path = arg[2] or "doc/coverage.md"
 
-local read = require("keel.game").read_file
+local read = require("keel").file.read
 
 local function lines_of(cmd)
   local p = assert(io.popen(cmd))

@@ -10,7 +10,8 @@
 -- "beach assault"; values hex, side, phase, state, choice, terrain) whose
 -- units are the attackers.
 
-local label, pending, attackers_craft, enemies_in, land_assault   -- helpers, below the rules
+local label, pending, attackers_craft, enemies_in, land_assault, sorted_keys   -- helpers, below the rules
+local target_domain, attacker_domain, assault_domain, supply_domain   -- parameter domains (keel.legal), below
 
 rule {
   id = "18.6", title = "Beach Assaults",
@@ -55,7 +56,13 @@ rule {
     -- in one hex next to the target, in Combat Mode, at most 3 RE (A); only
     -- units aboard: none that have already landed (G)
     announce_beach_assault = {
-      params = { hex = "hex", units = "units" },
+      -- domains (keel.legal): the coastal hexes of enemy combat units next
+      -- to the side's laden landing craft; for each, the units in Combat
+      -- Mode aboard the craft next to it
+      params = {
+        hex = { type = "hex", domain = function(ctx, _, side) return target_domain(ctx, side) end },
+        units = { type = "units", depends = { "hex" }, domain = function(ctx, p, side) return attacker_domain(ctx, p.hex, side) end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if #p.units == 0 then return "18.6a: name the attacking units" end
@@ -106,7 +113,13 @@ rule {
     -- as step losses (C), an Exploit marker kept (D), and every attacker
     -- and its craft destroyed if the defenders stay (E)
     resolve_beach_assault = {
-      params = { hex = "hex", supply = "unit?" },
+      -- domains (keel.legal): the side's announced assaults; for each that
+      -- is fought (not on the ALT), the landing craft carrying SP in the
+      -- attackers' hex or next to it (B)
+      params = {
+        hex = { type = "hex", domain = function(ctx, _, side) return assault_domain(ctx, side, false) end },
+        supply = { type = "unit?", depends = { "hex" }, domain = function(ctx, p) return supply_domain(ctx, p.hex) end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local grp = pending(ctx, p.hex)
@@ -222,7 +235,18 @@ rule {
     -- as a Beach Assault on the beach's nominal hexside or the hex's terrain
     -- (18.6a F). Made once, before any die is rolled or supply paid.
     beach_assault_choice = {
-      params = { hex = "hex", alt = "boolean", terrain = "string?" },
+      -- domains (keel.legal): the assaults announced against the side; the
+      -- ALT or the Beach Assault, and for a Beach Assault the terrain (18.6a F)
+      params = {
+        hex = { type = "hex", domain = function(ctx, _, side) return assault_domain(ctx, side, true) end },
+        alt = { type = "boolean", domain = function()
+          return { { value = true, label = "on the ALT (18.6b)" }, { value = false, label = "as a Beach Assault" } }
+        end },
+        terrain = { type = "string?", depends = { "alt" }, domain = function(_, p)
+          if p.alt then return nil, "18.6b: an assault resolved on the ALT has no terrain choice" end
+          return { { value = "beach", label = "the beach's nominal hexside (x1/2)" }, { value = "hex", label = "the hex's terrain" } }
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local grp = pending(ctx, p.hex)
@@ -252,9 +276,112 @@ rule {
   },
 }
 
+-- ---- parameter domains (keel.legal) ------------------------------------------------
+
+local function hex_candidates(ctx, hexes)
+  table.sort(hexes)
+  local out = {}
+  for i, h in ipairs(hexes) do out[i] = { value = h, label = label(ctx, h) } end
+  return out
+end
+
+-- side's units (nil side: the phasing side's) in Combat Mode aboard landing craft, by the craft's hex
+local function aboard_by_hex(ctx, side)
+  local g = ctx.game
+  local _, ps = ctx:query("phase")
+  side = side or ps
+  local by_hex = {}
+  for _, u in ipairs(g:units()) do
+    local kind, craft = g:get(u, "loc")
+    if kind == "unit" and g:get(u, "side") == side and ctx:query("naval_class", craft) == "landing_craft"
+        and ctx:query("is_combat_unit", u) and g:get_value(u, "mode") == "combat" then
+      local h = ctx:query("unit_hex", craft)
+      if h then
+        by_hex[h] = by_hex[h] or {}
+        by_hex[h][#by_hex[h] + 1] = u
+      end
+    end
+  end
+  return by_hex, side
+end
+
+-- the coastal hexes of enemy combat units (18.6) next to side's units aboard landing craft (18.6a)
+function target_domain(ctx, side)
+  local by_hex, s = aboard_by_hex(ctx, side)
+  local seen, hexes = {}, {}
+  for _, from in ipairs(sorted_keys(by_hex)) do
+    for _, n in ipairs(keel.hex.neighbors(from)) do
+      if not seen[n] and not ctx:query("beach_assault_hex_refusal", n, s) then
+        seen[n] = true
+        hexes[#hexes + 1] = n
+      end
+    end
+  end
+  return hex_candidates(ctx, hexes), ("18.6: no coastal hex of enemy combat units next to %s's units aboard landing craft")
+    :format(tostring(s))
+end
+
+-- side's units in Combat Mode aboard landing craft next to hex (at most 3 RE together: the rules check)
+function attacker_domain(ctx, hex, side)
+  local by_hex = aboard_by_hex(ctx, side)
+  local out = {}
+  for _, from in ipairs(sorted_keys(by_hex)) do
+    if keel.hex.distance(from, hex) == 1 then
+      for _, u in ipairs(by_hex[from]) do out[#out + 1] = { value = u, label = ctx.game:get(u, "name") } end
+    end
+  end
+  return out, ("18.6a A: no unit in Combat Mode aboard landing craft next to %s"):format(label(ctx, hex))
+end
+
+-- the hexes of the assaults announced and not resolved: by side (against
+-- it when `against`); nil side: every one
+function assault_domain(ctx, side, against)
+  local g = ctx.game
+  local hexes = {}
+  for _, grp in ipairs(g:groups()) do
+    if g:group_get_value(grp, "kind") == "beach assault" and g:group_get_value(grp, "state") == "announced" then
+      local by = g:group_get_value(grp, "side")
+      if side == nil or (against and by ~= side) or (not against and by == side) then
+        hexes[#hexes + 1] = g:group_get_value(grp, "hex")
+      end
+    end
+  end
+  return hex_candidates(ctx, hexes), against and "18.6b: no Beach Assault is announced against the side"
+    or "18.6a: the side has announced no Beach Assault"
+end
+
+-- the landing craft carrying SP in the attackers' hex or next to it (B);
+-- none when the assault is resolved on the ALT (18.6b, H: no supply spent)
+function supply_domain(ctx, hex)
+  local g = ctx.game
+  local grp = pending(ctx, hex)
+  local side = g:group_get_value(grp, "side")
+  if g:group_get_value(grp, "choice") == "alt" or #enemies_in(ctx, hex, side, true) == 0 then
+    return nil, "18.6b: an assault resolved on the ALT spends no supply"
+  end
+  local from = ctx:query("unit_hex", g:group_units(grp)[1])
+  local out = {}
+  for _, c in ipairs(ctx:query("landing_craft_of", side, true)) do
+    local h = ctx:query("unit_hex", c.value)
+    if h and from and keel.hex.distance(h, from) <= 1 then
+      for _, x in ipairs(g:cargo(c.value)) do
+        if g:get(x, "type") == "SP" then out[#out + 1] = c break end
+      end
+    end
+  end
+  return out, "18.6a B: no landing craft carrying SP in the attackers' hex or next to it"
+end
+
 -- ---- helpers shared by the rules of this file ---------------------------------------
 
 function label(ctx, hex) return ctx:query("label", hex) end
+
+function sorted_keys(t)
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = k end
+  table.sort(out)
+  return out
+end
 
 function pending(ctx, hex)
   local g = ctx.game

@@ -6,6 +6,7 @@
 -- the value inactive = true.
 
 local planes_aboard   -- helper, below the rules
+local plane_domain, carrier_domain, refit_carrier_domain, inactive_domain   -- parameter domains (keel.legal), below
 
 rule {
   id = "18.2a", title = "Capacity",
@@ -42,7 +43,12 @@ rule {
     -- base_plane {plane, carrier}: the plane goes aboard (its flight there is
     -- the air chapter's; only the carrier's capacity is checked here)
     base_plane = {
-      params = { plane = "unit", carrier = "unit" },
+      -- domains (keel.legal): the side's air units; for each, the carriers
+      -- of its side that would take it (carrier_refusal), not the one it is on
+      params = {
+        plane = { type = "unit", domain = function(ctx, _, side) return plane_domain(ctx, side) end },
+        carrier = { type = "unit", depends = { "plane" }, domain = function(ctx, p) return carrier_domain(ctx, p.plane) end },
+      },
       legal = function(ctx, p) return ctx:query("carrier_refusal", p.carrier, p.plane) end,
       effect = function(ctx, p)
         local g = ctx.game
@@ -101,7 +107,13 @@ rule {
     -- refit {carrier, planes?}: all the Inactive planes aboard (a damaged
     -- carrier: 2, the first in id order unless the player names them)
     refit = {
-      params = { carrier = "unit", planes = "units?" },
+      -- domains (keel.legal): the side's carriers on the map (refit_plan
+      -- says which may refit now); for each, the Inactive planes aboard
+      -- (left out: all of them, or a damaged carrier's first two)
+      params = {
+        carrier = { type = "unit", domain = function(ctx, _, side) return refit_carrier_domain(ctx, side) end },
+        planes = { type = "units?", depends = { "carrier" }, domain = function(ctx, p) return inactive_domain(ctx, p.carrier) end },
+      },
       legal = function(ctx, p)
         local list, why = ctx:query("refit_plan", p.carrier, p.planes)
         if not list then return why end
@@ -185,4 +197,55 @@ function planes_aboard(ctx, cv)
     if ctx:query("naval_class", u) == "air" then out[#out + 1] = u end
   end
   return out
+end
+
+-- ---- parameter domains (keel.legal) ------------------------------------------------
+
+local function named(g, u) return { value = u, label = g:get(u, "name") } end
+
+-- side's air units (nil side: every side's) not in the dead pile, in id order
+function plane_domain(ctx, side)
+  local g = ctx.game
+  local out = {}
+  for _, u in ipairs(g:units()) do
+    if (side == nil or g:get(u, "side") == side) and ctx:query("naval_class", u) == "air" and g:get(u, "loc") ~= "dead" then
+      out[#out + 1] = named(g, u)
+    end
+  end
+  return out, ("18.2a: %s has no air unit"):format(tostring(side or "no side"))
+end
+
+-- the carriers on the map that would take the plane (18.2a), other than the one it is aboard
+function carrier_domain(ctx, plane)
+  local g = ctx.game
+  local out, on = {}, ctx:query("carrier_of", plane)
+  for _, u in ipairs(g:units()) do
+    if u ~= on and ctx:query("naval_class", u) == "carrier" and ctx:query("unit_hex", u)
+        and not ctx:query("carrier_refusal", u, plane) then
+      out[#out + 1] = named(g, u)
+    end
+  end
+  return out, ("18.2a: no carrier of its side takes %s%s"):format(g:get(plane, "name"), on and " (but the one it is aboard)" or "")
+end
+
+-- side's carriers on the map, in id order
+function refit_carrier_domain(ctx, side)
+  local g = ctx.game
+  local out = {}
+  for _, u in ipairs(g:units()) do
+    if (side == nil or g:get(u, "side") == side) and ctx:query("naval_class", u) == "carrier" and ctx:query("unit_hex", u) then
+      out[#out + 1] = named(g, u)
+    end
+  end
+  return out, ("18.2b: %s has no carrier on the map"):format(tostring(side or "no side"))
+end
+
+-- the Inactive planes aboard the carrier, in id order
+function inactive_domain(ctx, cv)
+  local g = ctx.game
+  local out = {}
+  for _, u in ipairs(planes_aboard(ctx, cv)) do
+    if g:get_value(u, "inactive") then out[#out + 1] = named(g, u) end
+  end
+  return out, ("18.2b: no Inactive plane aboard %s"):format(g:get(cv, "name"))
 end

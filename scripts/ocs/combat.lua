@@ -10,7 +10,7 @@
 -- facility named. The whole barrage is checked before any die is rolled.
 
 local label, plan_barrage, strength_of, hit_ship, dg_ship, hit_craft, dg_craft   -- helpers, below the rules
-local firer_domain, naval_target_domain, ground_hex_domain                       -- parameter domains, below
+local firer_domain, naval_target_domain, ground_hex_domain, facility_domain      -- parameter domains, below
 
 rule {
   id = "18.3", title = "Naval Combat",
@@ -35,7 +35,8 @@ rule {
   actions = {
     barrage = {
       -- domains (keel.legal): the units that may fire now; for each, the
-      -- naval targets and the hexes of enemy ground units in its range.
+      -- naval targets in its range, and the hexes of enemy ground units or
+      -- of facilities not its side's in range; for a hex, its facilities.
       -- target and hex exclude each other: the runtime offers each also
       -- left out, and plan_barrage keeps the orders that name one.
       params = {
@@ -43,7 +44,7 @@ rule {
         target = { type = "unit?", depends = { "units" },
                    domain = function(ctx, p) return naval_target_domain(ctx, p.units[1]) end },
         hex = { type = "hex?", depends = { "units" }, domain = function(ctx, p) return ground_hex_domain(ctx, p.units[1]) end },
-        facility = "string?",
+        facility = { type = "string?", depends = { "hex" }, domain = function(ctx, p) return facility_domain(ctx, p.hex) end },
       },
       legal = function(ctx, p)
         local plan, why = plan_barrage(ctx, p)
@@ -114,7 +115,23 @@ rule {
 
 rule {
   id = "18.3b", title = "Ground Targets",
+  -- the board tags that are facilities a barrage may aim at besides ports
+  -- (the candidates offered to a user interface; a scenario's family may
+  -- name others)
+  values = { facility_tags = { "airbase" } },
   queries = {
+    --- facilities_at(hex) -> the facilities of the hex a barrage may aim at:
+    --- "port" (a map port: an LST port is none, 18.4f A), then its facility tags
+    facilities_at = function(ctx, hex)
+      local b = ctx.game.board
+      local out = {}
+      if not b or not b:contains(hex) then return out end
+      if b:get_port(hex) then out[#out + 1] = "port" end
+      for _, t in ipairs(ctx.rule.values.facility_tags) do
+        if b:has_tag(hex, t) then out[#out + 1] = t end
+      end
+      return out
+    end,
     --- ground_target_refusal(firer_side, hex, facility) -> nil, or why the hex (or facility) is no ground target
     ground_target_refusal = function(ctx, side, hex, facility)
       local g = ctx.game
@@ -534,7 +551,8 @@ function naval_target_domain(ctx, f)
   return naval_targets_of(ctx, f), ("18.3a: no enemy naval target within %s's range"):format(ctx.game:get(f, "name"))
 end
 
--- the hexes of enemy ground units within the firer's range, in hex id order
+-- the hexes of enemy ground units, and of facilities its side does not
+-- own, within the firer's range, in hex id order
 function ground_hex_domain(ctx, f)
   local g = ctx.game
   local from, range = reach_of(ctx, f)
@@ -550,10 +568,21 @@ function ground_hex_domain(ctx, f)
       end
     end
   end
+  for _, h in ipairs(keel.hex.spiral(from, range)) do
+    if not seen[h] and #ctx:query("facilities_at", h) > 0 and g:get_owner(h) ~= side then
+      seen[h] = true
+      hexes[#hexes + 1] = h
+    end
+  end
   table.sort(hexes)
   local out = {}
   for i, h in ipairs(hexes) do out[i] = { value = h, label = label(ctx, h) } end
-  return out, ("18.3b: no enemy ground units within %s's range"):format(g:get(f, "name"))
+  return out, ("18.3b: no enemy ground units or facilities within %s's range"):format(g:get(f, "name"))
+end
+
+-- the facilities of the hex (18.3b): barraged without the reduction against units
+function facility_domain(ctx, hex)
+  return ctx:query("facilities_at", hex), ("18.3b: no facility at %s"):format(label(ctx, hex))
 end
 
 -- The barrage's strength and column shift, from its units: the sums by

@@ -6,6 +6,7 @@
 
 local hexlib = keel.hex
 local label, units_at, unit_hex, printed, begin_phase, move_plan, moving_units   -- helpers, below the rules
+local mover_domain, paths_in_reach   -- parameter domains (keel.legal), below
 
 -- Family plumbing (no rule id): what the counters are, the phases of a
 -- player-turn, the records default hooks keep, and stand-ins for what other
@@ -274,6 +275,12 @@ rule {
       if ctx.game:get(u, "type") == "DUKW" then return ctx:query("dukw_move_cost", u, from, to) end
       return ctx.rule.values.mp_per_hex
     end,
+    --- paths_in_reach(u, mp, how) -> the cheapest path (hex labels) to
+    --- every hex u reaches with mp, as parameter candidates {value = path,
+    --- label, cost}, nearest first: how = "sea", a ship's move (may_enter,
+    --- stacking_refusal, move_cost); "land", a move by land
+    --- (land_entry_refusal, land_move_cost: 18.5h's after-landing move)
+    paths_in_reach = function(ctx, u, mp, how) return paths_in_reach(ctx, u, mp, how) end,
     --- may_move_now(u) -> nil, or why the ship may not move in this phase
     may_move_now = function(ctx, u)
       local name, side = ctx:query("phase")
@@ -291,7 +298,19 @@ rule {
     -- hex by hex; each hex entered costs its MPs. The whole path is checked
     -- before anything moves.
     move = {
-      params = { unit = "unit?", units = "units?", path = "table" },
+      -- domains (keel.legal): the side's ships that may move now; for each,
+      -- the cheapest path to every hex its MPs left reach (cost: the MPs);
+      -- a stack (units) is the player's: each ship is offered alone
+      params = {
+        unit = { type = "unit?", domain = function(ctx, _, side) return mover_domain(ctx, side) end },
+        units = "units?",
+        path = { type = "table", depends = { "unit" }, domain = function(ctx, p)
+          local u = p.unit
+          local left = ctx:query("move_allowance", u) - ctx:query("mp_spent", u)
+          return ctx:query("paths_in_reach", u, left, "sea"), ("18.1f: %s has %s MP left: no hex in reach"):format(
+            ctx.game:get(u, "name"), tostring(left))
+        end },
+      },
       legal = function(ctx, p)
         local list, why = move_plan(ctx, p)
         if not list then return why end
@@ -432,4 +451,70 @@ function move_plan(ctx, p)
     costs[i] = total
   end
   return units, path, costs
+end
+
+-- ---- parameter domains (keel.legal) ------------------------------------------------
+
+-- side's ships on the map (nil side: every side's) that may move in this
+-- phase and have not ended their move, in id order
+function mover_domain(ctx, side)
+  local g = ctx.game
+  local _, _, n = ctx:query("phase")
+  local out, why = {}, nil
+  for _, u in ipairs(g:units()) do
+    if (side == nil or g:get(u, "side") == side) and ctx:query("is_ship", u) then
+      local kind = g:get(u, "loc")
+      local refusal = ctx:query("may_move_now", u)
+      if (kind == "hex" or kind == "port") and not refusal and g:get_value(u, "move_ended_phase") ~= n
+          and ctx:query("move_allowance", u) > ctx:query("mp_spent", u) then
+        out[#out + 1] = { value = u, label = g:get(u, "name") }
+      end
+      why = why or refusal
+    end
+  end
+  return out, why or ("18.1e: no ship of %s may move in this phase"):format(tostring(side or "any side"))
+end
+
+-- the cheapest paths of the query paths_in_reach (18.1e); ties go to the
+-- lower hex id, then the neighbour order
+function paths_in_reach(ctx, u, left, how)
+  local g = ctx.game
+  local start = unit_hex(g, u)
+  if not start then return {} end
+  local by_land = ctx:query("moves_by_land", u)   -- a Transport-Point DUKW: may_enter asks land_entry_refusal
+  -- the MPs to step from `from` into `to`, or nil when it may not
+  local function step(from, to)
+    if how == "land" then
+      if ctx:query("land_entry_refusal", u, to) then return nil end
+      return ctx:query("land_move_cost", u, from, to)
+    end
+    if ctx:query("may_enter", u, to) or (not by_land and ctx:query("stacking_refusal", u, to)) then return nil end
+    return ctx:query("move_cost", u, from, to)
+  end
+  local cost, prev, done, order = { [start] = 0 }, {}, {}, {}
+  while true do
+    local best
+    for h, c in pairs(cost) do
+      if not done[h] and (best == nil or c < cost[best] or (c == cost[best] and h < best)) then best = h end
+    end
+    if best == nil then break end
+    done[best] = true
+    if best ~= start then order[#order + 1] = best end
+    for _, n in ipairs(hexlib.neighbors(best)) do
+      if not done[n] then
+        local c = step(best, n)
+        if c then
+          c = cost[best] + c
+          if c <= left and (cost[n] == nil or c < cost[n]) then cost[n], prev[n] = c, best end
+        end
+      end
+    end
+  end
+  local out = {}
+  for i, h in ipairs(order) do
+    local path, x = {}, h
+    while x ~= start do table.insert(path, 1, label(g, x)); x = prev[x] end
+    out[i] = { value = path, label = label(g, h), cost = cost[h] }
+  end
+  return out
 end

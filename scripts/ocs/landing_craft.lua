@@ -11,7 +11,8 @@
 -- a group per port hex (group values kind = "port use", hex, phase, used).
 
 local label, cargo_load, port_use_group   -- helpers, below the rules
-local craft_domain, cargo_domain, aboard_domain   -- parameter domains (keel.legal), below
+local craft_domain, cargo_domain, aboard_domain, split_domain, points_domain, partner_domain, dukw_domain, lst_domain
+                                                    -- parameter domains (keel.legal), below
 
 rule {
   id = "18.4a", title = "Capacity",
@@ -33,6 +34,9 @@ rule {
     --- side: every side's), in id order; laden: only those with cargo aboard.
     --- The candidates the family's actions offer (keel.legal)
     landing_craft_of = function(ctx, side, laden) return craft_domain(ctx, side, laden) end,
+    --- cargo_aboard(craft) -> what the craft carries, in id order, as
+    --- candidates {value, label} (keel.legal), and why there is none
+    cargo_aboard = function(ctx, craft) return aboard_domain(ctx, craft) end,
     --- counts_for_stacking(u): landing craft do not count for stacking (4.8's counts)
     counts_for_stacking = function(ctx, u) return ctx:query("naval_class", u) ~= "landing_craft" end,
   },
@@ -178,7 +182,12 @@ rule {
   actions = {
     -- split_craft {craft, points, name?}: a new counter of `points` (no cargo)
     split_craft = {
-      params = { craft = "unit", points = "integer" },
+      -- domains (keel.legal): the side's craft of 2 points or more; the
+      -- points that may split off, leaving room for the cargo
+      params = {
+        craft = { type = "unit", domain = function(ctx, _, side) return split_domain(ctx, side) end },
+        points = { type = "integer", depends = { "craft" }, domain = function(ctx, p) return points_domain(ctx, p.craft) end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local have = g:get(p.craft, "points")
@@ -199,7 +208,12 @@ rule {
     },
     -- combine_craft {craft, into}: points and cargo go to `into`
     combine_craft = {
-      params = { craft = "unit", into = "unit" },
+      -- domains (keel.legal): the side's craft; for each, the other craft
+      -- of its type, side, hex and mode
+      params = {
+        craft = { type = "unit", domain = function(ctx, _, side) return craft_domain(ctx, side, false) end },
+        into = { type = "unit", depends = { "craft" }, domain = function(ctx, p) return partner_domain(ctx, p.craft) end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local a, b = p.craft, p.into
@@ -346,7 +360,14 @@ rule {
     -- DUKW has landed cargo in this hex in this phase: then the landing's
     -- roll is this one too, and its movement stays ended (18.5a).
     switch_mode = {
-      params = { unit = "unit", to = "string" },
+      -- domains (keel.legal): the side's DUKWs on the map; the mode each is not in
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side) return dukw_domain(ctx, side) end },
+        to = { type = "string", depends = { "unit" }, domain = function(ctx, p)
+          if ctx:query("moves_by_land", p.unit) then return { { value = "lc", label = "Landing Craft" } } end
+          return { { value = "tp", label = "Transport Points" } }
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local u = p.unit
@@ -526,7 +547,12 @@ rule {
     -- TP by ALT) and the LST joins the hex's ALT roll; it becomes a port
     -- after that roll if it took no loss.
     convert_lst = {
-      params = { unit = "unit", mode = "string?" },
+      -- domains (keel.legal): the side's LSTs on the map; the modes its
+      -- combat units land in (18.5c)
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side) return lst_domain(ctx, side) end },
+        mode = { type = "string?", depends = { "unit" }, domain = function(ctx, p) return ctx:query("landing_modes", p.unit) end },
+      },
       legal = function(ctx, p)
         local why = ctx:query("lst_conversion_refusal", p.unit)
         if why then return why end
@@ -594,6 +620,53 @@ function aboard_domain(ctx, craft)
   table.sort(out, function(a, b) return a.value < b.value end)
   return out, ("%s carries nothing"):format(g:get(craft, "name"))
 end
+
+-- side's craft with 2 points or more (they may split), in id order
+function split_domain(ctx, side)
+  local g = ctx.game
+  local out = {}
+  for _, c in ipairs(craft_domain(ctx, side, false)) do
+    if g:get(c.value, "points") >= 2 then out[#out + 1] = c end
+  end
+  return out, "18.4d: no landing craft of the side has 2 points or more to split"
+end
+
+-- the points that may split off the craft: 1 up to what its cargo leaves free
+function points_domain(ctx, craft)
+  local g = ctx.game
+  local have = g:get(craft, "points")
+  local out = {}
+  for n = 1, have - math.max(1, cargo_load(ctx, craft)) do out[n] = n end
+  return out, ("18.4d: the cargo aboard %s needs its %d points"):format(g:get(craft, "name"), have)
+end
+
+-- the craft that `craft` may combine into: same type, side, hex and mode (18.4d, 18.4e)
+function partner_domain(ctx, craft)
+  local g = ctx.game
+  local hex, out = ctx:query("unit_hex", craft), {}
+  for _, c in ipairs(craft_domain(ctx, g:get(craft, "side"), false)) do
+    local u = c.value
+    if u ~= craft and g:get(u, "type") == g:get(craft, "type") and ctx:query("unit_hex", u) == hex
+        and g:get_value(u, "mode") == g:get_value(craft, "mode") then
+      out[#out + 1] = c
+    end
+  end
+  return out, ("18.4d: no other craft of %s's type and mode in its hex"):format(g:get(craft, "name"))
+end
+
+-- side's craft of a type on the map, in id order
+local function craft_of_type(ctx, side, ty)
+  local g = ctx.game
+  local out = {}
+  for _, c in ipairs(craft_domain(ctx, side, false)) do
+    if g:get(c.value, "type") == ty then out[#out + 1] = c end
+  end
+  return out
+end
+
+function dukw_domain(ctx, side) return craft_of_type(ctx, side, "DUKW"), "18.4e: the side has no DUKW on the map" end
+
+function lst_domain(ctx, side) return craft_of_type(ctx, side, "LST"), "18.4f: the side has no LST on the map" end
 
 function cargo_load(ctx, craft)
   local total = 0

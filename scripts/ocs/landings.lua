@@ -9,6 +9,7 @@
 -- "port" or "beach assault"), landed_craft (the craft it came off).
 
 local label, land_plan, min_groups, alt_groups, landed_units   -- helpers, below the rules
+local port_domain, after_landing_domain   -- parameter domains (keel.legal), below
 
 rule {
   id = "18.5", title = "Amphibious Landings",
@@ -42,18 +43,15 @@ rule {
     -- movement cost, and ends its move there. port = true unloads through a
     -- friendly port's capacity, with no ALT roll (18.5g).
     land = {
-      -- domains (keel.legal): the side's laden craft; the modes combat units
-      -- land in (18.5c) when it carries any; units and port are the
-      -- player's (no units: all the cargo lands)
+      -- domains (keel.legal): the side's laden craft; for each, its cargo
+      -- (left out: all of it), the modes combat units land in (18.5c) when
+      -- it carries any, and the port (port = true; left out: by ALT roll)
+      -- where the craft's hex has a functional friendly one (18.5g)
       params = {
         craft = { type = "unit", domain = function(ctx, _, side) return ctx:query("landing_craft_of", side, true) end },
-        mode = { type = "string?", depends = { "craft" }, domain = function(ctx, p)
-          for _, u in ipairs(ctx.game:cargo(p.craft)) do
-            if ctx:query("is_combat_unit", u) then return { "combat", "move" } end
-          end
-          return nil, "18.5c: no combat unit aboard"
-        end },
-        units = "units?", port = "boolean?",
+        units = { type = "units?", depends = { "craft" }, domain = function(ctx, p) return ctx:query("cargo_aboard", p.craft) end },
+        mode = { type = "string?", depends = { "craft" }, domain = function(ctx, p) return ctx:query("landing_modes", p.craft) end },
+        port = { type = "boolean?", depends = { "craft" }, domain = function(ctx, p) return port_domain(ctx, p.craft) end },
       },
       legal = function(ctx, p)
         local plan, why = land_plan(ctx, p)
@@ -127,6 +125,14 @@ rule {
   id = "18.5c", title = "Landing modes",
   values = { modes = { combat = true, move = true } },
   queries = {
+    --- landing_modes(craft) -> the modes the craft's combat units may land
+    --- in, or nil and why there is none to choose (keel.legal's domains)
+    landing_modes = function(ctx, craft)
+      for _, u in ipairs(ctx.game:cargo(craft)) do
+        if ctx:query("is_combat_unit", u) then return { "combat", "move" } end
+      end
+      return nil, "18.5c: no combat unit aboard"
+    end,
     --- landing_mode_refusal(u, mode) -> nil, or why: combat units unload in Combat or Move Mode
     landing_mode_refusal = function(ctx, u, mode)
       if not ctx:query("is_combat_unit", u) then return nil end
@@ -446,7 +452,18 @@ rule {
     -- Phase, once all the player's ALT rolls are made; none after a landing
     -- without ALT roll
     after_landing_move = {
-      params = { unit = "unit", path = "table" },
+      -- domains (keel.legal): the side's units landed by ALT roll in this
+      -- phase; for each, the cheapest path by land to every hex its half MA
+      -- left reaches
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side) return after_landing_domain(ctx, side) end },
+        path = { type = "table", depends = { "unit" }, domain = function(ctx, p)
+          local g, u = ctx.game, p.unit
+          local left = (ctx:query("printed", u, "ma") or 0) / ctx.rule.values.fraction - (g:get_value(u, "after_mp") or 0)
+          return ctx:query("paths_in_reach", u, left, "land"), ("18.5h: %s has %s MP of its half MA left: no hex in reach")
+            :format(g:get(u, "name"), tostring(left))
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local u = p.unit
@@ -604,4 +621,29 @@ function alt_groups(ctx, units, cap)
   local items = {}
   for i, u in ipairs(units) do items[i] = { id = u, size = ctx:query("printed", u, "re") or 1 } end
   return min_groups(items, cap)
+end
+
+-- ---- parameter domains (keel.legal) ------------------------------------------------
+
+-- through the port, where the craft's hex has a functional friendly one (left out: by ALT roll)
+function port_domain(ctx, craft)
+  local g = ctx.game
+  local hex = ctx:query("unit_hex", craft)
+  if hex and ctx:query("port_at", hex, g:get(craft, "side")) then
+    return { { value = true, label = "through the port (18.5g)" } }
+  end
+  return nil, ("18.5g: no functional friendly port at %s"):format(hex and label(ctx, hex) or "?")
+end
+
+-- side's units that landed by ALT roll in this phase (nil side: the phasing side's)
+function after_landing_domain(ctx, side)
+  local g = ctx.game
+  local _, ps, n = ctx:query("phase")
+  local out = {}
+  for _, u in ipairs(landed_units(ctx, side or ps, n, "alt")) do
+    if g:get_value(u, "no_after_landing") ~= n and ctx:query("is_combat_unit", u) then
+      out[#out + 1] = { value = u, label = g:get(u, "name") }
+    end
+  end
+  return out, "18.5h: no unit of the side landed by ALT roll in this phase"
 end

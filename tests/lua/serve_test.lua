@@ -369,8 +369,8 @@ t.test("serve-11: sets, left-out parameters and orders fit the schema; malformed
   local resp = fits(p.send { op = "actions", side = "Allied" }, "actions")
   local barrage = find(resp.actions, "barrage")
   t.ok(#barrage.orders > 0, "the orders are listed")
-  local units, hex = barrage.params[2], barrage.params[3]
-  t.eq({ units.name, hex.name }, { "units", "hex" })
+  local function param(b, name) for _, q in ipairs(b.params) do if q.name == name then return q end end end
+  local units, hex = param(barrage, "units"), param(barrage, "hex")
   t.ok(#units.sets > #units.domain, "sets of several firers")
   t.eq(hex.choices[1].omit, true)
   local function refused(what, change)
@@ -378,9 +378,9 @@ t.test("serve-11: sets, left-out parameters and orders fit the schema; malformed
     change(find(copy.actions, "barrage"))
     t.eq((schema:validate(denull(copy), "#/$defs/response")), false, what)
   end
-  refused("omit must be true", function(b) b.params[3].choices[1].omit = false end)
-  refused("a set is a list", function(b) b.params[2].sets[1] = 5 end)
+  refused("omit must be true", function(b) param(b, "hex").choices[1].omit = false end)
+  refused("a set is a list", function(b) param(b, "units").sets[1] = 5 end)
   refused("orders are objects", function(b) b.orders[1] = "units" end)
   refused("truncated is true or absent", function(b) b.truncated = false end)
-  refused("any_set is true or absent", function(b) b.params[2].any_set = 1 end)
+  refused("any_set is true or absent", function(b) param(b, "units").any_set = 1 end)
 end)
