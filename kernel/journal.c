@@ -95,6 +95,8 @@ static int render_op(keel__buf *b, const keel_state *st, const op *o) {
   }
 }
 
+static int render_roll(keel__buf *b, const keel_state *st, const event *e);
+
 static int render(keel__buf *b, const keel_state *st, const event *e) {
   const char *text = st->etext;
   switch (e->kind) {
@@ -124,6 +126,8 @@ static int render(keel__buf *b, const keel_state *st, const event *e) {
   }
   case EV_LINE:
     return keel__json_raw(b, text + e->u.line.at, e->u.line.len);
+  case EV_ROLL:
+    return render_roll(b, st, e);
   default:
     return 0;
   }
@@ -164,6 +168,70 @@ keel_status keel_state_journal_append(keel_state *st, const char *line, size_t l
   if (s == KEEL_OK) s = keel__event_add(st, &e);
   if (s != KEEL_OK) st->netext = ntext;
   return s;
+}
+
+/* A roll is kept as its fields (EV_ROLL: its texts and faces copied to the
+ * events' text, a third of its line) and rendered with the other events. */
+#define ROLL_NO_TEXT UINT32_MAX
+
+keel_status keel_state_journal_roll(keel_state *st, const keel_roll_line *r) {
+  if (!r || !r->stream || !r->expr || (r->count && !r->faces) || r->count < 0 ||
+      r->count > KEEL_DICE_MAX_COUNT || r->stream_len > KEEL_DICE_NAME_MAX || r->expr_len > 255 ||
+      (r->rule && r->rule_len >= ROLL_NO_TEXT) || (r->reason && r->reason_len >= ROLL_NO_TEXT))
+    return KEEL_E_ARG;
+  if (!st->journal_on) return KEEL_OK;
+  size_t rule_len = r->rule ? r->rule_len : 0, reason_len = r->reason ? r->reason_len : 0;
+  size_t faces_len = (size_t)r->count * sizeof(int64_t);
+  size_t len = rule_len + reason_len + r->stream_len + r->expr_len + faces_len;
+  if (len > SIZE_MAX - st->netext ||
+      !KEEL_RESERVE_FROM(st->etext, st->capetext, st->netext + len, 256)) return KEEL_E_NOMEM;
+  event e = { .kind = EV_ROLL };
+  e.u.roll.at = st->netext;
+  e.u.roll.rule_len = r->rule ? (uint32_t)rule_len : ROLL_NO_TEXT;
+  e.u.roll.rule = r->rule ? 0 : keel_state_get_rule(st);
+  e.u.roll.reason_len = r->reason ? (uint32_t)reason_len : ROLL_NO_TEXT;
+  e.u.roll.stream_len = (uint8_t)r->stream_len;
+  e.u.roll.expr_len = (uint8_t)r->expr_len;
+  e.u.roll.count = (uint8_t)r->count;
+  e.u.roll.forced = r->forced != 0;
+  e.u.roll.modifier = r->modifier;
+  e.u.roll.total = r->total;
+  e.u.roll.n = r->n;
+  char *o = st->etext + st->netext;
+  if (rule_len) { memcpy(o, r->rule, rule_len); o += rule_len; }
+  if (reason_len) { memcpy(o, r->reason, reason_len); o += reason_len; }
+  memcpy(o, r->stream, r->stream_len); o += r->stream_len;
+  memcpy(o, r->expr, r->expr_len); o += r->expr_len;
+  if (faces_len) memcpy(o, r->faces, faces_len);
+  size_t ntext = st->netext;
+  st->netext += len;
+  keel_status s = keel__event_add(st, &e);
+  if (s != KEEL_OK) st->netext = ntext;
+  return s;
+}
+
+static int render_roll(keel__buf *b, const keel_state *st, const event *e) {
+  const char *p = st->etext + e->u.roll.at;
+  uint32_t rule_len = e->u.roll.rule_len, reason_len = e->u.roll.reason_len;
+  int ok = RAW("{\"ev\":\"roll\",\"rule\":");
+  if (rule_len == ROLL_NO_TEXT) ok = ok && keel__json_atom(b, st, e->u.roll.rule);
+  else { ok = ok && keel__json_str(b, p, rule_len); p += rule_len; }
+  ok = ok && RAW(",\"reason\":");
+  if (reason_len == ROLL_NO_TEXT) ok = ok && keel__json_null(b);
+  else { ok = ok && keel__json_str(b, p, reason_len); p += reason_len; }
+  ok = ok && RAW(",\"stream\":") && keel__json_str(b, p, e->u.roll.stream_len);
+  p += e->u.roll.stream_len;
+  ok = ok && RAW(",\"expr\":") && keel__json_str(b, p, e->u.roll.expr_len) && RAW(",\"faces\":[");
+  p += e->u.roll.expr_len;
+  for (int k = 0; ok && k < e->u.roll.count; k++) {
+    int64_t f;
+    memcpy(&f, p + (size_t)k * sizeof f, sizeof f);
+    ok = (k == 0 || RAW(",")) && keel__json_int(b, f);
+  }
+  return ok && RAW("],\"modifier\":") && keel__json_int(b, e->u.roll.modifier) &&
+         RAW(",\"total\":") && keel__json_int(b, e->u.roll.total) &&
+         RAW(",\"forced\":") && keel__json_bool(b, e->u.roll.forced) &&
+         RAW(",\"n\":") && keel__json_uint(b, e->u.roll.n) && RAW("}");
 }
 
 keel_status keel_state_journal_clear(keel_state *st) {

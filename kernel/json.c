@@ -11,16 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-int keel__buf_reserve(keel__buf *b, size_t extra) {
+int keel__buf_grow(keel__buf *b, size_t extra) {
   if (extra > SIZE_MAX - b->n - 1) return 0;
   return KEEL_RESERVE_FROM(b->p, b->cap, b->n + extra + 1, 256);
-}
-
-int keel__json_raw(keel__buf *b, const char *s, size_t len) {
-  if (!keel__buf_reserve(b, len)) return 0;
-  memcpy(b->p + b->n, s, len);
-  b->n += len;
-  return 1;
 }
 
 int keel__json_str(keel__buf *b, const char *s, size_t len) {
@@ -30,6 +23,7 @@ int keel__json_str(keel__buf *b, const char *s, size_t len) {
   *o++ = '"';
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
+    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f) { *o++ = (char)c; continue; }   /* most bytes */
     switch (c) {
     case '"': *o++ = '\\'; *o++ = '"'; break;
     case '\\': *o++ = '\\'; *o++ = '\\'; break;
@@ -50,10 +44,24 @@ int keel__json_str(keel__buf *b, const char *s, size_t len) {
   return 1;
 }
 
+/* Decimal digits written backwards from end; returns the first. */
+static char *digits(char *end, uint64_t u) {
+  do { *--end = (char)('0' + u % 10); u /= 10; } while (u);
+  return end;
+}
+
+int keel__json_uint(keel__buf *b, uint64_t u) {
+  char tmp[24];
+  char *p = digits(tmp + sizeof tmp, u);
+  return keel__json_raw(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
 int keel__json_int(keel__buf *b, int64_t i) {
   char tmp[24];
-  int n = snprintf(tmp, sizeof tmp, "%lld", (long long)i);
-  return keel__json_raw(b, tmp, (size_t)n);
+  /* the magnitude as unsigned: -INT64_MIN does not fit an int64_t */
+  char *p = digits(tmp + sizeof tmp, i < 0 ? 0 - (uint64_t)i : (uint64_t)i);
+  if (i < 0) *--p = '-';
+  return keel__json_raw(b, p, (size_t)(tmp + sizeof tmp - p));
 }
 
 int keel__json_float(keel__buf *b, double f) {

@@ -11,16 +11,28 @@
 #ifndef KEEL_JSON_H
 #define KEEL_JSON_H
 #include "keel.h"
+#include <string.h>
 
 /* A growable byte buffer (not NUL-terminated). Zero-initialise; free(p). */
 typedef struct keel__buf { char *p; size_t n, cap; } keel__buf;
 
-/* Room for extra more bytes (and one spare, for a terminator). */
-int keel__buf_reserve(keel__buf *b, size_t extra);
+/* Room for extra more bytes (and one spare, for a terminator); inline, as
+ * most calls find room already (keel__buf_grow makes it). */
+int keel__buf_grow(keel__buf *b, size_t extra);
+static inline int keel__buf_reserve(keel__buf *b, size_t extra) {
+  return extra < b->cap - b->n ? 1 : keel__buf_grow(b, extra);
+}
 
-int keel__json_raw(keel__buf *b, const char *s, size_t len);
+/* Inline: the journal writes many short pieces, most with room to spare. */
+static inline int keel__json_raw(keel__buf *b, const char *s, size_t len) {
+  if (!keel__buf_reserve(b, len)) return 0;
+  memcpy(b->p + b->n, s, len);
+  b->n += len;
+  return 1;
+}
 int keel__json_str(keel__buf *b, const char *s, size_t len);
 int keel__json_int(keel__buf *b, int64_t i);
+int keel__json_uint(keel__buf *b, uint64_t u);
 /* NaN and infinities have no JSON form: written as null. */
 int keel__json_float(keel__buf *b, double f);
 int keel__json_bool(keel__buf *b, int v);

@@ -833,6 +833,20 @@ KEEL_API void keel_state_journal_enable(keel_state *st, int on);
 KEEL_API keel_status keel_state_journal(keel_state *st, const char **text, size_t *len);
 /* Append one line (a complete JSON object without the newline). */
 KEEL_API keel_status keel_state_journal_append(keel_state *st, const char *line, size_t len);
+/* One roll of the dice (doc/journal.md, `roll`): the line is written from
+ * these fields. rule NULL: the rule in force (keel_state_get_rule); reason
+ * NULL: null. Strings are bytes of the given lengths. */
+typedef struct keel_roll_line {
+  const char *rule; size_t rule_len;
+  const char *reason; size_t reason_len;
+  const char *stream; size_t stream_len;
+  const char *expr; size_t expr_len;
+  const int64_t *faces; int count;
+  int64_t modifier, total;
+  int forced;
+  uint64_t n;
+} keel_roll_line;
+KEEL_API keel_status keel_state_journal_roll(keel_state *st, const keel_roll_line *r);
 KEEL_API keel_status keel_state_journal_clear(keel_state *st);
 
 /* Save and load (kernel/save.c, doc/save.md). meta: n pairs of key and

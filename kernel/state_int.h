@@ -62,7 +62,7 @@ typedef struct op {
 /* One journal line, as the state records it (journal.c renders it). Text
  * (names, orders, whole lines, action numbers) lives in the state's event
  * text, at byte offsets. */
-enum ev_kind { EV_OP, EV_ACTION, EV_END, EV_UNDO, EV_REDO, EV_LINE };
+enum ev_kind { EV_OP, EV_ACTION, EV_END, EV_UNDO, EV_REDO, EV_LINE, EV_ROLL };
 typedef struct event {
   uint8_t kind;
   union {
@@ -72,6 +72,11 @@ typedef struct event {
     struct { int64_t number; uint64_t hash; } end;               /* EV_END */
     struct { uint64_t hash; size_t numbers, n; } undo;           /* EV_UNDO/REDO: n int64 */
     struct { size_t at, len; } line;                             /* EV_LINE */
+    /* EV_ROLL (journal.c): at `at` in the text the rule (unless rule_len is
+     * ROLL_NO_TEXT: then the atom `rule`), the reason (none: ROLL_NO_TEXT),
+     * the stream, the expression, then `count` faces as int64 */
+    struct { size_t at; uint32_t rule_len, reason_len; keel_atom rule;
+             uint8_t stream_len, expr_len, count, forced; int64_t modifier, total; uint64_t n; } roll;
   } u;
 } event;
 

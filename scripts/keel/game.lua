@@ -69,7 +69,7 @@ function M.new(opts)
   }, Game)
   self.dice = opts.dice or new_dice(seed)
   if opts.dice_state then self.dice:load(opts.dice_state) end
-  self.dice:on_roll(function(rec) self:_journal_roll(rec) end)
+  self.dice:set_journal(self.state)   -- every roll journaled, in C (no record made)
   if opts.journal == false then self.state:journal_enable(false) end
   local header = {
     { "format", "keel-journal" }, { "version", M.JOURNAL_VERSION },
@@ -149,22 +149,13 @@ function Game:with_rule(rule, fn, ...)
   return a, b, c
 end
 
-function Game:_journal_roll(rec)
-  local st = self.state
-  st:journal_append(json_line("roll", "rule", rec.rule or st:get_rule(), "reason", rec.reason,
-    "stream", rec.stream, "expr", rec.expr, "faces", rec.faces, "modifier", rec.modifier,
-    "total", rec.total, "forced", rec.forced and true or false, "n", rec.n))
-end
-
---- Roll through the game's dice; the rule in force is recorded.
+--- Roll through the game's dice: the total and each die's face. The roll
+--- is journaled with opts.rule, else the rule in force; its record is
+--- game.dice:get_record().
 ---@param expr string e.g. "2d6", "1d6+1"
 ---@param opts? {stream?: string, rule?: string, reason?: string}
----@return integer total, table record
+---@return integer total, integer ... faces
 function Game:roll(expr, opts)
-  opts = opts or {}
-  if not opts.rule then
-    opts = { stream = opts.stream, reason = opts.reason, rule = self.state:get_rule() }
-  end
   return self.dice:roll(expr, opts)
 end
 

@@ -125,7 +125,10 @@ local function candidates(E, pname, combo)
     end
     hit = { list = list, why = why, index = index }
     E.cache[pname][k] = hit
-    if #list == 0 and not E.empty then E.empty = { param = pname, reason = why } end
+    if #list == 0 then
+      local slot = p.optional and "empty_optional" or "empty"
+      if not E[slot] then E[slot] = { param = pname, reason = why } end
+    end
   end
   return hit
 end
@@ -250,7 +253,7 @@ function M.action(set, game, name, side)
   local entry = { name = name, rule = r.id, family = r.family, title = a.def.title or r.title, params = {} }
 
   local E = { set = set, game = game, rule = r, name = name, side = side, decl = decl, cache = {},
-              dom_order = {}, last_list = nil, empty = nil, more = false }
+              dom_order = {}, last_list = nil, empty = nil, empty_optional = nil, more = false }
   local free_required = {}
   for _, pname in ipairs(order) do
     local p = decl[pname]
@@ -295,11 +298,16 @@ function M.action(set, game, name, side)
     end
   end
   entry.available = #legal > 0
-  -- not available, and a parameter had no value to offer: that says why best
-  if not entry.available and E.empty then
+  -- Not available: a required parameter with no value to offer says why
+  -- best; then a rule of the rulebook that refused (a rule with an id);
+  -- then an optional parameter with no value (where only the family's
+  -- plumbing refused the order without it: "give a path or a destination").
+  local empty = E.empty
+  if not empty and not (entry.refused and entry.refused.rule) then empty = E.empty_optional end
+  if not entry.available and empty then
     entry.kind = "domain"
-    entry.reason = ("no value for parameter '%s'%s"):format(E.empty.param,
-      E.empty.reason and (": " .. E.empty.reason) or "")
+    entry.reason = ("no value for parameter '%s'%s"):format(empty.param,
+      empty.reason and (": " .. empty.reason) or "")
   end
   if entry.available then entry.reason, entry.kind, entry.refused = nil, nil, nil end
   entry.free = free_required

@@ -487,11 +487,15 @@ end
 
 --- A table of the set by name (as changed by variants), falling back on
 --- keel.tables' registry.
+local tables_module   -- keel.tables, once found (false: not there)
 function Registry:table(name)
   local t = self.tables[name]
   if t then return t end
-  local ok, tables = pcall(require, "keel.tables")
-  if ok then return (tables.get(name)) end
+  if tables_module == nil then
+    local ok, tables = pcall(require, "keel.tables")
+    tables_module = ok and tables or false
+  end
+  if tables_module then return (tables_module.get(name)) end
 end
 
 --- The rule with this id (the set's record: read it, do not change it).

@@ -100,6 +100,19 @@ local direct_by_arity = {
   function(st, fn) return function(_, a, b, c) return fn(st, a, b, c) end end,
 }
 
+-- The opts a rule's roll hands the dice: one table, filled again for each
+-- roll (the dice read it at once, before any other code runs), so that a
+-- roll makes no table. Only stream and reason come from the rule's opts;
+-- the rule is the ctx's (nil: the rule in force).
+local roll_opts = {}
+local function dice_opts(opts, rule)
+  local o = roll_opts
+  o.rule = rule
+  if opts then o.stream, o.reason = opts.stream, opts.reason
+  else o.stream, o.reason = nil, nil end
+  return o
+end
+
 -- The board as rules see it: one facade per board, shared by every game on
 -- it (a board never changes), so that what a rule works out from the board
 -- alone it may keep, keyed by ctx.game.board, from one game to the next.
@@ -128,8 +141,7 @@ function Set:facade(game)
     return game:units(function(_, id) return filter(proxy, id) end)
   end
   g.roll = function(_, expr, opts)
-    opts = opts or {}
-    return game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = game.state:get_rule() })
+    return game:roll(expr, dice_opts(opts, nil))   -- the rule in force
   end
   -- a hex that changes hands is news every rule may hook: owner_changed
   g.set_owner = function(_, hex, side)
@@ -165,33 +177,49 @@ local function tbl(set, name)
   return t
 end
 
+-- a roll narrated: its record (game.dice:get_record()) to the narration
+local function narrated(narrate, r, game, ...)
+  narrate("roll", { rule = r, record = game.dice:get_record() })
+  return ...
+end
+
+-- a table's result cell as rules see it (read-only), one per cell
+local result_views = setmetatable({}, { __mode = "k" })
+
 local ctx_methods = {
-  --- ctx:roll("2d6", {reason=}) -> total, record
+  --- ctx:roll("2d6", {reason=}) -> total, face1, ..., faceN
   roll = function(self, expr, opts)
-    local b = binding(self)
-    opts = opts or {}
-    local total, rec = b.game:roll(expr, { stream = opts.stream, reason = opts.reason, rule = b.r.id })
-    local narrate = b.set.narrate
-    if narrate then narrate("roll", { rule = b.r, record = rec }) end
-    return total, rec
+    local b = bound[self] or binding(self)
+    local narrate, game = b.set.narrate, b.game
+    if not narrate then return game:roll(expr, dice_opts(opts, b.r.id)) end
+    return narrated(narrate, b.r, game, game:roll(expr, dice_opts(opts, b.r.id)))
   end,
   --- ctx:table(name) -> the table (read-only)
   table = function(self, name)
     return sandbox.readonly(tbl(binding(self).set, name), "table " .. tostring(name))
   end,
-  --- ctx:resolve(name, modifiers, {reason=}) -> result, record
+  --- ctx:resolve(name, modifiers, {reason=}) -> result (the record goes to the narration)
   resolve = function(self, name, modctx, opts)
-    local b = binding(self)
+    local b = bound[self] or binding(self)
     local set = b.set
-    opts = opts or {}
-    local t = tbl(set, name)
+    local t = set.tables[name] or set:table(name) or tbl(set, name)
+    local reason, stream, extra
+    if opts then reason, stream, extra = opts.reason, opts.stream, opts.modifier end
+    if extra ~= nil and math.type(extra) ~= "integer" then error("opts.modifier: integer expected", 2) end
     -- a table whose rows come from another (the SUCCESS TABLE) uses the set's: a scenario's own
     local rows = t.rows_from and set:table(t.rows_from) or nil
-    local result, rec = t:resolve(b.game.dice, modctx or {}, { rule = b.r.id,
-      reason = opts.reason or name, stream = opts.stream, modifier = opts.modifier, rows = rows })
-    if set.narrate then set.narrate("resolve", { rule = b.r, record = rec }) end
-    if type(result) == "table" then result = sandbox.readonly(result, "result") end
-    return result, sandbox.readonly(rec, "record")
+    local narrate = set.narrate
+    local result, rec = t:_resolve(b.game.dice, modctx or {}, b.r.id or t.rule, reason or name, stream, extra,
+      rows, narrate ~= nil)
+    if narrate then narrate("resolve", { rule = b.r, record = rec }) end
+    local view = result ~= nil and result_views[result]
+    if view then return view end
+    if type(result) == "table" then
+      view = sandbox.readonly(result, "result")
+      result_views[result] = view
+      return view
+    end
+    return result
   end,
   emit = function(self, event, data)
     local b = binding(self)
@@ -211,8 +239,8 @@ local ctx_methods = {
     local set, r, game = b.set, b.r, b.game
     opts = opts or {}
     local picked = pick.draw(function(sides)
-      local total, rec = game:roll("1d" .. sides, { stream = opts.stream, reason = opts.reason, rule = r.id })
-      if set.narrate then set.narrate("roll", { rule = r, record = rec }) end
+      local total = game:roll("1d" .. sides, dice_opts(opts, r.id))
+      if set.narrate then set.narrate("roll", { rule = r, record = game.dice:get_record() }) end
       return total
     end, items, opts.count or 1)
     if opts.count then return picked end

@@ -30,6 +30,8 @@ local expect, pmessage = dice_expr.expect, dice_expr.pmessage
 local error, type, tonumber, tostring, ipairs, pairs, setmetatable, pcall =
   error, type, tonumber, tostring, ipairs, pairs, setmetatable, pcall
 local math_type, huge = math.type, math.huge
+local next = next
+local sum_modifiers = require("keel").tables.sum_modifiers
 local concat, sort = table.concat, table.sort
 
 local M = {}
@@ -324,8 +326,13 @@ local function build(items, fail)
       t.by_roll, t.min_roll, t.max_roll = by_roll, minv, maxv
     end
   end
-  t.modifier_names = {}
-  for _, m in ipairs(t.modifiers) do t.modifier_names[m.name] = true end
+  -- by name: the modifier, its amount, and whether it is a `+#`/`-#` one
+  -- (for keel.tables.sum_modifiers, the C half)
+  t.modifier_names, t.modifier_amounts, t.modifier_per = {}, {}, {}
+  for _, m in ipairs(t.modifiers) do
+    t.modifier_names[m.name], t.modifier_amounts[m.name] = true, m.amount
+    if m.per then t.modifier_per[m.name] = true end
+  end
   if #t.legend_order > 0 then   -- every code used in the rows is described
     for _, row in ipairs(t.rows) do
       for _, c in ipairs(row.cells) do
@@ -689,30 +696,68 @@ local function row_range_text(row)
   return t
 end
 
-function Table:resolve(dice, ctx, opts)
-  opts = opts or {}
-  -- opts.rows: the table `rows from` names, as the caller has it (a rule
-  -- set's own, which a scenario may supply), instead of the registry's
-  local src = opts.rows or self:rows_table()
-  if opts.rows and (not self.rows_from or not opts.rows.dice) then
-    error(("table %s: opts.rows is for a table whose rows come from a dice table"):format(self.name), 2)
+-- What a resolve hands the dice: one table, filled again for each roll (the
+-- dice read it at once), so that a roll makes no table.
+local roll_opts = {}
+
+-- Bindings tables known to hold none (a table's bindings never change once
+-- made: Table:bind makes new ones), so that resolve need not ask each time.
+local no_bindings = setmetatable({}, { __mode = "k" })
+
+-- Roll on the table and resolve: the result, and the record when
+-- `recording` (else none is made). Table:resolve and ctx:resolve (keel.rules)
+-- call it; `rows` as Table:resolve's opts.rows, `extra` its opts.modifier
+-- (checked by the caller).
+function Table:_resolve(dice, ctx, rule, reason, stream, extra, rows, recording)
+  if rows and (not self.rows_from or not rows.dice) then
+    error(("table %s: opts.rows is for a table whose rows come from a dice table"):format(self.name), 3)
   end
-  local mod, applied = self:modifiers_for(ctx)
-  if opts.modifier then
-    if math_type(opts.modifier) ~= "integer" then error("opts.modifier: integer expected", 2) end
-    mod = mod + opts.modifier
-    applied[#applied + 1] = { name = "extra", amount = opts.modifier, text = "Extra modifier." }
+  -- rows: the table `rows from` names, as the caller has it (a rule set's
+  -- own, which a scenario may supply), instead of the registry's
+  local src = rows or (self.rows_from and self:rows_table() or self)
+  local mod, applied
+  if not recording then
+    local bindings = self.bindings
+    local none = no_bindings[bindings]
+    if none == nil then
+      none = next(bindings) == nil
+      no_bindings[bindings] = none
+    end
+    -- The total under a plain ctx (a table without a metatable) of a table
+    -- without bindings, from the ctx's keys, in C: no table made. nil when
+    -- the ordered walk of modifiers_for must decide: a ctx that is no plain
+    -- table, a predicate to call (calls go in table order), a value it
+    -- refuses, or a boolean under a name that is no modifier (its errors
+    -- name the first in table order).
+    if none then mod = sum_modifiers(ctx, self.modifier_amounts, self.modifier_per) end
   end
-  local roll, roll_rec = dice:roll(src.dice.text, { stream = opts.stream,
-    rule = opts.rule or self.rule, reason = opts.reason or self.title or self.name })
+  if not mod then mod, applied = self:modifiers_for(ctx) end
+  if extra then
+    mod = mod + extra
+    if applied then applied[#applied + 1] = { name = "extra", amount = extra, text = "Extra modifier." } end
+  end
+  local o = roll_opts
+  o.stream, o.rule, o.reason = stream, rule, reason
+  local roll = dice:roll(src.dice.text, o)
   local modified = roll + mod
-  local row, clamped = self:row_for(modified, src)
-  local result = result_of(src, row)
+  local by_roll = src.by_roll
+  local row, clamped = by_roll and by_roll[modified], false
+  if not row then row, clamped = self:row_for(modified, src) end
+  local result
+  if #src.columns == 1 then result = row.cells[1] else result = result_of(src, row) end
+  if not recording then return result end
   return result, {
-    table = self.name, rule = opts.rule or self.rule, roll = roll_rec, die = roll,
+    table = self.name, rule = rule, roll = dice:get_record(), die = roll,
     modifier = mod, modified = modified, clamped = clamped, row = row.index,
     range = row_range_text(row), modifiers = applied, result = result,
   }
+end
+
+function Table:resolve(dice, ctx, opts)
+  opts = opts or {}
+  if opts.modifier and math_type(opts.modifier) ~= "integer" then error("opts.modifier: integer expected", 2) end
+  return self:_resolve(dice, ctx, opts.rule or self.rule, opts.reason or self.title or self.name, opts.stream,
+    opts.modifier, opts.rows, true)
 end
 
 --- The legend text of a result cell (its `results` entry), or nil.

@@ -13,7 +13,7 @@
 -- took the whole step); ground units keep mp (their allowance, when
 -- limited) and mp_spent.
 
-local name_of, label_of, group_name, naval_phase_problem, start_steps, end_step, mp_cost, mp_left,
+local name_of, label_of, group_name, naval_phase_problem, sail_problem, start_steps, end_step, mp_cost, mp_left,
   charge_mp, ground_cargo, new_phase -- helpers, defined after the rules
 
 rule {
@@ -100,30 +100,36 @@ rule {
     -- combat is resolved as it occurs, so the TF stops where it enters an
     -- enemy naval combat zone
     sail = {
-      -- domain (keel.legal): the side's TFs; the destination is the player's
+      -- domains (keel.legal): the side's TFs; every hex within the sea
+      -- boxes the TF has left this naval step, with their cost in boxes (its
+      -- own hex only when it has a port to enter or leave); in port (true)
+      -- where the hex has a port, or at sea (left out). `via` is the player's.
       params = {
         tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end },
-        to = "hex", via = "table?", port = "boolean?",
+        to = { type = "hex", depends = { "tf" }, domain = function(ctx, p)
+          local why = sail_problem(ctx, p.tf)
+          if why then return nil, why end
+          local pos = ctx:query("position", p.tf)
+          local reach, rwhy = ctx:query("reach", pos.hex, pos.coast, (ctx:query("boxes_left", p.tf)))
+          if not reach then return nil, rwhy end
+          local board, out = ctx.game.board, {}
+          for _, r in ipairs(reach) do
+            if r.hex ~= pos.hex or board:get_port(r.hex) then
+              out[#out + 1] = { value = r.hex, label = label_of(ctx, r.hex), cost = r.boxes }
+            end
+          end
+          return out, "27.C.2: no sea box left to sail this naval step"
+        end },
+        via = "table?",
+        port = { type = "boolean", optional = true, depends = { "to" }, domain = function(ctx, p)
+          if ctx.game.board:get_port(p.to) then return { true } end
+          return nil, "27.C.2: no port there"
+        end },
       },
       legal = function(ctx, p)
         local g = ctx.game
-        local why = naval_phase_problem(ctx)
+        local why = sail_problem(ctx, p.tf)
         if why then return why end
-        if not ctx:query("is_tf", p.tf) then return ("27.B.3: %s is not a TF"):format(group_name(ctx, p.tf)) end
-        local ships = ctx:query("tf_ships", p.tf)
-        if #ships == 0 then return ("27.C.2: %s has no ship afloat"):format(group_name(ctx, p.tf)) end
-        if ctx:query("tf_side", p.tf) ~= g:get_global("phasing") then
-          local r = ctx:query("may_react", p.tf)
-          if r then
-            return ("27.C.2: the non-phasing player moves ships only in reaction movement (Rule 28B): %s"):format(r)
-          end
-        end
-        for _, u in ipairs(ships) do
-          local busy = g:get_value(u, "step_busy")
-          if busy then
-            return ("27.C.2: %s has used this naval step to %s: that takes the whole step"):format(name_of(ctx, u), busy)
-          end
-        end
         if p.port and not g.board:get_port(p.to) then
           return ("27.C.2: %s has no port"):format(label_of(ctx, p.to))
         end
@@ -141,15 +147,6 @@ rule {
             .. " the route to %s crosses %d"):format(group_name(ctx, p.tf), left, name_of(ctx, slowest),
             g:get(slowest, "type"), ctx:query("speed", slowest), g:get_value(slowest, "step_boxes") or 0,
             label_of(ctx, p.to), boxes)
-        end
-        for _, u in ipairs(ships) do
-          for _, c in ipairs(ground_cargo(ctx, u)) do
-            local cost = mp_cost(ctx, c, "step")
-            if mp_left(ctx, c) < cost then
-              return ("27.C.2: %s aboard %s has %s MP left; a naval step on board costs it %d"):format(
-                name_of(ctx, c), name_of(ctx, u), tostring(mp_left(ctx, c)), cost)
-            end
-          end
         end
       end,
       effect = function(ctx, p)
@@ -486,6 +483,38 @@ function new_phase(ctx, name, ev)
   if ev and ev.side then g:set_global("phasing", ev.side) end
   g:set_phase(name)
   g:set_global("phase_serial", (g:get_global("phase_serial") or 0) + 1)
+end
+
+-- why a TF cannot sail at all this naval step (wherever it goes), or nil
+function sail_problem(ctx, tf)
+  local g = ctx.game
+  local why = naval_phase_problem(ctx)
+  if why then return why end
+  if not ctx:query("is_tf", tf) then return ("27.B.3: %s is not a TF"):format(group_name(ctx, tf)) end
+  local ships = ctx:query("tf_ships", tf)
+  if #ships == 0 then return ("27.C.2: %s has no ship afloat"):format(group_name(ctx, tf)) end
+  if ctx:query("tf_side", tf) ~= g:get_global("phasing") then
+    local r = ctx:query("may_react", tf)
+    if r then
+      return ("27.C.2: the non-phasing player moves ships only in reaction movement (Rule 28B): %s"):format(r)
+    end
+  end
+  for _, u in ipairs(ships) do
+    local busy = g:get_value(u, "step_busy")
+    if busy then
+      return ("27.C.2: %s has used this naval step to %s: that takes the whole step"):format(name_of(ctx, u), busy)
+    end
+  end
+  for _, u in ipairs(ships) do
+    for _, c in ipairs(ground_cargo(ctx, u)) do
+      local cost = mp_cost(ctx, c, "step")
+      if mp_left(ctx, c) < cost then
+        return ("27.C.2: %s aboard %s has %s MP left; a naval step on board costs it %d"):format(
+          name_of(ctx, c), name_of(ctx, u), tostring(mp_left(ctx, c)), cost)
+      end
+    end
+  end
+  return nil
 end
 
 function naval_phase_problem(ctx)

@@ -5,17 +5,18 @@
 -- combat zones (27.B.6).
 --
 -- Queries answered here: position (27.B); sea_zone (27.B.1); box_of,
--- boxes_along (27.B.2); is_tf, tf_ships, tf_side, tf_of, tf_known, tf_view
--- (27.B.3); cargo_class, cargo_size, cargo_of, lift_of, carriers_of,
--- free_capacity, can_carry (27.B.4); route, naval_adjacent, naval_neighbors
--- (27.B.5); zones_reduced, combat_zone_radius, enemy_zones (27.B.6).
+-- boxes_along (27.B.2); is_tf, side_tfs, unused_group_name, tf_ships,
+-- tf_side, tf_of, tf_known, tf_view (27.B.3); cargo_class, cargo_size,
+-- cargo_of, lift_of, carriers_of, free_capacity, can_carry (27.B.4); route,
+-- reach, naval_adjacent, naval_neighbors (27.B.5); zones_reduced,
+-- combat_zone_radius, enemy_zones (27.B.6).
 -- Game data: a TF is a group of ships (kind "tf" or none) with the values
 -- coast (27.B.5), ngs_hex/ngs_target/ngs_strength/ngs_combat (27.C.3) and
 -- cd_hex/cd_phase (27.B.3); ships that combine to carry one item of cargo
 -- form a group of kind "lift" whose value `cargo` is the cargo's unit id.
 
 local name_of, label_of, members, is_lift, lift_of, settle_lift, settle_ship, cargo_aboard,
-  same_place, units_at -- helpers, defined after the rules
+  same_place, units_at, unused_name -- helpers, defined after the rules
 
 rule {
   id = "27.B", title = "Concepts",
@@ -111,6 +112,9 @@ rule {
       end
       return out, "27.B.3: the side has no TF afloat"
     end,
+    -- "<base> n" for the lowest n no group is named ("TF 1"): the name a
+    -- user interface offers for a new group (keel.legal; any name will do)
+    unused_group_name = function(ctx, base) return unused_name(ctx, base or "TF") end,
     -- the ships of a TF that are afloat, in group order
     tf_ships = function(ctx, tf) return members(ctx, tf) end,
     tf_side = function(ctx, tf)
@@ -194,7 +198,20 @@ rule {
   actions = {
     -- friendly ships in one place form a new TF (each leaves its old one)
     form_tf = {
-      params = { ships = "units", name = "string" },
+      -- domains (keel.legal): the side's ships afloat; a name no group has
+      -- yet (any name will do)
+      params = {
+        ships = { type = "units", domain = function(ctx, _, side)
+          local out = {}
+          for _, u in ipairs(ctx.game:units()) do
+            if ctx:query("afloat", u) and (side == nil or ctx.game:get(u, "side") == side) then
+              out[#out + 1] = { value = u, label = name_of(ctx, u) }
+            end
+          end
+          return out, "27.B.3: the side has no ship afloat"
+        end },
+        name = { type = "string", domain = function(ctx) return { unused_name(ctx, "TF") } end },
+      },
       legal = function(ctx, p)
         if #p.ships == 0 then return "27.B.3: a TF is one or more ships" end
         for _, u in ipairs(p.ships) do
@@ -223,7 +240,17 @@ rule {
     },
     -- some ships of a TF leave it as a new TF
     split_tf = {
-      params = { tf = "group", ships = "units", name = "string" },
+      -- domains (keel.legal): the side's TFs; the ships of the TF; a name
+      -- no group has yet (any name will do)
+      params = {
+        tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end },
+        ships = { type = "units", depends = { "tf" }, domain = function(ctx, p)
+          local out = {}
+          for _, u in ipairs(members(ctx, p.tf)) do out[#out + 1] = { value = u, label = name_of(ctx, u) } end
+          return out
+        end },
+        name = { type = "string", domain = function(ctx) return { unused_name(ctx, "TF") } end },
+      },
       legal = function(ctx, p)
         local set = {}
         for _, u in ipairs(members(ctx, p.tf)) do set[u] = true end
@@ -420,6 +447,15 @@ rule {
     end,
     -- a hex is adjacent to another for naval purposes when a water route
     -- leads directly between them (from the given coast of `a`)
+    -- every hex within `boxes` sea boxes of (from, coast) along water
+    -- routes, in hex order: {hex, boxes} each (what sail offers, keel.legal)
+    reach = function(ctx, from, coast, boxes)
+      local r, why = ctx:boxroute(ctx.rule.values.water):reach(from, boxes, { coast = coast })
+      if not r then return nil, "27.B.5: " .. tostring(why) end
+      local out = {}
+      for _, h in ipairs(r:hexes()) do out[#out + 1] = { hex = h, boxes = r:boxes(h) } end
+      return out
+    end,
     naval_adjacent = function(ctx, a, b, coast)
       return (ctx:boxroute(ctx.rule.values.water):adjacent(a, b, coast))
     end,
@@ -514,6 +550,14 @@ function members(ctx, grp)
     if ctx:query("afloat", u) then out[#out + 1] = u end
   end
   return out
+end
+
+function unused_name(ctx, base)
+  local used = {}
+  for _, grp in ipairs(ctx.game:groups()) do used[ctx.game:group_get_name(grp)] = true end
+  local n = 1
+  while used[base .. " " .. n] do n = n + 1 end
+  return base .. " " .. n
 end
 
 function is_lift(ctx, grp) return ctx.game:group_get_value(grp, "kind") == "lift" end

@@ -13,7 +13,7 @@
 -- a plain name where it gives none. The campaign's house rules switch three
 -- of them off: variants/campaign_001.lua.
 
-local name_of, label_of, group_named -- helpers, defined after the rules
+local name_of, label_of, group_named, ground_units -- helpers, defined after the rules
 
 rule {
   id = "35", title = "Naval reinforcements (stand-in for Rule 35)",
@@ -72,7 +72,7 @@ rule {
   notes = "Sets the global `night` that 27.B.6 reads; when night falls is Rule 34A2's.",
   actions = {
     set_night = {
-      params = { night = "boolean" },
+      params = { night = { type = "boolean", domain = function() return { false, true } end } },
       effect = function(ctx, p)
         ctx.game:set_global("night", p.night)
         ctx:say(p.night and "night falls" or "day breaks")
@@ -87,7 +87,12 @@ rule {
   notes = "Sets the global `sea` (calm, rough, stormy) that 27.B.6 reads; how the sea changes is Rule 36C's.",
   actions = {
     set_sea = {
-      params = { sea = "string" },
+      params = { sea = { type = "string", domain = function(ctx)
+        local out = {}
+        for k in pairs(ctx.rule.values.states) do out[#out + 1] = k end
+        table.sort(out)
+        return out
+      end } },
       legal = function(ctx, p)
         if not ctx.rule.values.states[p.sea] then
           return ("Rule 36C (stand-in): sea conditions are calm, rough or stormy, not '%s'"):format(p.sea)
@@ -106,7 +111,17 @@ rule {
   notes = "Regiments and brigades in one hex assemble into a division counter waiting off the map.",
   actions = {
     assemble_division = {
-      params = { units = "units", division = "unit" },
+      -- domains (keel.legal): the side's ground units off the map; the
+      -- side's ground units on the map
+      params = {
+        division = { type = "unit", domain = function(ctx, _, side)
+          return ground_units(ctx, side, function(kind) return kind == "off" end),
+            "divisions (stand-in): no division of the side waits off the map"
+        end },
+        units = { type = "units", depends = { "division" }, domain = function(ctx, p)
+          return ground_units(ctx, ctx.game:get(p.division, "side"), function(kind) return kind == "hex" end)
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if #p.units < 2 then return "divisions (stand-in): a division assembles from two or more units" end
@@ -161,7 +176,15 @@ rule {
   notes = "Ground units in one hex form a combination stack (a group of kind 'stack'); an air unit supports it.",
   actions = {
     form_stack = {
-      params = { units = "units", name = "string" },
+      -- domains (keel.legal): the side's ground units on the map; a name no
+      -- group has yet (any name will do)
+      params = {
+        units = { type = "units", domain = function(ctx, _, side)
+          return ground_units(ctx, side, function(kind) return kind == "hex" end),
+            "ground combat (stand-in): the side has no ground unit on the map"
+        end },
+        name = { type = "string", domain = function(ctx) return { ctx:query("unused_group_name", "Stack") } end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if #p.units < 2 then return "ground combat (stand-in): a combination stack is two or more units" end
@@ -177,7 +200,31 @@ rule {
       end,
     },
     air_support = {
-      params = { air = "unit", stack = "group" },
+      -- domains (keel.legal): the side's air units on the map or based on a
+      -- ship; the side's combination stacks
+      params = {
+        air = { type = "unit", domain = function(ctx, _, side)
+          local g, out = ctx.game, {}
+          for _, u in ipairs(g:units()) do
+            local kind = g:get(u, "loc")
+            if ctx:query("is_air_group", u) and (side == nil or g:get(u, "side") == side)
+              and (kind == "hex" or kind == "port" or kind == "unit") then
+              out[#out + 1] = { value = u, label = name_of(ctx, u) }
+            end
+          end
+          return out, "ground combat (stand-in): the side has no air unit in play"
+        end },
+        stack = { type = "group", depends = { "air" }, domain = function(ctx, p)
+          local g, out = ctx.game, {}
+          for _, grp in ipairs(g:groups()) do
+            local first = g:group_units(grp)[1]
+            if g:group_get_value(grp, "kind") == "stack" and first and g:get(first, "side") == g:get(p.air, "side") then
+              out[#out + 1] = { value = grp, label = g:group_get_name(grp) }
+            end
+          end
+          return out, "ground combat (stand-in): the side has no combination stack"
+        end },
+      },
       legal = function(ctx, p)
         if ctx.game:group_get_value(p.stack, "kind") ~= "stack" then
           return "ground combat (stand-in): air support goes to a combination stack"
@@ -249,4 +296,17 @@ function group_named(ctx, name)
     if ctx.game:group_get_name(grp) == name then return grp end
   end
   return nil
+end
+
+-- the side's ground units (no ship, no air group) whose location kind
+-- `where(kind)` accepts, in id order, as candidates (keel.legal)
+function ground_units(ctx, side, where)
+  local g, out = ctx.game, {}
+  for _, u in ipairs(g:units()) do
+    if (side == nil or g:get(u, "side") == side) and where((g:get(u, "loc"))) and not ctx:query("is_ship", u)
+      and not ctx:query("is_air_group", u) then
+      out[#out + 1] = { value = u, label = name_of(ctx, u) }
+    end
+  end
+  return out
 end

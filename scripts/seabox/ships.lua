@@ -6,9 +6,10 @@
 -- Queries answered here, for the other areas: category, is_ship, afloat
 -- (27.A); printed_strength, strength, combat_strength, gunfire_strength,
 -- cargo_capacity, may_carry, combines, aa (27.A.1); port_room (27.A.2);
--- damage_after (27.A.3); airbase_capacity, is_air_group, based_air (27.A.4).
+-- damage_after, hits_to_sink (27.A.3); airbase_capacity, is_air_group,
+-- based_air (27.A.4).
 
-local name_of, place_of, same_place -- helpers, defined after the rules
+local name_of, place_of, same_place, candidate, ships_afloat, enemy_tfs, upto -- helpers, defined after the rules
 
 rule {
   id = "27.A", title = "Ships",
@@ -172,6 +173,12 @@ rule {
       end
       return { sunk = false, hits = total, face = face }
     end,
+    -- hits that sink a ship afloat: 1 for an AF or NT, its damage strength left for an SF or CF
+    hits_to_sink = function(ctx, ship)
+      local cat = ctx:query("category", ship)
+      if cat == "AF" or cat == "NT" then return 1 end
+      return math.max(1, ctx:query("strength", ship))
+    end,
   },
   on = {
     -- a naval combat or bombing hit on a ship ({unit, hits, cause}); other units are not this rule's
@@ -201,7 +208,17 @@ rule {
     -- text) scored, spread one per category present in the order NT, AF,
     -- CF, SF, a ship picked at random in each, over and over
     bomb = {
-      params = { tf = "group", hits = "integer" },
+      -- domains (keel.legal): the TFs of the side's enemies (their bombers
+      -- score the hits); 1 hit up to the hits that sink every ship of the
+      -- TF (more are left over)
+      params = {
+        tf = { type = "group", domain = function(ctx, _, side) return enemy_tfs(ctx, side) end },
+        hits = { type = "integer", depends = { "tf" }, domain = function(ctx, p)
+          local n = 0
+          for _, u in ipairs(ctx:query("tf_ships", p.tf)) do n = n + ctx:query("hits_to_sink", u) end
+          return upto(n), "27.A.3: the TF has no ship afloat"
+        end },
+      },
       legal = function(ctx, p)
         if p.hits < 1 then return ("27.A.3: bombing hits come one or more at a time, not %d"):format(p.hits) end
         if #ctx:query("tf_ships", p.tf) == 0 then
@@ -238,7 +255,17 @@ rule {
     -- hits of naval combat (its procedure is another chapter): one hit of
     -- damage each on an SF or CF; any hit sinks an AF or NT
     naval_hits = {
-      params = { ship = "unit", hits = "integer" },
+      -- domains (keel.legal): the enemy's ships afloat; 1 hit up to the
+      -- hits that sink the ship
+      params = {
+        ship = { type = "unit", domain = function(ctx, _, side)
+          return ships_afloat(ctx, function(u) return side == nil or ctx.game:get(u, "side") ~= side end),
+            "27.A.3: no enemy ship is afloat"
+        end },
+        hits = { type = "integer", depends = { "ship" }, domain = function(ctx, p)
+          return upto(ctx:query("hits_to_sink", p.ship))
+        end },
+      },
       legal = function(ctx, p)
         if not ctx:query("afloat", p.ship) then return ("27.A.3: %s is not a ship afloat"):format(name_of(ctx, p.ship)) end
         if p.hits < 1 then return ("27.A.3: naval combat hits come one or more at a time, not %d"):format(p.hits) end
@@ -249,7 +276,22 @@ rule {
     },
     -- two half ships of the same type, half strength and AA make one full unit
     combine_halves = {
-      params = { ship = "unit", with = "unit" },
+      -- domains (keel.legal): the side's half ships afloat; the other half
+      -- ships of that type in the same place
+      params = {
+        ship = { type = "unit", domain = function(ctx, _, side)
+          return ships_afloat(ctx, function(u)
+            return (side == nil or ctx.game:get(u, "side") == side) and ctx.game:get(u, "face") == "half"
+          end), "27.A.3: the side has no ship on its half-strength side"
+        end },
+        with = { type = "unit", depends = { "ship" }, domain = function(ctx, p)
+          local g = ctx.game
+          return ships_afloat(ctx, function(u)
+            return u ~= p.ship and g:get(u, "face") == "half" and g:get(u, "type") == g:get(p.ship, "type")
+              and same_place(ctx, u, p.ship)
+          end), ("27.A.3: no other half %s in the same place"):format(tostring(g:get(p.ship, "type")))
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         local a, b = p.ship, p.with
@@ -321,7 +363,29 @@ rule {
   actions = {
     -- an air group at a CF's place bases on it
     base_air = {
-      params = { air = "unit", carrier = "unit" },
+      -- domains (keel.legal): the side's air groups of the code that bases
+      -- on a CF, on the map; the friendly CFs afloat at their hex
+      params = {
+        air = { type = "unit", domain = function(ctx, _, side)
+          local g, out = ctx.game, {}
+          for _, u in ipairs(g:units()) do
+            local kind = g:get(u, "loc")
+            if (kind == "hex" or kind == "port") and ctx:query("is_air_group", u) and (side == nil or g:get(u, "side") == side)
+              and g:get_value(u, "code") == ctx.rule.values.code then
+              out[#out + 1] = candidate(ctx, u)
+            end
+          end
+          return out, ("27.A.4: the side has no Code %s air group on the map"):format(ctx.rule.values.code)
+        end },
+        carrier = { type = "unit", depends = { "air" }, domain = function(ctx, p)
+          local g = ctx.game
+          local _, at = place_of(ctx, p.air)
+          return ships_afloat(ctx, function(u)
+            return ctx:query("category", u) == "CF" and g:get(u, "side") == g:get(p.air, "side")
+              and select(2, place_of(ctx, u)) == at
+          end), "27.A.4: no friendly CF at the air group's hex"
+        end },
+      },
       legal = function(ctx, p)
         local g, v = ctx.game, ctx.rule.values
         if not ctx:query("is_air_group", p.air) then return ("27.A.4: %s is not an air group"):format(name_of(ctx, p.air)) end
@@ -365,4 +429,34 @@ function same_place(ctx, a, b)
   local ka, wa = place_of(ctx, a)
   local kb, wb = place_of(ctx, b)
   return ka == kb and wa == wb
+end
+
+-- ---- parameter domains (keel.legal) ------------------------------------------------
+
+-- a unit as a candidate, labelled with its name
+function candidate(ctx, u) return { value = u, label = name_of(ctx, u) } end
+
+-- the ships afloat that `keep(u)` accepts, in id order, as candidates
+function ships_afloat(ctx, keep)
+  local out = {}
+  for _, u in ipairs(ctx.game:units()) do
+    if ctx:query("afloat", u) and keep(u) then out[#out + 1] = candidate(ctx, u) end
+  end
+  return out
+end
+
+-- the TFs afloat of the sides other than `side` (nil: every TF)
+function enemy_tfs(ctx, side)
+  local out = {}
+  for _, c in ipairs(ctx:query("side_tfs", nil)) do
+    if side == nil or ctx:query("tf_side", c.value) ~= side then out[#out + 1] = c end
+  end
+  return out, "27.A.3: no enemy TF is afloat"
+end
+
+-- 1 .. n
+function upto(n)
+  local out = {}
+  for i = 1, n do out[i] = i end
+  return out
 end

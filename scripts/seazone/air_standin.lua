@@ -12,13 +12,18 @@
 --   refuse it); a declared landing is dropped when the unit flies on;
 -- * ending a combat move in an area with enemy units is an attack there.
 
-local fly_legal
+local fly_legal, flyers_domain, air_paths_domain
 
 rule {
   id = "air-units", title = "Air movement (stand-in for the chapter the text cites)",
   actions = {
     fly = {
-      params = { unit = "unit", path = "table" },
+      -- domains (keel.legal): the air units of the power whose turn it is on
+      -- the map; for each, the shortest path to every area its Move left reaches
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side) return flyers_domain(ctx, side) end },
+        path = { type = "table", depends = { "unit" }, domain = function(ctx, p) return air_paths_domain(ctx, p.unit) end },
+      },
       legal = function(ctx, p) return fly_legal(ctx, p) end,
       effect = function(ctx, p)
         local g = ctx.game
@@ -68,4 +73,46 @@ function fly_legal(ctx, p)
   if used + #p.path > d.move then
     return ("%s may move %d areas a turn (%d used)"):format(ctx:query("unit_label", p.unit), d.move, used)
   end
+end
+
+-- ---- parameter domains (keel.legal) ------------------------------------------------
+
+-- the air units of the power whose turn it is (of `side`, when given) in an area or aboard
+function flyers_domain(ctx, side)
+  local ph = ctx.game:get_phase()
+  if ph ~= "combat_move" and ph ~= "noncombat_move" then return nil, "air units move in Combat Move and Noncombat Move" end
+  local out = {}
+  for _, c in ipairs(ctx:query("turn_units", side, "air")) do
+    if ctx:query("area_of", c.value) then out[#out + 1] = c end
+  end
+  return out, "no air unit of the power whose turn it is is on the map"
+end
+
+-- one path to every other area within the unit's Move left this turn: the
+-- shortest (breadth first, neighbours in the map's order); extras to, cost
+function air_paths_domain(ctx, unit)
+  local g = ctx.game
+  local from = ctx:query("area_of", unit)
+  if not from then return nil, "the unit is not on the map" end
+  local d = ctx:query("unit_data", g:get(unit, "type"))
+  local used = g:get_value(unit, "air_moved_turn") == g:get_turn() and g:get_value(unit, "air_moved") or 0
+  local left = d.move - used
+  local out, seen, frontier = {}, { [from] = true }, { { area = from, path = {} } }
+  for _ = 1, left do
+    local nexts = {}
+    for _, f in ipairs(frontier) do
+      for _, n in ipairs(g.board:zone_neighbors(ctx:query("area_name", f.area)) or {}) do
+        local i = ctx:query("area_index", n)
+        if i and not seen[i] then
+          seen[i] = true
+          local path = table.move(f.path, 1, #f.path, 1, {})
+          path[#path + 1] = n
+          out[#out + 1] = { value = path, label = table.concat(path, " > "), to = n, cost = #path }
+          nexts[#nexts + 1] = { area = i, path = path }
+        end
+      end
+    end
+    frontier = nexts
+  end
+  return out, ("no Move left this turn (%d of %d used)"):format(used, d.move)
 end

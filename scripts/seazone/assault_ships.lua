@@ -108,7 +108,30 @@ rule {
     -- a helicopter picks up one special force, LAV or artillery unit in its area, or from an
     -- amphibious assault ship in its sea zone
     heli_embark = {
-      params = { unit = "unit", helicopter = "unit" },
+      -- domains (keel.legal): the side's units a helicopter may carry, in
+      -- an area or aboard an assault ship; the friendly helicopters of the
+      -- power whose turn it is in that area (the sitrep is checked by the rule)
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side)
+          local g, out = ctx.game, {}
+          for _, u in ipairs(g:units()) do
+            local kind, where = g:get(u, "loc")
+            if ctx.rule.values.types[g:get(u, "type")] and (side == nil or g:get(u, "side") == side)
+                and (kind == "zone" or (kind == "unit" and g:get(where, "type") == "assault_ship")) then
+              out[#out + 1] = { value = u, label = g:get(u, "name") }
+            end
+          end
+          return out, "no special force, LAV or artillery unit of the side in play"
+        end },
+        helicopter = { type = "unit", depends = { "unit" }, domain = function(ctx, p)
+          local g, out = ctx.game, {}
+          local at = ctx:query("area_of", p.unit)
+          for _, c in ipairs(ctx:query("turn_units", g:get(p.unit, "side"), "air")) do
+            if g:get(c.value, "type") == "helicopter" and ctx:query("area_of", c.value) == at then out[#out + 1] = c end
+          end
+          return out, "no helicopter of the power whose turn it is in the unit's area"
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if g:get_global("sitrep_marine_transport") ~= true then return "the marine-transport sitrep is not in play" end
@@ -136,7 +159,29 @@ rule {
     -- it puts the unit down in the territory it is in, or aboard an amphibious assault ship
     -- in its sea zone (the fleet)
     heli_offload = {
-      params = { unit = "unit", ship = "unit?" },
+      -- domains (keel.legal): the side's units carried by helicopters; over
+      -- a sea zone, the assault ships there (over a territory, none: put down there)
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side)
+          local g, out = ctx.game, {}
+          for _, u in ipairs(g:units()) do
+            local kind, where = g:get(u, "loc")
+            if kind == "unit" and g:get(where, "type") == "helicopter" and (side == nil or g:get(u, "side") == side) then
+              out[#out + 1] = { value = u, label = g:get(u, "name") }
+            end
+          end
+          return out, "no unit of the side is carried by a helicopter"
+        end },
+        ship = { type = "unit", optional = true, depends = { "unit" }, domain = function(ctx, p)
+          local z = ctx:query("area_of", p.unit)
+          if not z or not ctx:query("is_sea_zone", z) then return nil, "over a territory the unit is put down there" end
+          local out = {}
+          for _, c in ipairs(ships_domain(ctx, ctx.game:get(p.unit, "side"), false)) do
+            if ctx:query("area_of", c.value) == z then out[#out + 1] = c end
+          end
+          return out, "no amphibious assault ship in the helicopter's sea zone"
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if g:get_global("sitrep_marine_transport") ~= true then return "the marine-transport sitrep is not in play" end
@@ -174,7 +219,12 @@ rule {
       params = {
         ship = { type = "unit", domain = function(ctx, _, side) return ships_domain(ctx, side, true) end },
         to = { type = "string", depends = { "ship" }, domain = function(ctx, p) return shores_domain(ctx, p.ship) end },
-        units = "units?",
+        -- some of its cargo (left out: all of the power's)
+        units = { type = "units", optional = true, depends = { "ship" }, domain = function(ctx, p)
+          local out = {}
+          for _, u in ipairs(ctx.game:cargo(p.ship)) do out[#out + 1] = { value = u, label = ctx.game:get(u, "name") } end
+          return out, "the ship carries nothing"
+        end },
       },
       legal = function(ctx, p) return offload_legal(ctx, p) end,
       effect = function(ctx, p) return offload_effect(ctx, p) end,

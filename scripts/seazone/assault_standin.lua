@@ -15,13 +15,27 @@
 --   `land_combat` emits the event of that name for the rules that resolve
 --   it, then removes the casualties behind the casualty strip.
 
-local assaulted, offloaded_count
+local assaulted, offloaded_count, assaulted_domain
 
 rule {
   id = "amphibious-assaults.step-2", title = "Cruiser & Destroyer Bombardment (stand-in)",
   actions = {
     bombard = {
-      params = { ships = "units", territory = "string", defender = "any?" },
+      -- domains (keel.legal): the territories being assaulted; the sea units
+      -- of the power whose turn it is in the sea zones next to it (may_bombard
+      -- says which bombard); a named casualty policy for the defender, or none
+      params = {
+        territory = { type = "string", domain = function(ctx) return assaulted_domain(ctx) end },
+        ships = { type = "units", depends = { "territory" }, domain = function(ctx, p, side)
+          local t = ctx:query("area_index", p.territory)
+          local out = {}
+          for _, c in ipairs(ctx:query("turn_units", side, "sea", "zone")) do
+            if ctx:query("adjacent", ctx:query("area_of", c.value), t) then out[#out + 1] = c end
+          end
+          return out, "no sea unit of the power whose turn it is next to the territory"
+        end },
+        defender = { type = "any", optional = true, domain = function(ctx) return ctx:query("named_policies") end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if g:get_phase() ~= "conduct_combat" then return "bombardment is a step of an amphibious assault (Conduct Combat)" end
@@ -88,7 +102,8 @@ rule {
   id = "amphibious-assaults.land-combat", title = "Land combat of an amphibious assault (stand-in)",
   actions = {
     land_combat = {
-      params = { territory = "string" },
+      -- domain (keel.legal): the territories being assaulted
+      params = { territory = { type = "string", domain = function(ctx) return assaulted_domain(ctx) end } },
       legal = function(ctx, p)
         local g = ctx.game
         if g:get_phase() ~= "conduct_combat" then return "land combat is fought in Conduct Combat" end
@@ -134,4 +149,13 @@ function offloaded_count(ctx, t)
     if g:get_value(u, "offloaded_turn") == g:get_turn() and g:get_value(u, "offloaded_to") == t then n = n + 1 end
   end
   return n
+end
+
+-- the territories into which an amphibious assault is being made this turn (keel.legal)
+function assaulted_domain(ctx)
+  local out = {}
+  for i, name in ipairs(ctx.game.board:zones()) do
+    if ctx:query("is_territory", i) and assaulted(ctx, i) then out[#out + 1] = name end
+  end
+  return out, "no amphibious assault is being made"
 end

@@ -27,7 +27,22 @@ rule {
   },
   actions = {
     set_operative = {
-      params = { base = "unit", operative = "boolean" },
+      -- domains (keel.legal): the naval bases on the map (a side's own, or
+      -- the enemy's its bombers strike); the other state than the one it is in
+      params = {
+        base = { type = "unit", domain = function(ctx)
+          local g, out = ctx.game, {}
+          for _, u in ipairs(g:units()) do
+            if g:get(u, "type") == "naval_base" and g:get(u, "loc") == "zone" then
+              out[#out + 1] = { value = u, label = g:get(u, "name") }
+            end
+          end
+          return out, "no naval base on the map"
+        end },
+        operative = { type = "boolean", depends = { "base" }, domain = function(ctx, p)
+          return { ctx.game:get_value(p.base, "operative") == false }
+        end },
+      },
       legal = function(ctx, p)
         if ctx.game:get(p.base, "type") ~= "naval_base" then return "not a naval base" end
       end,

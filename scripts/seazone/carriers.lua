@@ -184,7 +184,34 @@ rule {
     -- carrier in the zone, or moves one space to a friendly carrier or territory; with
     -- neither given it is destroyed
     reland = {
-      params = { unit = "unit", carrier = "unit?", to = "string?" },
+      -- domains (keel.legal): the side's air units that must land; the
+      -- friendly carriers with room in their zone or one space away; the
+      -- friendly territories one space away (with neither, it is destroyed)
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side)
+          local g, out = ctx.game, {}
+          for _, u in ipairs(g:units()) do
+            if g:get_value(u, "must_reland") and (side == nil or g:get(u, "side") == side) then
+              out[#out + 1] = { value = u, label = g:get(u, "name") }
+            end
+          end
+          return out, "no air unit of the side has a landing to make"
+        end },
+        carrier = { type = "unit", optional = true, depends = { "unit" }, domain = function(ctx, p)
+          local out = {}
+          for _, o in ipairs(reland_options(ctx, p.unit)) do
+            if o.carrier then out[#out + 1] = { value = o.carrier, label = ctx.game:get(o.carrier, "name") } end
+          end
+          return out, "no friendly carrier with room in its zone or one space away"
+        end },
+        to = { type = "string", optional = true, depends = { "unit" }, domain = function(ctx, p)
+          local out = {}
+          for _, o in ipairs(reland_options(ctx, p.unit)) do
+            if not o.carrier then out[#out + 1] = ctx:query("area_name", o.area) end
+          end
+          return out, "no friendly territory one space away"
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if not g:get_value(p.unit, "must_reland") then return ("%s has no landing to make"):format(ctx:query("unit_label", p.unit)) end

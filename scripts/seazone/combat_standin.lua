@@ -36,7 +36,7 @@ local battle_of, participants, alive_of, fire_value, roll_units, resolve_hits, a
 local check_end, conclude, declare_policy, policy_problem, pending_attackers, say_units, run
 local maxmatch, pref_key, capacity, choice_hits, apply_hit, validate_choice
 local fire_step, retreat_attackers, capacities, end_if_side_gone
-local battle_zones_domain, casualties_domain, retreat_domain
+local battle_zones_domain, casualties_domain, retreat_domain, named_policies
 
 rule {
   id = "general-combat", title = "General Combat sequence (stand-in for the chapter the text cites)",
@@ -73,6 +73,8 @@ rule {
       return ev.allowed
     end,
     policy_problem = function(ctx, units, policy) return policy_problem(ctx, units, policy) end,
+    -- the names of the declared casualty policies, sorted (parameter candidates, keel.legal)
+    named_policies = function(ctx) return named_policies(ctx) end,
   },
   actions = {
     -- fight the battle in `zone` (or go on with it after a stop for the attacker's decision):
@@ -80,7 +82,11 @@ rule {
     battle = {
       params = {
         zone = { type = "string", domain = function(ctx, _, side) return battle_zones_domain(ctx, side) end },
-        attacker = "any?", defender = "any?", rounds = "integer?",
+        -- the named casualty policies (left out: casualties are chosen as they come; a
+        -- policy table is the player's to write)
+        attacker = { type = "any", optional = true, domain = function(ctx) return named_policies(ctx) end },
+        defender = { type = "any", optional = true, domain = function(ctx) return named_policies(ctx) end },
+        rounds = "integer?",
       },
       legal = function(ctx, p)
         local g = ctx.game
@@ -192,7 +198,21 @@ rule {
     },
     -- submarines of either side that will submerge at their next chance to roll
     submerge = {
-      params = { units = "units" },
+      -- domain (keel.legal): the side's units on the battle strip, not submerged
+      -- (may_submerge says which may)
+      params = {
+        units = { type = "units", domain = function(ctx, _, side)
+          local g = ctx.game
+          if not battle_of(ctx) then return nil, "no battle is being fought" end
+          local out = {}
+          for _, u in ipairs(participants(ctx)) do
+            if g:get_value(u, "battle_role") and not g:get_value(u, "submerged") and (side == nil or g:get(u, "side") == side) then
+              out[#out + 1] = { value = u, label = g:get(u, "name") }
+            end
+          end
+          return out, "no unit of the side is on the battle strip"
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if not battle_of(ctx) then return "no battle is being fought" end
@@ -910,8 +930,8 @@ function battle_zones_domain(ctx, side)
   return out, "no attack is pending"
 end
 
--- the units the choosing side may name as casualties (one at a time: a choice of several
--- casualties is checked when it is sent)
+-- the units the choosing side may name as casualties (keel.legal offers the sets of them
+-- that fit the hits)
 function casualties_domain(ctx, side)
   local g = ctx.game
   local chooser = g:get_global("choice_side")
@@ -927,4 +947,11 @@ function retreat_domain(ctx)
   local b = battle_of(ctx)
   if not b then return nil, "no battle is being fought" end
   return ctx.game.board:zone_neighbors(ctx:query("area_name", b.zone)) or {}
+end
+
+function named_policies(ctx)
+  local out = {}
+  for name in pairs(ctx.rule.values.named_policies) do out[#out + 1] = name end
+  table.sort(out)
+  return out
 end

@@ -11,13 +11,36 @@
 -- * launch_missile: the ship launches it at a target area; what it does there
 --   is the Missile chapter's (the event launch_missile); the missile is spent.
 
-local missile_aboard
+local missile_aboard, area_names
 
 rule {
   id = "missile", title = "Cruise missiles (stand-in for the chapter the text cites)",
   actions = {
     embark_missile = {
-      params = { missile = "unit", ship = "unit" },
+      -- domains (keel.legal): the missiles of the power whose turn it is in a
+      -- territory; the friendly sea units next to it (missile_capacity says which carry one)
+      params = {
+        missile = { type = "unit", domain = function(ctx, _, side)
+          local out = {}
+          for _, c in ipairs(ctx:query("turn_units", side, nil, "zone")) do
+            if ctx.game:get(c.value, "type") == "missile" and ctx:query("is_territory", ctx:query("area_of", c.value)) then
+              out[#out + 1] = c
+            end
+          end
+          return out, "no missile of the power whose turn it is in a territory"
+        end },
+        ship = { type = "unit", depends = { "missile" }, domain = function(ctx, p)
+          local g, out = ctx.game, {}
+          local at = ctx:query("area_of", p.missile)
+          for _, u in ipairs(g:units()) do
+            if g:get(u, "loc") == "zone" and g:get(u, "side") == g:get(p.missile, "side") and ctx:query("class_of", u) == "sea"
+                and ctx:query("adjacent", at, ctx:query("area_of", u)) then
+              out[#out + 1] = { value = u, label = g:get(u, "name") }
+            end
+          end
+          return out, "no friendly sea unit next to the missile's territory"
+        end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if g:get(p.missile, "type") ~= "missile" then return ("%s is not a missile"):format(ctx:query("unit_label", p.missile)) end
@@ -44,7 +67,18 @@ rule {
       end,
     },
     launch_missile = {
-      params = { ship = "unit", target = "string" },
+      -- domains (keel.legal): the ships of the power whose turn it is with a
+      -- missile aboard; every area of the map (its range is the Missile chapter's)
+      params = {
+        ship = { type = "unit", domain = function(ctx, _, side)
+          local out = {}
+          for _, c in ipairs(ctx:query("turn_units", side, "sea", "zone")) do
+            if missile_aboard(ctx, c.value) then out[#out + 1] = c end
+          end
+          return out, "no ship of the power whose turn it is carries a missile"
+        end },
+        target = { type = "string", domain = function(ctx) return area_names(ctx) end },
+      },
       legal = function(ctx, p)
         local g = ctx.game
         if not missile_aboard(ctx, p.ship) then return ("%s carries no missile"):format(ctx:query("unit_label", p.ship)) end
@@ -66,4 +100,10 @@ function missile_aboard(ctx, ship)
     if ctx.game:get(c, "type") == "missile" then return c end
   end
   return nil
+end
+
+function area_names(ctx)
+  local out = {}
+  for i, name in ipairs(ctx.game.board:zones()) do out[i] = name end
+  return out
 end

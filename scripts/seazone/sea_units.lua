@@ -20,7 +20,7 @@
 -- helpers, defined after the rule (rule first, as the text reads)
 local area_kinds, area_index, area_name, adjacent, unit_data, area_of, units_in, power_of, owner_of
 local label, may_carry, hostile_units, zones_moved, allowance, move_legal, move_effect, sea_distance
-local turn_units, movers_domain, paths_domain
+local turn_units, movers_domain, paths_domain, attack_domain
 
 rule {
   id = "units.sea-units", title = "Sea Units",
@@ -79,7 +79,10 @@ rule {
       params = {
         units = { type = "units", domain = function(ctx, _, side) return movers_domain(ctx, side) end },
         path = { type = "table", depends = { "units" }, domain = function(ctx, p) return paths_domain(ctx, p.units) end },
-        attack = "boolean?",
+        -- whether to attack where the move ends among enemy units that do not
+        -- make the zone hostile (submarines): asked only there, in Combat Move
+        attack = { type = "boolean", optional = true, depends = { "units", "path" },
+                   domain = function(ctx, p) return attack_domain(ctx, p.units, p.path) end },
       },
       legal = function(ctx, p) return move_legal(ctx, p) end,
       effect = function(ctx, p) return move_effect(ctx, p) end,
@@ -423,4 +426,17 @@ function paths_domain(ctx, units)
   end
   if left > 0 then walk(from) end
   return out, "no sea zone left to move to this turn"
+end
+
+-- attack or not: only for a combat move that ends where enemy units are but none makes the
+-- zone hostile (they do not block movement: submarines); elsewhere the order leaves it out
+function attack_domain(ctx, units, path)
+  if MODES[ctx.game:get_phase() or ""] ~= "combat" then return nil, "only a combat move attacks" end
+  local to = area_index(ctx, path[#path])
+  local side = ctx.game:get(units[1], "side")
+  if not to or #hostile_units(ctx, to, side) > 0 then return nil, "the move ends in a hostile zone: combat occurs" end
+  for _, u in ipairs(units_in(ctx, to)) do
+    if ctx.game:get(u, "side") ~= side then return { false, true } end
+  end
+  return nil, "no enemy unit where the move ends"
 end

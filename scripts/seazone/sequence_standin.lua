@@ -16,13 +16,16 @@
 -- `mobilize_zone` (an area index) and are placed in Mobilize New Units.
 
 local PHASES = { "combat_move", "conduct_combat", "noncombat_move", "mobilize" }
-local next_phase, side_of_power
+local next_phase, side_of_power, powers_domain
 
 rule {
   id = "turn-sequence", title = "Turn sequence (stand-in for the chapter the text cites)",
   actions = {
     begin_turn = {
-      params = { power = "string", side = "string?" },
+      -- domain (keel.legal): the powers that own units (of `side`, when
+      -- given); a power's side is that of its units
+      params = { power = { type = "string", domain = function(ctx, _, side) return powers_domain(ctx, side) end },
+                 side = "string?" },
       legal = function(ctx, p)
         local ph = ctx.game:get_phase()
         if ph ~= nil and ph ~= "end" then
@@ -96,4 +99,17 @@ function side_of_power(ctx, power)
     if ctx:query("power_of", u) == power then return ctx.game:get(u, "side") end
   end
   return nil
+end
+
+-- the powers of the units in the game (of `side`, when given), in the order their first units come
+function powers_domain(ctx, side)
+  local g, out, seen = ctx.game, {}, {}
+  for _, u in ipairs(g:units()) do
+    local power = ctx:query("power_of", u)
+    if not seen[power] and (side == nil or g:get(u, "side") == side) then
+      seen[power] = true
+      out[#out + 1] = power
+    end
+  end
+  return out, "no unit of the side"
 end

@@ -3,6 +3,7 @@
 #include "keel.h"
 #include "check.h"
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -145,6 +146,46 @@ static void journal_script(keel_state *st, int peek, char **copy, size_t *copy_l
   memcpy(*copy, j, n);
   (*copy)[n] = '\0';
   *copy_len = n;
+}
+
+/* A roll's line is written from its fields (journal.c), numbers by the
+ * JSON writer's own decimal form, and goes with a rollback like any line. */
+TEST(journal_roll_line) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  int64_t faces[3] = { 6, 1, 4 };
+  keel_roll_line r = { .stream = "default", .stream_len = 7, .expr = "3d6-2", .expr_len = 5,
+                       .faces = faces, .count = 3, .modifier = -2, .total = 9, .forced = 0, .n = 12 };
+  CHECK_OK(keel_state_journal_roll(st, &r));             /* no rule in force: null */
+  keel_atom rule;
+  CHECK_OK(keel_state_intern(st, "27.A.3", 6, &rule));
+  CHECK_OK(keel_state_push_rule(st, rule));
+  r.reason = "a \"why\"\n"; r.reason_len = 8;
+  CHECK_OK(keel_state_journal_roll(st, &r));             /* the rule in force */
+  r.rule = "32.B"; r.rule_len = 4; r.forced = 1;
+  r.modifier = INT64_MIN; r.total = INT64_MAX; r.n = UINT64_MAX; r.count = 0;
+  CHECK_OK(keel_state_journal_roll(st, &r));
+  keel_mark m;
+  CHECK_OK(keel_state_begin(st, &m));
+  CHECK_OK(keel_state_journal_roll(st, &r));
+  CHECK_OK(keel_state_rollback(st, &m));
+  keel_state_journal_enable(st, 0);
+  CHECK_OK(keel_state_journal_roll(st, &r));
+  keel_state_journal_enable(st, 1);
+  r.stream = NULL;
+  CHECK_INT(keel_state_journal_roll(st, &r), KEEL_E_ARG);
+  const char *j; size_t n;
+  CHECK_OK(keel_state_journal(st, &j, &n));
+  const char *want =
+    "{\"ev\":\"roll\",\"rule\":null,\"reason\":null,\"stream\":\"default\",\"expr\":\"3d6-2\","
+    "\"faces\":[6,1,4],\"modifier\":-2,\"total\":9,\"forced\":false,\"n\":12}\n"
+    "{\"ev\":\"roll\",\"rule\":\"27.A.3\",\"reason\":\"a \\\"why\\\"\\n\",\"stream\":\"default\",\"expr\":\"3d6-2\","
+    "\"faces\":[6,1,4],\"modifier\":-2,\"total\":9,\"forced\":false,\"n\":12}\n"
+    "{\"ev\":\"roll\",\"rule\":\"32.B\",\"reason\":\"a \\\"why\\\"\\n\",\"stream\":\"default\",\"expr\":\"3d6-2\","
+    "\"faces\":[],\"modifier\":-9223372036854775808,\"total\":9223372036854775807,\"forced\":true,"
+    "\"n\":18446744073709551615}\n";
+  CHECK(strcmp(j, want) == 0);
+  keel_state_free(st);
 }
 
 TEST(journal_rendered_when_asked) {
@@ -672,6 +713,7 @@ int main(void) {
   RUN(state_undo_redo);
   RUN(state_undo_empty_action);
   RUN(journal_rendered_when_asked);
+  RUN(journal_roll_line);
   RUN(state_groups_order_hash);
   RUN(state_cargo_and_eliminate);
   RUN(state_split_combine);

@@ -87,4 +87,61 @@ function M.find(domain, x)
   for _, c in ipairs(domain or {}) do if c.label == x or c.value == x then return c end end
 end
 
+--- The orders an offered action stands for: its `orders` when the listing
+--- gives them, else every combination of its parameters' candidates (a
+--- dependent parameter's from the choice for the values before it; a list
+--- parameter's `sets`, or each element alone; an optional one also left
+--- out where `omit` says so), as {action = name, params = {...}}.
+function M.orders(e)
+  local out = {}
+  if e.orders then
+    for i, o in ipairs(e.orders) do out[i] = { action = e.name, params = o } end
+    return out
+  end
+  local function enc(v) return v == nil and "null" or json.encode(v) end
+  local function walk(i, params)
+    local q = e.params[i]
+    if not q then
+      local copy = {}
+      for k, v in pairs(params) do copy[k] = v end
+      out[#out + 1] = { action = e.name, params = copy }
+      return
+    end
+    local src = q
+    if q.choices then
+      src = nil
+      for _, c in ipairs(q.choices) do
+        local same = true
+        for _, d in ipairs(q.depends or {}) do if enc(c.given[d]) ~= enc(params[d]) then same = false end end
+        if same then src = c; break end
+      end
+    end
+    local values = {}
+    if src and q.type == "units" then
+      if src.sets then
+        for _, set in ipairs(src.sets) do values[#values + 1] = set end
+      else
+        for _, c in ipairs(src.domain or {}) do values[#values + 1] = { c.value } end
+      end
+    elseif src then
+      for _, c in ipairs(src.domain or {}) do values[#values + 1] = c.value end
+    end
+    for _, v in ipairs(values) do
+      params[q.name] = v
+      walk(i + 1, params)
+    end
+    params[q.name] = nil
+    if #values == 0 or (src and src.omit) then walk(i + 1, params) end
+  end
+  walk(1, {})
+  return out
+end
+
+--- Submit an order as the protocol does, then take it back: the response.
+function M.try(p, order)
+  local resp = p.send { op = "order", action = order.action, params = order.params }
+  if resp.ok then assert(p.send({ op = "undo" }).ok, "undo") end
+  return resp
+end
+
 return M

@@ -68,6 +68,11 @@ rule {
       effect = function(ctx, p) ctx.game:eliminate(p.target) end,
     },
     rally = { params = { unit = "unit", hex = "hex?" }, effect = function() end },
+    hail = {   -- an optional parameter with nothing to offer, and a rule that refuses
+      params = { note = { type = "string", optional = true, domain = function() return {}, "nothing to say" end } },
+      legal = function() return "T.1: no one answers" end,
+      effect = function() end,
+    },
     pass = {
       params = {},
       legal = function(ctx) if ctx.game:get_turn() ~= 2 then return "T.1: only on turn 2" end end,
@@ -208,6 +213,10 @@ t.test("legal-5: an action not available says why: legal's reason with its rule,
   t.eq(join.available, false)
   t.eq(join.kind, "domain")
   t.eq(join.reason, "no value for parameter 'unit': no unit of Green")
+  -- an optional parameter with no value is left out: the rule's refusal is the reason
+  local hail = entry(list, "hail")
+  t.eq({ hail.available, hail.kind }, { false, "illegal" })
+  t.ok(hail.reason:find("T.1: no one answers", 1, true), hail.reason)
   g:set_turn(2)
   t.eq(entry(set:legal_actions(g, "Green"), "pass").available, true)
 end)

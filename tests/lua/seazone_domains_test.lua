@@ -1,12 +1,55 @@
 -- tests/lua/seazone_domains_test.lua — what the seazone family offers a user
--- interface: the parameter domains of move, battle, casualties, retreat,
--- embark, offload and land, at points of the showcase
--- scenarios/seazone_trident.lua played through the protocol's session
--- function (keel.serve); listing never changes the state.
+-- interface: the parameter domains of every action with parameters (move,
+-- battle, casualties, embark, offload, land, fly, reland, bombard, the
+-- helicopter and missile orders, the stand-ins' turn and base orders), at
+-- points of the showcase scenarios/seazone_trident.lua played through the
+-- protocol's session function (keel.serve), and in worlds of the family's
+-- fixture where the showcase does not go; listing never changes the state.
 local t = require "keel.testing"
 local D = dofile("tests/lua/domains_fixture.lua")
 
+local F = dofile("tests/lua/seazone_fixture.lua")
+
 local SHOWCASE = "scenarios/seazone_trident.lua"
+
+-- every offered order of `e` is accepted by the rules when submitted (and taken back)
+local function all_accepted(p, e)
+  local orders = D.orders(e)
+  t.ok(#orders > 0, e.name .. " offers orders")
+  for i, o in ipairs(orders) do
+    local resp = D.try(p, o)
+    t.ok(resp.ok, ("%s %d: %s"):format(e.name, i, resp.error and resp.error.message or ""))
+  end
+  return #orders
+end
+
+-- an action as set:legal_actions lists it for `side` in a world of the seazone fixture
+local function listed(w, side, name)
+  local h0 = w.game:hash_hex()
+  for _, e in ipairs(w.set:legal_actions(w.game, side)) do
+    if e.name == name then
+      t.eq(w.game:hash_hex(), h0, "listing leaves the state hash unchanged")
+      return e
+    end
+  end
+  error("no action " .. name)
+end
+
+-- every offered order of `e` in world `w` is accepted by set:act (each undone)
+local function all_acted(w, e)
+  local orders = D.orders(e)
+  t.ok(#orders > 0, e.name .. " offers orders")
+  for i, o in ipairs(orders) do
+    local ok, why = w.set:act(w.game, o.action, o.params)
+    t.ok(ok, ("%s %d: %s"):format(e.name, i, tostring(why)))
+    if ok then w.game:undo(1) end
+  end
+end
+
+-- the labels of a dependent parameter's candidates for the unit named `name` of a parameter `by`
+local function for_unit(e, by, name, param)
+  return D.labels(D.choice(D.param(e, param), { [by] = D.find(D.param(e, by).domain, name).value }))
+end
 
 local function before_order(pred)
   local p = D.open(SHOWCASE)
@@ -92,4 +135,220 @@ t.test("units.aircraft-carriers.carry-aircraft-1: land offers the fighters in th
   t.eq(after, before)
   t.eq(D.labels(D.param(e, "unit").domain), { "Hornet" })
   t.eq(D.labels(D.choice(D.param(e, "carrier"), { unit = D.param(e, "unit").domain[1].value })), { "Nimitz" })
+end)
+
+t.test("air-units: fly offers the power's air units and the shortest path to each area within their Move", function()
+  local p = before_order(function(o) return o[1] == "fly" end)
+  local e, before, after = D.action(p, "Allies", "fly")
+  t.eq(after, before)
+  t.eq(e.checked, true)
+  t.eq(D.labels(D.param(e, "unit").domain), { "Hornet", "Stratofortress", "Viper" })
+  local hornet = D.choice(D.param(e, "path"), { unit = D.find(D.param(e, "unit").domain, "Hornet").value })
+  t.ok(D.find(hornet, "SZ 1"), "the showcase's flight to SZ 1")
+  for _, c in ipairs(hornet) do t.ok(c.cost <= 4, c.label .. ": a fighter moves 4 areas") end
+  t.ok(has(for_unit(e, "unit", "Stratofortress", "path"), "SZ 5 > SZ 6 > SZ 4 > Coastland"), "a bomber flies over sea and land")
+  all_accepted(p, e)
+  local opfor = D.action(p, "Opfor", "fly")
+  t.eq(opfor.available, false, "it is the USA's turn")
+  local combat = before_order(function(o) return o[1] == "battle" end)
+  local c = D.action(combat, "Allies", "fly")
+  t.eq(c.available, false)
+  t.ok(c.reason:find("air units move in Combat Move and Noncombat Move", 1, true), c.reason)
+end)
+
+t.test("turn-sequence: begin_turn offers the side's powers; end_phase shows the veto that holds it", function()
+  local p = before_order(function(o) return o[1] == "begin_turn" and o.power == "USA" end)
+  local e = D.action(p, "Allies", "begin_turn")
+  t.eq(D.labels(D.param(e, "power").domain), { "USA", "UK" })
+  all_accepted(p, e)
+  local mid = before_order(function(o) return o[1] == "move" end)
+  local b = D.action(mid, "Opfor", "begin_turn")
+  t.eq(b.available, false)
+  t.ok(b.reason:find("Russia's turn is in its combat_move phase: end it first", 1, true), b.reason)
+  t.eq(D.action(mid, "Opfor", "end_phase").available, true, "end_phase has no parameters")
+  local choosing = before_order(function(o) return o[1] == "end_phase" and o.expect and o.expect.vetoed end)
+  local ep = D.action(choosing, "Allies", "end_phase")
+  t.eq(ep.available, false)
+  t.eq(ep.kind, "vetoed")
+  t.ok(ep.reason:find("Opfor has casualties to choose", 1, true), ep.reason)
+end)
+
+t.test("amphibious-assaults.step-2: bombard offers the assaulted territory and the power's ships next to it", function()
+  local p = before_order(function(o) return o[1] == "bombard" end)
+  local e, before, after = D.action(p, "Allies", "bombard")
+  t.eq(after, before)
+  t.eq(D.labels(D.param(e, "territory").domain), { "Coastland" })
+  t.eq(D.labels(D.choice(D.param(e, "ships"), { territory = "Coastland" })), { "Belknap", "Spruance" })
+  all_accepted(p, e)
+  local after_combat = before_order(function(o) return o[1] == "bombard" and o.expect and o.expect.illegal end)
+  local a = D.action(after_combat, "Allies", "bombard")
+  t.eq(a.available, false)
+  t.ok(a.reason:find("no amphibious assault is being made", 1, true), a.reason)
+end)
+
+t.test("amphibious-assaults.land-combat: land_combat offers the assaulted territory, not while casualties are chosen", function()
+  local p = before_order(function(o) return o[1] == "land_combat" end)
+  local e = D.action(p, "Allies", "land_combat")
+  t.eq(D.labels(D.param(e, "territory").domain), { "Coastland" })
+  all_accepted(p, e)
+  local choosing = before_order(function(o) return o[1] == "end_phase" and o.expect and o.expect.vetoed end)
+  local c = D.action(choosing, "Allies", "land_combat")
+  t.eq(c.available, false)
+  t.ok(c.reason:find("casualties are being chosen", 1, true), c.reason)
+end)
+
+t.test("naval-bases: set_operative offers the naval bases and the state each is not in", function()
+  local p = before_order(function(o) return o[1] == "move" end)
+  local e = D.action(p, "Allies", "set_operative")
+  t.eq(D.labels(D.param(e, "base").domain), { "Norfolk", "Sevastopol" })
+  t.eq(for_unit(e, "base", "Norfolk", "operative"), { false }, "Norfolk is operative")
+  all_accepted(p, e)
+end)
+
+t.test("units.aircraft-carriers.air-defense: reland offers the planes that must land and the carriers with room", function()
+  local w = F.world { power = "Russia", units = {
+    { "U1", "submarine", "Opfor", "SZ 3", power = "Russia" }, { "Kirov", "cruiser", "Opfor", "SZ 3", power = "Russia" },
+    { "Nimitz", "carrier", "Allies", "SZ 2", power = "USA" },
+    { "Hornet", "fighter", "Allies", nil, power = "USA", aboard = "Nimitz" },
+    { "Spit", "fighter", "Allies", nil, power = "UK", aboard = "Nimitz" },
+    { "Vinson", "carrier", "Allies", "SZ 5", power = "USA" }, { "Sovremenny", "destroyer", "Opfor", "SZ 6", power = "Russia" } } }
+  w.ok("move", { units = { "U1", "Kirov" }, path = { "SZ 2" } })
+  w.ok("end_phase", {})
+  w.force(1, 6, 6, 6, 6)   -- Surprise Strike damages Nimitz; nothing else hits
+  w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = "cheapest", rounds = 1 })
+  w.ok("retreat", { to = "SZ 3" })
+  local early = listed(w, "Allies", "reland")
+  t.eq(early.available, false, "this movement occurs in Noncombat Move")
+  t.ok(early.refused.reason:find("this movement occurs in the Noncombat Move phase", 1, true), early.refused.reason)
+  t.ok(early.reason:find("this movement occurs in the Noncombat Move phase", 1, true),
+    "the rule's refusal, not an optional parameter with no value: " .. early.reason)
+  w.ok("end_phase", {})
+  local e = listed(w, "Allies", "reland")
+  t.eq(D.labels(D.param(e, "unit").domain), { "Hornet", "Spit" })
+  t.eq(D.labels(D.param(e, "carrier").choices[1].domain), { "Vinson" }, "Nimitz is damaged; Vinson is one space away")
+  all_acted(w, e)
+  t.eq(listed(w, "Opfor", "reland").available, false)
+end)
+
+t.test("units.aircraft-carriers.air-defense: reland offers a friendly territory one space away", function()
+  local w = F.world { power = "Russia", units = {
+    { "U1", "submarine", "Opfor", "SZ 2", power = "Russia" },
+    { "Nimitz", "carrier", "Allies", "SZ 1", power = "USA" },
+    { "Hornet", "fighter", "Allies", nil, power = "USA", aboard = "Nimitz" } } }
+  w.ok("move", { units = { "U1" }, path = { "SZ 1" } })
+  w.ok("end_phase", {})
+  w.force(1, 6, 6)
+  w.ok("battle", { zone = "SZ 1", attacker = "cheapest", defender = "cheapest", rounds = 1 })
+  w.ok("retreat", { to = "SZ 2" })
+  w.ok("end_phase", {})
+  local e = listed(w, "Allies", "reland")
+  t.eq(D.labels(D.param(e, "to").choices[1].domain), { "Homeland" })
+  all_acted(w, e)
+end)
+
+t.test("units.submarines.submersible: submerge offers the side's units on the battle strip that may submerge", function()
+  local w = F.world { power = "Russia", units = {
+    { "Kirov", "cruiser", "Opfor", "SZ 3", power = "Russia" }, { "Dallas", "submarine", "Allies", "SZ 2", power = "USA" },
+    { "DD", "destroyer", "Allies", "SZ 2", power = "USA" } } }
+  w.ok("move", { units = { "Kirov" }, path = { "SZ 2" } })
+  w.ok("end_phase", {})
+  local none = listed(w, "Allies", "submerge")
+  t.eq(none.available, false)
+  t.ok(none.reason:find("no battle is being fought", 1, true), none.reason)
+  w.force(6, 6, 6)
+  w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = "cheapest", rounds = 1 })
+  local e = listed(w, "Allies", "submerge")
+  t.eq(D.labels(D.param(e, "units").domain), { "Dallas" }, "a destroyer does not submerge")
+  all_acted(w, e)
+  t.eq(listed(w, "Opfor", "submerge").available, false, "Kirov is a cruiser")
+end)
+
+t.test("units.amphibious-assault-ships.marine-transport-by-helicopters: heli_embark and heli_offload offer units, helicopters and ships", function()
+  local w = F.world { power = "USA", phase = "noncombat_move", globals = { sitrep_marine_transport = true }, units = {
+    { "Seahawk", "helicopter", "Allies", "Homeland", power = "USA" },
+    { "SEAL", "special_force", "Allies", "Homeland", power = "USA" },
+    { "1st Marines", "infantry", "Allies", "Homeland", power = "USA" },
+    { "Wasp", "assault_ship", "Allies", "SZ 1", power = "USA" } } }
+  local e = listed(w, "Allies", "heli_embark")
+  t.eq(D.labels(D.param(e, "unit").domain), { "SEAL" }, "infantry is not a helicopter's cargo")
+  t.eq(D.labels(D.param(e, "helicopter").choices[1].domain), { "Seahawk" })
+  all_acted(w, e)
+  w.ok("heli_embark", { unit = "SEAL", helicopter = "Seahawk" })
+  local down = listed(w, "Allies", "heli_offload")
+  t.eq(D.labels(D.param(down, "unit").domain), { "SEAL" })
+  for _, c in ipairs(D.param(down, "ship").choices or {}) do t.eq(#c.domain, 0, "over Homeland: put down there") end
+  all_acted(w, down)
+  w.ok("fly", { unit = "Seahawk", path = { "SZ 1" } })
+  local sea = listed(w, "Allies", "heli_offload")
+  t.eq(D.labels(D.param(sea, "ship").choices[1].domain), { "Wasp" }, "over SZ 1: aboard the assault ship there")
+  all_acted(w, sea)
+  local off = F.world { power = "USA", phase = "noncombat_move", units = {
+    { "Seahawk", "helicopter", "Allies", "Homeland", power = "USA" },
+    { "SEAL", "special_force", "Allies", "Homeland", power = "USA" } } }
+  local no = listed(off, "Allies", "heli_embark")
+  t.eq(no.available, false)
+  t.ok(no.reason:find("the marine-transport sitrep is not in play", 1, true), no.reason)
+end)
+
+t.test("missile: embark_missile offers the power's missiles and the friendly ships next to them; launch_missile the laden ships and every area", function()
+  local w = F.world { power = "USA", globals = { sitrep_missiles = true }, units = {
+    { "Tomahawk", "missile", "Allies", "Homeland", power = "USA" },
+    { "Belknap", "cruiser", "Allies", "SZ 1", power = "USA" },
+    { "Nimitz", "carrier", "Allies", "SZ 5", power = "USA" },
+    { "Spruance", "destroyer", "Allies", "SZ 2", power = "USA" } } }
+  local e = listed(w, "Allies", "embark_missile")
+  t.eq(D.labels(D.param(e, "missile").domain), { "Tomahawk" })
+  t.eq(D.labels(D.param(e, "ship").choices[1].domain), { "Belknap" }, "a carrier takes no missile; Spruance is not next to Homeland")
+  all_acted(w, e)
+  w.ok("embark_missile", { missile = "Tomahawk", ship = "Belknap" })
+  local l = listed(w, "Allies", "launch_missile")
+  t.eq(D.labels(D.param(l, "ship").domain), { "Belknap" })
+  t.eq(#D.param(l, "target").domain, #w.board:zones(), "its range is the Missile chapter's")
+  all_acted(w, l)
+end)
+
+t.test("units.submarines.does-not-block-enemy-movement: move asks whether to attack only where the move ends among enemy submarines", function()
+  local w = F.world { power = "USA", units = {
+    { "Spruance", "destroyer", "Allies", "SZ 1", power = "USA" },
+    { "Kazan", "submarine", "Opfor", "SZ 2", power = "Russia" } } }
+  local e = listed(w, "Allies", "move")
+  local attack, plain = {}, {}
+  for _, o in ipairs(D.orders(e)) do
+    local to = o.params.path[#o.params.path]
+    if o.params.attack ~= nil then attack[#attack + 1] = table.concat(o.params.path, ">") .. "=" .. tostring(o.params.attack)
+    elseif #o.params.path == 1 and to == "SZ 5" then plain[#plain + 1] = to end
+  end
+  t.eq(attack, { "SZ 2=false", "SZ 2=true", "SZ 5>SZ 2=false", "SZ 5>SZ 2=true" },
+    "Kazan alone in SZ 2: the player says whether to attack")
+  t.eq(plain, { "SZ 5" }, "an empty zone asks nothing")
+  all_acted(w, e)
+end)
+
+t.test("units.amphibious-assault-ships.loading-and-offloading-2: offload offers the ship's cargo as the sets the rules allow, or all of it", function()
+  local p = before_order(function(o) return o[1] == "offload" end)
+  local e = D.action(p, "Allies", "offload")
+  local ship = D.param(e, "ship").domain[1].value
+  local units = D.param(e, "units")
+  local c = units.choices[1]
+  t.eq(c.given.ship, ship)
+  t.eq(D.labels(c.domain), { "1st Marines", "2nd Tanks" })
+  t.eq(c.sets, { { c.domain[1].value, c.domain[2].value } },
+    "not one alone: 2nd Tanks, loaded in Combat Move, goes ashore in the assault with it")
+  t.eq(c.omit, true, "left out: all the power's cargo")
+  all_accepted(p, e)
+end)
+
+t.test("general-combat: battle and bombard offer the named casualty policies, or none", function()
+  local p = before_order(function(o) return o[1] == "battle" end)
+  local e = D.action(p, "Opfor", "battle")
+  for _, name in ipairs({ "attacker", "defender" }) do
+    local q = D.param(e, name)
+    t.eq(D.labels(q.domain), { "cheapest", "keep_carriers" }, name)
+    t.eq(q.omit, true, name .. ": left out, casualties are chosen as they come")
+  end
+  t.eq(#D.orders(e), 18, "two zones, each policy named or left out")
+  all_accepted(p, e)
+  local b = before_order(function(o) return o[1] == "bombard" end)
+  local d = D.param(D.action(b, "Allies", "bombard"), "defender")
+  t.eq({ D.labels(d.domain), d.omit }, { { "cheapest", "keep_carriers" }, true })
 end)

@@ -144,6 +144,51 @@ t.test("32.B-search-7: resolve rolls, applies bound predicates and records them"
   t.eq(rec2.modifiers[1].name, "extra")
 end)
 
+t.test("32.B-search-8: the quick modifier sum (C) agrees with modifiers_for, and leaves it what it must decide", function()
+  local s = nt.naval_search
+  local sum = keel.tables.sum_modifiers
+  local amts, per = s.modifier_amounts, s.modifier_per
+  t.eq(amts.cargo_group, 2)
+  t.eq(amts.night, -1)
+  t.eq(per.blockade, true)
+  -- random plain contexts: the same total as the ordered walk
+  local d = keel.dice.new(17)
+  local names = {}
+  for i, m in ipairs(s.modifiers) do names[i] = m.name end
+  for _ = 1, 300 do
+    local ctx = { group = "context for predicates", [1] = 5 }
+    for _ = 1, d:range(6) do
+      local name = names[d:range(#names)]
+      local v = d:range(4)
+      if per[name] then ctx[name] = v - 1 elseif v == 1 then ctx[name] = false
+      elseif v == 2 then ctx[name] = 0 elseif v == 3 then ctx[name] = true else ctx[name] = v end
+    end
+    t.eq(sum(ctx, amts, per), (s:modifiers_for(ctx)))
+  end
+  -- what the ordered walk must decide
+  t.eq(sum({ nigth = true }, amts, per), nil, "a boolean under a name that is no modifier")
+  t.eq(sum({ blockade = true }, amts, per), nil, "true for a # modifier")
+  t.eq(sum({ night = 1.5 }, amts, per), nil, "a float")
+  t.eq(sum({ night = function() return true end }, amts, per), nil, "a predicate")
+  t.eq(sum({ night = "yes" }, amts, per), nil, "a string")
+  t.eq(sum({}, amts, per), 0)
+  t.eq(sum({ blockade = math.maxinteger, cargo_group = 1 }, amts, per), math.maxinteger + 2, "wraps as Lua does")
+  t.eq(sum(nil, amts, per), nil, "no table")
+  t.eq(sum(setmetatable({}, { __index = { night = true } }), amts, per), nil, "a table read through a metatable")
+  t.raises(function() sum({}, nil, per) end, "table expected")
+  -- a resolve without a record takes the same row as one with
+  local a, b = keel.dice.new(5), keel.dice.new(5)
+  for _, ctx in ipairs({ { cargo_group = true, night = true, air_patrol = 3 }, { blockade = 2 }, {} }) do
+    for _ = 1, 20 do
+      local quick = s:_resolve(a, ctx, "32.B", "x", nil, nil, nil, false)
+      local full, rec = s:resolve(b, ctx)
+      t.eq(quick, full)
+      t.eq(rec.modifier, (s:modifiers_for(ctx)))
+    end
+  end
+  t.raises(function() s:_resolve(a, { nigth = true }, "32.B", "x", nil, nil, nil, false) end, "nigth")
+end)
+
 -- ---- 32.A.3 Naval MP Cost Summary ------------------------------------------------------
 
 t.test("32.A.3-mp-1: the MP cost summary has its 29 activities and TF/NT/LC/LB columns", function()

@@ -38,19 +38,30 @@ function dicelib.new(seed) end
 ---@return boolean
 function dicelib.is_dice(x) end
 
----Roll a dice expression ("2d6+3").
+---Roll a dice expression ("2d6+3"): the total, then each die's face.
+---The roll's record: d:get_record().
 ---@param expr string
 ---@param opts? keel.RollOpts
 ---@return integer total
----@return keel.RollRecord record
+---@return integer ... faces, one per die
 function Dice:roll(expr, opts) end
 
 ---A uniform integer in 1..n, as one roll.
 ---@param n integer
 ---@param opts? keel.RollOpts
 ---@return integer value
----@return keel.RollRecord record
 function Dice:range(n, opts) end
+
+---The record of the last roll or range (a new table), nil before any.
+---@return keel.RollRecord|nil
+function Dice:get_record() end
+
+---Journal every roll and range from now on into the state's journal (a
+---`roll` line, written in C); opts.rule, else the state's rule in force, is
+---the roll's rule. nil stops it.
+---@param state keel.State|nil
+---@return keel.Dice
+function Dice:set_journal(state) end
 
 ---Call fn(record) after every roll (nil removes all callbacks).
 ---@param fn fun(rec: keel.RollRecord)|nil
@@ -218,6 +229,14 @@ function tables.narrate(rec) end
 ---@param cells keel.Cell[]
 ---@return {num: integer, den: integer}
 function tables.product(cells) end
+---The C half (kernel/l_tables.c, `require("keel").tables`): a table's
+---modifier total under a plain ctx from the ctx's keys; nil when the
+---ordered walk (Table:modifiers_for) must decide.
+---@param ctx table
+---@param amounts table<string, integer> the table's modifier_amounts
+---@param per table<string, boolean> the table's modifier_per
+---@return integer|nil
+function tables.sum_modifiers(ctx, amounts, per) end
 
 -- ---- keel.odds ----------------------------------------------------------------------
 

@@ -56,9 +56,12 @@ function Game:action(name, fn, opts) end
 function Game:undo(n) end
 ---@param n? integer
 function Game:redo(n) end
+---Roll through the game's dice: journaled with opts.rule, else the rule in
+---force; the record is game.dice:get_record().
 ---@param expr string
 ---@param opts? keel.RollOpts
----@return integer total, keel.RollRecord record
+---@return integer total
+---@return integer ... faces, one per die
 function Game:roll(expr, opts) end
 ---@return integer
 function Game:hash() end

@@ -17,16 +17,19 @@
 ---@field game keel.GameFacade the game's state (no files, journal or undo)
 ---@field rule keel.RuleView this rule
 local Ctx = {}
---- Roll the kernel's dice; journaled with this rule's id.
+--- Roll the kernel's dice; journaled with this rule's id. Returns the
+--- total, then each die's face: `local total, a, b = ctx:roll("2d6")`.
 ---@param expr string "2d6", "1d6+1"
 ---@param opts? {reason?: string, stream?: string}
----@return integer total, table record
+---@return integer total
+---@return integer ... faces, one per die
 function Ctx:roll(expr, opts) end
---- Roll on a table: the result of the row, and the resolution record.
+--- Roll on a table: the result of the row (read-only). The roll is
+--- journaled; the resolution record goes to the narration.
 ---@param name string
 ---@param modifiers? table modifier name -> true/false/count
 ---@param opts? {reason?: string, stream?: string, modifier?: integer}
----@return any result, table record
+---@return any result
 function Ctx:resolve(name, modifiers, opts) end
 --- A random pick among items, with the kernel's dice (keel.pick): 1dN over
 --- the items left for each draw, journaled with this rule's id.
@@ -132,7 +135,8 @@ function GameFacade:count_keyed(map) end
 function GameFacade:at_keyed(map, i) end
 function GameFacade:get_owner(hex) end
 function GameFacade:set_owner(hex, side) end
----@return integer total, table record
+---@return integer total
+---@return integer ... faces, one per die
 function GameFacade:roll(expr, opts) end
 
 -- ---- rule files ----------------------------------------------------------------
