@@ -17,23 +17,8 @@ local SPEC = scenario.load(SCENARIO)
 
 -- ---- helpers ------------------------------------------------------------------------
 
-local function action(set, game, side, name)
-  for _, e in ipairs(set:legal_actions(game, side)) do
-    if e.name == name then return e end
-  end
-  error("no action " .. name)
-end
-
-local function param(e, name)
-  for _, p in ipairs(e.params) do if p.name == name then return p end end
-  error("no parameter " .. name)
-end
-
-local function values(domain)
-  local out = {}
-  for i, c in ipairs(domain or {}) do out[i] = c.value end
-  return out
-end
+local D = dofile("tests/lua/domains_fixture.lua")
+local action, param, values = D.listed, D.param, D.values
 
 local function find(domain, value)
   for _, c in ipairs(domain or {}) do
@@ -54,48 +39,10 @@ local function offer_for(p, order)
   end
 end
 
--- every non-empty subset of list, smaller first
-local function subsets(list)
-  local out = {}
-  for size = 1, #list do
-    local function pick(from, acc)
-      if #acc == size then out[#out + 1] = { table.unpack(acc) } return end
-      for i = from, #list do acc[#acc + 1] = list[i]; pick(i + 1, acc); acc[#acc] = nil end
-    end
-    pick(1, {})
-  end
-  return out
-end
-
--- every order the entry lists: its `orders` when keel.legal lists them,
--- else each parameter's candidates (a list parameter's sets), and left out
--- where it may be
+-- every order the entry lists (domains_fixture.orders), as its params
 local function offered_orders(e)
-  if e.orders then return e.orders end
   local out = {}
-  local function walk(i, order)
-    local p = e.params[i]
-    if not p then
-      local copy = {}
-      for k, v in pairs(order) do copy[k] = v end
-      out[#out + 1] = copy
-      return
-    end
-    local o = offer_for(p, order)
-    local options = {}
-    if o and p.type == "units" then
-      options = o.sets or subsets(values(o.domain))
-    elseif o then
-      options = values(o.domain)
-    end
-    if not o or o.omit or #options == 0 then walk(i + 1, order) end
-    for _, v in ipairs(options) do
-      order[p.name] = v
-      walk(i + 1, order)
-    end
-    order[p.name] = nil
-  end
-  walk(1, {})
+  for i, o in ipairs(D.orders(e)) do out[i] = o.params end
   return out
 end
 
