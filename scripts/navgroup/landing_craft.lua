@@ -30,9 +30,20 @@ rule {
     craft_damage_modifiers = function(ctx, craft, id) return modifiers(ctx, craft, id) end,
   },
   vetoes = {
-    -- a damaged LC/LB is not used for amphibious landings until repaired
+    -- a damaged LC/LB is not used for amphibious landings until repaired;
+    -- and a reduction is declined (reduce = false) only when there is one
     land = function(ctx, p)
       local game = ctx.game
+      if p.reduce == false and p.group ~= nil then
+        local credit = false
+        for _, u in ipairs(ctx:query("group_members", p.group)) do
+          if (game:get_value(u, "unload_credit") or 0) > 0 then credit = true end
+        end
+        if not credit then
+          return ("37.D: %s's craft have no great-success reduction to decline (reduce = false)"):format(
+            game:group_get_name(p.group))
+        end
+      end
       for _, u in ipairs(p.units or {}) do
         local kind, carrier = game:get(u, "loc")
         if kind == "unit" and damaged(ctx, carrier) then

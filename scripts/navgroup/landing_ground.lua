@@ -23,7 +23,8 @@
 
 local label, name_of, is, landed_this_turn, defenders_of, capture_of, modifiers_for, apply_effects,
   strength_factors, re_factor, exerted, zoc_at, cds_into, clear_values, fraction_text, sp_text,
-  apply_combat, combat_info, pool_of, spend_pool   -- helpers, below the rule
+  apply_combat, combat_info, pool_of, spend_pool, landing_hexes_of, units_near, landed_units,
+  YES   -- helpers, below the rule
 
 rule {
   id = "37.B", title = "Ground operations",
@@ -124,9 +125,26 @@ rule {
     -- attack there, item 4; others may join); `planned`/`overstack`: item 5
     -- (not for assaulting units, unless their SPs come from `sp_source`
     -- "hq" or "special"); `full_strength`: item 11 (theatre SPs).
+    -- Domains (keel.legal): the phasing side's landing hexes of this
+    -- player-turn that have defenders; its ground units in or next to one;
+    -- the item 5 and 11 options (each flag offered set; left out, it is off).
     amphibious_attack = {
-      params = { hex = "hex", units = "units", planned = "boolean?", overstack = "boolean?",
-                 sp_source = "string?", full_strength = "boolean?" },
+      params = {
+        hex = { type = "hex", domain = function(ctx, _, side) return landing_hexes_of(ctx, side, "attack") end },
+        units = { type = "units", depends = { "hex" }, domain = function(ctx, p)
+          return units_near(ctx, p.hex, ctx.game:get_global("phasing"), true)
+        end },
+        planned = { type = "boolean", optional = true, domain = function() return YES end },
+        overstack = { type = "boolean", optional = true, domain = function() return YES end },
+        -- item 5: the source of the SPs (it matters for a planned attack or one from overstack)
+        sp_source = { type = "string", optional = true, domain = function(ctx)
+          local out = {}
+          for k in pairs(ctx.rule.values.sp_sources) do out[#out + 1] = k end
+          table.sort(out)
+          return out
+        end },
+        full_strength = { type = "boolean", optional = true, domain = function() return YES end },
+      },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
         local side = game:get_global("phasing")
@@ -192,8 +210,16 @@ rule {
     },
     -- Item 3: defending units may make hasty attacks against units making an
     -- amphibious assault (the hasty attack itself is another chapter's).
+    -- Domains: the phasing side's assault hexes of this player-turn, and the
+    -- other sides' ground units in or next to one.
     hasty_attack = {
-      params = { hex = "hex", units = "units" },
+      params = {
+        hex = { type = "hex", domain = function(ctx, _, side) return landing_hexes_of(ctx, side, "hasty") end },
+        units = { type = "units", depends = { "hex" }, domain = function(ctx, p, side)
+          if side then return units_near(ctx, p.hex, side, true) end
+          return units_near(ctx, p.hex, ctx.game:get_global("phasing"), false)
+        end },
+      },
       legal = function(ctx, p)
         local game = ctx.game
         local phasing = game:get_global("phasing")
@@ -227,8 +253,9 @@ rule {
     },
     -- Item 10: in the supply judgement phase, landing units trace to a special
     -- supply source by expending SPs from the theatre's pool.
+    -- Domain: the side's units that landed this player-turn.
     special_supply = {
-      params = { units = "units" },
+      params = { units = { type = "units", domain = function(ctx, _, side) return landed_units(ctx, side) end } },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
         local _, _, phase = ctx:query("clock")
@@ -342,6 +369,64 @@ function landed_this_turn(ctx, u)
 end
 
 function defenders_of(ctx, hex, side) return ctx:query("defenders_at", hex, side) end
+
+-- a flag's one value to offer (left out, it is false)
+YES = { true }
+
+-- The phasing side's landing hexes of this player-turn, in the order landed:
+-- those with defenders (what = "attack": the phasing side's attacks), or
+-- those of an assault (what = "hasty": the defender's hasty attacks, item 3),
+-- with their defenders counted. `side`: the side asking (nil: any).
+function landing_hexes_of(ctx, side, what)
+  local phasing = ctx.game:get_global("phasing")
+  if side ~= nil and what == "attack" and side ~= phasing then
+    return {}, ("37.B: attacks from a landing are the phasing player's (%s)"):format(tostring(phasing))
+  end
+  if side ~= nil and what == "hasty" and side == phasing then
+    return {}, "37.B item 3: hasty attacks are made by the defending player"
+  end
+  local out, seen = {}, {}
+  for _, id in ipairs(ctx:query("landings", { side = phasing, this_turn = true })) do
+    local h = ctx:query("landing", id, "hex")
+    local n = #defenders_of(ctx, h, phasing)
+    local fits = what == "attack" and n > 0 or what == "hasty" and ctx:query("landing", id, "assault") == true
+    if fits and not seen[h] then
+      seen[h] = true
+      out[#out + 1] = { value = h, defenders = n }
+    end
+  end
+  return out, what == "attack" and "37.B: no landing this player-turn has defenders to attack"
+    or "37.B item 3: no amphibious assault this player-turn"
+end
+
+-- The ground units in or next to hex: of `side` (own = true), or of the
+-- sides but `side` (own = false)
+function units_near(ctx, hex, side, own)
+  local game = ctx.game
+  local out = {}
+  for _, u in ipairs(game:units()) do
+    local kind, at = game:get(u, "loc")
+    local s = game:get(u, "side")
+    if kind == "hex" and keel.hex.distance(at, hex) <= 1 and ((own and s == side) or (not own and s ~= side))
+        and ctx:query("is_ground_unit", u) then
+      out[#out + 1] = { value = u, landed = landed_this_turn(ctx, u) and at == hex,
+                        must_attack = game:get_value(u, "must_attack") == true }
+    end
+  end
+  return out, ("37.B: no ground unit in or next to %s"):format(label(ctx, hex))
+end
+
+-- the units of `side` (nil: any) on the map that landed this player-turn
+function landed_units(ctx, side)
+  local game = ctx.game
+  local out = {}
+  for _, u in ipairs(game:units()) do
+    if (side == nil or game:get(u, "side") == side) and game:get(u, "loc") == "hex" and landed_this_turn(ctx, u) then
+      out[#out + 1] = u
+    end
+  end
+  return out, "37.B item 10: no unit landed this player-turn"
+end
 
 function clear_values(game, u, keys)
   for _, k in ipairs(keys) do

@@ -22,7 +22,7 @@
 -- The rule comes first; the helpers it uses follow it.
 
 local label, name_of, field, active, planned_re, capacity_in_play, capacity_for, planning_time,
-  units_of   -- helpers, below the rule
+  units_of, plannable, beaches, plans_of, sides_of   -- helpers, below the rule
 
 rule {
   id = "37.C", title = "Planning, delaying, and cancelling",
@@ -45,8 +45,19 @@ rule {
     -- Plan a landing at `hex` for `units`; `assault`: those of them that will
     -- make the amphibious assault (default: all, when the hex is enemy-owned);
     -- `turn`: the invasion turn (default: as soon as the planning time allows).
+    -- Domains (keel.legal): the side's ground units in no active plan and
+    -- the coastal hexes someone owns (a landing is made at an owned beach,
+    -- 37). Not offered: `assault`, a subset of the plan's units (the sets of
+    -- every set would pass keel.legal's cap; left out, every unit assaults
+    -- an enemy-owned beach), and `turn`, any turn from the earliest the
+    -- planning time allows (a number; left out, the earliest).
     plan_landing = {
-      params = { hex = "hex", units = "units", assault = "units?", turn = "integer?" },
+      params = {
+        hex = { type = "hex", domain = function(ctx, _, side) return beaches(ctx, side) end },
+        units = { type = "units", domain = function(ctx, _, side) return plannable(ctx, side) end },
+        assault = "units?",
+        turn = "integer?",
+      },
       legal = function(ctx, p)
         local game = ctx.game
         if #p.units == 0 then return "37.C: name the units of the plan" end
@@ -117,7 +128,10 @@ rule {
     },
     -- Delay a plan (default: the invasion turn `turns` later).
     delay_landing = {
-      params = { plan = "integer", turns = "integer?" },
+      params = {
+        plan = { type = "integer", domain = function(ctx, _, side) return plans_of(ctx, side) end },
+        turns = "integer?",
+      },
       legal = function(ctx, p)
         if not active(ctx, p.plan) then return ("37.C: plan %d is not active"):format(p.plan) end
         if (p.turns or 1) < 1 then return "37.C: a delay is of one turn or more" end
@@ -132,7 +146,7 @@ rule {
     },
     -- Cancel a plan: its units are free again, its REs no longer count.
     cancel_landing = {
-      params = { plan = "integer" },
+      params = { plan = { type = "integer", domain = function(ctx, _, side) return plans_of(ctx, side) end } },
       legal = function(ctx, p)
         if not active(ctx, p.plan) then return ("37.C: plan %d is not active"):format(p.plan) end
       end,
@@ -149,7 +163,8 @@ rule {
     -- (2) a capacity increase designated for an invasion turn (paid for
     -- under another chapter: recorded here)
     increase_capacity = {
-      params = { side = "string", re = "integer", turn = "integer" },
+      params = { side = { type = "string", domain = function(ctx, _, side) return sides_of(ctx, side) end },
+                 re = "integer", turn = "integer" },
       legal = function(_, p)
         if p.re < 1 then return "37.C: an increase is of one RE or more" end
       end,
@@ -213,6 +228,62 @@ rule {
 function label(ctx, hex) return ctx:query("hex_label", hex) end
 
 function name_of(ctx, u) return ctx.game:get(u, "name") end
+
+-- the ground units of `side` (nil: any) in play and in no active plan, in id order
+function plannable(ctx, side)
+  local game = ctx.game
+  local out = {}
+  for _, u in ipairs(game:units()) do
+    local plan = game:get_value(u, "plan")
+    if (side == nil or game:get(u, "side") == side) and ctx:query("is_ground_unit", u) and game:get(u, "loc") ~= "off"
+        and not (plan and active(ctx, plan)) then
+      out[#out + 1] = u
+    end
+  end
+  return out, ("37.C: %s has no ground unit free to plan a landing"):format(side or "no side")
+end
+
+-- the coastal hexes someone owns, in board order, with their owner
+function beaches(ctx, side)
+  local game = ctx.game
+  local b = game.board
+  if not b then return {}, "37.C: no map" end
+  local out = {}
+  for _, h in ipairs(b:hexes()) do
+    local owner = b:get_terrain(h) == "coastal" and game:get_owner(h)
+    if owner then
+      local c = { value = h, owner = owner }
+      if side then c.assault = owner ~= side end
+      out[#out + 1] = c
+    end
+  end
+  return out, "37.C: no coastal hex is owned by a side"
+end
+
+-- the active plans of `side` (nil: any), with their hex and turn
+function plans_of(ctx, side)
+  local out = {}
+  for id = 1, (ctx.game:get_keyed("plan", "count") or 0) do
+    if active(ctx, id) and (side == nil or field(ctx, id, "side") == side) then
+      out[#out + 1] = { value = id, hex = label(ctx, field(ctx, id, "hex")), turn = field(ctx, id, "turn"),
+                        status = field(ctx, id, "status") }
+    end
+  end
+  return out, ("37.C: %s has no active landing plan"):format(side or "no side")
+end
+
+-- the side asking, or every side with LCs/LBs (their capacity is what grows)
+function sides_of(ctx, side)
+  if side then return { side } end
+  local game, v = ctx.game, ctx.rule.values
+  local out, seen = {}, {}
+  for _, u in ipairs(game:units()) do
+    local s = game:get(u, "side")
+    if v.capacity_types[game:get(u, "type")] and s and not seen[s] then seen[s] = true; out[#out + 1] = s end
+  end
+  table.sort(out)
+  return out, "37.C: no side has landing craft"
+end
 
 function field(ctx, id, f) return ctx.game:get_keyed("plan", { id, f }) end
 

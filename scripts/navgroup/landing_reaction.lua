@@ -20,7 +20,8 @@
 -- The rule comes first; the helpers it uses follow it.
 
 local label, name_of, set_field, set_hexes, landing_hexes, sets_of_turn, roll_set, modifiers_for,
-  pick_set, eligibility, half_m, nearest, step_cost   -- helpers, below the rule
+  pick_set, eligibility, half_m, nearest, step_cost, connected, entry_refused, groupings, reactors,
+  landings_for, as_reserve_for, paths_for   -- helpers, below the rule
 
 rule {
   id = "37.E", title = "Enemy reaction movement",
@@ -51,8 +52,10 @@ rule {
   actions = {
     -- The phasing player groups up to three adjacent landing hexes of this
     -- player-turn (airborne apart); the groups are rolled in the order made.
+    -- Domain (keel.legal): every group of one to three adjacent ungrouped
+    -- landing hexes (labels, in the order landed), airborne ones apart.
     group_landings = {
-      params = { hexes = "table" },
+      params = { hexes = { type = "table", domain = function(ctx, _, side) return groupings(ctx, side) end } },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
         local side = game:get_global("phasing")
@@ -79,16 +82,8 @@ rule {
           end
         end
         -- adjacent: every hex next to another of the group (a connected group)
-        local reached, queue = { [hexes[1]] = true }, { hexes[1] }
-        while #queue > 0 do
-          local h = table.remove(queue, 1)
-          for _, o in ipairs(hexes) do
-            if not reached[o] and keel.hex.distance(h, o) == 1 then reached[o] = true; queue[#queue + 1] = o end
-          end
-        end
-        for _, h in ipairs(hexes) do
-          if not reached[h] then return ("37.E: %s is not adjacent to the others"):format(label(ctx, h)) end
-        end
+        local apart = connected(hexes)
+        if apart then return ("37.E: %s is not adjacent to the others"):format(label(ctx, apart)) end
         if game:get_keyed("reaction", "rolled") == (ctx:query("clock")) then
           return "37.E: the reaction has been rolled this player-turn"
         end
@@ -107,8 +102,23 @@ rule {
     -- A reacting unit moves along `path` (hexes); `landing`: the landing hex
     -- it reacts to (default: the nearest); `as_reserve`: a unit not in
     -- reserve moving as if it had started in reserve (F, S, S*).
+    -- Domains: the reacting side's units that may react to a rolled landing
+    -- group; one landing hex per group (its nearest: the group's result is
+    -- what counts); as_reserve (for a unit not in reserve); and the cheapest
+    -- path (labels) to every hex its MPs reach, with the cost.
     react_move = {
-      params = { unit = "unit", path = "table", landing = "hex?", as_reserve = "boolean?" },
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side) return reactors(ctx, side, false) end },
+        landing = { type = "hex", optional = true, depends = { "unit" }, domain = function(ctx, p)
+          return landings_for(ctx, p.unit)
+        end },
+        as_reserve = { type = "boolean", optional = true, depends = { "unit" }, domain = function(ctx, p)
+          return as_reserve_for(ctx, p.unit)
+        end },
+        path = { type = "table", depends = { "unit", "landing" }, domain = function(ctx, p)
+          return paths_for(ctx, p.unit, p.landing)
+        end },
+      },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
         local e, why = eligibility(ctx, p.unit, p.landing, p.as_reserve)
@@ -126,22 +136,8 @@ rule {
             if v.sea_terrains[game.board:get_terrain(h)] then return ("37.E: %s is water"):format(label(ctx, h)) end
             local c = step_cost(ctx, p.unit, at, h, e)
             cost = cost + c
-            if e.hexes_in[h] then
-              local code = e.result
-              if code == "D" or code == "F*" then
-                return ("37.E (%s): no reacting unit may enter the landing hex %s"):format(code, label(ctx, h))
-              end
-              local limit = half_m(M)
-              if code == "F" then
-                if (set_field(ctx, e.set, "entered") or 0) >= 1 then
-                  return ("37.E (F): only one unit may enter the landing hex %s, and one has"):format(label(ctx, h))
-                end
-              end
-              if (code == "F" or code == "S") and keel.hex.distance(e.start, h) > limit then
-                return ("37.E (%s): a unit entering the landing hex must start within 1/2 M - 2 = %d hexes of it "
-                  .. "(%s starts %d away)"):format(code, limit, name_of(ctx, p.unit), keel.hex.distance(e.start, h))
-              end
-            end
+            local no = entry_refused(ctx, e, p.unit, h)
+            if no then return no end
             at = h
           end
         end
@@ -178,8 +174,17 @@ rule {
     -- A reacting unit in a hex with enemy units attempts to overrun them
     -- (Rule 12: MPs spent, ZOC costs ignored; the overrun itself is another
     -- chapter's, sent as `ground_combat` with kind "overrun").
+    -- Domains: as react_move's, for units in a hex with enemy units.
     react_overrun = {
-      params = { unit = "unit", landing = "hex?", as_reserve = "boolean?" },
+      params = {
+        unit = { type = "unit", domain = function(ctx, _, side) return reactors(ctx, side, true) end },
+        landing = { type = "hex", optional = true, depends = { "unit" }, domain = function(ctx, p)
+          return landings_for(ctx, p.unit)
+        end },
+        as_reserve = { type = "boolean", optional = true, depends = { "unit" }, domain = function(ctx, p)
+          return as_reserve_for(ctx, p.unit)
+        end },
+      },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
         local e, why = eligibility(ctx, p.unit, p.landing, p.as_reserve)
@@ -424,6 +429,9 @@ function eligibility(ctx, u, want, as_reserve)
       v.range, name, d)
   end
   local reserve = game:get_value(u, "reserve") == true
+  if reserve and as_reserve then
+    return nil, ("37.E: %s is in reserve: as_reserve is for a unit not in reserve"):format(name)
+  end
   if not reserve then
     if not as_reserve then
       return nil, ("37.E (%s): %s is not in reserve (a non-reserve unit reacts only as the result allows: as_reserve)")
@@ -467,4 +475,166 @@ function step_cost(ctx, u, from, to, e)
   if e.result == "D" or near then terrain = terrain * v.terrain_factor end
   local side = ctx.game:get(u, "side")
   return terrain + ctx:query("zoc_entry_mp", side, to, true)
+end
+
+-- nil when hexes form one connected group, else the first hex apart from the others
+function connected(hexes)
+  local reached, queue = { [hexes[1]] = true }, { hexes[1] }
+  while #queue > 0 do
+    local h = table.remove(queue, 1)
+    for _, o in ipairs(hexes) do
+      if not reached[o] and keel.hex.distance(h, o) == 1 then reached[o] = true; queue[#queue + 1] = o end
+    end
+  end
+  for _, h in ipairs(hexes) do
+    if not reached[h] then return h end
+  end
+end
+
+-- nil when the reacting unit u (eligibility e) may enter hex h as the result
+-- allows, else why not (only landing hexes are limited)
+function entry_refused(ctx, e, u, h)
+  if not e.hexes_in[h] then return nil end
+  local code = e.result
+  if code == "D" or code == "F*" then
+    return ("37.E (%s): no reacting unit may enter the landing hex %s"):format(code, label(ctx, h))
+  end
+  if code == "F" and (set_field(ctx, e.set, "entered") or 0) >= 1 then
+    return ("37.E (F): only one unit may enter the landing hex %s, and one has"):format(label(ctx, h))
+  end
+  local limit = half_m(ctx.game:get_value(u, "mp"))
+  if (code == "F" or code == "S") and keel.hex.distance(e.start, h) > limit then
+    return ("37.E (%s): a unit entering the landing hex must start within 1/2 M - 2 = %d hexes of it "
+      .. "(%s starts %d away)"):format(code, limit, name_of(ctx, u), keel.hex.distance(e.start, h))
+  end
+end
+
+-- group_landings' domain: the groups of one to three adjacent ungrouped
+-- landing hexes of the phasing side, airborne apart, as label lists
+function groupings(ctx, side)
+  local game, v = ctx.game, ctx.rule.values
+  local phasing = game:get_global("phasing")
+  if side ~= nil and side ~= phasing then
+    return {}, ("37.E: the phasing player (%s) groups the landing hexes"):format(tostring(phasing))
+  end
+  if game:get_keyed("reaction", "rolled") == (ctx:query("clock")) then
+    return {}, "37.E: the reaction has been rolled this player-turn"
+  end
+  local landings = landing_hexes(ctx, phasing)
+  local free = {}
+  for _, h in ipairs(landings.order) do
+    if not landings[h].set then free[#free + 1] = h end
+  end
+  local out = {}
+  local function add(list)
+    if #list > 1 and connected(list) then return end
+    local names = {}
+    for i, h in ipairs(list) do
+      if landings[h].airborne ~= landings[list[1]].airborne then return end
+      names[i] = label(ctx, h)
+    end
+    out[#out + 1] = { value = names, airborne = landings[list[1]].airborne }
+  end
+  local function walk(from, list)
+    if #list > 0 then add(list) end
+    if #list == v.group_size then return end
+    for i = from, #free do
+      list[#list + 1] = free[i]
+      walk(i + 1, list)
+      list[#list] = nil
+    end
+  end
+  walk(1, {})
+  return out, "37.E: no ungrouped landing hex this player-turn"
+end
+
+-- the rolled landing groups' hexes a unit may react to, one per group (its nearest)
+function landings_for(ctx, u)
+  local kind, start = ctx.game:get(u, "loc")
+  if kind ~= "hex" then return {}, ("37.E: %s is not on the map"):format(name_of(ctx, u)) end
+  local out, why = {}, nil
+  for _, id in ipairs(sets_of_turn(ctx)) do
+    if set_field(ctx, id, "result") then
+      local best, best_d
+      for _, h in ipairs(set_hexes(ctx, id)) do
+        local d = keel.hex.distance(start, h)
+        if not best_d or d < best_d then best, best_d = h, d end
+      end
+      local e, no = eligibility(ctx, u, best, ctx.game:get_value(u, "reserve") ~= true)
+      if e then
+        out[#out + 1] = { value = best, result = e.result, distance = best_d }
+      else
+        why = why or no
+      end
+    end
+  end
+  return out, why or "37.E: no landing reaction has been rolled"
+end
+
+-- the units of the reacting side (`side` if it asks) that may react to a
+-- rolled landing group; overrun: only those in a hex with enemy units
+function reactors(ctx, side, overrun)
+  local game = ctx.game
+  local reacting = game:get_keyed("reaction", "side")
+  if reacting == nil then return {}, "37.E: no reaction phase after landings is open" end
+  if side ~= nil and side ~= reacting then
+    return {}, ("37.E: the reaction phase is %s's"):format(reacting)
+  end
+  local out, why = {}, nil
+  for _, u in ipairs(game:units()) do
+    if game:get(u, "side") == reacting and game:get(u, "loc") == "hex" and ctx:query("is_ground_unit", u) then
+      local ok, no = landings_for(ctx, u)
+      if #ok > 0 and overrun then
+        local _, at = game:get(u, "loc")
+        if #ctx:query("defenders_at", at, reacting) == 0 then
+          ok, no = {}, ("37.E: %s is in no hex with enemy units to overrun"):format(name_of(ctx, u))
+        end
+      end
+      if #ok > 0 then out[#out + 1] = u else why = why or no end
+    end
+  end
+  return out, why or ("37.E: %s has no ground unit that may react"):format(reacting)
+end
+
+-- as_reserve: true (eligibility refuses it for a unit in reserve)
+function as_reserve_for() return { true } end
+
+-- the cheapest path (labels, the start left out) from the unit's hex to every
+-- land hex its MPs reach, as the result lets it enter, with the MPs
+function paths_for(ctx, u, landing)
+  local game, v = ctx.game, ctx.rule.values
+  local e, why = eligibility(ctx, u, landing, game:get_value(u, "reserve") ~= true)
+  if not e then return {}, why end
+  local b = game.board
+  local M = game:get_value(u, "mp") or 0
+  local cost, prev, done = { [e.start] = 0 }, {}, {}
+  local order = { e.start }
+  while true do
+    -- the cheapest hex not done (ties: the lowest id), Dijkstra on a small disk
+    local at
+    for _, h in ipairs(order) do
+      if not done[h] and (at == nil or cost[h] < cost[at] or (cost[h] == cost[at] and h < at)) then at = h end
+    end
+    if at == nil then break end
+    done[at] = true
+    for _, h in ipairs(keel.hex.neighbors(at)) do
+      if b:contains(h) and not v.sea_terrains[b:get_terrain(h)] and not done[h]
+          and entry_refused(ctx, e, u, h) == nil then
+        local c = cost[at] + step_cost(ctx, u, at, h, e)
+        if c <= M and (cost[h] == nil or c < cost[h]) then
+          if cost[h] == nil then order[#order + 1] = h end
+          cost[h], prev[h] = c, at
+        end
+      end
+    end
+  end
+  local out = {}
+  for _, h in ipairs(b:hexes()) do
+    if cost[h] and h ~= e.start then
+      local path, x = {}, h
+      while x ~= e.start do table.insert(path, 1, label(ctx, x)); x = prev[x] end
+      out[#out + 1] = { value = path, cost = cost[h], to = label(ctx, h) }
+    end
+  end
+  return out, ("37.E: %s's MPs reach no hex"):format(name_of(ctx, u))
 end

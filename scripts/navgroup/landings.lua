@@ -21,7 +21,7 @@
 -- The rule comes first; the helpers it uses follow it.
 
 local label, side_of, alive_at, is_ground, enemies_at, carrier_in, beach_of, east_front,
-  clock_tick, landing_units_text   -- helpers, below the rule
+  clock_tick, landing_units_text, beaches_of   -- helpers, below the rule
 
 rule {
   id = "37", title = "Amphibious landings",
@@ -129,7 +129,14 @@ rule {
           end
           return out, "37: the group carries no units"
         end },
-        hex = "hex?", attack = "units?", reduce = "boolean?",
+        -- its hex and those next to it, with owner and defenders (the rule keeps the beaches)
+        hex = { type = "hex", optional = true, depends = { "group" }, domain = function(ctx, p)
+          return beaches_of(ctx, p.group)
+        end },
+        -- who attacks: landing units (the rule keeps them to a beach with defenders, 37 (e))
+        attack = { type = "units", optional = true, depends = { "units" }, domain = function(_, p) return p.units end },
+        -- false declines a 37.D reduction (37.D refuses it when there is none); left out, it is taken
+        reduce = { type = "boolean", optional = true, domain = function() return { false } end },
       },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
@@ -360,6 +367,22 @@ function beach_of(ctx, g, want)
     return nil, ("37: %s is no beach (a beach is a coastal hex)"):format(label(ctx, hex))
   end
   return hex
+end
+
+-- the hexes a group may land at: its own and those next to it, on the map,
+-- with their owner and defenders (beach_of, in the rule, says which are beaches)
+function beaches_of(ctx, g)
+  local game = ctx.game
+  local at = ctx:query("group_hex", g)
+  if not at then return {}, "37: the naval group has no units on the map" end
+  local side = ctx:query("group_side", g)
+  local out = {}
+  for _, h in ipairs(keel.hex.spiral(at, 1)) do
+    if not game.board or game.board:contains(h) then
+      out[#out + 1] = { value = h, owner = game:get_owner(h), defenders = #enemies_at(ctx, h, side) }
+    end
+  end
+  return out
 end
 
 -- The East Front limitation: Soviet units land neither in nor next to a port

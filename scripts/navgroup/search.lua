@@ -605,8 +605,8 @@ function consider(ctx, ev, event)
   if info.side ~= phasing or info.enemy == nil then return end  -- a side not in values.sides: no enemy
   local gid, seg = info.group, info.segment
   -- entering a hex fires both group_enters_hex and mp_spent: one look per expenditure
-  if g:group_get_value(gid, "search_look_seg") == seg and g:group_get_value(gid, "search_look_hex") == info.hex
-    and g:group_get_value(gid, "search_look_spent") == ev.spent then return end
+  local same_hex = g:group_get_value(gid, "search_look_seg") == seg and g:group_get_value(gid, "search_look_hex") == info.hex
+  if same_hex and g:group_get_value(gid, "search_look_spent") == ev.spent then return end
   g:group_set_value(gid, "search_look_seg", seg)
   g:group_set_value(gid, "search_look_hex", info.hex)
   g:group_set_value(gid, "search_look_spent", ev.spent)
@@ -623,8 +623,11 @@ function consider(ctx, ev, event)
   if g:group_get_value(gid, "search_seg") == seg then
     local best = g:group_get_value(gid, "search_best")
     if cmp <= best then
-      ctx:say("no new search for %s at %s: modifier %+d is not above this step's best, %+d", g:group_get_name(gid),
-        label(g, info.hex), cmp, best)
+      -- said once for a hex the group comes to, not again for each MP it spends there
+      if not same_hex then
+        ctx:say("no new search for %s at %s: modifier %+d is not above this step's best, %+d", g:group_get_name(gid),
+          label(g, info.hex), cmp, best)
+      end
       return
     end
   end

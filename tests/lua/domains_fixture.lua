@@ -73,12 +73,13 @@ function M.labels(domain)
   return out
 end
 
---- The candidates of a dependent parameter for the given values ({param = value}).
+--- The candidates of a dependent parameter for the given values ({param = value}),
+--- and the choice itself ({given, domain, omit?}).
 function M.choice(q, given)
   for _, c in ipairs(q.choices or {}) do
     local same = true
     for k, v in pairs(given) do if json.encode(c.given[k]) ~= json.encode(v) then same = false end end
-    if same then return c.domain end
+    if same then return c.domain, c end
   end
 end
 
@@ -120,8 +121,8 @@ function M.orders(e)
     if src and q.type == "units" then
       if src.sets then
         for _, set in ipairs(src.sets) do values[#values + 1] = set end
-      else
-        for _, c in ipairs(src.domain or {}) do values[#values + 1] = { c.value } end
+      else   -- any_set: every non-empty set of the elements (at most q.max)
+        values = M.subsets(M.values(src.domain), q.max)
       end
     elseif src then
       for _, c in ipairs(src.domain or {}) do values[#values + 1] = c.value end
@@ -135,6 +136,39 @@ function M.orders(e)
   end
   walk(1, {})
   return out
+end
+
+--- Every non-empty subset of `list` of at most `max` elements, smaller first.
+function M.subsets(list, max)
+  local out = {}
+  for size = 1, math.min(#list, max or #list) do
+    local function pick(from, acc)
+      if #acc == size then out[#out + 1] = { table.unpack(acc) } return end
+      for i = from, #list do acc[#acc + 1] = list[i]; pick(i + 1, acc); acc[#acc] = nil end
+    end
+    pick(1, {})
+  end
+  return out
+end
+
+--- The values of a candidate list, in its order.
+function M.values(domain)
+  local out = {}
+  for i, c in ipairs(domain or {}) do out[i] = c.value end
+  return out
+end
+
+--- The action `name` as set:legal_actions lists it for `side`, checking
+--- that listing leaves the state hash as it was.
+function M.listed(set, game, side, name)
+  local h0 = game:hash_hex()
+  for _, e in ipairs(set:legal_actions(game, side)) do
+    if e.name == name then
+      assert(game:hash_hex() == h0, "listing changed the state hash")
+      return e
+    end
+  end
+  error("no action " .. name)
 end
 
 --- Submit an order as the protocol does, then take it back: the response.

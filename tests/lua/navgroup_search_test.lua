@@ -633,3 +633,24 @@ t.test("32.B-16: with the move action (an entry's MPs come before group_enters_h
   t.eq({ w.g:group_get_value(west, "activated"), w.g:group_get_value(east, "activated") }, { true, true })
   t.eq(w:probe("activated_zone"), "any")
 end)
+
+t.test("32.B-19: 'no new search' is said for a hex the group comes to, not again for each MP it spends there", function()
+  local scenario = require "keel.scenario"
+  local function said(path)
+    local lines = {}
+    local run = scenario.start(scenario.load(path), { narrate = function(kind, data)
+      if kind == "say" and data.rule.id == "32.B" and data.text:find("no new search", 1, true) then
+        lines[#lines + 1] = data.text
+      end
+    end })
+    local passed, failed = run:play_all()
+    t.eq(failed, 0)
+    t.ok(passed > 0)
+    return lines
+  end
+  -- Salerno: the Southern Attack Force spends 75 MPs landing at S:0708, where it was searched for
+  t.eq(said("scenarios/salerno_1943.lua"), {})
+  -- Suez: Regia comes to 19A:3412 with a modifier no better than the step's best: said once
+  t.eq(said("scenarios/suez_1942.lua"),
+    { "no new search for Regia at 19A:3412: modifier +5 is not above this step's best, +5" })
+end)

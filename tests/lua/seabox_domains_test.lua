@@ -26,16 +26,7 @@ local function all_accepted(p, e, pick)
 end
 
 -- an action as set:legal_actions lists it for `side` in a world of the seabox fixture
-local function listed(w, side, name)
-  local h0 = w.game:hash_hex()
-  for _, e in ipairs(w.set:legal_actions(w.game, side)) do
-    if e.name == name then
-      t.eq(w.game:hash_hex(), h0, "listing leaves the state hash unchanged")
-      return e
-    end
-  end
-  error("no action " .. name)
-end
+local function listed(w, side, name) return D.listed(w.set, w.game, side, name) end
 
 local function ship(name, type_, values, extra)
   return { name = name, type = type_, side = "Allied", at = "15B:2508", port = true, values = values,
@@ -44,12 +35,7 @@ end
 
 -- the choice of a dependent parameter for the given values: {given, domain, omit?}
 local function choice_of(q, given)
-  for _, c in ipairs(q.choices or {}) do
-    local same = true
-    for k, v in pairs(given) do if c.given[k] ~= v then same = false end end
-    if same then return c end
-  end
-  error("no choice for the given values")
+  return select(2, D.choice(q, given)) or error("no choice for the given values")
 end
 
 local function before(name, pred)

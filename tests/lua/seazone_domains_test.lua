@@ -24,16 +24,7 @@ local function all_accepted(p, e)
 end
 
 -- an action as set:legal_actions lists it for `side` in a world of the seazone fixture
-local function listed(w, side, name)
-  local h0 = w.game:hash_hex()
-  for _, e in ipairs(w.set:legal_actions(w.game, side)) do
-    if e.name == name then
-      t.eq(w.game:hash_hex(), h0, "listing leaves the state hash unchanged")
-      return e
-    end
-  end
-  error("no action " .. name)
-end
+local function listed(w, side, name) return D.listed(w.set, w.game, side, name) end
 
 -- every offered order of `e` in world `w` is accepted by set:act (each undone)
 local function all_acted(w, e)
