@@ -113,6 +113,22 @@ static const char *const face_names[] = { "full", "damaged", "half", NULL };
 static const char *const loc_names[] = { "off", "hex", "port", "box", "zone", "unit", "dead", NULL };
 static const char *const field_names[] = { "name", "type", "side", "face", "hits", "points", "loc", NULL };
 
+/* The unit field named at arg (as luaL_checkoption with field_names, which
+ * says what is wrong): the names found by their length and a compare, not
+ * a strcmp down the list (st:get is the call rules make most). */
+static int field_arg(lua_State *L, int arg) {
+  if (lua_type(L, arg) == LUA_TSTRING) {
+    size_t len;
+    const char *s = lua_tolstring(L, arg, &len);
+    if (len == 3 && memcmp(s, "loc", 3) == 0) return KEEL_F_LOC;
+    if (len == 6 && memcmp(s, "points", 6) == 0) return KEEL_F_POINTS;
+    if (len == 4)
+      for (int f = KEEL_F_NAME; f <= KEEL_F_HITS; f++)
+        if (memcmp(s, field_names[f], 4) == 0) return f;
+  }
+  return luaL_checkoption(L, arg, NULL, field_names);
+}
+
 /* keel.state.new() -> State  [-0, +1, e] */
 static int l_new(lua_State *L) {
   lstate *s = keel_lua_newobject(L, sizeof *s, 0, STATE_MT);
@@ -253,7 +269,7 @@ static void push_loc(lua_State *L, keel_loc loc) {
 static int l_get(lua_State *L) {
   keel_state *st = S(L);
   int32_t id = unit_arg(L, st, 2);
-  int f = luaL_checkoption(L, 3, NULL, field_names);
+  int f = field_arg(L, 3);
   keel_unit_info u;
   keel_state_get_unit(st, id, &u);
   switch (f) {
@@ -272,7 +288,7 @@ static int l_get(lua_State *L) {
 static int l_set(lua_State *L) {
   keel_state *st = S(L);
   int32_t id = unit_arg(L, st, 2);
-  int f = luaL_checkoption(L, 3, NULL, field_names);
+  int f = field_arg(L, 3);
   int64_t v = 0;
   switch (f) {
   case KEEL_F_NAME: v = atom_arg(L, st, 4); break;
