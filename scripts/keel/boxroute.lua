@@ -31,6 +31,8 @@ local M = {}
 -- box outweighs any number of hexes on a route shorter than STRIDE hexes.
 local STRIDE = 1024
 M.MAX_BOXES = (1 << 20) // STRIDE - 1
+--- Reaches a network keeps for the next asker (then it starts afresh).
+M.REACHES_KEPT = 64
 
 local DEFAULT_ENTER = { ["all-sea"] = true, coastal = true }
 
@@ -104,7 +106,7 @@ function M.new(board, opts)
     end
   end
   local net = setmetatable({ board = board, graph = route.graph { nodes = nodes, edges = edges },
-    hex_of = hex_of, coast_of = coast_of, states = states, enter = names }, Net)
+    hex_of = hex_of, coast_of = coast_of, states = states, enter = names, reaches = {}, n_reaches = 0 }, Net)
   per[key] = net
   return net
 end
@@ -145,9 +147,19 @@ function Net:reach(from, boxes, opts)
   end
   local k, h = self:_start(from, opts and opts.coast)
   if not k then return nil, h end
+  -- a network never changes (its board is finished): the same search gives
+  -- the same reach, kept for the next asker (a listing of sail's
+  -- destinations asks for the route to each from one start)
+  local key = k * (M.MAX_BOXES + 1) + boxes
+  local hit = self.reaches[key]
+  if hit then return hit end
   local r, why = self.graph:reach(k, boxes * STRIDE + STRIDE - 1)
   if not r then return nil, why end
-  return setmetatable({ net = self, r = r, start = k, from = h }, Reach)
+  local out = setmetatable({ net = self, r = r, start = k, from = h }, Reach)
+  if self.n_reaches >= M.REACHES_KEPT then self.reaches, self.n_reaches = {}, 0 end
+  self.reaches[key] = out
+  self.n_reaches = self.n_reaches + 1
+  return out
 end
 
 -- the cheapest reached state of hex h: key, cost

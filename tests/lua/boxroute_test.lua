@@ -58,6 +58,23 @@ t.test("boxroute: fewest boxes first, then fewest hexes; the same route on every
   t.ok(rawequal(net, boxroute.new(b)), "one network per board and terrain set")
 end)
 
+t.test("boxroute: a network keeps its reaches: the same search is made once, the same answer", function()
+  local b = crete()
+  local net = boxroute.new(b)
+  local r1 = net:reach("15B:2303", 5)
+  t.ok(rawequal(net:reach("15B:2303", 5), r1), "asked again: the reach kept")
+  t.ok(not rawequal(net:reach("15B:2303", 4), r1), "another bound: another search")
+  local path = net:path("15B:2303", "15B:3012")
+  t.eq(net:path("15B:2303", "15B:3012"), path)
+  -- past REACHES_KEPT the network starts afresh: same answers, new searches
+  local hexes = r1:hexes()
+  for i = 1, boxroute.REACHES_KEPT do net:reach(hexes[i % #hexes + 1], i % 7) end
+  local r2 = net:reach("15B:2303", 5)
+  t.ok(not rawequal(r2, r1), "forgotten after REACHES_KEPT others")
+  t.eq(r2:hexes(), hexes)
+  t.ok(net.n_reaches <= boxroute.REACHES_KEPT)
+end)
+
 t.test("boxroute: the 27.B.5 example: 15B:2407 -> 15B:2508, then not to the south side of Crete", function()
   local b = crete()
   local net = boxroute.new(b)
