@@ -63,7 +63,7 @@ function M.new(opts)
     variants = opts.variants or {},
     board = opts.board,
     rule_files = {},          -- array of {path, hash}, in the order declared
-    _acts = {},               -- per undoable action: {dice_before, dice_after}
+    _acts = {},               -- per undoable action, two texts: the dice before it, after it
     _redo = {},
     _rule_stack = {},
   }, Game)
@@ -218,6 +218,9 @@ function Game:try(fn, opts, ...)
 end
 
 local function trim(t, n) for i = #t, n + 1, -1 do t[i] = nil end end
+-- the dice records of the first n actions are kept (two texts an action:
+-- no table per action for the collector to walk)
+local function trim_records(t, n) trim(t, 2 * n) end
 
 -- The state's methods an action calls, bound to the state (st:bind: no
 -- lookup or check of the state per call), and the atom of each rule id
@@ -264,10 +267,11 @@ local function action_done(self, b, name, order, rule, level, dice_before, ok, .
     b.commit(nil, level)
     local acts = self._acts
     local n = b.count_actions()
-    if acts[n] ~= nil then trim(acts, n - 1) end
+    if acts[2 * n - 1] ~= nil then trim_records(acts, n - 1) end
     local after = self._dice_text
     if self.dice:get_version() ~= self._dice_version then after = dice_state(self) end
-    acts[#acts + 1] = { dice_before, after }
+    local k = #acts
+    acts[k + 1], acts[k + 2] = dice_before, after
     if self._redo[1] ~= nil then self._redo = {} end
     return ...
   end
@@ -308,33 +312,38 @@ function Game:action(name, fn, opts, ...)
   return self:_action(name, fn, nil, nil, ...)
 end
 
--- Move the last n dice records of `from` onto `to`; returns the last one moved.
+-- Move the dice records of the last n actions of `from` onto `to` (the
+-- last first); returns the texts before and after the last one moved.
 local function move_records(from, to, n)
-  local moved
+  local before, after
   for _ = 1, n do
-    local a = table.remove(from)
-    to[#to + 1] = a
-    moved = a or moved
+    local k = #from
+    if k < 2 then break end
+    local b, a = from[k - 1], from[k]
+    from[k], from[k - 1] = nil, nil
+    local j = #to
+    to[j + 1], to[j + 2] = b, a
+    before, after = b, a
   end
-  return moved
+  return before, after
 end
 
 --- Undo the last n actions (default 1): state and dice as before them.
 function Game:undo(n)
   n = n or 1
-  trim(self._acts, self.state:count_actions())
+  trim_records(self._acts, self.state:count_actions())
   self.state:undo(n)
-  local first = move_records(self._acts, self._redo, n)
-  if first then self.dice:load(first[1]) end
+  local before = move_records(self._acts, self._redo, n)
+  if before then self.dice:load(before) end
 end
 
 --- Redo the last n undone actions (default 1).
 function Game:redo(n)
   n = n or 1
-  trim(self._redo, self.state:count_redos())
+  trim_records(self._redo, self.state:count_redos())
   self.state:redo(n)
-  local last = move_records(self._redo, self._acts, n)
-  if last then self.dice:load(last[2]) end
+  local _, after = move_records(self._redo, self._acts, n)
+  if after then self.dice:load(after) end
 end
 
 -- ---- hash, journal ------------------------------------------------------------------
