@@ -516,7 +516,25 @@ local made = setmetatable({}, { __mode = "k" })
 --- returned is read raw and checked (M.check); the spec is that plain copy.
 ---@param path string
 ---@return table spec
+-- A checked spec depends on its file's text alone (a scenario file runs in
+-- the sandbox: no clock, no files, no dice): kept per path with the hash of
+-- the text it came from, handed out as a copy (a run may change its spec).
+local loaded = {}   -- path -> { hash =, spec = }
+
+local function copy_spec(v, lines)
+  if type(v) ~= "table" then return v end
+  if v == lines then return v end   -- the lines of the fields: shared, read-only (lines_of)
+  local out = {}
+  for k, x in pairs(v) do out[k] = copy_spec(x, lines) end
+  return out
+end
+
 function M.load(path)
+  local text, rerr = keel.file.read(path, MAX_SCENARIO)
+  if not text then error(rerr, 0) end   -- the reason names the path
+  local hash = registry.hash_text(path, text)
+  local kept = loaded[path]
+  if kept and kept.hash == hash then return copy_spec(kept.spec, kept.spec.lines) end
   local env = sandbox.env { extra = {
     scenario = function(s)
       if type(s) ~= "table" then error("scenario{...} expects a table, got " .. show(s), 2) end
@@ -524,10 +542,7 @@ function M.load(path)
       return s
     end,
   } }
-  local text, rerr = keel.file.read(path, MAX_SCENARIO)
-  if not text then error(rerr, 0) end   -- the reason names the path
   -- compiled once per process for a given text (keel.registry)
-  local hash = registry.hash_text(path, text)
   local fn, err = registry.load_chunk(text, hash, "@" .. path, env)
   if not fn then error(err, 0) end
   local res = table.pack(sandbox.xprotect(fn, function(e) return errors.from(e, nil, true) end))
@@ -538,6 +553,7 @@ function M.load(path)
   end
   local checked = M.check(spec, path, text, hash)
   checked.hash = hash   -- of the text loaded: the journal's rule_file line
+  loaded[path] = { hash = hash, spec = copy_spec(checked, checked.lines) }
   return checked
 end
 
