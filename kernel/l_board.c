@@ -20,7 +20,19 @@ static lboard *check_lboard(lua_State *L, int arg) {
   return keel_lua_checkudata(L, arg, BOARD_MT);
 }
 
-static keel_board *check_board(lua_State *L, int arg) { return keel_lua_checkobject(L, arg, BOARD_MT, "board"); }
+/* The key that marks a method bound to its board (board:bind): upvalue 2. */
+static const char bound_key = 0;
+
+/* The board at arg; for arg 1 of a bound method, the board it is bound to
+ * (upvalue 1): no check of argument 1. */
+static keel_board *check_board(lua_State *L, int arg) {
+  if (arg == 1 && lua_touserdata(L, lua_upvalueindex(2)) == &bound_key) {
+    void **owned = lua_touserdata(L, lua_upvalueindex(1));
+    if (!*owned) luaL_error(L, "board is closed");
+    return *owned;
+  }
+  return keel_lua_checkobject(L, arg, BOARD_MT, "board");
+}
 
 keel_board *keel_lua_checkboard(lua_State *L, int arg) { return check_board(L, arg); }
 
@@ -854,6 +866,24 @@ static int l_load(lua_State *L) { luaL_checkstring(L, 1); return call_map(L, "lo
 /* board.load_string(text, name?) -> Board | nil, error  [-1|2, +1|2, e] */
 static int l_load_string(lua_State *L) { luaL_checkstring(L, 1); return call_map(L, "load_string"); }
 
+/* board:bind(name) -> function: method `name` bound to the board, called
+ * as f(anything, args...) like board:name(args...) without checking the
+ * board (the facade rules see it through)  [-2, +1, e] */
+static int l_bind(lua_State *L) {
+  check_board(L, 1);
+  const char *name = luaL_checkstring(L, 2);
+  lua_getmetatable(L, 1);
+  lua_getfield(L, -1, "__index");
+  lua_getfield(L, -1, name);
+  lua_CFunction fn = lua_tocfunction(L, -1);
+  if (!fn || fn == l_bind || lua_getupvalue(L, -1, 1))   /* close has an upvalue of its own */
+    return luaL_argerror(L, 2, lua_pushfstring(L, "no method '%s' to bind", name));
+  lua_pushvalue(L, 1);
+  lua_pushlightuserdata(L, (void *)&bound_key);
+  lua_pushcclosure(L, fn, 2);
+  return 1;
+}
+
 /* require "keel.board" -> module  [-0, +1, e] */
 int keel_lua_open_board(lua_State *L) {
   static const luaL_Reg methods[] = {
@@ -877,7 +907,7 @@ int keel_lua_open_board(lua_State *L) {
     { "riverine_neighbors", l_riverine_neighbors }, { "riverine_sides", l_riverine_sides },
     { "rect_hexes", l_rect_hexes },
     { "strait_passage", l_strait_passage },
-    { "hexes", l_hexes }, { "stats", l_stats },
+    { "hexes", l_hexes }, { "stats", l_stats }, { "bind", l_bind },
     { NULL, NULL }
   };
   static const luaL_Reg fns[] = {

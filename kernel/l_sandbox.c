@@ -8,6 +8,7 @@
  *   keel.sandbox.usage()                   memory and instructions used
  *   keel.sandbox.trust(prefix)             kernel code that may finish
  *                                          unwinding after a stop
+ *   keel.sandbox.pcall(fn, ...)            pcall counting in catching[1]
  *   keel.sandbox.coroutine                 resume/wrap that follow the
  *                                          running thread (for the hook)
  *   keel.sandbox.new{...} -> Sandbox       a child state with its own memory
@@ -690,6 +691,42 @@ static void push_coroutine_lib(lua_State *L, keel_guard *b) {
   lua_setfield(L, -2, "close");
 }
 
+/* ---- a pcall for scripts that counts the script pcalls running ------------ */
+
+/* catching[1] += d, catching the table at upvalue 1 */
+static void count_catching(lua_State *L, lua_Integer d) {
+  lua_rawgeti(L, lua_upvalueindex(1), 1);
+  lua_Integer n = lua_tointeger(L, -1) + d;
+  lua_pop(L, 1);
+  lua_pushinteger(L, n);
+  lua_rawseti(L, lua_upvalueindex(1), 1);
+}
+
+/* what pcall returns (as Lua's own), its count taken back  [-0, +?, -] */
+static int finish_pcall(lua_State *L, int status, lua_KContext extra) {
+  count_catching(L, -1);
+  if (status != LUA_OK && status != LUA_YIELD) {
+    lua_pushboolean(L, 0);
+    lua_pushvalue(L, -2);
+    return 2;
+  }
+  return lua_gettop(L) - (int)extra;
+}
+
+/* keel.sandbox.pcall(f, ...) -> true, ... | false, err: Lua's pcall (a C
+ * function like it: the caller's frame stays on the stack, also in tail
+ * position), counting in keel.sandbox.catching[1] the pcalls running
+ * (keel.rules runs a query unprotected only where no script can catch
+ * its error)  [-(n+1), +?, e] */
+static int l_script_pcall(lua_State *L) {
+  luaL_checkany(L, 1);
+  lua_pushboolean(L, 1);
+  lua_insert(L, 1);
+  count_catching(L, 1);
+  int status = lua_pcallk(L, lua_gettop(L) - 2, LUA_MULTRET, 0, 0, finish_pcall);
+  return finish_pcall(L, status, 0);
+}
+
 /* ---- child states ---------------------------------------------------------- */
 
 typedef struct sandbox {
@@ -1031,5 +1068,12 @@ int keel_lua_open_sandbox(lua_State *L) {
   lua_setfield(L, -2, "new");
   push_coroutine_lib(L, b);
   lua_setfield(L, -2, "coroutine");
+  lua_createtable(L, 1, 1);   /* catching: [1] script pcalls and more (keel.sandbox) */
+  lua_pushinteger(L, 0);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "catching");
+  lua_pushcclosure(L, l_script_pcall, 1);
+  lua_setfield(L, -2, "pcall");
   return 1;
 }

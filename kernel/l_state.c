@@ -30,7 +30,18 @@ static lstate *check_state(lua_State *L, int arg) {
   return s;
 }
 
-static keel_state *S(lua_State *L) { return check_state(L, 1)->st; }
+/* The State of a method call: upvalue 2 of a method bound to its state
+ * (st:bind), else the State at argument 1. */
+static lstate *LS(lua_State *L) {
+  lstate *b = lua_touserdata(L, lua_upvalueindex(2));
+  if (b) {
+    if (!b->st) luaL_error(L, "state is closed");
+    return b;
+  }
+  return check_state(L, 1);
+}
+
+static keel_state *S(lua_State *L) { return LS(L)->st; }
 
 keel_state *keel_lua_checkstate(lua_State *L, int arg) { return check_state(L, arg)->st; }
 
@@ -101,6 +112,22 @@ static int32_t group_arg(lua_State *L, keel_state *st, int arg) {
 static const char *const face_names[] = { "full", "damaged", "half", NULL };
 static const char *const loc_names[] = { "off", "hex", "port", "box", "zone", "unit", "dead", NULL };
 static const char *const field_names[] = { "name", "type", "side", "face", "hits", "points", "loc", NULL };
+
+/* The unit field named at arg (as luaL_checkoption with field_names, which
+ * says what is wrong): the names found by their length and a compare, not
+ * a strcmp down the list (st:get is the call rules make most). */
+static int field_arg(lua_State *L, int arg) {
+  if (lua_type(L, arg) == LUA_TSTRING) {
+    size_t len;
+    const char *s = lua_tolstring(L, arg, &len);
+    if (len == 3 && memcmp(s, "loc", 3) == 0) return KEEL_F_LOC;
+    if (len == 6 && memcmp(s, "points", 6) == 0) return KEEL_F_POINTS;
+    if (len == 4)
+      for (int f = KEEL_F_NAME; f <= KEEL_F_HITS; f++)
+        if (memcmp(s, field_names[f], 4) == 0) return f;
+  }
+  return luaL_checkoption(L, arg, NULL, field_names);
+}
 
 /* keel.state.new() -> State  [-0, +1, e] */
 static int l_new(lua_State *L) {
@@ -242,7 +269,7 @@ static void push_loc(lua_State *L, keel_loc loc) {
 static int l_get(lua_State *L) {
   keel_state *st = S(L);
   int32_t id = unit_arg(L, st, 2);
-  int f = luaL_checkoption(L, 3, NULL, field_names);
+  int f = field_arg(L, 3);
   keel_unit_info u;
   keel_state_get_unit(st, id, &u);
   switch (f) {
@@ -261,7 +288,7 @@ static int l_get(lua_State *L) {
 static int l_set(lua_State *L) {
   keel_state *st = S(L);
   int32_t id = unit_arg(L, st, 2);
-  int f = luaL_checkoption(L, 3, NULL, field_names);
+  int f = field_arg(L, 3);
   int64_t v = 0;
   switch (f) {
   case KEEL_F_NAME: v = atom_arg(L, st, 4); break;
@@ -731,11 +758,21 @@ static int l_get_owner_version(lua_State *L) {
 
 /* ---- rules, transactions, actions ---- */
 
-/* st:push_rule(id) / st:pop_rule() / st:get_rule() -> id|nil  [-2, +0, e] */
+/* st:push_rule(id) -> atom / st:pop_rule() / st:get_rule() -> id|nil  [-2, +1, e]
+ * push_rule takes the rule id (a string, nil for none) or the atom an
+ * earlier push of it returned (an integer, 0 for none: nothing to intern) */
 static int l_push_rule(lua_State *L) {
   keel_state *st = S(L);
-  check(L, keel_state_push_rule(st, lua_isnoneornil(L, 2) ? 0 : atom_arg(L, st, 2)), "push_rule");
-  return 0;
+  keel_atom a = 0;
+  if (lua_isinteger(L, 2)) {   /* the atom an earlier push returned */
+    a = (keel_atom)luaL_checkinteger(L, 2);
+    if (!keel__atom_ok(st, a)) luaL_argerror(L, 2, "no such rule atom");   /* 0: none */
+  } else if (!lua_isnoneornil(L, 2)) {
+    a = atom_arg(L, st, 2);
+  }
+  check(L, keel_state_push_rule(st, a), "push_rule");
+  lua_pushinteger(L, a);
+  return 1;
 }
 /* st:pop_rule()  [-1, +0, e] */
 static int l_pop_rule(lua_State *L) { keel_state_pop_rule(S(L)); return 0; }
@@ -744,7 +781,7 @@ static int l_rule(lua_State *L) { keel_state *st = S(L); push_atom(L, st, keel_s
 
 /* st:begin() -> level  [-1, +1, e] */
 static int l_begin(lua_State *L) {
-  lstate *s = check_state(L, 1);
+  lstate *s = LS(L);
   if (!KEEL_RESERVE(s->marks, s->capmarks, s->nmarks + 1)) return luaL_error(L, "begin: out of memory");
   check(L, keel_state_begin(s->st, &s->marks[s->nmarks]), "begin");
   lua_pushinteger(L, (lua_Integer)++s->nmarks);
@@ -760,7 +797,7 @@ static size_t level_arg(lua_State *L, lstate *s) {
 
 /* Close the innermost transaction (level at 2) with commit or rollback. */
 static int close_level(lua_State *L, keel_status (*close)(keel_state *, const keel_mark *), const char *what) {
-  lstate *s = check_state(L, 1);
+  lstate *s = LS(L);
   size_t lv = level_arg(L, s);
   check(L, close(s->st, &s->marks[lv - 1]), what);
   s->nmarks--;
@@ -774,7 +811,7 @@ static int l_commit(lua_State *L) { return close_level(L, keel_state_commit, "co
 static int l_rollback(lua_State *L) { return close_level(L, keel_state_rollback, "rollback"); }
 
 /* st:depth() -> open transactions  [-1, +1, e] */
-static int l_depth(lua_State *L) { lua_pushinteger(L, (lua_Integer)check_state(L, 1)->nmarks); return 1; }
+static int l_depth(lua_State *L) { lua_pushinteger(L, (lua_Integer)LS(L)->nmarks); return 1; }
 
 /* st:action_begin(name, order_json?) -> number  [-3, +1, e] */
 static int l_action_begin(lua_State *L) {
@@ -1135,6 +1172,23 @@ static int l_hash_bytes(lua_State *L) {
   return push_hex64(L, keel_hash_bytes(s, len));
 }
 
+/* st:bind(name) -> function: method `name` bound to st, called as
+ * f(anything, args...) like st:name(args...) without looking st up or
+ * checking it (the facade rules see the game through).  [-2, +1, e] */
+static int l_bind(lua_State *L) {
+  check_state(L, 1);
+  const char *name = luaL_checkstring(L, 2);
+  lua_getmetatable(L, 1);
+  lua_getfield(L, -1, "__index");
+  lua_getfield(L, -1, name);
+  lua_CFunction fn = lua_tocfunction(L, -1);
+  if (!fn || fn == l_bind || !lua_getupvalue(L, -1, 1))
+    return luaL_argerror(L, 2, lua_pushfstring(L, "no method '%s' to bind", name));
+  lua_pushvalue(L, 1);
+  lua_pushcclosure(L, fn, 2);   /* upvalues: the scratch, the state */
+  return 1;
+}
+
 /* require "keel.state" -> module  [-0, +1, e] */
 int keel_lua_open_state(lua_State *L) {
   static const luaL_Reg methods[] = {
@@ -1165,6 +1219,7 @@ int keel_lua_open_state(lua_State *L) {
     { "journal", l_journal }, { "journal_size", l_journal_size }, { "journal_enable", l_journal_enable },
     { "journal_append", l_journal_append }, { "journal_clear", l_journal_clear },
     { "memory", l_memory }, { "save_text", l_save_text }, { "save", l_save },
+    { "bind", l_bind },
     { NULL, NULL }
   };
   static const luaL_Reg fns[] = {

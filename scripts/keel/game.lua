@@ -63,7 +63,7 @@ function M.new(opts)
     variants = opts.variants or {},
     board = opts.board,
     rule_files = {},          -- array of {path, hash}, in the order declared
-    _acts = {},               -- per undoable action: {dice_before, dice_after}
+    _acts = {},               -- per undoable action, two texts: the dice before it, after it
     _redo = {},
     _rule_stack = {},
   }, Game)
@@ -218,20 +218,30 @@ function Game:try(fn, opts, ...)
 end
 
 local function trim(t, n) for i = #t, n + 1, -1 do t[i] = nil end end
+-- the dice records of the first n actions are kept (two texts an action:
+-- no table per action for the collector to walk)
+local function trim_records(t, n) trim(t, 2 * n) end
 
---- An action: the unit of undo. Runs fn(game, ...) as a transaction;
---- journals its name, its order (when given) and the state hash after it.
----@param name string
----@param fn fun(game: table, ...): any
----@param opts? {rule?: string, order?: any}
+-- The state's methods an action calls, bound to the state (st:bind: no
+-- lookup or check of the state per call), and the atom of each rule id
+-- pushed (keel.state push_rule): made on the game's first action.
+local ACTION_METHODS = { "begin", "commit", "push_rule", "pop_rule", "action_begin", "action_end", "count_actions" }
+local function bound_of(self)
+  local st = self.state
+  local b = { st = st, atoms = {} }
+  for _, m in ipairs(ACTION_METHODS) do b[m] = st:bind(m) end
+  self._bound = b
+  return b
+end
+
 -- an action's body: its journal lines around fn(game, ...)
-local function action_end(st, ...)
-  st:action_end()
+local function action_end(b, ...)
+  b.action_end()
   return ...
 end
-local function action_body(self, st, name, order_json, fn, ...)
-  st:action_begin(name, order_json)
-  return action_end(st, fn(self, ...))
+local function action_body(self, b, name, order_json, fn, ...)
+  b.action_begin(nil, name, order_json)
+  return action_end(b, fn(self, ...))
 end
 
 -- the message handler of an action in force for `rule`, one per rule
@@ -248,65 +258,92 @@ local function handler_for(rule)
 end
 
 -- what an action does once its body returned (ok) or raised
-local function action_done(self, st, name, opts, rule, level, dice_before, ok, ...)
+local function action_done(self, b, name, order, rule, level, dice_before, ok, ...)
   if ok then
     -- a body that returned while its action is stopping failed (keel.sandbox)
     local stop = stop_message()
-    if stop then return action_done(self, st, name, opts, rule, level, dice_before, false, stop) end
-    if rule then st:pop_rule() end
-    st:commit(level)
-    trim(self._acts, st:count_actions() - 1)
-    self._acts[#self._acts + 1] = { dice_before, dice_state(self) }
+    if stop then return action_done(self, b, name, order, rule, level, dice_before, false, stop) end
+    if rule then b.pop_rule() end
+    b.commit(nil, level)
+    local acts = self._acts
+    local n = b.count_actions()
+    if acts[2 * n - 1] ~= nil then trim_records(acts, n - 1) end
+    local after = self._dice_text
+    if self.dice:get_version() ~= self._dice_version then after = dice_state(self) end
+    local k = #acts
+    acts[k + 1], acts[k + 2] = dice_before, after
     if self._redo[1] ~= nil then self._redo = {} end
     return ...
   end
+  local st = self.state
   local err = errors.from((...), rule or st:get_rule())
   st:rollback(level)
   self.dice:load(dice_before)
   st:journal_append(line("rollback", { { "rule", err.rule }, { "error", err.message },
-    { "name", name }, { "order", opts.order } }))
+    { "name", name }, { "order", order } }))
   error(err, 0)
 end
 
-function Game:action(name, fn, opts, ...)
-  opts = opts or {}
-  local st = self.state
-  local dice_before = dice_state(self)
-  local level = st:begin()
-  local order_json = opts.order ~= nil and encode(opts.order) or nil
-  local rule = opts.rule
-  if rule then st:push_rule(rule) end
-  return action_done(self, st, name, opts, rule, level, dice_before,
-    xpcall(action_body, handler_for(rule or st:get_rule()), self, st, name, order_json, fn, ...))
+-- Game:action with the rule and order as arguments (keel.orders plays
+-- every order through it: no options table per order).
+function Game:_action(name, fn, rule, order, ...)
+  local b = self._bound
+  if b == nil or b.st ~= self.state then b = bound_of(self) end
+  local dice_before = self._dice_text   -- dice_state(self), without a call when nothing rolled
+  if self.dice:get_version() ~= self._dice_version then dice_before = dice_state(self) end
+  local level = b.begin()
+  local order_json = order ~= nil and encode(order) or nil
+  if rule then
+    local atom = b.atoms[rule]
+    if atom then b.push_rule(nil, atom) else b.atoms[rule] = b.push_rule(nil, rule) end
+  end
+  local h = rule and handlers[rule] or handler_for(rule or self.state:get_rule())
+  return action_done(self, b, name, order, rule, level, dice_before,
+    xpcall(action_body, h, self, b, name, order_json, fn, ...))
 end
 
--- Move the last n dice records of `from` onto `to`; returns the last one moved.
+--- An action: the unit of undo. Runs fn(game, ...) as a transaction;
+--- journals its name, its order (when given) and the state hash after it.
+---@param name string
+---@param fn fun(game: table, ...): any
+---@param opts? {rule?: string, order?: any}
+function Game:action(name, fn, opts, ...)
+  if opts then return self:_action(name, fn, opts.rule, opts.order, ...) end
+  return self:_action(name, fn, nil, nil, ...)
+end
+
+-- Move the dice records of the last n actions of `from` onto `to` (the
+-- last first); returns the texts before and after the last one moved.
 local function move_records(from, to, n)
-  local moved
+  local before, after
   for _ = 1, n do
-    local a = table.remove(from)
-    to[#to + 1] = a
-    moved = a or moved
+    local k = #from
+    if k < 2 then break end
+    local b, a = from[k - 1], from[k]
+    from[k], from[k - 1] = nil, nil
+    local j = #to
+    to[j + 1], to[j + 2] = b, a
+    before, after = b, a
   end
-  return moved
+  return before, after
 end
 
 --- Undo the last n actions (default 1): state and dice as before them.
 function Game:undo(n)
   n = n or 1
-  trim(self._acts, self.state:count_actions())
+  trim_records(self._acts, self.state:count_actions())
   self.state:undo(n)
-  local first = move_records(self._acts, self._redo, n)
-  if first then self.dice:load(first[1]) end
+  local before = move_records(self._acts, self._redo, n)
+  if before then self.dice:load(before) end
 end
 
 --- Redo the last n undone actions (default 1).
 function Game:redo(n)
   n = n or 1
-  trim(self._redo, self.state:count_redos())
+  trim_records(self._redo, self.state:count_redos())
   self.state:redo(n)
-  local last = move_records(self._redo, self._acts, n)
-  if last then self.dice:load(last[2]) end
+  local _, after = move_records(self._redo, self._acts, n)
+  if after then self.dice:load(after) end
 end
 
 -- ---- hash, journal ------------------------------------------------------------------

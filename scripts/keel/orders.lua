@@ -15,7 +15,7 @@
 local keel = require "keel"
 local sorted_keys = require("keel.keys").sorted
 
-local type, ipairs, pairs, tostring, error = type, ipairs, pairs, tostring, error
+local type, ipairs, pairs, next, tostring, error = type, ipairs, pairs, next, tostring, error
 local concat = table.concat
 
 local M = {}
@@ -168,7 +168,8 @@ function M.check_params(set, game, name, params)
     names = sorted_keys(decl)
     param_names[decl] = names
   end
-  for _, pname in ipairs(names) do
+  for i = 1, #names do
+    local pname = names[i]
     local p = decl[pname]
     local v = params[pname]
     if v == nil then
@@ -179,11 +180,13 @@ function M.check_params(set, game, name, params)
     end
   end
   local extra
-  for k in pairs(params) do
+  local k = next(params)
+  while k ~= nil do
     if not decl[k] then
       extra = extra or {}
       extra[#extra + 1] = tostring(k)
     end
+    k = next(params, k)
   end
   if extra then
     table.sort(extra)
@@ -204,13 +207,19 @@ local function effect_order(g, set, a, args) return set:_call(a.rule, a.def.effe
 ---@param name string
 ---@param args? table
 ---@return any ... what the effect returns
-function M.play(set, game, name, args)
-  set:_ready()
+local function play(set, game, name, args)
   args = args or {}
-  if name == M.EMIT then return game:action(name, emit_order, { order = args }, set, args) end
+  if name == M.EMIT then return game:_action(name, emit_order, nil, args, set, args) end
   local a = set.actions[name]
   if not a then error(("unknown order '%s'"):format(tostring(name)), 2) end
-  return game:action(name, effect_order, { rule = a.rule.id, order = args }, set, a, args)
+  return game:_action(name, effect_order, a.rule.id, args, set, a, args)
 end
+
+function M.play(set, game, name, args)
+  set:_ready()
+  return play(set, game, name, args)
+end
+--- M.play for a set known to be ready (set:act, which readied it).
+M.play_ready = play
 
 return M

@@ -118,6 +118,7 @@ end
 -- sets loaded again (a fresh game, a study's worker) compile and parse
 -- nothing twice.
 local compiled = {}      -- chunk name -> { [hash] = main function }
+local hashed = {}        -- path -> { text =, hash = } of the text read last
 local parsed = {}        -- path -> { [hash] = tables }
 local upvaluejoin = debug.upvaluejoin
 local none = nil   -- luacheck: ignore (an upvalue holding nil)
@@ -145,12 +146,27 @@ end
 
 M.load_chunk = load_chunk
 
+--- The hash of a file's text (keel.state.hash_bytes), hashed again only
+--- when the text differs from the one read last from that path (a string
+--- comparison is much cheaper than the hash).
+---@param path string
+---@param text string
+---@return string hash
+local function hash_text(path, text)
+  local e = hashed[path]
+  if e and e.text == text then return e.hash end
+  local h = keel.state.hash_bytes(text)
+  hashed[path] = { text = text, hash = h }
+  return h
+end
+M.hash_text = hash_text
+
 -- Run a script file in env as one protected action; raise a rule error.
 function Registry:_run_file(path, env, what)
   local text, err = keel.file.read(path)
   local fn, h
   if text then
-    h = keel.state.hash_bytes(text)
+    h = hash_text(path, text)
     fn, err = load_chunk(text, h, "@" .. path, env)
   end
   if not fn then error(errors.from(err, what), 0) end
@@ -274,7 +290,7 @@ function Registry:_load_tables(fam)
     local path = fam.dir .. "/tables/" .. f
     local text, err = keel.file.read(path)
     if not text then error(("cannot read table file: %s"):format(err), 0) end
-    local h = keel.state.hash_bytes(text)
+    local h = hash_text(path, text)
     local by = parsed[path]
     if not by then by = {}; parsed[path] = by end
     local list = by[h]

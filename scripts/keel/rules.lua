@@ -38,11 +38,14 @@ function M.new(opts)
   opts = opts or {}
   local self = registry.new(opts, Set)
   self.narrate = opts.narrate
-  self._running = {}        -- stack of rules whose code is running
+  self._running = {}        -- stack of rules whose code is running: [1.._n]
+  self._recn = {}           -- the game record of each ([1.._n], below)
+  self._n = 0
+  self._pushed = 0          -- [1.._pushed] are pushed on the state's rule stack (below)
   self._depth = 0
   self._facades = setmetatable({}, { __mode = "k" })
   self._movement = rules_movement.new(self)   -- ctx:profile, reach, path, mover ...
-  self._ctx = {}
+  self._recs = setmetatable({}, { __mode = "k" })   -- game -> what the set keeps for it (below)
   self._handler = function(e) return self:_error_handler(e) end
   return self
 end
@@ -79,26 +82,31 @@ local function facade_of(obj, methods, name)
 end
 
 -- Game methods that only pass their arguments on to the state's method of
--- this name, with their number of arguments: the facade calls the state.
+-- this name: the facade holds the state's method bound to the state
+-- (st:bind, a C function: no Lua call in between); those that change the
+-- state or read the rule in force first push the rules of queries running
+-- (sync, below).
 local DIRECT = {
-  get = { "get", 2 }, set = { "set", 3 }, get_value = { "get_value", 2 }, set_value = { "set_value", 3 },
-  get_marker = { "get_marker", 2 }, set_marker = { "set_marker", 3 }, add_marker = { "add_marker", 3 },
-  move = { "move", 3 }, reduce_points = { "reduce_points", 2 }, split = { "split", 2 },
-  combine = { "combine", 2 }, eliminate = { "eliminate", 1 }, sink = { "eliminate", 1 },
-  cargo = { "cargo", 1 }, cargo_check = { "cargo_check", 2 }, group_add = { "group_add", 3 },
-  group_remove = { "group_remove", 2 }, group_units = { "group_units", 1 },
-  group_get_name = { "group_get_name", 1 }, group_get_value = { "group_get_value", 2 },
-  group_set_value = { "group_set_value", 3 }, groups_of = { "groups_of", 1 },
-  get_global = { "get_global", 1 }, set_global = { "set_global", 2 }, get_owner = { "get_owner", 1 },
-  hash = { "hash", 0 }, hash_hex = { "hash_hex", 0 }, get_rule = { "get_rule", 0 },
-  count_keyed = { "count_keyed", 1 }, at_keyed = { "at_keyed", 2 },
+  get = "get", set = "set", get_value = "get_value", set_value = "set_value",
+  get_marker = "get_marker", set_marker = "set_marker", add_marker = "add_marker",
+  move = "move", reduce_points = "reduce_points", split = "split",
+  combine = "combine", eliminate = "eliminate", sink = "eliminate",
+  cargo = "cargo", cargo_check = "cargo_check", group_add = "group_add",
+  group_remove = "group_remove", group_units = "group_units",
+  group_get_name = "group_get_name", group_get_value = "group_get_value",
+  group_set_value = "group_set_value", groups_of = "groups_of",
+  get_global = "get_global", set_global = "set_global", get_owner = "get_owner",
+  hash = "hash", hash_hex = "hash_hex", get_rule = "get_rule",
+  count_keyed = "count_keyed", at_keyed = "at_keyed",
 }
-local direct_by_arity = {
-  [0] = function(st, fn) return function() return fn(st) end end,
-  function(st, fn) return function(_, a) return fn(st, a) end end,
-  function(st, fn) return function(_, a, b) return fn(st, a, b) end end,
-  function(st, fn) return function(_, a, b, c) return fn(st, a, b, c) end end,
+-- the facade's methods that neither change the state nor read the rule in force
+local READS = {
+  get = true, get_value = true, get_marker = true, cargo = true, cargo_check = true, group_units = true,
+  group_get_name = true, group_get_value = true, groups_of = true, get_global = true, get_owner = true,
+  hash = true, hash_hex = true, count_keyed = true, at_keyed = true, get_unit = true, units = true,
+  groups = true, get_turn = true, get_phase = true, get_segment = true, get_step = true, get_keyed = true,
 }
+local sync   -- set: push the rules of the queries running (below)
 
 -- The opts a rule's roll hands the dice: one table, filled again for each
 -- roll (the dice read it at once, before any other code runs), so that a
@@ -120,7 +128,16 @@ local board_facades = setmetatable({}, { __mode = "k" })
 function Set._board_facade(_, board)
   local f = board_facades[board]
   if not f then
-    f = sandbox.readonly((facade_of(board, M.board_methods)), "game.board")
+    local methods = facade_of(board, M.board_methods)
+    -- a keel board's C methods bound to it (board:bind): no Lua call in between
+    local bind = type(board) == "userdata" and board.bind
+    if bind then
+      for m in pairs(methods) do
+        local ok, fn = pcall(bind, board, m)
+        if ok then methods[m] = fn end
+      end
+    end
+    f = sandbox.readonly(methods, "game.board")
     board_facades[board] = f
   end
   return f
@@ -131,8 +148,35 @@ function Set:facade(game)
   if f then return f end
   local g = facade_of(game, M.game_methods)
   local st = game.state
-  for m, d in pairs(DIRECT) do
-    if g[m] then g[m] = direct_by_arity[d[2]](st, st[d[1]]) end
+  for m, name in pairs(DIRECT) do
+    if g[m] then g[m] = st:bind(name) end
+  end
+  for _, m in ipairs(M.game_methods) do
+    local fn = g[m]
+    if fn and not READS[m] then
+      g[m] = function(_, ...)
+        if self._pushed < self._n then sync(self) end
+        return fn(nil, ...)
+      end
+    end
+  end
+  -- keyed values: a plain key goes to the state as it is (a proxy, such as
+  -- a rule's values, is copied first: keel.game)
+  local get_keyed, set_keyed = st:bind("get_keyed"), st:bind("set_keyed")
+  g.get_keyed = function(_, name, key)
+    if type(key) == "table" and getmetatable(key) ~= nil then return game:get_keyed(name, key) end
+    return get_keyed(nil, name, key)
+  end
+  g.set_keyed = function(_, name, key, v)
+    if self._pushed < self._n then sync(self) end
+    if type(key) == "table" and getmetatable(key) ~= nil then return game:set_keyed(name, key, v) end
+    return set_keyed(nil, name, key, v)
+  end
+  local count_groups = st:bind("count_groups")
+  g.groups = function()
+    local out = {}
+    for i = 1, count_groups() do out[i] = i end
+    return out
   end
   local proxy
   -- a filter gets the facade, never the game itself
@@ -141,10 +185,12 @@ function Set:facade(game)
     return game:units(function(_, id) return filter(proxy, id) end)
   end
   g.roll = function(_, expr, opts)
+    if self._pushed < self._n then sync(self) end
     return game:roll(expr, dice_opts(opts, nil))   -- the rule in force
   end
   -- a hex that changes hands is news every rule may hook: owner_changed
   g.set_owner = function(_, hex, side)
+    if self._pushed < self._n then sync(self) end
     local old = game:get_owner(hex)
     game:set_owner(hex, side)
     if old ~= side then self:_dispatch(game, "owner_changed", { hex = hex, side = side, old = old }) end
@@ -158,12 +204,46 @@ end
 
 -- ---- ctx: what a rule's function gets -------------------------------------------------
 
--- A ctx is read-only; its methods are shared by every ctx and find the
+-- A ctx is read-only; its methods are shared by every ctx (its proxy reads
+-- them from ctx_methods: a ctx holds only game, rule and query) and find the
 -- ctx's rule, game and rule set in a private table keyed by the ctx: nothing
 -- in it leads a script to the game object itself (which can save files and
--- load code), and making a ctx makes no closures.
+-- load code). Its one closure is its query (the hottest method: no lookup).
 local bound = setmetatable({}, { __mode = "k" })   -- ctx -> {set=, r=, game=}
 local call   -- set, rule, fn, game, ... -> what fn returns (Set._call, below)
+local answered, rec_of, ctx_of   -- below
+local catching = sandbox.catching   -- [1] > 0: a script may catch an error (keel.sandbox)
+
+-- A query as a ctx of game `b.game` asks it: its rule, function and the
+-- ctx of its rule in that game, kept in the game's record (rec.queries)
+-- until the set's queries change (finalize, a variant).
+local query_of
+
+-- ctx:query(name, ...) of the ctx bound to b: the query's rule runs as the
+-- innermost rule (below: how a query between rules runs)
+local function ask(b, name, ...)
+  local rec = b.rec
+  local q = rec.queries[name] or query_of(b, name)
+  local set, r = b.set, q.rule
+  local n = set._n
+  -- an entry point's call, or one a script could catch the error of: protected
+  if n == 0 or catching[1] > 0 then return call(set, r, q.fn, b.game, ...) end
+  n = n + 1
+  set._n = n
+  set._running[n] = r
+  set._recn[n] = rec
+  set._last = r
+  return answered(set, n, q.fn(q.ctx, ...))
+end
+
+function query_of(b, name)
+  local q = b.set.queries[name]
+  if not q then error(("no rule answers query '%s'"):format(tostring(name)), 3) end
+  local rec = b.rec
+  local e = { rule = q.rule, fn = q.fn, ctx = rec.ctxs[q.rule] or ctx_of(b.set, rec, q.rule) }
+  rec.queries[name] = e
+  return e
+end
 
 local function binding(ctx)
   local b = bound[ctx]
@@ -190,7 +270,9 @@ local ctx_methods = {
   --- ctx:roll("2d6", {reason=}) -> total, face1, ..., faceN
   roll = function(self, expr, opts)
     local b = bound[self] or binding(self)
-    local narrate, game = b.set.narrate, b.game
+    local set = b.set
+    if set._pushed < set._n then sync(set) end
+    local narrate, game = set.narrate, b.game
     if not narrate then return game:roll(expr, dice_opts(opts, b.r.id)) end
     return narrated(narrate, b.r, game, game:roll(expr, dice_opts(opts, b.r.id)))
   end,
@@ -202,6 +284,7 @@ local ctx_methods = {
   resolve = function(self, name, modctx, opts)
     local b = bound[self] or binding(self)
     local set = b.set
+    if set._pushed < set._n then sync(set) end
     local t = set.tables[name] or set:table(name) or tbl(set, name)
     local reason, stream, extra
     if opts then reason, stream, extra = opts.reason, opts.stream, opts.modifier end
@@ -225,19 +308,14 @@ local ctx_methods = {
     local b = binding(self)
     return b.set:_dispatch(b.game, event, data or {})
   end,
-  query = function(self, name, ...)
-    local b = bound[self] or binding(self)
-    local set = b.set
-    local q = set.queries[name]
-    if not q then error(("no rule answers query '%s'"):format(tostring(name)), 2) end
-    return call(set, q.rule, q.fn, b.game, ...)
-  end,
+  query = function(self, name, ...) return ask(bound[self] or binding(self), name, ...) end,
   get_value = function(self, key) return binding(self).r.values[key] end,
   --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
   pick = function(self, items, opts)
     local b = binding(self)
     local set, r, game = b.set, b.r, b.game
     opts = opts or {}
+    if set._pushed < set._n then sync(set) end
     local picked = pick.draw(function(sides)
       local total = game:roll("1d" .. sides, dice_opts(opts, r.id))
       if set.narrate then set.narrate("roll", { rule = r, record = game.dice:get_record() }) end
@@ -248,19 +326,19 @@ local ctx_methods = {
   end,
   say = function(self, fmt, ...)
     local b = binding(self)
+    if b.set._pushed < b.set._n then sync(b.set) end
     local ok, text = pcall(string.format, fmt, ...)
     if b.set.narrate then b.set.narrate("say", { rule = b.r, text = ok and text or tostring(fmt) }) end
   end,
 }
 for name, fn in pairs(rules_movement.ctx_methods(function(ctx)
   local b = binding(ctx)
-  return b.set._movement, b.game
+  local set = b.set
+  if set._pushed < set._n then sync(set) end   -- a mover changes the state
+  return set._movement, b.game
 end)) do
   ctx_methods[name] = fn
 end
-local ctx_method_names = {}
-for name in pairs(ctx_methods) do ctx_method_names[#ctx_method_names + 1] = name end
-table.sort(ctx_method_names)
 
 -- what ctx.rule shows of a rule: one per rule
 local rule_views = setmetatable({}, { __mode = "k" })
@@ -271,13 +349,26 @@ function Set:_make_ctx(r, game)
     view = { id = r.id, title = r.title, values = r.values, file = r.file, line = r.line }
     rule_views[r] = view
   end
-  local c = { game = self:facade(game), rule = view }
-  for i = 1, #ctx_method_names do
-    local name = ctx_method_names[i]
-    c[name] = ctx_methods[name]
+  local b = { set = self, r = r, game = game, rec = rec_of(self, game) }
+  local ctx
+  -- the one closure of a ctx: its query, which finds its binding without a lookup
+  local rec = b.rec
+  local queries, running, recn = rec.queries, self._running, self._recn
+  local function query(me, name, ...)   -- ask, for this ctx: no lookup, no call between
+    if me ~= ctx then return ask(bound[me] or binding(me), name, ...) end
+    local q = queries[name] or query_of(b, name)
+    local n, qr = self._n, q.rule
+    if n == 0 or catching[1] > 0 then return call(self, qr, q.fn, game, ...) end
+    n = n + 1
+    self._n = n
+    running[n] = qr
+    recn[n] = rec
+    self._last = qr
+    return answered(self, n, q.fn(q.ctx, ...))
   end
-  local ctx = sandbox.readonly(c, "ctx")
-  bound[ctx] = { set = self, r = r, game = game }
+  -- the other methods are the shared ones (the proxy reads them from ctx_methods)
+  ctx = sandbox.readonly({ game = self:facade(game), rule = view, query = query }, "ctx", ctx_methods)
+  bound[ctx] = b
   return ctx
 end
 
@@ -285,47 +376,132 @@ function Set:_say(kind, data)
   if self.narrate then self.narrate(kind, data) end
 end
 
-function Set:_ctx_for(r, game)
-  local entry = self._ctx[r]
-  if entry and entry.game == game then return entry.ctx end
-  local c = self:_make_ctx(r, game)
-  self._ctx[r] = { game = game, ctx = c }
-  return c
-end
-
 -- ---- running rule code -----------------------------------------------------------------
 
+-- What the set keeps per game it runs rules of (made on the first call for
+-- the game): the state's push_rule and pop_rule bound to it (st:bind), the
+-- atom of each rule id pushed so far (pushed again without an intern), and
+-- the ctx of each rule.
+local function new_rec(self, game)
+  local st = game.state
+  local rec = { game = game, push = st:bind("push_rule"), pop = st:bind("pop_rule"), atoms = {}, ctxs = {},
+                queries = {} }
+  self._recs[game] = rec
+  return rec
+end
+
+function rec_of(self, game)
+  local rec = self._recs[game] or new_rec(self, game)
+  self._rec = rec
+  return rec
+end
+
+function ctx_of(self, rec, r)
+  local ctx = self:_make_ctx(r, rec.game)
+  rec.ctxs[r] = ctx
+  return ctx
+end
+
+function Set:_ctx_for(r, game)
+  local rec = rec_of(self, game)
+  return rec.ctxs[r] or ctx_of(self, rec, r)
+end
+
+--- Forget the ctx made for rule r in every game (a variant changed r).
+local function forget_queries(rec)   -- in place: a ctx's query holds the table
+  local qs = rec.queries
+  for name in pairs(qs) do qs[name] = nil end
+end
+
+function Set:_forget_ctx(r)
+  for _, rec in pairs(self._recs) do
+    rec.ctxs[r] = nil
+    forget_queries(rec)
+  end
+end
+
+--- Build the dispatch lists (keel.registry); the queries each game's
+--- record resolved are resolved again.
+function Set:finalize()
+  registry.Registry.finalize(self)
+  for _, rec in pairs(self._recs) do forget_queries(rec) end
+  return self
+end
+
+-- The rules whose code runs are _running[1.._n] (the innermost last), each
+-- with its game's record in _recn; the message handler of an error names
+-- the innermost. A rule call pushes its rule on the state's rule stack (the
+-- rule in force, journaled with every change) and runs protected: on its
+-- way out, by a return or an error, it pops what was pushed above it and
+-- drops the calls above it from the stack. A query asked by a rule's code
+-- where no script can catch its error (keel.sandbox.catching) is cheaper:
+-- no protected call (an error goes on to the enclosing rule call, whose
+-- handler names the query's rule: it is still the innermost) and no push
+-- until the query (or kernel code for it) changes the state or reads the
+-- rule in force: then sync pushes the rules not pushed yet, in order.
+local function push(rec, r)
+  local atom = rec.atoms[r]
+  if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
+end
+
+function sync(self)
+  local running, recn = self._running, self._recn
+  for i = self._pushed + 1, self._n do push(recn[i], running[i]) end
+  self._pushed = self._n
+end
+
+-- back to n0 rules running: pop what was pushed above them
+local function unwind(self, n0)
+  local pushed = self._pushed
+  if pushed > n0 then
+    local recn = self._recn
+    for i = pushed, n0 + 1, -1 do recn[i].pop() end
+    self._pushed = n0
+  end
+  self._n = n0
+end
+
+-- a query's return (no error: that goes on to the enclosing rule call)
+function answered(self, n, ...)
+  if self._pushed >= n then
+    self._recn[n].pop()
+    self._pushed = n - 1
+  end
+  self._n = n - 1
+  return ...
+end
+
 function Set:_error_handler(e)
-  local r = self._running[#self._running]
+  local r = self._running[self._n]
   return errors.from(e, r and r.id or nil, true, self._entry_fn)
 end
 
--- the state's push_rule and pop_rule, called as functions (no method lookup
--- on the userdata per call); taken from the first state seen
-local push_rule, pop_rule
-local function state_methods(st)
-  local methods = getmetatable(st).__index
-  push_rule, pop_rule = methods.push_rule, methods.pop_rule
-end
-
-local function finish(running, n, st, ok, ...)
-  pop_rule(st)
-  running[n] = nil
+local function finish(self, n0, ok, ...)
+  if ok and self._pushed == n0 + 1 then   -- the common way out: pop this call's rule
+    self._recn[n0 + 1].pop()
+    self._pushed, self._n = n0, n0
+    return ...
+  end
+  unwind(self, n0)
   if not ok then error((...), 0) end
   return ...
 end
 
 -- Call fn(ctx, ...) of rule r with r in force for the journal.
 function call(self, r, fn, game, ...)
-  local running, st = self._running, game.state
-  local n = #running + 1
-  running[n] = r
+  local rec = self._rec
+  if rec == nil or rec.game ~= game then rec = rec_of(self, game) end
+  local n0 = self._n
+  if self._pushed < n0 then sync(self) end
+  local n = n0 + 1
+  self._n = n
+  self._running[n] = r
+  self._recn[n] = rec
   self._last = r
-  if not push_rule then state_methods(st) end
-  push_rule(st, r.id)
-  local entry = self._ctx[r]
-  local ctx = entry and entry.game == game and entry.ctx or self:_ctx_for(r, game)
-  return finish(running, n, st, xpcall(fn, self._handler, ctx, ...))
+  local atom = rec.atoms[r]
+  if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
+  self._pushed = n
+  return finish(self, n0, xpcall(fn, self._handler, rec.ctxs[r] or ctx_of(self, rec, r), ...))
 end
 Set._call = call
 
@@ -353,7 +529,8 @@ end
 -- what _enter returns: ok, results... or false, error, kind
 local function entered(self, ok, ...)
   self._depth = 0
-  if self._running[1] ~= nil then self._running = {} end
+  if self._n > 0 then unwind(self, 0) end
+  if catching[1] ~= 0 then sandbox.reset_catching() end
   if ok then return ok, ... end
   local e, kind = ...
   -- a stop the rules swallowed and returned from: the rule that ran last
@@ -363,7 +540,10 @@ local function entered(self, ok, ...)
 end
 
 function Set:_enter(body, ...)
-  if self._depth > 0 then return true, body(...) end
+  if self._depth > 0 then   -- within a running entry point (a host's narrate)
+    if self._pushed < self._n then sync(self) end
+    return true, body(...)
+  end
   self._entry_fn = body
   self._depth = 1
   self._last = nil
@@ -474,11 +654,15 @@ Set.play = orders.play
 ---@param name string
 ---@param params? table
 -- the body of set:act, run under the limits by _enter
+local play_ready = orders.play_ready
 local function act_body(self, game, name, params)
-  local why, kind, by = self:_check_action(game, name, params)
-  if why then return false, why, kind, by end
-  if self.narrate then self.narrate("action", { rule = self.actions[name].rule, action = name, params = params }) end
-  return true, self:play(game, name, params)
+  local a = self.actions[name]
+  if a.def.legal or self.vetoes[name] then   -- else nothing to check
+    local why, kind, by = self:_check_action(game, name, params)
+    if why then return false, why, kind, by end
+  end
+  if self.narrate then self.narrate("action", { rule = a.rule, action = name, params = params }) end
+  return true, play_ready(self, game, name, params)
 end
 
 local function acted(ok, done, ...)
@@ -488,7 +672,7 @@ local function acted(ok, done, ...)
 end
 
 function Set:act(game, name, params)
-  self:_ready()
+  if self._dirty or self.conflicts[1] ~= nil then self:_ready() end
   params = params or {}
   if not self.actions[name] then return nil, ("unknown action '%s'"):format(tostring(name)), "unknown" end
   local reason = orders.check_params(self, game, name, params)

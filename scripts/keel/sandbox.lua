@@ -199,9 +199,11 @@ M.pairs, M.next = safe_pairs, safe_next
 --
 -- A proxy reads through a shadow table (its metatable's __index, so that a
 -- read is a table lookup, never a call): on a key's first read the shadow
--- takes the real table's value, a table as its own proxy, and keeps it. So
--- a proxy shows each key as it was when first read: wrap only tables that
--- no longer change (hand out a copy of one that does).
+-- takes the real table's value, a table as its own proxy, and keeps it;
+-- at the first read of a key a plain table lacks, the shadow takes all its
+-- keys (so absent keys cost no call either). So a proxy shows each key as
+-- it was when first read, or when an absent key was first read: wrap only
+-- tables that no longer change (hand out a copy of one that does).
 local proxies = real_setmetatable({}, { __mode = "k" })     -- real table -> proxy
 local protected = real_setmetatable({}, { __mode = "k" })   -- proxy -> name
 local real_of = real_setmetatable({}, { __mode = "k" })     -- proxy, shadow -> real table
@@ -209,11 +211,31 @@ local name_of = real_setmetatable({}, { __mode = "k" })     -- shadow -> name
 
 local readonly
 
+-- A shadow takes every key of its (plain) table at the first read of a key
+-- the table lacks, and stops missing: later reads of absent keys are table
+-- lookups too, never a call.
+local function fill(s, t)
+  local name = name_of[s]
+  local k, v = raw_next(t)
+  while k ~= nil do
+    if real_rawget(s, k) == nil then
+      if real_type(v) == "table" then v = proxies[v] or readonly(v, name .. "." .. real_tostring(k)) end
+      real_rawset(s, k, v)
+    end
+    k, v = raw_next(t, k)
+  end
+  real_setmetatable(s, nil)
+end
+
 -- a shadow's miss: the real value (a table as its proxy), kept
 local shadow_mt = {
   __index = function(s, k)
-    local v = real_of[s][k]
-    if v == nil then return nil end
+    local t = real_of[s]
+    local v = t[k]
+    if v == nil then
+      if raw_getmetatable(t) == nil then fill(s, t) end
+      return nil
+    end
     if real_type(v) == "table" then v = proxies[v] or readonly(v, name_of[s] .. "." .. real_tostring(k)) end
     real_rawset(s, k, v)
     return v
@@ -236,16 +258,31 @@ end
 local function ro_len(p) return #real_of[p] end
 local function ro_tostring(p) return protected[p] .. " (read-only)" end
 
+local base_mts = real_setmetatable({}, { __mode = "k" })   -- base -> { __index = base }
+
+--- opts.base: a table of values (functions) the proxy shows besides t's own
+--- keys, read as they are (a shared method table: ctx); t's keys are then
+--- taken at once, and a key neither has reads nil without a call. pairs
+--- and # see t's own keys only.
 ---@param t table the real table
 ---@param name string how error messages name it ("string", "keel.hex")
+---@param base? table
 ---@return table proxy
-function readonly(t, name)
+function readonly(t, name, base)
   if protected[t] then return t end
   local p = proxies[t]
   if p then return p end
   p = {}
-  local shadow = real_setmetatable({}, shadow_mt)
+  local shadow = {}
   real_of[shadow], name_of[shadow] = t, name
+  if base then
+    fill(shadow, t)
+    local bmt = base_mts[base]
+    if not bmt then bmt = { __index = base }; base_mts[base] = bmt end
+    real_setmetatable(shadow, bmt)
+  else
+    real_setmetatable(shadow, shadow_mt)
+  end
   local mt = {
     __index = shadow,
     __newindex = ro_newindex,
@@ -294,6 +331,57 @@ local lib_table = copy(table)
 local lib_utf8 = copy(utf8)
 local lib_coroutine = copy(C.coroutine)
 
+-- ---- where a script may catch an error ----------------------------------------------
+--
+-- M.catching[1] > 0 while script code runs that may catch an error raised
+-- deeper down before it reaches kernel code: inside a script's pcall
+-- (C.pcall counts) or xpcall, or inside a coroutine's body (resume and wrap
+-- end at an error). keel.rules answers a query between rules without a
+-- protected call of its own only where no script can catch in between
+-- (the rule call that encloses it unwinds both on an error); elsewhere it
+-- protects each call. A body that ends by an error (or a pcall left
+-- suspended) leaves its count up: calls are protected, as before, until
+-- the outermost entry point resets the count (M.reset_catching).
+local catching = C.catching
+M.catching = catching
+catching.co = 0   -- coroutine bodies running (counted in [1] too)
+
+--- Forget the counts: no script code runs (an entry point has ended).
+function M.reset_catching() catching[1], catching.co = 0, 0 end
+
+local function uncaught(...)
+  catching[1] = catching[1] - 1
+  return ...
+end
+
+local co_create, co_wrap, co_yield = lib_coroutine.create, lib_coroutine.wrap, lib_coroutine.yield
+local function body_done(...)
+  catching[1], catching.co = catching[1] - 1, catching.co - 1
+  return ...
+end
+local function body_of(what, ...)
+  local f = ...
+  if real_type(f) ~= "function" then
+    real_error(("bad argument #1 to '%s' (function expected, got %s)"):format(what,
+      real_select("#", ...) == 0 and "no value" or real_type(f)), 3)
+  end
+  return function(...)
+    catching[1], catching.co = catching[1] + 1, catching.co + 1
+    return body_done(f(...))
+  end
+end
+local function resumed(...)
+  catching[1], catching.co = catching[1] + 1, catching.co + 1
+  return ...
+end
+lib_coroutine.create = function(...) return co_create(body_of("create", ...)) end
+lib_coroutine.wrap = function(...) return co_wrap(body_of("wrap", ...)) end
+lib_coroutine.yield = function(...)
+  if catching.co <= 0 then return co_yield(...) end   -- not in a body: yield says why
+  catching[1], catching.co = catching[1] - 1, catching.co - 1
+  return resumed(co_yield(...))
+end
+
 --- The parts of the keel module scripts may use (pure functions, no files).
 M.api_modules = { "hex", "grid", "seaboxes", "areas" }
 
@@ -338,10 +426,11 @@ local function safe_xpcall(f, handler, ...)
   if real_type(handler) ~= "function" then
     real_error(("bad argument #2 to 'xpcall' (function expected, got %s)"):format(real_type(handler)), 2)
   end
-  return real_xpcall(f, function(e)
+  catching[1] = catching[1] + 1
+  return uncaught(real_xpcall(f, function(e)
     if stopping() then return e end
     return handler(e)
-  end, ...)
+  end, ...))
 end
 
 --- What getmetatable gives a script: a metatable a script set (as Lua
@@ -417,7 +506,7 @@ end
 -- Globals every script shares: builtins that cannot reach outside.
 local shared = {
   assert = assert, error = error, ipairs = ipairs, next = safe_next, pairs = safe_pairs,
-  pcall = pcall, select = select, tonumber = tonumber, type = type,
+  pcall = C.pcall, select = select, tonumber = tonumber, type = type,
   xpcall = safe_xpcall, rawequal = rawequal, rawlen = rawlen, rawget = rawget,
   getmetatable = safe_getmetatable,
   tostring = real_tostring,

@@ -429,15 +429,29 @@ function Checker:order(o, i)
   self:expect(o.expect, sub(path, "expect"))
 end
 
+-- the lines of the fields of a text, per process by the hash of the text
+-- (the tables are shared: read them, never change them)
+local lines_by_hash = {}
+local function lines_of(text, hash)
+  if not hash then return field_lines(text) end
+  local lines = lines_by_hash[hash]
+  if not lines then
+    lines = field_lines(text)
+    lines_by_hash[hash] = lines
+  end
+  return lines
+end
+
 --- Check what a scenario file's scenario { ... } returned and make a plain
 --- copy of it (raw reads only): the spec the rest of keel uses. Raises
 --- "file:line: field: what was expected, got what" on the first mistake.
 ---@param raw table what scenario { ... } made
 ---@param file string
 ---@param text? string the file's text (for the lines of fields)
+---@param hash? string the hash of text (keel.state.hash_bytes): its lines are kept per process
 ---@return table spec
-function M.check(raw, file, text)
-  local lines = text and field_lines(text) or {}
+function M.check(raw, file, text, hash)
+  local lines = text and lines_of(text, hash) or {}
   local self = setmetatable({ file = file, lines = lines, line = lines[""], force_names = {} }, Checker)
   local spec = self:plain(raw)
   self:fields(spec, {}, FIELDS, "scenario { ... }")
@@ -502,7 +516,25 @@ local made = setmetatable({}, { __mode = "k" })
 --- returned is read raw and checked (M.check); the spec is that plain copy.
 ---@param path string
 ---@return table spec
+-- A checked spec depends on its file's text alone (a scenario file runs in
+-- the sandbox: no clock, no files, no dice): kept per path with the hash of
+-- the text it came from, handed out as a copy (a run may change its spec).
+local loaded = {}   -- path -> { hash =, spec = }
+
+local function copy_spec(v, lines)
+  if type(v) ~= "table" then return v end
+  if v == lines then return v end   -- the lines of the fields: shared, read-only (lines_of)
+  local out = {}
+  for k, x in pairs(v) do out[k] = copy_spec(x, lines) end
+  return out
+end
+
 function M.load(path)
+  local text, rerr = keel.file.read(path, MAX_SCENARIO)
+  if not text then error(rerr, 0) end   -- the reason names the path
+  local hash = registry.hash_text(path, text)
+  local kept = loaded[path]
+  if kept and kept.hash == hash then return copy_spec(kept.spec, kept.spec.lines) end
   local env = sandbox.env { extra = {
     scenario = function(s)
       if type(s) ~= "table" then error("scenario{...} expects a table, got " .. show(s), 2) end
@@ -510,10 +542,7 @@ function M.load(path)
       return s
     end,
   } }
-  local text, rerr = keel.file.read(path, MAX_SCENARIO)
-  if not text then error(rerr, 0) end   -- the reason names the path
   -- compiled once per process for a given text (keel.registry)
-  local hash = keel.state.hash_bytes(text)
   local fn, err = registry.load_chunk(text, hash, "@" .. path, env)
   if not fn then error(err, 0) end
   local res = table.pack(sandbox.xprotect(fn, function(e) return errors.from(e, nil, true) end))
@@ -522,8 +551,9 @@ function M.load(path)
   if not made[spec] then
     fail(path, "not a scenario: a scenario file returns scenario { ... } (run a host Lua script with `keel script`)")
   end
-  local checked = M.check(spec, path, text)
+  local checked = M.check(spec, path, text, hash)
   checked.hash = hash   -- of the text loaded: the journal's rule_file line
+  loaded[path] = { hash = hash, spec = copy_spec(checked, checked.lines) }
   return checked
 end
 

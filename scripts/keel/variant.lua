@@ -117,7 +117,7 @@ function M.apply(set, path)
     new.changes = old.changes
     new.base_file, new.base_line = old.base_file or old.file, old.base_line or old.line
     set.rules[old.id] = new
-    set._ctx[old] = nil
+    set:_forget_ctx(old)
   end
 
   local api = {}
@@ -224,7 +224,7 @@ function M.apply(set, path)
       end
     end
     sort(parts)
-    set._ctx[r] = nil
+    set:_forget_ctx(r)
     record(id, "wrapped", here(1), concat(parts, ", "), r)
   end
 

@@ -452,3 +452,14 @@ t.test("board-bounds-1: script integers are range-checked, never truncated to C'
   t.raises(function() b:add_tag(h, -5) end, "tag id expected")
 end)
 
+
+t.test("board-bind: a method bound to its board answers as the method does", function()
+  local b = load("eastmed")
+  local h = b:hex("19A:3412")
+  local get_terrain, format = b:bind("get_terrain"), b:bind("format")
+  t.eq(get_terrain(nil, h), b:get_terrain(h))
+  t.eq(format({}, h), "19A:3412", "the first argument is not looked at")
+  t.raises(function() b:bind("close") end, "no method 'close' to bind")
+  t.raises(function() b:bind("nothing") end, "no method 'nothing' to bind")
+  t.raises(function() get_terrain(nil, 1 << 62) end, "not a valid hex")
+end)

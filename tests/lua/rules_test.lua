@@ -335,6 +335,77 @@ t.test("rules-11: family plumbing is a rule{} without an id: no rule of the set,
   t.raises(function() rules.load { families = { "plumb4" }, path = { dir } } end, 'a rule id like "27.A.3" expected')
 end)
 
+t.test("rules-13: a query between rules runs with its rule in force; its errors name it", function()
+  local dir = temp_family("ask", [[return family { name = "ask", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      local function explode(x) return x.missing.field end
+      rule { id = "Q.1", title = "Asker", actions = {
+        ask = { params = { unit = "unit" }, effect = function(ctx, p)
+          ctx.game:set_global("before", ctx:query("outer", 1))
+          ctx.game:set_global("in_force", ctx.game:get_rule())
+          ctx.game:add_hits(p.unit, 1)
+        end },
+        caught = { params = {}, effect = function(ctx)
+          local ok, e = pcall(ctx.query, ctx, "fails")
+          ctx.game:set_global("caught", type(e) == "table" and e.rule or tostring(e))
+          ctx.game:set_global("after_pcall", ctx.game:get_rule())
+        end },
+        in_coroutine = { params = {}, effect = function(ctx)
+          local co = coroutine.create(function() return ctx:query("fails") end)
+          local ok = coroutine.resume(co)
+          ctx.game:set_global("co_ok", ok)
+          ctx.game:set_global("after_co", ctx.game:get_rule())
+        end },
+        boom = { params = {}, effect = function(ctx) ctx.game:set_global("x", 1); ctx:query("fails") end },
+      } }
+      rule { id = "Q.2", title = "Outer", queries = {
+        outer = function(ctx, x) return ctx:query("inner", x) + ctx:query("pure", x) end,
+        pure = function(_, x) return x end,
+      } }
+      rule { id = "Q.3", title = "Inner", queries = {
+        inner = function(ctx, x)
+          ctx.game:set_global("inner_rule", ctx.game:get_rule())
+          return x + 1
+        end,
+        fails = function(ctx) ctx.game:set_global("failing", true); return explode({}) end,
+      } }
+    ]] })
+  local set = rules.load { families = { "ask" }, path = { dir } }
+  local g, u = fleet()
+  t.ok(set:act(g, "ask", { unit = u.bb }))
+  t.eq(g:get_global("before"), 3)
+  t.eq(g:get_global("inner_rule"), "Q.3", "the query's rule is in force where it changes the state")
+  t.eq(g:get_global("in_force"), "Q.1", "and its caller's again once it returned")
+  local journal = g:journal_text()
+  t.ok(journal:find('"ev":"global","rule":"Q.3","key":"inner_rule"', 1, true), journal)
+  t.ok(journal:find('"ev":"global","rule":"Q.1","key":"before"', 1, true), journal)
+  t.ok(journal:find('"ev":"set","rule":"Q.1","unit":' .. u.bb .. ',"field":"hits"', 1, true), journal)
+  -- an error in a query (in a helper it tail-calls) names the query's rule, file and line
+  local before = g:hash()
+  local ok, err, kind = set:act(g, "boom", {})
+  t.eq(ok, nil)
+  t.eq(kind, "error")
+  t.eq(g:hash(), before)
+  local msg = errors.format(err)
+  t.ok(msg:find("ask/r.lua:1: rule Q.3: attempt to index a nil value (field 'missing')", 1, true), msg)
+  t.eq(g:get_rule(), nil, "nothing left in force")
+  -- a script's pcall gets the error as before; its caller's rule is in force after it
+  t.ok(set:act(g, "caught", {}))
+  t.eq(g:get_global("caught"), "Q.3")
+  t.eq(g:get_global("after_pcall"), "Q.1")
+  journal = g:journal_text()
+  t.ok(journal:find('"ev":"global","rule":"Q.3","key":"failing"', 1, true), journal)
+  t.ok(journal:find('"ev":"global","rule":"Q.1","key":"after_pcall"', 1, true), journal)
+  -- so does a coroutine the error ends
+  t.ok(set:act(g, "in_coroutine", {}))
+  t.eq(g:get_global("co_ok"), false)
+  t.eq(g:get_global("after_co"), "Q.1")
+  t.ok(set:act(g, "ask", { unit = u.bb }))
+  t.eq(g:get_global("in_force"), "Q.1")
+  t.eq(g:get_rule(), nil)
+  t.eq(sandbox.catching[1], 0, "no catch point left counted")
+end)
+
 -- ---- variants ------------------------------------------------------------------------
 
 t.test("variant-1: a variant changes a value (27.C.4: 4 naval steps in the campaign)", function()
@@ -508,10 +579,12 @@ rule { id = "C.1", title = "count", queries = { bump = function() n = n + 1; ret
   t.eq(b:query(gb, "bump"), 1, "the second set's file state is its own")
   t.eq(a.hashes[dir .. "/counting/c.lua"], b.hashes[dir .. "/counting/c.lua"])
   -- a changed file is another text: compiled again, its new hash declared
-  write("c.lua", [[
+  local changed = [[
 rule { id = "C.1", title = "count", queries = { bump = function() return 100 end } }
-]])
+]]
+  write("c.lua", changed)
   local c = rules.load { families = { "counting" }, path = { dir } }
+  t.eq(c.hashes[dir .. "/counting/c.lua"], require("keel").state.hash_bytes(changed))
   t.eq(c:query(game_mod.new { seed = 1 }, "bump"), 100)
   t.ok(c.hashes[dir .. "/counting/c.lua"] ~= a.hashes[dir .. "/counting/c.lua"])
   t.eq(a:query(ga, "bump"), 3, "the first set still runs what it loaded")

@@ -185,6 +185,26 @@ t.test("scenario-11: keyed = { {map, key, value} } sets keyed values; check = { 
   os.remove(f)
 end)
 
+t.test("scenario-load: a scenario's text is run and checked once; each load gets a copy of its own", function()
+  local f = os.tmpname()
+  local function write(text)
+    local h = assert(io.open(f, "w"))
+    h:write(text)
+    h:close()
+  end
+  write("return scenario { name = 'one', rules = { 'navgroup' }, flags = { a = 1 } }")
+  local a, b = scenario.load(f), scenario.load(f)
+  t.eq(a.name, "one")
+  t.ok(a ~= b and a.flags ~= b.flags, "two loads share no table")
+  a.flags.a = 2
+  t.eq(scenario.load(f).flags.a, 1, "a change to one spec is not seen by the next load")
+  write("return scenario { name = 'two', rules = { 'navgroup' } }")
+  local c = scenario.load(f)
+  t.eq(c.name, "two", "a changed text is run again")
+  t.eq(c.hash, require("keel").state.hash_bytes("return scenario { name = 'two', rules = { 'navgroup' } }"))
+  os.remove(f)
+end)
+
 t.test("scenario-rule_set: games sharing one rule set journal what fresh ones do, byte for byte", function()
   local path = "scenarios/suez_1942.lua"
   local spec = scenario.load(path)

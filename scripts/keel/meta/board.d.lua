@@ -197,6 +197,11 @@ function Board:has_tag(hex, name) end
 function Board:tagged(name) end
 ---@return {hexes: integer, cells: integer, bytes: integer, bytes_per_hex: number}
 function Board:stats() end
+--- Method `name` bound to this board: f(any, ...) is b:name(...), a C
+--- function with no check of the board (the rules' facade).
+---@param name string
+---@return function
+function Board:bind(name) end
 function Board:close() end
 
 ---@class keel.board

@@ -14,12 +14,18 @@
 ---@field coroutine table resume/wrap/close that follow the running thread
 ---@field forbidden table<string, string> left-out globals and why
 ---@field api_modules string[]
+---@field catching {[1]: integer, co: integer} where a script may catch an error: [1] script pcalls, xpcalls and coroutine bodies running
 local sandbox = {}
 --- Run fn as one action under the limits.
 ---@return boolean ok, any ... results, or error and kind ("error"|"cpu"|"budget"|"memory")
 function sandbox.protect(fn, ...) end
 ---@return boolean ok, any ...
 function sandbox.xprotect(fn, handler, ...) end
+--- Lua's pcall (scripts' pcall), counting in sandbox.catching[1] while it runs.
+---@return boolean ok, any ...
+function sandbox.pcall(fn, ...) end
+--- Zero sandbox.catching (an entry point has ended).
+function sandbox.reset_catching() end
 ---@param t? keel.SandboxLimits
 ---@return keel.SandboxLimits before
 function sandbox.limits(t) end
@@ -49,9 +55,14 @@ function sandbox.env(opts) end
 function sandbox.load(text, chunkname, env) end
 ---@return function|nil, string?
 function sandbox.loadfile(path, env) end
---- A read-only proxy of t (one per table), shown as each key was when first read.
+--- A read-only proxy of t (one per table), shown as each key was when first
+--- read (or when an absent key was first read: then all of them); base: a
+--- table the proxy also shows (a ctx's shared methods).
+---@param t table
+---@param name string
+---@param base? table
 ---@return table proxy
-function sandbox.readonly(t, name) end
+function sandbox.readonly(t, name, base) end
 ---@return boolean
 function sandbox.is_protected(t) end
 ---@return string

@@ -209,11 +209,19 @@ function State:count_owned() end
 --- never comes back: what was computed from the owners holds while it stands.
 ---@return integer
 function State:get_owner_version() end
----@param rule string
+--- Push the rule in force: its id (nil: none), or the atom an earlier push
+--- of that id returned (nothing to intern again).
+---@param rule string|integer|nil
+---@return integer atom
 function State:push_rule(rule) end
 function State:pop_rule() end
 ---@return string?
 function State:get_rule() end
+--- Method `name` bound to this state: f(any, ...) is st:name(...), a C
+--- function with no lookup or check of the state (the rules' facade).
+---@param name string
+---@return function
+function State:bind(name) end
 ---@return integer level
 function State:begin() end
 ---@param level integer
