@@ -325,10 +325,12 @@ local ctx_methods = {
     return picked[1]
   end,
   say = function(self, fmt, ...)
-    local b = binding(self)
+    local b = bound[self] or binding(self)
+    local narrate = b.set.narrate
+    if not narrate then return end   -- no one listens: nothing to format
     if b.set._pushed < b.set._n then sync(b.set) end
     local ok, text = pcall(string.format, fmt, ...)
-    if b.set.narrate then b.set.narrate("say", { rule = b.r, text = ok and text or tostring(fmt) }) end
+    narrate("say", { rule = b.r, text = ok and text or tostring(fmt) })
   end,
 }
 for name, fn in pairs(rules_movement.ctx_methods(function(ctx)
