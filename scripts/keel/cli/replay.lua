@@ -28,14 +28,6 @@ local M = {
 }
 
 
-local function read_lines(path)
-  local text, err = keel.file.read(path)
-  if not text then return nil, err end
-  local lines = {}
-  for l in text:gmatch("[^\n]+") do lines[#lines + 1] = l end
-  return lines
-end
-
 -- JSON null comes back as json.null: make it nil in events
 local function denull(v)
   if v == json.null then return nil end
@@ -149,14 +141,11 @@ end
 ---@param opts? {narrate?: function, on_start?: function, on_step?: function, cpu?: number, text?: string}
 function M.replay(path, opts)
   opts = opts or {}
-  local old, err
-  if opts.text then
-    old = {}
-    for l in opts.text:gmatch("[^\n]+") do old[#old + 1] = l end
-  else
-    old, err = read_lines(path)
-  end
-  if not old then error(tostring(err), 0) end   -- the reason names the path
+  local text, err = opts.text, nil
+  if not text then text, err = keel.file.read(path) end
+  if not text then error(tostring(err), 0) end   -- the reason names the path
+  local old = {}
+  for l in text:gmatch("[^\n]+") do old[#old + 1] = l end
   if #old == 0 then error(path .. ": empty journal", 0) end
   local ev = {}
   for i, l in ipairs(old) do ev[i] = decode(l, path .. ":" .. i) end
@@ -350,7 +339,7 @@ end
 ---@param path string
 ---@param opts table {quiet=, cpu=}
 function M.replay_main(path, opts)
-  local ok, rep = pcall(M.replay, path, { cpu = opts.cpu })
+  local ok, rep = pcall(M.replay, path, { cpu = opts.cpu, text = opts.text })
   if not ok then
     io.stderr:write("keel: ", errors.format(rep), "\n")
     return 1
@@ -364,11 +353,10 @@ function M.replay_main(path, opts)
   return 1
 end
 
--- The header of a journal (its first line), for the limits; nil when it
--- cannot be read (M.replay says why).
-local function read_header(path)
-  local text = keel.file.read(path)
-  local ok, h = pcall(json.decode, text and text:match("^[^\n]*") or "")
+-- The header of a journal's text (its first line), for the limits; nil
+-- when it is not one (M.replay says why).
+local function header_of(text)
+  local ok, h = pcall(json.decode, text:match("^[^\n]*"))
   return ok and type(h) == "table" and h or nil
 end
 
@@ -379,12 +367,18 @@ function M.run(args)
   local cpu = opts.cpu and tonumber(opts.cpu)
   if opts.memory and not (memory and memory > 0) then cli.usage_error("--memory wants a number of MiB") end
   if opts.cpu and not (cpu and cpu > 0) then cli.usage_error("--cpu wants a number of seconds") end
-  local limits = M.limits_of(read_header(rest[1]), { cpu = cpu, memory = memory and math.floor(memory * 1024 * 1024) })
+  -- read once: the header sets the limits, the sandbox replays the text
+  local text, rerr = keel.file.read(rest[1])
+  if not text then
+    io.stderr:write("keel: ", rerr, "\n")
+    return 1
+  end
+  local limits = M.limits_of(header_of(text), { cpu = cpu, memory = memory and math.floor(memory * 1024 * 1024) })
   -- a sandbox state of its own, with the run's memory limit, as keel run plays
   local sb = keel.sandbox.new { memory = limits.memory }
   io.stdout:flush()
   local ok, status, kind = sb:call("keel.cli.replay", "replay_main", rest[1],
-    { quiet = opts.quiet or opts.q, cpu = limits.cpu })
+    { quiet = opts.quiet or opts.q, cpu = limits.cpu, text = text })
   sb:close()
   if not ok then
     io.stderr:write("keel: ", tostring(status), kind == "memory" and " (try --memory)" or "", "\n")
