@@ -17,27 +17,12 @@ local function at(upto)
   return run
 end
 
-local function action(run, side, name)
-  for _, e in ipairs(run.set:legal_actions(run.game, side)) do
-    if e.name == name then return e end
-  end
-  error("no action " .. name)
-end
+local D = dofile("tests/lua/domains_fixture.lua")
+local param, values = D.param, D.values
 
-local function param(e, name)
-  for _, p in ipairs(e.params) do if p.name == name then return p end end
-  error("no parameter " .. name)
-end
+local function action(run, side, name) return D.listed(run.set, run.game, side, name) end
 
-local function values(domain)
-  local out = {}
-  for i, c in ipairs(domain) do out[i] = c.value end
-  return out
-end
-
-local function choice(p, given_group)
-  for _, c in ipairs(p.choices) do if c.given.group == given_group then return c.domain end end
-end
+local function choice(p, given_group) return D.choice(p, { group = given_group }) end
 
 local function find(domain, value)
   for _, c in ipairs(domain) do if c.value == value then return c end end
