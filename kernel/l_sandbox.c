@@ -272,7 +272,7 @@ static int end_action(lua_State *L, keel_guard *b, lua_State *outer_current) {
   if (b->wd) keel_watchdog_stop(b->wd);
   int stop = b->stop;
   b->stop = KEEL_STOP_NONE;
-  lua_sethook(L, NULL, 0, 0);
+  if (lua_gethook(L) == hook) lua_sethook(L, NULL, 0, 0);
   if (b->main != L && lua_gethook(b->main) == hook) lua_sethook(b->main, NULL, 0, 0);
   b->current = outer_current;
   if (b->refused_size != 0) out_of_memory(b);   /* a refusal its caller gave up */

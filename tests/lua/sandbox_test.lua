@@ -937,3 +937,14 @@ t.test("sandbox-readonly: reading an absent key fills the proxy; it stays read-o
   t.eq(po.absent, nil)
   t.eq(po.hello(), "hi")
 end)
+
+t.test("sandbox-hook: an action without a budget leaves the host's debug hook in place", function()
+  local calls = 0
+  local function host_hook() calls = calls + 1 end
+  debug.sethook(host_hook, "", 1000)
+  local ok = run("local n = 0 for i = 1, 10 do n = n + i end return n")
+  local hook = debug.gethook()
+  debug.sethook()
+  t.ok(ok, "the script runs")
+  t.eq(hook, host_hook, "the host's hook survives the action")
+end)
