@@ -302,6 +302,20 @@ function ruleslib.load(opts) end
 ---@param opts? {path?: string[], narrate?: fun(kind: string, data: table)}
 ---@return keel.RuleSet
 function ruleslib.new(opts) end
+---The C half (kernel/l_rules.c, `require("keel").rules`): a ctx's query
+---(its fast path: a query between rules that no script can catch the error
+---of; every other case goes to `general`). Upvalue 1 (the ctx) is set once
+---the ctx is made (debug.setupvalue).
+---@param ctx table|false
+---@param queries table name -> { rule, fn, ctx }, the game's queries resolved
+---@param running table the set's rules running
+---@param recn table the game record of each
+---@param rec table this ctx's game record
+---@param catching table keel.sandbox.catching
+---@param general function ctx:query's general path (Lua)
+---@param rs table the set's rule stack counters { running, pushed, last rule }
+---@return fun(ctx: table, name: string, ...): ...
+function ruleslib.new_query(ctx, queries, running, recn, rec, catching, general, rs) end
 
 ---@class keel.RuleSet
 ---@field families table
