@@ -161,9 +161,21 @@ local function hash_text(path, text)
 end
 M.hash_text = hash_text
 
+--- A file's text (keel.file.read), the very string read last from that path
+--- when the text is the same: no new string of it is made, and hash_text
+--- finds it by identity.
+---@param path string
+---@param max? integer
+---@return string|nil text, string? reason
+local function read_text(path, max)
+  local e = hashed[path]
+  return keel.file.read(path, max, e and e.text)
+end
+M.read_text = read_text
+
 -- Run a script file in env as one protected action; raise a rule error.
 function Registry:_run_file(path, env, what)
-  local text, err = keel.file.read(path)
+  local text, err = read_text(path)
   local fn, h
   if text then
     h = hash_text(path, text)
@@ -288,7 +300,7 @@ function Registry:_load_tables(fam)
   end
   for _, f in ipairs(fam.table_files) do
     local path = fam.dir .. "/tables/" .. f
-    local text, err = keel.file.read(path)
+    local text, err = read_text(path)
     if not text then error(("cannot read table file: %s"):format(err), 0) end
     local h = hash_text(path, text)
     local by = parsed[path]
