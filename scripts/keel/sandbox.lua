@@ -599,30 +599,37 @@ end
 --- script's __tostring could loop; a plain table would print an address).
 M.show = show
 
+-- path: the keys down to v, one array shared by the whole copy (pushed and
+-- popped on the way down and up); bad gets a copy of it
 local function copy_plain(v, path, depth, count, bad)
   local tv = real_type(v)
   if tv == "string" or tv == "boolean" then return v end
   if tv == "number" then
-    if v ~= v or v == math.huge or v == -math.huge then bad(path, "a finite number expected, got " .. show(v)) end
+    if v ~= v or v == math.huge or v == -math.huge then
+      bad({ table.unpack(path, 1, depth) }, "a finite number expected, got " .. show(v))
+    end
     return v
   end
   if tv ~= "table" then
-    bad(path, "plain data expected (strings, numbers, booleans and tables of them), got " .. show(v))
+    bad({ table.unpack(path, 1, depth) },
+      "plain data expected (strings, numbers, booleans and tables of them), got " .. show(v))
   end
-  if depth >= MAX_DEPTH then bad(path, ("tables nested more than %d deep (or a cycle)"):format(MAX_DEPTH)) end
+  if depth >= MAX_DEPTH then
+    bad({ table.unpack(path, 1, depth) }, ("tables nested more than %d deep (or a cycle)"):format(MAX_DEPTH))
+  end
   local out = {}
   local k, x = raw_next(v)
   while k ~= nil do
     count[1] = count[1] + 1
     if count[1] > MAX_VALUES then bad({}, ("more than %d values"):format(MAX_VALUES)) end
     if real_type(k) ~= "string" and math.type(k) ~= "integer" then
-      bad(path, "keys must be names or whole numbers, got " .. show(k))
+      bad({ table.unpack(path, 1, depth) }, "keys must be names or whole numbers, got " .. show(k))
     end
-    local p = { table.unpack(path) }
-    p[#p + 1] = k
-    out[k] = copy_plain(x, p, depth + 1, count, bad)
+    path[depth + 1] = k
+    out[k] = copy_plain(x, path, depth + 1, count, bad)
     k, x = raw_next(v, k)
   end
+  path[depth + 1] = nil
   return out
 end
 
