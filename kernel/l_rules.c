@@ -3,8 +3,8 @@
  * rules runtime (the rest is scripts/keel/rules.lua, which require
  * "keel.rules" gives). No kernel object: it reads and writes Lua tables.
  *
- *   keel.rules.new_query(ctx, queries, running, recn, rec, catching,
- *                        general, rs) -> query
+ *   keel.rules.new_query(ctx, queries, running, rec, catching, general, rs)
+ *     -> query
  *
  * query(me, name, ...) is ctx:query(name, ...) of one ctx (upvalue 1, set
  * once the ctx is made) asked by a rule's code where no script can catch
@@ -12,9 +12,9 @@
  * (doc/performance.md, "A rule call runs protected, a query between rules
  * need not"), without a Lua call of its own, a vararg frame or one for the
  * results. rs is the set's rule stack counters: rs[1] rules running,
- * rs[2] of them pushed, rs[3] the rule that ran last.
- *   q = queries[name], the query resolved: { rule, fn, ctx };
- *   n = rs[1] + 1; rs[1] = n; running[n] = rule; recn[n] = rec; rs[3] = rule;
+ * rs[2] of them pushed, rs[3] the frame of the rule that ran last.
+ *   q = queries[name], the query resolved and its frame: { rule, fn, ctx, rec };
+ *   n = rs[1] + 1; rs[1] = n; running[n] = q; rs[3] = q;
  *   fn(ctx, ...) unprotected (an error goes on to the enclosing rule call,
  *   whose handler names running[n]); on its return, if rs[2] >= n (the
  *   query, or kernel code for it, pushed its rule: keel.rules' sync)
@@ -26,7 +26,7 @@
  */
 #include "l_util.h"
 
-enum { U_CTX = 1, U_QUERIES, U_RUNNING, U_RECN, U_REC, U_CATCHING, U_GENERAL, U_RS, U_COUNT = U_RS };
+enum { U_CTX = 1, U_QUERIES, U_RUNNING, U_REC, U_CATCHING, U_GENERAL, U_RS, U_COUNT = U_RS };
 enum { RS_N = 1, RS_PUSHED, RS_LAST };
 #define UP(i) lua_upvalueindex(i)
 
@@ -68,12 +68,10 @@ static int l_query(lua_State *L) {
         n++;
         lua_pushinteger(L, n);
         lua_rawseti(L, UP(U_RS), RS_N);
-        lua_rawgeti(L, q, 1);                 /* the query's rule */
-        lua_pushvalue(L, -1);
+        lua_pushvalue(L, q);                  /* the query's frame */
         lua_rawseti(L, UP(U_RUNNING), n);
+        lua_pushvalue(L, q);
         lua_rawseti(L, UP(U_RS), RS_LAST);
-        lua_pushvalue(L, UP(U_REC));
-        lua_rawseti(L, UP(U_RECN), n);
         lua_rawgeti(L, q, 2);                 /* fn */
         lua_copy(L, -1, 1);
         lua_rawgeti(L, q, 3);                 /* its ctx */
@@ -91,8 +89,8 @@ static int l_query(lua_State *L) {
   return lua_gettop(L);
 }
 
-/* keel.rules.new_query(ctx, queries, running, recn, rec, catching, general,
- * rs) -> query  [-8, +1, m] */
+/* keel.rules.new_query(ctx, queries, running, rec, catching, general, rs)
+ * -> query  [-7, +1, m] */
 static int l_new_query(lua_State *L) {
   for (int i = U_QUERIES; i <= U_RS; i++) luaL_checktype(L, i, i == U_GENERAL ? LUA_TFUNCTION : LUA_TTABLE);
   lua_settop(L, U_COUNT);

@@ -41,12 +41,13 @@ function M.new(opts)
   opts = opts or {}
   local self = registry.new(opts, Set)
   self.narrate = opts.narrate
-  self._running = {}        -- stack of rules whose code is running: [1..rs[N]]
-  self._recn = {}           -- the game record of each ([1..rs[N]], below)
+  -- the rules whose code is running, [1..rs[N]], each as its frame { rule,
+  -- fn, ctx, the game's record } (a query's resolution is its frame: below)
+  self._running = {}
   -- the rule stack's counters (below), one array that the C half reads and
   -- writes too (keel.rules.new_query): rs[N] rules running, the first
-  -- rs[PUSHED] of them pushed on the state's rule stack, rs[LAST] the rule
-  -- that ran last (false: none yet)
+  -- rs[PUSHED] of them pushed on the state's rule stack, rs[LAST] the frame
+  -- of the rule that ran last (false: none yet)
   self._rs = { 0, 0, false }
   self._depth = 0
   self._facades = setmetatable({}, { __mode = "k" })
@@ -222,8 +223,9 @@ local rec_of, ctx_of   -- below
 local catching = sandbox.catching   -- [1] > 0: a script may catch an error (keel.sandbox)
 
 -- A query as a ctx of game `b.game` asks it: { rule, function, the ctx of
--- its rule in that game }, kept in the game's record (rec.queries) until
--- the set's queries change (finalize, a variant).
+-- its rule in that game, the game's record }, kept in the game's record
+-- (rec.queries) until the set's queries change (finalize, a variant); it is
+-- also the query's frame on the set's stack (_running).
 local query_of
 
 -- ctx:query(name, ...) as the ctx bound to b asks it, every case: an
@@ -242,7 +244,7 @@ function query_of(b, name)
   local q = b.set.queries[name]
   if not q then error(("no rule answers query '%s'"):format(tostring(name)), 3) end
   local rec = b.rec
-  local e = { q.rule, q.fn, rec.ctxs[q.rule] or ctx_of(b.set, rec, q.rule) }
+  local e = { q.rule, q.fn, rec.ctxs[q.rule] or ctx_of(b.set, rec, q.rule), rec }
   rec.queries[name] = e
   return e
 end
@@ -356,7 +358,7 @@ function Set:_make_ctx(r, game)
   local b = { set = self, r = r, game = game, rec = rec_of(self, game) }
   -- the one closure of a ctx: its query (C), which finds its binding
   -- without a lookup; every case it does not take goes to ask
-  local query = new_query(false, b.rec.queries, self._running, self._recn, b.rec, catching,
+  local query = new_query(false, b.rec.queries, self._running, b.rec, catching,
     ctx_methods.query, self._rs)
   -- the other methods are the shared ones (the proxy reads them from ctx_methods)
   local ctx = sandbox.readonly({ game = self:facade(game), rule = view, query = query }, "ctx", ctx_methods)
@@ -378,7 +380,7 @@ end
 -- the ctx of each rule.
 local function new_rec(self, game)
   local st = game.state
-  local rec = { game = game, push = st:bind("push_rule"), pop = st:bind("pop_rule"), atoms = {}, ctxs = {},
+  local rec = { game = game, push = st:bind("push_rule"), pop = st:bind("pop_rule"), atoms = {}, ctxs = {}, frames = {},
                 queries = {} }
   self._recs[game] = rec
   return rec
@@ -423,7 +425,7 @@ function Set:finalize()
 end
 
 -- The rules whose code runs are _running[1..rs[N]] (the innermost last), each
--- with its game's record in _recn; the message handler of an error names
+-- a frame with its game's record; the message handler of an error names
 -- the innermost. A rule call pushes its rule on the state's rule stack (the
 -- rule in force, journaled with every change) and runs protected: on its
 -- way out, by a return or an error, it pops what was pushed above it and
@@ -439,8 +441,11 @@ local function push(rec, r)
 end
 
 function sync(self)
-  local running, recn, rs = self._running, self._recn, self._rs
-  for i = rs[PUSHED] + 1, rs[N] do push(recn[i], running[i]) end
+  local running, rs = self._running, self._rs
+  for i = rs[PUSHED] + 1, rs[N] do
+    local f = running[i]
+    push(f[4], f[1])
+  end
   rs[PUSHED] = rs[N]
 end
 
@@ -449,22 +454,23 @@ local function unwind(self, n0)
   local rs = self._rs
   local pushed = rs[PUSHED]
   if pushed > n0 then
-    local recn = self._recn
-    for i = pushed, n0 + 1, -1 do recn[i].pop() end
+    local running = self._running
+    for i = pushed, n0 + 1, -1 do running[i][4].pop() end
     rs[PUSHED] = n0
   end
   rs[N] = n0
 end
 
 function Set:_error_handler(e)
-  local r = self._running[self._rs[N]]
+  local f = self._running[self._rs[N]]
+  local r = f and f[1]
   return errors.from(e, r and r.id or nil, true, self._entry_fn)
 end
 
 local function finish(self, n0, ok, ...)
   local rs = self._rs
   if ok and rs[PUSHED] == n0 + 1 then   -- the common way out: pop this call's rule
-    self._recn[n0 + 1].pop()
+    self._running[n0 + 1][4].pop()
     rs[PUSHED], rs[N] = n0, n0
     return ...
   end
@@ -482,9 +488,13 @@ function call(self, r, fn, game, ...)
   if rs[PUSHED] < n0 then sync(self) end
   local n = n0 + 1
   rs[N] = n
-  self._running[n] = r
-  self._recn[n] = rec
-  rs[LAST] = r
+  local f = rec.frames[r]
+  if not f then
+    f = { r, false, false, rec }   -- a rule call's frame: its rule and the game's record
+    rec.frames[r] = f
+  end
+  self._running[n] = f
+  rs[LAST] = f
   local atom = rec.atoms[r]
   if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
   rs[PUSHED] = n
@@ -522,7 +532,7 @@ local function entered(self, ok, ...)
   local e, kind = ...
   -- a stop the rules swallowed and returned from: the rule that ran last
   local last = self._rs[LAST]
-  if not errors.is_error(e) then e = errors.from(e, last and last.id) end
+  if not errors.is_error(e) then e = errors.from(e, last and last[1].id) end
   errors.set_kind(e, kind)
   return false, e, kind
 end

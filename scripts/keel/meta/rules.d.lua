@@ -307,15 +307,14 @@ function ruleslib.new(opts) end
 ---of; every other case goes to `general`). Upvalue 1 (the ctx) is set once
 ---the ctx is made (debug.setupvalue).
 ---@param ctx table|false
----@param queries table name -> { rule, fn, ctx }, the game's queries resolved
----@param running table the set's rules running
----@param recn table the game record of each
+---@param queries table name -> { rule, fn, ctx, rec }, the game's queries resolved (their frames)
+---@param running table the frames of the set's rules running
 ---@param rec table this ctx's game record
 ---@param catching table keel.sandbox.catching
 ---@param general function ctx:query's general path (Lua)
----@param rs table the set's rule stack counters { running, pushed, last rule }
+---@param rs table the set's rule stack counters { running, pushed, frame of the last rule }
 ---@return fun(ctx: table, name: string, ...): ...
-function ruleslib.new_query(ctx, queries, running, recn, rec, catching, general, rs) end
+function ruleslib.new_query(ctx, queries, running, rec, catching, general, rs) end
 
 ---@class keel.RuleSet
 ---@field families table
