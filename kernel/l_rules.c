@@ -11,14 +11,15 @@
  * an error. It does what keel.rules' Lua would do for such a query
  * (doc/performance.md, "A rule call runs protected, a query between rules
  * need not"), without a Lua call of its own, a vararg frame or one for the
- * results. rs is the set's rule stack counters: rs[1] rules running,
- * rs[2] of them pushed, rs[3] the frame of the rule that ran last.
+ * results. running holds the frames of the rules running, the innermost
+ * last; rs is the set's rule stack counters: the first rs[1] of them are
+ * pushed, rs[2] is the frame of the rule that ran last.
  *   q = queries[name], the query resolved and its frame: { rule, fn, ctx, rec };
- *   n = rs[1] + 1; rs[1] = n; running[n] = q; rs[3] = q;
+ *   n = #running + 1; running[n] = q; rs[2] = q;
  *   fn(ctx, ...) unprotected (an error goes on to the enclosing rule call,
- *   whose handler names running[n]); on its return, if rs[2] >= n (the
+ *   whose handler names running[n]); on its return, if rs[1] >= n (the
  *   query, or kernel code for it, pushed its rule: keel.rules' sync)
- *   rec.pop() and rs[2] = n - 1; rs[1] = n - 1; fn's results.
+ *   rec.pop() and rs[1] = n - 1; running[n] = nil; fn's results.
  * Every other case goes to general(me, name, ...) (Lua): a ctx other than
  * this one, a query not resolved yet (or none), no rule running (an entry
  * point's call), or catching[1] > 0 (a script pcall, xpcall or coroutine
@@ -27,7 +28,7 @@
 #include "l_util.h"
 
 enum { U_CTX = 1, U_QUERIES, U_RUNNING, U_REC, U_CATCHING, U_GENERAL, U_RS, U_COUNT = U_RS };
-enum { RS_N = 1, RS_PUSHED, RS_LAST };
+enum { RS_PUSHED = 1, RS_LAST };
 #define UP(i) lua_upvalueindex(i)
 
 /* whatever the call before returned: all of it  [-0, +0, -] */
@@ -48,8 +49,8 @@ static int answered(lua_State *L, int status, lua_KContext n) {
     lua_pushinteger(L, (lua_Integer)n - 1);
     lua_rawseti(L, UP(U_RS), RS_PUSHED);
   }
-  lua_pushinteger(L, (lua_Integer)n - 1);
-  lua_rawseti(L, UP(U_RS), RS_N);
+  lua_pushnil(L);
+  lua_rawseti(L, UP(U_RUNNING), (lua_Integer)n);
   lua_settop(L, top);
   return top;
 }
@@ -61,13 +62,10 @@ static int l_query(lua_State *L) {
     int q = top + 1;
     lua_pushvalue(L, 2);
     if (lua_rawget(L, UP(U_QUERIES)) == LUA_TTABLE) {
-      lua_rawgeti(L, UP(U_RS), RS_N);
+      lua_Integer n = (lua_Integer)lua_rawlen(L, UP(U_RUNNING));
       lua_rawgeti(L, UP(U_CATCHING), 1);
-      lua_Integer n = lua_tointeger(L, q + 1);
-      if (n > 0 && lua_tointeger(L, q + 2) <= 0) {
+      if (n > 0 && lua_tointeger(L, q + 1) <= 0) {
         n++;
-        lua_pushinteger(L, n);
-        lua_rawseti(L, UP(U_RS), RS_N);
         lua_pushvalue(L, q);                  /* the query's frame */
         lua_rawseti(L, UP(U_RUNNING), n);
         lua_pushvalue(L, q);

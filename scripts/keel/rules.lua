@@ -29,7 +29,7 @@ local type, ipairs, pairs, error, tostring = type, ipairs, pairs, error, tostrin
 local xpcall = xpcall
 local unpack, pack = table.unpack, table.pack
 local setupvalue = debug.setupvalue
-local N <const>, PUSHED <const>, LAST <const> = 1, 2, 3   -- set._rs (M.new)
+local PUSHED <const>, LAST <const> = 1, 2   -- set._rs (M.new)
 local new_query = require("keel").rules.new_query
 
 -- ---- sets --------------------------------------------------------------------------
@@ -41,14 +41,15 @@ function M.new(opts)
   opts = opts or {}
   local self = registry.new(opts, Set)
   self.narrate = opts.narrate
-  -- the rules whose code is running, [1..rs[N]], each as its frame { rule,
-  -- fn, ctx, the game's record } (a query's resolution is its frame: below)
+  -- the rules whose code is running (#_running of them, the innermost
+  -- last), each as its frame { rule, fn, ctx, the game's record } (a
+  -- query's resolution is its frame: below)
   self._running = {}
   -- the rule stack's counters (below), one array that the C half reads and
-  -- writes too (keel.rules.new_query): rs[N] rules running, the first
-  -- rs[PUSHED] of them pushed on the state's rule stack, rs[LAST] the frame
-  -- of the rule that ran last (false: none yet)
-  self._rs = { 0, 0, false }
+  -- writes too (keel.rules.new_query): the first rs[PUSHED] rules running
+  -- are pushed on the state's rule stack, rs[LAST] is the frame of the rule
+  -- that ran last (false: none yet)
+  self._rs = { 0, false }
   self._depth = 0
   self._facades = setmetatable({}, { __mode = "k" })
   self._movement = rules_movement.new(self)   -- ctx:profile, reach, path, mover ...
@@ -155,7 +156,7 @@ function Set:facade(game)
   if f then return f end
   local g = facade_of(game, M.game_methods)
   local st = game.state
-  local rs = self._rs
+  local rs, running = self._rs, self._running
   for m, name in pairs(DIRECT) do
     if g[m] then g[m] = st:bind(name) end
   end
@@ -163,7 +164,7 @@ function Set:facade(game)
     local fn = g[m]
     if fn and not READS[m] then
       g[m] = function(_, ...)
-        if rs[PUSHED] < rs[N] then sync(self) end
+        if rs[PUSHED] < #running then sync(self) end
         return fn(nil, ...)
       end
     end
@@ -176,7 +177,7 @@ function Set:facade(game)
     return get_keyed(nil, name, key)
   end
   g.set_keyed = function(_, name, key, v)
-    if rs[PUSHED] < rs[N] then sync(self) end
+    if rs[PUSHED] < #running then sync(self) end
     if type(key) == "table" and getmetatable(key) ~= nil then return game:set_keyed(name, key, v) end
     return set_keyed(nil, name, key, v)
   end
@@ -193,12 +194,12 @@ function Set:facade(game)
     return game:units(function(_, id) return filter(proxy, id) end)
   end
   g.roll = function(_, expr, opts)
-    if rs[PUSHED] < rs[N] then sync(self) end
+    if rs[PUSHED] < #running then sync(self) end
     return game:roll(expr, dice_opts(opts, nil))   -- the rule in force
   end
   -- a hex that changes hands is news every rule may hook: owner_changed
   g.set_owner = function(_, hex, side)
-    if rs[PUSHED] < rs[N] then sync(self) end
+    if rs[PUSHED] < #running then sync(self) end
     local old = game:get_owner(hex)
     game:set_owner(hex, side)
     if old ~= side then self:_dispatch(game, "owner_changed", { hex = hex, side = side, old = old }) end
@@ -236,7 +237,7 @@ local query_of
 local function ask(b, name, ...)
   local q = b.rec.queries[name] or query_of(b, name)
   local set = b.set
-  if set._rs[N] == 0 or catching[1] > 0 then return call(set, q[1], q[2], b.game, ...) end
+  if #set._running == 0 or catching[1] > 0 then return call(set, q[1], q[2], b.game, ...) end
   return b.query(b.ctx, name, ...)
 end
 
@@ -275,7 +276,7 @@ local ctx_methods = {
   roll = function(self, expr, opts)
     local b = bound[self] or binding(self)
     local set = b.set
-    if set._rs[PUSHED] < set._rs[N] then sync(set) end
+    if set._rs[PUSHED] < #set._running then sync(set) end
     local narrate, game = set.narrate, b.game
     if not narrate then return game:roll(expr, dice_opts(opts, b.r.id)) end
     return narrated(narrate, b.r, game, game:roll(expr, dice_opts(opts, b.r.id)))
@@ -288,7 +289,7 @@ local ctx_methods = {
   resolve = function(self, name, modctx, opts)
     local b = bound[self] or binding(self)
     local set = b.set
-    if set._rs[PUSHED] < set._rs[N] then sync(set) end
+    if set._rs[PUSHED] < #set._running then sync(set) end
     local t = set.tables[name] or set:table(name) or tbl(set, name)
     local reason, stream, extra
     if opts then reason, stream, extra = opts.reason, opts.stream, opts.modifier end
@@ -319,7 +320,7 @@ local ctx_methods = {
     local b = binding(self)
     local set, r, game = b.set, b.r, b.game
     opts = opts or {}
-    if set._rs[PUSHED] < set._rs[N] then sync(set) end
+    if set._rs[PUSHED] < #set._running then sync(set) end
     local picked = pick.draw(function(sides)
       local total = game:roll("1d" .. sides, dice_opts(opts, r.id))
       if set.narrate then set.narrate("roll", { rule = r, record = game.dice:get_record() }) end
@@ -332,7 +333,7 @@ local ctx_methods = {
     local b = bound[self] or binding(self)
     local narrate = b.set.narrate
     if not narrate then return end   -- no one listens: nothing to format
-    if b.set._rs[PUSHED] < b.set._rs[N] then sync(b.set) end
+    if b.set._rs[PUSHED] < #b.set._running then sync(b.set) end
     local ok, text = pcall(string.format, fmt, ...)
     narrate("say", { rule = b.r, text = ok and text or tostring(fmt) })
   end,
@@ -340,7 +341,7 @@ local ctx_methods = {
 for name, fn in pairs(rules_movement.ctx_methods(function(ctx)
   local b = binding(ctx)
   local set = b.set
-  if set._rs[PUSHED] < set._rs[N] then sync(set) end   -- a mover changes the state
+  if set._rs[PUSHED] < #set._running then sync(set) end   -- a mover changes the state
   return set._movement, b.game
 end)) do
   ctx_methods[name] = fn
@@ -424,7 +425,7 @@ function Set:finalize()
   return self
 end
 
--- The rules whose code runs are _running[1..rs[N]] (the innermost last), each
+-- The rules whose code runs are _running[1..#_running] (the innermost last), each
 -- a frame with its game's record; the message handler of an error names
 -- the innermost. A rule call pushes its rule on the state's rule stack (the
 -- rule in force, journaled with every change) and runs protected: on its
@@ -442,36 +443,38 @@ end
 
 function sync(self)
   local running, rs = self._running, self._rs
-  for i = rs[PUSHED] + 1, rs[N] do
+  local n = #running
+  for i = rs[PUSHED] + 1, n do
     local f = running[i]
     push(f[4], f[1])
   end
-  rs[PUSHED] = rs[N]
+  rs[PUSHED] = n
 end
 
 -- back to n0 rules running: pop what was pushed above them
 local function unwind(self, n0)
-  local rs = self._rs
+  local rs, running = self._rs, self._running
   local pushed = rs[PUSHED]
   if pushed > n0 then
-    local running = self._running
     for i = pushed, n0 + 1, -1 do running[i][4].pop() end
     rs[PUSHED] = n0
   end
-  rs[N] = n0
+  for i = #running, n0 + 1, -1 do running[i] = nil end
 end
 
 function Set:_error_handler(e)
-  local f = self._running[self._rs[N]]
+  local running = self._running
+  local f = running[#running]
   local r = f and f[1]
   return errors.from(e, r and r.id or nil, true, self._entry_fn)
 end
 
 local function finish(self, n0, ok, ...)
-  local rs = self._rs
+  local rs, running = self._rs, self._running
   if ok and rs[PUSHED] == n0 + 1 then   -- the common way out: pop this call's rule
-    self._running[n0 + 1][4].pop()
-    rs[PUSHED], rs[N] = n0, n0
+    running[n0 + 1][4].pop()
+    rs[PUSHED] = n0
+    running[n0 + 1] = nil
     return ...
   end
   unwind(self, n0)
@@ -483,17 +486,16 @@ end
 function call(self, r, fn, game, ...)
   local rec = self._rec
   if rec == nil or rec.game ~= game then rec = rec_of(self, game) end
-  local rs = self._rs
-  local n0 = rs[N]
+  local rs, running = self._rs, self._running
+  local n0 = #running
   if rs[PUSHED] < n0 then sync(self) end
   local n = n0 + 1
-  rs[N] = n
   local f = rec.frames[r]
   if not f then
     f = { r, false, false, rec }   -- a rule call's frame: its rule and the game's record
     rec.frames[r] = f
   end
-  self._running[n] = f
+  running[n] = f
   rs[LAST] = f
   local atom = rec.atoms[r]
   if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
@@ -526,7 +528,7 @@ end
 -- what _enter returns: ok, results... or false, error, kind
 local function entered(self, ok, ...)
   self._depth = 0
-  if self._rs[N] > 0 then unwind(self, 0) end
+  if #self._running > 0 then unwind(self, 0) end
   if catching[1] ~= 0 then sandbox.reset_catching() end
   if ok then return ok, ... end
   local e, kind = ...
@@ -539,8 +541,7 @@ end
 
 function Set:_enter(body, ...)
   if self._depth > 0 then   -- within a running entry point (a host's narrate)
-    local rs = self._rs
-    if rs[PUSHED] < rs[N] then sync(self) end
+    if self._rs[PUSHED] < #self._running then sync(self) end
     return true, body(...)
   end
   self._entry_fn = body

@@ -312,7 +312,7 @@ function ruleslib.new(opts) end
 ---@param rec table this ctx's game record
 ---@param catching table keel.sandbox.catching
 ---@param general function ctx:query's general path (Lua)
----@param rs table the set's rule stack counters { running, pushed, frame of the last rule }
+---@param rs table the set's rule stack counters { pushed, frame of the last rule }
 ---@return fun(ctx: table, name: string, ...): ...
 function ruleslib.new_query(ctx, queries, running, rec, catching, general, rs) end
 
