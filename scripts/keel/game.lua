@@ -102,10 +102,15 @@ end
 -- wherever keel is built or installed; other paths are kept as given.
 local KEEL_PREFIX = "<keel>/"
 
+local portable_of = {}   -- path -> its portable name (keel.script_dir never changes)
 local function portable_path(path)
+  local name = portable_of[path]
+  if name then return name end
   local dir = keel.script_dir .. "/"
-  if path:sub(1, #dir) == dir then return KEEL_PREFIX .. path:sub(#dir + 1) end
-  return path
+  name = path
+  if path:sub(1, #dir) == dir then name = KEEL_PREFIX .. path:sub(#dir + 1) end
+  portable_of[path] = name
+  return name
 end
 
 local function real_path(path)
@@ -130,7 +135,7 @@ function Game:add_rule_file(path, hash)
   end
   local name = portable_path(path)
   self.rule_files[#self.rule_files + 1] = { name, h }
-  self.state:journal_append(line("rule_file", { { "path", name }, { "hash", h } }))
+  self.state:journal_append(json_line("rule_file", "path", name, "hash", h))
   return h
 end
 
