@@ -532,10 +532,25 @@ local env_mt = {
 --- A fresh environment for one script.
 ---@param opts? {extra?: table, print?: fun(...), keel?: table}
 ---@return table env
+-- An environment's own table with the shared globals in it, made by one
+-- table constructor (sized once: no rehash as it fills), generated here
+-- from `shared`'s names (sorted: the same code in every process), with
+-- slots for the names M.env sets next.
+local new_env_table
+do
+  local names = {}
+  for k in pairs(shared) do names[#names + 1] = k end
+  table.sort(names)
+  local fields = {}
+  for i, k in ipairs(names) do fields[i] = ("%s = s.%s"):format(k, k) end
+  for _, k in ipairs { "keel", "print", "load", "_G" } do fields[#fields + 1] = k .. " = false" end
+  new_env_table = real_load("local s = ...\nreturn function() return { " .. table.concat(fields, ", ") ..
+    " } end", "=keel.sandbox (environment)", "t", {})(shared)
+end
+
 function M.env(opts)
   opts = opts or {}
-  local env = {}
-  for k, v in pairs(shared) do env[k] = v end
+  local env = new_env_table()
   env.keel = readonly(opts.keel or keel_api(), "keel")
   env.print = opts.print or default_print
   env.load = make_load(env)
