@@ -418,10 +418,21 @@ function Registry:_add_rule(r)
   return r
 end
 
+-- the file a function was defined in (its short_src), per function: the
+-- rules of a file are defined by one chunk, so it is asked once a file
+local src_of = setmetatable({}, { __mode = "k" })
+
 --- Where the caller of a definition function is (a script file and line).
 local function caller(level)
-  local info = getinfo(level + 1, "Sl")
-  return { file = info and info.short_src or "?", line = info and info.currentline or 0 }
+  local info = getinfo(level + 1, "fl")
+  if not info then return { file = "?", line = 0 } end
+  local fn = info.func
+  local src = src_of[fn]
+  if not src then
+    src = getinfo(fn, "S").short_src
+    src_of[fn] = src
+  end
+  return { file = src, line = info.currentline }
 end
 M.caller = caller
 
