@@ -59,7 +59,7 @@ M.game_methods = {
   "sink", "embark", "cargo", "cargo_check", "drop_excess", "unit_new", "group_new", "group_add",
   "group_remove", "group_units", "group_get_name", "group_get_value", "group_set_value", "groups_of",
   "groups", "get_global", "set_global", "get_turn", "set_turn", "get_phase", "set_phase", "get_segment",
-  "set_segment", "get_step", "set_step", "get_owner", "set_owner", "hash", "hash_hex", "get_rule",
+  "set_segment", "get_step", "set_step", "get_owner", "set_owner", "hash", "hash_hex", "get_version", "get_rule",
   "get_keyed", "set_keyed", "count_keyed", "at_keyed",
 }
 --- Board methods a rule may call through ctx.game.board (queries only).
@@ -96,14 +96,14 @@ local DIRECT = {
   group_get_name = "group_get_name", group_get_value = "group_get_value",
   group_set_value = "group_set_value", groups_of = "groups_of",
   get_global = "get_global", set_global = "set_global", get_owner = "get_owner",
-  hash = "hash", hash_hex = "hash_hex", get_rule = "get_rule",
+  hash = "hash", hash_hex = "hash_hex", get_version = "get_version", get_rule = "get_rule",
   count_keyed = "count_keyed", at_keyed = "at_keyed",
 }
 -- the facade's methods that neither change the state nor read the rule in force
 local READS = {
   get = true, get_value = true, get_marker = true, cargo = true, cargo_check = true, group_units = true,
   group_get_name = true, group_get_value = true, groups_of = true, get_global = true, get_owner = true,
-  hash = true, hash_hex = true, count_keyed = true, at_keyed = true, get_unit = true, units = true,
+  hash = true, hash_hex = true, get_version = true, count_keyed = true, at_keyed = true, get_unit = true, units = true,
   groups = true, get_turn = true, get_phase = true, get_segment = true, get_step = true, get_keyed = true,
 }
 local sync   -- set: push the rules of the queries running (below)
