@@ -66,7 +66,7 @@ M.game_methods = {
 M.board_methods = {
   "hex", "format", "side", "format_side", "numbering", "contains", "hexes", "get_terrain",
   "get_features", "get_coasts", "water_neighbors", "riverine_neighbors", "strait_passage", "get_port",
-  "ports", "find_place", "place_name", "places", "get_cd", "box_of", "get_seaboxes",
+  "ports", "find_place", "place_name", "places", "get_cd", "cds", "box_of", "get_seaboxes",
   "box_hexes", "get_zone", "zones", "zone_neighbors", "tags", "has_tag", "tagged", "stats",
 }
 
