@@ -302,14 +302,7 @@ end
 local cd_cache = setmetatable({}, { __mode = "k" })
 local function board_cds(b)
   local l = cd_cache[b]
-  if not l then
-    l = {}
-    for _, h in ipairs(b:hexes()) do
-      local lv = b:get_cd(h)
-      if lv and lv > 0 then l[#l + 1] = { hex = h, level = lv } end
-    end
-    cd_cache[b] = l
-  end
+  if not l then l = b:cds(); cd_cache[b] = l end
   return l
 end
 
