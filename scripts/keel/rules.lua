@@ -18,6 +18,7 @@ local registry = require "keel.registry"
 local orders = require "keel.orders"
 local rules_movement = require "keel.rules_movement"
 local pick = require "keel.pick"
+local tables = require "keel.tables"
 
 local M = {}
 
@@ -251,6 +252,38 @@ local function binding(ctx)
   return b
 end
 
+-- A dice table as rules see it (ctx:table): read-only, one view per
+-- table. Its methods run on the table itself, not on the view (a method
+-- given the view reads it through the proxy: `next` and keel.tables'
+-- C walk find it empty, so a bound table's modifiers went unseen), and
+-- hand back read-only values (a row, a cell: the table's own) and views
+-- of the tables they make (t:bind).
+local table_views = setmetatable({}, { __mode = "k" })
+local table_view
+local function viewed(...)
+  local r = table.pack(...)
+  for i = 1, r.n do
+    local v = r[i]
+    if type(v) == "table" then
+      r[i] = getmetatable(v) == tables.Table and table_view(v) or sandbox.readonly(v, "table value")
+    end
+  end
+  return table.unpack(r, 1, r.n)
+end
+function table_view(t)
+  local view = table_views[t]
+  if view then return view end
+  local methods = {}
+  for name, fn in pairs(tables.Table) do
+    if type(fn) == "function" and name:sub(1, 1) ~= "_" then
+      methods[name] = function(_, ...) return viewed(fn(t, ...)) end
+    end
+  end
+  view = sandbox.readonly(t, "table " .. tostring(t.name), methods)
+  table_views[t] = view
+  return view
+end
+
 local function tbl(set, name)
   local t = set:table(name)
   if not t then error(("no table named '%s' in this rule set"):format(tostring(name)), 3) end
@@ -278,7 +311,7 @@ local ctx_methods = {
   end,
   --- ctx:table(name) -> the table (read-only)
   table = function(self, name)
-    return sandbox.readonly(tbl(binding(self).set, name), "table " .. tostring(name))
+    return table_view(tbl(binding(self).set, name))
   end,
   --- ctx:resolve(name, modifiers, {reason=}) -> result (the record goes to the narration)
   resolve = function(self, name, modctx, opts)
