@@ -627,7 +627,7 @@ function consider(ctx, ev, event)
   local party = party_of(contacts)
   local mods = modifiers(ctx, info, party)
   local tbl = ctx:table("naval_search")
-  local total = tbl:modifiers_for(mods)
+  local total = tbl:sum_modifiers(mods)
   -- the found modifier is not a change "due to the naval group's movement"
   local cmp = total - (mods.previously_found and v.found_modifier or 0)
   if g:group_get_value(gid, "search_seg") == seg then
