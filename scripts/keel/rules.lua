@@ -261,6 +261,7 @@ end
 local table_views = setmetatable({}, { __mode = "k" })
 local table_view
 local function viewed(...)
+  if select("#", ...) == 1 and type((...)) ~= "table" then return (...) end   -- a total, a text
   local r = table.pack(...)
   for i = 1, r.n do
     local v = r[i]
