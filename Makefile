@@ -23,6 +23,12 @@ CC        ?= cc
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 LUA_INC   ?= /usr/include/lua5.4
 LUA_LIB   ?= -llua5.4
+# the keel program carries Lua itself (the static library, every object of
+# it, its API exported for C modules): about 5% faster games than through
+# the shared library's PLT; keel.so and the sanitizer build use LUA_LIB
+LUA_A     ?= /usr/lib/$(MULTIARCH)/liblua5.4.a
+comma     := ,
+KEEL_LUA   = $(if $(wildcard $(LUA_A)),-Wl$(comma)--whole-archive $(LUA_A) -Wl$(comma)--no-whole-archive,$(LUA_LIB))
 LPEG_A    ?= /usr/lib/$(MULTIARCH)/liblua5.4-lpeg.a
 
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
@@ -85,7 +91,7 @@ BIND_O  = $(patsubst kernel/%.c,$(1)/lua/%.o,$(BIND_SRC))
 
 bin/keel: $(call CORE_O,$(REL)) $(call BIND_O,$(REL)) $(REL)/lua/main.o
 	@mkdir -p bin
-	$(CC) $(OPT) -rdynamic -o $@ $^ $(LPEG_A) $(LUA_LIB) -lm -ldl
+	$(CC) $(OPT) -rdynamic -o $@ $^ $(LPEG_A) $(KEEL_LUA) -lm -ldl
 
 lib/keel.so: $(call CORE_O,$(REL)) $(call BIND_O,$(REL))
 	@mkdir -p lib

@@ -795,6 +795,11 @@ KEEL_API size_t keel_state_count_owned(const keel_state *st);
  * rollback, an undo or a redo: what was computed from the owners at one
  * version still holds while the version is the same. Never goes back. */
 KEEL_API uint64_t keel_state_get_owner_version(const keel_state *st);
+/* A number that changes whenever anything in the state changes (a unit,
+ * group, value, marker, global, owner or keyed value), by a change, a
+ * rollback, an undo or a redo. What was worked out from the state at one
+ * version still holds while the version is the same. Never goes back. */
+KEEL_API uint64_t keel_state_get_version(const keel_state *st);
 
 /* The 64-bit state hash, kept up to date by every change (Zobrist style:
  * equal states have equal hashes whatever their history). _full recomputes

@@ -640,6 +640,26 @@ static int l_cd(lua_State *L) {
   return 1;
 }
 
+/* board:cds() -> { {hex=, level=}... }: every coast defence, in hex order  [-1, +1, e] */
+static int l_cds(lua_State *L) {
+  keel_board *b = check_built(L, 1);
+  size_t n = keel_board_count_cells(b);
+  lua_Integer k = 0;
+  lua_newtable(L);
+  for (size_t i = 0; i < n; i++) {
+    keel_hex h;
+    int lv;
+    if (keel_board_at_cell(b, i, &h) != KEEL_OK || keel_board_get_cd(b, h, &lv) != KEEL_OK || lv <= 0) continue;
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, h);
+    lua_setfield(L, -2, "hex");
+    lua_pushinteger(L, lv);
+    lua_setfield(L, -2, "level");
+    lua_rawseti(L, -2, ++k);
+  }
+  return 1;
+}
+
 /* board:box_of(hex) -> box | nil, reason  [-2, +1|2, e] */
 static int l_box(lua_State *L) {
   QUERY_HEX(L, b, h);
@@ -900,7 +920,7 @@ int keel_lua_open_board(lua_State *L) {
     { "numbering", l_numbering },
     { "contains", l_contains }, { "get_terrain", l_terrain }, { "get_features", l_features },
     { "get_coasts", l_coasts }, { "get_port", l_port }, { "ports", l_ports }, { "find_place", l_place },
-    { "place_name", l_place_name }, { "places", l_places }, { "get_cd", l_cd }, { "box_of", l_box },
+    { "place_name", l_place_name }, { "places", l_places }, { "get_cd", l_cd }, { "cds", l_cds }, { "box_of", l_box },
     { "get_seaboxes", l_seaboxes }, { "box_hexes", l_box_hexes }, { "get_zone", l_zone },
     { "zones", l_zones }, { "zone_neighbors", l_zone_neighbors }, { "tags", l_tags },
     { "has_tag", l_has_tag }, { "tagged", l_tagged }, { "water_neighbors", l_water_neighbors },

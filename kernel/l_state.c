@@ -750,6 +750,12 @@ static int l_set_owner(lua_State *L) {
 /* st:count_owned() -> hexes owned  [-1, +1, e] */
 static int l_owned_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_count_owned(S(L))); return 1; }
 
+/* st:get_version() -> integer (changes with any change, undo included)  [-1, +1, e] */
+static int l_get_version(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)keel_state_get_version(S(L)));
+  return 1;
+}
+
 /* st:get_owner_version() -> integer (changes with any owner change, undo included)  [-1, +1, e] */
 static int l_get_owner_version(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)keel_state_get_owner_version(S(L)));
@@ -1206,7 +1212,7 @@ int keel_lua_open_state(lua_State *L) {
     { "group_values", l_group_values },
     { "get_global", l_global }, { "set_global", l_set_global }, { "globals", l_globals },
     { "get_owner", l_owner }, { "set_owner", l_set_owner }, { "count_owned", l_owned_count },
-    { "get_owner_version", l_get_owner_version },
+    { "get_owner_version", l_get_owner_version }, { "get_version", l_get_version },
     { "get_keyed", l_get_keyed }, { "set_keyed", l_set_keyed }, { "count_keyed", l_count_keyed },
     { "at_keyed", l_at_keyed },
     { "push_rule", l_push_rule }, { "pop_rule", l_pop_rule }, { "get_rule", l_rule },

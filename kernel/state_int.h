@@ -103,6 +103,7 @@ struct keel_state {
   kv *glob; size_t nglob, capglob;
   own_slot *own; size_t own_cap, own_used, own_count;
   uint64_t own_version;                         /* +1 on every owner change, either way */
+  uint64_t version;                             /* +1 on every change of any kind, either way (undo.c) */
   keyed_map *maps; size_t nmaps, capmaps;       /* keyed.c, sorted by name */
   uint64_t hash;                                /* hash.c */
   /* rule stack, undo log, transactions, actions (undo.c) */

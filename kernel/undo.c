@@ -32,7 +32,10 @@ static int prepare(keel_state *st, const op *o) {
   }
 }
 
+uint64_t keel_state_get_version(const keel_state *st) { return st->version; }
+
 void keel__apply(keel_state *st, const op *o, int forward) {
+  st->version++;
   switch (o->kind) {
   case OP_UNIT_NEW: case OP_UNIT_FIELD: case OP_UNIT_MARKER: keel__unit_apply(st, o, forward); break;
   case OP_UNIT_VALUE: case OP_GROUP_VALUE: case OP_GLOBAL: keel__value_apply(st, o, forward); break;

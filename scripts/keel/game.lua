@@ -357,6 +357,12 @@ end
 function Game:hash() return self.state:hash() end
 function Game:hash_hex() return self.state:hash_hex() end
 
+--- A number that changes with every change to the state (undo and rollback
+--- included) and never comes back: what rule code worked out from the
+--- state holds while it stands.
+---@return integer
+function Game:get_version() return self.state:get_version() end
+
 --- The journal as an array of lines (JSON text, no newlines).
 function Game:journal_lines()
   local out = {}

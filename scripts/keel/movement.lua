@@ -117,8 +117,10 @@ end
 
 local function list_key(t)
   if not t then return "" end
+  local n = #t
+  if n <= 1 then return n == 0 and "" or tostring(t[1]) end   -- most lists: no table, no sort
   local c = {}
-  for i, v in ipairs(t) do c[i] = tostring(v) end
+  for i = 1, n do c[i] = tostring(t[i]) end
   sort(c)
   return concat(c, ",")
 end
@@ -215,7 +217,7 @@ function Engine:costmap(what)
     local v = st:get_owner_version()
     if v ~= self.owned_version then self.owned, self.owned_version = {}, v end
     cache = self.owned
-    key = concat({ key, list_key(c.friendly), list_key(c.friendly_only), list_key(c.both_friendly) }, "|")
+    key = key .. "|" .. list_key(c.friendly) .. "|" .. list_key(c.friendly_only) .. "|" .. list_key(c.both_friendly)
   end
   local m = cache[key]
   if not m then

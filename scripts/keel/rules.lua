@@ -18,6 +18,7 @@ local registry = require "keel.registry"
 local orders = require "keel.orders"
 local rules_movement = require "keel.rules_movement"
 local pick = require "keel.pick"
+local tables = require "keel.tables"
 
 local M = {}
 
@@ -67,14 +68,14 @@ M.game_methods = {
   "sink", "embark", "cargo", "cargo_check", "drop_excess", "unit_new", "group_new", "group_add",
   "group_remove", "group_units", "group_get_name", "group_get_value", "group_set_value", "groups_of",
   "groups", "get_global", "set_global", "get_turn", "set_turn", "get_phase", "set_phase", "get_segment",
-  "set_segment", "get_step", "set_step", "get_owner", "set_owner", "hash", "hash_hex", "get_rule",
+  "set_segment", "get_step", "set_step", "get_owner", "set_owner", "hash", "hash_hex", "get_version", "get_rule",
   "get_keyed", "set_keyed", "count_keyed", "at_keyed",
 }
 --- Board methods a rule may call through ctx.game.board (queries only).
 M.board_methods = {
   "hex", "format", "side", "format_side", "numbering", "contains", "hexes", "get_terrain",
   "get_features", "get_coasts", "water_neighbors", "riverine_neighbors", "strait_passage", "get_port",
-  "ports", "find_place", "place_name", "places", "get_cd", "box_of", "get_seaboxes",
+  "ports", "find_place", "place_name", "places", "get_cd", "cds", "box_of", "get_seaboxes",
   "box_hexes", "get_zone", "zones", "zone_neighbors", "tags", "has_tag", "tagged", "stats",
 }
 
@@ -104,14 +105,14 @@ local DIRECT = {
   group_get_name = "group_get_name", group_get_value = "group_get_value",
   group_set_value = "group_set_value", groups_of = "groups_of",
   get_global = "get_global", set_global = "set_global", get_owner = "get_owner",
-  hash = "hash", hash_hex = "hash_hex", get_rule = "get_rule",
+  hash = "hash", hash_hex = "hash_hex", get_version = "get_version", get_rule = "get_rule",
   count_keyed = "count_keyed", at_keyed = "at_keyed",
 }
 -- the facade's methods that neither change the state nor read the rule in force
 local READS = {
   get = true, get_value = true, get_marker = true, cargo = true, cargo_check = true, group_units = true,
   group_get_name = true, group_get_value = true, groups_of = true, get_global = true, get_owner = true,
-  hash = true, hash_hex = true, count_keyed = true, at_keyed = true, get_unit = true, units = true,
+  hash = true, hash_hex = true, get_version = true, count_keyed = true, at_keyed = true, get_unit = true, units = true,
   groups = true, get_turn = true, get_phase = true, get_segment = true, get_step = true, get_keyed = true,
 }
 local sync   -- set: push the rules of the queries running (below)
@@ -256,6 +257,39 @@ local function binding(ctx)
   return b
 end
 
+-- A dice table as rules see it (ctx:table): read-only, one view per
+-- table. Its methods run on the table itself, not on the view (a method
+-- given the view reads it through the proxy: `next` and keel.tables'
+-- C walk find it empty, so a bound table's modifiers went unseen), and
+-- hand back read-only values (a row, a cell: the table's own) and views
+-- of the tables they make (t:bind).
+local table_views = setmetatable({}, { __mode = "k" })
+local table_view
+local function viewed(...)
+  if select("#", ...) == 1 and type((...)) ~= "table" then return (...) end   -- a total, a text
+  local r = table.pack(...)
+  for i = 1, r.n do
+    local v = r[i]
+    if type(v) == "table" then
+      r[i] = getmetatable(v) == tables.Table and table_view(v) or sandbox.readonly(v, "table value")
+    end
+  end
+  return table.unpack(r, 1, r.n)
+end
+function table_view(t)
+  local view = table_views[t]
+  if view then return view end
+  local methods = {}
+  for name, fn in pairs(tables.Table) do
+    if type(fn) == "function" and name:sub(1, 1) ~= "_" then
+      methods[name] = function(_, ...) return viewed(fn(t, ...)) end
+    end
+  end
+  view = sandbox.readonly(t, "table " .. tostring(t.name), methods)
+  table_views[t] = view
+  return view
+end
+
 local function tbl(set, name)
   local t = set:table(name)
   if not t then error(("no table named '%s' in this rule set"):format(tostring(name)), 3) end
@@ -283,7 +317,7 @@ local ctx_methods = {
   end,
   --- ctx:table(name) -> the table (read-only)
   table = function(self, name)
-    return sandbox.readonly(tbl(binding(self).set, name), "table " .. tostring(name))
+    return table_view(tbl(binding(self).set, name))
   end,
   --- ctx:resolve(name, modifiers, {reason=}) -> result (the record goes to the narration)
   resolve = function(self, name, modctx, opts)

@@ -585,6 +585,19 @@ function Table:modifiers_for(ctx)
   return total, applied
 end
 
+--- The modifier total under a context: modifiers_for's first value, with
+--- the same errors. A plain ctx of a table without bindings is summed in C
+--- from its keys (no table made); otherwise modifiers_for decides.
+---@param ctx? table
+---@return integer total
+function Table:sum_modifiers(ctx)
+  if next(self.bindings) == nil then
+    local total = sum_modifiers(ctx, self.modifier_amounts, self.modifier_per)
+    if total then return total end
+  end
+  return (self:modifiers_for(ctx))
+end
+
 --- The row a modified roll falls in (clamped to the first/last row).
 --- `src`: the table whose rows to use (default: rows_table()).
 ---@param roll integer

@@ -392,10 +392,7 @@ local function board_cd_levels(board)
   local m = cd_levels[board]
   if not m then
     m = {}
-    for _, h in ipairs(board:hexes()) do
-      local level = board:get_cd(h)
-      if level and level > 0 then m[h] = level end
-    end
+    for _, c in ipairs(board:cds()) do m[c.hex] = c.level end
     cd_levels[board] = m
   end
   return m

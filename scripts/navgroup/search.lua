@@ -302,14 +302,7 @@ end
 local cd_cache = setmetatable({}, { __mode = "k" })
 local function board_cds(b)
   local l = cd_cache[b]
-  if not l then
-    l = {}
-    for _, h in ipairs(b:hexes()) do
-      local lv = b:get_cd(h)
-      if lv and lv > 0 then l[#l + 1] = { hex = h, level = lv } end
-    end
-    cd_cache[b] = l
-  end
+  if not l then l = b:cds(); cd_cache[b] = l end
   return l
 end
 
@@ -325,22 +318,39 @@ local function board_ports(b)
   return l
 end
 
+-- The board's CDs and ports whose range (CD strength, port size as `sizes`
+-- numbers it) reaches `hex`, in the order of board_cds then board_ports:
+-- worked out once per board, sizes and hex (neither the board nor a values
+-- table changes; a variant's values are another table).
+local in_reach = setmetatable({}, { __mode = "k" })
+local function board_in_reach(b, sizes, hex)
+  local by_sizes = in_reach[b]
+  if not by_sizes then by_sizes = setmetatable({}, { __mode = "k" }); in_reach[b] = by_sizes end
+  local by_hex = by_sizes[sizes]
+  if not by_hex then by_hex = {}; by_sizes[sizes] = by_hex end
+  local l = by_hex[hex]
+  if not l then
+    l = {}
+    for _, c in ipairs(board_cds(b)) do
+      if dist(c.hex, hex) <= c.level then l[#l + 1] = { hex = c.hex, level = c.level, what = "CD" } end
+    end
+    for _, p in ipairs(board_ports(b)) do
+      local n = sizes[p.size] or 0
+      if dist(p.hex, hex) <= n then l[#l + 1] = { hex = p.hex, level = n, what = "port" } end
+    end
+    by_hex[hex] = l
+  end
+  return l
+end
+
 -- Enemy CDs and ports whose range (CD strength, port size) reaches `hex`
 -- (32.B.5): { {hex=, level=, what="CD"|"port"} ... }.
 function cds_ports_in_range(ctx, enemy, hex)
-  local g, sizes = ctx.game, ctx:query("search_port_sizes")
+  local g = ctx.game
   local out = {}
   if g.board then
-    for _, c in ipairs(board_cds(g.board)) do
-      if g:get_owner(c.hex) == enemy and dist(c.hex, hex) <= c.level then
-        out[#out + 1] = { hex = c.hex, level = c.level, what = "CD" }
-      end
-    end
-    for _, p in ipairs(board_ports(g.board)) do
-      local n = sizes[p.size] or 0
-      if g:get_owner(p.hex) == enemy and dist(p.hex, hex) <= n then
-        out[#out + 1] = { hex = p.hex, level = n, what = "port" }
-      end
+    for _, c in ipairs(board_in_reach(g.board, ctx:query("search_port_sizes"), hex)) do
+      if g:get_owner(c.hex) == enemy then out[#out + 1] = { hex = c.hex, level = c.level, what = c.what } end
     end
   end
   for _, u in ipairs(g:units()) do
@@ -617,7 +627,7 @@ function consider(ctx, ev, event)
   local party = party_of(contacts)
   local mods = modifiers(ctx, info, party)
   local tbl = ctx:table("naval_search")
-  local total = tbl:modifiers_for(mods)
+  local total = tbl:sum_modifiers(mods)
   -- the found modifier is not a change "due to the naval group's movement"
   local cmp = total - (mods.previously_found and v.found_modifier or 0)
   if g:group_get_value(gid, "search_seg") == seg then

@@ -248,6 +248,45 @@ TEST(state_owner_version) {
   keel_state_free(st);
 }
 
+/* What is worked out from the state is kept while its version stands: any
+ * change moves it (owners too), and so do a rollback, an undo and a redo;
+ * a read or a set to the same value does not, and it never comes back. */
+TEST(state_version) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  uint64_t v0 = keel_state_get_version(st);
+  int32_t bb = ship(st, "Rodney", "BB", 5);
+  uint64_t v1 = keel_state_get_version(st);
+  CHECK(v1 != v0);
+  CHECK_OK(keel_state_set_global(st, A(st, "turn"), I(2)));
+  uint64_t v2 = keel_state_get_version(st);
+  CHECK(v2 != v1);
+  CHECK_OK(keel_state_set_global(st, A(st, "turn"), I(2)));   /* no change, same version */
+  CHECK(keel_state_get_version(st) == v2);
+  (void)keel_state_get_global(st, A(st, "turn"));               /* a read */
+  CHECK(keel_state_get_version(st) == v2);
+  CHECK_OK(keel_state_set_owner(st, 77, A(st, "Axis")));
+  uint64_t v3 = keel_state_get_version(st);
+  CHECK(v3 != v2);
+  keel_mark m;
+  CHECK_OK(keel_state_begin(st, &m));
+  CHECK_OK(keel_state_add_hits(st, bb, 1));
+  uint64_t v4 = keel_state_get_version(st);
+  CHECK_OK(keel_state_rollback(st, &m));
+  uint64_t v5 = keel_state_get_version(st);
+  CHECK(v4 != v3 && v5 != v4 && v5 != v3);                 /* back as it was, a new version */
+  CHECK_OK(keel_state_action_begin(st, "mark", NULL));
+  CHECK_OK(keel_state_set_global(st, A(st, "turn"), I(3)));
+  CHECK_OK(keel_state_action_end(st));
+  uint64_t v6 = keel_state_get_version(st);
+  CHECK_OK(keel_state_undo(st, 1));
+  uint64_t v7 = keel_state_get_version(st);
+  CHECK_OK(keel_state_redo(st, 1));
+  uint64_t v8 = keel_state_get_version(st);
+  CHECK(v6 != v5 && v7 != v6 && v8 != v7 && v8 != v6);
+  keel_state_free(st);
+}
+
 TEST(state_undo_redo) {
   keel_state *st;
   CHECK_OK(keel_state_new(&st));
@@ -710,6 +749,7 @@ int main(void) {
   RUN(state_hash_independent_of_history);
   RUN(state_transaction_rollback);
   RUN(state_owner_version);
+  RUN(state_version);
   RUN(state_undo_redo);
   RUN(state_undo_empty_action);
   RUN(journal_rendered_when_asked);

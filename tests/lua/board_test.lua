@@ -272,6 +272,14 @@ t.test("32.B.5-1: ports have sizes and capacities; coast defences have levels", 
   t.eq(b:get_cd("Cairo"), 0)
   t.fails("no port", b:get_port("Cairo"))
   t.eq(#b:ports(), 3)
+  -- every coast defence, in hex order: as get_cd over every hex says
+  local want = {}
+  for _, h in ipairs(b:hexes()) do
+    local lv = b:get_cd(h)
+    if lv > 0 then want[#want + 1] = { hex = h, level = lv } end
+  end
+  t.ok(#want > 0, "the suez map has coast defences")
+  t.eq(b:cds(), want)
 end)
 
 -- labels and the API -----------------------------------------------------

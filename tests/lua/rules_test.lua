@@ -298,6 +298,34 @@ t.test("rules-10: tables seen by rules are read-only", function()
   t.eq(set:query(g, "read"), 3)
 end)
 
+t.test("rules-10b: a table's methods seen by rules run on the table: a bound modifier counts", function()
+  require "navgroup.tables"
+  local tables = require "keel.tables"
+  local dir = temp_family("tblb", [[return family { name = "tblb", depends = { "toy27" }, files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { id = "T.9", title = "Table reader", queries = {
+        totals = function(ctx, m)
+          local t = ctx:table("probe")
+          return (t:modifiers_for(m)), t:sum_modifiers(m), t:row_for(7).result
+        end,
+        bound = function(ctx) return ctx:table("probe"):bind { night = true }:sum_modifiers {} end,
+        write_row = function(ctx) ctx:table("probe"):row_for(7).result = "S" end,
+      } }
+    ]] })
+  local set = rules.load { families = { "tblb" }, path = { dir, FAM } }
+  local real = tables.get("naval_search")
+  set.tables.probe = real:bind { stormy_seas = true }
+  local g = fleet()
+  local total, sum, result = set:query(g, "totals", { cargo_group = true })
+  local want = real:bind { stormy_seas = true }:modifiers_for { cargo_group = true }
+  t.eq(want, -2 + 2, "stormy seas -2, cargo +2")
+  t.eq(total, want, "modifiers_for through ctx:table sees the bound modifier")
+  t.eq(sum, want, "sum_modifiers too")
+  t.eq(result, real:row_for(7).result)
+  t.eq(set:query(g, "bound"), real:bind { stormy_seas = true, night = true }:sum_modifiers {})
+  t.raises(function() set:query(g, "write_row") end, "read-only")
+end)
+
 t.test("rules-11: family plumbing is a rule{} without an id: no rule of the set, nothing in force", function()
   local dir = temp_family("plumb", [[return family { name = "plumb", files = { "r.lua" } }]], {
     ["r.lua"] = [[

@@ -169,6 +169,9 @@ function Board:places() end
 ---@param hex keel.HexArg
 ---@return integer|nil level, string? reason
 function Board:get_cd(hex) end
+--- Every coast defence of the board (level above 0), in hex order.
+---@return {hex: integer, level: integer}[]
+function Board:cds() end
 ---@param hex keel.HexArg
 ---@return integer|nil box, string? reason
 function Board:box_of(hex) end

@@ -184,6 +184,11 @@ function Table:bind(bindings) end
 ---@param ctx? table
 ---@return integer total, table[] applied
 function Table:modifiers_for(ctx) end
+--- The modifier total under a context: modifiers_for's first value, with
+--- the same errors (a plain ctx of a table without bindings is summed in C).
+---@param ctx? table
+---@return integer total
+function Table:sum_modifiers(ctx) end
 ---@param roll integer
 ---@return keel.Cell|table<string, keel.Cell> result, table row, boolean clamped
 function Table:lookup(roll) end

@@ -134,6 +134,10 @@ function GameFacade:count_keyed(map) end
 ---@return (integer|string)[] key, keel.Value value
 function GameFacade:at_keyed(map, i) end
 function GameFacade:get_owner(hex) end
+--- Changes with every change to the state and never comes back: what a
+--- rule worked out from the state holds while it stands.
+---@return integer
+function GameFacade:get_version() end
 function GameFacade:set_owner(hex, side) end
 ---@return integer total
 ---@return integer ... faces, one per die

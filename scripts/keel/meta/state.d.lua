@@ -209,6 +209,11 @@ function State:count_owned() end
 --- never comes back: what was computed from the owners holds while it stands.
 ---@return integer
 function State:get_owner_version() end
+--- Changes with every change to the state (rollback, undo and redo
+--- included) and never comes back: what was worked out from the state
+--- holds while it stands.
+---@return integer
+function State:get_version() end
 --- Push the rule in force: its id (nil: none), or the atom an earlier push
 --- of that id returned (nothing to intern again).
 ---@param rule string|integer|nil
