@@ -43,8 +43,9 @@ function M.new(opts)
   local self = registry.new(opts, Set)
   self.narrate = opts.narrate
   -- the rules whose code is running (#_running of them, the innermost
-  -- last), each as its frame { rule, fn, ctx, the game's record } (a
-  -- query's resolution is its frame: below)
+  -- last), each as its frame: { rule, fn, its ctx, the game's record, the
+  -- atom of its id once pushed } (fn false for a rule call's frame, kept
+  -- per rule and game; a query's resolution is its frame: below)
   self._running = {}
   -- the rule stack's counters (below), one array that the C half reads and
   -- writes too (keel.rules.new_query): the first rs[PUSHED] rules running
@@ -225,9 +226,10 @@ local rec_of, ctx_of   -- below
 local catching = sandbox.catching   -- [1] > 0: a script may catch an error (keel.sandbox)
 
 -- A query as a ctx of game `b.game` asks it: { rule, function, the ctx of
--- its rule in that game, the game's record }, kept in the game's record
--- (rec.queries) until the set's queries change (finalize, a variant); it is
--- also the query's frame on the set's stack (_running).
+-- its rule in that game, the game's record, (the atom of its id) }, kept
+-- in the game's record (rec.queries) until the set's queries change
+-- (finalize, a variant); it is also the query's frame on the set's stack
+-- (_running).
 local query_of
 
 -- ctx:query(name, ...) as the ctx bound to b asks it, every case: an
@@ -411,11 +413,12 @@ end
 
 -- What the set keeps per game it runs rules of (made on the first call for
 -- the game): the state's push_rule and pop_rule bound to it (st:bind), the
--- atom of each rule id pushed so far (pushed again without an intern), and
--- the ctx of each rule.
+-- ctx of each rule, the frame of each rule's calls (its ctx and the atom
+-- of its id once pushed: pushed again without an intern) and the queries
+-- resolved.
 local function new_rec(self, game)
   local st = game.state
-  local rec = { game = game, push = st:bind("push_rule"), pop = st:bind("pop_rule"), atoms = {}, ctxs = {}, frames = {},
+  local rec = { game = game, push = st:bind("push_rule"), pop = st:bind("pop_rule"), ctxs = {}, frames = {},
                 queries = {} }
   self._recs[game] = rec
   return rec
@@ -447,6 +450,7 @@ end
 function Set:_forget_ctx(r)
   for _, rec in pairs(self._recs) do
     rec.ctxs[r] = nil
+    rec.frames[r] = nil
     forget_queries(rec)
   end
 end
@@ -470,18 +474,22 @@ end
 -- handler names the query's rule: it is still the innermost) and no push
 -- until the query (or kernel code for it) changes the state or reads the
 -- rule in force: then sync pushes the rules not pushed yet, in order.
-local function push(rec, r)
-  local atom = rec.atoms[r]
-  if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
+local function push(f)
+  local atom = f[5]
+  if atom then f[4].push(nil, atom) else f[5] = f[4].push(nil, f[1].id) end
+end
+
+-- the frame of rule r's calls in the game of rec
+local function frame_of(self, rec, r)
+  local f = { r, false, rec.ctxs[r] or ctx_of(self, rec, r), rec }
+  rec.frames[r] = f
+  return f
 end
 
 function sync(self)
   local running, rs = self._running, self._rs
   local n = #running
-  for i = rs[PUSHED] + 1, n do
-    local f = running[i]
-    push(f[4], f[1])
-  end
+  for i = rs[PUSHED] + 1, n do push(running[i]) end
   rs[PUSHED] = n
 end
 
@@ -524,17 +532,13 @@ function call(self, r, fn, game, ...)
   local n0 = #running
   if rs[PUSHED] < n0 then sync(self) end
   local n = n0 + 1
-  local f = rec.frames[r]
-  if not f then
-    f = { r, false, false, rec }   -- a rule call's frame: its rule and the game's record
-    rec.frames[r] = f
-  end
+  local f = rec.frames[r] or frame_of(self, rec, r)
   running[n] = f
   rs[LAST] = f
-  local atom = rec.atoms[r]
-  if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
+  local atom = f[5]
+  if atom then rec.push(nil, atom) else f[5] = rec.push(nil, r.id) end
   rs[PUSHED] = n
-  return finish(self, n0, xpcall(fn, self._handler, rec.ctxs[r] or ctx_of(self, rec, r), ...))
+  return finish(self, n0, xpcall(fn, self._handler, f[3], ...))
 end
 Set._call = call
 
