@@ -41,7 +41,7 @@ local new_query = require("keel").rules.new_query
 function M.new(opts)
   opts = opts or {}
   local self = registry.new(opts, Set)
-  self.narrate = opts.narrate
+  self.narrate = opts.narrate or false   -- false, not nil: read on every action, found without a miss
   -- the rules whose code is running (#_running of them, the innermost
   -- last), each as its frame: { rule, fn, its ctx, the game's record, the
   -- atom of its id once pushed } (fn false for a rule call's frame, kept
@@ -334,7 +334,7 @@ local ctx_methods = {
     local rows = t.rows_from and set:table(t.rows_from) or nil
     local narrate = set.narrate
     local result, rec = t:_resolve(b.game.dice, modctx or {}, b.r.id or t.rule, reason or name, stream, extra,
-      rows, narrate ~= nil)
+      rows, narrate and true or false)
     if narrate then narrate("resolve", { rule = b.r, record = rec }) end
     local view = result ~= nil and result_views[result]
     if view then return view end
