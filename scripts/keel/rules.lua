@@ -566,7 +566,7 @@ end
 -- what _enter returns: ok, results... or false, error, kind
 local function entered(self, ok, ...)
   self._depth = 0
-  if #self._running > 0 then unwind(self, 0) end
+  if self._running[1] ~= nil then unwind(self, 0) end
   if catching[1] ~= 0 then sandbox.reset_catching() end
   if ok then return ok, ... end
   local e, kind = ...
