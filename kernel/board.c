@@ -44,6 +44,7 @@ struct keel_board {
   uint32_t *coast;
   names side_names, tags;
   keel_port *ports; size_t nports, capports;
+  size_t *cdcells, ncds;                    /* the cells with a coast defence, in cell order (finish) */
   tagent *tagv; size_t ntags, captags;
   place *places; size_t nplaces, capplaces;
   passage *pass; size_t npass, cappass;
@@ -134,6 +135,7 @@ void keel_board_free(keel_board *b) {
   free(b->zone); free(b->side); free(b->coast);
   names_free(&b->side_names); names_free(&b->tags);
   free(b->ports);
+  free(b->cdcells);
   free(b->tagv);
   for (size_t i = 0; i < b->nplaces; i++) free(b->places[i].name);
   free(b->places);
@@ -581,6 +583,15 @@ keel_status keel_board_finish(keel_board *b) {
   if ((st = cell_steps_of(b, &steps)) != KEEL_OK) return st;
   for (size_t i = 0; i < b->ncells; i++)
     if ((b->flags[i] & F_ONBOARD) && !(b->flags[i] & F_TERRAIN)) b->terrain[i] = (uint8_t)b->deflt;
+  /* the coast defences' cells, listed before anything is final */
+  size_t ncds = 0;
+  for (size_t i = 0; i < b->ncells; i++) ncds += b->terrain[i] != KEEL_TERRAIN_NONE && b->cd[i] > 0;
+  free(b->cdcells);
+  b->cdcells = NULL;
+  b->ncds = 0;
+  if (ncds && !(b->cdcells = malloc(ncds * sizeof *b->cdcells))) return KEEL_E_NOMEM;
+  for (size_t i = 0; i < b->ncells; i++)
+    if (b->terrain[i] != KEEL_TERRAIN_NONE && b->cd[i] > 0) b->cdcells[b->ncds++] = i;
   /* from here on, on board = terrain set */
   b->finished = 1;
   for (size_t i = 0; i < b->ncells; i++) {
@@ -675,6 +686,14 @@ keel_status keel_board_get_port(const keel_board *b, keel_hex h, keel_port *out)
 }
 
 size_t keel_board_count_ports(const keel_board *b) { return b->nports; }
+
+size_t keel_board_count_cds(const keel_board *b) { return b->ncds; }
+keel_status keel_board_at_cd(const keel_board *b, size_t i, keel_hex *hex, int *level) {
+  if (!b->finished) return KEEL_E_STATE;
+  if (i >= b->ncds) return KEEL_E_NOT_FOUND;
+  *level = b->cd[b->cdcells[i]];
+  return keel_board_at_cell(b, b->cdcells[i], hex);
+}
 keel_status keel_board_at_port(const keel_board *b, size_t i, keel_port *out) {
   if (!b->finished) return KEEL_E_STATE;
   if (i >= b->nports) return KEEL_E_NOT_FOUND;

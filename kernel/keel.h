@@ -456,6 +456,10 @@ KEEL_API size_t keel_board_count_places(const keel_board *b);
 KEEL_API keel_status keel_board_at_place(const keel_board *b, size_t i, const char **name,
                                          keel_hex *h);
 KEEL_API keel_status keel_board_get_cd(const keel_board *b, keel_hex h, int *level);
+/* The hexes with a coast defence (level above 0), in the order of
+ * keel_board_at_cell: how many, and the i-th with its level. */
+KEEL_API size_t keel_board_count_cds(const keel_board *b);
+KEEL_API keel_status keel_board_at_cd(const keel_board *b, size_t i, keel_hex *hex, int *level);
 /* KEEL_E_NOT_FOUND when the board has no sea boxes. */
 KEEL_API keel_status keel_board_get_seaboxes(const keel_board *b, keel_boxgrid *out);
 KEEL_API keel_status keel_board_box_of(const keel_board *b, keel_hex h, keel_box *out);

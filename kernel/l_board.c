@@ -640,22 +640,21 @@ static int l_cd(lua_State *L) {
   return 1;
 }
 
-/* board:cds() -> { {hex=, level=}... }: every coast defence, in hex order  [-1, +1, e] */
+/* board:cds() -> { {hex=, level=}... }: every coast defence, as hexes() orders them  [-1, +1, e] */
 static int l_cds(lua_State *L) {
   keel_board *b = check_built(L, 1);
-  size_t n = keel_board_count_cells(b);
-  lua_Integer k = 0;
-  lua_newtable(L);
+  size_t n = keel_board_count_cds(b);
+  lua_createtable(L, (int)n, 0);
   for (size_t i = 0; i < n; i++) {
     keel_hex h;
     int lv;
-    if (keel_board_at_cell(b, i, &h) != KEEL_OK || keel_board_get_cd(b, h, &lv) != KEEL_OK || lv <= 0) continue;
+    keel_board_at_cd(b, i, &h, &lv);
     lua_createtable(L, 0, 2);
     lua_pushinteger(L, h);
     lua_setfield(L, -2, "hex");
     lua_pushinteger(L, lv);
     lua_setfield(L, -2, "level");
-    lua_rawseti(L, -2, ++k);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   return 1;
 }

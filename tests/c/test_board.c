@@ -110,6 +110,12 @@ TEST(board_ports_places_cd) {
   int lv;
   CHECK_OK(keel_board_get_cd(b, H(b, "15B:2508"), &lv));
   CHECK_INT(lv, 2);
+  /* the list of coast defences, in cell order: the one set, with its level */
+  CHECK_INT(keel_board_count_cds(b), 1);
+  CHECK_OK(keel_board_at_cd(b, 0, &h, &lv));
+  CHECK(h == H(b, "15B:2508"));
+  CHECK_INT(lv, 2);
+  CHECK_INT(keel_board_at_cd(b, 1, &h, &lv), KEEL_E_NOT_FOUND);
   keel_board_free(b);
 }
 

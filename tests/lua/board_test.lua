@@ -272,7 +272,7 @@ t.test("32.B.5-1: ports have sizes and capacities; coast defences have levels", 
   t.eq(b:get_cd("Cairo"), 0)
   t.fails("no port", b:get_port("Cairo"))
   t.eq(#b:ports(), 3)
-  -- every coast defence, in hex order: as get_cd over every hex says
+  -- every coast defence, in board order: as get_cd over every hex says
   local want = {}
   for _, h in ipairs(b:hexes()) do
     local lv = b:get_cd(h)

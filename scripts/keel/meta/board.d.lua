@@ -169,7 +169,7 @@ function Board:places() end
 ---@param hex keel.HexArg
 ---@return integer|nil level, string? reason
 function Board:get_cd(hex) end
---- Every coast defence of the board (level above 0), in hex order.
+--- Every coast defence of the board (level above 0), in the order of hexes().
 ---@return {hex: integer, level: integer}[]
 function Board:cds() end
 ---@param hex keel.HexArg
