@@ -88,10 +88,15 @@ static int l_query(lua_State *L) {
 }
 
 /* keel.rules.new_query(ctx, queries, running, rec, catching, general, rs)
- * -> query  [-7, +1, m] */
+ * -> query (its upvalues, in this order)  [-7, +1, e] */
 static int l_new_query(lua_State *L) {
-  for (int i = U_QUERIES; i <= U_RS; i++) luaL_checktype(L, i, i == U_GENERAL ? LUA_TFUNCTION : LUA_TTABLE);
-  lua_settop(L, U_COUNT);
+  luaL_checktype(L, U_QUERIES, LUA_TTABLE);
+  luaL_checktype(L, U_RUNNING, LUA_TTABLE);
+  luaL_checktype(L, U_REC, LUA_TTABLE);
+  luaL_checktype(L, U_CATCHING, LUA_TTABLE);
+  luaL_checktype(L, U_GENERAL, LUA_TFUNCTION);
+  luaL_checktype(L, 7, LUA_TTABLE);   /* U_RS, the last */
+  lua_settop(L, 7);
   lua_pushcclosure(L, l_query, U_COUNT);
   return 1;
 }
