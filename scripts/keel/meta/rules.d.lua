@@ -282,8 +282,9 @@ function orderslib.parse_param(decl) end
 function orderslib.check_depends(params) end
 --- The parameter names in the order their domains are asked.
 ---@param params table name -> parsed declaration
+---@param names? string[] the parameters' names, sorted (keel.keys.sorted), when the caller has them
 ---@return string[]
-function orderslib.param_order(params) end
+function orderslib.param_order(params, names) end
 ---@param set keel.RuleSet
 ---@param game keel.Game
 ---@param name string
