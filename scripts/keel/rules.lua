@@ -28,6 +28,7 @@ M.Set = Set
 
 local type, ipairs, pairs, error, tostring = type, ipairs, pairs, error, tostring
 local xpcall = xpcall
+local xprotect = sandbox.xprotect
 local unpack, pack = table.unpack, table.pack
 local setupvalue = debug.setupvalue
 local PUSHED <const>, LAST <const> = 1, 2   -- set._rs (M.new)
@@ -577,15 +578,16 @@ local function entered(self, ok, ...)
   return false, e, kind
 end
 
-function Set:_enter(body, ...)
+-- (a body takes at most four arguments: no vararg frame on every entry)
+function Set:_enter(body, a1, a2, a3, a4)
   if self._depth > 0 then   -- within a running entry point (a host's narrate)
     if self._rs[PUSHED] < #self._running then sync(self) end
-    return true, body(...)
+    return true, body(a1, a2, a3, a4)
   end
   self._entry_fn = body
   self._depth = 1
   self._rs[LAST] = false
-  return entered(self, sandbox.xprotect(body, self._handler, ...))
+  return entered(self, xprotect(body, self._handler, a1, a2, a3, a4))
 end
 
 --- Send an event to the rules, as one action of the game (all or nothing,
