@@ -97,9 +97,10 @@ keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len
   if (fstat(fd, &sb) != 0) { int why = errno; close(fd); errno = why; return KEEL_E_IO; }
   if (S_ISDIR(sb.st_mode)) { close(fd); errno = EISDIR; return KEEL_E_IO; }
   if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max) { close(fd); return KEEL_E_CAPACITY; }
-  size_t cap = 0, n = 0, first = S_ISREG(sb.st_mode) ? (size_t)sb.st_size + 1 : 4096;
+  size_t cap = 0, n = 0, first = S_ISREG(sb.st_mode) ? (size_t)sb.st_size + 2 : 4096;
   char *p = NULL;
-  /* a regular file's size is known: one allocation of it; a pipe's grows */
+  /* a regular file's size is known: one allocation of it (and a byte to
+   * spare, so that the read that meets its end needs no more); a pipe's grows */
   if (!KEEL_RESERVE_FROM(p, cap, first, first)) {
     close(fd);
     return KEEL_E_NOMEM;

@@ -1,7 +1,7 @@
 /*
  * l_file.c — keel.file: whole files for host code (binding of file.c).
  *
- *   local text, err = keel.file.read(path [, max_bytes])
+ *   local text, err = keel.file.read(path [, max_bytes [, last]])
  *   local ok, err = keel.file.write(path, text)      -- atomic
  *
  * The one way keel's host-side Lua (maps, tables, rule files, scenarios,
@@ -15,11 +15,14 @@
 #include "l_util.h"
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Files read by keel.file.read are at most this large unless told less. */
 #define FILE_MAX ((lua_Integer)256 << 20)
 
-/* keel.file.read(path [, max]) -> text | nil, reason  [-2, +1|2, e] */
+/* keel.file.read(path [, max [, last]]) -> text | nil, reason; `last` (a
+ * text read before) itself when the file's text is the same: a comparison
+ * instead of a new string  [-3, +1|2, e] */
 static int l_read(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   lua_Integer max = luaL_optinteger(L, 2, FILE_MAX);
@@ -37,7 +40,10 @@ static int l_read(lua_State *L) {
       lua_pushfstring(L, "%s: %s", path, keel_file_reason(s, why));
     return 2;
   }
-  lua_pushlstring(L, text, len);
+  size_t last_len;
+  const char *last = lua_type(L, 3) == LUA_TSTRING ? lua_tolstring(L, 3, &last_len) : NULL;
+  if (last && last_len == len && memcmp(last, text, len) == 0) lua_pushvalue(L, 3);
+  else lua_pushlstring(L, text, len);
   free(text);
   return 1;
 }

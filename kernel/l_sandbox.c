@@ -300,17 +300,42 @@ static int call_handler(lua_State *L) {
   return 1;
 }
 
+/* The handler at index `handler` wrapped by call_handler, made once per
+ * handler: kept in a table of the registry with weak keys (a rule set's
+ * handler is the same for every action it runs; a closure per action was
+ * garbage for the collector)  [-0, +0, m] */
+static char wrapped_key;
+static void wrap_handler(lua_State *L, keel_guard *b, int handler) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &wrapped_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &wrapped_key);
+  }
+  lua_pushvalue(L, handler);
+  if (lua_rawget(L, -2) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_pushlightuserdata(L, b);
+    lua_pushvalue(L, handler);
+    lua_pushcclosure(L, call_handler, 2);
+    lua_pushvalue(L, handler);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_replace(L, handler);
+  lua_pop(L, 1);
+}
+
 static int protect_aux(lua_State *L, int first, int handler) {
   keel_guard *b = upguard(L);
   int nargs = lua_gettop(L) - first;
   int outer = b->depth == 0;
   lua_State *saved_current = b->current;
-  if (handler) {
-    lua_pushlightuserdata(L, b);
-    lua_pushvalue(L, handler);
-    lua_pushcclosure(L, call_handler, 2);
-    lua_replace(L, handler);
-  }
+  if (handler) wrap_handler(L, b, handler);
   if (outer) begin_action(L, b);
   b->depth++;
   int st = lua_pcall(L, nargs, LUA_MULTRET, handler);

@@ -102,10 +102,15 @@ end
 -- wherever keel is built or installed; other paths are kept as given.
 local KEEL_PREFIX = "<keel>/"
 
+local portable_of = {}   -- path -> its portable name (keel.script_dir never changes)
 local function portable_path(path)
+  local name = portable_of[path]
+  if name then return name end
   local dir = keel.script_dir .. "/"
-  if path:sub(1, #dir) == dir then return KEEL_PREFIX .. path:sub(#dir + 1) end
-  return path
+  name = path
+  if path:sub(1, #dir) == dir then name = KEEL_PREFIX .. path:sub(#dir + 1) end
+  portable_of[path] = name
+  return name
 end
 
 local function real_path(path)
@@ -130,7 +135,7 @@ function Game:add_rule_file(path, hash)
   end
   local name = portable_path(path)
   self.rule_files[#self.rule_files + 1] = { name, h }
-  self.state:journal_append(line("rule_file", { { "path", name }, { "hash", h } }))
+  self.state:journal_append(json_line("rule_file", "path", name, "hash", h))
   return h
 end
 
@@ -223,12 +228,13 @@ local function trim(t, n) for i = #t, n + 1, -1 do t[i] = nil end end
 local function trim_records(t, n) trim(t, 2 * n) end
 
 -- The state's methods an action calls, bound to the state (st:bind: no
--- lookup or check of the state per call), and the atom of each rule id
--- pushed (keel.state push_rule): made on the game's first action.
+-- lookup or check of the state per call), the atom of each rule id pushed
+-- (keel.state push_rule) and the dice's get_version: made on the game's
+-- first action, again when the game's state or dice is another.
 local ACTION_METHODS = { "begin", "commit", "push_rule", "pop_rule", "action_begin", "action_end", "count_actions" }
 local function bound_of(self)
   local st = self.state
-  local b = { st = st, atoms = {} }
+  local b = { st = st, atoms = {}, dice = self.dice, dice_version = self.dice.get_version }
   for _, m in ipairs(ACTION_METHODS) do b[m] = st:bind(m) end
   self._bound = b
   return b
@@ -269,7 +275,8 @@ local function action_done(self, b, name, order, rule, level, dice_before, ok, .
     local n = b.count_actions()
     if acts[2 * n - 1] ~= nil then trim_records(acts, n - 1) end
     local after = self._dice_text
-    if self.dice:get_version() ~= self._dice_version then after = dice_state(self) end
+    local d = self.dice
+    if (d == b.dice and b.dice_version(d) or d:get_version()) ~= self._dice_version then after = dice_state(self) end
     local k = #acts
     acts[k + 1], acts[k + 2] = dice_before, after
     if self._redo[1] ~= nil then self._redo = {} end
@@ -288,9 +295,10 @@ end
 -- every order through it: no options table per order).
 function Game:_action(name, fn, rule, order, ...)
   local b = self._bound
-  if b == nil or b.st ~= self.state then b = bound_of(self) end
+  local dice = self.dice
+  if b == nil or b.st ~= self.state or b.dice ~= dice then b = bound_of(self) end
   local dice_before = self._dice_text   -- dice_state(self), without a call when nothing rolled
-  if self.dice:get_version() ~= self._dice_version then dice_before = dice_state(self) end
+  if b.dice_version(dice) ~= self._dice_version then dice_before = dice_state(self) end
   local level = b.begin()
   local order_json = order ~= nil and encode(order) or nil
   if rule then

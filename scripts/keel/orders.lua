@@ -50,6 +50,18 @@ function M.parse_param(decl)
   return p, why
 end
 
+-- "hex?" -> "hex", "?" (nil when no type's form), once per text
+local parts_of = {}
+local function type_parts(text)
+  local p = parts_of[text]
+  if not p then
+    local base, opt = text:match("^(%a+)(%??)$")
+    p = { base or false, opt }
+    parts_of[text] = p
+  end
+  return p[1] or nil, p[2]
+end
+
 function parse_param(decl)
   local spec = decl
   if type(decl) == "string" then spec = { type = decl } end
@@ -60,7 +72,7 @@ function parse_param(decl)
     end
   end
   local base, opt
-  if type(spec.type) == "string" then base, opt = spec.type:match("^(%a+)(%??)$") end
+  if type(spec.type) == "string" then base, opt = type_parts(spec.type) end
   if not base or not PARAM_TYPES[base] then
     return nil, ("unknown type %q (types: %s; add '?' if optional)"):format(tostring(spec.type), concat(M.param_types, ", "))
   end
@@ -95,7 +107,8 @@ function M.check_depends(params)
     if p.depends[1] ~= nil then any = true; break end
   end
   if not any then return nil end   -- nothing depends on anything: no cycle, nothing missing
-  for _, name in ipairs(sorted_keys(params)) do
+  local names = sorted_keys(params)
+  for _, name in ipairs(names) do
     for _, d in ipairs(params[name].depends) do
       if d == name then return ("parameter '%s' depends on itself"):format(name) end
       if not params[d] then return ("parameter '%s' depends on '%s', which is no parameter"):format(name, d) end
@@ -104,15 +117,16 @@ function M.check_depends(params)
       end
     end
   end
-  local ok, why = pcall(M.param_order, params)
+  local ok, why = pcall(M.param_order, params, names)
   if not ok then return why end
 end
 
 --- The parameters of a declaration in the order their domains are asked:
 --- each after those it depends on, names sorted otherwise.
 ---@param params table name -> parsed declaration
+---@param names? string[] the parameters' names, sorted (keel.keys.sorted), when the caller has them
 ---@return string[]
-function M.param_order(params)
+function M.param_order(params, names)
   local out, state = {}, {}
   local function visit(name, chain)
     if state[name] == "done" then return end
@@ -126,7 +140,8 @@ function M.param_order(params)
     state[name] = "done"
     out[#out + 1] = name
   end
-  for _, name in ipairs(sorted_keys(params)) do visit(name, {}) end
+  local chain = {}   -- the names being visited, down to the one visited now (empty between names)
+  for _, name in ipairs(names or sorted_keys(params)) do visit(name, chain) end
   return out
 end
 

@@ -161,9 +161,21 @@ local function hash_text(path, text)
 end
 M.hash_text = hash_text
 
+--- A file's text (keel.file.read), the very string read last from that path
+--- when the text is the same: no new string of it is made, and hash_text
+--- finds it by identity.
+---@param path string
+---@param max? integer
+---@return string|nil text, string? reason
+local function read_text(path, max)
+  local e = hashed[path]
+  return keel.file.read(path, max, e and e.text)
+end
+M.read_text = read_text
+
 -- Run a script file in env as one protected action; raise a rule error.
 function Registry:_run_file(path, env, what)
-  local text, err = keel.file.read(path)
+  local text, err = read_text(path)
   local fn, h
   if text then
     h = hash_text(path, text)
@@ -185,9 +197,14 @@ local FAMILY_FIELDS = { name = true, rulebook = true, depends = true, files = tr
                         tables = true, events = true, description = true, view = true }
 
 local function check_fields(spec, allowed, what)
-  local bad = {}
-  for k in pairs(spec) do if not allowed[k] then bad[#bad + 1] = tostring(k) end end
-  if #bad > 0 then
+  local bad
+  for k in pairs(spec) do
+    if not allowed[k] then
+      bad = bad or {}
+      bad[#bad + 1] = tostring(k)
+    end
+  end
+  if bad then
     sort(bad)
     local names = sorted_keys(allowed)
     error(("%s: unknown field%s %s (expected: %s)"):format(what, #bad > 1 and "s" or "",
@@ -288,7 +305,7 @@ function Registry:_load_tables(fam)
   end
   for _, f in ipairs(fam.table_files) do
     local path = fam.dir .. "/tables/" .. f
-    local text, err = keel.file.read(path)
+    local text, err = read_text(path)
     if not text then error(("cannot read table file: %s"):format(err), 0) end
     local h = hash_text(path, text)
     local by = parsed[path]
@@ -329,6 +346,8 @@ local function handler_of(v, what)
   error(what .. ": a function (or { fn, priority = n }) expected", 4)
 end
 
+local NONE = {}   -- what a rule spec lacks is walked as this (never written)
+
 --- Check a rule spec and turn it into the tables the set keeps. Used for
 --- base rules and by variants (replace, add).
 function Registry:_normalize(spec, id, where)
@@ -344,7 +363,7 @@ function Registry:_normalize(spec, id, where)
     if type(spec.values) ~= "table" then error(what .. ": values must be a table", 3) end
     r.values = spec.values
   end
-  for ev, h in pairs(spec.on or {}) do
+  for ev, h in pairs(spec.on or NONE) do
     if not self.event_names[ev] then
       local known = sorted_keys(self.event_names)
       error(("%s: unknown event '%s' (known: %s; a family declares more in its manifest)"):format(
@@ -353,7 +372,7 @@ function Registry:_normalize(spec, id, where)
     local fn, p = handler_of(h, what .. ": on." .. ev)
     r.on[ev] = { fn = fn, priority = p }
   end
-  for name, a in pairs(spec.actions or {}) do
+  for name, a in pairs(spec.actions or NONE) do
     if name == orders.EMIT then error(what .. ": 'emit' is the kernel's order for events; name the action otherwise", 3) end
     if type(a) ~= "table" then error(what .. ": actions." .. tostring(name) .. " must be a table", 3) end
     check_fields(a, ACTION_FIELDS, what .. ": action " .. tostring(name))
@@ -365,7 +384,7 @@ function Registry:_normalize(spec, id, where)
     if a.params ~= nil and type(a.params) ~= "table" then
       error(what .. ": action " .. name .. ": params must be a table { name = type or { type =, domain = } }", 3)
     end
-    for pname, decl in pairs(a.params or {}) do
+    for pname, decl in pairs(a.params or NONE) do
       if type(pname) ~= "string" then error(what .. ": action " .. name .. ": parameters are named", 3) end
       local p, why = orders.parse_param(decl)
       if not p then error(("%s: action %s: parameter '%s': %s"):format(what, name, pname, why), 3) end
@@ -375,11 +394,11 @@ function Registry:_normalize(spec, id, where)
     if why then error(("%s: action %s: %s"):format(what, name, why), 3) end
     r.actions[name] = { params = params, legal = a.legal, effect = a.effect, title = a.title }
   end
-  for name, fn in pairs(spec.vetoes or {}) do
+  for name, fn in pairs(spec.vetoes or NONE) do
     if type(fn) ~= "function" then error(what .. ": vetoes." .. tostring(name) .. " must be a function", 3) end
     r.vetoes[name] = fn
   end
-  for name, fn in pairs(spec.queries or {}) do
+  for name, fn in pairs(spec.queries or NONE) do
     if type(fn) ~= "function" then error(what .. ": queries." .. tostring(name) .. " must be a function", 3) end
     r.queries[name] = fn
   end
@@ -406,10 +425,21 @@ function Registry:_add_rule(r)
   return r
 end
 
+-- the file a function was defined in (its short_src), per function: the
+-- rules of a file are defined by one chunk, so it is asked once a file
+local src_of = setmetatable({}, { __mode = "k" })
+
 --- Where the caller of a definition function is (a script file and line).
 local function caller(level)
-  local info = getinfo(level + 1, "Sl")
-  return { file = info and info.short_src or "?", line = info and info.currentline or 0 }
+  local info = getinfo(level + 1, "fl")
+  if not info then return { file = "?", line = 0 } end
+  local fn = info.func
+  local src = src_of[fn]
+  if not src then
+    src = getinfo(fn, "S").short_src
+    src_of[fn] = src
+  end
+  return { file = src, line = info.currentline }
 end
 M.caller = caller
 

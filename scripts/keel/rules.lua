@@ -28,7 +28,11 @@ M.Set = Set
 
 local type, ipairs, pairs, error, tostring = type, ipairs, pairs, error, tostring
 local xpcall = xpcall
+local xprotect = sandbox.xprotect
 local unpack, pack = table.unpack, table.pack
+local setupvalue = debug.setupvalue
+local PUSHED <const>, LAST <const> = 1, 2   -- set._rs (M.new)
+local new_query = require("keel").rules.new_query
 
 -- ---- sets --------------------------------------------------------------------------
 
@@ -38,11 +42,17 @@ local unpack, pack = table.unpack, table.pack
 function M.new(opts)
   opts = opts or {}
   local self = registry.new(opts, Set)
-  self.narrate = opts.narrate
-  self._running = {}        -- stack of rules whose code is running: [1.._n]
-  self._recn = {}           -- the game record of each ([1.._n], below)
-  self._n = 0
-  self._pushed = 0          -- [1.._pushed] are pushed on the state's rule stack (below)
+  self.narrate = opts.narrate or false   -- false, not nil: read on every action, found without a miss
+  -- the rules whose code is running (#_running of them, the innermost
+  -- last), each as its frame: { rule, fn, its ctx, the game's record, the
+  -- atom of its id once pushed } (fn false for a rule call's frame, kept
+  -- per rule and game; a query's resolution is its frame: below)
+  self._running = {}
+  -- the rule stack's counters (below), one array that the C half reads and
+  -- writes too (keel.rules.new_query): the first rs[PUSHED] rules running
+  -- are pushed on the state's rule stack, rs[LAST] is the frame of the rule
+  -- that ran last (false: none yet)
+  self._rs = { 0, false }
   self._depth = 0
   self._facades = setmetatable({}, { __mode = "k" })
   self._movement = rules_movement.new(self)   -- ctx:profile, reach, path, mover ...
@@ -149,6 +159,7 @@ function Set:facade(game)
   if f then return f end
   local g = facade_of(game, M.game_methods)
   local st = game.state
+  local rs, running = self._rs, self._running
   for m, name in pairs(DIRECT) do
     if g[m] then g[m] = st:bind(name) end
   end
@@ -156,7 +167,7 @@ function Set:facade(game)
     local fn = g[m]
     if fn and not READS[m] then
       g[m] = function(_, ...)
-        if self._pushed < self._n then sync(self) end
+        if rs[PUSHED] < #running then sync(self) end
         return fn(nil, ...)
       end
     end
@@ -169,7 +180,7 @@ function Set:facade(game)
     return get_keyed(nil, name, key)
   end
   g.set_keyed = function(_, name, key, v)
-    if self._pushed < self._n then sync(self) end
+    if rs[PUSHED] < #running then sync(self) end
     if type(key) == "table" and getmetatable(key) ~= nil then return game:set_keyed(name, key, v) end
     return set_keyed(nil, name, key, v)
   end
@@ -186,12 +197,12 @@ function Set:facade(game)
     return game:units(function(_, id) return filter(proxy, id) end)
   end
   g.roll = function(_, expr, opts)
-    if self._pushed < self._n then sync(self) end
+    if rs[PUSHED] < #running then sync(self) end
     return game:roll(expr, dice_opts(opts, nil))   -- the rule in force
   end
   -- a hex that changes hands is news every rule may hook: owner_changed
   g.set_owner = function(_, hex, side)
-    if self._pushed < self._n then sync(self) end
+    if rs[PUSHED] < #running then sync(self) end
     local old = game:get_owner(hex)
     game:set_owner(hex, side)
     if old ~= side then self:_dispatch(game, "owner_changed", { hex = hex, side = side, old = old }) end
@@ -212,36 +223,33 @@ end
 -- load code). Its one closure is its query (the hottest method: no lookup).
 local bound = setmetatable({}, { __mode = "k" })   -- ctx -> {set=, r=, game=}
 local call   -- set, rule, fn, game, ... -> what fn returns (Set._call, below)
-local answered, rec_of, ctx_of   -- below
+local rec_of, ctx_of   -- below
 local catching = sandbox.catching   -- [1] > 0: a script may catch an error (keel.sandbox)
 
--- A query as a ctx of game `b.game` asks it: its rule, function and the
--- ctx of its rule in that game, kept in the game's record (rec.queries)
--- until the set's queries change (finalize, a variant).
+-- A query as a ctx of game `b.game` asks it: { rule, function, the ctx of
+-- its rule in that game, the game's record, (the atom of its id) }, kept
+-- in the game's record (rec.queries) until the set's queries change
+-- (finalize, a variant); it is also the query's frame on the set's stack
+-- (_running).
 local query_of
 
--- ctx:query(name, ...) of the ctx bound to b: the query's rule runs as the
--- innermost rule (below: how a query between rules runs)
+-- ctx:query(name, ...) as the ctx bound to b asks it, every case: an
+-- entry point's call, or one a script could catch the error of, runs
+-- protected (call); else the query's rule runs as the innermost rule
+-- (below: how a query between rules runs), through the ctx's own query
+-- (keel.rules.new_query, kernel/l_rules.c: the fast path, in C).
 local function ask(b, name, ...)
-  local rec = b.rec
-  local q = rec.queries[name] or query_of(b, name)
-  local set, r = b.set, q.rule
-  local n = set._n
-  -- an entry point's call, or one a script could catch the error of: protected
-  if n == 0 or catching[1] > 0 then return call(set, r, q.fn, b.game, ...) end
-  n = n + 1
-  set._n = n
-  set._running[n] = r
-  set._recn[n] = rec
-  set._last = r
-  return answered(set, n, q.fn(q.ctx, ...))
+  local q = b.rec.queries[name] or query_of(b, name)
+  local set = b.set
+  if #set._running == 0 or catching[1] > 0 then return call(set, q[1], q[2], b.game, ...) end
+  return b.query(b.ctx, name, ...)
 end
 
 function query_of(b, name)
   local q = b.set.queries[name]
   if not q then error(("no rule answers query '%s'"):format(tostring(name)), 3) end
   local rec = b.rec
-  local e = { rule = q.rule, fn = q.fn, ctx = rec.ctxs[q.rule] or ctx_of(b.set, rec, q.rule) }
+  local e = { q.rule, q.fn, rec.ctxs[q.rule] or ctx_of(b.set, rec, q.rule), rec }
   rec.queries[name] = e
   return e
 end
@@ -305,7 +313,7 @@ local ctx_methods = {
   roll = function(self, expr, opts)
     local b = bound[self] or binding(self)
     local set = b.set
-    if set._pushed < set._n then sync(set) end
+    if set._rs[PUSHED] < #set._running then sync(set) end
     local narrate, game = set.narrate, b.game
     if not narrate then return game:roll(expr, dice_opts(opts, b.r.id)) end
     return narrated(narrate, b.r, game, game:roll(expr, dice_opts(opts, b.r.id)))
@@ -318,7 +326,7 @@ local ctx_methods = {
   resolve = function(self, name, modctx, opts)
     local b = bound[self] or binding(self)
     local set = b.set
-    if set._pushed < set._n then sync(set) end
+    if set._rs[PUSHED] < #set._running then sync(set) end
     local t = set.tables[name] or set:table(name) or tbl(set, name)
     local reason, stream, extra
     if opts then reason, stream, extra = opts.reason, opts.stream, opts.modifier end
@@ -327,7 +335,7 @@ local ctx_methods = {
     local rows = t.rows_from and set:table(t.rows_from) or nil
     local narrate = set.narrate
     local result, rec = t:_resolve(b.game.dice, modctx or {}, b.r.id or t.rule, reason or name, stream, extra,
-      rows, narrate ~= nil)
+      rows, narrate and true or false)
     if narrate then narrate("resolve", { rule = b.r, record = rec }) end
     local view = result ~= nil and result_views[result]
     if view then return view end
@@ -342,14 +350,14 @@ local ctx_methods = {
     local b = binding(self)
     return b.set:_dispatch(b.game, event, data or {})
   end,
-  query = function(self, name, ...) return ask(bound[self] or binding(self), name, ...) end,
+  query = function(self, name, ...) return ask(bound[self] or binding(self), name, ...) end,   -- the general path
   get_value = function(self, key) return binding(self).r.values[key] end,
   --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
   pick = function(self, items, opts)
     local b = binding(self)
     local set, r, game = b.set, b.r, b.game
     opts = opts or {}
-    if set._pushed < set._n then sync(set) end
+    if set._rs[PUSHED] < #set._running then sync(set) end
     local picked = pick.draw(function(sides)
       local total = game:roll("1d" .. sides, dice_opts(opts, r.id))
       if set.narrate then set.narrate("roll", { rule = r, record = game.dice:get_record() }) end
@@ -362,7 +370,7 @@ local ctx_methods = {
     local b = bound[self] or binding(self)
     local narrate = b.set.narrate
     if not narrate then return end   -- no one listens: nothing to format
-    if b.set._pushed < b.set._n then sync(b.set) end
+    if b.set._rs[PUSHED] < #b.set._running then sync(b.set) end
     local ok, text = pcall(string.format, fmt, ...)
     narrate("say", { rule = b.r, text = ok and text or tostring(fmt) })
   end,
@@ -370,7 +378,7 @@ local ctx_methods = {
 for name, fn in pairs(rules_movement.ctx_methods(function(ctx)
   local b = binding(ctx)
   local set = b.set
-  if set._pushed < set._n then sync(set) end   -- a mover changes the state
+  if set._rs[PUSHED] < #set._running then sync(set) end   -- a mover changes the state
   return set._movement, b.game
 end)) do
   ctx_methods[name] = fn
@@ -386,24 +394,14 @@ function Set:_make_ctx(r, game)
     rule_views[r] = view
   end
   local b = { set = self, r = r, game = game, rec = rec_of(self, game) }
-  local ctx
-  -- the one closure of a ctx: its query, which finds its binding without a lookup
-  local rec = b.rec
-  local queries, running, recn = rec.queries, self._running, self._recn
-  local function query(me, name, ...)   -- ask, for this ctx: no lookup, no call between
-    if me ~= ctx then return ask(bound[me] or binding(me), name, ...) end
-    local q = queries[name] or query_of(b, name)
-    local n, qr = self._n, q.rule
-    if n == 0 or catching[1] > 0 then return call(self, qr, q.fn, game, ...) end
-    n = n + 1
-    self._n = n
-    running[n] = qr
-    recn[n] = rec
-    self._last = qr
-    return answered(self, n, q.fn(q.ctx, ...))
-  end
+  -- the one closure of a ctx: its query (C), which finds its binding
+  -- without a lookup; every case it does not take goes to ask
+  local query = new_query(false, b.rec.queries, self._running, b.rec, catching,
+    ctx_methods.query, self._rs)
   -- the other methods are the shared ones (the proxy reads them from ctx_methods)
-  ctx = sandbox.readonly({ game = self:facade(game), rule = view, query = query }, "ctx", ctx_methods)
+  local ctx = sandbox.readonly({ game = self:facade(game), rule = view, query = query }, "ctx", ctx_methods)
+  setupvalue(query, 1, ctx)
+  b.ctx, b.query = ctx, query
   bound[ctx] = b
   return ctx
 end
@@ -416,11 +414,12 @@ end
 
 -- What the set keeps per game it runs rules of (made on the first call for
 -- the game): the state's push_rule and pop_rule bound to it (st:bind), the
--- atom of each rule id pushed so far (pushed again without an intern), and
--- the ctx of each rule.
+-- ctx of each rule, the frame of each rule's calls (its ctx and the atom
+-- of its id once pushed: pushed again without an intern) and the queries
+-- resolved.
 local function new_rec(self, game)
   local st = game.state
-  local rec = { game = game, push = st:bind("push_rule"), pop = st:bind("pop_rule"), atoms = {}, ctxs = {},
+  local rec = { game = game, push = st:bind("push_rule"), pop = st:bind("pop_rule"), ctxs = {}, frames = {},
                 queries = {} }
   self._recs[game] = rec
   return rec
@@ -452,6 +451,7 @@ end
 function Set:_forget_ctx(r)
   for _, rec in pairs(self._recs) do
     rec.ctxs[r] = nil
+    rec.frames[r] = nil
     forget_queries(rec)
   end
 end
@@ -464,8 +464,8 @@ function Set:finalize()
   return self
 end
 
--- The rules whose code runs are _running[1.._n] (the innermost last), each
--- with its game's record in _recn; the message handler of an error names
+-- The rules whose code runs are _running[1..#_running] (the innermost last), each
+-- a frame with its game's record; the message handler of an error names
 -- the innermost. A rule call pushes its rule on the state's rule stack (the
 -- rule in force, journaled with every change) and runs protected: on its
 -- way out, by a return or an error, it pops what was pushed above it and
@@ -475,47 +475,49 @@ end
 -- handler names the query's rule: it is still the innermost) and no push
 -- until the query (or kernel code for it) changes the state or reads the
 -- rule in force: then sync pushes the rules not pushed yet, in order.
-local function push(rec, r)
-  local atom = rec.atoms[r]
-  if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
+local function push(f)
+  local atom = f[5]
+  if atom then f[4].push(nil, atom) else f[5] = f[4].push(nil, f[1].id) end
+end
+
+-- the frame of rule r's calls in the game of rec
+local function frame_of(self, rec, r)
+  local f = { r, false, rec.ctxs[r] or ctx_of(self, rec, r), rec }
+  rec.frames[r] = f
+  return f
 end
 
 function sync(self)
-  local running, recn = self._running, self._recn
-  for i = self._pushed + 1, self._n do push(recn[i], running[i]) end
-  self._pushed = self._n
+  local running, rs = self._running, self._rs
+  local n = #running
+  for i = rs[PUSHED] + 1, n do push(running[i]) end
+  rs[PUSHED] = n
 end
 
 -- back to n0 rules running: pop what was pushed above them
 local function unwind(self, n0)
-  local pushed = self._pushed
+  local rs, running = self._rs, self._running
+  local pushed = rs[PUSHED]
   if pushed > n0 then
-    local recn = self._recn
-    for i = pushed, n0 + 1, -1 do recn[i].pop() end
-    self._pushed = n0
+    for i = pushed, n0 + 1, -1 do running[i][4].pop() end
+    rs[PUSHED] = n0
   end
-  self._n = n0
-end
-
--- a query's return (no error: that goes on to the enclosing rule call)
-function answered(self, n, ...)
-  if self._pushed >= n then
-    self._recn[n].pop()
-    self._pushed = n - 1
-  end
-  self._n = n - 1
-  return ...
+  for i = #running, n0 + 1, -1 do running[i] = nil end
 end
 
 function Set:_error_handler(e)
-  local r = self._running[self._n]
+  local running = self._running
+  local f = running[#running]
+  local r = f and f[1]
   return errors.from(e, r and r.id or nil, true, self._entry_fn)
 end
 
 local function finish(self, n0, ok, ...)
-  if ok and self._pushed == n0 + 1 then   -- the common way out: pop this call's rule
-    self._recn[n0 + 1].pop()
-    self._pushed, self._n = n0, n0
+  local rs, running = self._rs, self._running
+  if ok and rs[PUSHED] == n0 + 1 then   -- the common way out: pop this call's rule
+    running[n0 + 1][4].pop()
+    rs[PUSHED] = n0
+    running[n0 + 1] = nil
     return ...
   end
   unwind(self, n0)
@@ -527,17 +529,17 @@ end
 function call(self, r, fn, game, ...)
   local rec = self._rec
   if rec == nil or rec.game ~= game then rec = rec_of(self, game) end
-  local n0 = self._n
-  if self._pushed < n0 then sync(self) end
+  local rs, running = self._rs, self._running
+  local n0 = #running
+  if rs[PUSHED] < n0 then sync(self) end
   local n = n0 + 1
-  self._n = n
-  self._running[n] = r
-  self._recn[n] = rec
-  self._last = r
-  local atom = rec.atoms[r]
-  if atom then rec.push(nil, atom) else rec.atoms[r] = rec.push(nil, r.id) end
-  self._pushed = n
-  return finish(self, n0, xpcall(fn, self._handler, rec.ctxs[r] or ctx_of(self, rec, r), ...))
+  local f = rec.frames[r] or frame_of(self, rec, r)
+  running[n] = f
+  rs[LAST] = f
+  local atom = f[5]
+  if atom then rec.push(nil, atom) else f[5] = rec.push(nil, r.id) end
+  rs[PUSHED] = n
+  return finish(self, n0, xpcall(fn, self._handler, f[3], ...))
 end
 Set._call = call
 
@@ -565,25 +567,27 @@ end
 -- what _enter returns: ok, results... or false, error, kind
 local function entered(self, ok, ...)
   self._depth = 0
-  if self._n > 0 then unwind(self, 0) end
+  if self._running[1] ~= nil then unwind(self, 0) end
   if catching[1] ~= 0 then sandbox.reset_catching() end
   if ok then return ok, ... end
   local e, kind = ...
   -- a stop the rules swallowed and returned from: the rule that ran last
-  if not errors.is_error(e) then e = errors.from(e, self._last and self._last.id) end
+  local last = self._rs[LAST]
+  if not errors.is_error(e) then e = errors.from(e, last and last[1].id) end
   errors.set_kind(e, kind)
   return false, e, kind
 end
 
-function Set:_enter(body, ...)
+-- (a body takes at most four arguments: no vararg frame on every entry)
+function Set:_enter(body, a1, a2, a3, a4)
   if self._depth > 0 then   -- within a running entry point (a host's narrate)
-    if self._pushed < self._n then sync(self) end
-    return true, body(...)
+    if self._rs[PUSHED] < #self._running then sync(self) end
+    return true, body(a1, a2, a3, a4)
   end
   self._entry_fn = body
   self._depth = 1
-  self._last = nil
-  return entered(self, sandbox.xprotect(body, self._handler, ...))
+  self._rs[LAST] = false
+  return entered(self, xprotect(body, self._handler, a1, a2, a3, a4))
 end
 
 --- Send an event to the rules, as one action of the game (all or nothing,

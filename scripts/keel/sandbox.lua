@@ -532,10 +532,25 @@ local env_mt = {
 --- A fresh environment for one script.
 ---@param opts? {extra?: table, print?: fun(...), keel?: table}
 ---@return table env
+-- An environment's own table with the shared globals in it, made by one
+-- table constructor (sized once: no rehash as it fills), generated here
+-- from `shared`'s names (sorted: the same code in every process), with
+-- slots for the names M.env sets next.
+local new_env_table
+do
+  local names = {}
+  for k in pairs(shared) do names[#names + 1] = k end
+  table.sort(names)
+  local fields = {}
+  for i, k in ipairs(names) do fields[i] = ("%s = s.%s"):format(k, k) end
+  for _, k in ipairs { "keel", "print", "load", "_G" } do fields[#fields + 1] = k .. " = false" end
+  new_env_table = real_load("local s = ...\nreturn function() return { " .. table.concat(fields, ", ") ..
+    " } end", "=keel.sandbox (environment)", "t", {})(shared)
+end
+
 function M.env(opts)
   opts = opts or {}
-  local env = {}
-  for k, v in pairs(shared) do env[k] = v end
+  local env = new_env_table()
   env.keel = readonly(opts.keel or keel_api(), "keel")
   env.print = opts.print or default_print
   env.load = make_load(env)
@@ -599,30 +614,37 @@ end
 --- script's __tostring could loop; a plain table would print an address).
 M.show = show
 
+-- path: the keys down to v, one array shared by the whole copy (pushed and
+-- popped on the way down and up); bad gets a copy of it
 local function copy_plain(v, path, depth, count, bad)
   local tv = real_type(v)
   if tv == "string" or tv == "boolean" then return v end
   if tv == "number" then
-    if v ~= v or v == math.huge or v == -math.huge then bad(path, "a finite number expected, got " .. show(v)) end
+    if v ~= v or v == math.huge or v == -math.huge then
+      bad({ table.unpack(path, 1, depth) }, "a finite number expected, got " .. show(v))
+    end
     return v
   end
   if tv ~= "table" then
-    bad(path, "plain data expected (strings, numbers, booleans and tables of them), got " .. show(v))
+    bad({ table.unpack(path, 1, depth) },
+      "plain data expected (strings, numbers, booleans and tables of them), got " .. show(v))
   end
-  if depth >= MAX_DEPTH then bad(path, ("tables nested more than %d deep (or a cycle)"):format(MAX_DEPTH)) end
+  if depth >= MAX_DEPTH then
+    bad({ table.unpack(path, 1, depth) }, ("tables nested more than %d deep (or a cycle)"):format(MAX_DEPTH))
+  end
   local out = {}
   local k, x = raw_next(v)
   while k ~= nil do
     count[1] = count[1] + 1
     if count[1] > MAX_VALUES then bad({}, ("more than %d values"):format(MAX_VALUES)) end
     if real_type(k) ~= "string" and math.type(k) ~= "integer" then
-      bad(path, "keys must be names or whole numbers, got " .. show(k))
+      bad({ table.unpack(path, 1, depth) }, "keys must be names or whole numbers, got " .. show(k))
     end
-    local p = { table.unpack(path) }
-    p[#p + 1] = k
-    out[k] = copy_plain(x, p, depth + 1, count, bad)
+    path[depth + 1] = k
+    out[k] = copy_plain(x, path, depth + 1, count, bad)
     k, x = raw_next(v, k)
   end
+  path[depth + 1] = nil
   return out
 end
 

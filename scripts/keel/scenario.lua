@@ -530,7 +530,7 @@ local function copy_spec(v, lines)
 end
 
 function M.load(path)
-  local text, rerr = keel.file.read(path, MAX_SCENARIO)
+  local text, rerr = registry.read_text(path, MAX_SCENARIO)
   if not text then error(rerr, 0) end   -- the reason names the path
   local hash = registry.hash_text(path, text)
   local kept = loaded[path]

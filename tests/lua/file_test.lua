@@ -44,3 +44,31 @@ t.test("file-4: sandboxed scripts never get keel.file", function()
   local fn = assert(sandbox.load("return type(keel), keel.hex ~= nil, keel.file", "=probe", env))
   t.eq({ fn() }, { "table", true }, "keel is there, its file module is not")
 end)
+
+t.test("file-5: a read given the text read last gives that very string back when the file is the same", function()
+  local dir = t.tmpdir()
+  local p = dir .. "/same.txt"
+  local size = 1024 * 1024
+  assert(keel.file.write(p, ("x"):rep(size)))
+  local first = keel.file.read(p)
+  -- the same string, not a copy: the read makes no string of the file
+  local function grows(fn)
+    collectgarbage("collect")
+    collectgarbage("stop")
+    local before = collectgarbage("count")
+    local text = fn()
+    local kb = collectgarbage("count") - before
+    collectgarbage("restart")
+    return kb, text
+  end
+  local kb, again = grows(function() return keel.file.read(p, nil, first) end)
+  t.eq(again, first)
+  t.ok(kb < 64, ("the same text: %.0f KB allocated"):format(kb))
+  kb = grows(function() return keel.file.read(p) end)
+  t.ok(kb >= size / 1024, ("without it, a new string: %.0f KB"):format(kb))
+  t.eq(keel.file.read(p, nil, ("y"):rep(size)), first, "a different text: the file's")
+  t.eq(keel.file.read(p, nil, ("x"):rep(size - 1)), first, "a shorter one too")
+  assert(keel.file.write(p, ("z"):rep(size)))
+  t.eq(keel.file.read(p, nil, first), ("z"):rep(size), "a changed file: its new text")
+  os.execute("rm -rf " .. dir)
+end)

@@ -434,6 +434,45 @@ t.test("rules-13: a query between rules runs with its rule in force; its errors 
   t.eq(sandbox.catching[1], 0, "no catch point left counted")
 end)
 
+t.test("rules-14: a query between rules passes every argument and result as asked, nils and counts too", function()
+  local dir = temp_family("pass", [[return family { name = "pass", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      local kept   -- Q.2's ctx, kept by its query: asked through another ctx's query below
+      rule { id = "P.1", title = "Asker", actions = {
+        ask = { params = {}, effect = function(ctx)
+          local function count(...) return select("#", ...), ... end
+          local n, a, b, c = count(ctx:query("echo", 1, nil, 3, nil, 5, nil))
+          ctx.game:set_global("results", n)
+          ctx.game:set_global("third", c)
+          ctx.game:set_global("second_nil", b == nil and a == 1)
+          ctx.game:set_global("none", select("#", ctx:query("nothing")))
+          ctx.game:set_global("one_nil", select("#", ctx:query("one_nil")))
+          ctx.game:set_global("args", ctx:query("count", nil, nil))
+          -- another ctx's query asked with this one: this ctx's rule asks
+          ctx.game:set_global("other", ctx.query(kept, "whose"))
+        end },
+      } }
+      rule { id = "P.2", title = "Answers", queries = {
+        echo = function(ctx, ...) kept = ctx; return ... end,
+        nothing = function() end,
+        one_nil = function() return nil end,
+        count = function(_, ...) return select("#", ...) end,
+        whose = function(ctx) return ctx.game:get_rule() end,
+      } }
+    ]] })
+  local set = rules.load { families = { "pass" }, path = { dir } }
+  local g = fleet()
+  t.ok(set:act(g, "ask", {}))
+  t.eq(g:get_global("results"), 6)
+  t.eq(g:get_global("third"), 3)
+  t.eq(g:get_global("second_nil"), true)
+  t.eq(g:get_global("none"), 0)
+  t.eq(g:get_global("one_nil"), 1)
+  t.eq(g:get_global("args"), 2)
+  t.eq(g:get_global("other"), "P.2")
+  t.eq(g:get_rule(), nil)
+end)
+
 -- ---- variants ------------------------------------------------------------------------
 
 t.test("variant-1: a variant changes a value (27.C.4: 4 naval steps in the campaign)", function()

@@ -11,10 +11,13 @@ local filelib = {}
 
 --- A whole file, at most `max` bytes (default keel.file.MAX): a path a
 --- journal or scenario names (/dev/zero, a FIFO) never fills the memory.
+--- `last`, a text read before: when the file's text is the same, that very
+--- string comes back (compared in C, no new string made of it).
 ---@param path string
 ---@param max? integer
+---@param last? string
 ---@return string|nil text, string? reason "<path>: <why>" (the system's reason, or the bound)
-function filelib.read(path, max) end
+function filelib.read(path, max, last) end
 
 --- Write a whole file atomically (a temporary file beside it, fsync,
 --- rename, fsync the folder): the old file or the new one, never half.

@@ -282,8 +282,9 @@ function orderslib.parse_param(decl) end
 function orderslib.check_depends(params) end
 --- The parameter names in the order their domains are asked.
 ---@param params table name -> parsed declaration
+---@param names? string[] the parameters' names, sorted (keel.keys.sorted), when the caller has them
 ---@return string[]
-function orderslib.param_order(params) end
+function orderslib.param_order(params, names) end
 ---@param set keel.RuleSet
 ---@param game keel.Game
 ---@param name string
@@ -306,6 +307,19 @@ function ruleslib.load(opts) end
 ---@param opts? {path?: string[], narrate?: fun(kind: string, data: table)}
 ---@return keel.RuleSet
 function ruleslib.new(opts) end
+---The C half (kernel/l_rules.c, `require("keel").rules`): a ctx's query
+---(its fast path: a query between rules that no script can catch the error
+---of; every other case goes to `general`). Upvalue 1 (the ctx) is set once
+---the ctx is made (debug.setupvalue).
+---@param ctx table|false
+---@param queries table name -> { rule, fn, ctx, rec }, the game's queries resolved (their frames)
+---@param running table the frames of the set's rules running
+---@param rec table this ctx's game record
+---@param catching table keel.sandbox.catching
+---@param general function ctx:query's general path (Lua)
+---@param rs table the set's rule stack counters { pushed, frame of the last rule }
+---@return fun(ctx: table, name: string, ...): ...
+function ruleslib.new_query(ctx, queries, running, rec, catching, general, rs) end
 
 ---@class keel.RuleSet
 ---@field families table
