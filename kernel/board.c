@@ -686,6 +686,12 @@ keel_status keel_board_get_port(const keel_board *b, keel_hex h, keel_port *out)
 }
 
 size_t keel_board_count_ports(const keel_board *b) { return b->nports; }
+keel_status keel_board_at_port(const keel_board *b, size_t i, keel_port *out) {
+  if (!b->finished) return KEEL_E_STATE;
+  if (i >= b->nports) return KEEL_E_NOT_FOUND;
+  *out = b->ports[i];
+  return KEEL_OK;
+}
 
 size_t keel_board_count_cds(const keel_board *b) { return b->ncds; }
 keel_status keel_board_at_cd(const keel_board *b, size_t i, keel_hex *hex, int *level) {
@@ -693,12 +699,6 @@ keel_status keel_board_at_cd(const keel_board *b, size_t i, keel_hex *hex, int *
   if (i >= b->ncds) return KEEL_E_NOT_FOUND;
   *level = b->cd[b->cdcells[i]];
   return keel_board_at_cell(b, b->cdcells[i], hex);
-}
-keel_status keel_board_at_port(const keel_board *b, size_t i, keel_port *out) {
-  if (!b->finished) return KEEL_E_STATE;
-  if (i >= b->nports) return KEEL_E_NOT_FOUND;
-  *out = b->ports[i];
-  return KEEL_OK;
 }
 
 keel_status keel_board_find_place(const keel_board *b, const char *name, keel_hex *out) {
