@@ -585,16 +585,28 @@ function Table:modifiers_for(ctx)
   return total, applied
 end
 
+-- Bindings tables known to hold none (a table's bindings never change once
+-- made: Table:bind makes new ones), so that a sum need not ask each time.
+local no_bindings = setmetatable({}, { __mode = "k" })
+
 --- The modifier total under a context: modifiers_for's first value, with
 --- the same errors. A plain ctx of a table without bindings is summed in C
 --- from its keys (no table made); otherwise modifiers_for decides.
 ---@param ctx? table
 ---@return integer total
 function Table:sum_modifiers(ctx)
-  if next(self.bindings) == nil then
-    local total = sum_modifiers(ctx, self.modifier_amounts, self.modifier_per)
-    if total then return total end
+  local bindings = self.bindings
+  local none = no_bindings[bindings]
+  if none == nil then
+    none = next(bindings) == nil
+    no_bindings[bindings] = none
   end
+  -- nil when the ordered walk of modifiers_for must decide: a ctx that is
+  -- no plain table, a predicate to call (calls go in table order), a value
+  -- it refuses, or a boolean under a name that is no modifier (its errors
+  -- name the first in table order)
+  local total = none and sum_modifiers(ctx, self.modifier_amounts, self.modifier_per)
+  if total then return total end
   return (self:modifiers_for(ctx))
 end
 
@@ -713,10 +725,6 @@ end
 -- dice read it at once), so that a roll makes no table.
 local roll_opts = {}
 
--- Bindings tables known to hold none (a table's bindings never change once
--- made: Table:bind makes new ones), so that resolve need not ask each time.
-local no_bindings = setmetatable({}, { __mode = "k" })
-
 -- Roll on the table and resolve: the result, and the record when
 -- `recording` (else none is made). Table:resolve and ctx:resolve (keel.rules)
 -- call it; `rows` as Table:resolve's opts.rows, `extra` its opts.modifier
@@ -729,22 +737,7 @@ function Table:_resolve(dice, ctx, rule, reason, stream, extra, rows, recording)
   -- own, which a scenario may supply), instead of the registry's
   local src = rows or (self.rows_from and self:rows_table() or self)
   local mod, applied
-  if not recording then
-    local bindings = self.bindings
-    local none = no_bindings[bindings]
-    if none == nil then
-      none = next(bindings) == nil
-      no_bindings[bindings] = none
-    end
-    -- The total under a plain ctx (a table without a metatable) of a table
-    -- without bindings, from the ctx's keys, in C: no table made. nil when
-    -- the ordered walk of modifiers_for must decide: a ctx that is no plain
-    -- table, a predicate to call (calls go in table order), a value it
-    -- refuses, or a boolean under a name that is no modifier (its errors
-    -- name the first in table order).
-    if none then mod = sum_modifiers(ctx, self.modifier_amounts, self.modifier_per) end
-  end
-  if not mod then mod, applied = self:modifiers_for(ctx) end
+  if recording then mod, applied = self:modifiers_for(ctx) else mod = self:sum_modifiers(ctx) end
   if extra then
     mod = mod + extra
     if applied then applied[#applied + 1] = { name = "extra", amount = extra, text = "Extra modifier." } end
