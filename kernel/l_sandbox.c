@@ -304,18 +304,8 @@ static int call_handler(lua_State *L) {
  * handler: kept in a table of the registry with weak keys (a rule set's
  * handler is the same for every action it runs; a closure per action was
  * garbage for the collector)  [-0, +0, m] */
-static char wrapped_key;
 static void wrap_handler(lua_State *L, keel_guard *b, int handler) {
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &wrapped_key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &wrapped_key);
-  }
+  keel_lua_weaktable(L, "keel.sandbox.wrapped");
   lua_pushvalue(L, handler);
   if (lua_rawget(L, -2) == LUA_TNIL) {
     lua_pop(L, 1);

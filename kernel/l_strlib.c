@@ -31,16 +31,7 @@
 
 static lua_Integer stable_id(lua_State *L, int idx) {
   idx = lua_absindex(L, idx);
-  if (lua_getfield(L, LUA_REGISTRYINDEX, IDS_KEY) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, LUA_REGISTRYINDEX, IDS_KEY);
-  }
+  keel_lua_weaktable(L, IDS_KEY);
   lua_pushvalue(L, idx);
   lua_Integer id;
   if (lua_rawget(L, -2) == LUA_TNUMBER) {

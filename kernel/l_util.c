@@ -159,6 +159,19 @@ void *keel_lua_checkobject(lua_State *L, int arg, const char *name, const char *
   return *owned;
 }
 
+/* keel_lua_weaktable(L, key)  [-0, +1, m] */
+void keel_lua_weaktable(lua_State *L, const char *key) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, key);
+}
+
 void *keel_lua_newobject(lua_State *L, size_t size, int nuv, const char *name) {
   void *p = lua_newuserdatauv(L, size, nuv);
   memset(p, 0, size);

@@ -69,6 +69,9 @@ typedef struct keel_lua_class {
 } keel_lua_class;
 void keel_lua_newclass(lua_State *L, const keel_lua_class *c, int nup);
 void *keel_lua_newobject(lua_State *L, size_t size, int nuv, const char *name);
+/* Push the table with weak keys kept in the registry under the key `key`
+ * (made on first use).  [-0, +1, m] */
+void keel_lua_weaktable(lua_State *L, const char *key);
 void *keel_lua_checkobject(lua_State *L, int arg, const char *name, const char *what);
 /* The keel_board of a keel.Board userdata (l_board.c); raises when closed. */
 keel_board *keel_lua_checkboard(lua_State *L, int arg);
