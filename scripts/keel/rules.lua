@@ -390,7 +390,8 @@ local rule_views = setmetatable({}, { __mode = "k" })
 function Set:_make_ctx(r, game)
   local view = rule_views[r]
   if not view then
-    view = { id = r.id, title = r.title, values = r.values, file = r.file, line = r.line }
+    view = sandbox.readonly({ id = r.id, title = r.title, values = r.values, file = r.file, line = r.line },
+      "ctx.rule")
     rule_views[r] = view
   end
   local b = { set = self, r = r, game = game, rec = rec_of(self, game) }
@@ -398,8 +399,9 @@ function Set:_make_ctx(r, game)
   -- without a lookup; every case it does not take goes to ask
   local query = new_query(false, b.rec.queries, self._running, b.rec, catching,
     ctx_methods.query, self._rs)
-  -- the other methods are the shared ones (the proxy reads them from ctx_methods)
-  local ctx = sandbox.readonly({ game = self:facade(game), rule = view, query = query }, "ctx", ctx_methods)
+  -- the ctx is sealed, not a proxy: ctx.game is a plain read (it is made
+  -- for this rule and game alone); the other methods are the shared ones
+  local ctx = sandbox.seal({ game = self:facade(game), rule = view, query = query }, "ctx", ctx_methods)
   setupvalue(query, 1, ctx)
   b.ctx, b.query = ctx, query
   bound[ctx] = b

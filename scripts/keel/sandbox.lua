@@ -309,6 +309,40 @@ function readonly(t, name, base)
 end
 M.readonly = readonly
 
+-- the metatables of sealed tables: one per base and name
+local seal_mts = real_setmetatable({}, { __mode = "k" })   -- base (or seal_mts) -> name -> mt
+
+--- Seal t itself (no proxy): a key t lacks reads as base's (when given) or
+--- nil, and cannot be added (an error names `name`); rawset refuses. A key
+--- t has is a plain read, and can be set again by code that holds t: seal
+--- only a table made for one holder (a ctx: one per rule and game), whose
+--- values are already safe to hand out (functions, read-only proxies,
+--- strings, numbers, booleans). The cheap form of readonly(t, name, base)
+--- for what rule code reads on every line. Returns t.
+---@param t table
+---@param name string how error messages name it
+---@param base? table
+---@return table t
+function M.seal(t, name, base)
+  local k, v = raw_next(t)
+  while k ~= nil do
+    if real_type(v) == "table" and not protected[v] then
+      real_error(("sandbox.seal: %s.%s is a table that is not read-only"):format(name, real_tostring(k)), 2)
+    end
+    k, v = raw_next(t, k)
+  end
+  local by_name = seal_mts[base or seal_mts]
+  if not by_name then by_name = {}; seal_mts[base or seal_mts] = by_name end
+  local mt = by_name[name]
+  if not mt then
+    mt = { __index = base, __newindex = ro_newindex, __metatable = name .. " is read-only",
+           __tostring = ro_tostring }
+    by_name[name] = mt
+  end
+  protected[t] = name
+  return real_setmetatable(t, mt)
+end
+
 --- Is t one of the shared read-only tables?
 function M.is_protected(t) return protected[t] ~= nil end
 

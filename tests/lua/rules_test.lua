@@ -219,12 +219,21 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
         state = function(ctx) return ctx.game.state end,
         set = function(ctx) ctx.game.units = nil end,
         rawctx = function(ctx) ctx.x = 1 end,
+        rawset_ctx = function(ctx) rawset(ctx, "x", 1) end,
         late = function() rule { id = "P.2", title = "sneaked in" } end,
         filter = function(ctx)
           local seen
           ctx.game:units(function(g) seen = g; return true end)
           return seen.save, seen.state, type(seen.get_unit)
         end,
+      } }
+      -- a ctx is its rule's own (one per rule and game): a rule that sets
+      -- ctx.game again breaks only its own
+      rule { id = "P.3", title = "Breaks its own ctx", queries = {
+        own = function(ctx) ctx.game = nil; return ctx.game end,
+      } }
+      rule { id = "P.4", title = "Looks after P.3", queries = {
+        other = function(ctx) return type(ctx.game.get_unit) end,
       } }
     ]] })
   local set = rules.load { families = { "peek" }, path = { dir } }
@@ -233,6 +242,9 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
   t.eq(set:query(g, "state"), nil)
   t.raises(function() set:query(g, "set") end, "game is read-only")
   t.raises(function() set:query(g, "rawctx") end, "ctx is read-only")
+  t.raises(function() set:query(g, "rawset_ctx") end, "rawset: ctx is read-only")
+  t.eq(set:query(g, "own"), nil)
+  t.eq(set:query(g, "other"), "function")
   t.raises(function() set:query(g, "late") end, "rule{...} may only be called while its file loads")
   t.eq({ set:query(g, "filter") }, { nil, nil, "function" })   -- a filter gets the facade too
 end)
