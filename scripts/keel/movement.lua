@@ -186,49 +186,68 @@ local function resolve(board, h)
   return board:hex(h)
 end
 
--- group or profile -> profile, conditions
+-- group or profile -> profile, conditions, the friendly sides (the
+-- conditions' own, else the group's)
 local function unpack_what(what)
-  if getmetatable(what) == Profile then return what, nil end
+  if getmetatable(what) == Profile then return what, nil, nil end
   if type(what) ~= "table" then error("movement: a profile or a group expected", 3) end
   local p = what.profile
   if getmetatable(p) ~= Profile then error("movement: group.profile must be a movement.profile", 3) end
-  local c = what.conditions or {}
-  if what.friendly and not c.friendly then
-    local cc = {}
-    for k, v in pairs(c) do cc[k] = v end
-    cc.friendly = what.friendly
-    c = cc
+  local c = what.conditions
+  return p, c, c and c.friendly or what.friendly
+end
+
+-- t[a][b]...: the cached map under the keys, or nil
+local function cached(t, a, b, c, d, e)
+  t = t[a]; if not t then return nil end
+  t = t[b]; if not t or c == nil then return t end
+  t = t[c]; if not t then return nil end
+  t = t[d]; if not t then return nil end
+  return t[e]
+end
+
+-- t[a][b]... = m, making the levels on the way
+local function cache(t, m, a, b, c, d, e)
+  local keys = { a, b, c, d, e }
+  local n = c == nil and 2 or 5
+  for i = 1, n - 1 do
+    local k = keys[i]
+    local sub = t[k]
+    if not sub then sub = {}; t[k] = sub end
+    t = sub
   end
-  return p, c
+  t[keys[n]] = m
 end
 
 --- The cost map for a profile (or group) under its conditions (cached:
 --- per board, or per engine and owner version when the conditions read
---- owners).
+--- owners). The keys are the parts of the conditions, one level each: a
+--- lookup builds no string.
 function Engine:costmap(what)
-  local p, c = unpack_what(what)
-  local cache, key = self.maps, profile_key(p) .. "#" .. list_key(c and c.closed)
-  if reads_owners(c) then
-    local st = self.state
-    if not st then
-      error("movement: friendly_only and both_friendly read who owns each hex: " ..
-        "movement.new(board, state) needs the game state", 3)
+  local p, c, friendly = unpack_what(what)
+  local pk, closed = profile_key(p), list_key(c and c.closed)
+  if not reads_owners(c) then
+    local m = cached(self.maps, pk, closed)
+    if not m then
+      m = route.from_board(self.board, p, c and { friendly = friendly, friendly_only = c.friendly_only,
+        both_friendly = c.both_friendly, closed = c.closed })
+      cache(self.maps, m, pk, closed)
     end
-    local v = st:get_owner_version()
-    if v ~= self.owned_version then self.owned, self.owned_version = {}, v end
-    cache = self.owned
-    key = key .. "|" .. list_key(c.friendly) .. "|" .. list_key(c.friendly_only) .. "|" .. list_key(c.both_friendly)
+    return m
   end
-  local m = cache[key]
+  local st = self.state
+  if not st then
+    error("movement: friendly_only and both_friendly read who owns each hex: " ..
+      "movement.new(board, state) needs the game state", 3)
+  end
+  local v = st:get_owner_version()
+  if v ~= self.owned_version then self.owned, self.owned_version = {}, v end
+  local fk, fo, bf = list_key(friendly), list_key(c.friendly_only), list_key(c.both_friendly)
+  local m = cached(self.owned, pk, closed, fk, fo, bf)
   if not m then
-    if cache == self.owned then
-      c = { owners = self.state, friendly = c.friendly, friendly_only = c.friendly_only,
-        both_friendly = c.both_friendly, closed = c.closed }
-      m = self:owned_costmap(key, p, c)
-    else
-      m = route.from_board(self.board, p, c)
-    end
-    cache[key] = m
+    m = self:owned_costmap(concat({ pk, closed, fk, fo, bf }, "|"), p, { owners = st, friendly = friendly,
+      friendly_only = c.friendly_only, both_friendly = c.both_friendly, closed = c.closed })
+    cache(self.owned, m, pk, closed, fk, fo, bf)
   end
   return m
 end

@@ -21,7 +21,7 @@ function M.new(set)
   return setmetatable({
     set = set,
     engines = setmetatable({}, { __mode = "k" }),   -- game -> keel.movement engine
-    profiles = {},                                  -- "table|column|rows" -> profile proxy
+    profiles = {},                                  -- table name -> rows -> column -> profile proxy
     real = setmetatable({}, { __mode = "k" }),      -- profile proxy -> profile
   }, Movement)
 end
@@ -39,19 +39,23 @@ end
 
 -- A profile (from a table column) as scripts see it: read-only.
 function Movement:profile(tname, column, rows)
-  local key = tostring(tname) .. "|" .. tostring(column) .. "|" .. tostring(rows)
-  local p = self.profiles[key]
+  local by_rows = self.profiles[tname]
+  local by_column = by_rows and by_rows[rows]
+  local p = by_column and by_column[column]
   if p then return p end
   local t = self.set:table(tname)
   if not t then error(("no table named '%s' in this rule set"):format(tostring(tname)), 3) end
   if type(rows) ~= "table" then error("profile: rows {enter=, cross=, river=, water_route=} expected", 3) end
+  if column == nil then error("profile: a column expected", 3) end
   local plain = { enter = {}, cross = {}, river = rows.river, water_route = rows.water_route }
   for k, v in pairs(rows.enter or {}) do plain.enter[k] = v end
   for k, v in pairs(rows.cross or {}) do plain.cross[k] = v end
   local real = movement.profile_from_table(t, column, plain)
   p = sandbox.readonly(real, "profile " .. tostring(column))
   self.real[p] = real
-  self.profiles[key] = p
+  if not by_rows then by_rows = setmetatable({}, { __mode = "k" }); self.profiles[tname] = by_rows end
+  if not by_column then by_column = {}; by_rows[rows] = by_column end
+  by_column[column] = p
   return p
 end
 
@@ -62,10 +66,9 @@ function Movement:what(what)
   if real then return real end
   local p = self.real[what.profile]
   if not p then error("movement: group.profile must come from ctx:profile", 3) end
-  local w = {}
-  for k, v in pairs(what) do w[k] = v end
-  w.profile = p
-  return w
+  -- what the engine reads of a group (keel.movement), a copy: a mover moves it
+  return { profile = p, friendly = what.friendly, conditions = what.conditions, hex = what.hex,
+           coast = what.coast, allowance = what.allowance, spent = what.spent }
 end
 
 -- a mover as scripts see it: its methods, never the engine or the board

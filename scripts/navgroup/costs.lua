@@ -6,7 +6,7 @@
 -- next naval movement step), at most half the cost (37.B's table).
 -- The helpers the rule uses follow it.
 
-local has_stars, marker_level, credited   -- helpers, below the rule
+local has_stars, marker_level, credited, slowest_column   -- helpers, below the rule
 
 rule {
   id = "32.A.3", title = "Naval MP cost summary",
@@ -58,18 +58,7 @@ rule {
     -- the column the group moves by: the most expensive one for movement
     -- (LB if any LB; TF, NT and LC cost the same)
     group_column = function(ctx, g)
-      local v = ctx.rule.values
-      local t = ctx:table(v.table)
-      local best, best_cost
-      for _, c in ipairs(ctx:query("group_columns", g)) do
-        local sum = 0
-        for _, key in ipairs { v.rows.enter["all-sea"], v.rows.enter.coastal, v.rows.river } do
-          local cell = t:get(key, c)
-          sum = sum + (cell.kind == "number" and cell.value or 1000)
-        end
-        if not best_cost or sum > best_cost then best, best_cost = c, sum end
-      end
-      return best or "TF"
+      return slowest_column(ctx.rule.values, ctx:table(ctx.rule.values.table), ctx:query("group_columns", g))
     end,
     -- the movement profile of a group (its column; river flotilla rows if it has one)
     movement_profile = function(ctx, g)
@@ -190,4 +179,31 @@ function credited(v, activity)
     if activity:sub(1, #prefix) == prefix then return true end
   end
   return false
+end
+
+-- The column (of `columns`, in order) whose movement rows (all-sea,
+-- coastal, river: a "-" costs as 1000) cost the most, first on a tie; TF
+-- when there is none. Worked out once per table, values and columns: a
+-- rule set's tables and values never change.
+local slowest = setmetatable({}, { __mode = "k" })   -- table -> values -> "columns" -> column
+function slowest_column(v, t, columns)
+  local by_values = slowest[t]
+  if not by_values then by_values = setmetatable({}, { __mode = "k" }); slowest[t] = by_values end
+  local memo = by_values[v]
+  if not memo then memo = {}; by_values[v] = memo end
+  local key = table.concat(columns, ",")
+  local best = memo[key]
+  if best then return best end
+  local best_cost
+  for _, c in ipairs(columns) do
+    local sum = 0
+    for _, row in ipairs { v.rows.enter["all-sea"], v.rows.enter.coastal, v.rows.river } do
+      local cell = t:get(row, c)
+      sum = sum + (cell.kind == "number" and cell.value or 1000)
+    end
+    if not best_cost or sum > best_cost then best, best_cost = c, sum end
+  end
+  best = best or "TF"
+  memo[key] = best
+  return best
 end
