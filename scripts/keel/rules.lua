@@ -375,10 +375,12 @@ local ctx_methods = {
     narrate("say", { rule = b.r, text = ok and text or tostring(fmt) })
   end,
 }
-for name, fn in pairs(rules_movement.ctx_methods(function(ctx)
-  local b = binding(ctx)
+-- (the movement methods read the board and the owners; a mover's
+-- callbacks change the state, so a mover first pushes the queries' rules)
+for name, fn in pairs(rules_movement.ctx_methods(function(ctx, changes)
+  local b = bound[ctx] or binding(ctx)
   local set = b.set
-  if set._rs[PUSHED] < #set._running then sync(set) end   -- a mover changes the state
+  if changes and set._rs[PUSHED] < #set._running then sync(set) end
   return set._movement, b.game
 end)) do
   ctx_methods[name] = fn

@@ -108,9 +108,10 @@ local function river_proxy(rg)
   return p
 end
 
---- The movement methods of a ctx, shared by every ctx: `context(ctx)`
---- gives the movement context of the ctx's rule set and the ctx's game.
----@param context fun(ctx: table): table, table
+--- The movement methods of a ctx, shared by every ctx: `context(ctx,
+--- changes)` gives the movement context of the ctx's rule set and the
+--- ctx's game (`changes`: the method may go on to change the state).
+---@param context fun(ctx: table, changes?: boolean): table, table
 ---@return table<string, function>
 function M.ctx_methods(context)
   local m = {}
@@ -144,7 +145,7 @@ function M.ctx_methods(context)
   end
   --- ctx:mover(group, callbacks, opts) -> mover (callbacks get the mover and the event)
   m.mover = function(self, group, callbacks, opts)
-    local mc, game = context(self)
+    local mc, game = context(self, true)
     local w = mc:what(group)
     local eng = mc:engine(game)
     local proxy
