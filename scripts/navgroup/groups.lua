@@ -4,7 +4,7 @@
 -- mp_left, sea_distance, may_move, naval_group) are the contract other rule
 -- areas use. The helpers the rules share follow the rules.
 
-local members, kind_of, absorb, same_place, end_of_turn_combine, is_reacting   -- helpers, below the rules
+local members, kind_of, absorb, same_place, end_of_turn_combine, is_reacting, sea_reach   -- helpers, below the rules
 local KEPT                                                       -- the values a split part keeps (below)
 
 rule {
@@ -72,9 +72,10 @@ rule {
     -- or nil beyond limit (and nil, reason in a game without a board: no
     -- sea to trace through)
     sea_distance = function(ctx, from, to, limit)
-      if not ctx.game.board then return nil, "32.A: this game has no board" end
+      local board = ctx.game.board
+      if not board then return nil, "32.A: this game has no board" end
       local p = ctx:profile("naval_mp_cost", "TF", ctx.rule.values.sea_rows)
-      local r = ctx:reach(p, from, limit or 60)
+      local r = sea_reach(ctx, board, p, from, limit or 60)
       if not r then return nil end
       return (r:cost(to))
     end,
@@ -259,6 +260,27 @@ function members(game, g)
     if game:get(u, "loc") ~= "dead" then n = n + 1; out[n] = u end
   end
   return out
+end
+
+-- The hexes `profile` reaches by sea from `from` within `limit` MPs (a
+-- keel.Reach; false when `from` is off the board): the sea never changes,
+-- so each is worked out once per board, profile, hex and limit, and kept
+-- here (never handed out). At most 512 per board and profile.
+local sea_reaches = setmetatable({}, { __mode = "k" })   -- board -> profile -> { n =, from = { [from] = { [limit] = reach } } }
+function sea_reach(ctx, board, profile, from, limit)
+  local by_profile = sea_reaches[board]
+  if not by_profile then by_profile = setmetatable({}, { __mode = "k" }); sea_reaches[board] = by_profile end
+  local kept = by_profile[profile]
+  if not kept or kept.n >= 512 then kept = { n = 0, from = {} }; by_profile[profile] = kept end
+  local by_limit = kept.from[from]
+  if not by_limit then by_limit = {}; kept.from[from] = by_limit end
+  local r = by_limit[limit]
+  if r == nil then
+    r = ctx:reach(profile, from, limit) or false
+    by_limit[limit] = r
+    kept.n = kept.n + 1
+  end
+  return r
 end
 
 -- the kind a group's units make (32.A.1: combat, cargo, mixed, submarine)
