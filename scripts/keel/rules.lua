@@ -429,8 +429,34 @@ local function new_rec(self, game)
   return rec
 end
 
+-- Move a record to another game: its ctxs show that game, its frames and
+-- queries drop the atoms they kept (atoms are a state's own). A set that
+-- plays one game after another (a study, a bench) so keeps the ctxs,
+-- frames and queries it made for the first.
+local function rebind(self, rec, game)
+  self._recs[rec.game] = nil
+  local st = game.state
+  rec.game, rec.push, rec.pop = game, st:bind("push_rule"), st:bind("pop_rule")
+  local facade = self:facade(game)
+  for _, ctx in pairs(rec.ctxs) do   -- each on its own: the order is of no account
+    bound[ctx].game = game
+    ctx.game = facade   -- a key the sealed ctx has: kernel code sets it again
+  end
+  for _, f in pairs(rec.frames) do f[5] = nil end
+  for _, q in pairs(rec.queries) do q[5] = nil end
+  self._recs[game] = rec
+end
+
+-- The record of a game: its own, else the one the set used last, moved
+-- to it when no rule code is running (while some runs, its frames hold
+-- that record: a game met then, such as one a host's narrate asks about,
+-- gets a record of its own).
 function rec_of(self, game)
-  local rec = self._recs[game] or new_rec(self, game)
+  local rec = self._recs[game]
+  if not rec then
+    rec = self._rec
+    if rec and self._running[1] == nil then rebind(self, rec, game) else rec = new_rec(self, game) end
+  end
   self._rec = rec
   return rec
 end
