@@ -555,7 +555,24 @@ local function finish(self, n0, ok, ...)
   return ...
 end
 
--- Call fn(ctx, ...) of rule r with r in force for the journal.
+-- the way out of a rule call that ran unprotected: it returned
+local function done(self, n0, ...)
+  local rs, running = self._rs, self._running
+  if rs[PUSHED] == n0 + 1 then
+    running[n0 + 1][4].pop()
+    rs[PUSHED] = n0
+    running[n0 + 1] = nil
+    return ...
+  end
+  unwind(self, n0)
+  return ...
+end
+
+-- Call fn(ctx, ...) of rule r with r in force for the journal. Within
+-- another rule's call, where no script can catch an error (catching), the
+-- call runs unprotected, as a query does: an error goes on to the
+-- enclosing rule call, whose handler names this rule (the innermost) and
+-- whose way out unwinds it.
 function call(self, r, fn, game, ...)
   local rec = self._rec
   if rec == nil or rec.game ~= game then rec = rec_of(self, game) end
@@ -569,6 +586,7 @@ function call(self, r, fn, game, ...)
   local atom = f[5]
   if atom then rec.push(nil, atom) else f[5] = rec.push(nil, r.id) end
   rs[PUSHED] = n
+  if n0 > 0 and catching[1] <= 0 then return done(self, n0, fn(f[3], ...)) end
   return finish(self, n0, xpcall(fn, self._handler, f[3], ...))
 end
 Set._call = call
