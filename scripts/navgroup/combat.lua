@@ -229,15 +229,17 @@ rule {
       if hex == nil or side == nil then return end
       local seen = {}
       local cds = enemy_cds(ctx, side, hex)
-      local left = mp_left(ctx, g, ev.spent)
+      local left   -- the MPs left matter only at a fire point: asked then, once
       for _, cd in ipairs(cds) do
         if not seen[cd.hex] then
           seen[cd.hex] = true
           -- the MPs spent in this CD's zone this step (keyed value `cd_mp` {group, CD hex})
           local b = game:get_keyed("cd_mp", { g, cd.hex }) or 0
           local a = b + mp
+          local pts = fire_points(v, b, a)
+          if left == nil and #pts > 0 then left = mp_left(ctx, g, ev.spent) end
           if a ~= b then game:set_keyed("cd_mp", { g, cd.hex }, a) end
-          for _, p in ipairs(fire_points(v, b, a)) do
+          for _, p in ipairs(pts) do
             if left <= 0 then
               -- effects on movement as surface combat: none without MPs (32.D.2)
               ctx:say("no CD combat for %s at %s: it has spent all its MPs", game:group_get_name(g), label(ctx, hex))
