@@ -17,7 +17,7 @@
 local hexlib = keel.hex
 local label, kind_name, combatants, mp_left, is_sub, enemy_groups_near, spends_without_leaving,
   start_group_combats, start_surface, enemy_cds, cd_value, fire_points, add_combat,
-  clear_keyed                                                 -- helpers, below the rules
+  clear_keyed, sub_foes, surface_foes                         -- helpers, below the rules
 
 -- ---- 32.D ---------------------------------------------------------------------------
 
@@ -158,16 +158,14 @@ rule {
     -- d) a non-submarine group (phasing or not) enters a hex in the combat
     -- zone of an enemy submarine group
     group_enters_hex = function(ctx, ev)
-      if is_sub(ctx:query("group_kind", ev.group)) then return end   -- submarines ignore submarines
-      local subs = enemy_groups_near(ctx, ev.group, ev.to, "submarine", is_sub)
+      local subs = enemy_groups_near(ctx, ev.group, ev.to, "submarine", sub_foes)
       start_group_combats(ctx, ev, "submarine", subs, false)
     end,
     -- e) a phasing non-submarine group that started the step in the zone
     -- spends MPs in its hex without leaving it
     mp_spent = function(ctx, ev)
       if not spends_without_leaving(ctx, ev) then return end
-      if is_sub(ctx:query("group_kind", ev.group)) then return end
-      local subs = enemy_groups_near(ctx, ev.group, ev.hex, "submarine", is_sub)
+      local subs = enemy_groups_near(ctx, ev.group, ev.hex, "submarine", sub_foes)
       start_group_combats(ctx, ev, "submarine", subs, true)
     end,
   },
@@ -317,19 +315,29 @@ function mp_left(ctx, g, spent)
   return left
 end
 
--- Enemy naval groups at sea whose combat zone holds `hex`; `accept(kind)` filters.
--- A group at sea ignores enemy groups in port (32.A.2). Ids in order.
+-- The enemy naval groups at sea whose combat zone holds `hex` and that `g`
+-- fights: `accept(kind of g, kind of the enemy)` filters. A group at sea
+-- ignores enemy groups in port (32.A.2). Ids in order.
 function enemy_groups_near(ctx, g, hex, source, accept)
   local game = ctx.game
-  local side = ctx:query("group_side", g)
   local out = {}
-  if side == nil or hex == nil then return out end
-  for _, e in ipairs(game:groups()) do
-    if e ~= g and #game:group_units(e) > 0 and game:group_get_value(e, "in_port") ~= true then
-      local eh = ctx:query("group_hex", e)   -- where first: most groups are out of the zone
+  if hex == nil then return out end
+  -- where first: most groups are out of the zone, and then g's side and
+  -- kind (pure reads) are not needed at all
+  local side, kind
+  local groups = game:groups()
+  for i = 1, #groups do
+    local e = groups[i]
+    if e ~= g and game:group_get_value(e, "in_port") ~= true and #game:group_units(e) > 0 then
+      local eh = ctx:query("group_hex", e)
       if eh and ctx:query("in_combat_zone", eh, hex, source) then
+        if side == nil then
+          side = ctx:query("group_side", g)
+          if side == nil then return out end
+          kind = ctx:query("group_kind", g)
+        end
         local es = ctx:query("group_side", e)
-        if es ~= nil and es ~= side and accept(ctx:query("group_kind", e)) then out[#out + 1] = e end
+        if es ~= nil and es ~= side and accept(kind, ctx:query("group_kind", e)) then out[#out + 1] = e end
       end
     end
   end
@@ -364,22 +372,21 @@ end
 
 function is_sub(kind) return kind == "submarine" end
 
--- The enemy groups a moving group of `kind` fights at the surface: never
--- submarines; a cargo group ignores enemy cargo groups.
-local function surface_enemies(ctx, ev, hex)
-  local kind = ctx:query("group_kind", ev.group)
-  if is_sub(kind) then return {} end
-  return enemy_groups_near(ctx, ev.group, hex, "naval", function(ek)
-    if is_sub(ek) then return false end
-    if kind == "cargo" and ek == "cargo" then return false end
-    return true
-  end)
+-- Whom a group of `kind` fights in an enemy submarine's zone (32.D.1):
+-- submarines ignore submarines.
+function sub_foes(kind, ek) return is_sub(ek) and not is_sub(kind) end
+
+-- Whom a group of `kind` fights at the surface (32.D.2): never submarines
+-- (nor does a submarine); a cargo group ignores enemy cargo groups.
+function surface_foes(kind, ek)
+  if is_sub(kind) or is_sub(ek) then return false end
+  return not (kind == "cargo" and ek == "cargo")
 end
 
 -- Surface combat with the enemies whose zone holds `hex` (a, or b with
 -- `once`): none when the group has no MPs left after this expenditure.
 function start_surface(ctx, ev, hex, once)
-  local enemies = surface_enemies(ctx, ev, hex)
+  local enemies = enemy_groups_near(ctx, ev.group, hex, "naval", surface_foes)
   if #enemies == 0 then return end
   if mp_left(ctx, ev.group, ev.spent) <= 0 then
     ctx:say("no surface combat for %s at %s: it has spent all its MPs", ctx.game:group_get_name(ev.group), label(ctx, hex))
