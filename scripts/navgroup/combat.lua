@@ -322,15 +322,15 @@ function enemy_groups_near(ctx, g, hex, source, accept)
   local game = ctx.game
   local out = {}
   if hex == nil then return out end
-  -- where first: most groups are out of the zone, and then g's side and
-  -- kind (pure reads) are not needed at all
+  -- where first: most groups are out of the zone, and then whether they
+  -- have units, and g's side and kind (pure reads), are not needed at all
   local side, kind
   local groups = game:groups()
   for i = 1, #groups do
     local e = groups[i]
-    if e ~= g and game:group_get_value(e, "in_port") ~= true and #game:group_units(e) > 0 then
+    if e ~= g and game:group_get_value(e, "in_port") ~= true then
       local eh = ctx:query("group_hex", e)
-      if eh and ctx:query("in_combat_zone", eh, hex, source) then
+      if eh and ctx:query("in_combat_zone", eh, hex, source) and #game:group_units(e) > 0 then
         if side == nil then
           side = ctx:query("group_side", g)
           if side == nil then return out end
