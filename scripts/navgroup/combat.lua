@@ -223,10 +223,12 @@ rule {
     mp_spent = function(ctx, ev)
       local game, v = ctx.game, ctx.rule.values
       local g, hex, mp = ev.group, ev.hex, ev.mp or 0
-      local side = ctx:query("group_side", g)
-      if hex == nil or side == nil then return end
+      if hex == nil then return end
+      -- the group's side, asked once it matters (false: not asked; nil: the
+      -- group has none, and then no CD combat and no count changes)
+      local cds, side = enemy_cds(ctx, g, hex)
+      if side == nil then return end
       local seen = {}
-      local cds = enemy_cds(ctx, side, hex)
       local left   -- the MPs left matter only at a fire point: asked then, once
       for _, cd in ipairs(cds) do
         if not seen[cd.hex] then
@@ -254,21 +256,25 @@ rule {
           end
         end
       end
-      -- out of a CD's zone, the count for that CD starts again
-      clear_keyed(game, "cd_mp", function(key) return key[1] ~= g or seen[key[2]] end)
+      -- out of a CD's zone, the count for that CD starts again (last key
+      -- first: the indices hold)
+      for i = game:count_keyed("cd_mp"), 1, -1 do
+        local key = game:at_keyed("cd_mp", i)
+        if key[1] == g and not seen[key[2]] then
+          if side == false then side = ctx:query("group_side", g) end
+          if side == nil then return end
+          game:set_keyed("cd_mp", key, nil)
+        end
+      end
     end,
   },
 }
 
 -- ---- helpers shared by the rules of this file ---------------------------------------
 
--- Remove the keys of a keyed map (all, or those `keep(key)` does not keep),
--- last first so that the indices hold.
-function clear_keyed(game, map, keep)
-  for i = game:count_keyed(map), 1, -1 do
-    local key = game:at_keyed(map, i)
-    if not (keep and keep(key)) then game:set_keyed(map, key, nil) end
-  end
+-- Remove every key of a keyed map, last first so that the indices hold.
+function clear_keyed(game, map)
+  for i = game:count_keyed(map), 1, -1 do game:set_keyed(map, game:at_keyed(map, i), nil) end
 end
 
 -- ev.combat is the first combat an event starts, ev.combats all of them in order.
@@ -407,36 +413,45 @@ local function board_cd_levels(board)
   return m
 end
 
--- Enemy CDs whose combat zone holds `hex`: the board's coast defences (owned
--- by the hex's owner) and CD units (`cd_types`, level = value `cd`), each as
--- { hex =, level =, distance = }, in hex order then unit order.
-function enemy_cds(ctx, side, hex)
+-- The CDs enemy to group `g` whose combat zone holds `hex`: the board's
+-- coast defences (owned by the hex's owner) and CD units (`cd_types`, level
+-- = value `cd`), each as { hex =, level =, distance = }, in hex order then
+-- unit order; and g's side, asked at the first CD met (false when none is,
+-- nil when g has no side: then no CDs).
+function enemy_cds(ctx, g, hex)
   local game, v = ctx.game, ctx.rule.values
   local out, seen = {}, {}
+  local side = false
   local board = game.board
   -- the zone is symmetric: the CDs whose zone holds `hex` are in the zone around `hex`
   local levels = board and board_cd_levels(board) or {}
   for _, h in ipairs(ctx:query("combat_zone", hex, "cd")) do
     local level = levels[h]   -- a hex off the board has none
-    if level then
-      local owner = game:get_owner(h)
-      if owner and owner ~= side then
+    local owner = level and game:get_owner(h)
+    if owner then
+      if side == false then side = ctx:query("group_side", g) end
+      if side == nil then return out, nil end
+      if owner ~= side then
         local inz, d = ctx:query("in_combat_zone", h, hex, "cd")
         if inz then out[#out + 1] = { hex = h, level = level, distance = d }; seen[h] = true end
       end
     end
   end
   for _, u in ipairs(game:units()) do
-    if v.cd_types[game:get(u, "type")] and game:get(u, "side") ~= side then
-      local kind, where = game:get(u, "loc")
-      if (kind == "hex" or kind == "port") and not seen[where] then
-        local inz, d = ctx:query("in_combat_zone", where, hex, "cd")
-        local level = game:get_value(u, "cd") or game:get_value(u, "strength") or 0
-        if inz and level > 0 then out[#out + 1] = { hex = where, level = level, distance = d, unit = u } end
+    if v.cd_types[game:get(u, "type")] then
+      if side == false then side = ctx:query("group_side", g) end
+      if side == nil then return out, nil end
+      if game:get(u, "side") ~= side then
+        local kind, where = game:get(u, "loc")
+        if (kind == "hex" or kind == "port") and not seen[where] then
+          local inz, d = ctx:query("in_combat_zone", where, hex, "cd")
+          local level = game:get_value(u, "cd") or game:get_value(u, "strength") or 0
+          if inz and level > 0 then out[#out + 1] = { hex = where, level = level, distance = d, unit = u } end
+        end
       end
     end
   end
-  return out
+  return out, side
 end
 
 -- A CD's value firing at `distance`: halved next door (value, halved).
