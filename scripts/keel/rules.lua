@@ -32,7 +32,7 @@ local xprotect = sandbox.xprotect
 local unpack, pack = table.unpack, table.pack
 local setupvalue = debug.setupvalue
 local PUSHED <const>, LAST <const> = 1, 2   -- set._rs (M.new)
-local new_query = require("keel").rules.new_query
+local new_query, new_ids = require("keel").rules.new_query, require("keel").rules.new_ids
 
 -- ---- sets --------------------------------------------------------------------------
 
@@ -184,16 +184,13 @@ function Set:facade(game)
     if type(key) == "table" and getmetatable(key) ~= nil then return game:set_keyed(name, key, v) end
     return set_keyed(nil, name, key, v)
   end
-  local count_groups = st:bind("count_groups")
-  g.groups = function()
-    local out = {}
-    for i = 1, count_groups() do out[i] = i end
-    return out
-  end
+  -- every group's id, every unit's id: a list made at its size, in C
+  g.groups = new_ids(st:bind("count_groups"))
+  local unit_ids = new_ids(st:bind("count_units"))
   local proxy
   -- a filter gets the facade, never the game itself
   g.units = function(_, filter)
-    if filter == nil then return game:units() end
+    if filter == nil then return unit_ids() end
     return game:units(function(_, id) return filter(proxy, id) end)
   end
   g.roll = function(_, expr, opts)
