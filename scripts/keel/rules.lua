@@ -553,7 +553,7 @@ local function finish(self, n0, ok, ...)
 end
 
 -- the way out of a rule call that ran unprotected: it returned
-local function done(self, n0, ...)
+local function returned(self, n0, ...)
   local rs, running = self._rs, self._running
   if rs[PUSHED] == n0 + 1 then
     running[n0 + 1][4].pop()
@@ -583,7 +583,7 @@ function call(self, r, fn, game, ...)
   local atom = f[5]
   if atom then rec.push(nil, atom) else f[5] = rec.push(nil, r.id) end
   rs[PUSHED] = n
-  if n0 > 0 and catching[1] <= 0 then return done(self, n0, fn(f[3], ...)) end
+  if n0 > 0 and catching[1] <= 0 then return returned(self, n0, fn(f[3], ...)) end
   return finish(self, n0, xpcall(fn, self._handler, f[3], ...))
 end
 Set._call = call
