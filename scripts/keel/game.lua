@@ -85,12 +85,12 @@ function M.new(opts)
 end
 
 --- Seed hex ownership with the owners the board's map file declares
--- (keel.map.get_owners; the board holds none), in map order, and journal it
+-- (keel.map.seed_owners; the board holds none), in map order, and journal it
 -- as one event: the hexes owned after it, and the state hash.
 function Game:seed_ownership(board)
   local st = self.state
   st:journal_enable(false)
-  for _, o in ipairs(map.get_owners(board)) do st:set_owner(o.hexes, o.side) end
+  map.seed_owners(board, st)
   st:journal_enable(true)
   st:journal_append(line("owners", { { "from", "board" }, { "count", st:count_owned() }, { "hash", st:hash_hex() } }))
 end

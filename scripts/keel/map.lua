@@ -762,17 +762,31 @@ end
 --- keel.game seeds them into the game state, the one place owners live.
 ---@param board userdata keel.Board
 ---@return {side: string, hexes: integer[]}[]
-function M.get_owners(board)
+local function declared_owners(board)
   local d = declared[board]
   if d and d.ownership then   -- expanded the first time it is asked for
     d = owners_of(board, d.numbering, d.ownership)
     declared[board] = d
   end
+  return d
+end
+
+function M.get_owners(board)
+  local d = declared_owners(board)
   local out = {}
   for i, g in ipairs(d or {}) do
     out[i] = { side = g.side, hexes = table.move(g.hexes, 1, #g.hexes, 1, {}) }
   end
   return out
+end
+
+--- Set the owners the board's map file declares in a keel.State, in map
+--- order (st:set_owner with each statement's hexes): what keel.game seeds
+--- a new game with, without the copy get_owners hands out.
+---@param board userdata keel.Board
+---@param st userdata keel.State
+function M.seed_owners(board, st)
+  for _, g in ipairs(declared_owners(board) or {}) do st:set_owner(g.hexes, g.side) end
 end
 
 -- The index of zone `name`, added to the board the first time.

@@ -234,4 +234,10 @@ local map = {}
 ---@return {side: string, hexes: integer[]}[]
 function map.get_owners(b) end
 
+---Set those owners in a state, statement by statement (`st:set_owner`):
+---what keel.game seeds a new game with.
+---@param b keel.Board
+---@param st keel.State
+function map.seed_owners(b, st) end
+
 return board
