@@ -24,7 +24,7 @@
 -- The rules come first, in rulebook order; the helpers they share follow them.
 
 local consider, build_info, contacts_for, party_of, modifiers, zoc_levels   -- 32.B's machinery (below)
-local label, unit_hex, dist, zone_of, is_air, air_in_range, blockade_level,
+local label, unit_hex, dist, zone_of, is_air, air_in_range, blockade_level, has_searcher,
   cds_ports_in_range, activate_on_success, activate_on_contact              -- shared reads and activations (below)
 
 -- ---- 32.B ---------------------------------------------------------------------------
@@ -214,13 +214,10 @@ rule {
       if g:group_get_value(info.group, "search_f") == info.segment then return nil end  -- F result
       local best, best_d
       for _, sg in ipairs(g:groups()) do
-        local units = g:group_units(sg)
-        local searchers = 0
-        for _, u in ipairs(units) do
-          if not v.no_search_types[g:get(u, "type")] then searchers = searchers + 1 end
-        end
-        if searchers > 0 and sg ~= info.group and ctx:query("group_side", sg) == info.enemy
-          and g:group_get_value(sg, "search_barred") ~= info.segment then
+        -- an enemy group not barred this segment, with a unit that may search
+        -- (the cheap tests first: most groups fail the side)
+        if sg ~= info.group and ctx:query("group_side", sg) == info.enemy
+          and g:group_get_value(sg, "search_barred") ~= info.segment and has_searcher(g, sg, v.no_search_types) then
           local range = v.range[ctx:query("group_kind", sg)]
           local h = ctx:query("group_hex", sg)
           if range and h then
@@ -360,6 +357,14 @@ function cds_ports_in_range(ctx, enemy, hex)
     end
   end
   return out
+end
+
+-- Whether a group has a unit whose type is not in `excluded` (a set).
+function has_searcher(g, gid, excluded)
+  for _, u in ipairs(g:group_units(gid)) do
+    if not excluded[g:get(u, "type")] then return true end
+  end
+  return false
 end
 
 local function group_units_of_type(g, gid, types)
