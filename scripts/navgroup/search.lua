@@ -495,14 +495,20 @@ function contacts_for(ctx, info)
   return out
 end
 
-function build_info(ctx, ev, event)
-  local g = ctx.game
+-- Where a look is (the event's hex, else the group's) and in which segment.
+local function look_at(ctx, ev)
+  return ev.to or ev.hex or ctx:query("group_hex", ev.group), ctx.game:get_global("search_segment") or 0
+end
+
+-- What the contact rules and modifiers read of a look; `hex` and `segment`
+-- as look_at gives them when the caller has them already.
+function build_info(ctx, ev, event, hex, segment)
+  if hex == nil then hex, segment = look_at(ctx, ev) end
   local gid = ev.group
   local side = ctx:query("group_side", gid)
   return {
     group = gid, side = side, enemy = ctx:query("search_enemy_side", side),
-    hex = ev.to or ev.hex or ctx:query("group_hex", gid), from = ev.from, event = event,
-    left_hex = ev.left_hex, night = ev.night, segment = g:get_global("search_segment") or 0,
+    hex = hex, from = ev.from, event = event, left_hex = ev.left_hex, night = ev.night, segment = segment,
   }
 end
 
@@ -615,13 +621,15 @@ end
 function consider(ctx, ev, event)
   local g, v = ctx.game, ctx.rule.values
   if ev.reacting then return end
-  local info = build_info(ctx, ev, event)
+  local gid = ev.group
+  local hex, seg = look_at(ctx, ev)
+  -- entering a hex fires both group_enters_hex and mp_spent: one look per
+  -- expenditure (asked first, as it only reads: most repeats end here)
+  local same_hex = g:group_get_value(gid, "search_look_seg") == seg and g:group_get_value(gid, "search_look_hex") == hex
+  if same_hex and g:group_get_value(gid, "search_look_spent") == ev.spent then return end
+  local info = build_info(ctx, ev, event, hex, seg)
   local phasing = g:get_global("phasing") or info.side
   if info.side ~= phasing or info.enemy == nil then return end  -- a side not in values.sides: no enemy
-  local gid, seg = info.group, info.segment
-  -- entering a hex fires both group_enters_hex and mp_spent: one look per expenditure
-  local same_hex = g:group_get_value(gid, "search_look_seg") == seg and g:group_get_value(gid, "search_look_hex") == info.hex
-  if same_hex and g:group_get_value(gid, "search_look_spent") == ev.spent then return end
   g:group_set_value(gid, "search_look_seg", seg)
   g:group_set_value(gid, "search_look_hex", info.hex)
   g:group_set_value(gid, "search_look_spent", ev.spent)
