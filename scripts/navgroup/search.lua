@@ -24,7 +24,7 @@
 -- The rules come first, in rulebook order; the helpers they share follow them.
 
 local consider, build_info, contacts_for, party_of, modifiers, zoc_levels   -- 32.B's machinery (below)
-local label, unit_hex, dist, zone_of, is_air, air_in_range, blockade_level, has_searcher,
+local label, side_units, unit_hex, dist, zone_of, is_air, air_in_range, blockade_level, has_searcher,
   cds_ports_in_range, activate_on_success, activate_on_contact              -- shared reads and activations (below)
 
 -- ---- 32.B ---------------------------------------------------------------------------
@@ -168,9 +168,10 @@ rule {
   values = { naval_types = { TF = true, CG = true, NT = true, LC = true, LB = true, SUB = true, RF = true, CD = true } },
   queries = {
     contact_ground_units = function(ctx, info)
-      local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        if g:get(u, "side") == info.enemy and not ctx.rule.values.naval_types[g:get(u, "type")] and not is_air(g, u) then
+      local g, naval = ctx.game, ctx.rule.values.naval_types
+      local units, types = side_units(g, info.enemy)
+      for _, u in ipairs(units) do
+        if not naval[types[u]] and not is_air(g, u) then
           local h = unit_hex(g, u)
           if h and dist(h, info.hex) <= 1 then
             return { kind = "enemy ground units", unit = u, rule = "32.B.4" }
@@ -238,6 +239,30 @@ function label(g, hex)
   return b and b:format(hex) or tostring(hex)
 end
 
+-- The units of `side` (id order) and every unit's type, as the state stands:
+-- one walk of the units serves every walk of a look (the contact rules, the
+-- modifiers), and is made again only when the state has changed (its
+-- version). The lists are never handed out.
+local censuses = setmetatable({}, { __mode = "k" })   -- ctx.game -> { version =, [side] = ids, type = {} }
+function side_units(g, side)
+  local version = g:get_version()
+  local c = censuses[g]
+  if not c or c.version ~= version then
+    c = { version = version, by_side = {}, type = {} }
+    for _, u in ipairs(g:units()) do
+      local s = g:get(u, "side")
+      if s == nil then s = false end   -- a unit of no side (nil is no key)
+      local l = c.by_side[s]
+      if not l then l = {}; c.by_side[s] = l end
+      l[#l + 1] = u
+      c.type[u] = g:get(u, "type")
+    end
+    censuses[g] = c
+  end
+  if side == nil then side = false end
+  return c.by_side[side] or {}, c.type
+end
+
 function unit_hex(g, u)
   local kind, where = g:get(u, "loc")
   if kind == "hex" or kind == "port" then return where, kind end
@@ -264,8 +289,8 @@ end
 -- in unit id order.
 function air_in_range(g, side, missions, hex, gid)
   local out = {}
-  for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == side and missions[g:get_value(u, "mission") or ""] then
+  for _, u in ipairs((side_units(g, side))) do
+    if missions[g:get_value(u, "mission") or ""] then
       local base = unit_hex(g, u)
       local range = g:get_value(u, "range") or 0
       if base and dist(base, hex) <= range and can_search(g, u, gid) then out[#out + 1] = u end
@@ -350,8 +375,9 @@ function cds_ports_in_range(ctx, enemy, hex)
       if g:get_owner(c.hex) == enemy then out[#out + 1] = { hex = c.hex, level = c.level, what = c.what } end
     end
   end
-  for _, u in ipairs(g:units()) do
-    if g:get(u, "type") == "CD" and g:get(u, "side") == enemy then
+  local units, types = side_units(g, enemy)
+  for _, u in ipairs(units) do
+    if types[u] == "CD" then
       local h, lv = unit_hex(g, u), g:get_value(u, "cd") or g:get_value(u, "strength") or 0
       if h and lv > 0 and dist(h, hex) <= lv then out[#out + 1] = { hex = h, level = lv, what = "CD" } end
     end
@@ -442,8 +468,8 @@ function modifiers(ctx, info, party)
   m.rough_seas = sea == "rough"
   -- "-1 for each air unit on naval air escort up to ... air units on naval air patrol"
   local escorts = 0
-  for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == info.side and g:get_value(u, "mission") == v.missions.escort
+  for _, u in ipairs((side_units(g, info.side))) do
+    if g:get_value(u, "mission") == v.missions.escort
       and g:get_value(u, "escort") == gid and can_search(g, u) then escorts = escorts + 1 end
   end
   m.air_escort = math.min(escorts, #party.patrol)
@@ -520,8 +546,8 @@ end
 -- All air units of a side at an airbase.
 local function air_at(g, side, base)
   local out = {}
-  for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == side and is_air(g, u) and unit_hex(g, u) == base then out[#out + 1] = u end
+  for _, u in ipairs((side_units(g, side))) do
+    if is_air(g, u) and unit_hex(g, u) == base then out[#out + 1] = u end
   end
   return out
 end
