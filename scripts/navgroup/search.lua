@@ -366,13 +366,14 @@ local function board_in_reach(b, sizes, hex)
 end
 
 -- Enemy CDs and ports whose range (CD strength, port size) reaches `hex`
--- (32.B.5): { {hex=, level=, what="CD"|"port"} ... }.
+-- (32.B.5): { {hex=, level=, what="CD"|"port"} ... }, read only (the board's
+-- entries are board_in_reach's own).
 function cds_ports_in_range(ctx, enemy, hex)
   local g = ctx.game
   local out = {}
   if g.board then
     for _, c in ipairs(board_in_reach(g.board, ctx:query("search_port_sizes"), hex)) do
-      if g:get_owner(c.hex) == enemy then out[#out + 1] = { hex = c.hex, level = c.level, what = c.what } end
+      if g:get_owner(c.hex) == enemy then out[#out + 1] = c end
     end
   end
   local units, types = side_units(g, enemy)
