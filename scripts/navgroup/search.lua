@@ -301,6 +301,7 @@ end
 
 -- Distinct airbases of `units`, nearest to `hex` first (then hex id).
 local function airbases(g, units, hex)
+  if #units == 0 then return {} end   -- (most searches use no patrol)
   local seen, out = {}, {}
   for _, u in ipairs(units) do
     local b = unit_hex(g, u)
@@ -455,61 +456,62 @@ function party_of(contacts)
   return p
 end
 
--- Every modifier of the NAVAL SEARCH TABLE, by the table's names.
+-- Every modifier of the NAVAL SEARCH TABLE, by the table's names: worked out
+-- first, then made into one table (made at its size: no growing it field by
+-- field).
 function modifiers(ctx, info, party)
   local g, v = ctx.game, ctx.rule.values
   local hex, gid, enemy = info.hex, info.group, info.enemy
-  local m = {}
   -- "-# each 5 hexes from the furthest enemy airbase flying naval patrol whose air units are used"
   local far = 0
   for _, b in ipairs(airbases(g, party.patrol, hex)) do far = math.max(far, dist(b, hex)) end
-  m.airbase_distance = far // v.airbase_distance_per
   local sea = g:get_global("sea")
-  m.stormy_seas = sea == "stormy"
-  m.rough_seas = sea == "rough"
   -- "-1 for each air unit on naval air escort up to ... air units on naval air patrol"
   local escorts = 0
   for _, u in ipairs((side_units(g, info.side))) do
     if g:get_value(u, "mission") == v.missions.escort
       and g:get_value(u, "escort") == gid and can_search(g, u) then escorts = escorts + 1 end
   end
-  m.air_escort = math.min(escorts, #party.patrol)
-  if info.night ~= nil then m.night = info.night else m.night = g:get_global("night") == true end
-  m.did_not_leave_hex = info.left_hex == false
+  local night = info.night
+  if night == nil then night = g:get_global("night") == true end
   -- "friendly owned": the searching side's (values.friendly = "searcher"), or the phasing side's
   local friend = v.friendly == "phasing" and info.side or enemy
   local b = g.board
-  m.friendly_coastal_hex = b ~= nil and b:get_terrain(hex) == "coastal" and g:get_owner(hex) == friend
+  local coastal = b ~= nil and b:get_terrain(hex) == "coastal" and g:get_owner(hex) == friend
   local port = b and b:get_port(hex)
-  m.friendly_major_port = port ~= nil and v.major_ports[port.size] == true and g:get_owner(hex) == friend
-  m.naval_base_within_10 = false
+  local major_port = port ~= nil and v.major_ports[port.size] == true and g:get_owner(hex) == friend
+  local naval_base = false
   if b then
     for _, nb in ipairs(b:tagged(v.naval_base_tag)) do
-      if g:get_owner(nb) == friend and dist(nb, hex) <= v.naval_base_range then m.naval_base_within_10 = true end
+      if g:get_owner(nb) == friend and dist(nb, hex) <= v.naval_base_range then naval_base = true end
     end
   end
   -- ZOC (another chapter): levels a scenario supplies; protected waters negate non-air non-ground ZOC
   local ground_air, other = ctx:query("search_zoc", enemy, hex)
   if ctx:query("search_protected_waters", hex) then other = 0 end
   local zoc = math.max(ground_air or 0, other or 0)
-  m.enemy_partial_zoc = zoc == 1
-  m.enemy_full_zoc = zoc == 2
-  m.enemy_double_zoc = zoc >= 3
-  m.air_patrol = #party.patrol
-  m.previously_found = g:group_get_value(gid, "found") == true
+  local found = g:group_get_value(gid, "found") == true
   local kind = ctx:query("group_kind", gid)
-  m.mixed_group = kind == "mixed"
-  m.cargo_group = kind == "cargo"
-  m.port_interdiction = ctx:query("pi_level", info.side, hex)
-  m.blockade = blockade_level(g, hex, enemy)
+  local pi, blockade = ctx:query("pi_level", info.side, hex), blockade_level(g, hex, enemy)
   local ps, cd = 0, 0
   for _, c in ipairs(cds_ports_in_range(ctx, enemy, hex)) do
     if c.what == "port" then ps = math.max(ps, c.level) else cd = math.max(cd, c.level) end
   end
-  m.port_size = ps
-  m.cd_level = cd
-  m.tf_size = group_units_of_type(g, gid, v.tf_types) // 4
-  return m
+  return {
+    airbase_distance = far // v.airbase_distance_per,
+    stormy_seas = sea == "stormy", rough_seas = sea == "rough",
+    air_escort = math.min(escorts, #party.patrol),
+    night = night,
+    did_not_leave_hex = info.left_hex == false,
+    friendly_coastal_hex = coastal, friendly_major_port = major_port, naval_base_within_10 = naval_base,
+    enemy_partial_zoc = zoc == 1, enemy_full_zoc = zoc == 2, enemy_double_zoc = zoc >= 3,
+    air_patrol = #party.patrol,
+    previously_found = found,
+    mixed_group = kind == "mixed", cargo_group = kind == "cargo",
+    port_interdiction = pi, blockade = blockade,
+    port_size = ps, cd_level = cd,
+    tf_size = group_units_of_type(g, gid, v.tf_types) // 4,
+  }
 end
 
 -- The contacts at this hex for this event, from the contact rules in order.
