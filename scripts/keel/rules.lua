@@ -32,7 +32,7 @@ local xprotect = sandbox.xprotect
 local unpack, pack = table.unpack, table.pack
 local setupvalue = debug.setupvalue
 local PUSHED <const>, LAST <const> = 1, 2   -- set._rs (M.new)
-local new_query = require("keel").rules.new_query
+local new_query, new_ids = require("keel").rules.new_query, require("keel").rules.new_ids
 
 -- ---- sets --------------------------------------------------------------------------
 
@@ -184,16 +184,13 @@ function Set:facade(game)
     if type(key) == "table" and getmetatable(key) ~= nil then return game:set_keyed(name, key, v) end
     return set_keyed(nil, name, key, v)
   end
-  local count_groups = st:bind("count_groups")
-  g.groups = function()
-    local out = {}
-    for i = 1, count_groups() do out[i] = i end
-    return out
-  end
+  -- every group's id, every unit's id: a list made at its size, in C
+  g.groups = new_ids(st:bind("count_groups"))
+  local unit_ids = new_ids(st:bind("count_units"))
   local proxy
   -- a filter gets the facade, never the game itself
   g.units = function(_, filter)
-    if filter == nil then return game:units() end
+    if filter == nil then return unit_ids() end
     return game:units(function(_, id) return filter(proxy, id) end)
   end
   g.roll = function(_, expr, opts)
@@ -429,8 +426,34 @@ local function new_rec(self, game)
   return rec
 end
 
+-- Move a record to another game: its ctxs show that game, its frames and
+-- queries drop the atoms they kept (atoms are a state's own). A set that
+-- plays one game after another (a study, a bench) so keeps the ctxs,
+-- frames and queries it made for the first.
+local function rebind(self, rec, game)
+  self._recs[rec.game] = nil
+  local st = game.state
+  rec.game, rec.push, rec.pop = game, st:bind("push_rule"), st:bind("pop_rule")
+  local facade = self:facade(game)
+  for _, ctx in pairs(rec.ctxs) do   -- each on its own: the order is of no account
+    bound[ctx].game = game
+    ctx.game = facade   -- a key the sealed ctx has: kernel code sets it again
+  end
+  for _, f in pairs(rec.frames) do f[5] = nil end
+  for _, q in pairs(rec.queries) do q[5] = nil end
+  self._recs[game] = rec
+end
+
+-- The record of a game: its own, else the one the set used last, moved
+-- to it when no rule code is running (while some runs, its frames hold
+-- that record: a game met then, such as one a host's narrate asks about,
+-- gets a record of its own).
 function rec_of(self, game)
-  local rec = self._recs[game] or new_rec(self, game)
+  local rec = self._recs[game]
+  if not rec then
+    rec = self._rec
+    if rec and self._running[1] == nil then rebind(self, rec, game) else rec = new_rec(self, game) end
+  end
   self._rec = rec
   return rec
 end
@@ -529,7 +552,24 @@ local function finish(self, n0, ok, ...)
   return ...
 end
 
--- Call fn(ctx, ...) of rule r with r in force for the journal.
+-- the way out of a rule call that ran unprotected: it returned
+local function returned(self, n0, ...)
+  local rs, running = self._rs, self._running
+  if rs[PUSHED] == n0 + 1 then
+    running[n0 + 1][4].pop()
+    rs[PUSHED] = n0
+    running[n0 + 1] = nil
+    return ...
+  end
+  unwind(self, n0)
+  return ...
+end
+
+-- Call fn(ctx, ...) of rule r with r in force for the journal. Within
+-- another rule's call, where no script can catch an error (catching), the
+-- call runs unprotected, as a query does: an error goes on to the
+-- enclosing rule call, whose handler names this rule (the innermost) and
+-- whose way out unwinds it.
 function call(self, r, fn, game, ...)
   local rec = self._rec
   if rec == nil or rec.game ~= game then rec = rec_of(self, game) end
@@ -543,6 +583,7 @@ function call(self, r, fn, game, ...)
   local atom = f[5]
   if atom then rec.push(nil, atom) else f[5] = rec.push(nil, r.id) end
   rs[PUSHED] = n
+  if n0 > 0 and catching[1] <= 0 then return returned(self, n0, fn(f[3], ...)) end
   return finish(self, n0, xpcall(fn, self._handler, f[3], ...))
 end
 Set._call = call

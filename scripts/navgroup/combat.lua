@@ -17,7 +17,7 @@
 local hexlib = keel.hex
 local label, kind_name, combatants, mp_left, is_sub, enemy_groups_near, spends_without_leaving,
   start_group_combats, start_surface, enemy_cds, cd_value, fire_points, add_combat,
-  clear_keyed                                                 -- helpers, below the rules
+  clear_keyed, sub_foes, surface_foes                         -- helpers, below the rules
 
 -- ---- 32.D ---------------------------------------------------------------------------
 
@@ -158,16 +158,14 @@ rule {
     -- d) a non-submarine group (phasing or not) enters a hex in the combat
     -- zone of an enemy submarine group
     group_enters_hex = function(ctx, ev)
-      if is_sub(ctx:query("group_kind", ev.group)) then return end   -- submarines ignore submarines
-      local subs = enemy_groups_near(ctx, ev.group, ev.to, "submarine", is_sub)
+      local subs = enemy_groups_near(ctx, ev.group, ev.to, "submarine", sub_foes)
       start_group_combats(ctx, ev, "submarine", subs, false)
     end,
     -- e) a phasing non-submarine group that started the step in the zone
     -- spends MPs in its hex without leaving it
     mp_spent = function(ctx, ev)
       if not spends_without_leaving(ctx, ev) then return end
-      if is_sub(ctx:query("group_kind", ev.group)) then return end
-      local subs = enemy_groups_near(ctx, ev.group, ev.hex, "submarine", is_sub)
+      local subs = enemy_groups_near(ctx, ev.group, ev.hex, "submarine", sub_foes)
       start_group_combats(ctx, ev, "submarine", subs, true)
     end,
   },
@@ -225,19 +223,23 @@ rule {
     mp_spent = function(ctx, ev)
       local game, v = ctx.game, ctx.rule.values
       local g, hex, mp = ev.group, ev.hex, ev.mp or 0
-      local side = ctx:query("group_side", g)
-      if hex == nil or side == nil then return end
+      if hex == nil then return end
+      -- the group's side, asked once it matters (false: not asked; nil: the
+      -- group has none, and then no CD combat and no count changes)
+      local cds, side = enemy_cds(ctx, g, hex)
+      if side == nil then return end
       local seen = {}
-      local cds = enemy_cds(ctx, side, hex)
-      local left = mp_left(ctx, g, ev.spent)
+      local left   -- the MPs left matter only at a fire point: asked then, once
       for _, cd in ipairs(cds) do
         if not seen[cd.hex] then
           seen[cd.hex] = true
           -- the MPs spent in this CD's zone this step (keyed value `cd_mp` {group, CD hex})
           local b = game:get_keyed("cd_mp", { g, cd.hex }) or 0
           local a = b + mp
+          local pts = fire_points(v, b, a)
+          if left == nil and #pts > 0 then left = mp_left(ctx, g, ev.spent) end
           if a ~= b then game:set_keyed("cd_mp", { g, cd.hex }, a) end
-          for _, p in ipairs(fire_points(v, b, a)) do
+          for _, p in ipairs(pts) do
             if left <= 0 then
               -- effects on movement as surface combat: none without MPs (32.D.2)
               ctx:say("no CD combat for %s at %s: it has spent all its MPs", game:group_get_name(g), label(ctx, hex))
@@ -254,21 +256,25 @@ rule {
           end
         end
       end
-      -- out of a CD's zone, the count for that CD starts again
-      clear_keyed(game, "cd_mp", function(key) return key[1] ~= g or seen[key[2]] end)
+      -- out of a CD's zone, the count for that CD starts again (last key
+      -- first: the indices hold)
+      for i = game:count_keyed("cd_mp"), 1, -1 do
+        local key = game:at_keyed("cd_mp", i)
+        if key[1] == g and not seen[key[2]] then
+          if side == false then side = ctx:query("group_side", g) end
+          if side == nil then return end
+          game:set_keyed("cd_mp", key, nil)
+        end
+      end
     end,
   },
 }
 
 -- ---- helpers shared by the rules of this file ---------------------------------------
 
--- Remove the keys of a keyed map (all, or those `keep(key)` does not keep),
--- last first so that the indices hold.
-function clear_keyed(game, map, keep)
-  for i = game:count_keyed(map), 1, -1 do
-    local key = game:at_keyed(map, i)
-    if not (keep and keep(key)) then game:set_keyed(map, key, nil) end
-  end
+-- Remove every key of a keyed map, last first so that the indices hold.
+function clear_keyed(game, map)
+  for i = game:count_keyed(map), 1, -1 do game:set_keyed(map, game:at_keyed(map, i), nil) end
 end
 
 -- ev.combat is the first combat an event starts, ev.combats all of them in order.
@@ -315,19 +321,29 @@ function mp_left(ctx, g, spent)
   return left
 end
 
--- Enemy naval groups at sea whose combat zone holds `hex`; `accept(kind)` filters.
--- A group at sea ignores enemy groups in port (32.A.2). Ids in order.
+-- The enemy naval groups at sea whose combat zone holds `hex` and that `g`
+-- fights: `accept(kind of g, kind of the enemy)` filters. A group at sea
+-- ignores enemy groups in port (32.A.2). Ids in order.
 function enemy_groups_near(ctx, g, hex, source, accept)
   local game = ctx.game
-  local side = ctx:query("group_side", g)
   local out = {}
-  if side == nil or hex == nil then return out end
-  for _, e in ipairs(game:groups()) do
-    if e ~= g and #game:group_units(e) > 0 and game:group_get_value(e, "in_port") ~= true then
-      local eh = ctx:query("group_hex", e)   -- where first: most groups are out of the zone
-      if eh and ctx:query("in_combat_zone", eh, hex, source) then
+  if hex == nil then return out end
+  -- where first: most groups are out of the zone, and then whether they
+  -- have units, and g's side and kind (pure reads), are not needed at all
+  local side, kind
+  local groups = game:groups()
+  for i = 1, #groups do
+    local e = groups[i]
+    if e ~= g and game:group_get_value(e, "in_port") ~= true then
+      local eh = ctx:query("group_hex", e)
+      if eh and ctx:query("in_combat_zone", eh, hex, source) and #game:group_units(e) > 0 then
+        if side == nil then
+          side = ctx:query("group_side", g)
+          if side == nil then return out end
+          kind = ctx:query("group_kind", g)
+        end
         local es = ctx:query("group_side", e)
-        if es ~= nil and es ~= side and accept(ctx:query("group_kind", e)) then out[#out + 1] = e end
+        if es ~= nil and es ~= side and accept(kind, ctx:query("group_kind", e)) then out[#out + 1] = e end
       end
     end
   end
@@ -362,22 +378,21 @@ end
 
 function is_sub(kind) return kind == "submarine" end
 
--- The enemy groups a moving group of `kind` fights at the surface: never
--- submarines; a cargo group ignores enemy cargo groups.
-local function surface_enemies(ctx, ev, hex)
-  local kind = ctx:query("group_kind", ev.group)
-  if is_sub(kind) then return {} end
-  return enemy_groups_near(ctx, ev.group, hex, "naval", function(ek)
-    if is_sub(ek) then return false end
-    if kind == "cargo" and ek == "cargo" then return false end
-    return true
-  end)
+-- Whom a group of `kind` fights in an enemy submarine's zone (32.D.1):
+-- submarines ignore submarines.
+function sub_foes(kind, ek) return is_sub(ek) and not is_sub(kind) end
+
+-- Whom a group of `kind` fights at the surface (32.D.2): never submarines
+-- (nor does a submarine); a cargo group ignores enemy cargo groups.
+function surface_foes(kind, ek)
+  if is_sub(kind) or is_sub(ek) then return false end
+  return not (kind == "cargo" and ek == "cargo")
 end
 
 -- Surface combat with the enemies whose zone holds `hex` (a, or b with
 -- `once`): none when the group has no MPs left after this expenditure.
 function start_surface(ctx, ev, hex, once)
-  local enemies = surface_enemies(ctx, ev, hex)
+  local enemies = enemy_groups_near(ctx, ev.group, hex, "naval", surface_foes)
   if #enemies == 0 then return end
   if mp_left(ctx, ev.group, ev.spent) <= 0 then
     ctx:say("no surface combat for %s at %s: it has spent all its MPs", ctx.game:group_get_name(ev.group), label(ctx, hex))
@@ -398,36 +413,45 @@ local function board_cd_levels(board)
   return m
 end
 
--- Enemy CDs whose combat zone holds `hex`: the board's coast defences (owned
--- by the hex's owner) and CD units (`cd_types`, level = value `cd`), each as
--- { hex =, level =, distance = }, in hex order then unit order.
-function enemy_cds(ctx, side, hex)
+-- The CDs enemy to group `g` whose combat zone holds `hex`: the board's
+-- coast defences (owned by the hex's owner) and CD units (`cd_types`, level
+-- = value `cd`), each as { hex =, level =, distance = }, in hex order then
+-- unit order; and g's side, asked at the first CD met (false when none is,
+-- nil when g has no side: then no CDs).
+function enemy_cds(ctx, g, hex)
   local game, v = ctx.game, ctx.rule.values
   local out, seen = {}, {}
+  local side = false
   local board = game.board
   -- the zone is symmetric: the CDs whose zone holds `hex` are in the zone around `hex`
   local levels = board and board_cd_levels(board) or {}
   for _, h in ipairs(ctx:query("combat_zone", hex, "cd")) do
     local level = levels[h]   -- a hex off the board has none
-    if level then
-      local owner = game:get_owner(h)
-      if owner and owner ~= side then
+    local owner = level and game:get_owner(h)
+    if owner then
+      if side == false then side = ctx:query("group_side", g) end
+      if side == nil then return out, nil end
+      if owner ~= side then
         local inz, d = ctx:query("in_combat_zone", h, hex, "cd")
         if inz then out[#out + 1] = { hex = h, level = level, distance = d }; seen[h] = true end
       end
     end
   end
   for _, u in ipairs(game:units()) do
-    if v.cd_types[game:get(u, "type")] and game:get(u, "side") ~= side then
-      local kind, where = game:get(u, "loc")
-      if (kind == "hex" or kind == "port") and not seen[where] then
-        local inz, d = ctx:query("in_combat_zone", where, hex, "cd")
-        local level = game:get_value(u, "cd") or game:get_value(u, "strength") or 0
-        if inz and level > 0 then out[#out + 1] = { hex = where, level = level, distance = d, unit = u } end
+    if v.cd_types[game:get(u, "type")] then
+      if side == false then side = ctx:query("group_side", g) end
+      if side == nil then return out, nil end
+      if game:get(u, "side") ~= side then
+        local kind, where = game:get(u, "loc")
+        if (kind == "hex" or kind == "port") and not seen[where] then
+          local inz, d = ctx:query("in_combat_zone", where, hex, "cd")
+          local level = game:get_value(u, "cd") or game:get_value(u, "strength") or 0
+          if inz and level > 0 then out[#out + 1] = { hex = where, level = level, distance = d, unit = u } end
+        end
       end
     end
   end
-  return out
+  return out, side
 end
 
 -- A CD's value firing at `distance`: halved next door (value, halved).

@@ -47,12 +47,14 @@ rule {
     -- the columns the group's units pay from, in column_order
     group_columns = function(ctx, g)
       local v, present = ctx.rule.values, {}
-      for _, u in ipairs(ctx:query("group_members", g)) do
-        local c = v.columns[ctx.game:get(u, "type")]
+      local units = ctx:query("group_members", g)
+      for i = 1, #units do
+        local c = v.columns[ctx.game:get(units[i], "type")]
         if c then present[c] = true end
       end
       local out = {}
-      for _, c in ipairs(v.column_order) do if present[c] then out[#out + 1] = c end end
+      local order = v.column_order
+      for i = 1, #order do if present[order[i]] then out[#out + 1] = order[i] end end
       return out
     end,
     -- the column the group moves by: the most expensive one for movement
@@ -64,8 +66,9 @@ rule {
     movement_profile = function(ctx, g)
       local v = ctx.rule.values
       local rows = v.rows
-      for _, u in ipairs(ctx:query("group_members", g)) do
-        if v.flotilla_types[ctx.game:get(u, "type")] then rows = v.flotilla_rows end
+      local units = ctx:query("group_members", g)
+      for i = 1, #units do
+        if v.flotilla_types[ctx.game:get(units[i], "type")] then rows = v.flotilla_rows end
       end
       return ctx:profile(v.table, ctx:query("group_column", g), rows)
     end,

@@ -10,7 +10,7 @@ rule {
   id = "32.A.2", title = "Effects of enemy naval groups",
   values = { blocking_kinds = { combat = true, mixed = true } },
   queries = {
-    enemy_groups_at_sea = function(ctx, side, hex) return enemies_at_sea(ctx, side, hex) end,
+    enemy_groups_at_sea = function(ctx, side, hex) return (enemies_at_sea(ctx, side, hex)) end,
     -- the enemy combat or mixed group at sea in the hex, if any
     blocking_group = function(ctx, side, hex)
       for _, e in ipairs(enemies_at_sea(ctx, side, hex)) do
@@ -21,9 +21,10 @@ rule {
     -- the hexes a group of `side` may not enter (sorted)
     blocked_hexes = function(ctx, side)
       local seen, out = {}, {}
-      for _, e in ipairs(enemies_at_sea(ctx, side)) do
+      local enemies, at = enemies_at_sea(ctx, side)
+      for i, e in ipairs(enemies) do
         if ctx.rule.values.blocking_kinds[ctx:query("group_kind", e)] then
-          local h = ctx:query("group_hex", e)
+          local h = at[i]
           if not seen[h] then seen[h] = true; out[#out + 1] = h end
         end
       end
@@ -52,15 +53,21 @@ rule {
 
 -- ---- helper -------------------------------------------------------------------------
 
--- the naval groups of other sides at sea (not in port), in group order
+-- the naval groups of other sides at sea (not in port) (at `hex`, when
+-- given), in group order; and their hexes
 function enemies_at_sea(ctx, side, hex)
-  local out = {}
-  for _, g in ipairs(ctx.game:groups()) do
-    local h, in_port = ctx:query("group_hex", g)   -- where first: most groups are elsewhere
+  local out, at = {}, {}
+  local groups = ctx.game:groups()
+  for i = 1, #groups do
+    local g = groups[i]
+    -- where first: most groups are elsewhere; then the side, which rules
+    -- out the friendly groups before the costlier naval_group
+    local h, in_port = ctx:query("group_hex", g)
     if h and not in_port and (hex == nil or h == hex)
-      and ctx:query("naval_group", g) and ctx:query("group_side", g) ~= side then
+      and ctx:query("group_side", g) ~= side and ctx:query("naval_group", g) then
       out[#out + 1] = g
+      at[#out] = h
     end
   end
-  return out
+  return out, at
 end

@@ -59,8 +59,9 @@ rule {
       if a then return a end
       if game:group_get_value(g, "reacting") then return v.reacting_allowance end
       local best
-      for _, u in ipairs(members(game, g)) do
-        local mp = game:get_value(u, "mp") or v.allowance
+      local units = members(game, g)
+      for i = 1, #units do
+        local mp = game:get_value(units[i], "mp") or v.allowance
         if not best or mp < best then best = mp end
       end
       return best or v.allowance
@@ -287,8 +288,8 @@ end
 function kind_of(values, game, units)
   if #units == 0 then return nil end
   local combat, cargo, sub = true, true, true
-  for _, u in ipairs(units) do
-    local t = game:get(u, "type")
+  for i = 1, #units do
+    local t = game:get(units[i], "type")
     if not values.combat_types[t] then combat = false end
     if not values.cargo_types[t] then cargo = false end
     if not values.submarine_types[t] then sub = false end

@@ -46,9 +46,9 @@ rule {
         local why = ctx:query("may_move", p.group)
         if why then return why end
         if game:group_get_value(p.group, "move_ended") then return "32.A.4: the group has ended its movement this step" end
-        local steps, err = plan(ctx, p.group, p)
-        if not steps then return err end
         local spec = spec_of(ctx, p.group)
+        local steps, err = plan(ctx, p.group, p, spec)
+        if not steps then return err end
         local cur = position(ctx, p.group)
         local total = 0
         for _, n in ipairs(steps) do
@@ -212,7 +212,7 @@ function spec_of(ctx, g)
   local side = ctx:query("group_side", g)
   local hex = ctx:query("group_hex", g)
   return {
-    profile = ctx:query("movement_profile", g),
+    side = side, profile = ctx:query("movement_profile", g),
     friendly = side and { side } or nil,
     conditions = side and { both_friendly = ctx:query("strait_conditions") } or nil,
     hex = hex, coast = game:group_get_value(g, "coast") or 0,
@@ -224,7 +224,7 @@ end
 -- (nodes), else the reason
 function check_step(ctx, g, spec, from, to)
   local board = ctx.game.board
-  local side = ctx:query("group_side", g)
+  local side = spec.side
   if to.kind == "hex" then
     local t = board:get_terrain(to.id)
     if t == "restricted" then return "32.A: a naval group cannot enter a restricted waters hex" end
@@ -249,7 +249,8 @@ function check_step(ctx, g, spec, from, to)
 end
 
 -- a path ({label...} or a destination) as nodes from the group's position
-function plan(ctx, g, p)
+-- (spec: the group's spec_of, when the caller has it)
+function plan(ctx, g, p, spec)
   local board = ctx.game.board
   local pos = position(ctx, g)
   if not pos then return nil, "the group has no units on the board" end
@@ -265,9 +266,9 @@ function plan(ctx, g, p)
   if not p.to then return nil, "move: give a path or a destination (to)" end
   local dest, why = node_of(board, p.to)
   if not dest then return nil, "to: " .. tostring(why) end
-  local spec = spec_of(ctx, g)
+  spec = spec or spec_of(ctx, g)
   local left = spec.allowance - spec.spent
-  local side = ctx:query("group_side", g)
+  local side = spec.side
   if pos.kind == "hex" and dest.kind == "hex" then
     local path = ctx:path(spec, pos.id, dest.id, left,
       { blocked = ctx:query("blocked_hexes", side), coast = spec.coast })
@@ -376,9 +377,11 @@ function run_hexes(ctx, st, run)
   local k = 1
   while k <= #run do
     local spec = spec_of(ctx, st.g)
+    local moved = 0   -- hexes entered by this mover
     local callbacks = {
       mp_spent = function(_, ev) return spend_one(ctx, st, ev.hex, "enter", nil, true) end,
       hex_entered = function(mv, ev)
+        moved = moved + 1
         local pos = mv:position()
         place_units(ctx, st.g, "hex", ev.hex)
         game:group_set_value(st.g, "coast", pos.coast)
@@ -392,7 +395,7 @@ function run_hexes(ctx, st, run)
     local rest = {}
     for j = k, #run do rest[#rest + 1] = run[j] end
     local res, why = mv:move_along(rest)
-    for _, e in ipairs(mv:journal()) do if e.cause == "move" then k = k + 1 end end
+    k = k + moved
     if not res then st.stop = why; return "stopped" end
     if #st.combats > 0 then
       if fight(ctx, st) == "stopped" then return "stopped" end

@@ -233,7 +233,9 @@ function units_of(ctx, g) return ctx.game:group_units(g) end
 -- The reaction plan carried by the group's units (the first that has one).
 function plan_of(ctx, g)
   local game = ctx.game
-  for _, u in ipairs(units_of(ctx, g)) do
+  local units = units_of(ctx, g)
+  for i = 1, #units do
+    local u = units[i]
     if game:get_value(u, "reacting") then
       return { day = game:get_value(u, "reaction_day") or 0, night = game:get_value(u, "reaction_night") or 0,
                order = game:get_value(u, "reaction_order") or "day-night" }

@@ -38,10 +38,10 @@ rule {
     beyond_inland_ports = function(ctx, profile)
       local board = ctx.game.board
       local rg = ctx:river_graph(profile)
-      local known = beyond_cache[rg]
+      local known = beyond_cache[rg]   -- the sides, in order: a copy made without a sort
       if known then
         local copy = {}
-        for s in pairs(known) do copy[s] = true end
+        for i = 1, #known do copy[known[i]] = true end
         return copy
       end
       local stops, reached = {}, {}
@@ -55,13 +55,11 @@ rule {
           end
         end
       end
-      local beyond = {}
+      local beyond, list = {}, {}
       for _, n in ipairs(rg:nodes()) do
-        if n.kind == "side" and not reached[n.id] then beyond[n.id] = true end
+        if n.kind == "side" and not reached[n.id] then beyond[n.id] = true; list[#list + 1] = n.id end
       end
-      local copy = {}
-      for s in pairs(beyond) do copy[s] = true end
-      beyond_cache[rg] = copy
+      beyond_cache[rg] = list
       return beyond
     end,
     -- nil when group g (on a river at node `from`) may go on to node `to`
@@ -78,14 +76,11 @@ rule {
       if to.kind == "side" then
         local why = ctx:query("riverine_allowed", g, to.id)
         if why then return why end
-        if from.kind == "side" and inland_port_beside(board, from.id) then
-          local beyond = ctx:query("beyond_inland_ports", profile)
-          if beyond[to.id] then
-            return ("32.A.6: no further upriver than %s, the first hexside adjacent to the inland port"):format(
-              board:format_side(from.id))
-          end
-        end
         local beyond = ctx:query("beyond_inland_ports", profile)
+        if from.kind == "side" and inland_port_beside(board, from.id) and beyond[to.id] then
+          return ("32.A.6: no further upriver than %s, the first hexside adjacent to the inland port"):format(
+            board:format_side(from.id))
+        end
         if beyond[to.id] and not (from.kind == "side" and beyond[from.id]) then
           return "32.A.6: no further upriver than the first hexside adjacent to the inland port"
         end

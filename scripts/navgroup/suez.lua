@@ -171,7 +171,9 @@ end
 -- bring the stored hexside owners up to date: a side owning both hexes owns the hexside
 function refresh(ctx)
   local game = ctx.game
-  for _, s in ipairs(canal_sides(ctx)) do
+  local sides = canal_sides(ctx)
+  for i = 1, #sides do
+    local s = sides[i]
     local a, b = keel.hex.side_hexes(s)
     local oa, ob = game:get_owner(a), game:get_owner(b)
     if oa and oa == ob and game:get_keyed("suez_side", s) ~= oa then game:set_keyed("suez_side", s, oa) end

@@ -249,6 +249,63 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
   t.eq({ set:query(g, "filter") }, { nil, nil, "function" })   -- a filter gets the facade too
 end)
 
+t.test("rules-9b: one set plays game after game, interleaved or nested: each rule sees its own game", function()
+  local dir = temp_family("who", [[return family { name = "who", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { id = "W.1", title = "Names", queries = {
+        -- a query asking another: both see the game asked about
+        name_of = function(ctx, u) return ctx.game:get(u, "name") end,
+        first_name = function(ctx) return ctx:query("name_of", 1) end,
+      },
+      actions = {
+        rename = { params = { to = "string" }, effect = function(ctx, p)
+          ctx:say("renaming %s", ctx:query("first_name"))
+          ctx.game:set(1, "name", p.to)
+          return ctx:query("first_name")
+        end },
+      } }
+    ]] })
+  local other
+  local set = rules.load { families = { "who" }, path = { dir },
+    -- a host's narrate that asks about another game before a rule runs
+    -- (the action) and while one runs (what it says)
+    narrate = function(kind) if (kind == "action" or kind == "say") and other then
+      other.seen[#other.seen + 1] = other.set:query(other.game, "first_name")
+    end end }
+  local a, b = fleet(1), fleet(2)
+  b:set(1, "name", "Valiant")
+  t.eq(set:query(a, "first_name"), "Warspite")
+  t.eq(set:query(b, "first_name"), "Valiant")
+  t.eq(select(2, set:act(a, "rename", { to = "Barham" })), "Barham")
+  t.eq(set:query(b, "first_name"), "Valiant")
+  t.eq(set:query(a, "first_name"), "Barham")
+  other = { set = set, game = b, seen = {} }
+  t.eq(select(2, set:act(a, "rename", { to = "Malaya" })), "Malaya")
+  t.eq(other.seen, { "Valiant", "Valiant" })
+  t.eq({ set:query(a, "first_name"), set:query(b, "first_name") }, { "Malaya", "Valiant" })
+  t.eq(a:get(1, "name"), "Malaya")
+  t.eq(b:get(1, "name"), "Valiant")
+end)
+
+t.test("rules-9c: the facade's groups() and units() list every id, a new list each time", function()
+  local new_ids = require("keel").rules.new_ids
+  local n = 3
+  local ids = new_ids(function() return n end)
+  local a = ids()
+  t.eq(a, { 1, 2, 3 })
+  a[1] = 99
+  t.eq(ids(), { 1, 2, 3 })
+  n = 0
+  t.eq(ids(), {})
+  n = -1
+  t.raises(function() ids() end, "count out of range")
+  local dir = temp_family("ids", [[return family { name = "ids", files = { "r.lua" } }]], {
+    ["r.lua"] = [[rule { id = "I.1", title = "Ids", queries = {
+      ids = function(ctx) return ctx.game:units(), ctx.game:groups() end } }]] })
+  local set = rules.load { families = { "ids" }, path = { dir } }
+  t.eq({ set:query(fleet(), "ids") }, { { 1, 2, 3, 4 }, { 1 } })
+end)
+
 t.test("rules-12: rules keep structured data in keyed values: journaled, rolled back, undone", function()
   local dir = temp_family("zoc", [[return family { name = "zoc", files = { "r.lua" } }]], {
     ["r.lua"] = [[
