@@ -24,7 +24,7 @@
 -- The rules come first, in rulebook order; the helpers they share follow them.
 
 local consider, build_info, contacts_for, party_of, modifiers, zoc_levels   -- 32.B's machinery (below)
-local label, unit_hex, dist, zone_of, is_air, air_in_range, blockade_level,
+local label, side_units, unit_hex, dist, zone_of, is_air, air_in_range, blockade_level, has_searcher,
   cds_ports_in_range, activate_on_success, activate_on_contact              -- shared reads and activations (below)
 
 -- ---- 32.B ---------------------------------------------------------------------------
@@ -168,9 +168,10 @@ rule {
   values = { naval_types = { TF = true, CG = true, NT = true, LC = true, LB = true, SUB = true, RF = true, CD = true } },
   queries = {
     contact_ground_units = function(ctx, info)
-      local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        if g:get(u, "side") == info.enemy and not ctx.rule.values.naval_types[g:get(u, "type")] and not is_air(g, u) then
+      local g, naval = ctx.game, ctx.rule.values.naval_types
+      local units, types = side_units(g, info.enemy)
+      for _, u in ipairs(units) do
+        if not naval[types[u]] and not is_air(g, u) then
           local h = unit_hex(g, u)
           if h and dist(h, info.hex) <= 1 then
             return { kind = "enemy ground units", unit = u, rule = "32.B.4" }
@@ -214,13 +215,10 @@ rule {
       if g:group_get_value(info.group, "search_f") == info.segment then return nil end  -- F result
       local best, best_d
       for _, sg in ipairs(g:groups()) do
-        local units = g:group_units(sg)
-        local searchers = 0
-        for _, u in ipairs(units) do
-          if not v.no_search_types[g:get(u, "type")] then searchers = searchers + 1 end
-        end
-        if searchers > 0 and sg ~= info.group and ctx:query("group_side", sg) == info.enemy
-          and g:group_get_value(sg, "search_barred") ~= info.segment then
+        -- an enemy group not barred this segment, with a unit that may search
+        -- (the cheap tests first: most groups fail the side)
+        if sg ~= info.group and ctx:query("group_side", sg) == info.enemy
+          and g:group_get_value(sg, "search_barred") ~= info.segment and has_searcher(g, sg, v.no_search_types) then
           local range = v.range[ctx:query("group_kind", sg)]
           local h = ctx:query("group_hex", sg)
           if range and h then
@@ -239,6 +237,30 @@ rule {
 function label(g, hex)
   local b = g.board
   return b and b:format(hex) or tostring(hex)
+end
+
+-- The units of `side` (id order) and every unit's type, as the state stands:
+-- one walk of the units serves every walk of a look (the contact rules, the
+-- modifiers), and is made again only when the state has changed (its
+-- version). The lists are never handed out.
+local censuses = setmetatable({}, { __mode = "k" })   -- ctx.game -> { version =, [side] = ids, type = {} }
+function side_units(g, side)
+  local version = g:get_version()
+  local c = censuses[g]
+  if not c or c.version ~= version then
+    c = { version = version, by_side = {}, type = {} }
+    for _, u in ipairs(g:units()) do
+      local s = g:get(u, "side")
+      if s == nil then s = false end   -- a unit of no side (nil is no key)
+      local l = c.by_side[s]
+      if not l then l = {}; c.by_side[s] = l end
+      l[#l + 1] = u
+      c.type[u] = g:get(u, "type")
+    end
+    censuses[g] = c
+  end
+  if side == nil then side = false end
+  return c.by_side[side] or {}, c.type
 end
 
 function unit_hex(g, u)
@@ -267,8 +289,8 @@ end
 -- in unit id order.
 function air_in_range(g, side, missions, hex, gid)
   local out = {}
-  for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == side and missions[g:get_value(u, "mission") or ""] then
+  for _, u in ipairs((side_units(g, side))) do
+    if missions[g:get_value(u, "mission") or ""] then
       local base = unit_hex(g, u)
       local range = g:get_value(u, "range") or 0
       if base and dist(base, hex) <= range and can_search(g, u, gid) then out[#out + 1] = u end
@@ -279,6 +301,7 @@ end
 
 -- Distinct airbases of `units`, nearest to `hex` first (then hex id).
 local function airbases(g, units, hex)
+  if #units == 0 then return {} end   -- (most searches use no patrol)
   local seen, out = {}, {}
   for _, u in ipairs(units) do
     local b = unit_hex(g, u)
@@ -344,22 +367,32 @@ local function board_in_reach(b, sizes, hex)
 end
 
 -- Enemy CDs and ports whose range (CD strength, port size) reaches `hex`
--- (32.B.5): { {hex=, level=, what="CD"|"port"} ... }.
+-- (32.B.5): { {hex=, level=, what="CD"|"port"} ... }, read only (the board's
+-- entries are board_in_reach's own).
 function cds_ports_in_range(ctx, enemy, hex)
   local g = ctx.game
   local out = {}
   if g.board then
     for _, c in ipairs(board_in_reach(g.board, ctx:query("search_port_sizes"), hex)) do
-      if g:get_owner(c.hex) == enemy then out[#out + 1] = { hex = c.hex, level = c.level, what = c.what } end
+      if g:get_owner(c.hex) == enemy then out[#out + 1] = c end
     end
   end
-  for _, u in ipairs(g:units()) do
-    if g:get(u, "type") == "CD" and g:get(u, "side") == enemy then
+  local units, types = side_units(g, enemy)
+  for _, u in ipairs(units) do
+    if types[u] == "CD" then
       local h, lv = unit_hex(g, u), g:get_value(u, "cd") or g:get_value(u, "strength") or 0
       if h and lv > 0 and dist(h, hex) <= lv then out[#out + 1] = { hex = h, level = lv, what = "CD" } end
     end
   end
   return out
+end
+
+-- Whether a group has a unit whose type is not in `excluded` (a set).
+function has_searcher(g, gid, excluded)
+  for _, u in ipairs(g:group_units(gid)) do
+    if not excluded[g:get(u, "type")] then return true end
+  end
+  return false
 end
 
 local function group_units_of_type(g, gid, types)
@@ -423,61 +456,62 @@ function party_of(contacts)
   return p
 end
 
--- Every modifier of the NAVAL SEARCH TABLE, by the table's names.
+-- Every modifier of the NAVAL SEARCH TABLE, by the table's names: worked out
+-- first, then made into one table (made at its size: no growing it field by
+-- field).
 function modifiers(ctx, info, party)
   local g, v = ctx.game, ctx.rule.values
   local hex, gid, enemy = info.hex, info.group, info.enemy
-  local m = {}
   -- "-# each 5 hexes from the furthest enemy airbase flying naval patrol whose air units are used"
   local far = 0
   for _, b in ipairs(airbases(g, party.patrol, hex)) do far = math.max(far, dist(b, hex)) end
-  m.airbase_distance = far // v.airbase_distance_per
   local sea = g:get_global("sea")
-  m.stormy_seas = sea == "stormy"
-  m.rough_seas = sea == "rough"
   -- "-1 for each air unit on naval air escort up to ... air units on naval air patrol"
   local escorts = 0
-  for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == info.side and g:get_value(u, "mission") == v.missions.escort
+  for _, u in ipairs((side_units(g, info.side))) do
+    if g:get_value(u, "mission") == v.missions.escort
       and g:get_value(u, "escort") == gid and can_search(g, u) then escorts = escorts + 1 end
   end
-  m.air_escort = math.min(escorts, #party.patrol)
-  if info.night ~= nil then m.night = info.night else m.night = g:get_global("night") == true end
-  m.did_not_leave_hex = info.left_hex == false
+  local night = info.night
+  if night == nil then night = g:get_global("night") == true end
   -- "friendly owned": the searching side's (values.friendly = "searcher"), or the phasing side's
   local friend = v.friendly == "phasing" and info.side or enemy
   local b = g.board
-  m.friendly_coastal_hex = b ~= nil and b:get_terrain(hex) == "coastal" and g:get_owner(hex) == friend
+  local coastal = b ~= nil and b:get_terrain(hex) == "coastal" and g:get_owner(hex) == friend
   local port = b and b:get_port(hex)
-  m.friendly_major_port = port ~= nil and v.major_ports[port.size] == true and g:get_owner(hex) == friend
-  m.naval_base_within_10 = false
+  local major_port = port ~= nil and v.major_ports[port.size] == true and g:get_owner(hex) == friend
+  local naval_base = false
   if b then
     for _, nb in ipairs(b:tagged(v.naval_base_tag)) do
-      if g:get_owner(nb) == friend and dist(nb, hex) <= v.naval_base_range then m.naval_base_within_10 = true end
+      if g:get_owner(nb) == friend and dist(nb, hex) <= v.naval_base_range then naval_base = true end
     end
   end
   -- ZOC (another chapter): levels a scenario supplies; protected waters negate non-air non-ground ZOC
   local ground_air, other = ctx:query("search_zoc", enemy, hex)
   if ctx:query("search_protected_waters", hex) then other = 0 end
   local zoc = math.max(ground_air or 0, other or 0)
-  m.enemy_partial_zoc = zoc == 1
-  m.enemy_full_zoc = zoc == 2
-  m.enemy_double_zoc = zoc >= 3
-  m.air_patrol = #party.patrol
-  m.previously_found = g:group_get_value(gid, "found") == true
+  local found = g:group_get_value(gid, "found") == true
   local kind = ctx:query("group_kind", gid)
-  m.mixed_group = kind == "mixed"
-  m.cargo_group = kind == "cargo"
-  m.port_interdiction = ctx:query("pi_level", info.side, hex)
-  m.blockade = blockade_level(g, hex, enemy)
+  local pi, blockade = ctx:query("pi_level", info.side, hex), blockade_level(g, hex, enemy)
   local ps, cd = 0, 0
   for _, c in ipairs(cds_ports_in_range(ctx, enemy, hex)) do
     if c.what == "port" then ps = math.max(ps, c.level) else cd = math.max(cd, c.level) end
   end
-  m.port_size = ps
-  m.cd_level = cd
-  m.tf_size = group_units_of_type(g, gid, v.tf_types) // 4
-  return m
+  return {
+    airbase_distance = far // v.airbase_distance_per,
+    stormy_seas = sea == "stormy", rough_seas = sea == "rough",
+    air_escort = math.min(escorts, #party.patrol),
+    night = night,
+    did_not_leave_hex = info.left_hex == false,
+    friendly_coastal_hex = coastal, friendly_major_port = major_port, naval_base_within_10 = naval_base,
+    enemy_partial_zoc = zoc == 1, enemy_full_zoc = zoc == 2, enemy_double_zoc = zoc >= 3,
+    air_patrol = #party.patrol,
+    previously_found = found,
+    mixed_group = kind == "mixed", cargo_group = kind == "cargo",
+    port_interdiction = pi, blockade = blockade,
+    port_size = ps, cd_level = cd,
+    tf_size = group_units_of_type(g, gid, v.tf_types) // 4,
+  }
 end
 
 -- The contacts at this hex for this event, from the contact rules in order.
@@ -490,14 +524,20 @@ function contacts_for(ctx, info)
   return out
 end
 
-function build_info(ctx, ev, event)
-  local g = ctx.game
+-- Where a look is (the event's hex, else the group's) and in which segment.
+local function look_at(ctx, ev)
+  return ev.to or ev.hex or ctx:query("group_hex", ev.group), ctx.game:get_global("search_segment") or 0
+end
+
+-- What the contact rules and modifiers read of a look; `hex` and `segment`
+-- as look_at gives them when the caller has them already.
+function build_info(ctx, ev, event, hex, segment)
+  if hex == nil then hex, segment = look_at(ctx, ev) end
   local gid = ev.group
   local side = ctx:query("group_side", gid)
   return {
     group = gid, side = side, enemy = ctx:query("search_enemy_side", side),
-    hex = ev.to or ev.hex or ctx:query("group_hex", gid), from = ev.from, event = event,
-    left_hex = ev.left_hex, night = ev.night, segment = g:get_global("search_segment") or 0,
+    hex = hex, from = ev.from, event = event, left_hex = ev.left_hex, night = ev.night, segment = segment,
   }
 end
 
@@ -509,8 +549,8 @@ end
 -- All air units of a side at an airbase.
 local function air_at(g, side, base)
   local out = {}
-  for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == side and is_air(g, u) and unit_hex(g, u) == base then out[#out + 1] = u end
+  for _, u in ipairs((side_units(g, side))) do
+    if is_air(g, u) and unit_hex(g, u) == base then out[#out + 1] = u end
   end
   return out
 end
@@ -610,13 +650,15 @@ end
 function consider(ctx, ev, event)
   local g, v = ctx.game, ctx.rule.values
   if ev.reacting then return end
-  local info = build_info(ctx, ev, event)
+  local gid = ev.group
+  local hex, seg = look_at(ctx, ev)
+  -- entering a hex fires both group_enters_hex and mp_spent: one look per
+  -- expenditure (asked first, as it only reads: most repeats end here)
+  local same_hex = g:group_get_value(gid, "search_look_seg") == seg and g:group_get_value(gid, "search_look_hex") == hex
+  if same_hex and g:group_get_value(gid, "search_look_spent") == ev.spent then return end
+  local info = build_info(ctx, ev, event, hex, seg)
   local phasing = g:get_global("phasing") or info.side
   if info.side ~= phasing or info.enemy == nil then return end  -- a side not in values.sides: no enemy
-  local gid, seg = info.group, info.segment
-  -- entering a hex fires both group_enters_hex and mp_spent: one look per expenditure
-  local same_hex = g:group_get_value(gid, "search_look_seg") == seg and g:group_get_value(gid, "search_look_hex") == info.hex
-  if same_hex and g:group_get_value(gid, "search_look_spent") == ev.spent then return end
   g:group_set_value(gid, "search_look_seg", seg)
   g:group_set_value(gid, "search_look_hex", info.hex)
   g:group_set_value(gid, "search_look_spent", ev.spent)
