@@ -287,12 +287,13 @@ end
 -- the kind a group's units make (32.A.1: combat, cargo, mixed, submarine)
 function kind_of(values, game, units)
   if #units == 0 then return nil end
+  local combat_types, cargo_types, submarine_types = values.combat_types, values.cargo_types, values.submarine_types
   local combat, cargo, sub = true, true, true
   for i = 1, #units do
     local t = game:get(units[i], "type")
-    if not values.combat_types[t] then combat = false end
-    if not values.cargo_types[t] then cargo = false end
-    if not values.submarine_types[t] then sub = false end
+    if not combat_types[t] then combat = false end
+    if not cargo_types[t] then cargo = false end
+    if not submarine_types[t] then sub = false end
   end
   return combat and "combat" or cargo and "cargo" or sub and "submarine" or "mixed"
 end

@@ -330,7 +330,8 @@ function spend_one(ctx, st, hex, activity, cost, left_hex)
 end
 
 local function place_units(ctx, g, kind, hex)
-  for _, u in ipairs(ctx:query("group_members", g)) do ctx.game:move(u, kind, hex) end
+  local game, units = ctx.game, ctx:query("group_members", g)
+  for i = 1, #units do game:move(units[i], kind, hex) end
 end
 
 local function enters(ctx, st, from, to, side, cost)
