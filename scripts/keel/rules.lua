@@ -552,38 +552,38 @@ local function finish(self, n0, ok, ...)
   return ...
 end
 
--- the way out of a rule call that ran unprotected: it returned
+-- the way out of a rule call that ran unprotected: it returned (its rule
+-- is popped if it was pushed)
 local function returned(self, n0, ...)
-  local rs, running = self._rs, self._running
-  if rs[PUSHED] == n0 + 1 then
-    running[n0 + 1][4].pop()
-    rs[PUSHED] = n0
-    running[n0 + 1] = nil
-    return ...
-  end
-  unwind(self, n0)
+  if self._rs[PUSHED] > n0 then unwind(self, n0) else self._running[n0 + 1] = nil end
   return ...
 end
 
 -- Call fn(ctx, ...) of rule r with r in force for the journal. Within
 -- another rule's call, where no script can catch an error (catching), the
--- call runs unprotected, as a query does: an error goes on to the
--- enclosing rule call, whose handler names this rule (the innermost) and
--- whose way out unwinds it.
+-- call runs as a query between rules does: unprotected (an error goes on
+-- to the enclosing rule call, whose handler names this rule, the
+-- innermost, and whose way out unwinds it), its rule pushed only when its
+-- code changes the state or reads the rule in force (sync). An event
+-- handler that looks and returns so costs no push and pop.
 function call(self, r, fn, game, ...)
   local rec = self._rec
   if rec == nil or rec.game ~= game then rec = rec_of(self, game) end
   local rs, running = self._rs, self._running
   local n0 = #running
-  if rs[PUSHED] < n0 then sync(self) end
   local n = n0 + 1
   local f = rec.frames[r] or frame_of(self, rec, r)
+  if n0 > 0 and catching[1] <= 0 then
+    running[n] = f
+    rs[LAST] = f
+    return returned(self, n0, fn(f[3], ...))
+  end
+  if rs[PUSHED] < n0 then sync(self) end
   running[n] = f
   rs[LAST] = f
   local atom = f[5]
   if atom then rec.push(nil, atom) else f[5] = rec.push(nil, r.id) end
   rs[PUSHED] = n
-  if n0 > 0 and catching[1] <= 0 then return returned(self, n0, fn(f[3], ...)) end
   return finish(self, n0, xpcall(fn, self._handler, f[3], ...))
 end
 Set._call = call
