@@ -577,15 +577,24 @@ static int l_group_remove(lua_State *L) {
   return 0;
 }
 
-/* st:group_units(g) -> {ids in group order}  [-2, +1, e] */
+/* st:group_units(g [, in_play]) -> {ids in group order}; in_play: only
+ * the units not dead  [-3, +1, e] */
 static int l_group_units(lua_State *L) {
   keel_state *st = S(L);
   int32_t g = group_arg(L, st, 2);
+  int in_play = lua_toboolean(L, 3);
   size_t n = keel_state_group_count_units(st, g);
   lua_createtable(L, (int)n, 0);
+  lua_Integer k = 0;
   for (size_t i = 0; i < n; i++) {
-    lua_pushinteger(L, keel_state_group_at_unit(st, g, i));
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
+    int32_t u = keel_state_group_at_unit(st, g, i);
+    if (in_play) {
+      keel_unit_info info;
+      keel_state_get_unit(st, u, &info);
+      if (info.loc.kind == KEEL_LOC_DEAD) continue;
+    }
+    lua_pushinteger(L, u);
+    lua_rawseti(L, -2, ++k);
   }
   return 1;
 }

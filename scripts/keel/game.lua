@@ -479,7 +479,7 @@ function Game:group_new(spec)
 end
 function Game:group_add(g, u, pos) return self.state:group_add(g, u, pos) end
 function Game:group_remove(g, u) return self.state:group_remove(g, u) end
-function Game:group_units(g) return self.state:group_units(g) end
+function Game:group_units(g, in_play) return self.state:group_units(g, in_play) end
 function Game:group_get_name(g) return self.state:group_get_name(g) end
 function Game:group_get_value(g, k) return self.state:group_get_value(g, k) end
 function Game:group_set_value(g, k, v) return self.state:group_set_value(g, k, v) end

@@ -31,16 +31,13 @@ rule {
       local game = ctx.game
       local s = game:group_get_value(g, "side")
       if s then return s end
-      local units = game:group_units(g)
-      for i = 1, #units do   -- the first unit in play
-        if game:get(units[i], "loc") ~= "dead" then return game:get(units[i], "side") end
-      end
-      return nil
+      local first = game:group_units(g, true)[1]   -- the first unit in play
+      return first and game:get(first, "side")
     end,
     -- hex, in_port: where the group's first unit is (at sea or in port)
     group_hex = function(ctx, g)
       local game = ctx.game
-      local units = game:group_units(g)
+      local units = game:group_units(g, true)
       for i = 1, #units do   -- a unit out of play is neither at sea nor in port
         local kind, where = game:get(units[i], "loc")
         if kind == "hex" then return where, false end
@@ -254,14 +251,7 @@ rule {
 -- ---- helpers shared by the rules of this file ---------------------------------------
 
 -- the units of a group that are still in play
-function members(game, g)
-  local units, out, n = game:group_units(g), {}, 0
-  for i = 1, #units do
-    local u = units[i]
-    if game:get(u, "loc") ~= "dead" then n = n + 1; out[n] = u end
-  end
-  return out
-end
+function members(game, g) return game:group_units(g, true) end
 
 -- The hexes `profile` reaches by sea from `from` within `limit` MPs (a
 -- keel.Reach; false when `from` is off the board): the sea never changes,

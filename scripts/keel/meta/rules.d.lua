@@ -104,8 +104,9 @@ function GameFacade:unit_new(spec) end
 function GameFacade:group_new(spec) end
 function GameFacade:group_add(g, u, pos) end
 function GameFacade:group_remove(g, u) end
+---@param in_play? boolean only the units that are not dead
 ---@return integer[]
-function GameFacade:group_units(g) end
+function GameFacade:group_units(g, in_play) end
 ---@return string name the group's name
 function GameFacade:group_get_name(g) end
 function GameFacade:group_get_value(g, k) end

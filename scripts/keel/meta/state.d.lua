@@ -153,8 +153,9 @@ function State:group_add(g, unit, pos) end
 ---@param unit integer
 function State:group_remove(g, unit) end
 ---@param g integer
+---@param in_play? boolean only the units that are not dead
 ---@return integer[]
-function State:group_units(g) end
+function State:group_units(g, in_play) end
 ---@param unit integer
 ---@return integer[]
 function State:groups_of(unit) end
