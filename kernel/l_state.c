@@ -666,15 +666,19 @@ static int key_part(lua_State *L, keel_state *st, int arg, int idx, int make, ke
 }
 
 /* The key at arg: an integer or a string (a key of one part), or an array
- * of 1..KEEL_KEY_MAX of them. 0 when (without make) it cannot exist. */
+ * of 1..KEEL_KEY_MAX of them (read through its metatable when it has one:
+ * a read-only proxy, such as a rule's values). 0 when (without make) it
+ * cannot exist. */
 static int key_arg(lua_State *L, keel_state *st, int arg, int make, keel_key *key) {
   if (!lua_istable(L, arg)) { key->n = 1; return key_part(L, st, arg, arg, make, &key->part[0]); }
-  lua_Integer n = (lua_Integer)lua_rawlen(L, arg);
+  int meta = lua_getmetatable(L, arg);
+  if (meta) lua_pop(L, 1);
+  lua_Integer n = meta ? luaL_len(L, arg) : (lua_Integer)lua_rawlen(L, arg);
   if (n < 1 || n > KEEL_KEY_MAX) luaL_argerror(L, arg, "a key has 1 to 3 parts");
   int found = 1;
   key->n = (int)n;
   for (int i = 0; i < key->n; i++) {
-    lua_rawgeti(L, arg, i + 1);
+    if (meta) lua_geti(L, arg, i + 1); else lua_rawgeti(L, arg, i + 1);
     found = key_part(L, st, arg, lua_gettop(L), make, &key->part[i]) && found;
     lua_pop(L, 1);
   }

@@ -504,21 +504,13 @@ function Game:set_owner(hex, side) return self.state:set_owner(hex, side) end
 -- 1..3 integer/string parts: `g:set_keyed("zoc", {"Axis", hex}, 2)` rather
 -- than a global named "zoc:Axis:<label>".
 
--- A key as the kernel takes it: a read-only proxy (a rule's values, as
--- ctx hands them out) is copied into a plain array first.
-local function plain_key(key)
-  if type(key) ~= "table" or getmetatable(key) == nil then return key end
-  local out = {}
-  for i = 1, #key do out[i] = key[i] end
-  return out
-end
-
---- The value of a key in a keyed map, nil when none.
+--- The value of a key in a keyed map, nil when none. A key may be a
+--- read-only proxy (a rule's values, as ctx hands them out).
 ---@param name string the map's name
 ---@param key integer|string|(integer|string)[]
-function Game:get_keyed(name, key) return self.state:get_keyed(name, plain_key(key)) end
+function Game:get_keyed(name, key) return self.state:get_keyed(name, key) end
 --- Set a key of a keyed map (nil removes it); journaled (`keyed`), undone, hashed, saved.
-function Game:set_keyed(name, key, v) return self.state:set_keyed(name, plain_key(key), v) end
+function Game:set_keyed(name, key, v) return self.state:set_keyed(name, key, v) end
 --- How many keys a keyed map holds (0 for a map never set).
 function Game:count_keyed(name) return self.state:count_keyed(name) end
 --- The i-th key (an array of parts) and value of a keyed map, in key order.

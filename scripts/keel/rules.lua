@@ -108,7 +108,7 @@ local DIRECT = {
   group_set_value = "group_set_value", groups_of = "groups_of",
   get_global = "get_global", set_global = "set_global", get_owner = "get_owner",
   hash = "hash", hash_hex = "hash_hex", get_version = "get_version", get_rule = "get_rule",
-  count_keyed = "count_keyed", at_keyed = "at_keyed",
+  count_keyed = "count_keyed", at_keyed = "at_keyed", get_keyed = "get_keyed", set_keyed = "set_keyed",
 }
 -- the facade's methods that neither change the state nor read the rule in force
 local READS = {
@@ -171,18 +171,6 @@ function Set:facade(game)
         return fn(nil, ...)
       end
     end
-  end
-  -- keyed values: a plain key goes to the state as it is (a proxy, such as
-  -- a rule's values, is copied first: keel.game)
-  local get_keyed, set_keyed = st:bind("get_keyed"), st:bind("set_keyed")
-  g.get_keyed = function(_, name, key)
-    if type(key) == "table" and getmetatable(key) ~= nil then return game:get_keyed(name, key) end
-    return get_keyed(nil, name, key)
-  end
-  g.set_keyed = function(_, name, key, v)
-    if rs[PUSHED] < #running then sync(self) end
-    if type(key) == "table" and getmetatable(key) ~= nil then return game:set_keyed(name, key, v) end
-    return set_keyed(nil, name, key, v)
   end
   -- every group's id, every unit's id: a list made at its size, in C
   g.groups = new_ids(st:bind("count_groups"))

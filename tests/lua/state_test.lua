@@ -170,6 +170,12 @@ t.test("state-11: keyed values: structured keys, key order, undo and hash", func
   t.eq(st:hash(), h)
   t.eq(st:hash_full(), h)
   t.ok(st:journal():find('{"ev":"keyed","rule":null,"map":"zoc","key":[7,-1],"old":null,"new":"x"}', 1, true))
+  -- a key read through its metatable: a read-only proxy, as ctx hands out a rule's values
+  local proxy = require("keel.sandbox").readonly({ "Axis", "A1" }, "values.home")
+  t.eq(st:get_keyed("zoc", proxy), true)
+  st:set_keyed("zoc", proxy, "proxy")
+  t.eq(st:get_keyed("zoc", { "Axis", "A1" }), "proxy")
+  t.eq(st:get_keyed("zoc", proxy), "proxy")
   t.raises(function() st:set_keyed("zoc", { 1, 2, 3, 4 }, 1) end, "a key has 1 to 3 parts")
   t.raises(function() st:set_keyed("zoc", {}, 1) end, "a key has 1 to 3 parts")
   t.raises(function() st:set_keyed("zoc", 1.5, 1) end, "integers or strings")
