@@ -425,7 +425,9 @@ function enemy_cds(ctx, g, hex)
   local board = game.board
   -- the zone is symmetric: the CDs whose zone holds `hex` are in the zone around `hex`
   local levels = board and board_cd_levels(board) or {}
-  for _, h in ipairs(ctx:query("combat_zone", hex, "cd")) do
+  local zone = ctx:query("combat_zone", hex, "cd")
+  for i = 1, #zone do
+    local h = zone[i]
     local level = levels[h]   -- a hex off the board has none
     local owner = level and game:get_owner(h)
     if owner then
@@ -437,8 +439,10 @@ function enemy_cds(ctx, g, hex)
       end
     end
   end
-  for _, u in ipairs(game:units()) do
-    if v.cd_types[game:get(u, "type")] then
+  local units, cd_types = game:units(), v.cd_types
+  for i = 1, #units do
+    local u = units[i]
+    if cd_types[game:get(u, "type")] then
       if side == false then side = ctx:query("group_side", g) end
       if side == nil then return out, nil end
       if game:get(u, "side") ~= side then

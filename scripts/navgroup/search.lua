@@ -170,7 +170,8 @@ rule {
     contact_ground_units = function(ctx, info)
       local g, naval = ctx.game, ctx.rule.values.naval_types
       local units, types = side_units(g, info.enemy)
-      for _, u in ipairs(units) do
+      for i = 1, #units do
+        local u = units[i]
         if not naval[types[u]] and not is_air(g, u) then
           local h = unit_hex(g, u)
           if h and dist(h, info.hex) <= 1 then
@@ -249,7 +250,9 @@ function side_units(g, side)
   local c = censuses[g]
   if not c or c.version ~= version then
     c = { version = version, by_side = {}, type = {} }
-    for _, u in ipairs(g:units()) do
+    local units = g:units()
+    for i = 1, #units do
+      local u = units[i]
       local s = g:get(u, "side")
       if s == nil then s = false end   -- a unit of no side (nil is no key)
       local l = c.by_side[s]
@@ -288,8 +291,9 @@ end
 -- `hex` from their airbase (the hex they are at), able to search for `gid`;
 -- in unit id order.
 function air_in_range(g, side, missions, hex, gid)
-  local out = {}
-  for _, u in ipairs((side_units(g, side))) do
+  local out, units = {}, (side_units(g, side))
+  for i = 1, #units do
+    local u = units[i]
     if missions[g:get_value(u, "mission") or ""] then
       local base = unit_hex(g, u)
       local range = g:get_value(u, "range") or 0
@@ -378,7 +382,8 @@ function cds_ports_in_range(ctx, enemy, hex)
     end
   end
   local units, types = side_units(g, enemy)
-  for _, u in ipairs(units) do
+  for i = 1, #units do
+    local u = units[i]
     if types[u] == "CD" then
       local h, lv = unit_hex(g, u), g:get_value(u, "cd") or g:get_value(u, "strength") or 0
       if h and lv > 0 and dist(h, hex) <= lv then out[#out + 1] = { hex = h, level = lv, what = "CD" } end
@@ -516,9 +521,9 @@ end
 
 -- The contacts at this hex for this event, from the contact rules in order.
 function contacts_for(ctx, info)
-  local out = {}
-  for _, q in ipairs(ctx.rule.values.contacts) do
-    local c = ctx:query(q, info)
+  local out, queries = {}, ctx.rule.values.contacts
+  for i = 1, #queries do
+    local c = ctx:query(queries[i], info)
     if c then out[#out + 1] = c end
   end
   return out
