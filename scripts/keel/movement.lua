@@ -589,10 +589,11 @@ function Engine:mover(group, callbacks, opts)
   local blocked, stops = {}, {}
   for _, x in ipairs(o.blocked or {}) do blocked[x] = true end
   for _, x in ipairs(o.stop or {}) do stops[x] = true end
-  self:costmap(group)   -- conditions checked now, not at the first step
+  local map = self:costmap(group)   -- conditions checked now, not at the first step
   return setmetatable({ engine = self, board = self.board, group = group,
     callbacks = callbacks or {}, blocked = blocked, stops = stops,
-    allow = o.allow, state = "ready", steps = {}, pending = nil }, Mover)
+    allow = o.allow, state = "ready", steps = {}, pending = nil,
+    map = map, owners = self.state and self.state:get_owner_version() }, Mover)
 end
 
 -- fire one event; returns the verdict
@@ -644,7 +645,11 @@ function Mover:can_enter(to)
   if self.blocked[t] then return nil, "blocked" end
   if self.stops[g.hex] and #self.steps > 0 then return nil, "must stop here" end
   -- the cost map as owners are now (a rule may have changed one mid-move)
-  local cost, coast = self.engine:costmap(g):step(g.hex, t, g.coast)
+  local st = self.engine.state
+  if st and st:get_owner_version() ~= self.owners then
+    self.map, self.owners = self.engine:costmap(g), st:get_owner_version()
+  end
+  local cost, coast = self.map:step(g.hex, t, g.coast)
   if not cost then return nil, "not allowed for " .. self.group.profile.name end
   if self.allow and not self.allow(t) then return nil, "not allowed by the rules" end
   if g.spent + cost > g.allowance then

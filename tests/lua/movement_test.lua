@@ -187,6 +187,25 @@ t.test("32.A.5-3: (straits) a rollback, an undo and a redo of an owner change br
   t.ok(through_strait(eng, b, "Allied"), "redone: open")
 end)
 
+t.test("32.A.5-6: (straits) a mover steps by the owners as they are at each step", function()
+  local b = load("straits")
+  local g, eng = game_on(b)
+  local allied = { profile = profile("TF"), friendly = { "Allied" }, hex = "33:1225", allowance = 15, spent = 0,
+                   conditions = { both_friendly = { "narrow-strait" } } }
+  local mv = assert(eng:mover(allied, { hex_entered = function(_, ev)
+    -- a rule hands the strait's hexes over as the group enters 33:1224
+    if b:format(ev.hex) == "33:1224" then
+      g:set_owner(b:hex("33:1223"), "Allied")
+      g:set_owner(b:hex("33:1224"), "Allied")
+    end
+  end }))
+  t.eq(mv:can_enter("33:1224") ~= nil, true)
+  t.eq(mv:step("33:1224"), "moved")
+  t.eq(mv:step("33:1324"), "moved", "through the strait, now both Allied")
+  g:set_owner(b:hex("33:1224"), "Axis")
+  t.eq(select(2, mv:can_enter("33:1224")), "not allowed for TF", "and closed again behind it")
+end)
+
 t.test("options: blocked hexes (enemy groups at sea) and stop hexes, per search", function()
   local b = load("eastmed")
   local eng = movement.new(b)
