@@ -309,6 +309,10 @@ local function started(ev)
 end
 
 local function verdict(st, ev)
+  if ev.combat == nil and ev.combats == nil then   -- the usual case: no combat started
+    if ev.stop then st.stop = ev.stop; return "stop" end
+    return "continue"
+  end
   local list = started(ev)
   for _, c in ipairs(list) do st.combats[#st.combats + 1] = { combat = c, hex = ev.hex or ev.to } end
   if ev.stop then st.stop = ev.stop; return "stop" end
