@@ -157,19 +157,23 @@ end
 function Set:facade(game)
   local f = self._facades[game]
   if f then return f end
-  local g = facade_of(game, M.game_methods)
+  local g = {}
   local st = game.state
   local rs, running = self._rs, self._running
-  for m, name in pairs(DIRECT) do
-    if g[m] then g[m] = st:bind(name) end
-  end
-  for _, m in ipairs(M.game_methods) do
-    local fn = g[m]
-    if fn and not READS[m] then
-      g[m] = function(_, ...)
-        if rs[PUSHED] < #running then sync(self) end
-        return fn(nil, ...)
+  local methods = M.game_methods
+  for i = 1, #methods do
+    local m = methods[i]
+    local method = game[m]
+    if type(method) == "function" then
+      local fn = DIRECT[m] and st:bind(DIRECT[m]) or function(_, ...) return method(game, ...) end
+      if not READS[m] then
+        local inner = fn
+        fn = function(_, ...)
+          if rs[PUSHED] < #running then sync(self) end
+          return inner(nil, ...)
+        end
       end
+      g[m] = fn
     end
   end
   -- every group's id, every unit's id: a list made at its size, in C
