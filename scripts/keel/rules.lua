@@ -336,7 +336,7 @@ local ctx_methods = {
     return result
   end,
   emit = function(self, event, data)
-    local b = binding(self)
+    local b = bound[self] or binding(self)
     return b.set:_dispatch(b.game, event, data or {})
   end,
   query = function(self, name, ...) return ask(bound[self] or binding(self), name, ...) end,   -- the general path
@@ -375,16 +375,13 @@ end)) do
   ctx_methods[name] = fn
 end
 
--- what ctx.rule shows of a rule: one per rule
-local rule_views = setmetatable({}, { __mode = "k" })
-
 function Set:_make_ctx(r, game)
-  local view = rule_views[r]
-  if not view then
-    view = sandbox.readonly({ id = r.id, title = r.title, values = r.values, file = r.file, line = r.line },
-      "ctx.rule")
-    rule_views[r] = view
-  end
+  -- what ctx.rule shows of the rule: sealed, as the ctx is (its values a
+  -- read-only proxy shared by every ctx of the rule)
+  local values = r.values
+  if type(values) == "table" then values = sandbox.readonly(values, "ctx.rule.values") end
+  local view = sandbox.seal({ id = r.id, title = r.title, values = values, file = r.file, line = r.line },
+    "ctx.rule")
   local b = { set = self, r = r, game = game, rec = rec_of(self, game) }
   -- the one closure of a ctx: its query (C), which finds its binding
   -- without a lookup; every case it does not take goes to ask
@@ -589,7 +586,7 @@ function Set:_dispatch(game, event, data)
   for i = 1, #list do
     local h = list[i]
     if self.narrate then self.narrate("fire", { rule = h.rule, event = event }) end
-    self:_call(h.rule, h.fn, game, data)
+    call(self, h.rule, h.fn, game, data)
   end
 end
 

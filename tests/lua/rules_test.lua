@@ -214,12 +214,14 @@ end)
 t.test("rules-9: rules see the game through a facade, never the game object", function()
   local dir = temp_family("peek", [[return family { name = "peek", files = { "r.lua" } }]], {
     ["r.lua"] = [[
-      rule { id = "P.1", title = "Peeks", queries = {
+      rule { id = "P.1", title = "Peeks", values = { n = 1 }, queries = {
         save = function(ctx) return ctx.game.save end,
         state = function(ctx) return ctx.game.state end,
         set = function(ctx) ctx.game.units = nil end,
         rawctx = function(ctx) ctx.x = 1 end,
         rawset_ctx = function(ctx) rawset(ctx, "x", 1) end,
+        rule_key = function(ctx) ctx.rule.x = 1 end,
+        rule_values = function(ctx) ctx.rule.values.x = 1 end,
         late = function() rule { id = "P.2", title = "sneaked in" } end,
         filter = function(ctx)
           local seen
@@ -243,6 +245,8 @@ t.test("rules-9: rules see the game through a facade, never the game object", fu
   t.raises(function() set:query(g, "set") end, "game is read-only")
   t.raises(function() set:query(g, "rawctx") end, "ctx is read-only")
   t.raises(function() set:query(g, "rawset_ctx") end, "rawset: ctx is read-only")
+  t.raises(function() set:query(g, "rule_key") end, "ctx.rule is read-only")
+  t.raises(function() set:query(g, "rule_values") end, "ctx.rule.values is read-only")
   t.eq(set:query(g, "own"), nil)
   t.eq(set:query(g, "other"), "function")
   t.raises(function() set:query(g, "late") end, "rule{...} may only be called while its file loads")
