@@ -5,7 +5,6 @@
  *
  *   keel.rules.new_query(ctx, queries, running, rec, catching, general, rs)
  *     -> query
- *   keel.rules.new_ids(count) -> ids: ids() is {1, ..., count(nil)}
  *
  * query(me, name, ...) is ctx:query(name, ...) of one ctx (upvalue 1, set
  * once the ctx is made) asked by a rule's code where no script can catch
@@ -27,7 +26,6 @@
  * body running: the query runs protected).
  */
 #include "l_util.h"
-#include <limits.h>
 
 enum { U_CTX = 1, U_QUERIES, U_RUNNING, U_REC, U_CATCHING, U_GENERAL, U_RS, U_COUNT = U_RS };
 enum { RS_PUSHED = 1, RS_LAST };
@@ -103,33 +101,9 @@ static int l_new_query(lua_State *L) {
   return 1;
 }
 
-/* ids(...) -> {1, ..., n}, n what count(nil) returns: the list made at its
- * size (a game's units and groups are numbered from 1)  [-?, +1, e] */
-static int l_ids(lua_State *L) {
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_pushnil(L);
-  lua_call(L, 1, 1);
-  lua_Integer n = lua_tointeger(L, -1);
-  if (n < 0 || n > INT_MAX) return luaL_error(L, "ids: count out of range");
-  lua_createtable(L, (int)n, 0);
-  for (lua_Integer i = 1; i <= n; i++) {
-    lua_pushinteger(L, i);
-    lua_rawseti(L, -2, i);
-  }
-  return 1;
-}
-
-/* keel.rules.new_ids(count) -> ids: the facade's groups() and units()  [-1, +1, e] */
-static int l_new_ids(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TFUNCTION);
-  lua_settop(L, 1);
-  lua_pushcclosure(L, l_ids, 1);
-  return 1;
-}
-
 /* the C half of keel.rules  [-0, +1, e] */
 int keel_lua_open_rules(lua_State *L) {
-  static const luaL_Reg fns[] = { { "new_query", l_new_query }, { "new_ids", l_new_ids }, { NULL, NULL } };
+  static const luaL_Reg fns[] = { { "new_query", l_new_query }, { NULL, NULL } };
   luaL_newlib(L, fns);
   return 1;
 }

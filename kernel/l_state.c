@@ -259,6 +259,19 @@ static int l_unit_new(lua_State *L) {
 /* st:count_units() -> n  [-1, +1, e] */
 static int l_unit_count(lua_State *L) { lua_pushinteger(L, keel_state_count_units(S(L))); return 1; }
 
+/* {1, ..., n}, a list made at its size (units and groups are numbered from 1) */
+static int push_range(lua_State *L, int32_t n) {
+  lua_createtable(L, n, 0);
+  for (int32_t i = 1; i <= n; i++) {
+    lua_pushinteger(L, i);
+    lua_rawseti(L, -2, i);
+  }
+  return 1;
+}
+
+/* st:unit_ids() -> {1, ..., count_units()}  [-1, +1, e] */
+static int l_unit_ids(lua_State *L) { return push_range(L, keel_state_count_units(S(L))); }
+
 static void push_loc(lua_State *L, keel_loc loc) {
   lua_pushstring(L, loc_names[loc.kind]);
   if (loc.kind == KEEL_LOC_OFF || loc.kind == KEEL_LOC_DEAD) lua_pushnil(L);
@@ -548,6 +561,9 @@ static int l_group_new(lua_State *L) {
 
 /* st:count_groups() -> n  [-1, +1, e] */
 static int l_group_count(lua_State *L) { lua_pushinteger(L, keel_state_count_groups(S(L))); return 1; }
+
+/* st:group_ids() -> {1, ..., count_groups()}  [-1, +1, e] */
+static int l_group_ids(lua_State *L) { return push_range(L, keel_state_count_groups(S(L))); }
 
 /* st:group_get_name(g) -> string  [-2, +1, e] */
 static int l_group_name(lua_State *L) {
@@ -1212,14 +1228,14 @@ static int l_bind(lua_State *L) {
 int keel_lua_open_state(lua_State *L) {
   static const luaL_Reg methods[] = {
     { "close", l_gc },
-    { "unit_new", l_unit_new }, { "count_units", l_unit_count }, { "get_unit", l_unit },
+    { "unit_new", l_unit_new }, { "count_units", l_unit_count }, { "unit_ids", l_unit_ids }, { "get_unit", l_unit },
     { "get", l_get }, { "set", l_set }, { "move", l_move },
     { "get_value", l_value }, { "set_value", l_set_value }, { "values", l_values }, { "value_keys", l_value_keys },
     { "get_marker", l_marker }, { "set_marker", l_set_marker }, { "add_marker", l_add_marker }, { "markers", l_markers },
     { "add_hits", l_add_hits }, { "reduce_points", l_reduce_points }, { "split", l_split },
     { "combine", l_combine }, { "eliminate", l_eliminate },
     { "cargo", l_cargo }, { "cargo_check", l_cargo_check }, { "units_at", l_units_at },
-    { "group_new", l_group_new }, { "count_groups", l_group_count }, { "group_get_name", l_group_name },
+    { "group_new", l_group_new }, { "count_groups", l_group_count }, { "group_ids", l_group_ids }, { "group_get_name", l_group_name },
     { "group_add", l_group_add }, { "group_remove", l_group_remove }, { "group_units", l_group_units },
     { "groups_of", l_groups_of }, { "group_get_value", l_group_value }, { "group_set_value", l_group_set },
     { "group_values", l_group_values },

@@ -413,9 +413,10 @@ end
 
 --- Unit ids in id order, optionally only those matching filter(game, id).
 function Game:units(filter)
+  if not filter then return self.state:unit_ids() end
   local out = {}
   for id = 1, self.state:count_units() do
-    if not filter or filter(self, id) then out[#out + 1] = id end
+    if filter(self, id) then out[#out + 1] = id end
   end
   return out
 end
@@ -484,11 +485,7 @@ function Game:group_get_name(g) return self.state:group_get_name(g) end
 function Game:group_get_value(g, k) return self.state:group_get_value(g, k) end
 function Game:group_set_value(g, k, v) return self.state:group_set_value(g, k, v) end
 function Game:groups_of(u) return self.state:groups_of(u) end
-function Game:groups()
-  local out = {}
-  for g = 1, self.state:count_groups() do out[g] = g end
-  return out
-end
+function Game:groups() return self.state:group_ids() end
 
 -- game-wide values
 function Game:get_global(k) return self.state:get_global(k) end

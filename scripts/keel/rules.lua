@@ -32,7 +32,7 @@ local xprotect = sandbox.xprotect
 local unpack, pack = table.unpack, table.pack
 local setupvalue = debug.setupvalue
 local PUSHED <const>, LAST <const> = 1, 2   -- set._rs (M.new)
-local new_query, new_ids = require("keel").rules.new_query, require("keel").rules.new_ids
+local new_query = require("keel").rules.new_query
 
 -- ---- sets --------------------------------------------------------------------------
 
@@ -46,7 +46,8 @@ function M.new(opts)
   -- the rules whose code is running (#_running of them, the innermost
   -- last), each as its frame: { rule, fn, its ctx, the game's record, the
   -- atom of its id once pushed } (fn false for a rule call's frame, kept
-  -- per rule and game; a query's resolution is its frame: below)
+  -- per rule in the set's record of a game; a query's resolution is its
+  -- frame: below)
   self._running = {}
   -- the rule stack's counters (below), one array that the C half reads and
   -- writes too (keel.rules.new_query): the first rs[PUSHED] rules running
@@ -109,6 +110,7 @@ local DIRECT = {
   get_global = "get_global", set_global = "set_global", get_owner = "get_owner",
   hash = "hash", hash_hex = "hash_hex", get_version = "get_version", get_rule = "get_rule",
   count_keyed = "count_keyed", at_keyed = "at_keyed", get_keyed = "get_keyed", set_keyed = "set_keyed",
+  groups = "group_ids",
 }
 -- the facade's methods that neither change the state nor read the rule in force
 local READS = {
@@ -176,9 +178,7 @@ function Set:facade(game)
       g[m] = fn
     end
   end
-  -- every group's id, every unit's id: a list made at its size, in C
-  g.groups = new_ids(st:bind("count_groups"))
-  local unit_ids = new_ids(st:bind("count_units"))
+  local unit_ids = st:bind("unit_ids")
   local proxy
   -- a filter gets the facade, never the game itself
   g.units = function(_, filter)
@@ -388,7 +388,8 @@ function Set:_make_ctx(r, game)
   local query = new_query(false, b.rec.queries, self._running, b.rec, catching,
     ctx_methods.query, self._rs)
   -- the ctx is sealed, not a proxy: ctx.game is a plain read (it is made
-  -- for this rule and game alone); the other methods are the shared ones
+  -- for this rule alone, moved from game to game with the set's record);
+  -- the other methods are the shared ones
   local ctx = sandbox.seal({ game = self:facade(game), rule = view, query = query }, "ctx", ctx_methods)
   setupvalue(query, 1, ctx)
   b.ctx, b.query = ctx, query

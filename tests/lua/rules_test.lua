@@ -292,22 +292,14 @@ t.test("rules-9b: one set plays game after game, interleaved or nested: each rul
 end)
 
 t.test("rules-9c: the facade's groups() and units() list every id, a new list each time", function()
-  local new_ids = require("keel").rules.new_ids
-  local n = 3
-  local ids = new_ids(function() return n end)
-  local a = ids()
-  t.eq(a, { 1, 2, 3 })
-  a[1] = 99
-  t.eq(ids(), { 1, 2, 3 })
-  n = 0
-  t.eq(ids(), {})
-  n = -1
-  t.raises(function() ids() end, "count out of range")
   local dir = temp_family("ids", [[return family { name = "ids", files = { "r.lua" } }]], {
     ["r.lua"] = [[rule { id = "I.1", title = "Ids", queries = {
-      ids = function(ctx) return ctx.game:units(), ctx.game:groups() end } }]] })
+      ids = function(ctx) return ctx.game:units(), ctx.game:groups() end,
+      changed = function(ctx) local u = ctx.game:units(); u[1] = 99; return ctx.game:units()[1] end } }]] })
   local set = rules.load { families = { "ids" }, path = { dir } }
-  t.eq({ set:query(fleet(), "ids") }, { { 1, 2, 3, 4 }, { 1 } })
+  local g = fleet()
+  t.eq({ set:query(g, "ids") }, { { 1, 2, 3, 4 }, { 1 } })
+  t.eq(set:query(g, "changed"), 1)
 end)
 
 t.test("rules-12: rules keep structured data in keyed values: journaled, rolled back, undone", function()

@@ -79,6 +79,11 @@ t.test("state-5: groups are ordered; group attributes", function()
   t.eq(st:group_units(g), { 2, 3, 4 }, "moved to dead: still in the group")
   t.eq(st:group_units(g, true), { 2, 4 }, "in play: the units not dead, in group order")
   t.eq(st:group_units(g, false), { 2, 3, 4 })
+  t.eq({ st:unit_ids(), st:group_ids() }, { { 1, 2, 3, 4 }, { 1 } })
+  local listed = st:unit_ids()
+  listed[1] = 99
+  t.eq(st:unit_ids()[1], 1, "a new list each time")
+  t.eq({ S.new():unit_ids(), S.new():group_ids() }, { {}, {} })
 end)
 
 t.test("state-6: iteration over units at a place is in id order", function()

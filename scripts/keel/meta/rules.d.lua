@@ -322,13 +322,6 @@ function ruleslib.new(opts) end
 ---@return fun(ctx: table, name: string, ...): ...
 function ruleslib.new_query(ctx, queries, running, rec, catching, general, rs) end
 
----A function giving the list {1, ..., n}, n what `count(nil)` returns, made
----at its size in C: the game facade's `groups()` and `units()` (a game's
----groups and units are numbered from 1).
----@param count fun(_: any): integer a state's count_groups or count_units bound to it (st:bind)
----@return fun(): integer[]
-function ruleslib.new_ids(count) end
-
 ---@class keel.RuleSet
 ---@field families table
 ---@field rules table

@@ -64,6 +64,9 @@ local State = {}
 function State:unit_new(name, type, side) end
 ---@return integer
 function State:count_units() end
+---Every unit's id, {1, ..., count_units()} (a new list)
+---@return integer[]
+function State:unit_ids() end
 ---@param id integer
 ---@return keel.UnitInfo
 function State:get_unit(id) end
@@ -142,6 +145,9 @@ function State:cargo_check(carriers, measure) end
 function State:group_new(name) end
 ---@return integer
 function State:count_groups() end
+---Every group's id, {1, ..., count_groups()} (a new list)
+---@return integer[]
+function State:group_ids() end
 ---@param g integer
 ---@return string
 function State:group_get_name(g) end
