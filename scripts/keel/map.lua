@@ -755,6 +755,17 @@ local function owners_of(b, n, ownership)
   return groups
 end
 
+-- the owner statements of the board's map file, expanded the first time
+-- they are asked for (the module's own: never handed out)
+local function declared_owners(board)
+  local d = declared[board]
+  if d and d.ownership then
+    d = owners_of(board, d.numbering, d.ownership)
+    declared[board] = d
+  end
+  return d
+end
+
 --- The owners a game on this board starts with, as its map file declares
 --- them: a list of {side =, hexes = {hex...}} in map order, a later entry
 --- winning over an earlier one for a hex both name (new tables: the
@@ -762,15 +773,6 @@ end
 --- keel.game seeds them into the game state, the one place owners live.
 ---@param board userdata keel.Board
 ---@return {side: string, hexes: integer[]}[]
-local function declared_owners(board)
-  local d = declared[board]
-  if d and d.ownership then   -- expanded the first time it is asked for
-    d = owners_of(board, d.numbering, d.ownership)
-    declared[board] = d
-  end
-  return d
-end
-
 function M.get_owners(board)
   local d = declared_owners(board)
   local out = {}

@@ -315,7 +315,7 @@ local seal_mts = real_setmetatable({}, { __mode = "k" })   -- base (or seal_mts)
 --- Seal t itself (no proxy): a key t lacks reads as base's (when given) or
 --- nil, and cannot be added (an error names `name`); rawset refuses. A key
 --- t has is a plain read, and can be set again by code that holds t: seal
---- only a table made for one holder (a ctx: one per rule and game), whose
+--- only a table made for one holder (a ctx: one per rule and rule set), whose
 --- values are already safe to hand out (functions, read-only proxies,
 --- strings, numbers, booleans). The cheap form of readonly(t, name, base)
 --- for what rule code reads on every line. Returns t.
