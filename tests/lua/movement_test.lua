@@ -187,7 +187,7 @@ t.test("32.A.5-3: (straits) a rollback, an undo and a redo of an owner change br
   t.ok(through_strait(eng, b, "Allied"), "redone: open")
 end)
 
-t.test("32.A.5-6: (straits) a mover steps by the owners as they are at each step", function()
+t.test("32.A.5-5: (straits) a mover steps by the owners as they are at each step", function()
   local b = load("straits")
   local g, eng = game_on(b)
   local allied = { profile = profile("TF"), friendly = { "Allied" }, hex = "33:1225", allowance = 15, spent = 0,
