@@ -106,6 +106,7 @@ static int render(keel__buf *b, const keel_state *st, const event *e) {
     return RAW("{\"ev\":\"action\",\"action\":") && keel__json_int(b, e->u.action.number) &&
            RAW(",\"name\":") && keel__json_str(b, text + e->u.action.name, e->u.action.name_len) &&
            RAW(",\"rule\":") && keel__json_atom(b, st, e->u.action.rule) &&
+           (!e->u.action.side || (RAW(",\"side\":") && keel__json_atom(b, st, e->u.action.side))) &&
            RAW(",\"order\":") &&
            (e->u.action.has_order ? keel__json_raw(b, text + e->u.action.order, e->u.action.order_len)
                                   : keel__json_null(b)) &&

@@ -47,6 +47,7 @@ typedef enum keel_status {
   KEEL_E_CAPACITY,     /* a capacity or limit is exceeded */
   KEEL_E_STATE,        /* the call is not valid in the current state */
   KEEL_E_LIMIT,        /* a CPU, memory or instruction limit was reached */
+  KEEL_E_FROZEN,       /* the state is frozen: no change is allowed now */
   KEEL_STATUS_COUNT
 } keel_status;
 
@@ -824,6 +825,16 @@ KEEL_API keel_status keel_state_rollback(keel_state *st, const keel_mark *mark);
 
 /* Actions: the unit of undo. order_json (may be NULL) is journaled as is. */
 KEEL_API keel_status keel_state_action_begin(keel_state *st, const char *name, const char *order_json);
+/* The same, for an order a side gave: the journal's action line names the
+ * side (an atom; 0: none, as keel_state_action_begin). */
+KEEL_API keel_status keel_state_action_begin_by(keel_state *st, const char *name, const char *order_json,
+                                                keel_atom side);
+/* Freeze the state (frozen nonzero; it nests) or thaw it once: while it is
+ * frozen every change and every new action is refused with KEEL_E_FROZEN,
+ * so that what only looks at a game (listing its legal actions) provably
+ * changes nothing. Thawing a state that is not frozen is KEEL_E_STATE. */
+KEEL_API keel_status keel_state_set_frozen(keel_state *st, int frozen);
+KEEL_API int keel_state_is_frozen(const keel_state *st);
 KEEL_API keel_status keel_state_action_end(keel_state *st);
 KEEL_API size_t keel_state_count_actions(const keel_state *st);   /* undoable */
 KEEL_API size_t keel_state_count_redos(const keel_state *st);

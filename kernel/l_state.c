@@ -848,17 +848,27 @@ static int l_rollback(lua_State *L) { return close_level(L, keel_state_rollback,
 /* st:depth() -> open transactions  [-1, +1, e] */
 static int l_depth(lua_State *L) { lua_pushinteger(L, (lua_Integer)LS(L)->nmarks); return 1; }
 
-/* st:action_begin(name, order_json?) -> number  [-3, +1, e] */
+/* st:action_begin(name, order_json?, side?) -> number  [-4, +1, e] */
 static int l_action_begin(lua_State *L) {
   keel_state *st = S(L);
   const char *name = luaL_checkstring(L, 2);
   const char *order = luaL_optstring(L, 3, NULL);
-  keel_status s = keel_state_action_begin(st, name, order);
+  keel_atom side = opt_atom(L, st, 4);
+  keel_status s = keel_state_action_begin_by(st, name, order, side);
   if (s == KEEL_E_STATE) return luaL_error(L, "action '%s': another action is open", name);
   check(L, s, "action_begin");
   lua_pushinteger(L, keel_state_action_number(st));
   return 1;
 }
+
+/* st:set_frozen(frozen)  [-2, +0, e] */
+static int l_set_frozen(lua_State *L) {
+  check(L, keel_state_set_frozen(S(L), lua_toboolean(L, 2)), "set_frozen");
+  return 0;
+}
+
+/* st:is_frozen() -> boolean  [-1, +1, e] */
+static int l_is_frozen(lua_State *L) { lua_pushboolean(L, keel_state_is_frozen(S(L))); return 1; }
 
 /* st:action_end()  [-1, +0, e] */
 static int l_action_end(lua_State *L) { check(L, keel_state_action_end(S(L)), "action_end"); return 0; }
@@ -1247,6 +1257,7 @@ int keel_lua_open_state(lua_State *L) {
     { "push_rule", l_push_rule }, { "pop_rule", l_pop_rule }, { "get_rule", l_rule },
     { "begin", l_begin }, { "commit", l_commit }, { "rollback", l_rollback }, { "depth", l_depth },
     { "action_begin", l_action_begin }, { "action_end", l_action_end },
+    { "set_frozen", l_set_frozen }, { "is_frozen", l_is_frozen },
     { "undo", l_undo }, { "redo", l_redo }, { "count_actions", l_action_count },
     { "count_redos", l_redo_count }, { "action_number", l_action_number },
     { "set_action_number", l_set_action_number },

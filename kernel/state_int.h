@@ -67,8 +67,8 @@ typedef struct event {
   uint8_t kind;
   union {
     op o;                                                   /* EV_OP */
-    struct { int64_t number; keel_atom rule; int has_order;
-             size_t name, name_len, order, order_len; } action;   /* EV_ACTION */
+    struct { int64_t number; keel_atom rule, side; int has_order;
+             size_t name, name_len, order, order_len; } action;   /* EV_ACTION (side 0: none) */
     struct { int64_t number; uint64_t hash; } end;               /* EV_END */
     struct { uint64_t hash; size_t numbers, n; } undo;           /* EV_UNDO/REDO: n int64 */
     struct { size_t at, len; } line;                             /* EV_LINE */
@@ -113,6 +113,7 @@ struct keel_state {
   int in_action;
   int action_depth;             /* depth when the open action began */
   int loose;                    /* ops recorded outside any action */
+  int frozen;                   /* > 0: every change refused (keel_state_set_frozen) */
   action_rec *actions; size_t nactions, capactions;
   op *redo_ops; size_t nredo_ops, capredo_ops;
   redo_rec *redo; size_t nredo, capredo;

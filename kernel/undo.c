@@ -84,6 +84,7 @@ static void end_history(keel_state *st) {
 }
 
 keel_status keel__state_push(keel_state *st, op *o) {
+  if (st->frozen) return KEEL_E_FROZEN;
   o->rule = keel_state_get_rule(st);
   if (st->depth > 0 && !KEEL_RESERVE(st->ops, st->capops, st->nops + 1)) return KEEL_E_NOMEM;
   if (!prepare(st, o)) return KEEL_E_NOMEM;
@@ -157,8 +158,13 @@ keel_status keel_state_rollback(keel_state *st, const keel_mark *m) {
 /* ---- actions, undo, redo ----------------------------------------------------- */
 
 keel_status keel_state_action_begin(keel_state *st, const char *name, const char *order_json) {
+  return keel_state_action_begin_by(st, name, order_json, 0);
+}
+
+keel_status keel_state_action_begin_by(keel_state *st, const char *name, const char *order_json, keel_atom side) {
+  if (st->frozen) return KEEL_E_FROZEN;
   if (st->in_action) return KEEL_E_STATE;
-  if (!name) return KEEL_E_ARG;
+  if (!name || (side && !keel__atom_ok(st, side))) return KEEL_E_ARG;
   if (st->action_seq == INT64_MAX) return KEEL_E_RANGE;   /* numbers are never reused */
   if (!KEEL_RESERVE(st->actions, st->capactions, st->nactions + 1)) return KEEL_E_NOMEM;
   if (st->journal_on) {
@@ -166,6 +172,7 @@ keel_status keel_state_action_begin(keel_state *st, const char *name, const char
     event e = { .kind = EV_ACTION };
     e.u.action.number = st->action_seq + 1;
     e.u.action.rule = keel_state_get_rule(st);
+    e.u.action.side = side;
     e.u.action.has_order = order_json != NULL;
     e.u.action.name_len = strlen(name);
     e.u.action.order_len = order_json ? strlen(order_json) : 0;
@@ -198,6 +205,15 @@ keel_status keel_state_action_end(keel_state *st) {
 }
 
 size_t keel_state_count_actions(const keel_state *st) { return st->nactions; }
+
+keel_status keel_state_set_frozen(keel_state *st, int frozen) {
+  if (frozen) { st->frozen++; return KEEL_OK; }
+  if (st->frozen == 0) return KEEL_E_STATE;
+  st->frozen--;
+  return KEEL_OK;
+}
+
+int keel_state_is_frozen(const keel_state *st) { return st->frozen > 0; }
 size_t keel_state_count_redos(const keel_state *st) { return st->nredo; }
 int64_t keel_state_action_number(const keel_state *st) { return st->action_seq; }
 

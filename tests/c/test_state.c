@@ -744,6 +744,36 @@ TEST(state_set_action_number) {
   keel_state_free(st);
 }
 
+/* An action a side gave names it in the journal; a frozen state refuses
+ * every change and every action, nests, and thaws back to taking them. */
+TEST(state_action_side_and_frozen) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  keel_atom axis, k;
+  CHECK_OK(keel_state_intern(st, "Axis", 4, &axis));
+  CHECK_OK(keel_state_intern(st, "k", 1, &k));
+  CHECK_OK(keel_state_action_begin_by(st, "move", "{\"group\":1}", axis));
+  CHECK_OK(keel_state_action_end(st));
+  const char *j; size_t n;
+  CHECK_OK(keel_state_journal(st, &j, &n));
+  CHECK(strstr(j, "{\"ev\":\"action\",\"action\":1,\"name\":\"move\",\"rule\":null,\"side\":\"Axis\","
+                  "\"order\":{\"group\":1}}\n") != NULL);
+  uint64_t h = keel_state_hash(st);
+  CHECK_OK(keel_state_set_frozen(st, 1));
+  CHECK_OK(keel_state_set_frozen(st, 1));
+  CHECK(keel_state_is_frozen(st));
+  CHECK_INT(keel_state_set_global(st, k, I(3)), KEEL_E_FROZEN);
+  CHECK_INT(keel_state_action_begin(st, "x", NULL), KEEL_E_FROZEN);
+  CHECK_OK(keel_state_set_frozen(st, 0));
+  CHECK_INT(keel_state_set_global(st, k, I(3)), KEEL_E_FROZEN);   /* still frozen once */
+  CHECK_OK(keel_state_set_frozen(st, 0));
+  CHECK(!keel_state_is_frozen(st));
+  CHECK_INT(keel_state_set_frozen(st, 0), KEEL_E_STATE);
+  CHECK(keel_state_hash(st) == h);
+  CHECK_OK(keel_state_set_global(st, k, I(3)));
+  keel_state_free(st);
+}
+
 int main(void) {
   RUN(state_units_and_fields);
   RUN(state_hash_independent_of_history);
@@ -765,5 +795,6 @@ int main(void) {
   RUN(file_atomic_write_and_read);
   RUN(file_atomic_write_no_symlink_keeps_mode);
   RUN(state_set_action_number);
+  RUN(state_action_side_and_frozen);
   return check_report();
 }

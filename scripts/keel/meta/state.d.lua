@@ -242,10 +242,19 @@ function State:commit(level) end
 function State:rollback(level) end
 ---@return integer
 function State:depth() end
+--- Begin an action (the unit of undo); its journal line carries the
+--- order and, when given, the side that gave it.
 ---@param name string
 ---@param order_json? string
+---@param side? string
 ---@return integer number
-function State:action_begin(name, order_json) end
+function State:action_begin(name, order_json, side) end
+--- Freeze the state (true; it nests) or thaw it once (false): while it is
+--- frozen every change and every new action raises "the state is frozen".
+---@param frozen boolean
+function State:set_frozen(frozen) end
+---@return boolean
+function State:is_frozen() end
 function State:action_end() end
 ---@param n? integer
 function State:undo(n) end
