@@ -245,8 +245,8 @@ local function action_end(b, ...)
   b.action_end()
   return ...
 end
-local function action_body(self, b, name, order_json, fn, ...)
-  b.action_begin(nil, name, order_json)
+local function action_body(self, b, name, order_json, by, fn, ...)
+  b.action_begin(nil, name, order_json, by)
   return action_end(b, fn(self, ...))
 end
 
@@ -306,8 +306,10 @@ function Game:_action(name, fn, rule, order, ...)
     if atom then b.push_rule(nil, atom) else b.atoms[rule] = b.push_rule(nil, rule) end
   end
   local h = rule and handlers[rule] or handler_for(rule or self.state:get_rule())
+  local by = self._by   -- the side that gave the order (keel.orders.play), once
+  if by ~= nil then self._by = nil end
   return action_done(self, b, name, order, rule, level, dice_before,
-    xpcall(action_body, h, self, b, name, order_json, fn, ...))
+    xpcall(action_body, h, self, b, name, order_json, by, fn, ...))
 end
 
 --- An action: the unit of undo. Runs fn(game, ...) as a transaction;
@@ -512,6 +514,12 @@ function Game:set_keyed(name, key, v) return self.state:set_keyed(name, key, v) 
 function Game:count_keyed(name) return self.state:count_keyed(name) end
 --- The i-th key (an array of parts) and value of a keyed map, in key order.
 function Game:at_keyed(name, i) return self.state:at_keyed(name, i) end
+
+--- How the game ended, as its state holds it (keel.sequence writes it when
+--- a victory condition is met or the last turn ends): { over, winner (a
+--- side; nil for a draw or a game not over), scores = {side = n}, reason }.
+---@return {over: boolean, winner?: string, scores: table<string, number>, reason?: string}
+function Game:result() return require("keel.sequence").result(self) end
 
 -- ---- save and load ----------------------------------------------------------------
 

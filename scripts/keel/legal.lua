@@ -403,14 +403,21 @@ function M.action(set, game, name, side)
   return entry
 end
 
---- Every action of the set for `side`, in name order (M.action each).
+--- Every action of the set for `side` (those of `names` only, when given:
+--- the ones the sequence of play lets the side take now), in name order
+--- (M.action each); each entry says the `side` it was listed for.
 ---@param set table
 ---@param game table
 ---@param side? string
+---@param names? string[] sorted
 ---@return table[]
-function M.list(set, game, side)
+function M.list(set, game, side, names)
   local out = {}
-  for _, name in ipairs(sorted_keys(set.actions)) do out[#out + 1] = M.action(set, game, name, side) end
+  for _, name in ipairs(names or sorted_keys(set.actions)) do
+    local e = M.action(set, game, name, side)
+    e.side = side
+    out[#out + 1] = e
+  end
   return out
 end
 

@@ -210,29 +210,42 @@ function M.check_params(set, game, name, params)
 end
 
 local function emit_order(g, set, args) return set:_dispatch(g, args.event, args.data or {}) end
-local function effect_order(g, set, a, args) return set:_call(a.rule, a.def.effect, g, args) end
+-- the effect's results, once the sequence of play has checked the victory
+-- conditions it checks after every order (set._after_order, keel.sequence)
+local function checked(set, g, ...)
+  local hook = set._after_order
+  set:_call(hook.rule, hook.fn, g)
+  return ...
+end
+local function effect_order(g, set, a, args)
+  if set._after_order then return checked(set, g, set:_call(a.rule, a.def.effect, g, args)) end
+  return set:_call(a.rule, a.def.effect, g, args)
+end
 
 --- Play an order as one action of the game (all or nothing, undoable),
 --- journaled with its name, rule and parameters: an action's effect with
---- its rule in force, or `emit` ({event =, data =}) through the handlers.
---- No legality check and no vetoes here (set:act does those first). Used
---- as the rule set's method set:play(game, name, args).
+--- its rule in force, or `emit` ({event =, data =}) through the handlers;
+--- `side`, the side that gave it (its journal line names it). No legality
+--- check and no vetoes here (set:act does those first). Used as the rule
+--- set's method set:play(game, name, args, side).
 ---@param set table a rule set
 ---@param game table
 ---@param name string
 ---@param args? table
+---@param side? string
 ---@return any ... what the effect returns
-local function play(set, game, name, args)
+local function play(set, game, name, args, side)
   args = args or {}
+  game._by = side
   if name == M.EMIT then return game:_action(name, emit_order, nil, args, set, args) end
   local a = set.actions[name]
-  if not a then error(("unknown order '%s'"):format(tostring(name)), 2) end
+  if not a then game._by = nil; error(("unknown order '%s'"):format(tostring(name)), 2) end
   return game:_action(name, effect_order, a.rule.id, args, set, a, args)
 end
 
-function M.play(set, game, name, args)
+function M.play(set, game, name, args, side)
   set:_ready()
-  return play(set, game, name, args)
+  return play(set, game, name, args, side)
 end
 --- M.play for a set known to be ready (set:act, which readied it).
 M.play_ready = play

@@ -47,6 +47,7 @@ M.events = {
   "initial_phase", "movement_phase", "naval_step_start", "group_enters_hex",
   "mp_spent", "naval_step_end", "combat_phase", "unit_hit", "unit_sunk",
   "exploitation_phase", "player_turn_end", "turn_end", "owner_changed",
+  "game_end",
 }
 
 --- Where families are looked for, after a set's own `path`.
@@ -194,7 +195,7 @@ function Registry:_run_file(path, env, what)
 end
 
 local FAMILY_FIELDS = { name = true, rulebook = true, depends = true, files = true,
-                        tables = true, events = true, description = true, view = true }
+                        tables = true, events = true, description = true, view = true, sequence = true }
 
 local function check_fields(spec, allowed, what)
   local bad
@@ -283,6 +284,15 @@ function Registry:load_family(name)
         error(("%s: view.%s: %s"):format(manifest_path, concat(parts, "."), what), 0)
       end), manifest_path) or nil,
   }
+  -- the sequence of play the family's chapter implies (keel.sequence), read raw
+  if rawget(spec, "sequence") ~= nil then
+    local function bad(path, what)
+      local parts = {}
+      for i, k in ipairs(path) do parts[i] = tostring(k) end
+      error(("%s: %s: %s"):format(manifest_path, concat(parts, "."), what), 0)
+    end
+    fam.sequence = require("keel.sequence").check(sandbox.plain(rawget(spec, "sequence"), bad), bad)
+  end
   for _, dep in ipairs(fam.depends) do self:load_family(dep) end
   for _, ev in ipairs(string_list(spec, "events", manifest_path)) do self.event_names[ev] = true end
   self:_load_tables(fam)
@@ -327,7 +337,8 @@ end
 
 local RULE_FIELDS = { id = true, title = true, priority = true, values = true, on = true,
                       actions = true, vetoes = true, queries = true, notes = true }
-local ACTION_FIELDS = { params = true, legal = true, effect = true, title = true, rule = true }
+local ACTION_FIELDS = { params = true, legal = true, effect = true, title = true, rule = true, side = true,
+                        phases = true }
 
 local function check_id(id, what)
   if type(id) ~= "string" or not id:match("^[%w][%w%._%-]*$") then
@@ -392,7 +403,23 @@ function Registry:_normalize(spec, id, where)
     end
     local why = orders.check_depends(params)
     if why then error(("%s: action %s: %s"):format(what, name, why), 3) end
-    r.actions[name] = { params = params, legal = a.legal, effect = a.effect, title = a.title }
+    -- who may take it and when (keel.sequence): a side word or a side's name, phase and step names
+    local side = a.side
+    if side ~= nil and (type(side) ~= "string" or side == "") then
+      error(what .. ": action " .. name .. ': side must be "phasing", "other", "any", "scenario" or a side\'s name', 3)
+    end
+    local phases
+    if a.phases ~= nil then
+      if type(a.phases) ~= "table" then error(what .. ": action " .. name .. ": phases must be a list of names", 3) end
+      phases = {}
+      for i, ph in ipairs(a.phases) do
+        if type(ph) ~= "string" then error(("%s: action %s: phases[%d] must be a phase's or step's name"):format(
+          what, name, i), 3) end
+        phases[ph] = true
+      end
+    end
+    r.actions[name] = { params = params, legal = a.legal, effect = a.effect, title = a.title, side = side,
+                        phases = phases }
   end
   for name, fn in pairs(spec.vetoes or NONE) do
     if type(fn) ~= "function" then error(what .. ": vetoes." .. tostring(name) .. " must be a function", 3) end

@@ -19,6 +19,7 @@ local orders = require "keel.orders"
 local rules_movement = require "keel.rules_movement"
 local pick = require "keel.pick"
 local tables = require "keel.tables"
+local sequence = require "keel.sequence"
 
 local M = {}
 
@@ -340,6 +341,23 @@ local ctx_methods = {
     return b.set:_dispatch(b.game, event, data or {})
   end,
   query = function(self, name, ...) return ask(bound[self] or binding(self), name, ...) end,   -- the general path
+  --- ctx:open_window { side =, actions = {...}, title = }: a decision window for a side (keel.sequence)
+  open_window = function(self, opts)
+    local b = binding(self)
+    if b.set._rs[PUSHED] < #b.set._running then sync(b.set) end
+    return sequence.open_window(self, opts, b.r.id)
+  end,
+  --- ctx:close_window(): close the innermost decision window; false when none is open
+  close_window = function(self)
+    local b = binding(self)
+    if b.set._rs[PUSHED] < #b.set._running then sync(b.set) end
+    return sequence.close_window(self)
+  end,
+  --- ctx:status(): where the game is in its sequence of play (keel.sequence.status)
+  status = function(self)
+    local b = binding(self)
+    return sequence.status(b.set, b.game)
+  end,
   get_value = function(self, key) return binding(self).r.values[key] end,
   --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
   pick = function(self, items, opts)
@@ -613,16 +631,16 @@ local function entered(self, ok, ...)
   return false, e, kind
 end
 
--- (a body takes at most four arguments: no vararg frame on every entry)
-function Set:_enter(body, a1, a2, a3, a4)
+-- (a body takes at most five arguments: no vararg frame on every entry)
+function Set:_enter(body, a1, a2, a3, a4, a5)
   if self._depth > 0 then   -- within a running entry point (a host's narrate)
     if self._rs[PUSHED] < #self._running then sync(self) end
-    return true, body(a1, a2, a3, a4)
+    return true, body(a1, a2, a3, a4, a5)
   end
   self._entry_fn = body
   self._depth = 1
   self._rs[LAST] = false
-  return entered(self, xprotect(body, self._handler, a1, a2, a3, a4))
+  return entered(self, xprotect(body, self._handler, a1, a2, a3, a4, a5))
 end
 
 --- Send an event to the rules, as one action of the game (all or nothing,
@@ -656,6 +674,7 @@ end
 
 -- Who refused an order: the rule (id, or nil for plumbing), its family and
 -- the rule's own reason, for callers that show them apart (keel.serve).
+local frozen   -- below
 local function refusal(r, reason)
   return { rule = r.id, family = r.family, reason = reason }
 end
@@ -686,6 +705,27 @@ function Set:_check_action(game, name, params, quiet)
   end
 end
 
+-- Run body under the set's entry point with the game's state frozen (no
+-- change, no action) and its dice untouched: what only looks at a game
+-- (legal actions, checks, views, status) provably changes nothing. A roll
+-- made meanwhile is undone and reported.
+function frozen(self, game, body)
+  local st, dice = game.state, game.dice
+  local before = dice:get_version()
+  local saved = dice:save()
+  st:set_frozen(true)
+  local res = pack(self:_enter(body))
+  st:set_frozen(false)
+  if dice:get_version() ~= before then
+    dice:load(saved)
+    if res[1] then
+      return false, errors.from("a rule rolled dice while orders were only being listed or checked "
+        .. "(a domain, legal check or query must not roll)", nil), "error"
+    end
+  end
+  return unpack(res, 1, res.n)
+end
+
 --- May the action be taken? nil when yes, else the reason, its kind
 --- ("unknown", "params", "illegal", "vetoed", or a failure's) and, for
 --- "illegal" and "vetoed", who refused: {rule = id (nil for family
@@ -697,7 +737,7 @@ function Set:check(game, name, params)
   local reason = orders.check_params(self, game, name, params)
   if reason then return reason, "params" end
   local function body() return self:_check_action(game, name, params) end
-  local ok, why, kind, by = self:_enter(body)
+  local ok, why, kind, by = frozen(self, game, body)
   if not ok then return errors.format(why), kind end
   return why, kind, by
 end
@@ -711,9 +751,28 @@ end
 ---@return table[] entries, in action name order
 function Set:legal_actions(game, side)
   self:_ready()
-  local res = pack(self:_enter(function() return require("keel.legal").list(self, game, side) end))
+  local names = self.sequence and sequence.allowed(self, game, side) or nil
+  local res = pack(frozen(self, game, function() return require("keel.legal").list(self, game, side, names) end))
   if not res[1] then error(res[2], 0) end
   return res[2]
+end
+
+--- Where the game is in its sequence of play: turn, phase, step, phasing,
+--- active (the sides that must decide now), window, over, result
+--- (keel.sequence.status). Changes nothing.
+---@param game table
+---@return table
+function Set:status(game)
+  self:_ready()
+  return sequence.status(self, game)
+end
+
+--- May `side` take action `name` now, as the sequence of play says? nil,
+--- or the reason and its kind ("side", "phase", "over"); see keel.sequence.may.
+function Set:may(game, name, side)
+  self:_ready()
+  if not self.actions[name] then return ("unknown action '%s'"):format(tostring(name)), "unknown" end
+  return sequence.may(self, game, name, side)
 end
 
 --- Play an order again, as replay does: keel.orders.play (no legality
@@ -730,14 +789,26 @@ Set.play = orders.play
 ---@param params? table
 -- the body of set:act, run under the limits by _enter
 local play_ready = orders.play_ready
-local function act_body(self, game, name, params)
+local function act_body(self, game, name, params, side)
   local a = self.actions[name]
   if a.def.legal or self.vetoes[name] then   -- else nothing to check
+    -- (a failure on the way leaves the state frozen: Set:act thaws it)
+    local st = game.state
+    st:set_frozen(true)
     local why, kind, by = self:_check_action(game, name, params)
+    st:set_frozen(false)
     if why then return false, why, kind, by end
   end
-  if self.narrate then self.narrate("action", { rule = a.rule, action = name, params = params }) end
-  return true, play_ready(self, game, name, params)
+  if self.narrate then self.narrate("action", { rule = a.rule, action = name, params = params, side = side }) end
+  return true, play_ready(self, game, name, params, side)
+end
+
+-- what _enter returned, the state thawed when a legality check failed
+-- (raised) while it was frozen
+local function thawed(game, ...)
+  local st = game.state
+  if st:is_frozen() and not (...) then st:set_frozen(false) end
+  return ...
 end
 
 local function acted(ok, done, ...)
@@ -746,13 +817,17 @@ local function acted(ok, done, ...)
   return true, ...
 end
 
-function Set:act(game, name, params)
+function Set:act(game, name, params, side)
   if self._dirty or self.conflicts[1] ~= nil then self:_ready() end
   params = params or {}
   if not self.actions[name] then return nil, ("unknown action '%s'"):format(tostring(name)), "unknown" end
+  if self.sequence then
+    local why, kind = sequence.may(self, game, name, side)
+    if why then return nil, why, kind end
+  end
   local reason = orders.check_params(self, game, name, params)
   if reason then return nil, reason, "params" end
-  return acted(self:_enter(act_body, self, game, name, params))
+  return acted(thawed(game, self:_enter(act_body, self, game, name, params, side)))
 end
 
 --- What `side` may see of the game: units, groups and the declared status
@@ -762,7 +837,7 @@ end
 ---@return table view
 function Set:view_for(game, side)
   self:_ready()
-  local res = pack(self:_enter(function() return require("keel.visibility").view(self, game, side) end))
+  local res = pack(frozen(self, game, function() return require("keel.visibility").view(self, game, side) end))
   if not res[1] then error(res[2], 0) end
   return res[2]
 end
@@ -773,7 +848,7 @@ end
 --- ("families") or variant ("variants") that fails to load, to raise it
 --- with the caller's own place (a scenario names its field).
 ---@param opts {families: string[], variants?: string[], path?: string[], narrate?: function,
----  blame?: fun(kind: string, i: integer, err: any)}
+---  blame?: fun(kind: string, i: integer, err: any), game?: table}
 function M.load(opts)
   local set = M.new(opts)
   local blame = opts.blame
@@ -784,6 +859,12 @@ function M.load(opts)
   end
   for i, f in ipairs(opts.families or {}) do step(set.load_family, "families", i, f) end
   for i, v in ipairs(opts.variants or {}) do step(set.apply_variant, "variants", i, v) end
+  if blame then
+    local ok, e = pcall(sequence.install, set, opts.game)
+    if not ok then blame("game", 1, e) end
+  else
+    sequence.install(set, opts.game)
+  end
   set:finalize()
   set:check_conflicts()
   return set

@@ -39,6 +39,7 @@ local errors = require "keel.errors"
 local game_mod = require "keel.game"
 local json = require "keel.json"
 local sorted_keys = require("keel.keys").sorted
+local sequence = require "keel.sequence"
 
 local M = {}
 
@@ -47,11 +48,11 @@ local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
                  variants = true, seed = true, flags = true, keyed = true, forces = true, groups = true,
-                 orders = true, outcomes = true }
+                 orders = true, outcomes = true, sequence = true, turns = true, scores = true, victory = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
                        face = true, hits = true, points = true, at = true, port = true, group = true,
                        aboard = true }
-local EXPECT_FIELDS = { error = true, illegal = true, vetoed = true, ok = true, global = true,
+local EXPECT_FIELDS = { error = true, illegal = true, vetoed = true, refused = true, ok = true, global = true,
                         keyed = true, units = true, hash = true }
 local FACES = { full = true, damaged = true, half = true }
 local MAX_COUNT = (1 << 31) - 1
@@ -372,7 +373,7 @@ function Checker:expect(e, path)
   if e == nil then return end
   self:fields(e, path, EXPECT_FIELDS,
     "expectations { error =, illegal =, vetoed =, ok =, global =, keyed =, units =, hash = }")
-  for _, k in ipairs { "error", "illegal", "vetoed" } do
+  for _, k in ipairs { "error", "illegal", "vetoed", "refused" } do
     local v = e[k]
     if v ~= nil and type(v) ~= "string" and v ~= true then
       self:bad(sub(path, k), "true or a string the reason mentions expected, got " .. show(v))
@@ -421,6 +422,9 @@ function Checker:order(o, i)
       if k ~= 1 and k ~= "expect" and type(k) ~= "string" then
         self:bad(sub(path, k), "parameters are named (param = value), got the key " .. show(k))
       end
+    end
+    if o.by ~= nil and type(o.by) ~= "string" then
+      self:bad(sub(path, "by"), "the side that gives the order (a name) expected, got " .. show(o.by))
     end
   else
     self:bad(path, "an order { \"action\", params... }, { event = \"name\" } or { check = {...} } expected, got "
@@ -498,6 +502,15 @@ function M.check(raw, file, text, hash)
     end
   end
   for i, o in ipairs(self:list(spec.orders, { "orders" }, "a list of orders")) do self:order(o, i) end
+  -- the game's shape (keel.sequence): its sequence of play (over the
+  -- families'), length, scores and victory conditions
+  local function bad(path, what) self:bad(path, what) end
+  if spec.sequence ~= nil then spec.sequence = sequence.check(spec.sequence, bad) end
+  if spec.turns ~= nil and not (math.type(spec.turns) == "integer" and spec.turns >= 1) then
+    self:bad({ "turns" }, "the number of game turns (a whole number from 1) expected, got " .. show(spec.turns))
+  end
+  if spec.scores ~= nil then spec.scores = sequence.check_scores(spec.scores, bad) end
+  if spec.victory ~= nil then spec.victory = sequence.check_victory(spec.victory, bad) end
   spec.file = file
   spec.line = self.line
   spec.lines = lines
@@ -606,13 +619,16 @@ function M.rule_set(spec, opts)
   opts = opts or {}
   local path, variants = path_and_variants(spec, opts)
   local own = #(spec.variants or {})
-  return rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate,
+  local shape = { sequence = spec.sequence, turns = spec.turns, scores = spec.scores, victory = spec.victory,
+                  file = spec.file, lines = spec.lines }
+  return rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate, game = shape,
     -- a mistake in a rule or variant file names that file; one with no place
     -- is the scenario's field; a variant stacked on the scenario (keel run
     -- --variant) keeps its own message
     blame = function(kind, i, e)
       local msg = errors.get_message(e)
       if errors.parse(msg) or (kind == "variants" and i > own) then error(e, 0) end
+      if kind == "game" then spec_fail(spec, { "sequence" }, msg) end
       spec_fail(spec, { kind == "families" and "rules" or "variants", i }, msg)
     end }
 end
@@ -622,8 +638,10 @@ end
 --- variant files (paths as given), applied after the scenario's own;
 --- opts.seed: the game's seed instead of the scenario's.
 ---@param spec table from M.load
+--- A set with a sequence of play starts the game (the order start_game)
+--- unless opts.begin is false (replay plays that order from the journal).
 ---@param opts? {narrate?: function, path?: string[], variants?: string[], seed?: integer, set?: table,
----  limits?: {cpu: number, memory: integer}}
+---  limits?: {cpu: number, memory: integer}, begin?: boolean}
 ---@return table run
 function M.start(spec, opts)
   opts = opts or {}
@@ -687,6 +705,12 @@ function M.start(spec, opts)
     for _, k in ipairs(sorted_keys(vals)) do try({ "groups", name, k }, game.group_set_value, game, g, k, vals[k]) end
   end
   st:pop_rule()
+  -- a game with a sequence of play starts: its first turn, player-turn and
+  -- phase (an order of the scenario's, journaled, so replay plays it again)
+  if set.sequence and opts.begin ~= false then
+    local ok, why = set:act(game, sequence.START_GAME, {})
+    if not ok then spec_fail(spec, { "sequence" }, "the game cannot start: " .. errors.format(why)) end
+  end
   return self
 end
 
@@ -699,7 +723,10 @@ end
 ---@param opts? {narrate?: function, path?: string[]}
 ---@return table run
 function M.resume(spec, game, opts)
-  local run = M.start(spec, opts)
+  local o = {}
+  for k, v in pairs(opts or {}) do o[k] = v end
+  o.begin = false
+  local run = M.start(spec, o)
   run.game.state:close()
   run.game = game
   game.board = run.board
@@ -754,7 +781,7 @@ function Run:params_for(name, order)
   local a = self.set.actions and self.set.actions[name]
   local params = {}
   for k, v in pairs(order) do
-    if k ~= 1 and k ~= "expect" then params[k] = v end
+    if k ~= 1 and k ~= "expect" and k ~= "by" then params[k] = v end
   end
   if not a then return params end
   for k, p in pairs(a.def.params) do
@@ -788,16 +815,18 @@ function Run:check(expect, outcome)
   local problems = {}
   local game = self.game
   local function add(fmt, ...) problems[#problems + 1] = fmt:format(...) end
-  local want_fail = expect.error or expect.illegal or expect.vetoed
+  local want_fail = expect.error or expect.illegal or expect.vetoed or expect.refused
   if want_fail then
     if outcome.ok then
       add("expected it to fail (%s), but it succeeded", tostring(want_fail))
     else
       local kinds = { error = true, cpu = true, budget = true, memory = true }
+      local refusals = { side = true, phase = true, over = true }
       local kind_ok = (expect.error and kinds[outcome.kind]) or (expect.illegal and outcome.kind == "illegal")
-        or (expect.vetoed and outcome.kind == "vetoed")
+        or (expect.vetoed and outcome.kind == "vetoed") or (expect.refused and refusals[outcome.kind])
       if not kind_ok then add("expected %s, got %s: %s", expect.error and "an error" or
-        expect.illegal and "an illegal order" or "a veto", outcome.kind or "?", outcome.message) end
+        expect.illegal and "an illegal order" or expect.vetoed and "a veto"
+        or "an order the sequence of play refuses", outcome.kind or "?", outcome.message) end
       -- the words, whatever their case ("cpu" for "CPU limit exceeded")
       if type(want_fail) == "string" and not outcome.message:lower():find(want_fail:lower(), 1, true) then
         add("expected the reason to mention %q, got: %s", want_fail, outcome.message)
@@ -867,8 +896,8 @@ function Run:play(i, order)
     if not ok then
       outcome = { ok = false, kind = "params", message = tostring(params), what = name }
     else
-      local res = table.pack(set:act(game, name, params))
-      outcome = { ok = res[1] == true, kind = res[3], what = name,
+      local res = table.pack(set:act(game, name, params, order.by))
+      outcome = { ok = res[1] == true, kind = res[3], what = name, side = order.by,
                   message = not res[1] and errors.format(res[2]) or nil }
     end
   elseif order.check then

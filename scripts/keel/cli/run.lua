@@ -70,12 +70,16 @@ function M.scenario_main(path, opts)
     end
     if opts.svg then M.write_svg(run, spec, opts.svg) end
     local total = passed + failed
+    local game = run.set.sequence and run.game:result() or nil
     if opts.json then
       write(require("keel.json").encode({ kind = "result", orders = total, passed = passed, failed = failed,
-                                           hash = run.game:hash_hex() }), "\n")
+                                           hash = run.game:hash_hex(), over = game and game.over,
+                                           winner = game and game.winner, scores = game and game.scores,
+                                           reason = game and game.reason }), "\n")
     else
       write(("result: %d order(s), %d as expected, %d not; state %s\n"):format(total, passed, failed,
         run.game:hash_hex()))
+      if game then write(M.result_line(run), "\n") end
     end
     return failed
   end)
@@ -84,6 +88,24 @@ function M.scenario_main(path, opts)
     return 1, errors.format(err)
   end
   return err > 0 and 1 or 0
+end
+
+--- How a game with a sequence of play stands, in one line: "result: winner
+--- Axis, scores Allied 15, Axis 0 (why)", "result: a draw, ..." or, for a
+--- game not over, where it is.
+function M.result_line(run)
+  local r = run.game:result()
+  if not r.over then
+    local st = run.set:status(run.game)
+    return ("result: not over (turn %s, the %s %s)"):format(tostring(st.turn), tostring(st.phasing),
+      tostring(st.step or st.phase))
+  end
+  local scores = {}
+  for _, side in ipairs(require("keel.keys").sorted(r.scores)) do
+    scores[#scores + 1] = ("%s %s"):format(side, tostring(r.scores[side]))
+  end
+  return ("result: %s, scores %s (%s)"):format(r.winner and ("winner " .. r.winner) or "a draw",
+    #scores > 0 and table.concat(scores, ", ") or "none", tostring(r.reason))
 end
 
 --- The hex size of --svg pictures (px): counters a little wider than that.
