@@ -3,17 +3,23 @@
 -- scenarios/maps/eastmed.map. `make demo` plays it, narrated, and writes its
 -- journal (out/suez_1942.jsonl) and the final position (out/suez_1942.svg).
 --
--- The Axis step: the Italian group Regia sails for Port Said. 32.B rolls a
+-- A game of five turns, each an Axis then an Allied player-turn: the
+-- initial phase, one naval movement step and the ground phase (the
+-- series' sequence of play, which the rule texts cite but do not contain:
+-- declared below as a stand-in). Its recorded play:
+-- Turn 1, Axis: the Italian group Regia sails for Port Said. 32.B rolls a
 -- search as it moves, with every modifier narrated; 32.D.2 starts surface
 -- combat in the Allied escort's combat zone; the Port Said CD fires (32.D.3);
--- a great success activates the Allied reserve in Alexandria, which reacts
--- (32.C) and brings Regia to battle.
--- The Allied step: a convoy at Port Said splits, half of it steams down the
+-- a great success activates the Allied reserve in Alexandria, and the
+-- Allied player decides in the window it opens: the reserve reacts (32.C)
+-- and brings Regia to battle. The Afrika Korps then reaches the Delta.
+-- Turn 1, Allied: a convoy at Port Said splits, half of it steams down the
 -- canal (32.A.6.a) and back, and the two halves combine again (32.A.1).
--- Then the canal: the Afrika Korps reaches the Delta, so the Allies close it
--- temporarily; the Axis falls back, the Allies reopen it; the Axis takes a
--- canal bank, and at the next initial phase the canal is closed for good,
--- straight from Open: the Allies lose 25 victory points.
+-- Turns 2-4: the Allies close the canal temporarily while the Axis stands
+-- in the Delta, the Axis falls back, the Allies reopen it; the Axis takes a
+-- canal bank, and at the next initial phase (turn 5) the canal is closed
+-- for good, straight from Open: the Allies lose 25 victory points, and the
+-- Axis wins at once.
 --
 -- The land war is a scenario stand-in (scenarios/families/eastmed_war), not
 -- rule content: Rule 32 only reads who owns what and where enemy units are.
@@ -25,7 +31,29 @@ return scenario {
   rules = { "navgroup", "eastmed_war" },
   path = { "families" },
   seed = 32,
-  flags = { phasing = "Axis", sea = "calm", night = false, year = 1942 },
+  flags = { sea = "calm", night = false, year = 1942 },
+  -- the series' sequence of play (a stand-in: the texts cite it, do not
+  -- contain it): navgroup's phases with the ground war's after them
+  sequence = {
+    cite = "stand-in for the series' sequence of play: Rule 32's initial phase and naval movement step, "
+      .. "then the ground phase of the eastmed_war stand-in",
+    sides = { "Axis", "Allied" },
+    phases = {
+      { name = "initial", start = "initial_phase" },
+      { name = "movement", start = "movement_phase",
+        steps = { { name = "naval_step", start = "naval_step_start", ["end"] = "naval_step_end",
+                    data = { step = 1 } } } },
+      { name = "ground" },
+    },
+  },
+  turns = 5,
+  scores = { Allied = { keyed = { "vp", "Allied" } } },
+  victory = {
+    { when = "player_turn_end", global = "suez", equals = "permanently closed", winner = "Axis",
+      title = "the Suez Canal permanently closed (32.A.6.a)" },
+    { score = "Allied", at_least = 30, winner = "Allied", title = "the Allies keep 30 victory points or more" },
+    { score = "Allied", at_most = 29, winner = "Axis", title = "the Allies fall below 30 victory points" },
+  },
   keyed = { { "vp", "Allied", 40 } },
   forces = {
     { name = "Littorio", type = "TF", side = "Axis", at = "19A:3406", group = "Regia" },
@@ -34,7 +62,7 @@ return scenario {
     { name = "Warspite", type = "TF", side = "Allied", at = "Alexandria", port = true, group = "Reserve" },
     { name = "Convoy WS-1", type = "NT", side = "Allied", at = "Port Said", group = "Convoy" },
     { name = "Convoy WS-2", type = "NT", side = "Allied", at = "Port Said", group = "Convoy" },
-    { name = "Afrika Korps", type = "PZ", side = "Axis", at = "19A:1214", values = { supply = "regular" } },
+    { name = "Afrika Korps", type = "PZ", side = "Axis", at = "19A:2614", values = { supply = "regular" } },
   },
   groups = { Reserve = { reserve = true, in_port = true } },
   -- what `keel lab` reports the distribution of, game after game (doc/guide.md)
@@ -45,40 +73,48 @@ return scenario {
     combats = { global = "naval_combats", title = "rounds of naval combat fought (32.D)" },
   },
   orders = {
-    { event = "game_start", expect = { global = { suez = "open" } } },
-
-    -- ---- the Axis naval movement step -------------------------------------------
-    { event = "naval_step_start", data = { side = "Axis", step = 1 } },
-    { "move", group = "Regia", path = { "19A:3407", "19A:3408", "19A:3409", "19A:3410", "19A:3411", "19A:3412" },
+    -- ---- turn 1: the Axis naval movement step ---------------------------------------
+    { "end_phase", by = "Axis", expect = { global = { suez = "open", step = "naval_step" } } },
+    { "move", by = "Allied", group = "Escort", to = "19A:3411", expect = { refused = "Axis is to act, not Allied" } },
+    { "move", by = "Axis", group = "Regia", path = { "19A:3407", "19A:3408", "19A:3409", "19A:3410", "19A:3411", "19A:3412" },
       expect = { units = { Littorio = { at = "19A:3412" } } } },
-    { "move", group = "Regia", path = { "19A:3413" }, expect = { units = { Littorio = { at = "19A:3413" } } } },
-    { "react", group = "Reserve", against = "Regia" },
-    { "move", group = "Reserve", to = "19A:3412", expect = { units = { Warspite = { at = "19A:3412" } } } },
-    { event = "naval_step_end", data = { side = "Axis", step = 1 } },
-    { event = "player_turn_end", data = { side = "Axis" } },
+    -- the search's success opened the Allied reaction window: the Allies decide now
+    { "move", by = "Axis", group = "Regia", path = { "19A:3413" }, expect = { refused = "Allied is to act, not Axis" } },
+    { "react", by = "Allied", group = "Reserve", against = "Regia" },
+    { "move", by = "Allied", group = "Reserve", to = "19A:3411", expect = { units = { Warspite = { at = "19A:3411" } } } },
+    { "end_phase", by = "Allied" },
+    { "move", by = "Axis", group = "Regia", path = { "19A:3413" }, expect = { units = { Littorio = { at = "19A:3413" } } } },
+    { "end_phase", by = "Axis", expect = { global = { phase = "ground" } } },
+    { "advance", by = "Axis", unit = "Afrika Korps", to = "19A:3014" },
+    { "end_phase", by = "Axis", expect = { global = { phasing = "Allied", phase = "initial" } } },
 
-    -- ---- the Allied player-turn: the canal and the convoy --------------------------
-    { "set_phasing", side = "Allied" },
-    { event = "initial_phase", data = { side = "Allied" }, expect = { global = { suez = "open" } } },
-    { event = "naval_step_start", data = { side = "Allied", step = 1 } },
-    { "split", group = "Convoy", units = { "Convoy WS-2" }, name = "Convoy B" },
-    { "move", group = "Convoy B", path = { "19A:3413/3514", "19A:3514/3513", "19A:3514/3613", "19A:3614/3613" },
+    -- ---- turn 1: the Allied player-turn: the convoy --------------------------------
+    { "end_phase", by = "Allied", expect = { global = { suez = "open", step = "naval_step" } } },
+    { "split", by = "Allied", group = "Convoy", units = { "Convoy WS-2" }, name = "Convoy B" },
+    { "move", by = "Allied", group = "Convoy B", path = { "19A:3413/3514", "19A:3514/3513", "19A:3514/3613", "19A:3614/3613" },
       expect = { units = { ["Convoy WS-2"] = { at = "19A:3614" } } } },
-    { "move", group = "Escort", to = "19A:3412", expect = { units = { Orion = { at = "19A:3412" } } } },
-    { "move", group = "Convoy", path = { "19A:3412" }, expect = { units = { ["Convoy WS-1"] = { at = "19A:3412" } } } },
-    { "combine", group = "Convoy", into = "Escort" },
-    { event = "naval_step_end", data = { side = "Allied", step = 1 } },
+    { "move", by = "Allied", group = "Escort", to = "19A:3412", expect = { units = { Orion = { at = "19A:3412" } } } },
+    { "move", by = "Allied", group = "Convoy", path = { "19A:3412" }, expect = { units = { ["Convoy WS-1"] = { at = "19A:3412" } } } },
+    { "combine", by = "Allied", group = "Convoy", into = "Escort" },
+    { "end_phase", by = "Allied" },
+    { "end_phase", by = "Allied", expect = { global = { turn = 2, phasing = "Axis" } } },
 
     -- ---- the canal: open -> temporarily closed -> reopened -> permanently closed ----
-    { "advance", unit = "Afrika Korps", to = "19A:3014" },
-    { event = "initial_phase", data = { side = "Allied" } },
-    { "close_suez", expect = { global = { suez = "temporarily closed" } } },
-    { "advance", unit = "Afrika Korps", to = "19A:2614" },
-    { event = "initial_phase", data = { side = "Allied" } },
-    { "reopen_suez", expect = { global = { suez = "open" } } },
-    { "capture", side = "Axis", hex = "19A:3514" },
-    { "capture", side = "Axis", hex = "19A:3513" },
-    { event = "initial_phase", data = { side = "Axis" },
+    { "end_phase", by = "Axis" }, { "end_phase", by = "Axis" }, { "end_phase", by = "Axis" },
+    { "close_suez", by = "Allied", expect = { global = { suez = "temporarily closed" } } },
+    { "end_phase", by = "Allied" }, { "end_phase", by = "Allied" }, { "end_phase", by = "Allied" },
+    { "end_phase", by = "Axis" }, { "end_phase", by = "Axis" },
+    { "advance", by = "Axis", unit = "Afrika Korps", to = "19A:2614" },
+    { "end_phase", by = "Axis" },
+    { "reopen_suez", by = "Allied", expect = { global = { suez = "open" } } },
+    { "end_phase", by = "Allied" }, { "end_phase", by = "Allied" }, { "end_phase", by = "Allied" },
+    { "end_phase", by = "Axis" }, { "end_phase", by = "Axis" },
+    { "advance", by = "Axis", unit = "Afrika Korps", to = "19A:3514" },
+    { "capture", by = "Axis", hex = "19A:3514" },
+    { "capture", by = "Axis", hex = "19A:3513" },
+    { "end_phase", by = "Axis" },
+    { "end_phase", by = "Allied" }, { "end_phase", by = "Allied" }, { "end_phase", by = "Allied",
       expect = { global = { suez = "permanently closed" }, keyed = { { "vp", "Allied", 15 } } } },
+    { "end_phase", by = "Axis", expect = { refused = "the game is over" } },
   },
 }

@@ -37,6 +37,26 @@ return family {
     "success_table_standin.tbl",        -- cited by 37.D/37.E, supplied by a scenario
     "amphibious_planning_standin.tbl",  -- cited by 37.C, supplied by a scenario
   },
+  -- The sequence its chapters imply: naval groups move in the naval
+  -- movement steps of the phasing player's turn (32.A), the initial phase
+  -- is when the Suez Canal's status changes (32.A.6.a), the combat and
+  -- exploitation phases are where landings attack (37.B). How many steps
+  -- and what else a turn holds is the series' chapter, which a scenario
+  -- supplies (its `sequence` overrides any of these fields).
+  sequence = {
+    cite = "Rule 32 (naval movement steps, 32.A; the initial phase, 32.A.6.a) and Rule 37 (37.B's combat "
+      .. "and exploitation phases); the rest of the series' turn is a scenario's",
+    turn = { start = "turn_start", ["end"] = "turn_end" },
+    player_turn = { start = "player_turn_start", ["end"] = "player_turn_end" },
+    phases = {
+      { name = "initial", start = "initial_phase" },
+      { name = "movement", start = "movement_phase",
+        steps = { { name = "naval_step", start = "naval_step_start", ["end"] = "naval_step_end",
+                    data = { step = 1 } } } },
+      { name = "combat", start = "combat_phase" },
+      { name = "exploitation", start = "exploitation_phase" },
+    },
+  },
   events = {
     "naval_combat",       -- {group, hex, kind, enemy, cd, fired_by, round}: emitted by move, resolved by 32.D's hook
     "naval_search",       -- 32.B: a search was rolled

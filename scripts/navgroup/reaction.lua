@@ -50,6 +50,7 @@ rule {
     -- MPs and their order are matched); `day`: the day MPs the reacting
     -- player means to spend (default: all the allowance the night MPs leave).
     react = {
+      side = "other",   -- in the window 32.B's activation opens for the non-phasing player
       params = {
         group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
         -- the enemy groups it may react against
@@ -100,6 +101,7 @@ rule {
       end,
     },
     end_reaction = {
+      side = "other",
       params = { group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end } },
       legal = function(ctx, p)
         if not reacting(ctx, p.group) then return ("%s is not reacting"):format(ctx.game:group_get_name(p.group)) end
@@ -130,7 +132,7 @@ rule {
   on = {
     -- 32.B's results activate reserves in port in a sea zone (or any zone)
     reserves_activated = function(ctx, ev)
-      local game = ctx.game
+      local game, opened = ctx.game, nil
       for _, g in ipairs(game:groups()) do
         if game:group_get_value(g, "reserve") == true and game:group_get_value(g, "activated") ~= true
             and #units_of(ctx, g) > 0 and ctx:query("group_side", g) == ev.side and in_port(ctx, g)
@@ -138,7 +140,15 @@ rule {
           game:group_set_value(g, "activated", true)
           ctx:say("reserve group %s activated (%s)", game:group_get_name(g),
             (ev.zone == nil or ev.zone == "any") and "any sea zone" or ("sea zone " .. tostring(ev.zone)))
+          opened = opened or ev.side
         end
+      end
+      -- the non-phasing player decides now: react with what was activated
+      -- (and move it), or decline (end_phase closes the window)
+      if not opened and type(ev.groups) == "table" and ev.groups[1] ~= nil then opened = ev.side end
+      if opened and ctx:status().started then
+        ctx:open_window { side = opened, title = ctx.rule.values.segment,
+                          actions = { "react", "move", "split", "end_reaction" } }
       end
     end,
     -- activated "during the turn of activation"

@@ -47,7 +47,6 @@ rule {
     end,
     suez_can_reopen = function(ctx)
       local v = ctx.rule.values
-      refresh(ctx)
       if not in_initial_phase(ctx, v.allied) then return "32.A.6.a: only in an Allied initial phase" end
       if status(ctx) ~= "temporarily closed" then return "32.A.6.a: only a temporarily closed canal reopens" end
       for _, s in ipairs(canal_sides(ctx)) do
@@ -96,7 +95,7 @@ rule {
   },
   actions = {
     close_suez = {
-      params = {},
+      params = {}, phases = { "initial" },
       legal = function(ctx) return ctx:query("suez_can_close") end,
       effect = function(ctx)
         ctx.game:set_global("suez", "temporarily closed")
@@ -104,7 +103,7 @@ rule {
       end,
     },
     reopen_suez = {
-      params = {},
+      params = {}, phases = { "initial" },
       legal = function(ctx) return ctx:query("suez_can_reopen") end,
       effect = function(ctx)
         ctx.game:set_global("suez", "open")
