@@ -10,16 +10,17 @@
 -- Turn 1, Axis: the Italian group Regia sails for Port Said. 32.B rolls a
 -- search as it moves, with every modifier narrated; 32.D.2 starts surface
 -- combat in the Allied escort's combat zone; the Port Said CD fires (32.D.3);
--- a great success activates the Allied reserve in Alexandria, and the
--- Allied player decides in the window it opens: the reserve reacts (32.C)
--- and brings Regia to battle. The Afrika Korps then reaches the Delta.
--- Turn 1, Allied: a convoy at Port Said splits, half of it steams down the
--- canal (32.A.6.a) and back, and the two halves combine again (32.A.1).
--- Turns 2-4: the Allies close the canal temporarily while the Axis stands
--- in the Delta, the Axis falls back, the Allies reopen it; the Axis takes a
--- canal bank, and at the next initial phase (turn 5) the canal is closed
--- for good, straight from Open: the Allies lose 25 victory points, and the
--- Axis wins at once.
+-- a success activates the Allied reserve in Alexandria, and the Allied
+-- player decides in the window it opens: the reserve reacts (32.C) and
+-- brings Regia to battle.
+-- Turn 1, Allied: the canal may not be closed yet (no Axis unit in the
+-- Delta); a convoy at Port Said splits, half of it steams down the canal
+-- (32.A.6.a) and back, and the two halves combine again (32.A.1).
+-- Turns 2-4: the Afrika Korps reaches the Delta and the Allies close the
+-- canal temporarily; the Axis falls back, the Allies reopen it; the Axis
+-- takes a canal bank, and at the next initial phase (the Allies', turn 4)
+-- the canal is closed for good, straight from Open: the Allies lose 25
+-- victory points, and at the end of that player-turn the Axis wins.
 --
 -- The land war is a scenario stand-in (scenarios/families/eastmed_war), not
 -- rule content: Rule 32 only reads who owns what and where enemy units are.
@@ -85,10 +86,10 @@ return scenario {
     { "end_phase", by = "Allied" },
     { "move", by = "Axis", group = "Regia", path = { "19A:3413" }, expect = { units = { Littorio = { at = "19A:3413" } } } },
     { "end_phase", by = "Axis", expect = { global = { phase = "ground" } } },
-    { "advance", by = "Axis", unit = "Afrika Korps", to = "19A:3014" },
     { "end_phase", by = "Axis", expect = { global = { phasing = "Allied", phase = "initial" } } },
 
     -- ---- turn 1: the Allied player-turn: the convoy --------------------------------
+    { "close_suez", by = "Allied", expect = { illegal = "no Axis unit in regular supply in the Egyptian Delta" } },
     { "end_phase", by = "Allied", expect = { global = { suez = "open", step = "naval_step" } } },
     { "split", by = "Allied", group = "Convoy", units = { "Convoy WS-2" }, name = "Convoy B" },
     { "move", by = "Allied", group = "Convoy B", path = { "19A:3413/3514", "19A:3514/3513", "19A:3514/3613", "19A:3614/3613" },
@@ -99,8 +100,10 @@ return scenario {
     { "end_phase", by = "Allied" },
     { "end_phase", by = "Allied", expect = { global = { turn = 2, phasing = "Axis" } } },
 
-    -- ---- the canal: open -> temporarily closed -> reopened -> permanently closed ----
-    { "end_phase", by = "Axis" }, { "end_phase", by = "Axis" }, { "end_phase", by = "Axis" },
+    -- ---- turns 2-4, the canal: open -> temporarily closed -> reopened -> permanently closed
+    { "end_phase", by = "Axis" }, { "end_phase", by = "Axis" },
+    { "advance", by = "Axis", unit = "Afrika Korps", to = "19A:3014" },
+    { "end_phase", by = "Axis" },
     { "close_suez", by = "Allied", expect = { global = { suez = "temporarily closed" } } },
     { "end_phase", by = "Allied" }, { "end_phase", by = "Allied" }, { "end_phase", by = "Allied" },
     { "end_phase", by = "Axis" }, { "end_phase", by = "Axis" },
@@ -112,9 +115,8 @@ return scenario {
     { "advance", by = "Axis", unit = "Afrika Korps", to = "19A:3514" },
     { "capture", by = "Axis", hex = "19A:3514" },
     { "capture", by = "Axis", hex = "19A:3513" },
-    { "end_phase", by = "Axis" },
-    { "end_phase", by = "Allied" }, { "end_phase", by = "Allied" }, { "end_phase", by = "Allied",
-      expect = { global = { suez = "permanently closed" }, keyed = { { "vp", "Allied", 15 } } } },
+    { "end_phase", by = "Axis", expect = { global = { suez = "permanently closed" }, keyed = { { "vp", "Allied", 15 } } } },
+    { "end_phase", by = "Allied" }, { "end_phase", by = "Allied" }, { "end_phase", by = "Allied" },
     { "end_phase", by = "Axis", expect = { refused = "the game is over" } },
   },
 }

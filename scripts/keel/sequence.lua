@@ -782,7 +782,9 @@ end
 --- Give a rule set its sequence of play: the last family's that declares
 --- one, with the scenario's fields over it (spec: {sequence =, turns =,
 --- scores =, victory =, file =, lines =}, checked), and the runtime's
---- orders. No sequence at all: nothing changes.
+--- orders. A game plays its sequence when its scenario declares one (at
+--- least its `sides`) or a family's names its sides; otherwise nothing
+--- changes: a scripted scenario (a test's) sends its own events.
 ---@param set table a registry being loaded (keel.rules)
 ---@param spec? table
 function M.install(set, spec)
@@ -792,8 +794,8 @@ function M.install(set, spec)
     local f = set.families[name]
     if f.sequence then base = f.sequence end
   end
+  if not (spec.sequence or (base and base.sides)) then return end
   local seq = M.merge(base, spec.sequence)
-  if not seq then return end
   local file = spec.file or "the rule set"
   if not seq.phases then error(file .. ": the sequence of play has no phases (sequence.phases)", 0) end
   if not seq.sides then

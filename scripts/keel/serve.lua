@@ -35,7 +35,8 @@ M.requests = {
   load = { save = true },
   view = { side = true },
   actions = { side = false },
-  order = { action = false, params = false, event = false, data = false },
+  status = {},
+  order = { action = false, params = false, event = false, data = false, side = false },
   undo = { n = false },
   redo = { n = false },
   save = { path = true },
@@ -233,7 +234,9 @@ function Session:op_actions(req)
   local run = self:need_game()
   local side = req.side
   if side ~= nil and type(side) ~= "string" then refuse("request", "actions: side must be a string") end
-  if side == nil and run.set.queries.side_to_move then
+  if side == nil and run.set.sequence then
+    side = run.set:status(run.game).active[1]   -- the first side to decide now
+  elseif side == nil and run.set.queries.side_to_move then
     side = run.set:query(run.game, "side_to_move")
   end
   local entries = run.set:legal_actions(run.game, side)
@@ -280,12 +283,33 @@ function Session:op_actions(req)
       for i, o in ipairs(e.orders) do orders[i] = values_of(o) end
     end
     out[#out + 1] = {
-      name = e.name, rule = e.rule, family = e.family, title = e.title, params = params,
+      name = e.name, rule = e.rule, family = e.family, title = e.title, params = params, side = e.side,
       available = e.available, checked = e.checked, truncated = e.truncated, orders = orders, reason = e.reason,
       kind = e.kind, refused = e.refused, free = #e.free > 0 and list({ table.unpack(e.free) }) or nil,
     }
   end
   return { side = side, actions = out, hash = run.game:hash_hex() }
+end
+
+-- status: where the game is in its sequence of play, whose decision it is, and its result
+function Session:op_status()
+  local run = self:need_game()
+  local st = run.set:status(run.game)
+  local out = { started = st.started, over = st.over, active = list(st.active), hash = run.game:hash_hex() }
+  if st.sides then out.sides = list(st.sides) end
+  if st.started then
+    out.turn, out.turns, out.phase, out.step, out.phasing, out.power = st.turn, st.turns, st.phase, st.step,
+      st.phasing, st.power
+    if st.window then
+      out.window = { side = st.window.side, actions = list(st.window.actions), title = st.window.title,
+                     rule = st.window.rule }
+    end
+  end
+  if st.over then
+    local r = st.result
+    out.result = { winner = r.winner, scores = r.scores, reason = r.reason }
+  end
+  return out
 end
 
 function Session:op_view(req)
@@ -337,6 +361,7 @@ function Session:op_order(req)
   local res
   if req.event ~= nil then
     if type(req.event) ~= "string" then refuse("request", "order: event must be a name") end
+    if req.side ~= nil then refuse("request", "order: an event is the scenario's, not a side's: it takes no side") end
     if req.params ~= nil then refuse("request", "order: an event takes data, not params") end
     if req.data ~= nil and type(req.data) ~= "table" then refuse("request", "order: data must be an object") end
     local ok, err = pcall(set.emit, set, game, req.event, req.data)
@@ -349,6 +374,7 @@ function Session:op_order(req)
   else
     if type(req.action) ~= "string" then refuse("request", "order: action must be a name") end
     if req.data ~= nil then refuse("request", "order: an action takes params, not data") end
+    if req.side ~= nil and type(req.side) ~= "string" then refuse("request", "order: side must be a side's name") end
     if req.params ~= nil and type(req.params) ~= "table" then refuse("request", "order: params must be an object") end
     local order = { req.action }
     for k, v in pairs(req.params or {}) do
@@ -357,7 +383,7 @@ function Session:op_order(req)
     end
     local ok, params = pcall(run.params_for, run, req.action, order)
     if not ok then refuse("params", tostring(params), { hash = game:hash_hex() }) end
-    local r = table.pack(set:act(game, req.action, params))
+    local r = table.pack(set:act(game, req.action, params, req.side))
     self.narrator.flush()
     if not r[1] then
       local by = r[4] or {}

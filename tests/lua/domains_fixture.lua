@@ -34,11 +34,11 @@ function M.play(p, upto)
       req = { op = "order", event = o.event, data = o.data or {} }
     else
       local params = {}
-      for k, v in pairs(o) do if k ~= 1 and k ~= "expect" then params[k] = v end end
-      req = { op = "order", action = o[1], params = params }
+      for k, v in pairs(o) do if k ~= 1 and k ~= "expect" and k ~= "by" then params[k] = v end end
+      req = { op = "order", action = o[1], params = params, side = o.by }
     end
     local resp = p.send(req)
-    local refused = o.expect and (o.expect.illegal or o.expect.vetoed or o.expect.error)
+    local refused = o.expect and (o.expect.illegal or o.expect.vetoed or o.expect.error or o.expect.refused)
     assert(resp.ok or refused, ("order %d (%s): %s"):format(i, tostring(o[1] or o.event),
       resp.error and resp.error.message or "?"))
   end
@@ -173,7 +173,9 @@ end
 
 --- Submit an order as the protocol does, then take it back: the response.
 function M.try(p, order)
-  local resp = p.send { op = "order", action = order.action, params = order.params }
+  -- the side that gives it: the order's, else the first side to decide now
+  local side = order.side or p.send({ op = "status" }).active[1]
+  local resp = p.send { op = "order", action = order.action, params = order.params, side = side }
   if resp.ok then assert(p.send({ op = "undo" }).ok, "undo") end
   return resp
 end

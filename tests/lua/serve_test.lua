@@ -149,20 +149,25 @@ local function play_showcase(p, opts)
   t.eq(sides, { "Allied", "Axis" })
   local offered_count = 0
   for i, order in ipairs(spec.orders) do
-    if order.event then
-      local resp = p.send { id = i, op = "order", event = order.event, data = order.data }
-      t.eq(resp.ok, true, json.encode(resp.error))
-      t.eq(resp.events[1].ev, "action")
-    elseif type(order[1]) == "string" then
+    t.eq(order.event, nil, "a showcase sends no events: the sequence of play does")
+    if type(order[1]) == "string" then
       local name = order[1]
-      if opts.check_offered and name ~= "advance" and name ~= "capture" and name ~= "set_phasing" then
-        check_offered(p, sides, order)
+      local refused = order.expect and order.expect.refused
+      if opts.check_offered and not refused then
+        check_offered(p, { order.by }, order)
         offered_count = offered_count + 1
       end
       local params = {}
-      for k, v in pairs(order) do if k ~= 1 and k ~= "expect" then params[k] = v end end
-      local resp = p.send { id = i, op = "order", action = name, params = params }
-      t.eq(resp.ok, true, json.encode(resp.error))
+      for k, v in pairs(order) do if k ~= 1 and k ~= "expect" and k ~= "by" then params[k] = v end end
+      local resp = p.send { id = i, op = "order", action = name, params = params, side = order.by }
+      if refused then
+        t.eq(resp.ok, false)
+        t.ok(resp.error.kind == "side" or resp.error.kind == "over", json.encode(resp.error))
+        t.ok(resp.error.message:find(refused, 1, true), resp.error.message)
+        t.eq(resp.error.unchanged, true)
+      else
+        t.eq(resp.ok, true, json.encode(resp.error))
+      end
       -- the scenario's expectations, through the view
       for uname, want in pairs(order.expect and order.expect.units or {}) do
         if want.at then
@@ -183,16 +188,19 @@ t.test("serve-1: the showcase through `keel serve --stdio` writes keel run's jou
   t.eq(status, 0)
   local p = process()
   local n = play_showcase(p, { check_offered = true })
-  t.ok(n >= 9, "the players' orders were each found among the legal actions")
-  -- an illegal order in between changes nothing (no journal line either)
-  local before = p.send { op = "view", side = "Axis" }.hash
-  local refused = p.send { id = 99, op = "order", action = "combine", params = { group = "Regia", into = "Escort" } }
+  t.ok(n >= 30, "the players' orders were each found among the legal actions")
+  -- the game is over: its status says how it ended, and no order is taken
+  local st = p.send { op = "status" }
+  t.eq(st.over, true)
+  t.eq(st.active, {})
+  t.eq(st.result.winner, "Axis")
+  t.eq(st.result.scores, { Allied = 15 })
+  t.ok(st.result.reason:find("32.A.6.a", 1, true), st.result.reason)
+  local before = st.hash
+  local refused = p.send { id = 99, op = "order", action = "end_phase", side = "Allied" }
   t.eq(refused.ok, false)
   t.eq(refused.id, 99)
-  t.eq(refused.error.kind, "illegal")
-  t.eq(refused.error.rule, "32.A.1")
-  t.eq(refused.error.family, "navgroup")
-  t.eq(refused.error.reason, "32.A.1: only groups of one side combine")
+  t.eq(refused.error.kind, "over")
   t.eq(refused.error.unchanged, true)
   t.eq(refused.hash, before)
   local done = p.send { op = "journal", path = dir .. "/serve.jsonl" }
@@ -224,32 +232,48 @@ local function opened(seed)
   return p, r
 end
 
-t.test("serve-3: refusals: unknown action, bad parameters, a veto; the state hash unchanged", function()
+t.test("serve-3: refusals: unknown action, bad parameters, an illegal order, a wrong side; the state hash unchanged", function()
   local p = opened()
-  p.send { op = "order", event = "game_start" }
-  local hash = p.send { op = "order", event = "naval_step_start", data = { side = "Axis", step = 1 } }.hash
-  local r = p.send { op = "order", action = "teleport", params = {} }
+  local hash = p.send { op = "order", action = "end_phase", side = "Axis" }.hash
+  t.eq(p.send { op = "status" }.step, "naval_step")
+  local r = p.send { op = "order", action = "teleport", params = {}, side = "Axis" }
   t.eq(r.error.kind, "unknown")
   t.eq(r.hash, hash)
-  r = p.send { op = "order", action = "move", params = { group = "Nobody", to = "19A:3407" } }
+  r = p.send { op = "order", action = "move", params = { group = "Nobody", to = "19A:3407" }, side = "Axis" }
   t.eq(r.error.kind, "params")
   t.ok(r.error.message:find("no group named 'Nobody'", 1, true))
-  r = p.send { op = "order", action = "move", params = { group = "Regia", to = "19A:3407", speed = 3 } }
+  r = p.send { op = "order", action = "move", params = { group = "Regia", to = "19A:3407", speed = 3 }, side = "Axis" }
   t.eq(r.error.kind, "params")
   t.ok(r.error.message:find("has no parameter speed", 1, true))
-  -- the reserve may not react before it is activated (32.C)
-  r = p.send { op = "order", action = "react", params = { group = "Reserve" } }
+  r = p.send { op = "order", action = "combine", params = { group = "Regia", into = "Escort" }, side = "Axis" }
   t.eq(r.error.kind, "illegal")
-  t.eq(r.error.rule, "32.C")
+  t.eq(r.error.rule, "32.A.1")
+  t.eq(r.error.family, "navgroup")
+  t.eq(r.error.reason, "32.A.1: only groups of one side combine")
+  t.eq(r.error.unchanged, true)
+  -- 26: an order from the side that is not to act, from no side, from a side not in the game
+  r = p.send { op = "order", action = "move", params = { group = "Escort", to = "19A:3310" }, side = "Allied" }
+  t.eq(r.error.kind, "side")
+  t.ok(r.error.message:find("Axis is to act, not Allied", 1, true), r.error.message)
+  r = p.send { op = "order", action = "move", params = { group = "Regia", to = "19A:3407" } }
+  t.eq(r.error.kind, "side")
+  r = p.send { op = "order", action = "move", params = { group = "Regia", to = "19A:3407" }, side = "Vichy" }
+  t.eq(r.error.kind, "side")
+  t.ok(r.error.message:find('"Vichy" is not a side of this game (sides: Axis, Allied)', 1, true), r.error.message)
+  r = p.send { op = "order", action = "close_suez", side = "Axis" }
+  t.eq(r.error.kind, "phase")
+  t.ok(r.error.message:find("is taken in initial", 1, true), r.error.message)
+  -- the reserve may not react (32.C): it is not the Allies' to decide now
+  r = p.send { op = "order", action = "react", params = { group = "Reserve" }, side = "Axis" }
+  t.eq(r.error.kind, "side")
   t.eq(r.hash, hash)
   t.eq(p.send { op = "view", side = "Axis" }.hash, hash)
 end)
 
 t.test("serve-4: undo and redo; a save loaded in a new session goes on the same", function()
   local p = opened()
-  p.send { op = "order", event = "game_start" }
-  local h1 = p.send { op = "order", event = "naval_step_start", data = { side = "Axis", step = 1 } }.hash
-  local moved = p.send { op = "order", action = "move", params = { group = "Regia", path = { "19A:3407" } } }
+  local h1 = p.send { op = "order", action = "end_phase", side = "Axis" }.hash
+  local moved = p.send { op = "order", action = "move", params = { group = "Regia", path = { "19A:3407" } }, side = "Axis" }
   t.eq(moved.ok, true)
   local h2 = moved.hash
   t.ok(h2 ~= h1)
@@ -261,7 +285,7 @@ t.test("serve-4: undo and redo; a save loaded in a new session goes on the same"
   local dir = t.tmpdir()
   local saved = p.send { op = "save", path = dir .. "/g.save" }
   t.eq(saved.hash, h2)
-  local next1 = p.send { op = "order", action = "move", params = { group = "Regia", path = { "19A:3408" } } }
+  local next1 = p.send { op = "order", action = "move", params = { group = "Regia", path = { "19A:3408" } }, side = "Axis" }
   t.eq(next1.ok, true, json.encode(next1.error))
   local q = inproc()
   local loaded = q.send { op = "load", save = dir .. "/g.save" }
@@ -269,7 +293,7 @@ t.test("serve-4: undo and redo; a save loaded in a new session goes on the same"
   t.eq(loaded.game.loaded, dir .. "/g.save")
   t.eq(loaded.game.scenario, SCENARIO)
   t.eq(q.send { op = "view", side = "Axis" }.hash, h2)
-  local next2 = q.send { op = "order", action = "move", params = { group = "Regia", path = { "19A:3408" } } }
+  local next2 = q.send { op = "order", action = "move", params = { group = "Regia", path = { "19A:3408" } }, side = "Axis" }
   t.eq(next2.hash, next1.hash, "the loaded game plays on like the saved one")
   t.eq(q.send { op = "undo" }.hash, h2)
   os.execute("rm -rf " .. sh_quote(dir))
@@ -303,10 +327,20 @@ t.test("serve-6: the view of a side hides the other side's naval groups (32.B)",
   t.eq(statuses["vp[Allied]"], 40)
 end)
 
-t.test("serve-7: actions without a side: the side to move's (the query side_to_move)", function()
+t.test("serve-7: actions without a side: the first active side's, only what it may take now (26)", function()
   local p = opened()
+  local st = p.send { op = "status" }
+  t.eq(st.active, { "Axis" })
+  t.eq(st.turn, 1)
+  t.eq(st.phase, "initial")
+  t.eq(st.phasing, "Axis")
   local r = p.send { op = "actions" }
   t.eq(r.side, "Axis")
+  t.ok(find(r.actions, "end_phase"), "passing is listed like any other action")
+  t.eq(find(r.actions, "react"), nil, "a reaction is not the phasing side's")
+  t.eq(find(r.actions, "start_game"), nil, "the scenario's own order is no side's")
+  for _, a in ipairs(r.actions) do t.eq(a.side, "Axis") end
+  t.eq(#p.send { op = "actions", side = "Allied" }.actions, 0, "the Allies decide nothing now")
   local move = find(r.actions, "move")
   t.eq(move.params[1].name, "group")
   t.eq(move.params[1].domain[1].label, "Regia")
@@ -356,9 +390,10 @@ t.test("serve-10: every family's showcase opens; each side's actions and view fi
     for _, side in ipairs(r.game.sides) do
       local a = s.send { op = "actions", side = side }
       t.eq(a.ok, true, f .. " " .. side)
-      t.ok(#a.actions > 0, f .. ": actions listed")
       t.eq(s.send { op = "view", side = side }.ok, true)
     end
+    local a = s.send { op = "actions" }
+    t.ok(#a.actions > 0, f .. ": the side to decide has actions")
   end
 end)
 

@@ -173,8 +173,10 @@ function M._replay(path, opts, old, ev, header)
     if type(hv[i]) == "string" then extra[#extra + 1] = hv[i] end
   end
   local seed = math.type(header.seed) == "integer" and header.seed or nil
+  -- (begin = false: the game's start_game order, when it has a sequence of
+  -- play, is in the journal and is played again like any other)
   local sok, run = pcall(scenario.start, spec, { narrate = opts.narrate, variants = extra, seed = seed,
-                                                 limits = header.limits })
+                                                 limits = header.limits, begin = false })
   if not sok then   -- a variant the header stacks that is not there, a map, a family ...
     error(("%s:1: cannot set the journal's game up again: %s"):format(path, errors.format(run)), 0)
   end
@@ -197,7 +199,7 @@ function M._replay(path, opts, old, ev, header)
   -- Play an order as keel run played it: true, or false, the message and
   -- the kind of failure ("unknown", "params", "illegal", "vetoed": the
   -- current rules refuse it; "error", "cpu", "budget", "memory").
-  local function play(name, order)
+  local function play(name, order, side)
     if name == orders.EMIT then
       local event = type(order) == "table" and order.event or nil
       if not set.event_names[event] then
@@ -207,7 +209,7 @@ function M._replay(path, opts, old, ev, header)
       if ok then return true end
       return false, errors.format(e), errors.get_kind(e)
     end
-    local res = table.pack(set:act(game, name, order or {}))
+    local res = table.pack(set:act(game, name, order or {}, side))
     if res[1] then return true end
     return false, type(res[2]) == "table" and errors.format(res[2]) or tostring(res[2]), res[3]
   end
@@ -285,7 +287,7 @@ function M._replay(path, opts, old, ev, header)
       if e.order == nil then
         error(("%s:%d: action %d '%s' was not played as an order; replay needs orders"):format(path, p, e.action, e.name), 0)
       end
-      local ok, perr, kind = play(e.name, e.order)
+      local ok, perr, kind = play(e.name, e.order, e.side)
       rep.actions = rep.actions + 1
       local what = ("at action %d '%s' (order %s)"):format(e.action, e.name, json.encode(e.order))
       if not ok and REFUSED[kind] then return refused(p, e, perr) end
@@ -306,7 +308,7 @@ function M._replay(path, opts, old, ev, header)
       if e.name == nil then
         error(("%s:%d: a failed transaction outside any order cannot be replayed"):format(path, p), 0)
       end
-      local ok, why, kind = play(e.name, e.order)
+      local ok, why, kind = play(e.name, e.order, e.side)
       if not ok and REFUSED[kind] then return refused(p, e, why) end
       local fresh = game:journal_lines()
       if ok or fresh[q] ~= old[p] then
