@@ -364,8 +364,6 @@ t.test("rules-10: tables seen by rules are read-only", function()
 end)
 
 t.test("rules-10b: a table's methods seen by rules run on the table: a bound modifier counts", function()
-  require "navgroup.tables"
-  local tables = require "keel.tables"
   local dir = temp_family("tblb", [[return family { name = "tblb", depends = { "toy27" }, files = { "r.lua" } }]], {
     ["r.lua"] = [[
       rule { id = "T.9", title = "Table reader", queries = {
@@ -378,7 +376,7 @@ t.test("rules-10b: a table's methods seen by rules run on the table: a bound mod
       } }
     ]] })
   local set = rules.load { families = { "tblb" }, path = { dir, FAM } }
-  local real = tables.get("naval_search")
+  local real = t.family_tables("navgroup").naval_search
   set.tables.probe = real:bind { stormy_seas = true }
   local g = fleet()
   local total, sum, result = set:query(g, "totals", { cargo_group = true })
@@ -721,4 +719,55 @@ rule { id = "C.1", title = "count", queries = { bump = function() return 100 end
   t.ok(c.hashes[dir .. "/counting/c.lua"] ~= a.hashes[dir .. "/counting/c.lua"])
   t.eq(a:query(ga, "bump"), 3, "the first set still runs what it loaded")
   os.execute("rm -rf " .. dir)
+end)
+
+t.test("runtime-families-1: the rules runtime names no family and requires none, nor the renderer", function()
+  -- a fresh keel loads every family on the search path, asks each set for
+  -- its view and its tables, and lists what got required
+  local dir = t.tmpdir()
+  local f = assert(io.open(dir .. "/probe.lua", "w"))
+  f:write([[
+local registry = require "keel.registry"
+local rules = require "keel.rules"
+local fams = registry.family_names()
+for _, fam in ipairs(fams) do
+  local set = rules.load { families = { fam } }
+  set:view()
+  for name in pairs(set.tables) do
+    local tb = set:table(name)
+    if tb.rows_from then assert(tb:rows_table() == set.tables[tb.rows_from]) end
+  end
+end
+local loaded = {}
+for name in pairs(package.loaded) do loaded[#loaded + 1] = name end
+table.sort(loaded)
+print("families " .. table.concat(fams, " "))
+print("loaded " .. table.concat(loaded, " "))
+]])
+  f:close()
+  local status, out = t.sh(t.keel_bin .. " script " .. dir .. "/probe.lua")
+  os.execute("rm -rf " .. dir)
+  t.eq(status, 0, out)
+  local fams = out:match("families ([^\n]*)")
+  t.ok(fams and fams:find("navgroup", 1, true) and fams:find("seazone", 1, true), out)
+  local loaded = " " .. out:match("loaded ([^\n]*)") .. " "
+  t.ok(not loaded:find(" keel.counter ", 1, true), "keel.counter (the renderer) not required: " .. loaded)
+  t.ok(not loaded:find(" keel.render ", 1, true), "keel.render not required")
+  for fam in fams:gmatch("%S+") do
+    t.ok(not loaded:find(" " .. fam .. "[. ]"), fam .. " is required by nothing: " .. loaded)
+  end
+  -- and no runtime file requires a family by name
+  for fam in fams:gmatch("%S+") do
+    local _, grep = t.sh("grep -rlE 'require *\\(? *\"" .. fam .. "[.\"]' scripts/keel")
+    t.eq(grep, "", fam .. " required under scripts/keel/")
+  end
+end)
+
+t.test("runtime-families-2: a manifest's view is checked by keel.view_spec, with the manifest's name", function()
+  local dir = temp_family("badview", [[return family { name = "badview", view = { types = { TF = { symbol = "battleship" } } } }]], {})
+  local ok, err = pcall(rules.load, { families = { "badview" }, path = { dir, FAM } })
+  t.ok(not ok)
+  t.ok(tostring(err):find("badview/manifest.lua: view.types.TF.symbol: unknown symbol \"battleship\"", 1, true), tostring(err))
+  t.eq(require("keel.view_spec").symbol_names(), require("keel.counter").symbol_names(),
+    "the symbols a view may name are the ones the counter draws")
 end)

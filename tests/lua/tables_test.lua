@@ -5,7 +5,8 @@ local t = require "keel.testing"
 local keel = require "keel"
 local tables = require "keel.tables"
 local odds = require "keel.odds"
-local nt = require "navgroup.tables"
+local nt = t.family_tables("navgroup")
+local ot = t.family_tables("ocs")
 
 local function codes(tbl, column)
   local out = {}
@@ -367,12 +368,20 @@ rows
 2 or less  F
 3+         S
 ]], "scenario.tbl")[1]
-  local old = tables.get("success_table")
-  tables.register(mine, { replace = true })
-  t.eq(tostring((dmg:lookup(1))), "F")
-  t.eq(tostring(odds.result(odds.table(dmg, 0), "S")), "2/3")
-  tables.register(old, { replace = true })
-  t.raises(function() tables.register(mine) end, "already registered")
+  local set = nt.set
+  local old = set.tables.success_table
+  set.tables.success_table = mine             -- as a scenario's variant does
+  local linked = set:table("landing_craft_damage")
+  t.eq(tostring((linked:lookup(1))), "F")
+  t.eq(tostring(odds.result(odds.table(linked, 0), "S")), "2/3")
+  t.eq(tostring((dmg:lookup(1))), tostring(old:lookup(1)), "a table asked before keeps the rows it was given")
+  t.eq(tostring((t.family_tables("navgroup").landing_craft_damage:lookup(1))), tostring(old:lookup(1)),
+    "another set keeps the stand-in")
+  set.tables.success_table = old
+  t.eq(tostring((set:table("landing_craft_damage"):lookup(1))), tostring(old:lookup(1)))
+  -- a table nobody linked (read from its file alone) names what it lacks
+  local raw = tables.load("scripts/navgroup/tables/landing_craft_damage.tbl", "landing_craft_damage")
+  t.raises(function() raw:lookup(1) end, "which the rule set does not have")
 end)
 
 -- ---- 37.E Enemy reaction -------------------------------------------------------------------
@@ -397,14 +406,14 @@ end)
 -- ---- the OCS stand-in ---------------------------------------------------------------------------
 
 t.test("18.3-barrage-1: the Barrage Table stand-in loads and says it is one", function()
-  local b = tables.get("barrage_table")
+  local b = ot.barrage_table
   t.ok(b.title:find("stand%-in"), "stand-in title")
   t.eq(b.columns, { "1-2", "3-5", "6-9", "10+" })
   t.eq(tostring(b:lookup(12)["10+"]), "2")
 end)
 
 t.test("18.5f-alt-1: the ALT stand-in: two dice per hex, says it is a stand-in", function()
-  local alt = tables.get("amphibious_landing_table")
+  local alt = ot.amphibious_landing_table
   t.ok(alt.title:find("stand%-in"), "stand-in title")
   t.eq(alt.rule, "18.5f")
   t.eq(tostring(alt:lookup(2)), "L2")
@@ -412,7 +421,7 @@ t.test("18.5f-alt-1: the ALT stand-in: two dice per hex, says it is a stand-in",
 end)
 
 t.test("tables-columns-1: column_for finds the column whose printed range holds a strength, shifts and clamps", function()
-  local b = tables.get("barrage_table")          -- columns 1-2 3-5 6-9 10+
+  local b = ot.barrage_table          -- columns 1-2 3-5 6-9 10+
   t.eq({ b:column_for(1) }, { "1-2", 1, false })
   t.eq({ b:column_for(5) }, { "3-5", 2, false })
   t.eq({ b:column_for(5.5) }, { "3-5", 2, false }, "a fraction between two ranges stays in the lower")
@@ -423,7 +432,7 @@ t.test("tables-columns-1: column_for finds the column whose printed range holds 
   local name, why = b:column_for(0.5)
   t.eq(name, nil)
   t.ok(why:find("below the first column", 1, true), why)
-  local search = tables.get("naval_search")
+  local search = nt.naval_search
   t.raises(function() search:column_for(3) end, "is not a range")
 end)
 
