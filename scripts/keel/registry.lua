@@ -350,7 +350,7 @@ end
 -- ---- rules ---------------------------------------------------------------------------
 
 local RULE_FIELDS = { id = true, title = true, priority = true, values = true, on = true,
-                      actions = true, vetoes = true, queries = true, notes = true }
+                      actions = true, vetoes = true, queries = true, notes = true, standin = true }
 local ACTION_FIELDS = { params = true, legal = true, effect = true, title = true, rule = true }
 
 local function check_id(id, what)
@@ -371,6 +371,36 @@ local function handler_of(v, what)
 end
 
 local NONE = {}   -- what a rule spec lacks is walked as this (never written)
+
+local function chapter_text(v) return type(v) == "string" and v:find("%S") ~= nil end
+
+-- A rule's `standin`: the chapter the rule stands in for (a text the rules
+-- do not contain), or { [part] = chapter } for the values, queries, actions
+-- or handlers of a rulebook rule that stand in for another chapter's. Kept
+-- as a copy: a string, or a table the set owns.
+local function standin_of(v, r, what)
+  if type(v) == "string" then
+    if not chapter_text(v) then error(what .. ": standin must name the chapter the rule stands in for", 4) end
+    return v
+  end
+  if type(v) ~= "table" then
+    error(what .. ": standin must be the chapter it stands in for (a string), or { part = chapter } for parts " ..
+      "of the rule (its values, queries, actions or handlers)", 4)
+  end
+  local out = {}
+  for _, k in ipairs(sorted_keys(v)) do
+    local chapter = v[k]
+    if type(k) ~= "string" or not chapter_text(chapter) then
+      error(("%s: standin.%s must name the chapter that part stands in for"):format(what, tostring(k)), 4)
+    end
+    if r.values[k] == nil and not r.queries[k] and not r.actions[k] and not r.on[k] then
+      error(("%s: standin.%s: the rule has no value, query, action or handler named %s"):format(what, k, k), 4)
+    end
+    out[k] = chapter
+  end
+  if next(out) == nil then error(what .. ": standin {} names no part", 4) end
+  return out
+end
 
 --- Check a rule spec and turn it into the tables the set keeps. Used for
 --- base rules and by variants (replace, add).
@@ -426,6 +456,7 @@ function Registry:_normalize(spec, id, where)
     if type(fn) ~= "function" then error(what .. ": queries." .. tostring(name) .. " must be a function", 3) end
     r.queries[name] = fn
   end
+  if spec.standin ~= nil then r.standin = standin_of(spec.standin, r, what) end
   return r
 end
 

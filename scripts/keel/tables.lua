@@ -107,7 +107,7 @@ local rest = C((1 - nlc)^0) / trim
 local eol = sp^0 * (nl + expect"the end of the line")
 local skip = sp^0 * (P"--" * (1 - nlc)^0)^-1 * nl     -- a blank or comment line
 
-local keywords = { "table", "title", "rule", "source", "note", "dice", "columns", "rows",
+local keywords = { "table", "title", "rule", "source", "standin", "note", "dice", "columns", "rows",
   "modifiers", "results" }
 local kw = P(false)
 for _, k in ipairs(keywords) do kw = kw + P(k) end
@@ -165,6 +165,8 @@ local header = sp^0 * (
   item("title", P"title" * sp^1 * Cg(rest, "value") * eol)
   + item("rule", P"rule" * sp^1 * Cg(C((1 - sp - nlc)^1), "value") * eol)
   + item("source", P"source" * sp^1 * Cg(rest, "value") * eol)
+  + item("standin", P"standin" * sp^1 * (Cg(C((1 - sp - nlc) * (1 - nlc)^0) / trim, "value")
+      + expect"the chapter the table stands in for, after 'standin'") * eol)
   + item("note", P"note" * sp^1 * Cg(rest, "value") * eol)
   + item("dice", P"dice" * sp^1 * Cg(dice_expr.pattern + expect"a dice expression such as 2d6",
       "value") * eol)
@@ -182,7 +184,7 @@ local table_block = Ct(sp^0 * item("table", P"table" * sp^1 *
 -- One table at a time (M.parse loops): a single match over a whole file of
 -- thousands of tables would pile up more captures than LPeg allows.
 local block_grammar = skip^0 * (table_block * Cp() + -P(1) * Cc(false) +
-  expect("a table line: 'table NAME', or a keyword (title, rule, source, note, dice, " ..
+  expect("a table line: 'table NAME', or a keyword (title, rule, source, standin, note, dice, " ..
     "columns, rows, modifiers, results) in a table"))
 
 -- ---- building tables from parsed items -------------------------------------------
@@ -215,7 +217,7 @@ local function build(items, fail)
   for i = 2, #items do
     local it = items[i]
     local k = it.kind
-    if k == "title" or k == "rule" or k == "source" or k == "dice" or k == "columns" then
+    if k == "title" or k == "rule" or k == "source" or k == "standin" or k == "dice" or k == "columns" then
       if seen[k] then fail(it.pos, ("'%s' given twice in table %s"):format(k, t.name)) end
       seen[k] = true
       t[k] = it.value

@@ -573,3 +573,14 @@ t.test("doc-tables-1: the worked example in doc/tables.md runs and agrees with t
   local chunk = assert(load(lua_text, "=doc/tables.md", "t"))
   chunk()
 end)
+
+t.test("tables-standin-1: a table says it stands in for a chapter (`standin`), once, with a text", function()
+  local ts = tables.parse("table x\ntitle X\nstandin the SUCCESS TABLE (cited by 37.D)  \ndice 1d6\nrows\n1-6 A\n", "s.tbl")
+  t.eq(ts.x.standin, "the SUCCESS TABLE (cited by 37.D)")
+  t.eq(tables.parse("table y\ndice 1d6\nrows\n1-6 A\n", "s.tbl").y.standin, nil)
+  t.raises(function() tables.parse("table x\nstandin  \ndice 1d6\nrows\n1-6 A\n", "s.tbl") end,
+    "s.tbl:2:10: expected the chapter the table stands in for")
+  t.raises(function() tables.parse("table x\nstandin a\nstandin b\ndice 1d6\nrows\n1-6 A\n", "s.tbl") end,
+    "s.tbl:3:1: 'standin' given twice in table x")
+  t.eq(nt.success_table.standin, "the SUCCESS TABLE (cited by 37.D and 37.E, not printed)")
+end)

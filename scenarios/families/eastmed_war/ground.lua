@@ -3,6 +3,7 @@
 -- tells Rule 32, whose Suez hexside owners follow hex owners, 32.A.6.a).
 rule {
   id = "S.1", title = "Ground advance and capture (scenario stand-in)",
+  standin = "the ground movement and combat chapters (advance and capture)",
   actions = {
     advance = {
       params = { unit = "unit", to = "hex" },
@@ -31,6 +32,7 @@ rule {
 -- S.2 The turn sequence the showcase walks through: whose player-turn it is.
 rule {
   id = "S.2", title = "Phasing player (scenario stand-in for the sequence of play)",
+  standin = "the sequence of play (the phasing player)",
   actions = {
     set_phasing = {
       params = { side = "string" },
