@@ -12,7 +12,7 @@
 local lib = require "bench.lib"
 local keel = require "keel"
 local odds = require "keel.odds"
-local nt = require "navgroup.tables"
+local nt = require("keel.testing").family_tables("navgroup")
 
 -- ---- pure-Lua xoshiro256** (the reference) -------------------------------------
 local ult = math.ult

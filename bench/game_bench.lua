@@ -20,7 +20,6 @@ local json = require "keel.json"
 local scenario = require "keel.scenario"
 local rules = require "keel.rules"
 local game_mod = require "keel.game"
-require "navgroup.tables"   -- the Naval Search Table, registered in keel.tables
 
 local fmt = string.format
 local SHOWCASE = "scenarios/suez_1942.lua"
@@ -191,10 +190,14 @@ collectgarbage("collect")
 -- a family of bench rules, written to a temporary folder
 local dir = os.tmpname()
 os.remove(dir)
-os.execute("mkdir -p " .. dir .. "/bench")
+os.execute("mkdir -p " .. dir .. "/bench/tables")
 do
-  local f = assert(io.open(dir .. "/bench/manifest.lua", "w"))
-  f:write('return family { name = "bench", files = { "r.lua" } }\n')
+  -- the Naval Search Table, a table of the bench family's own
+  local f = assert(io.open(dir .. "/bench/tables/naval_search.tbl", "w"))
+  f:write(assert(keel.file.read(keel.script_dir .. "/navgroup/tables/naval_search.tbl")))
+  f:close()
+  f = assert(io.open(dir .. "/bench/manifest.lua", "w"))
+  f:write('return family { name = "bench", files = { "r.lua" }, tables = { "naval_search.tbl" } }\n')
   f:close()
   f = assert(io.open(dir .. "/bench/r.lua", "w"))
   f:write([[

@@ -15,7 +15,7 @@ local hex = keel.hex
 -- task force: keel.route.from_board with the TF profile (the Naval MP Cost
 -- Summary), as a rule builds it
 local movement = require "keel.movement"
-local nt = require "navgroup.tables"
+local nt = require("keel.testing").family_tables("navgroup")
 local tf = movement.profile_from_table(nt.naval_mp_cost, "TF", movement.NAVAL_ROWS)
 local board = keel.board.new { shift = "even", digits = 3, first_col = 0, first_row = 0 }
 assert(board:add_section("G", 0, 0, 256, 256))

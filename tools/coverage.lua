@@ -2,6 +2,9 @@
 -- texts, where code names it (scripts/) and which tests cite it (test names
 -- that begin with the id, as "32.A.5-1: ..." or "27.B.5-route: ..."). Rule code is
 -- what lies in scripts/<family>/; scripts/keel/ is the kernel's own Lua side.
+-- Stand-ins (rules and tables that declare `standin`) are listed apart: they
+-- are no rulebook rules. Then the pages tools/family_pages.lua makes from the
+-- rule sets: the rule tables of the family pages and doc/standins.md.
 --   bin/keel script tools/coverage.lua [RULES_DIR [OUT]]     (make coverage)
 local rules_dir = arg[1] or "../shared/rules"
 local out_path = arg[2] or "doc/coverage.md"
@@ -119,8 +122,24 @@ for _, fam in ipairs(families) do
   out[#out + 1] = ""
 end
 table.insert(out, 7, ("%d rule ids: %d named in code, %d cited by tests.\n"):format(total, with_code, with_tests))
+
+-- the stand-ins, apart from the rulebook's rules
+local pages = dofile("tools/family_pages.lua")
+out[#out + 1] = "## Stand-ins (not rulebook rules)"
+out[#out + 1] = ""
+out[#out + 1] = "What the families and the scenarios' families declare as standing in for a chapter the"
+out[#out + 1] = "rule texts cite but do not contain (`standin`; also in `doc/standins.md`)."
+out[#out + 1] = ""
+for _, l in ipairs(pages.standin_lines()) do out[#out + 1] = l end
+out[#out + 1] = ""
 local f = assert(io.open(out_path, "w"))
 f:write(table.concat(out, "\n"), "\n")
 f:close()
 print(("coverage: %d rule ids, %d in code, %d with tests -> %s"):format(total, with_code, with_tests, out_path))
+for _, o in ipairs(pages.outputs()) do
+  if o.now ~= o.want then
+    assert(require("keel").file.write(o.path, o.want))
+    print("coverage: wrote " .. o.path)
+  end
+end
 return 0

@@ -142,100 +142,18 @@ function M.symbol_names()
   return out
 end
 
--- ---- view declarations ---------------------------------------------------------
+-- ---- view declarations (keel.view_spec) -----------------------------------------
 
-local function bad(where, msg) error(where .. ": view." .. msg, 0) end
+local view_spec = require "keel.view_spec"
+M.check, M.merge, M.KERNEL_STATUS = view_spec.check, view_spec.merge, view_spec.KERNEL_STATUS
 
-local function is_list_of_strings(v)
-  if type(v) ~= "table" then return false end
-  local n = 0
-  for _ in pairs(v) do n = n + 1 end
-  if n ~= #v then return false end
-  for _, s in ipairs(v) do if type(s) ~= "string" then return false end end
-  return true
-end
-
-local VIEW_FIELDS = { types = true, marks = true, sides = true, status = true }
-
---- Check a family's `view` declaration; returns it. Errors name `where`
---- (the manifest) and what was expected.
----@param v table
----@param where string
----@return table
-function M.check(v, where)
-  if type(v) ~= "table" then bad(where, " must be a table { types =, marks =, sides =, status = }") end
-  for k in pairs(v) do
-    if not VIEW_FIELDS[k] then bad(where, tostring(k) .. ": unknown field (expected: marks, sides, status, types)") end
+-- the symbols drawn are exactly those a view may name
+do
+  local drawn = M.symbol_names()
+  if concat(drawn, " ") ~= concat(view_spec.SYMBOL_NAMES, " ") then
+    error(("keel.counter draws the symbols %s, keel.view_spec names %s"):format(concat(drawn, ", "),
+      concat(view_spec.SYMBOL_NAMES, ", ")))
   end
-  for t, d in pairs(v.types or {}) do
-    local w = "types." .. tostring(t)
-    if type(t) ~= "string" or type(d) ~= "table" then bad(where, w .. " must be { symbol =, title =, values = }") end
-    for k in pairs(d) do
-      if k ~= "symbol" and k ~= "title" and k ~= "values" then
-        bad(where, w .. "." .. tostring(k) .. ": unknown field (expected: symbol, title, values)")
-      end
-    end
-    if d.symbol ~= nil and not M.SYMBOLS[d.symbol] then
-      bad(where, ("%s.symbol: unknown symbol %q (known: %s)"):format(w, tostring(d.symbol), concat(M.symbol_names(), ", ")))
-    end
-    if d.title ~= nil and type(d.title) ~= "string" then bad(where, w .. ".title must be a string") end
-    if d.values ~= nil and not is_list_of_strings(d.values) then bad(where, w .. ".values must be a list of value names") end
-  end
-  for i, m in ipairs(v.marks or {}) do
-    local w = ("marks[%d]"):format(i)
-    if type(m) ~= "table" or (type(m.marker) ~= "string") == (type(m.value) ~= "string") then
-      bad(where, w .. " must be { marker = NAME, label = ... } or { value = NAME, label = ... }")
-    end
-    if m.label ~= nil and type(m.label) ~= "string" then bad(where, w .. ".label must be a string") end
-  end
-  for s, c in pairs(v.sides or {}) do
-    if type(s) ~= "string" or type(c) ~= "string" or not c:match("^#%x%x%x%x%x%x$") then
-      bad(where, ("sides.%s must be a colour \"#rrggbb\""):format(tostring(s)))
-    end
-  end
-  for i, s in ipairs(v.status or {}) do
-    if type(s) ~= "table" or (type(s.key) ~= "string") == (type(s.keyed) ~= "string")
-      or (s.count ~= nil and (s.keyed == nil or type(s.count) ~= "boolean")) then
-      bad(where, ("status[%d] must be { key = GLOBAL, label = TEXT } or { keyed = MAP, count = BOOLEAN, label = TEXT }")
-        :format(i))
-    end
-    if s.label ~= nil and type(s.label) ~= "string" then bad(where, ("status[%d].label must be a string"):format(i)) end
-  end
-  return v
-end
-
---- The kernel's own status lines (game-wide values every game may have).
-M.KERNEL_STATUS = {
-  { key = "turn", label = "turn" }, { key = "phase", label = "phase" },
-  { key = "segment", label = "segment" }, { key = "step", label = "step" },
-}
-
---- One view from the families' declarations, in load order: types and
---- sides by name (a later family's entry wins), marks and status lines
---- appended (a status key once).
----@param views table[] each a checked `view` (nil entries skipped)
----@return table spec {types=, marks=, sides=, status=}
-function M.merge(views)
-  local spec = { types = {}, marks = {}, sides = {}, status = {} }
-  local seen = {}
-  local function add_status(s)
-    local id = s.key or ("keyed " .. s.keyed .. (s.count and " count" or ""))
-    if not seen[id] then
-      seen[id] = true
-      spec.status[#spec.status + 1] = { key = s.key, keyed = s.keyed, count = s.count, label = s.label or s.key or s.keyed }
-    end
-  end
-  for _, s in ipairs(M.KERNEL_STATUS) do add_status(s) end
-  for i = 1, #views do
-    local v = views[i]
-    if v then
-      for t, d in pairs(v.types or {}) do spec.types[t] = d end
-      for s, c in pairs(v.sides or {}) do spec.sides[s] = c end
-      for _, m in ipairs(v.marks or {}) do spec.marks[#spec.marks + 1] = m end
-      for _, s in ipairs(v.status or {}) do add_status(s) end
-    end
-  end
-  return spec
 end
 
 --- The status lines of a game: each declared global that has a value;

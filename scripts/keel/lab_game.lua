@@ -237,7 +237,7 @@ function M.known_keys(set)
     if not r.disabled then rules[#rules + 1] = M.rule_key(r) end
   end
   for _, name in ipairs(sorted_keys(set.tables)) do
-    local t = set.tables[name]
+    local t = set:table(name)
     local ok, src = pcall(t.rows_table, t)
     if ok and src.sorted then
       for _, row in ipairs(src.sorted) do

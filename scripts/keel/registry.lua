@@ -27,6 +27,7 @@ local keel = require "keel"
 local sandbox = require "keel.sandbox"
 local errors = require "keel.errors"
 local orders = require "keel.orders"
+local view_spec = require "keel.view_spec"
 local sorted_keys = require("keel.keys").sorted
 
 local M = {}
@@ -104,6 +105,29 @@ function Registry:find_family(name)
   end
   return nil, ("no rule family '%s' (looked for %s/manifest.lua in %s)"):format(
     name, name, concat(self.path, ", "))
+end
+
+--- The rule families on a search path (default M.path): the folders that
+--- hold a manifest.lua, sorted; a name in two folders counts once. Host
+--- tools that look a table up by name alone (keel odds) open these.
+---@param path? string[]
+---@return string[]
+function M.family_names(path)
+  local seen, out = {}, {}
+  for _, root in ipairs(path or M.path) do
+    local p = io.popen("ls -1 '" .. (root:gsub("'", "'\\''")) .. "' 2>/dev/null")
+    if p then
+      for name in p:lines() do
+        if not seen[name] and name:match("^[%w_%-]+$") and exists(root .. "/" .. name .. "/manifest.lua") then
+          seen[name] = true
+          out[#out + 1] = name
+        end
+      end
+      p:close()
+    end
+  end
+  sort(out)
+  return out
 end
 
 -- A file the set's rules come from, with the hash of the text loaded (the
@@ -276,8 +300,8 @@ function Registry:load_family(name)
     description = raw_string(spec, "description", manifest_path),
     depends = string_list(spec, "depends", manifest_path), files = string_list(spec, "files", manifest_path),
     tables = {}, table_files = string_list(spec, "tables", manifest_path),
-    -- what a counter and the status panel show (keel.counter, doc/viewer.md), read raw
-    view = rawget(spec, "view") ~= nil and require("keel.counter").check(
+    -- what a counter and the status panel show (keel.view_spec, doc/viewer.md), read raw
+    view = rawget(spec, "view") ~= nil and view_spec.check(
       sandbox.plain(rawget(spec, "view"), function(path, what)
         local parts = {}
         for i, k in ipairs(path) do parts[i] = tostring(k) end
@@ -336,7 +360,7 @@ end
 -- ---- rules ---------------------------------------------------------------------------
 
 local RULE_FIELDS = { id = true, title = true, priority = true, values = true, on = true,
-                      actions = true, vetoes = true, queries = true, notes = true }
+                      actions = true, vetoes = true, queries = true, notes = true, standin = true }
 local ACTION_FIELDS = { params = true, legal = true, effect = true, title = true, rule = true, side = true,
                         phases = true }
 
@@ -358,6 +382,36 @@ local function handler_of(v, what)
 end
 
 local NONE = {}   -- what a rule spec lacks is walked as this (never written)
+
+local function chapter_text(v) return type(v) == "string" and v:find("%S") ~= nil end
+
+-- A rule's `standin`: the chapter the rule stands in for (a text the rules
+-- do not contain), or { [part] = chapter } for the values, queries, actions
+-- or handlers of a rulebook rule that stand in for another chapter's. Kept
+-- as a copy: a string, or a table the set owns.
+local function standin_of(v, r, what)
+  if type(v) == "string" then
+    if not chapter_text(v) then error(what .. ": standin must name the chapter the rule stands in for", 4) end
+    return v
+  end
+  if type(v) ~= "table" then
+    error(what .. ": standin must be the chapter it stands in for (a string), or { part = chapter } for parts " ..
+      "of the rule (its values, queries, actions or handlers)", 4)
+  end
+  local out = {}
+  for _, k in ipairs(sorted_keys(v)) do
+    local chapter = v[k]
+    if type(k) ~= "string" or not chapter_text(chapter) then
+      error(("%s: standin.%s must name the chapter that part stands in for"):format(what, tostring(k)), 4)
+    end
+    if r.values[k] == nil and not r.queries[k] and not r.actions[k] and not r.on[k] then
+      error(("%s: standin.%s: the rule has no value, query, action or handler named %s"):format(what, k, k), 4)
+    end
+    out[k] = chapter
+  end
+  if next(out) == nil then error(what .. ": standin {} names no part", 4) end
+  return out
+end
 
 --- Check a rule spec and turn it into the tables the set keeps. Used for
 --- base rules and by variants (replace, add).
@@ -429,6 +483,7 @@ function Registry:_normalize(spec, id, where)
     if type(fn) ~= "function" then error(what .. ": queries." .. tostring(name) .. " must be a function", 3) end
     r.queries[name] = fn
   end
+  if spec.standin ~= nil then r.standin = standin_of(spec.standin, r, what) end
   return r
 end
 
@@ -558,28 +613,35 @@ function Registry:_ready()
   if #self.conflicts > 0 then self:check_conflicts() end
 end
 
---- A table of the set by name (as changed by variants), falling back on
---- keel.tables' registry.
-local tables_module   -- keel.tables, once found (false: not there)
+--- A table of the set by name (as changed by variants), or nil. A table
+--- whose rows come from another (`rows from`) comes linked to this set's
+--- table of that name (a scenario's own SUCCESS TABLE): Table:rows_table
+--- and the odds of it read that one. The one way to a family's tables.
+---@param name string
+---@return table|nil
 function Registry:table(name)
   local t = self.tables[name]
-  if t then return t end
-  if tables_module == nil then
-    local ok, tables = pcall(require, "keel.tables")
-    tables_module = ok and tables or false
+  if not t or not t.rows_from then return t end
+  local src = self.tables[t.rows_from]
+  local linked = self._linked
+  if not linked then linked = {}; self._linked = linked end
+  local l = linked[name]
+  if not (l and l.of == t and l.src == src) then
+    l = { of = t, src = src, table = require("keel.tables").link(t, src) }
+    linked[name] = l
   end
-  if tables_module then return (tables_module.get(name)) end
+  return l.table
 end
 
 --- The rule with this id (the set's record: read it, do not change it).
 function Registry:rule(id) return self.rules[id] end
 
 --- What the families declare a counter and the status panel show, merged
---- in load order (keel.counter.merge; doc/viewer.md).
+--- in load order (keel.view_spec.merge; doc/viewer.md).
 function Registry:view()
   local views = {}
   for i, name in ipairs(self.family_order) do views[i] = self.families[name].view or false end
-  return require("keel.counter").merge(views)
+  return view_spec.merge(views)
 end
 
 --- Active rule ids in load order (disabled ones left out unless `all`).

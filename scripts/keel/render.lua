@@ -196,7 +196,7 @@ end
 function M.layers.seaboxes(ctx)
   local b = ctx.board
   if not b:get_seaboxes() then return end
-  ctx.used.seabox = true
+  ctx.used.sea_box = true
   ctx:add(fmt('<g id="seaboxes" stroke="%s" stroke-width="1.6" stroke-dasharray="2,2" fill="none">\n', M.BOX_COLOR))
   stroke_borders(ctx, function(a, o) return b:box_of(a) ~= b:box_of(o) end)
   ctx:add('</g>\n')
@@ -298,7 +298,7 @@ local LEGEND_LINES = {
   { "estuary", "estuary", 'stroke="#17becf" stroke-width="3" stroke-dasharray="2,3"' },
   { "prohibited", "prohibited hexside", 'stroke="#d62728" stroke-width="1.5" stroke-dasharray="6,3"' },
   { "zone", "sea zone border", 'stroke="' .. M.ZONE_COLOR .. '" stroke-width="2.5" stroke-dasharray="8,4"' },
-  { "seabox", "sea box outline", 'stroke="' .. M.BOX_COLOR .. '" stroke-width="1.6" stroke-dasharray="2,2"' },
+  { "sea_box", "sea box outline", 'stroke="' .. M.BOX_COLOR .. '" stroke-width="1.6" stroke-dasharray="2,2"' },
 }
 
 -- ---- overlays: units and a path (layers made from game data) ----------------

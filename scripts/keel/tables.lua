@@ -22,7 +22,6 @@
 -- cumulative. The grammar is compiled once, when this module loads.
 local lpeg = require "lpeg"
 local dice_expr = require "keel.dice_expr"
-local sorted_keys = require("keel.keys").sorted
 
 local P, R, S, C, Cc, Cp, Ct, Cg, Cmt = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Cc, lpeg.Cp, lpeg.Ct,
   lpeg.Cg, lpeg.Cmt
@@ -108,7 +107,7 @@ local rest = C((1 - nlc)^0) / trim
 local eol = sp^0 * (nl + expect"the end of the line")
 local skip = sp^0 * (P"--" * (1 - nlc)^0)^-1 * nl     -- a blank or comment line
 
-local keywords = { "table", "title", "rule", "source", "note", "dice", "columns", "rows",
+local keywords = { "table", "title", "rule", "source", "standin", "note", "dice", "columns", "rows",
   "modifiers", "results" }
 local kw = P(false)
 for _, k in ipairs(keywords) do kw = kw + P(k) end
@@ -166,6 +165,8 @@ local header = sp^0 * (
   item("title", P"title" * sp^1 * Cg(rest, "value") * eol)
   + item("rule", P"rule" * sp^1 * Cg(C((1 - sp - nlc)^1), "value") * eol)
   + item("source", P"source" * sp^1 * Cg(rest, "value") * eol)
+  + item("standin", P"standin" * sp^1 * (Cg(C((1 - sp - nlc) * (1 - nlc)^0) / trim, "value")
+      + expect"the chapter the table stands in for, after 'standin'") * eol)
   + item("note", P"note" * sp^1 * Cg(rest, "value") * eol)
   + item("dice", P"dice" * sp^1 * Cg(dice_expr.pattern + expect"a dice expression such as 2d6",
       "value") * eol)
@@ -183,7 +184,7 @@ local table_block = Ct(sp^0 * item("table", P"table" * sp^1 *
 -- One table at a time (M.parse loops): a single match over a whole file of
 -- thousands of tables would pile up more captures than LPeg allows.
 local block_grammar = skip^0 * (table_block * Cp() + -P(1) * Cc(false) +
-  expect("a table line: 'table NAME', or a keyword (title, rule, source, note, dice, " ..
+  expect("a table line: 'table NAME', or a keyword (title, rule, source, standin, note, dice, " ..
     "columns, rows, modifiers, results) in a table"))
 
 -- ---- building tables from parsed items -------------------------------------------
@@ -216,7 +217,7 @@ local function build(items, fail)
   for i = 2, #items do
     local it = items[i]
     local k = it.kind
-    if k == "title" or k == "rule" or k == "source" or k == "dice" or k == "columns" then
+    if k == "title" or k == "rule" or k == "source" or k == "standin" or k == "dice" or k == "columns" then
       if seen[k] then fail(it.pos, ("'%s' given twice in table %s"):format(k, t.name)) end
       seen[k] = true
       t[k] = it.value
@@ -414,86 +415,42 @@ function M.load(path, name)
   return ts[1]
 end
 
--- ---- the registry ---------------------------------------------------------------
+-- ---- tables of a rule set ----------------------------------------------------------
+-- There is no registry of tables here: a rule set loads its families'
+-- table files (keel.registry) and is asked for them (set:table(name)).
 
-local registry = {}
-
---- Families whose `<family>/tables.lua` registers tables, searched by get().
-M.families = { "navgroup", "ocs" }
-
--- require "<family>.tables"; a family without one is skipped, but a
--- family whose tables do not load (a malformed .tbl) is an error.
-local function load_family_module(fam)
-  local modname = fam .. ".tables"
-  local ok, err = pcall(require, modname)
-  if not ok and not tostring(err):find("module '" .. modname .. "' not found", 1, true) then
-    error(err, 0)
-  end
-end
-
---- Register a table under its name. A second table of the same name is an
---- error unless opts.replace (a scenario supplying its own SUCCESS TABLE).
+--- A copy of `t` (a table whose rows come from another: `rows from`) that
+--- takes its dice and rows from `src` (nil: none was supplied). A rule set
+--- links its tables so (set:table); a host reading a table file links the
+--- file's tables among themselves.
 ---@param t table
----@param opts? {replace: boolean}
-function M.register(t, opts)
-  if getmetatable(t) ~= Table then error("tables.register: a table from tables.parse expected", 2) end
-  if registry[t.name] and registry[t.name] ~= t and not (opts and opts.replace) then
-    error(("table '%s' is already registered (from %s:%d); pass {replace=true} to replace it")
-      :format(t.name, registry[t.name].file, registry[t.name].line), 2)
-  end
-  registry[t.name] = t
-  return t
-end
-
---- The registered table `name` (loading the families' tables on demand).
----@param name string
----@return table|nil table, string|nil reason
-function M.get(name)
-  if registry[name] then return registry[name] end
-  for _, fam in ipairs(M.families) do
-    load_family_module(fam)
-    if registry[name] then return registry[name] end
-  end
-  return nil, ("no table named '%s' is registered"):format(name)
-end
-
---- Names of the registered tables, sorted.
-function M.names()
-  for _, fam in ipairs(M.families) do load_family_module(fam) end
-  return sorted_keys(registry)
-end
-
---- Load and register the listed files of a family folder
---- (<script_dir>/<family>/tables/<file>); returns {name = table}.
----@param family string
----@param files string[]
-function M.load_family(family, files)
-  local dir = require("keel").script_dir .. "/" .. family .. "/tables/"
-  local out = {}
-  for _, f in ipairs(files) do
-    for _, t in ipairs(M.load_file(dir .. f)) do
-      M.register(t, { replace = true })
-      out[t.name] = t
-    end
-  end
-  return out
+---@param src? table
+---@return table
+function M.link(t, src)
+  if getmetatable(t) ~= Table then error("tables.link: a table from tables.parse expected", 2) end
+  if src ~= nil and getmetatable(src) ~= Table then error("tables.link: the rows' table must be a table too", 2) end
+  local c = {}
+  for k, v in pairs(t) do c[k] = v end
+  c.rows_source = src
+  return setmetatable(c, Table)
 end
 
 -- ---- using a table ------------------------------------------------------------------
 
---- The table whose rows a dice table uses (itself, or its `rows from`).
+--- The table whose rows a dice table uses (itself, or its `rows from`, as
+--- linked by the rule set the table came from: tables.link).
 function Table:rows_table()
   if not self.rows_from then return self end
-  local src, err = M.get(self.rows_from)
+  local src = self.rows_source
   if not src then
-    error(("%s:%d: table %s takes its rows from '%s': %s (a scenario supplies it)"):format(
-      self.file, self.line, self.name, self.rows_from, err), 2)
+    error(("%s:%d: table %s takes its rows from '%s', which the rule set does not have (a scenario supplies it)")
+      :format(self.file, self.line, self.name, self.rows_from), 2)
   end
   if not src.dice then
     error(("table %s takes its rows from '%s', which is not a dice table"):format(self.name, src.name), 2)
   end
   -- a script reads this table through a read-only view: so it sees the other
-  -- (shared by every game in the process) only through one too
+  -- only through one too
   local sandbox = require "keel.sandbox"
   if sandbox.is_protected(self) then return sandbox.readonly(src, "table " .. tostring(src.name)) end
   return src
@@ -734,7 +691,7 @@ function Table:_resolve(dice, ctx, rule, reason, stream, extra, rows, recording)
     error(("table %s: opts.rows is for a table whose rows come from a dice table"):format(self.name), 3)
   end
   -- rows: the table `rows from` names, as the caller has it (a rule set's
-  -- own, which a scenario may supply), instead of the registry's
+  -- own, which a scenario may supply), instead of the one linked
   local src = rows or (self.rows_from and self:rows_table() or self)
   local mod, applied
   if recording then mod, applied = self:modifiers_for(ctx) else mod = self:sum_modifiers(ctx) end

@@ -150,4 +150,14 @@ function M.tmpdir()
   return d
 end
 
+--- The tables of rule families, asked of a rule set that loads them
+--- (set:table): `local nt = t.family_tables("navgroup")` gives
+--- nt.naval_search; nt.set is the set. An unknown name is nil.
+---@param ... string family names
+---@return table
+function M.family_tables(...)
+  local set = require("keel.rules").load { families = { ... } }
+  return setmetatable({ set = set }, { __index = function(_, name) return set:table(name) end })
+end
+
 return M

@@ -28,6 +28,9 @@ local label, name_of, is, landed_this_turn, defenders_of, capture_of, modifiers_
 
 rule {
   id = "37.B", title = "Ground operations",
+  standin = { port_sizes = "the operational port size (another chapter)",
+              zoc_entry_mp = "the ZOC chapter (MPs to enter an enemy ZOC)",
+              special_supply_sp = "the supply chapter (SP costs)", full_strength_sp = "the supply chapter (SP costs)" },
   values = {
     effects_table = "amphibious_landing_effects",
     strength_table = "amphibious_strength",

@@ -25,6 +25,8 @@ local label, name_of, set_field, set_hexes, landing_hexes, sets_of_turn, roll_se
 
 rule {
   id = "37.E", title = "Enemy reaction movement",
+  standin = { overrun_mp = "Rule 12 (the overrun cost)", terrain_mp = "the terrain chapter (a hex's cost)",
+              ground_entry_mp = "the terrain chapter (a hex's cost)" },
   values = {
     table = "invasion_reaction",
     group_size = 3,            -- "each hex or group of up to three adjacent hexes"

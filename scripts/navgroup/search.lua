@@ -31,6 +31,7 @@ local label, side_units, unit_hex, dist, zone_of, is_air, air_in_range, blockade
 
 rule {
   id = "32.B", title = "Naval searches",
+  standin = { port_sizes = "the operational port size (another chapter)" },
   values = {
     -- the contact rules asked, in order (32.B.1 ... 32.B.6)
     contacts = { "contact_danger_zone", "contact_air_mission", "contact_port_interdiction",

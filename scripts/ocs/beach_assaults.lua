@@ -36,6 +36,7 @@ rule {
 
 rule {
   id = "18.6a", title = "Beach Assault procedure",
+  standin = { resolve_ground_combat = "the ground combat chapter", combat_supply_cost = "the supply chapter (combat SP)" },
   values = { max_re = 3, beach_multiplier = { num = 1, den = 2 }, combat_supply = 1 },
   queries = {
     --- resolve_ground_combat(info) -> the result of a ground combat: the

@@ -115,6 +115,7 @@ rule {
 
 rule {
   id = "18.3b", title = "Ground Targets",
+  standin = { ground_barrage_modifiers = "chapter 9 (barrage modifiers against ground units)" },
   -- the board tags that are facilities a barrage may aim at besides ports
   -- (the candidates offered to a user interface; a scenario's family may
   -- name others)
@@ -186,6 +187,7 @@ rule {
 
 rule {
   id = "18.3c", title = "Naval Targets",
+  standin = { air_distance_shift = "the air chapter (an aircraft's distance from its base)" },
   values = { plane_multiplier = 2, no_protection = 1 },
   queries = {
     --- naval_target_refusal(firers, target) -> nil, or why
@@ -364,6 +366,8 @@ rule {
 
 rule {
   id = "18.3g", title = "Coastal Artillery",
+  standin = { artillery_barrage_refusal = "chapter 9 (artillery barrage restrictions)",
+              barrage_supply_cost = "the supply chapter (a barrage's SP cost)" },
   queries = {
     --- coastal_artillery_refusal(u, naval) -> nil, or why: ground fire by
     --- the normal artillery rules and not in a phase it fires at ships;

@@ -13,6 +13,8 @@ local mover_domain, paths_in_reach   -- parameter domains (keel.legal), below
 -- chapters decide (ground movement, step losses, supply paid).
 rule {
   title = "naval classes, phases and records",
+  standin = { land_move_cost = "ground movement (another chapter)", land_entry_refusal = "ground movement (another chapter)",
+              is_attack_capable = "chapter 5 (attack-capable units)" },
   priority = 1000,   -- the phase bookkeeping runs before every other handler
   values = {
     -- counter types by what they are (the scenario's forces use these types)

@@ -206,6 +206,7 @@ rule {
 
 rule {
   id = "18.5f", title = "The ALT Roll",
+  standin = { alt_effect = "the Amphibious Landing Table's results (cited by 18.5f)" },
   values = {
     group_re = 3,
     -- the terrains of the ALT's modifiers, most difficult first (board tags)

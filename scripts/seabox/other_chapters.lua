@@ -17,6 +17,7 @@ local name_of, label_of, group_named, ground_units -- helpers, defined after the
 
 rule {
   id = "35", title = "Naval reinforcements (stand-in for Rule 35)",
+  standin = "Rule 35 (naval reinforcements)",
   notes = "Ships off the map with values arrive_turn (a turn) and arrive_at (a hex label or place) arrive in port "
     .. "there in their side's initial phase of that turn (at sea in the hex when the port is full), in the TF "
     .. "named by values arrive_tf (else one of their own).",
@@ -44,6 +45,7 @@ rule {
 
 rule {
   id = "28B", title = "Reaction movement (stand-in for Rule 28B)",
+  standin = "Rule 28B (reaction movement)",
   notes = "A TF of the non-phasing player may move once in each movement or exploitation phase of the enemy, in "
     .. "one of its naval steps, as 27.C.2 moves ships. Rule 28B's triggers and limits are not in this text.",
   queries = {
@@ -69,6 +71,7 @@ rule {
 
 rule {
   id = "34A2", title = "Night (stand-in for Rule 34A2)",
+  standin = "Rule 34A2 (night)",
   notes = "Sets the global `night` that 27.B.6 reads; when night falls is Rule 34A2's.",
   actions = {
     set_night = {
@@ -83,6 +86,7 @@ rule {
 
 rule {
   id = "36C", title = "Sea conditions (stand-in for Rule 36C)",
+  standin = "Rule 36C (sea conditions)",
   values = { states = { calm = true, rough = true, stormy = true } },
   notes = "Sets the global `sea` (calm, rough, stormy) that 27.B.6 reads; how the sea changes is Rule 36C's.",
   actions = {
@@ -108,6 +112,7 @@ rule {
 
 rule {
   id = "divisions", title = "Assembling divisions (stand-in for the organisation chapter)",
+  standin = "the organisation chapter (assembling divisions)",
   notes = "Regiments and brigades in one hex assemble into a division counter waiting off the map.",
   actions = {
     assemble_division = {
@@ -148,6 +153,7 @@ rule {
 
 rule {
   id = "usa_organisation", title = "USA organisation problems (stand-in)",
+  standin = "the organisation chapter (USA organisation problems)",
   values = {
     contingent = "US",        -- units with values.contingent = this are the USA's
     drm = -1,                 -- the one-time DRM (applied by the combat chapter, not here)
@@ -173,6 +179,7 @@ rule {
 
 rule {
   id = "ground_combat", title = "Combination stacks and air support (stand-in for the combat chapter)",
+  standin = "the combat chapter (combination stacks and air support)",
   notes = "Ground units in one hex form a combination stack (a group of kind 'stack'); an air unit supports it.",
   actions = {
     form_stack = {
@@ -242,6 +249,7 @@ rule {
 
 rule {
   id = "contingents", title = "Contingents (stand-in)",
+  standin = "the campaign's contingent rules",
   notes = "Combination stacks and air support are limited to one contingent (values.contingent of each unit).",
   vetoes = {
     form_stack = function(ctx, p)
@@ -268,6 +276,7 @@ rule {
 
 rule {
   id = "east_transfers", title = "Transfers to the East (stand-in)",
+  standin = "the campaign's transfers to the Eastern front",
   notes = "In the initial phase of a turn, units with values.east_turn equal to it leave for the Eastern front (off map).",
   on = {
     initial_phase = function(ctx)

@@ -16,6 +16,7 @@ local fly_legal, flyers_domain, air_paths_domain
 
 rule {
   id = "air-units", title = "Air movement (stand-in for the chapter the text cites)",
+  standin = "air movement (fighters and helicopters moving and landing)",
   actions = {
     fly = {
       -- domains (keel.legal): the air units of the power whose turn it is on

@@ -19,6 +19,7 @@ local assaulted, offloaded_count, assaulted_domain
 
 rule {
   id = "amphibious-assaults.step-2", title = "Cruiser & Destroyer Bombardment (stand-in)",
+  standin = "Amphibious Assaults, Step 2 (Cruiser & Destroyer Bombardment)",
   actions = {
     bombard = {
       -- domains (keel.legal): the territories being assaulted; the sea units
@@ -100,6 +101,7 @@ rule {
 
 rule {
   id = "amphibious-assaults.land-combat", title = "Land combat of an amphibious assault (stand-in)",
+  standin = "Amphibious Assaults (the land combat)",
   actions = {
     land_combat = {
       -- domain (keel.legal): the territories being assaulted

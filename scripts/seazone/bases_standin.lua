@@ -21,6 +21,7 @@ local serving_base
 
 rule {
   id = "naval-bases", title = "Naval bases (stand-in for the chapter the text cites)",
+  standin = "Naval Bases (\"see Naval Bases\")",
   queries = {
     -- the operative naval base friendly to `side` that serves sea zone z (lowest id), or nil
     serving_base = function(ctx, z, side) return serving_base(ctx, z, side) end,

@@ -24,7 +24,6 @@
 -- be assigned, taking casualties in its policy's order (the same procedure as
 -- general-combat's assign_policy). Probabilities are doubles, exact up to
 -- rounding: tests compare them with hand-computed fractions.
-local st = require "seazone.tables"
 local kodds = require "keel.odds"
 
 local M = {}
@@ -34,17 +33,24 @@ local concat, sort = table.concat, table.sort
 
 -- ---- unit data (the family's tables: one owner of the numbers) -----------------------------
 
+-- the family's tables, asked of its rule set (opened once)
+local family_set
+local function family_table(name)
+  if not family_set then family_set = require("keel.rules").load { families = { "seazone" } } end
+  return family_set:table(name)
+end
+
 local data_cache = {}
 local function unit_data(t)
   local d = data_cache[t]
   if d then return d end
-  for _, row in ipairs(st.sea_units.rows) do
+  for _, row in ipairs(family_table("sea_units").rows) do
     if row.key == t then
       d = { class = "sea", attack = row.attack.value, defense = row.defense.value, hits = row.hits.value,
             cost = { Allies = row.cost_allies.value, Opfor = row.cost_opfor.value } }
     end
   end
-  for _, row in ipairs(st.other_units.rows) do
+  for _, row in ipairs(family_table("other_units").rows) do
     if row.key == t then
       d = { class = row.class.code, attack = row.attack.value, defense = row.defense.value, hits = 1,
             cost = { Allies = row.cost_allies.value, Opfor = row.cost_opfor.value } }

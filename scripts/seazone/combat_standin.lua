@@ -40,6 +40,7 @@ local battle_zones_domain, casualties_domain, retreat_domain, named_policies
 
 rule {
   id = "general-combat", title = "General Combat sequence (stand-in for the chapter the text cites)",
+  standin = "the General Combat sequence",
   values = {
     -- the named policies, as lists of unit types made from the units' costs (see policy_list)
     named_policies = { cheapest = true, keep_carriers = true },
@@ -249,6 +250,7 @@ rule {
 
 rule {
   id = "general-combat.step-1", title = "Place units on the battle strip",
+  standin = "the General Combat sequence (step 1)",
   on = {
     combat_step = function(ctx, ev)
       if ev.step ~= 1 then return end
@@ -271,6 +273,7 @@ rule {
 
 rule {
   id = "general-combat.step-2", title = "Submarine Surprise Strike",
+  standin = "the General Combat sequence (step 2)",
   on = {
     combat_step = function(ctx, ev)
       if ev.step ~= 2 then return end
@@ -312,6 +315,7 @@ rule {
 
 rule {
   id = "general-combat.step-3", title = "Attacking units fire",
+  standin = "the General Combat sequence (step 3)",
   on = {
     -- the defender's casualties go behind the casualty strip (they still fire in step 4)
     combat_step = function(ctx, ev)
@@ -322,6 +326,7 @@ rule {
 
 rule {
   id = "general-combat.step-4", title = "Defending units fire",
+  standin = "the General Combat sequence (step 4)",
   on = {
     -- the attacker removes its casualties at once
     combat_step = function(ctx, ev)
@@ -332,6 +337,7 @@ rule {
 
 rule {
   id = "general-combat.step-5", title = "Remove defending casualties",
+  standin = "the General Combat sequence (step 5)",
   on = {
     combat_step = function(ctx, ev)
       if ev.step ~= 5 then return end
@@ -349,6 +355,7 @@ rule {
 
 rule {
   id = "general-combat.step-6", title = "Press attack or retreat",
+  standin = "the General Combat sequence (step 6)",
   on = {
     combat_step = function(ctx, ev)
       if ev.step ~= 6 then return end
@@ -381,6 +388,7 @@ rule {
 
 rule {
   id = "general-combat.step-7", title = "Conclude combat",
+  standin = "the General Combat sequence (step 7)",
   on = {
     combat_step = function(ctx, ev)
       if ev.step ~= 7 then return end

@@ -15,6 +15,7 @@ local missile_aboard, area_names
 
 rule {
   id = "missile", title = "Cruise missiles (stand-in for the chapter the text cites)",
+  standin = "Missile (\"See Missile\")",
   actions = {
     embark_missile = {
       -- domains (keel.legal): the missiles of the power whose turn it is in a

@@ -20,6 +20,7 @@ local next_phase, side_of_power, powers_domain
 
 rule {
   id = "turn-sequence", title = "Turn sequence (stand-in for the chapter the text cites)",
+  standin = "the turn sequence (the phases the text names)",
   actions = {
     begin_turn = {
       -- domain (keel.legal): the powers that own units (of `side`, when

@@ -239,7 +239,7 @@ end)
 
 t.test("dice-12: keel's Lua side never uses math.random", function()
   local files = { "keel/dice_expr.lua", "keel/tables.lua", "keel/odds.lua", "keel/cli/odds.lua",
-    "navgroup/tables.lua", "ocs/tables.lua" }
+    "keel/registry.lua" }
   for _, f in ipairs(files) do
     local fh = assert(io.open(keel.script_dir .. "/" .. f))
     local src = fh:read("a")

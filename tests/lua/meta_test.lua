@@ -3,6 +3,8 @@
 -- module (keel.hex, keel.state ...) and each class (keel.State, keel.Board
 -- ...), is declared in a meta file, and every name a meta file declares for
 -- them is there; and one @param or @return per line, as LuaLS reads them.
+-- And doc/api/ against the bindings too: every C function and method is
+-- named there, and every function a binding module's section lists exists.
 local t = require "keel.testing"
 local keel = require "keel"
 
@@ -154,4 +156,76 @@ t.test("docs: doc/api/events.md gives every kernel event its payload", function(
     if not doc:find("\n| `" .. ev .. "` | `{", 1, true) then missing[#missing + 1] = ev end
   end
   t.eq(missing, {})
+end)
+
+-- doc/api/*.md, all of it
+local function api_docs()
+  local p = assert(io.popen("ls doc/api/*.md"))
+  local parts = {}
+  for f in p:lines() do parts[#parts + 1] = t.read_file(f) end
+  p:close()
+  return table.concat(parts, "\n")
+end
+
+-- a name the API docs give as a function or method: `name(`, .name(, :name(, `name`
+local function documented(doc, name)
+  local q = name:gsub("%p", "%%%0")
+  return doc:find("[`%.:%s]" .. q .. "%(") or doc:find("`" .. q .. "`", 1, true) or doc:find("[`%.:]" .. q .. "[`%s,/]")
+end
+
+t.test("docs: doc/api/ describes every C function and method the bindings register", function()
+  local doc = api_docs()
+  local missing = {}
+  for _, m in ipairs(sorted(keel)) do
+    if type(keel[m]) == "table" then
+      for _, name in ipairs(sorted(c_functions(keel[m]))) do
+        if not documented(doc, name) then missing[#missing + 1] = "keel." .. m .. "." .. name end
+      end
+    end
+  end
+  local reg = debug.getregistry()
+  for _, cname in ipairs(sorted(reg)) do
+    local mt = reg[cname]
+    if cname:match("^keel%.") and type(mt) == "table" and type(mt.__index) == "table" then
+      for _, name in ipairs(sorted(c_functions(mt.__index))) do
+        if not documented(doc, name) then missing[#missing + 1] = cname .. ":" .. name end
+      end
+    end
+  end
+  t.eq(missing, {}, "C functions doc/api/ does not name")
+end)
+
+t.test("docs: every function doc/api/ lists under a binding module's heading exists in it", function()
+  -- the tables of a `## \`keel.X\`` section: their first cells name functions of keel.X
+  local p = assert(io.popen("ls doc/api/*.md"))
+  local files = {}
+  for f in p:lines() do files[#files + 1] = f end
+  p:close()
+  local bad, checked = {}, 0
+  for _, f in ipairs(files) do
+    local module
+    local n = 0
+    for line in io.lines(f) do
+      n = n + 1
+      local heading = line:match("^##%s")
+      if heading then
+        local m = line:match("^##%s+`keel%.([%w_]+)`")
+        module = m and type(keel[m]) == "table" and m or nil
+      elseif module and line:match("^| `") then
+        local first = line:match("^| ([^|]*) |")
+        for call in first:gmatch("`([^`]+)`") do
+          local name = call:match("^([%a_][%w_]*)%(") or call:match("^keel%." .. module .. "%.([%a_][%w_]*)%(")
+          if name and name ~= "require" then   -- `require("keel").tables.x(...)`: the C half, named whole
+            checked = checked + 1
+            local ok, lua_side = pcall(require, "keel." .. module)
+            if keel[module][name] == nil and not (ok and type(lua_side) == "table" and lua_side[name] ~= nil) then
+              bad[#bad + 1] = ("%s:%d: keel.%s has no %s"):format(f, n, module, name)
+            end
+          end
+        end
+      end
+    end
+  end
+  t.eq(bad, {})
+  t.ok(checked >= 50, "functions checked: " .. checked)
 end)

@@ -5,7 +5,7 @@ local t = require "keel.testing"
 local keel = require "keel"
 local movement = require "keel.movement"
 local game_mod = require "keel.game"
-local nt = require "navgroup.tables"
+local nt = t.family_tables("navgroup")
 
 local maps = {}
 local function load(name)
@@ -440,10 +440,9 @@ end)
 t.test("32.A.6 river graph: hexes and hexsides, 1 MP per riverine hexside (Sevilla)", function()
   local keel_ = require "keel"
   local mv = require "keel.movement"
-  local ntab = require "navgroup.tables"
   local b = assert(keel_.board.load("scenarios/maps/sevilla.map"))
   local eng = mv.new(b)
-  local p = mv.profile_from_table(ntab.naval_mp_cost, "NT", mv.NAVAL_ROWS)
+  local p = mv.profile_from_table(nt.naval_mp_cost, "NT", mv.NAVAL_ROWS)
   local rg = eng:river_graph(p)
   t.eq(eng:river_graph(p), rg)
   local from, to = { kind = "hex", id = b:hex("23A:3227") }, { kind = "side", id = b:side("23A:3224/3225") }
@@ -453,7 +452,7 @@ t.test("32.A.6 river graph: hexes and hexsides, 1 MP per riverine hexside (Sevil
   t.eq(rg:cost(from, { kind = "side", id = b:side("23A:3227/3327") }), 1)
   t.eq(rg:cost({ kind = "side", id = b:side("23A:3227/3327") }, from), 2)   -- into the coastal hex
   t.eq(rg:cost(from, to), nil)
-  local lb = mv.profile_from_table(ntab.naval_mp_cost, "LB", mv.NAVAL_ROWS)
+  local lb = mv.profile_from_table(nt.naval_mp_cost, "LB", mv.NAVAL_ROWS)
   t.eq(select(2, eng:river_graph(lb):path(from, to)), 12)
   local r = rg:reach(from, 3, { stop = { { kind = "side", id = b:side("23A:3226/3327") } } })
   t.eq(#r, 4)   -- 3227, 3227/3327, 3327 (coastal, 1+2), 3226/3327 (stop)

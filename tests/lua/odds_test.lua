@@ -4,8 +4,7 @@
 local t = require "keel.testing"
 local keel = require "keel"
 local odds = require "keel.odds"
-local tables = require "keel.tables"
-local nt = require "navgroup.tables"
+local nt = t.family_tables("navgroup")
 
 -- Chi-square critical value for `df` degrees of freedom at p = 1e-4
 -- (Wilson-Hilferty: df * (1 - 2/(9 df) + z sqrt(2/(9 df)))^3, z = 3.719).
@@ -182,12 +181,11 @@ t.test("odds-8: `keel odds` prints exact odds of a table, of hits, of a total", 
   t.raises(function() cli.command("odds").run { "naval_mp_cost" } end, "not a dice table")
   t.raises(function() cli.command("odds").run { "scripts/navgroup/tables/landing_craft_damage.tbl",
     "--table", "zzz" } end, "no table named 'zzz'")
-  t.ok(tables.get("naval_search"), "registry intact")
+  t.ok(nt.naval_search, "the set's table intact")
 end)
 
 t.test("odds-9: one column's results (odds.column), by name or by a strength's range (--column, --strength, --shift); --with names modifiers", function()
-  require "ocs.tables"
-  local b = tables.get("barrage_table")
+  local b = t.family_tables("ocs").barrage_table
   local c = odds.column(odds.table(b, 0), "10+")
   t.eq({ c.results[1].result, c.results[1].count, c.results[2].result, c.results[2].count, c.results[3].count },
     { "DG", 21, "1", 14, 1 })

@@ -364,8 +364,6 @@ t.test("rules-10: tables seen by rules are read-only", function()
 end)
 
 t.test("rules-10b: a table's methods seen by rules run on the table: a bound modifier counts", function()
-  require "navgroup.tables"
-  local tables = require "keel.tables"
   local dir = temp_family("tblb", [[return family { name = "tblb", depends = { "toy27" }, files = { "r.lua" } }]], {
     ["r.lua"] = [[
       rule { id = "T.9", title = "Table reader", queries = {
@@ -378,7 +376,7 @@ t.test("rules-10b: a table's methods seen by rules run on the table: a bound mod
       } }
     ]] })
   local set = rules.load { families = { "tblb" }, path = { dir, FAM } }
-  local real = tables.get("naval_search")
+  local real = t.family_tables("navgroup").naval_search
   set.tables.probe = real:bind { stormy_seas = true }
   local g = fleet()
   local total, sum, result = set:query(g, "totals", { cargo_group = true })
@@ -721,4 +719,111 @@ rule { id = "C.1", title = "count", queries = { bump = function() return 100 end
   t.ok(c.hashes[dir .. "/counting/c.lua"] ~= a.hashes[dir .. "/counting/c.lua"])
   t.eq(a:query(ga, "bump"), 3, "the first set still runs what it loaded")
   os.execute("rm -rf " .. dir)
+end)
+
+t.test("runtime-families-1: the rules runtime names no family and requires none, nor the renderer", function()
+  -- a fresh keel loads every family on the search path, asks each set for
+  -- its view and its tables, and lists what got required
+  local dir = t.tmpdir()
+  local f = assert(io.open(dir .. "/probe.lua", "w"))
+  f:write([[
+local registry = require "keel.registry"
+local rules = require "keel.rules"
+local fams = registry.family_names()
+for _, fam in ipairs(fams) do
+  local set = rules.load { families = { fam } }
+  set:view()
+  for name in pairs(set.tables) do
+    local tb = set:table(name)
+    if tb.rows_from then assert(tb:rows_table() == set.tables[tb.rows_from]) end
+  end
+end
+local loaded = {}
+for name in pairs(package.loaded) do loaded[#loaded + 1] = name end
+table.sort(loaded)
+print("families " .. table.concat(fams, " "))
+print("loaded " .. table.concat(loaded, " "))
+]])
+  f:close()
+  local status, out = t.sh(t.keel_bin .. " script " .. dir .. "/probe.lua")
+  os.execute("rm -rf " .. dir)
+  t.eq(status, 0, out)
+  local fams = out:match("families ([^\n]*)")
+  t.ok(fams and fams:find("navgroup", 1, true) and fams:find("seazone", 1, true), out)
+  local loaded = " " .. out:match("loaded ([^\n]*)") .. " "
+  t.ok(not loaded:find(" keel.counter ", 1, true), "keel.counter (the renderer) not required: " .. loaded)
+  t.ok(not loaded:find(" keel.render ", 1, true), "keel.render not required")
+  for fam in fams:gmatch("%S+") do
+    t.ok(not loaded:find(" " .. fam .. "[. ]"), fam .. " is required by nothing: " .. loaded)
+  end
+  -- and no runtime file requires a family by name
+  for fam in fams:gmatch("%S+") do
+    local _, grep = t.sh("grep -rlE 'require *\\(? *\"" .. fam .. "[.\"]' scripts/keel")
+    t.eq(grep, "", fam .. " required under scripts/keel/")
+  end
+end)
+
+t.test("runtime-families-2: a manifest's view is checked by keel.view_spec, with the manifest's name", function()
+  local dir = temp_family("badview", [[return family { name = "badview", view = { types = { TF = { symbol = "battleship" } } } }]], {})
+  local ok, err = pcall(rules.load, { families = { "badview" }, path = { dir, FAM } })
+  t.ok(not ok)
+  t.ok(tostring(err):find("badview/manifest.lua: view.types.TF.symbol: unknown symbol \"battleship\"", 1, true), tostring(err))
+  t.eq(require("keel.view_spec").symbol_names(), require("keel.counter").symbol_names(),
+    "the symbols a view may name are the ones the counter draws")
+end)
+
+t.test("standin-1: a rule says it is a stand-in (the chapter), or which of its parts are; bad declarations name the rule", function()
+  local dir = temp_family("stand", [[return family { name = "stand", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { id = "S.1", title = "Night", standin = "Rule 34A2 (night)", queries = { night = function() return true end } }
+      rule { id = "S.2", title = "Search", values = { port_sizes = { minor = 1 } },
+             queries = { entry = function() return 1 end },
+             standin = { port_sizes = "the port chapter", entry = "the terrain chapter" } }
+      rule { id = "S.3", title = "Plain" }
+    ]] })
+  local set = rules.load { families = { "stand" }, path = { dir, FAM } }
+  t.eq(set:rule("S.1").standin, "Rule 34A2 (night)")
+  t.eq(set:rule("S.2").standin, { port_sizes = "the port chapter", entry = "the terrain chapter" })
+  t.eq(set:rule("S.3").standin, nil)
+  local cases = {
+    { 'standin = ""', "rule S.9: standin must name the chapter the rule stands in for" },
+    { "standin = 3", "rule S.9: standin must be the chapter it stands in for" },
+    { 'standin = { speed = "x" }', "rule S.9: standin.speed: the rule has no value, query, action or handler named speed" },
+    { 'standin = { night = 2 }, queries = { night = function() end }', "rule S.9: standin.night must name the chapter" },
+    { "standin = {}", "rule S.9: standin {} names no part" },
+  }
+  for i, c in ipairs(cases) do
+    local d = temp_family("bad" .. i, ("return family { name = %q, files = { 'r.lua' } }"):format("bad" .. i),
+      { ["r.lua"] = ('rule { id = "S.9", title = "x", %s }\n'):format(c[1]) })
+    local ok, err = pcall(rules.load, { families = { "bad" .. i }, path = { d, FAM } })
+    t.ok(not ok and tostring(err):find(c[2], 1, true), ("case %d: %s"):format(i, tostring(err)))
+    t.ok(tostring(err):find("r.lua:1", 1, true), ("case %d names the file and line: %s"):format(i, tostring(err)))
+  end
+end)
+
+t.test("standin-2: every stand-in of the families says so in its declaration", function()
+  -- the families mark stand-ins in their titles and file names too: each
+  -- such rule or table must declare `standin` (doc/standins.md lists them)
+  local registry = require "keel.registry"
+  local sets = {}
+  for _, fam in ipairs(registry.family_names()) do sets[#sets + 1] = { fam, {} } end
+  for _, fam in ipairs(registry.family_names { "scenarios/families" }) do sets[#sets + 1] = { fam, { "scenarios/families" } } end
+  local n_rules, n_tables = 0, 0
+  for _, fp in ipairs(sets) do
+    local set = rules.load { families = { fp[1] }, path = fp[2] }
+    for _, id in ipairs(set.order) do
+      local r = set.rules[id]
+      if r.family == fp[1] and ((r.title or ""):lower():find("stand%-in") or r.file:find("_standin%.lua$")) then
+        t.ok(r.standin ~= nil, ("%s rule %s (%s:%d) is a stand-in that does not declare it"):format(fp[1], id, r.file, r.line))
+        n_rules = n_rules + 1
+      end
+    end
+    for name, tb in pairs(set.tables) do
+      if tb.file:find("_standin%.tbl$") or (tb.title or ""):find("stand%-in") then
+        t.ok(tb.standin ~= nil, ("table %s (%s:%d) is a stand-in that does not declare it"):format(name, tb.file, tb.line))
+        n_tables = n_tables + 1
+      end
+    end
+  end
+  t.ok(n_rules >= 29 and n_tables >= 7, ("found %d stand-in rules, %d tables"):format(n_rules, n_tables))
 end)

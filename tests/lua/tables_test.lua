@@ -5,7 +5,8 @@ local t = require "keel.testing"
 local keel = require "keel"
 local tables = require "keel.tables"
 local odds = require "keel.odds"
-local nt = require "navgroup.tables"
+local nt = t.family_tables("navgroup")
+local ot = t.family_tables("ocs")
 
 local function codes(tbl, column)
   local out = {}
@@ -367,12 +368,20 @@ rows
 2 or less  F
 3+         S
 ]], "scenario.tbl")[1]
-  local old = tables.get("success_table")
-  tables.register(mine, { replace = true })
-  t.eq(tostring((dmg:lookup(1))), "F")
-  t.eq(tostring(odds.result(odds.table(dmg, 0), "S")), "2/3")
-  tables.register(old, { replace = true })
-  t.raises(function() tables.register(mine) end, "already registered")
+  local set = nt.set
+  local old = set.tables.success_table
+  set.tables.success_table = mine             -- as a scenario's variant does
+  local linked = set:table("landing_craft_damage")
+  t.eq(tostring((linked:lookup(1))), "F")
+  t.eq(tostring(odds.result(odds.table(linked, 0), "S")), "2/3")
+  t.eq(tostring((dmg:lookup(1))), tostring(old:lookup(1)), "a table asked before keeps the rows it was given")
+  t.eq(tostring((t.family_tables("navgroup").landing_craft_damage:lookup(1))), tostring(old:lookup(1)),
+    "another set keeps the stand-in")
+  set.tables.success_table = old
+  t.eq(tostring((set:table("landing_craft_damage"):lookup(1))), tostring(old:lookup(1)))
+  -- a table nobody linked (read from its file alone) names what it lacks
+  local raw = tables.load("scripts/navgroup/tables/landing_craft_damage.tbl", "landing_craft_damage")
+  t.raises(function() raw:lookup(1) end, "which the rule set does not have")
 end)
 
 -- ---- 37.E Enemy reaction -------------------------------------------------------------------
@@ -397,14 +406,14 @@ end)
 -- ---- the OCS stand-in ---------------------------------------------------------------------------
 
 t.test("18.3-barrage-1: the Barrage Table stand-in loads and says it is one", function()
-  local b = tables.get("barrage_table")
+  local b = ot.barrage_table
   t.ok(b.title:find("stand%-in"), "stand-in title")
   t.eq(b.columns, { "1-2", "3-5", "6-9", "10+" })
   t.eq(tostring(b:lookup(12)["10+"]), "2")
 end)
 
 t.test("18.5f-alt-1: the ALT stand-in: two dice per hex, says it is a stand-in", function()
-  local alt = tables.get("amphibious_landing_table")
+  local alt = ot.amphibious_landing_table
   t.ok(alt.title:find("stand%-in"), "stand-in title")
   t.eq(alt.rule, "18.5f")
   t.eq(tostring(alt:lookup(2)), "L2")
@@ -412,7 +421,7 @@ t.test("18.5f-alt-1: the ALT stand-in: two dice per hex, says it is a stand-in",
 end)
 
 t.test("tables-columns-1: column_for finds the column whose printed range holds a strength, shifts and clamps", function()
-  local b = tables.get("barrage_table")          -- columns 1-2 3-5 6-9 10+
+  local b = ot.barrage_table          -- columns 1-2 3-5 6-9 10+
   t.eq({ b:column_for(1) }, { "1-2", 1, false })
   t.eq({ b:column_for(5) }, { "3-5", 2, false })
   t.eq({ b:column_for(5.5) }, { "3-5", 2, false }, "a fraction between two ranges stays in the lower")
@@ -423,7 +432,7 @@ t.test("tables-columns-1: column_for finds the column whose printed range holds 
   local name, why = b:column_for(0.5)
   t.eq(name, nil)
   t.ok(why:find("below the first column", 1, true), why)
-  local search = tables.get("naval_search")
+  local search = nt.naval_search
   t.raises(function() search:column_for(3) end, "is not a range")
 end)
 
@@ -563,4 +572,15 @@ t.test("doc-tables-1: the worked example in doc/tables.md runs and agrees with t
   t.eq(amounts(doc_table), amounts(nt.naval_search))
   local chunk = assert(load(lua_text, "=doc/tables.md", "t"))
   chunk()
+end)
+
+t.test("tables-standin-1: a table says it stands in for a chapter (`standin`), once, with a text", function()
+  local ts = tables.parse("table x\ntitle X\nstandin the SUCCESS TABLE (cited by 37.D)  \ndice 1d6\nrows\n1-6 A\n", "s.tbl")
+  t.eq(ts.x.standin, "the SUCCESS TABLE (cited by 37.D)")
+  t.eq(tables.parse("table y\ndice 1d6\nrows\n1-6 A\n", "s.tbl").y.standin, nil)
+  t.raises(function() tables.parse("table x\nstandin  \ndice 1d6\nrows\n1-6 A\n", "s.tbl") end,
+    "s.tbl:2:10: expected the chapter the table stands in for")
+  t.raises(function() tables.parse("table x\nstandin a\nstandin b\ndice 1d6\nrows\n1-6 A\n", "s.tbl") end,
+    "s.tbl:3:1: 'standin' given twice in table x")
+  t.eq(nt.success_table.standin, "the SUCCESS TABLE (cited by 37.D and 37.E, not printed)")
 end)

@@ -9,6 +9,7 @@ local ground_units, land_near   -- helpers, below the rule
 
 rule {
   id = "S.1", title = "Ground advance and capture (scenario stand-in)",
+  standin = "the ground movement and combat chapters (advance and capture)",
   values = { reach = 10, take = 1 },
   actions = {
     advance = {

@@ -3,6 +3,7 @@
 -- naval transport are another chapter).
 rule {
   id = "S.1", title = "Embark (scenario stand-in for naval transport)",
+  standin = "naval transport (embarking)",
   actions = {
     embark = {
       params = { unit = "unit", carrier = "unit" },
@@ -25,6 +26,7 @@ rule {
 -- player-turn it is, and the sea state.
 rule {
   id = "S.2", title = "Sequence of play (scenario stand-in)",
+  standin = "the sequence of play",
   actions = {
     next_turn = {
       effect = function(ctx)
@@ -57,6 +59,7 @@ rule {
 -- 37.B takes SPs from it (items 10, 11, 13): keyed value sp_pool, by side.
 rule {
   id = "S.4", title = "Theatre SP pool (scenario stand-in for supply)",
+  standin = "supply (the theatre SP pool)",
   actions = {
     set_sp_pool = {
       params = { side = "string", sp = "integer" },
@@ -77,6 +80,7 @@ rule {
 -- initially defended beach eliminate).
 rule {
   id = "S.3", title = "Ground combat (scenario stand-in)",
+  standin = "ground combat",
   on = {
     ground_combat = function(ctx, ev)
       local die = ctx:roll("1d6", { reason = ("%s at %s"):format(ev.kind, ctx.game.board:format(ev.hex)) })

@@ -10,14 +10,14 @@ local M = {
   usage = "keel odds TABLE [--mod N | --dist M:W,...] [--with NAMES] [--table NAME] [--column C | --strength V [--shift N]]\n" ..
           "       keel odds FAMILY:QUESTION [OPTIONS] | --hits NdS --on K | NdS[+M]\n" ..
           "       keel odds --scenario FILE --order N [--set KEY=VALUE ...]",
-  help = "TABLE is a table file (.tbl) or a registered table name (see keel odds --list).\n" ..
+  help = "TABLE is a table file (.tbl) or the name of a rule family's table (see keel odds --list).\n" ..
          "  --mod N        net die modifier (default 0)\n" ..
          "  --dist M:W,..  a distribution of modifier totals: modifier M with integer weight W\n" ..
          "  --with A,B     the table's named modifiers that apply (added to --mod)\n" ..
          "  --table NAME   which table of a file holding several\n" ..
          "  --column C     the odds of one column's results\n" ..
          "  --strength V   the column whose printed range holds V (1-2, 3-5, 10+), moved --shift N columns\n" ..
-         "  --list         list the registered tables\n" ..
+         "  --list         list the tables of the rule families on the search path\n" ..
          "FAMILY:QUESTION asks a rule family's own question (scripts/FAMILY/odds.lua), e.g.\n" ..
          "  keel odds ocs:barrage --ships 7 --protection 2   (without options: what it asks)\n" ..
          "  --hits NdS --on K   distribution of hits when each die hits on K or less\n" ..
@@ -48,13 +48,37 @@ local function parse_dist(v)
   return dist
 end
 
+-- The tables a name finds: the rule set of each family on the search path
+-- (keel.registry.family_names), opened in turn and asked (set:table), the
+-- first that has it. `each(family, set)` may stop the walk by returning true.
+local function each_family_set(each)
+  local rules = require "keel.rules"
+  for _, fam in ipairs(require("keel.registry").family_names()) do
+    local set = rules.new {}
+    set:load_family(fam)
+    if each(fam, set) then return end
+  end
+end
+
+local function set_table(name)
+  local found
+  each_family_set(function(_, set)
+    found = set:table(name)
+    return found ~= nil
+  end)
+  return found
+end
+
 local function find_table(arg, name)
   local tables = require "keel.tables"
   if arg:match("%.tbl$") or arg:find("/", 1, true) then
     local ts = tables.load_file(arg)
-    -- rows-from references in the file resolve through the registry
-    for _, t in ipairs(ts) do
-      if not tables.get(t.name) then tables.register(t) end
+    -- a table taking its rows from another: the file's own, else a family's
+    for i, t in ipairs(ts) do
+      if t.rows_from then
+        local l = tables.link(t, ts[t.rows_from] or set_table(t.rows_from))
+        ts[i], ts[t.name] = l, l
+      end
     end
     if name then
       if not ts[name] then error(("%s: no table named '%s'"):format(arg, name), 0) end
@@ -68,9 +92,7 @@ local function find_table(arg, name)
     error(("%s holds %d dice tables (%s): pick one with --table NAME"):format(arg, #dice_tables,
       table.concat(names, ", ")), 0)
   end
-  local t = tables.get(arg)
-  if t then return t end
-  return nil
+  return set_table(arg)
 end
 
 -- --set KEY=VALUE: an integer, a number, true/false, else the text
@@ -120,7 +142,7 @@ local function order_odds(opts, rest)
 end
 
 -- A rule family's own odds questions: scripts/FAMILY/odds.lua (trusted host
--- code, beside the family's tables.lua) returns {QUESTION = {summary=,
+-- code, beside the family's manifest) returns {QUESTION = {summary=,
 -- usage=, options = {name = "value"|"flag"}, run = function(opts) -> text}}.
 local function family_question(name)
   local fam, q = name:match("^([%w_]+):([%w_]+)$")
@@ -160,13 +182,14 @@ function M.run(args)
     hits = "value", on = "value", list = "flag", help = "flag", scenario = "value", order = "value", set = "list",
     with = "value", column = "value", strength = "value", shift = "value" })
   local odds = require "keel.odds"
-  local tables = require "keel.tables"
   if opts.help then print(M.usage); print(M.help); return 0 end
   if opts.list then
-    for _, n in ipairs(tables.names()) do
-      local t = tables.get(n)
-      print(("%-32s %-8s %s"):format(n, t.rule or "-", t.title or ""))
-    end
+    each_family_set(function(fam, set)
+      for _, n in ipairs(require("keel.keys").sorted(set.tables)) do
+        local t = set:table(n)
+        print(("%-32s %-8s %-10s %s"):format(n, t.rule or "-", fam, t.title or ""))
+      end
+    end)
     return 0
   end
   if opts.scenario then return order_odds(opts, rest) end
@@ -221,7 +244,7 @@ function M.run(args)
     print(odds.format_expr(odds.expr(e)))
     return 0
   end
-  error(("no table named '%s' is registered and it is not a dice expression (try keel odds --list)")
+  error(("no table named '%s' in the rule families, and it is not a dice expression (try keel odds --list)")
     :format(rest[1]), 0)
 end
 

@@ -206,7 +206,6 @@ function Table:get(key, column) end
 function Table:describe(cell) end
 
 ---@class keel.tables
----@field families string[]
 local tables = {}
 ---@param text string
 ---@param filename? string
@@ -219,15 +218,11 @@ function tables.load_file(path) end
 ---@param name? string
 ---@return keel.Table
 function tables.load(path, name) end
+---A copy of `t` (a `rows from` table) taking its dice and rows from `src`.
 ---@param t keel.Table
----@param opts? {replace?: boolean}
+---@param src? keel.Table
 ---@return keel.Table
-function tables.register(t, opts) end
----@param name string
----@return keel.Table|nil, string|nil
-function tables.get(name) end
----@return string[]
-function tables.names() end
+function tables.link(t, src) end
 ---@param rec keel.TableRecord
 ---@return string
 function tables.narrate(rec) end

@@ -362,5 +362,8 @@ function RuleSet:play(game, name, args) end
 function RuleSet:rule(id) end
 ---@return string[]
 function RuleSet:ids(all) end
+--- The set's table of that name (a `rows from` table linked to the set's rows table), or nil.
+---@param name string
+---@return keel.Table|nil
 function RuleSet:table(name) end
 function RuleSet:declare_files(game) end
