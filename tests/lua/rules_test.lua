@@ -825,5 +825,6 @@ t.test("standin-2: every stand-in of the families says so in its declaration", f
       end
     end
   end
-  t.ok(n_rules >= 29 and n_tables >= 7, ("found %d stand-in rules, %d tables"):format(n_rules, n_tables))
+  -- (29 until the sequence of play replaced the eastmed "phasing player" stand-in)
+  t.ok(n_rules >= 28 and n_tables >= 7, ("found %d stand-in rules, %d tables"):format(n_rules, n_tables))
 end)

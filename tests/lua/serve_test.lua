@@ -153,14 +153,19 @@ local function play_showcase(p, opts)
     if type(order[1]) == "string" then
       local name = order[1]
       local refused = order.expect and order.expect.refused
-      if opts.check_offered and not refused then
+      local illegal = order.expect and order.expect.illegal
+      if opts.check_offered and not refused and not illegal then
         check_offered(p, { order.by }, order)
         offered_count = offered_count + 1
       end
       local params = {}
       for k, v in pairs(order) do if k ~= 1 and k ~= "expect" and k ~= "by" then params[k] = v end end
       local resp = p.send { id = i, op = "order", action = name, params = params, side = order.by }
-      if refused then
+      if illegal then
+        t.eq(resp.ok, false)
+        t.eq(resp.error.kind, "illegal")
+        t.eq(resp.error.unchanged, true)
+      elseif refused then
         t.eq(resp.ok, false)
         t.ok(resp.error.kind == "side" or resp.error.kind == "over", json.encode(resp.error))
         t.ok(resp.error.message:find(refused, 1, true), resp.error.message)

@@ -72,13 +72,14 @@ t.test("view-1: keel view writes one self-contained page: no server, no network,
 end)
 
 t.test("view-2: a step for the setup and each action of the showcase, titled with names, not ids", function()
-  t.eq(#data.steps, 27)
+  t.eq(#data.steps, 43)
   t.eq(data.steps[1].kind, "setup")
-  t.eq(data.steps[2].title, "event game_start")
+  t.eq(data.steps[2].title, "start_game")
+  t.eq(data.steps[3].title, "end_phase")
   t.eq(data.steps[4].title, 'move group="Regia" path=["19A:3407", "19A:3408", "19A:3409", "19A:3410", "19A:3411", "19A:3412"]')
-  t.eq(data.steps[6].rule, "32.C")
-  t.eq(data.steps[13].title, 'split group="Convoy" name="Convoy B" units=["Convoy WS-2"]')
-  t.eq(data.steps[19].title, 'advance to=19A:3014 unit="Afrika Korps"')
+  t.eq(data.steps[5].rule, "32.C")
+  t.eq(data.steps[12].title, 'split group="Convoy" name="Convoy B" units=["Convoy WS-2"]')
+  t.eq(data.steps[21].title, 'advance to=19A:3014 unit="Afrika Korps"')
   t.eq(data.name, "Suez, 1942: Rule 32 in the Eastern Mediterranean")
   t.eq(data.seed, 32)
 end)
@@ -101,25 +102,25 @@ t.test("view-4: what each step shows: counters at hexes, the canal, victory poin
   t.eq(at(states[0], "19A:3406"), "Littorio,Trento")
   t.eq(states[0].units[4].loc, "port")
   t.eq(at(states[3], "19A:3412"), "Littorio,Trento")
-  t.eq(at(states[6], "19A:3412"), "Warspite")
-  t.eq(at(states[6], "19A:3413"), "Littorio,Trento,Convoy WS-1,Convoy WS-2")
+  t.eq(at(states[5], "19A:3411"), "Warspite")
+  t.eq(at(states[7], "19A:3413"), "Littorio,Trento,Convoy WS-1,Convoy WS-2")
   t.eq(states[0].globals.suez, nil)
   t.eq(states[1].globals.suez, "open")
-  t.eq(states[20].globals.suez, "temporarily closed")
-  t.eq(states[23].globals.suez, "open")
-  t.eq(states[26].globals.suez, "permanently closed")
-  t.eq(states[25].keyed.vp, { { { "Allied" }, 40 } })
-  t.eq(states[26].keyed.vp, { { { "Allied" }, 15 } })
-  t.eq(#states[26].keyed.naval_combat, 8, "the status panel's count of naval combats")
-  t.eq(states[5].units[4].values.reacting, true, "32.C: Warspite reacts")
-  t.eq(states[6].units[4].markers.step, 1, "32.C: its -1 Step marker")
+  t.eq(states[22].globals.suez, "temporarily closed")
+  t.eq(states[30].globals.suez, "open")
+  t.eq(states[39].globals.suez, "permanently closed")
+  t.eq(states[38].keyed.vp, { { { "Allied" }, 40 } })
+  t.eq(states[39].keyed.vp, { { { "Allied" }, 15 } })
+  t.eq(#states[39].keyed.naval_combat, 8, "the status panel's count of naval combats")
+  t.eq(states[4].units[4].values.reacting, true, "32.C: Warspite reacts")
+  t.eq(states[5].units[4].markers.step, 1, "32.C: its -1 Step marker")
   local path3 = data.svgs[data.steps[4].paths]
   t.eq(select(2, path3:gsub("<polyline", "")), 1, "Regia's two TFs moved together: one path")
   t.ok(path3:find('class="move-path"', 1, true))
-  t.eq(data.svgs[data.steps[10].paths], "", "set_phasing moves nothing")
-  local owners = data.svgs[states[26].owners]
+  t.eq(data.svgs[data.steps[10].paths], "", "a pass moves nothing")
+  local owners = data.svgs[states[42].owners]
   t.ok(owners:find('data-hex="19A:3513"', 1, true) and owners:find('data-hex="19A:3514"', 1, true), "two hexes changed hands")
-  t.eq(data.svgs[states[23].owners], "")
+  t.eq(data.svgs[states[30].owners], "")
   for _, k in ipairs { "suez", "vp", "phasing", "sea" } do
     local found = false
     for _, s in ipairs(data.spec.status) do if s.key == k or s.keyed == k then found = true end end
@@ -128,7 +129,7 @@ t.test("view-4: what each step shows: counters at hexes, the canal, victory poin
 end)
 
 t.test("view-5: counters as keel.counter draws them, one per appearance", function()
-  local u = states[6].units[4]
+  local u = states[5].units[4]
   local svg = data.counters[u.c]
   t.ok(svg:find(">Warspite<", 1, true) and svg:find(">%-1 Step<") and svg:find(">React<", 1, true), svg)
   t.ok(svg:find('data-unit="4"', 1, true))
@@ -174,7 +175,7 @@ t.test("view-7: bad input: exit 2 for misuse, 1 for a journal that cannot be sho
   f:close()
   st, out = sh(keel_bin .. " view " .. dir .. "/bad.jsonl -o " .. dir .. "/bad.html")
   t.eq(st, 1)
-  t.ok(out:find("replay diverges at action 4 'move'", 1, true), out)
+  t.ok(out:find("replay diverges at action 4 'react'", 1, true), out)
   t.eq(io.open(dir .. "/bad.html"), nil)
   f = assert(io.open(dir .. "/junk.jsonl", "w"))
   f:write("hello\n")
