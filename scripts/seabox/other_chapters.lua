@@ -13,7 +13,7 @@
 -- a plain name where it gives none. The campaign's house rules switch three
 -- of them off: variants/campaign_001.lua.
 
-local name_of, label_of, group_named, ground_units -- helpers, defined after the rules
+local name_of, label_of, group_named, ground_units, objective -- helpers, defined after the rules
 
 rule {
   id = "35", title = "Naval reinforcements (stand-in for Rule 35)",
@@ -301,16 +301,75 @@ rule {
 
 rule {
   id = "east_transfers", title = "Transfers to the East (stand-in)",
-  notes = "In the initial phase of a turn, units with values.east_turn equal to it leave for the Eastern front (off map).",
+  notes = "In the initial phase of their side's player turn, units with values.east_turn equal to the turn leave "
+    .. "for the Eastern front (off map).",
   on = {
     initial_phase = function(ctx)
       local g = ctx.game
       for _, u in ipairs(g:units()) do
-        if g:get_value(u, "east_turn") == g:get_global("turn") and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
+        if g:get_value(u, "east_turn") == g:get_global("turn") and g:get(u, "side") == g:get_global("phasing")
+          and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
           g:move(u, "off")
           ctx:say("%s transfers to the East", name_of(ctx, u))
         end
       end
+    end,
+  },
+}
+
+rule {
+  id = "victory", title = "Victory points (stand-in for the campaign's victory conditions)",
+  notes = "What the showcases score (their `scores`, keel.sequence): RE ashore at the objective (the global "
+    .. "`objective`, a hex label a scenario's flags give), transports afloat there, RE in the West, RE ready "
+    .. "for combat. The campaign's own victory conditions are not in this text.",
+  queries = {
+    -- RE (values["size.RE"], not doubled) of the side's ground units ashore at the objective hex
+    re_at_objective = function(ctx, side)
+      local at = objective(ctx)
+      local n = 0
+      for _, c in ipairs(ground_units(ctx, side, function(kind) return kind == "hex" end)) do
+        if select(2, ctx.game:get(c.value, "loc")) == at then n = n + (ctx.game:get_value(c.value, "size.RE") or 0) end
+      end
+      return n
+    end,
+    -- the side's NTs and AFs afloat at the objective hex (at sea or in port)
+    transports_at_objective = function(ctx, side)
+      local g, at, n = ctx.game, objective(ctx), 0
+      for _, u in ipairs(g:units()) do
+        local cat = ctx:query("category", u)
+        if (cat == "NT" or cat == "AF") and g:get(u, "side") == side and ctx:query("afloat", u)
+          and select(2, g:get(u, "loc")) == at then
+          n = n + 1
+        end
+      end
+      return n
+    end,
+    -- RE of the side's ground units on the map
+    re_on_map = function(ctx, side)
+      local n = 0
+      for _, c in ipairs(ground_units(ctx, side, function(kind) return kind == "hex" end)) do
+        n = n + (ctx.game:get_value(c.value, "size.RE") or 0)
+      end
+      return n
+    end,
+    -- RE of the side's ground units in combination stacks (each unit once),
+    -- and 1 more for each air unit supporting one
+    combat_ready = function(ctx, side)
+      local g, seen, n = ctx.game, {}, 0
+      for _, grp in ipairs(g:groups()) do
+        if g:group_get_value(grp, "kind") == "stack" then
+          for _, u in ipairs(g:group_units(grp)) do
+            if not seen[u] and g:get(u, "side") == side and g:get(u, "loc") == "hex" then
+              seen[u] = true
+              n = n + (g:get_value(u, "size.RE") or 0)
+            end
+          end
+        end
+      end
+      for _, u in ipairs(g:units()) do
+        if g:get(u, "side") == side and g:get_value(u, "supports") ~= nil then n = n + 1 end
+      end
+      return n
     end,
   },
 }
@@ -342,4 +401,14 @@ function ground_units(ctx, side, where)
     end
   end
   return out
+end
+
+-- the objective hex of the game (global `objective`, a label), or an error naming it
+function objective(ctx)
+  local label = ctx.game:get_global("objective")
+  local at = label ~= nil and ctx.game.board and ctx.game.board:hex(label)
+  if not at then
+    error(("victory (stand-in): the objective '%s' is not a hex of the map (flags.objective)"):format(tostring(label)), 0)
+  end
+  return at
 end

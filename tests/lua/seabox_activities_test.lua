@@ -45,7 +45,7 @@ t.test("27.C: naval activities follow the player turn: the family's sequence of 
   t.eq({ st.turn, st.phasing, st.phase, st.step }, { 1, "Axis", "movement", "movement_step_1" }, "the Axis player turn")
   t.eq(w.q("phase_key"), "1/Axis/movement")
   t.eq(w.q("other_side"), "Allied")
-  w.refused({ "sail", by = "Allied", tf = "Force", to = "15B:2407" }, "Axis is to act, not Allied")
+  w.refused({ "end_phase", by = "Allied" }, "Axis is to act, not Allied")
 end)
 
 -- ---- 27.C.1 ---------------------------------------------------------------------------

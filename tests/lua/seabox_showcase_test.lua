@@ -27,7 +27,8 @@ t.test("showcase: every order as expected; the SVG draws the sea boxes and the u
   local svg = t.tmpdir() .. "/crete.svg"
   local status, out = t.sh(t.keel_bin .. " run scenarios/seabox_crete_1941.lua --svg " .. svg)
   t.eq(status, 0, out)
-  t.ok(out:find("result: 30 order(s), 30 as expected, 0 not", 1, true), out)
+  t.ok(out:find("result: 45 order(s), 45 as expected, 0 not", 1, true), out)
+  t.ok(out:find("result: winner Allied, scores Allied 2 (2 RE or more of the Allies ashore at Heraklion", 1, true), out)
   t.ok(out:find("bombing hit 2 of 3: to the SF", 1, true))
   t.ok(out:find("reduced to its cadre 2-6* Inf cadre", 1, true))
   t.ok(out:find("passes 15B:2909 outside the coast defence zone of 15B:3008 (CD 2), reduced by night", 1, true))
