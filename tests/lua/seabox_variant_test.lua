@@ -4,7 +4,6 @@
 -- rules --variant` shows, and scenarios/seabox_house_rules.lua played with
 -- and without the variant.
 local t = require "keel.testing"
-local rules = require "keel.rules"
 local scenario = require "keel.scenario"
 
 local VARIANT = "scripts/seabox/variants/campaign_001.lua"
