@@ -5,35 +5,50 @@
 -- (27.C.2), naval gunfire support in the combat phase (27.C.3) and the
 -- exploitation phase's four naval steps (27.C.4).
 --
--- Game data: globals phasing, naval_steps, phase_serial (one more each
--- phase), combat_serial (one more each combat phase), night and sea (set by
--- the stand-ins of Rules 34A2 and 36C); the kernel's phase and step. Ships
--- keep step_boxes (sea boxes sailed this naval step) and step_moved (sailed
--- in it at all); ships and ground units keep step_busy (the activity that
--- took the whole step); ground units keep mp (their allowance, when
--- limited) and mp_spent.
+-- The phases and naval steps are the family's sequence of play
+-- (manifest.lua, run by keel.sequence): the runtime keeps the globals turn,
+-- phasing, phase (initial, movement, combat, exploitation) and step (the
+-- naval step's name, movement_step_1 ... exploitation_step_4) and emits
+-- the phase and step events; the rules here read them. Game data: global
+-- combat_serial (one more each combat phase), night and sea (set by the
+-- stand-ins of Rules 34A2 and 36C). Ships keep step_boxes (sea boxes sailed
+-- this naval step) and step_moved (sailed in it at all); ships and ground
+-- units keep step_busy (the activity that took the whole step); ground
+-- units keep mp (their allowance, when limited) and mp_spent.
 
-local name_of, label_of, group_name, naval_phase_problem, sail_problem, start_steps, end_step, mp_cost, mp_left,
-  charge_mp, ground_cargo, new_phase -- helpers, defined after the rules
+local name_of, label_of, group_name, naval_phase_problem, sail_problem, end_step, mp_cost, mp_left,
+  charge_mp, ground_cargo, acting_side, other_side -- helpers, defined after the rules
+
+-- the phases whose naval steps ships move in (27.C.2, 27.C.4)
+local NAVAL = { "movement", "exploitation" }
 
 rule {
   id = "27.C", title = "Naval Activities",
-  priority = 10,   -- the phase is set before 27.C.1-27.C.4 act in it
   on = {
-    player_turn_start = function(ctx, ev)
-      if ev.side then ctx.game:set_global("phasing", ev.side) end
-      if ev.turn then ctx.game:set_turn(ev.turn) end
+    -- each naval step of the movement and exploitation phases, as the
+    -- sequence of play begins it (its data: step, naval_steps)
+    naval_step_start = function(ctx, ev)
+      if ev.step and ev.naval_steps then
+        ctx:say("naval step %d of %d (%s phase)", ev.step, ev.naval_steps, tostring(ctx.game:get_global("phase")))
+      end
     end,
-    initial_phase = function(ctx, ev) new_phase(ctx, "initial", ev) end,
-    movement_phase = function(ctx, ev) new_phase(ctx, "movement", ev) end,
-    combat_phase = function(ctx, ev) new_phase(ctx, "combat", ev) end,
-    exploitation_phase = function(ctx, ev) new_phase(ctx, "exploitation", ev) end,
-    player_turn_end = function(ctx, ev) new_phase(ctx, "end", ev) end,
   },
   queries = {
     -- nil while ships may move (a naval step of the movement or
     -- exploitation phase), else why not
     naval_step_problem = function(ctx) return naval_phase_problem(ctx) end,
+    -- the phase of the player turn the game is in, as a key ("turn/phasing/
+    -- phase"): what "this phase" means to 27.B.3 and Rule 28B
+    phase_key = function(ctx)
+      local g = ctx.game
+      return ("%s/%s/%s"):format(tostring(g:get_global("turn")), tostring(g:get_global("phasing")),
+        tostring(g:get_global("phase")))
+    end,
+    -- the side whose order it is now (keel.sequence: the side to decide);
+    -- nil in a game whose sequence of play has not started
+    acting_side = function(ctx) return acting_side(ctx) end,
+    -- the non-phasing side of the game, or nil
+    other_side = function(ctx) return other_side(ctx) end,
   },
 }
 
@@ -50,7 +65,7 @@ rule {
 rule {
   id = "27.C.2", title = "Movement Phase",
   values = {
-    naval_steps = 6,   -- naval steps of 36 hours in the movement phase
+    -- (its 6 naval steps of 36 hours are the family's sequence of play: manifest.lua)
     -- sea boxes a ship type moves in one naval step (counter data)
     speeds = { BC = 12, CV = 12, CA = 12, CL = 12, DD = 12, BB = 9, CVE = 9, LS = 6, NT = 6, LC = 3 },
     -- MPs a non-c/m ground unit spends on embarking, disembarking and each
@@ -69,7 +84,6 @@ rule {
           g:set_value(u, "mp_spent", 0)
         end
       end
-      start_steps(ctx, ctx.rule.values.naval_steps)
     end,
     naval_step_end = function(ctx) end_step(ctx) end,
   },
@@ -100,6 +114,9 @@ rule {
     -- combat is resolved as it occurs, so the TF stops where it enters an
     -- enemy naval combat zone
     sail = {
+      -- the phasing player's TFs in its naval steps; the non-phasing
+      -- player's in the reaction window Rule 28B (stand-in) opens
+      side = "any", phases = NAVAL,
       -- domains (keel.legal): the side's TFs; every hex within the sea
       -- boxes the TF has left this naval step, with their cost in boxes (its
       -- own hex only when it has a port to enter or leave); in port (true)
@@ -198,29 +215,10 @@ rule {
         end
       end,
     },
-    -- the next naval step; sea-box movement left over is lost
-    next_step = {
-      params = {},
-      legal = function(ctx)
-        local why = naval_phase_problem(ctx)
-        if why then return why end
-        local g = ctx.game
-        if g:get_step() >= g:get_global("naval_steps") then
-          return ("27.C.2: naval step %d is the last of the %s phase's %d"):format(g:get_step(), g:get_phase(), g:get_global("naval_steps"))
-        end
-      end,
-      effect = function(ctx)
-        local g = ctx.game
-        local s = g:get_step()
-        ctx:emit("naval_step_end", { step = s, side = g:get_global("phasing") })
-        g:set_step(s + 1)
-        ctx:say("naval step %d of %d (%s phase)", s + 1, g:get_global("naval_steps"), g:get_phase())
-        ctx:emit("naval_step_start", { step = s + 1, side = g:get_global("phasing") })
-      end,
-    },
     -- ships in port take cargo aboard: the whole naval step for the ships,
     -- MPs for a ground unit
     embark = {
+      phases = NAVAL,
       -- domains (keel.legal): the side's cargo on the map in a port hex; the
       -- side's ships in port there
       params = {
@@ -298,6 +296,7 @@ rule {
     },
     -- cargo goes ashore in the port its ships are in: the whole naval step
     disembark = {
+      phases = NAVAL,
       -- domain (keel.legal): the side's units aboard ships
       params = {
         cargo = { type = "unit", domain = function(ctx, _, side)
@@ -349,6 +348,7 @@ rule {
     },
     -- replenishing takes the whole naval step (what it restores is another chapter's)
     replenish = {
+      phases = NAVAL,
       params = { tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end } },
       legal = function(ctx, p)
         local why = naval_phase_problem(ctx)
@@ -363,8 +363,8 @@ rule {
       effect = function(ctx, p)
         local g = ctx.game
         for _, s in ipairs(ctx:query("tf_ships", p.tf)) do g:set_value(s, "step_busy", "replenish") end
-        g:group_set_value(p.tf, "replenished", g:get_global("phase_serial"))
-        ctx:say("%s replenishes for naval step %d", group_name(ctx, p.tf), g:get_step())
+        g:group_set_value(p.tf, "replenished", ctx:query("phase_key"))
+        ctx:say("%s replenishes for this naval step (%s)", group_name(ctx, p.tf), tostring(g:get_global("step")))
       end,
     },
   },
@@ -375,6 +375,19 @@ rule {
   on = {
     combat_phase = function(ctx)
       ctx.game:set_global("combat_serial", (ctx.game:get_global("combat_serial") or 0) + 1)
+      -- both players allocate: the non-phasing one decides in a window of
+      -- its own, when it has a TF with a gunfire support strength
+      local other = other_side(ctx)
+      if other and ctx:status().started then
+        for _, c in ipairs(ctx:query("side_tfs", other)) do
+          local strength = 0
+          for _, u in ipairs(ctx:query("tf_ships", c.value)) do strength = strength + ctx:query("gunfire_strength", u) end
+          if strength > 0 then
+            ctx:open_window { side = other, title = "naval gunfire support", actions = { "gunfire_support" } }
+            break
+          end
+        end
+      end
     end,
   },
   queries = {
@@ -397,6 +410,9 @@ rule {
     -- either player allocates a TF's gunfire support (its SFs' strength)
     -- to ground combat in its own hex or an adjacent one
     gunfire_support = {
+      -- both players: the phasing one in its combat phase, the other in
+      -- the window 27.C.3 opens for it at the start of that phase
+      side = "any", phases = { "combat" },
       -- domains (keel.legal): the side's TFs; the TF's hex and those next to it
       params = {
         tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end },
@@ -413,10 +429,15 @@ rule {
       },
       legal = function(ctx, p)
         local g = ctx.game
-        if g:get_phase() ~= "combat" then
-          return ("27.C.3: naval gunfire support is allocated in the combat phase, not the %s phase"):format(tostring(g:get_phase()))
+        if g:get_global("phase") ~= "combat" then
+          return ("27.C.3: naval gunfire support is allocated in the combat phase, not the %s phase"):format(
+            tostring(g:get_global("phase")))
         end
         if not ctx:query("is_tf", p.tf) then return ("27.B.3: %s is not a TF"):format(group_name(ctx, p.tf)) end
+        local acting = acting_side(ctx)
+        if acting and ctx:query("tf_side", p.tf) ~= acting then
+          return ("27.C.3: %s is not a TF of %s"):format(group_name(ctx, p.tf), acting)
+        end
         local strength = 0
         for _, u in ipairs(ctx:query("tf_ships", p.tf)) do strength = strength + ctx:query("gunfire_strength", u) end
         if strength <= 0 then
@@ -455,10 +476,8 @@ rule {
 
 rule {
   id = "27.C.4", title = "Exploitation Phase",
-  values = { naval_steps = 4 },   -- naval steps of 36 hours in the exploitation phase
-  on = {
-    exploitation_phase = function(ctx) start_steps(ctx, ctx.rule.values.naval_steps) end,
-  },
+  notes = "The exploitation phase's 4 naval steps of 36 hours are the family's sequence of play (manifest.lua); "
+    .. "ships move in them as in the movement phase's (27.C.2).",
 }
 
 -- ---- helpers ------------------------------------------------------------------------
@@ -472,19 +491,6 @@ end
 
 function group_name(ctx, grp) return tostring(ctx.game:group_get_name(grp)) end
 
--- 27.C: a new phase. A naval step still open ends with the phase.
-function new_phase(ctx, name, ev)
-  local g = ctx.game
-  local old = g:get_phase()
-  if (old == "movement" or old == "exploitation") and (g:get_step() or 0) > 0 then
-    ctx:emit("naval_step_end", { step = g:get_step(), side = g:get_global("phasing") })
-    g:set_step(0)
-  end
-  if ev and ev.side then g:set_global("phasing", ev.side) end
-  g:set_phase(name)
-  g:set_global("phase_serial", (g:get_global("phase_serial") or 0) + 1)
-end
-
 -- why a TF cannot sail at all this naval step (wherever it goes), or nil
 function sail_problem(ctx, tf)
   local g = ctx.game
@@ -493,6 +499,10 @@ function sail_problem(ctx, tf)
   if not ctx:query("is_tf", tf) then return ("27.B.3: %s is not a TF"):format(group_name(ctx, tf)) end
   local ships = ctx:query("tf_ships", tf)
   if #ships == 0 then return ("27.C.2: %s has no ship afloat"):format(group_name(ctx, tf)) end
+  local acting = acting_side(ctx)
+  if acting and ctx:query("tf_side", tf) ~= acting then
+    return ("27.C.2: %s is not a TF of %s"):format(group_name(ctx, tf), acting)
+  end
   if ctx:query("tf_side", tf) ~= g:get_global("phasing") then
     local r = ctx:query("may_react", tf)
     if r then
@@ -519,20 +529,12 @@ end
 
 function naval_phase_problem(ctx)
   local g = ctx.game
-  local phase = g:get_phase()
-  if (phase ~= "movement" and phase ~= "exploitation") or (g:get_step() or 0) < 1 then
+  local phase = g:get_global("phase")
+  if (phase ~= "movement" and phase ~= "exploitation") or g:get_global("step") == nil then
     return ("27.C.2: ships move and embark in the naval steps of the movement and exploitation phases (now: %s phase)")
       :format(tostring(phase))
   end
   return nil
-end
-
--- the first naval step of a phase with n steps
-function start_steps(ctx, n)
-  local g = ctx.game
-  g:set_global("naval_steps", n)
-  g:set_step(1)
-  ctx:say("naval step 1 of %d (%s phase)", n, tostring(g:get_phase()))
 end
 
 -- the end of a naval step: ground units on board pay for it (unless the
@@ -584,4 +586,21 @@ end
 -- ground units aboard a ship (not the air groups based on it)
 function ground_cargo(ctx, ship)
   return ctx:query("cargo_of", ship)
+end
+
+-- the side to decide now (keel.sequence), nil before the game has started
+function acting_side(ctx)
+  local st = ctx:status()
+  if not st.started then return nil end
+  return st.active[1]
+end
+
+-- the side of the game that is not phasing, nil without a sequence of play
+function other_side(ctx)
+  local st = ctx:status()
+  local phasing = ctx.game:get_global("phasing")
+  for _, s in ipairs(st.sides or {}) do
+    if s ~= phasing then return s end
+  end
+  return nil
 end

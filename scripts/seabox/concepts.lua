@@ -12,7 +12,7 @@
 -- combat_zone_radius, enemy_zones (27.B.6).
 -- Game data: a TF is a group of ships (kind "tf" or none) with the values
 -- coast (27.B.5), ngs_hex/ngs_target/ngs_strength/ngs_combat (27.C.3) and
--- cd_hex/cd_phase (27.B.3); ships that combine to carry one item of cargo
+-- cd_hex/cd_phase (27.B.3; the phase as 27.C's phase_key names it); ships that combine to carry one item of cargo
 -- form a group of kind "lift" whose value `cargo` is the cargo's unit id.
 
 local name_of, label_of, members, is_lift, lift_of, settle_lift, settle_ship, cargo_aboard,
@@ -140,8 +140,8 @@ rule {
       if combat ~= nil and g:group_get_value(tf, "ngs_combat") == combat and g:group_get_value(tf, "ngs_hex") == pos.hex then
         return true, ("it gave naval gunfire support from %s in the last combat phase"):format(label_of(ctx, pos.hex))
       end
-      local phase = g:get_global("phase_serial")
-      if phase ~= nil and g:group_get_value(tf, "cd_phase") == phase and g:group_get_value(tf, "cd_hex") == pos.hex then
+      local phase = ctx:query("phase_key")
+      if g:group_get_value(tf, "cd_phase") == phase and g:group_get_value(tf, "cd_hex") == pos.hex then
         return true, ("it engaged coast defences from %s in this phase"):format(label_of(ctx, pos.hex))
       end
       return false, "neither condition of 27.B.3 applies"
@@ -180,7 +180,7 @@ rule {
       local was = (g:group_get_value(ev.tf, "ngs_hex") == ev.from
           and g:group_get_value(ev.tf, "ngs_combat") == g:get_global("combat_serial"))
         or (g:group_get_value(ev.tf, "cd_hex") == ev.from
-          and g:group_get_value(ev.tf, "cd_phase") == g:get_global("phase_serial"))
+          and g:group_get_value(ev.tf, "cd_phase") == ctx:query("phase_key"))
       if was and ev.from ~= ev.to and not ctx:query("tf_known", ev.tf) then
         ctx:say("%s has left %s: unknown to the enemy again", g:group_get_name(ev.tf), label_of(ctx, ev.from))
       end
@@ -189,7 +189,7 @@ rule {
     naval_combat = function(ctx, ev)
       if ev.cds and #ev.cds > 0 then
         ctx.game:group_set_value(ev.tf, "cd_hex", ev.hex)
-        ctx.game:group_set_value(ev.tf, "cd_phase", ctx.game:get_global("phase_serial"))
+        ctx.game:group_set_value(ev.tf, "cd_phase", ctx:query("phase_key"))
         ctx:say("%s engaged coast defences at %s: known to the enemy for the rest of this phase while it stays there",
           ctx.game:group_get_name(ev.tf), label_of(ctx, ev.hex))
       end
@@ -198,6 +198,7 @@ rule {
   actions = {
     -- friendly ships in one place form a new TF (each leaves its old one)
     form_tf = {
+      phases = { "movement", "exploitation" },   -- the phasing player, in its naval steps
       -- domains (keel.legal): the side's ships afloat; a name no group has
       -- yet (any name will do)
       params = {
@@ -214,6 +215,10 @@ rule {
       },
       legal = function(ctx, p)
         if #p.ships == 0 then return "27.B.3: a TF is one or more ships" end
+        local acting = ctx:query("acting_side")
+        if acting and ctx.game:get(p.ships[1], "side") ~= acting then
+          return ("27.B.3: %s is not a ship of %s"):format(name_of(ctx, p.ships[1]), acting)
+        end
         for _, u in ipairs(p.ships) do
           if not ctx:query("afloat", u) then return ("27.B.3: %s is not a ship afloat"):format(name_of(ctx, u)) end
           if ctx.game:get(u, "side") ~= ctx.game:get(p.ships[1], "side") then
@@ -240,6 +245,7 @@ rule {
     },
     -- some ships of a TF leave it as a new TF
     split_tf = {
+      phases = { "movement", "exploitation" },   -- the phasing player, in its naval steps
       -- domains (keel.legal): the side's TFs; the ships of the TF; a name
       -- no group has yet (any name will do)
       params = {
@@ -252,6 +258,10 @@ rule {
         name = { type = "string", domain = function(ctx) return { unused_name(ctx, "TF") } end },
       },
       legal = function(ctx, p)
+        local acting = ctx:query("acting_side")
+        if acting and ctx:query("tf_side", p.tf) ~= acting then
+          return ("27.B.3: %s is not a TF of %s"):format(ctx.game:group_get_name(p.tf), acting)
+        end
         local set = {}
         for _, u in ipairs(members(ctx, p.tf)) do set[u] = true end
         for _, u in ipairs(p.ships) do
@@ -277,6 +287,7 @@ rule {
     },
     -- two TFs in one place become one
     join_tf = {
+      phases = { "movement", "exploitation" },   -- the phasing player, in its naval steps
       params = {
         tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end },
         into = { type = "group", depends = { "tf" }, domain = function(ctx, p)
@@ -290,6 +301,10 @@ rule {
       legal = function(ctx, p)
         local g = ctx.game
         if p.tf == p.into then return "27.B.3: a TF does not join itself" end
+        local acting = ctx:query("acting_side")
+        if acting and ctx:query("tf_side", p.tf) ~= acting then
+          return ("27.B.3: %s is not a TF of %s"):format(g:group_get_name(p.tf), acting)
+        end
         local a, b = members(ctx, p.tf), members(ctx, p.into)
         if #a == 0 or #b == 0 then return "27.B.3: both TFs need ships afloat" end
         if g:get(a[1], "side") ~= g:get(b[1], "side") then return "27.B.3: only friendly TFs join" end

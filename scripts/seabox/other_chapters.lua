@@ -13,7 +13,7 @@
 -- a plain name where it gives none. The campaign's house rules switch three
 -- of them off: variants/campaign_001.lua.
 
-local name_of, label_of, group_named, ground_units -- helpers, defined after the rules
+local name_of, label_of, group_named, ground_units, objective -- helpers, defined after the rules
 
 rule {
   id = "35", title = "Naval reinforcements (stand-in for Rule 35)",
@@ -25,7 +25,7 @@ rule {
     naval_reinforcements = function(ctx, ev)
       local g = ctx.game
       for _, u in ipairs(g:units()) do
-        if g:get(u, "loc") == "off" and g:get(u, "side") == ev.side and g:get_value(u, "arrive_turn") == g:get_turn()
+        if g:get(u, "loc") == "off" and g:get(u, "side") == ev.side and g:get_value(u, "arrive_turn") == g:get_global("turn")
           and ctx:query("is_ship", u) then
           local at = g.board:hex(g:get_value(u, "arrive_at"))
           if not at then error(("Rule 35 (stand-in): %s arrives at '%s', which is not a hex of the map"):format(
@@ -47,12 +47,14 @@ rule {
   id = "28B", title = "Reaction movement (stand-in for Rule 28B)",
   standin = "Rule 28B (reaction movement)",
   notes = "A TF of the non-phasing player may move once in each movement or exploitation phase of the enemy, in "
-    .. "one of its naval steps, as 27.C.2 moves ships. Rule 28B's triggers and limits are not in this text.",
+    .. "one of its naval steps, as 27.C.2 moves ships: each time a phasing TF has sailed, the non-phasing player "
+    .. "decides in a window of its own (sail, or end_phase to let it pass) while one of its TFs may still react. "
+    .. "Rule 28B's triggers and limits are not in this text.",
   queries = {
     -- nil when the non-phasing TF may react now, else why not
     may_react = function(ctx, tf)
       local g = ctx.game
-      if g:group_get_value(tf, "reacted_phase") == g:get_global("phase_serial") then
+      if g:group_get_value(tf, "reacted_phase") == ctx:query("phase_key") then
         return ("%s has already reacted in this phase (stand-in: once a phase)"):format(g:group_get_name(tf))
       end
       return nil
@@ -61,9 +63,20 @@ rule {
   on = {
     tf_moved = function(ctx, ev)
       local g = ctx.game
-      if ctx:query("tf_side", ev.tf) ~= g:get_global("phasing") then
-        g:group_set_value(ev.tf, "reacted_phase", g:get_global("phase_serial"))
+      local phasing = g:get_global("phasing")
+      if ctx:query("tf_side", ev.tf) ~= phasing then
+        g:group_set_value(ev.tf, "reacted_phase", ctx:query("phase_key"))
         ctx:say("%s moved in reaction", g:group_get_name(ev.tf))
+        return
+      end
+      -- the phasing player's TF has moved: the other player may react
+      local other = ctx:query("other_side")
+      if not other or not ctx:status().started then return end
+      for _, c in ipairs(ctx:query("side_tfs", other)) do
+        if not ctx:query("may_react", c.value) then
+          ctx:open_window { side = other, title = "reaction movement", actions = { "sail" } }
+          return
+        end
       end
     end,
   },
@@ -72,9 +85,10 @@ rule {
 rule {
   id = "34A2", title = "Night (stand-in for Rule 34A2)",
   standin = "Rule 34A2 (night)",
-  notes = "Sets the global `night` that 27.B.6 reads; when night falls is Rule 34A2's.",
+  notes = "Sets the global `night` that 27.B.6 reads; when night falls is Rule 34A2's (a scenario's order).",
   actions = {
     set_night = {
+      side = "scenario",
       params = { night = { type = "boolean", domain = function() return { false, true } end } },
       effect = function(ctx, p)
         ctx.game:set_global("night", p.night)
@@ -88,9 +102,11 @@ rule {
   id = "36C", title = "Sea conditions (stand-in for Rule 36C)",
   standin = "Rule 36C (sea conditions)",
   values = { states = { calm = true, rough = true, stormy = true } },
-  notes = "Sets the global `sea` (calm, rough, stormy) that 27.B.6 reads; how the sea changes is Rule 36C's.",
+  notes = "Sets the global `sea` (calm, rough, stormy) that 27.B.6 reads; how the sea changes is Rule 36C's "
+    .. "(a scenario's order).",
   actions = {
     set_sea = {
+      side = "scenario",
       params = { sea = { type = "string", domain = function(ctx)
         local out = {}
         for k in pairs(ctx.rule.values.states) do out[#out + 1] = k end
@@ -113,9 +129,11 @@ rule {
 rule {
   id = "divisions", title = "Assembling divisions (stand-in for the organisation chapter)",
   standin = "the organisation chapter (assembling divisions)",
-  notes = "Regiments and brigades in one hex assemble into a division counter waiting off the map.",
+  notes = "Regiments and brigades in one hex assemble into a division counter waiting off the map, in the "
+    .. "phasing player's movement phase.",
   actions = {
     assemble_division = {
+      phases = { "movement" },
       -- domains (keel.legal): the side's ground units off the map; the
       -- side's ground units on the map
       params = {
@@ -130,6 +148,10 @@ rule {
       legal = function(ctx, p)
         local g = ctx.game
         if #p.units < 2 then return "divisions (stand-in): a division assembles from two or more units" end
+        local acting = ctx:query("acting_side")
+        if acting and g:get(p.division, "side") ~= acting then
+          return ("divisions (stand-in): %s is not a unit of %s"):format(name_of(ctx, p.division), acting)
+        end
         if g:get(p.division, "loc") ~= "off" then
           return ("divisions (stand-in): %s is not waiting off the map"):format(name_of(ctx, p.division))
         end
@@ -170,7 +192,7 @@ rule {
   vetoes = {
     assemble_division = function(ctx, p)
       local v = ctx.rule.values
-      if ctx.game:get_value(p.division, "contingent") == v.contingent and (ctx.game:get_turn() or 0) < v.assemble_from_turn then
+      if ctx.game:get_value(p.division, "contingent") == v.contingent and (ctx.game:get_global("turn") or 0) < v.assemble_from_turn then
         return ("USA organisation problems (stand-in): US divisions cannot assemble before turn %d"):format(v.assemble_from_turn)
       end
     end,
@@ -180,9 +202,11 @@ rule {
 rule {
   id = "ground_combat", title = "Combination stacks and air support (stand-in for the combat chapter)",
   standin = "the combat chapter (combination stacks and air support)",
-  notes = "Ground units in one hex form a combination stack (a group of kind 'stack'); an air unit supports it.",
+  notes = "Ground units in one hex form a combination stack (a group of kind 'stack'); an air unit supports it; "
+    .. "both in the phasing player's combat phase.",
   actions = {
     form_stack = {
+      phases = { "combat" },
       -- domains (keel.legal): the side's ground units on the map; a name no
       -- group has yet (any name will do)
       params = {
@@ -195,6 +219,10 @@ rule {
       legal = function(ctx, p)
         local g = ctx.game
         if #p.units < 2 then return "ground combat (stand-in): a combination stack is two or more units" end
+        local acting = ctx:query("acting_side")
+        if acting and g:get(p.units[1], "side") ~= acting then
+          return ("ground combat (stand-in): %s is not a unit of %s"):format(name_of(ctx, p.units[1]), acting)
+        end
         local _, hex = g:get(p.units[1], "loc")
         for _, u in ipairs(p.units) do
           local kind, where = g:get(u, "loc")
@@ -207,6 +235,7 @@ rule {
       end,
     },
     air_support = {
+      phases = { "combat" },
       -- domains (keel.legal): the side's air units on the map or based on a
       -- ship; the side's combination stacks
       params = {
@@ -235,6 +264,10 @@ rule {
       legal = function(ctx, p)
         if ctx.game:group_get_value(p.stack, "kind") ~= "stack" then
           return "ground combat (stand-in): air support goes to a combination stack"
+        end
+        local acting = ctx:query("acting_side")
+        if acting and ctx.game:get(p.air, "side") ~= acting then
+          return ("ground combat (stand-in): %s is not an air unit of %s"):format(name_of(ctx, p.air), acting)
         end
       end,
       effect = function(ctx, p)
@@ -277,16 +310,75 @@ rule {
 rule {
   id = "east_transfers", title = "Transfers to the East (stand-in)",
   standin = "the campaign's transfers to the Eastern front",
-  notes = "In the initial phase of a turn, units with values.east_turn equal to it leave for the Eastern front (off map).",
+  notes = "In the initial phase of their side's player turn, units with values.east_turn equal to the turn leave "
+    .. "for the Eastern front (off map).",
   on = {
     initial_phase = function(ctx)
       local g = ctx.game
       for _, u in ipairs(g:units()) do
-        if g:get_value(u, "east_turn") == g:get_turn() and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
+        if g:get_value(u, "east_turn") == g:get_global("turn") and g:get(u, "side") == g:get_global("phasing")
+          and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
           g:move(u, "off")
           ctx:say("%s transfers to the East", name_of(ctx, u))
         end
       end
+    end,
+  },
+}
+
+rule {
+  id = "victory", title = "Victory points (stand-in for the campaign's victory conditions)",
+  notes = "What the showcases score (their `scores`, keel.sequence): RE ashore at the objective (the global "
+    .. "`objective`, a hex label a scenario's flags give), transports afloat there, RE in the West, RE ready "
+    .. "for combat. The campaign's own victory conditions are not in this text.",
+  queries = {
+    -- RE (values["size.RE"], not doubled) of the side's ground units ashore at the objective hex
+    re_at_objective = function(ctx, side)
+      local at = objective(ctx)
+      local n = 0
+      for _, c in ipairs(ground_units(ctx, side, function(kind) return kind == "hex" end)) do
+        if select(2, ctx.game:get(c.value, "loc")) == at then n = n + (ctx.game:get_value(c.value, "size.RE") or 0) end
+      end
+      return n
+    end,
+    -- the side's NTs and AFs afloat at the objective hex (at sea or in port)
+    transports_at_objective = function(ctx, side)
+      local g, at, n = ctx.game, objective(ctx), 0
+      for _, u in ipairs(g:units()) do
+        local cat = ctx:query("category", u)
+        if (cat == "NT" or cat == "AF") and g:get(u, "side") == side and ctx:query("afloat", u)
+          and select(2, g:get(u, "loc")) == at then
+          n = n + 1
+        end
+      end
+      return n
+    end,
+    -- RE of the side's ground units on the map
+    re_on_map = function(ctx, side)
+      local n = 0
+      for _, c in ipairs(ground_units(ctx, side, function(kind) return kind == "hex" end)) do
+        n = n + (ctx.game:get_value(c.value, "size.RE") or 0)
+      end
+      return n
+    end,
+    -- RE of the side's ground units in combination stacks (each unit once),
+    -- and 1 more for each air unit supporting one
+    combat_ready = function(ctx, side)
+      local g, seen, n = ctx.game, {}, 0
+      for _, grp in ipairs(g:groups()) do
+        if g:group_get_value(grp, "kind") == "stack" then
+          for _, u in ipairs(g:group_units(grp)) do
+            if not seen[u] and g:get(u, "side") == side and g:get(u, "loc") == "hex" then
+              seen[u] = true
+              n = n + (g:get_value(u, "size.RE") or 0)
+            end
+          end
+        end
+      end
+      for _, u in ipairs(g:units()) do
+        if g:get(u, "side") == side and g:get_value(u, "supports") ~= nil then n = n + 1 end
+      end
+      return n
     end,
   },
 }
@@ -318,4 +410,14 @@ function ground_units(ctx, side, where)
     end
   end
   return out
+end
+
+-- the objective hex of the game (global `objective`, a label), or an error naming it
+function objective(ctx)
+  local label = ctx.game:get_global("objective")
+  local at = label ~= nil and ctx.game.board and ctx.game.board:hex(label)
+  if not at then
+    error(("victory (stand-in): the objective '%s' is not a hex of the map (flags.objective)"):format(tostring(label)), 0)
+  end
+  return at
 end

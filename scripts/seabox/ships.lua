@@ -208,6 +208,9 @@ rule {
     -- text) scored, spread one per category present in the order NT, AF,
     -- CF, SF, a ship picked at random in each, over and over
     bomb = {
+      -- the hits are the air rules' result (Rule 20G2, not in this text):
+      -- the scenario gives them, standing in for that chapter
+      side = "scenario",
       -- domains (keel.legal): the TFs of the side's enemies (their bombers
       -- score the hits); 1 hit up to the hits that sink every ship of the
       -- TF (more are left over)
@@ -255,6 +258,9 @@ rule {
     -- hits of naval combat (its procedure is another chapter): one hit of
     -- damage each on an SF or CF; any hit sinks an AF or NT
     naval_hits = {
+      -- the naval combat procedure's result (not in this text): the
+      -- scenario gives it, standing in for that chapter
+      side = "scenario",
       -- domains (keel.legal): the enemy's ships afloat; 1 hit up to the
       -- hits that sink the ship
       params = {
@@ -276,6 +282,7 @@ rule {
     },
     -- two half ships of the same type, half strength and AA make one full unit
     combine_halves = {
+      phases = { "movement", "exploitation" },   -- the phasing player, in its naval steps
       -- domains (keel.legal): the side's half ships afloat; the other half
       -- ships of that type in the same place
       params = {
@@ -296,6 +303,10 @@ rule {
         local g = ctx.game
         local a, b = p.ship, p.with
         if a == b then return "27.A.3: a ship does not combine with itself" end
+        local acting = ctx:query("acting_side")
+        if acting and g:get(a, "side") ~= acting then
+          return ("27.A.3: %s is not a ship of %s"):format(name_of(ctx, a), acting)
+        end
         for _, u in ipairs({ a, b }) do
           if not ctx:query("afloat", u) then return ("27.A.3: %s is not a ship afloat"):format(name_of(ctx, u)) end
           if g:get(u, "face") ~= "half" then
@@ -363,6 +374,7 @@ rule {
   actions = {
     -- an air group at a CF's place bases on it
     base_air = {
+      phases = { "movement", "exploitation" },   -- the phasing player, in its naval steps
       -- domains (keel.legal): the side's air groups of the code that bases
       -- on a CF, on the map; the friendly CFs afloat at their hex
       params = {
@@ -389,6 +401,10 @@ rule {
       legal = function(ctx, p)
         local g, v = ctx.game, ctx.rule.values
         if not ctx:query("is_air_group", p.air) then return ("27.A.4: %s is not an air group"):format(name_of(ctx, p.air)) end
+        local acting = ctx:query("acting_side")
+        if acting and g:get(p.air, "side") ~= acting then
+          return ("27.A.4: %s is not an air group of %s"):format(name_of(ctx, p.air), acting)
+        end
         if ctx:query("category", p.carrier) ~= "CF" then
           return ("27.A.4: %s is a %s, not a CF type: only CVs and CVEs base air groups"):format(
             name_of(ctx, p.carrier), tostring(g:get(p.carrier, "type")))

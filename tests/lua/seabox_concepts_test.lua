@@ -124,6 +124,8 @@ t.test("27.B.3: a TF is one or more friendly ships moving together; form, split,
   w.ok { "split_tf", tf = "Force B", ships = { "Jervis" }, name = "Force D" }
   t.eq(#w.q("tf_ships", w.group("Force B")), 1)
   w.ok { "sail", tf = "Force D", to = "15B:2406" }
+  t.eq(w.status().window.side, "Axis", "Regia may react (Rule 28B stand-in)")
+  w.pass()
   w.ok { "join_tf", tf = "Force D", into = "Force C" }
   t.eq(#w.q("tf_ships", w.group("Force C")), 2)
   w.ok { "form_tf", ships = { "Kandahar" }, name = "Force E" }
@@ -143,7 +145,7 @@ t.test("27.B.3: known after naval gunfire support from the same hex in the prece
   t.eq({ view.known, view.ships, w.board:format(view.hex) }, { false, nil, "15B:2407" }, "the enemy sees a TF marker only")
   local own = w.q("tf_view", tf, "Allied")
   t.eq(own.ships[1].name, "Ajax")
-  w.ok { event = "combat_phase" }
+  w.to("combat")
   w.ok { "gunfire_support", tf = "Force B", hex = "15B:2508" }
   local known, why = w.q("tf_known", tf)
   t.eq(known, true)
@@ -151,16 +153,16 @@ t.test("27.B.3: known after naval gunfire support from the same hex in the prece
   view = w.q("tf_view", tf, "Axis")
   t.eq(view.ships, { { type = "CL", face = "full" } }, "the enemy sees its ships' types and faces, not hits or cargo")
   -- still known in the exploitation phase and the enemy's next movement phase while it stays
-  w.ok { event = "exploitation_phase" }
+  w.to("exploitation")
   t.eq(w.q("tf_known", tf), true)
   w.ok { "sail", tf = "Force B", to = "15B:2406" }
   t.eq(w.q("tf_known", tf), false, "it left the hex")
+  w.pass()   -- Regia does not react
   w.ok { "sail", tf = "Force B", to = "15B:2407" }
   t.eq(w.q("tf_known", tf), true, "back in the hex, before the next combat phase")
-  w.ok { event = "player_turn_end" }
-  w.movement("Axis", 2)
+  w.movement("Axis", 1)
   t.eq(w.q("tf_known", tf), true)
-  w.ok { event = "combat_phase" }
+  w.to("combat")
   t.eq(w.q("tf_known", tf), false, "a new combat phase without support")
 end)
 
@@ -173,9 +175,9 @@ t.test("27.B.3: known after engaging coast defences in naval combat from the sam
   local known, why = w.q("tf_known", tf)
   t.eq(known, true)
   t.ok(why:find("engaged coast defences from A:0803 in this phase", 1, true))
-  w.ok { "next_step" }
+  w.step()
   t.eq(w.q("tf_known", tf), true, "the whole phase")
-  w.ok { event = "combat_phase" }
+  w.to("combat")
   t.eq(w.q("tf_known", tf), false, "not in the next phase")
 end)
 
@@ -205,7 +207,7 @@ t.test("27.B.4: cargo over capacity is refused; the order changes nothing", func
   w.refused({ "embark", cargo = "Armd div", ships = { "NT 1" } }, "27.B.4: Armd div is 6 RE (doubled for its class); NT 1 can carry 1 RE more")
   w.refused({ "embark", cargo = "Inf bde", ships = { "NT 1", "Kent" } }, "27.A.1: only AF and NT combine to carry larger cargo; Kent is a SF")
   w.ok { "embark", cargo = "Inf bde", ships = { "NT 1" } }
-  w.ok { "next_step" }
+  w.step()
   w.refused({ "embark", cargo = "Inf bde 2", ships = { "NT 1" } }, "NT 1 can carry 0 RE more")
 end)
 
@@ -260,7 +262,7 @@ t.test("27.B.4: combined ships that lose a ship: excess cargo without a cadre is
   } }
   w.movement()
   w.ok { "embark", cargo = "Armd bde", ships = { "NT 1", "NT 2" } }
-  w.ok { "next_step" }
+  w.step()
   w.refused({ "split_tf", tf = "C", ships = { "NT 2" }, name = "Away" }, "27.B.4: NT 2 and NT 1 combine to carry Armd bde: they move together")
   w.ok { "naval_hits", ship = "NT 2", hits = 1 }
   t.eq(w.at("Armd bde"), "dead")

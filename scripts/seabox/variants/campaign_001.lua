@@ -28,7 +28,8 @@ replace("east_transfers", {
       local g = ctx.game
       local kept = 0
       for _, u in ipairs(g:units()) do
-        if g:get_value(u, "east_turn") == g:get_turn() and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
+        if g:get_value(u, "east_turn") == g:get_global("turn") and g:get(u, "side") == g:get_global("phasing")
+          and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
           kept = kept + 1
           ctx:say("%s stays in the West: its transfer to the East is cancelled", tostring(g:get(u, "name")))
         end
