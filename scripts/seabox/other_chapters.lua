@@ -328,6 +328,7 @@ rule {
 
 rule {
   id = "victory", title = "Victory points (stand-in for the campaign's victory conditions)",
+  standin = "the campaign's victory conditions",
   notes = "What the showcases score (their `scores`, keel.sequence): RE ashore at the objective (the global "
     .. "`objective`, a hex label a scenario's flags give), transports afloat there, RE in the West, RE ready "
     .. "for combat. The campaign's own victory conditions are not in this text.",
