@@ -124,6 +124,10 @@ rule {
     end,
     -- ... and its other activities: none while reacting
     spend = function(ctx, p)
+      if p.group ~= nil and ctx.game:group_get_value(p.group, "step_moved") == true then
+        return ("%s reacted and is counted as having moved this step: it spends no MPs"):format(
+          ctx.game:group_get_name(p.group))
+      end
       if p.group ~= nil and reacting(ctx, p.group) and not ctx.rule.values.movement[p.activity or ""] then
         return ("a reacting group spends MPs only for movement, not for %s"):format(tostring(p.activity))
       end

@@ -424,3 +424,68 @@ t.test("serve-11: sets, left-out parameters and orders fit the schema; malformed
   refused("truncated is true or absent", function(b) b.truncated = false end)
   refused("any_set is true or absent", function(b) param(b, "units").any_set = 1 end)
 end)
+
+-- ---- 26: a game played through the protocol alone --------------------------------------------
+
+-- Random offered orders for the side to decide, seeded, until the game is
+-- over: every offered order is accepted, asking for actions never moves
+-- the hash, and a wrong side's order is refused with the state unchanged.
+local function random_game(path, seed, max_orders)
+  local p = inproc()
+  t.eq(p.send { op = "open", scenario = path }.ok, true)
+  local dice = require("keel").dice.new(seed)
+  local function pick(n) return n == 1 and 1 or dice:roll("1d" .. n) end
+  for n = 1, max_orders do
+    local st = p.send { op = "status" }
+    if st.over then return st, n - 1 end
+    local side = st.active[1]
+    local resp = p.send { op = "actions" }
+    t.eq(resp.side, side)
+    t.eq(resp.hash, st.hash, "asking for actions changes nothing")
+    local avail = {}
+    for _, a in ipairs(resp.actions) do
+      if a.available and (a.checked or #(a.free or {}) == 0) then avail[#avail + 1] = a end
+    end
+    t.ok(#avail > 0, "the side to decide can always pass")
+    local a = avail[pick(#avail)]
+    local params = {}
+    if a.orders then
+      params = a.orders[pick(#a.orders)]
+    else
+      for _, prm in ipairs(a.params) do
+        local dom = prm.domain
+        if prm.choices then
+          for _, ch in ipairs(prm.choices) do
+            local same = true
+            for k, v in pairs(ch.given or {}) do if json.encode(params[k]) ~= json.encode(v) then same = false end end
+            if same then dom = ch.domain; prm = ch end
+          end
+        end
+        if prm.sets and #prm.sets > 0 then params[a.params[_].name] = prm.sets[pick(#prm.sets)]
+        elseif prm.any_set and dom and #dom > 0 then params[a.params[_].name] = { dom[pick(#dom)].value }
+        elseif dom and #dom > 0 and not (prm.omit and pick(2) == 1) then
+          params[a.params[_].name] = dom[pick(#dom)].value
+        end
+      end
+    end
+    -- the other sides may not order now
+    for _, other in ipairs(st.sides) do
+      if other ~= side then
+        local r = p.send { op = "order", action = a.name, params = params, side = other }
+        t.eq(r.ok, false)
+        t.eq(r.hash, st.hash)
+      end
+    end
+    local r = p.send { op = "order", action = a.name, params = params, side = side }
+    t.eq(r.ok, true, a.name .. " " .. json.encode(params) .. ": " .. json.encode(r.error))
+  end
+  return p.send { op = "status" }, max_orders
+end
+
+t.test("26-serve-random: the Suez game played by random offered orders reaches its end", function()
+  for _, seed in ipairs { 1, 2 } do
+    local st, n = random_game(SCENARIO, seed, 400)
+    t.eq(st.over, true, ("seed %d: over after %d orders"):format(seed, n))
+    t.ok(st.result.reason and st.result.reason ~= "", "a reason")
+  end
+end)
