@@ -1146,7 +1146,9 @@ static int l_json(lua_State *L) {
   scratch_reset(j);
   j->pretty = pretty;
   json_of(L, 1, j, 0);
-  if (j->err) return luaL_error(L, "json: %s", j->err);
+  /* no position: the value has no JSON form, whoever asked (luaL_error
+   * would name the Lua line that called, keel.json's) */
+  if (j->err) { lua_pushfstring(L, "json: %s", j->err); return lua_error(L); }
   lua_pushlstring(L, j->out.n ? j->out.p : "", j->out.n);
   return 1;
 }
@@ -1172,7 +1174,7 @@ static int l_json_line(lua_State *L) {
     json_of(L, i + 1, j, 0);
   }
   if (!j->err && !KEEL_JSON_LIT(&j->out, "}")) j->err = "out of memory";
-  if (j->err) return luaL_error(L, "json_line: %s", j->err);
+  if (j->err) { lua_pushfstring(L, "json_line: %s", j->err); return lua_error(L); }
   lua_pushlstring(L, j->out.p, j->out.n);
   return 1;
 }
