@@ -1194,13 +1194,13 @@ static int l_json_array(lua_State *L) {
   return 1;
 }
 
-/* __tostring of json_null  [-1, +1, -] */
+/* __tostring of json_null  [-0, +1, m] */
 static int null_tostring(lua_State *L) {
   lua_pushliteral(L, "null");
   return 1;
 }
 
-/* __newindex of json_null  [-3, +0, e] */
+/* __newindex of json_null  [-0, +0, e] */
 static int null_newindex(lua_State *L) {
   return luaL_error(L, "json_null is read-only");
 }
