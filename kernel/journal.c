@@ -141,7 +141,7 @@ keel_status keel_state_journal(keel_state *st, const char **text, size_t *len) {
     st->jdone = keep;
   }
   if (!KEEL_RESERVE_FROM(st->jstart, st->capjstart, st->nevents, 64)) return KEEL_E_NOMEM;
-  keel__buf b = { st->jtext, st->njtext, st->capjtext };
+  keel__buf b = { st->jtext, st->njtext, st->capjtext, 0 };
   keel_status s = KEEL_OK;
   while (st->jdone < st->nevents) {
     size_t at = b.n;

@@ -16,6 +16,27 @@ int keel__buf_grow(keel__buf *b, size_t extra) {
   return KEEL_RESERVE_FROM(b->p, b->cap, b->n + extra + 1, 256);
 }
 
+/* The length of the well-formed UTF-8 sequence at s[0..left) (a lead byte
+ * >= 0x80), or 0 with *bad set to the length of its maximal ill-formed
+ * part: the bytes one U+FFFD stands for (Unicode 15, 3.9, Table 3-7). */
+static size_t utf8_len(const unsigned char *s, size_t left, size_t *bad) {
+  unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+  size_t need;
+  if (c >= 0xc2 && c <= 0xdf) need = 1;
+  else if (c >= 0xe0 && c <= 0xef) { need = 2; if (c == 0xe0) lo = 0xa0; else if (c == 0xed) hi = 0x9f; }
+  else if (c >= 0xf0 && c <= 0xf4) { need = 3; if (c == 0xf0) lo = 0x90; else if (c == 0xf4) hi = 0x8f; }
+  else { *bad = 1; return 0; }
+  size_t i = 1;
+  for (; i <= need && i < left; i++) {
+    unsigned char d = s[i];
+    if (d < lo || d > hi) break;
+    lo = 0x80, hi = 0xbf;     /* only the second byte has a narrower range */
+  }
+  if (i == need + 1) return i;
+  *bad = i;
+  return 0;
+}
+
 int keel__json_str(keel__buf *b, const char *s, size_t len) {
   static const char hex[] = "0123456789abcdef";
   if (len > (SIZE_MAX - 2) / 6 || !keel__buf_reserve(b, len * 6 + 2)) return 0;
@@ -23,7 +44,7 @@ int keel__json_str(keel__buf *b, const char *s, size_t len) {
   *o++ = '"';
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
-    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f) { *o++ = (char)c; continue; }   /* most bytes */
+    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) { *o++ = (char)c; continue; }   /* most bytes */
     switch (c) {
     case '"': *o++ = '\\'; *o++ = '"'; break;
     case '\\': *o++ = '\\'; *o++ = '\\'; break;
@@ -34,8 +55,12 @@ int keel__json_str(keel__buf *b, const char *s, size_t len) {
       if (c < 0x20 || c == 0x7f) {
         *o++ = '\\'; *o++ = 'u'; *o++ = '0'; *o++ = '0';
         *o++ = hex[c >> 4]; *o++ = hex[c & 15];
-      } else {
+      } else if (b->bytes) {
         *o++ = (char)c;
+      } else {                 /* c >= 0x80: a UTF-8 sequence, or U+FFFD for an ill-formed part */
+        size_t bad = 0, n = utf8_len((const unsigned char *)s + i, len - i, &bad);
+        if (n) { memcpy(o, s + i, n); o += n; i += n - 1; }
+        else { *o++ = (char)0xef; *o++ = (char)0xbf; *o++ = (char)0xbd; i += bad - 1; }
       }
     }
   }

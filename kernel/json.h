@@ -5,6 +5,10 @@
  * Output is deterministic: integers in decimal, floats as the shortest %g
  * that reads back to the same double (always with a '.' or an exponent),
  * strings escaped the same way on every run; no locale, no library.
+ * Strings are written as valid UTF-8: a byte sequence that is not UTF-8 is
+ * written as U+FFFD, one for each maximal ill-formed part (Unicode's
+ * recommended practice), unless the buffer keeps bytes (saves: the save
+ * format is keel's own, not JSON, and loads back the very strings saved).
  * Every writer returns 1, or 0 when the buffer could not grow (the buffer
  * then holds what was written before the failing call).
  */
@@ -13,8 +17,10 @@
 #include "keel.h"
 #include <string.h>
 
-/* A growable byte buffer (not NUL-terminated). Zero-initialise; free(p). */
-typedef struct keel__buf { char *p; size_t n, cap; } keel__buf;
+/* A growable byte buffer (not NUL-terminated). Zero-initialise; free(p).
+ * bytes: strings are written with their bytes as they are (valid UTF-8 or
+ * not); 0, the default: invalid UTF-8 is replaced (above). */
+typedef struct keel__buf { char *p; size_t n, cap; int bytes; } keel__buf;
 
 /* Room for extra more bytes (and one spare, for a terminator); inline, as
  * most calls find room already (keel__buf_grow makes it). */

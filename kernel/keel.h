@@ -815,9 +815,10 @@ KEEL_API uint64_t keel_state_hash_full(const keel_state *st);
 KEEL_API uint64_t keel_hash_bytes(const void *p, size_t n);
 
 /* Transactions: all or nothing. begin returns a mark; rollback puts the
- * state (and the journal) back exactly as at the mark. Nest freely. */
+ * state (and the journal, the actions and what can be redone) back exactly
+ * as at the mark. Nest freely. */
 typedef struct keel_mark {
-  size_t ops, journal, journal_text, actions, rules; int64_t action_seq; int depth, in_action, loose;
+  size_t ops, journal, journal_text, actions, rules, redo, redo_ops; int64_t action_seq; int depth, in_action, loose;
 } keel_mark;
 KEEL_API keel_status keel_state_begin(keel_state *st, keel_mark *mark);
 KEEL_API keel_status keel_state_commit(keel_state *st, const keel_mark *mark);

@@ -3,6 +3,7 @@
  *
  *   local text, err = keel.file.read(path [, max_bytes [, last]])
  *   local ok, err = keel.file.write(path, text)      -- atomic
+ *   local real, kind = keel.file.find_real(path)     -- no links, no . or ..
  *
  * The one way keel's host-side Lua (maps, tables, rule files, scenarios,
  * journals, saves' rule files, the CLI) reads or writes a whole file: a
@@ -14,8 +15,10 @@
  */
 #include "l_util.h"
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Files read by keel.file.read are at most this large unless told less. */
 #define FILE_MAX ((lua_Integer)256 << 20)
@@ -65,9 +68,79 @@ static int l_write(lua_State *L) {
   return 1;
 }
 
+/* What is at a real path: "file", "folder", "other" (a device, a FIFO, a
+ * socket) or "none" (nothing yet). */
+static const char *kind_of(const char *real) {
+  struct stat sb;
+  if (stat(real, &sb) != 0) return "none";
+  return S_ISREG(sb.st_mode) ? "file" : S_ISDIR(sb.st_mode) ? "folder" : "other";
+}
+
+/* keel.file.find_real(path) -> real, kind | nil, reason: the absolute path
+ * with every link, "." and ".." resolved (realpath), and what is there. A
+ * path that names nothing yet resolves through its folder (its last name
+ * kept, which may not be "." or ".."); a link to nowhere is refused (a
+ * write would follow it)  [-1, +1|2, e] */
+static int l_find_real(lua_State *L) {
+  size_t len;
+  const char *path = luaL_checklstring(L, 1, &len);
+  char real[PATH_MAX];
+  if (len == 0 || strlen(path) != len) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "'%s': not a path", path);
+    return 2;
+  }
+  if (realpath(path, real)) {
+    lua_pushstring(L, real);
+    lua_pushstring(L, kind_of(real));
+    return 2;
+  }
+  int why = errno;
+  struct stat sb;
+  if (why == ENOENT && lstat(path, &sb) == 0) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: a link to nothing", path);
+    return 2;
+  }
+  if (why != ENOENT) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: %s", path, strerror(why));
+    return 2;
+  }
+  /* nothing there yet: its folder resolved, then its last name */
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: %s", path, strerror(why));
+    return 2;
+  }
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  if (!slash) luaL_addstring(&b, ".");
+  else if (slash == path) luaL_addstring(&b, "/");
+  else luaL_addlstring(&b, path, (size_t)(slash - path));
+  luaL_pushresult(&b);
+  const char *dir = lua_tostring(L, -1);
+  if (!realpath(dir, real)) {
+    why = errno;
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: %s", path, strerror(why));
+    return 2;
+  }
+  lua_pushstring(L, real);
+  if (strcmp(real, "/") != 0) lua_pushliteral(L, "/");
+  else lua_pushliteral(L, "");
+  lua_pushstring(L, base);
+  lua_concat(L, 3);
+  lua_pushliteral(L, "none");
+  return 2;
+}
+
 /* the keel.file table  [-0, +1, e] */
 int keel_lua_open_file(lua_State *L) {
-  static const luaL_Reg fns[] = { { "read", l_read }, { "write", l_write }, { NULL, NULL } };
+  static const luaL_Reg fns[] = { { "read", l_read }, { "write", l_write }, { "find_real", l_find_real },
+                                  { NULL, NULL } };
   luaL_newlib(L, fns);
   lua_pushinteger(L, FILE_MAX);
   lua_setfield(L, -2, "MAX");

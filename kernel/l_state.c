@@ -965,12 +965,16 @@ static int l_memory(lua_State *L) {
  * keel.state.json): the output and a stack of object keys. It outlives
  * each call, so encoding allocates nothing of Lua's and an error raised
  * midway leaks nothing. No Lua code runs while it is in use (raw access
- * only). */
+ * only). Its user values 1 and 2 keep the two markers' metatables alive
+ * (array_mt, null_mt: compared by address, as lua_getmetatable gives them,
+ * whatever their __metatable field says). */
 typedef struct scratch {
   keel__buf out;
   keel__json_name *keys;
   size_t nkeys, capkeys;
   const char *err;
+  const void *array_mt, *null_mt;
+  int pretty;
 } scratch;
 
 #define SCRATCH_KEEP ((size_t)64 << 10)   /* larger buffers are freed after use */
@@ -981,6 +985,7 @@ static void scratch_reset(scratch *j) {
   j->out.n = 0;
   j->nkeys = 0;
   j->err = NULL;
+  j->pretty = 0;
 }
 
 /* __gc of the scratch userdata  [-1, +0, -] */
@@ -994,7 +999,90 @@ static int scratch_gc(lua_State *L) {
 
 static void json_of(lua_State *L, int idx, scratch *j, int depth);
 
-static void json_table(lua_State *L, int idx, scratch *j, int depth) {
+#define OOM(j) ((j)->err = "out of memory")
+#define PRETTY_LINE 100   /* a pretty object of scalars this wide or less takes one line */
+
+/* Two spaces a level, after a newline (pretty output). */
+static int newline(scratch *j, int level) {
+  if (!KEEL_JSON_LIT(&j->out, "\n") || !keel__buf_reserve(&j->out, (size_t)level * 2)) return 0;
+  memset(j->out.p + j->out.n, ' ', (size_t)level * 2);
+  j->out.n += (size_t)level * 2;
+  return 1;
+}
+
+/* Is the value at idx written without nesting (not a table, or null)? */
+static int is_scalar(lua_State *L, int idx, const scratch *j) {
+  if (lua_type(L, idx) != LUA_TTABLE) return 1;
+  if (!lua_getmetatable(L, idx)) return 0;
+  int null = lua_topointer(L, -1) == j->null_mt;
+  lua_pop(L, 1);
+  return null;
+}
+
+/* An array's items 1..n; pretty: on one line when none nests ("[1, 2]"),
+ * else one a line. */
+static void json_items(lua_State *L, int idx, scratch *j, int depth, lua_Integer n) {
+  int lines = 0;
+  if (j->pretty) {
+    for (lua_Integer i = 1; i <= n && !lines; i++) {
+      lua_rawgeti(L, idx, i);
+      lines = !is_scalar(L, -1, j);
+      lua_pop(L, 1);
+    }
+  }
+  if (!KEEL_JSON_LIT(&j->out, "[")) { OOM(j); return; }
+  for (lua_Integer i = 1; i <= n && !j->err; i++) {
+    int ok = i == 1 || (j->pretty && !lines ? KEEL_JSON_LIT(&j->out, ", ") : KEEL_JSON_LIT(&j->out, ","));
+    if (ok && lines) ok = newline(j, depth + 1);
+    if (!ok) { OOM(j); return; }
+    lua_rawgeti(L, idx, i);
+    json_of(L, lua_gettop(L), j, depth + 1);
+    lua_pop(L, 1);
+  }
+  if (!j->err && lines && !newline(j, depth)) OOM(j);
+  if (!j->err && !KEEL_JSON_LIT(&j->out, "]")) OOM(j);
+}
+
+/* An object's fields, keys sorted (j->keys[base..base+count)); pretty: on
+ * one line when every value is a scalar and the line is PRETTY_LINE bytes
+ * or less ({"a": 1, "b": 2}), else one field a line. */
+static void json_fields(lua_State *L, int idx, scratch *j, int depth, size_t base, size_t count) {
+  int lines = 0;
+  size_t at = j->out.n;
+  if (j->pretty) {
+    for (size_t i = 0; i < count && !lines; i++) {
+      lua_pushlstring(L, j->keys[base + i].s, j->keys[base + i].len);
+      lua_rawget(L, idx);
+      lines = !is_scalar(L, -1, j);
+      lua_pop(L, 1);
+    }
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    if (!KEEL_JSON_LIT(&j->out, "{")) { OOM(j); return; }
+    for (size_t i = 0; i < count && !j->err; i++) {
+      keel__json_name k = j->keys[base + i];     /* a copy: nested objects may move keys */
+      int ok = i == 0 || (j->pretty && !lines ? KEEL_JSON_LIT(&j->out, ", ") : KEEL_JSON_LIT(&j->out, ","));
+      if (ok && lines) ok = newline(j, depth + 1);
+      ok = ok && keel__json_str(&j->out, k.s, k.len) &&
+           (j->pretty ? KEEL_JSON_LIT(&j->out, ": ") : KEEL_JSON_LIT(&j->out, ":"));
+      if (!ok) { OOM(j); return; }
+      lua_pushlstring(L, k.s, k.len);
+      lua_rawget(L, idx);
+      json_of(L, lua_gettop(L), j, depth + 1);
+      lua_pop(L, 1);
+    }
+    if (!j->err && lines && !newline(j, depth)) OOM(j);
+    if (!j->err && !KEEL_JSON_LIT(&j->out, "}")) OOM(j);
+    /* pretty, one line: wider than PRETTY_LINE is written again, a field a line */
+    if (j->err || !j->pretty || lines || count == 0 || j->out.n - at <= PRETTY_LINE) return;
+    j->out.n = at;
+    lines = 1;
+  }
+}
+
+/* A table: an array (marked by keel.state.json_array, or keys 1..n with
+ * n >= 1) or an object (string keys; an empty table unmarked is {}). */
+static void json_table(lua_State *L, int idx, scratch *j, int depth, int marked) {
   lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
   size_t count = 0, base = j->nkeys;
   int all_strings = 1;
@@ -1002,39 +1090,23 @@ static void json_table(lua_State *L, int idx, scratch *j, int depth) {
   while (lua_next(L, idx)) {
     count++;
     if (lua_type(L, -2) != LUA_TSTRING) all_strings = 0;
-    else if (all_strings) {
-      if (!KEEL_RESERVE(j->keys, j->capkeys, j->nkeys + 1)) { lua_pop(L, 2); j->err = "out of memory"; return; }
+    else if (all_strings && !marked) {
+      if (!KEEL_RESERVE(j->keys, j->capkeys, j->nkeys + 1)) { lua_pop(L, 2); OOM(j); return; }
       keel__json_name *k = &j->keys[j->nkeys++];
       k->s = lua_tolstring(L, -2, &k->len);   /* the table keeps the key alive */
     }
     lua_pop(L, 1);
   }
-  if (n > 0 && (size_t)n == count) {           /* an array */
+  if (marked || (n > 0 && (size_t)n == count)) {   /* an array */
     j->nkeys = base;
-    if (!KEEL_JSON_LIT(&j->out, "[")) { j->err = "out of memory"; return; }
-    for (lua_Integer i = 1; i <= n && !j->err; i++) {
-      if (i > 1 && !KEEL_JSON_LIT(&j->out, ",")) { j->err = "out of memory"; return; }
-      lua_rawgeti(L, idx, i);
-      json_of(L, lua_gettop(L), j, depth + 1);
-      lua_pop(L, 1);
-    }
-    if (!j->err && !KEEL_JSON_LIT(&j->out, "]")) j->err = "out of memory";
+    if ((size_t)n != count) { j->err = "an array (json_array) must have the keys 1..n and no other"; return; }
+    json_items(L, idx, j, depth, n);
     return;
   }
   if (!all_strings) { j->err = "table keys must be all strings (an object) or 1..n (an array)"; return; }
   if (count > 1) keel__json_sort_keys(j->keys + base, count);   /* no keys: j->keys may be NULL */
-  if (!KEEL_JSON_LIT(&j->out, "{")) { j->err = "out of memory"; return; }
-  for (size_t i = 0; i < count && !j->err; i++) {
-    keel__json_name k = j->keys[base + i];     /* a copy: nested objects may move keys */
-    if ((i > 0 && !KEEL_JSON_LIT(&j->out, ",")) || !keel__json_str(&j->out, k.s, k.len) ||
-        !KEEL_JSON_LIT(&j->out, ":")) { j->err = "out of memory"; return; }
-    lua_pushlstring(L, k.s, k.len);
-    lua_rawget(L, idx);
-    json_of(L, lua_gettop(L), j, depth + 1);
-    lua_pop(L, 1);
-  }
+  json_fields(L, idx, j, depth, base, count);
   j->nkeys = base;
-  if (!j->err && !KEEL_JSON_LIT(&j->out, "}")) j->err = "out of memory";
 }
 
 static void json_of(lua_State *L, int idx, scratch *j, int depth) {
@@ -1057,24 +1129,36 @@ static void json_of(lua_State *L, int idx, scratch *j, int depth) {
     ok = keel__json_str(&j->out, s, len);
     break;
   }
-  case LUA_TTABLE:
+  case LUA_TTABLE: {
+    int marked = 0;
+    if (lua_getmetatable(L, idx)) {     /* raw: no __metatable, no metamethod */
+      const void *mt = lua_topointer(L, -1);
+      lua_pop(L, 1);
+      if (mt == j->null_mt) { ok = keel__json_null(&j->out); break; }
+      marked = mt == j->array_mt;
+    }
     luaL_checkstack(L, 8, "json");
-    json_table(L, idx, j, depth);
+    json_table(L, idx, j, depth, marked);
     return;
+  }
   default:
     j->err = "functions, userdata and threads have no JSON form";
     return;
   }
-  if (!ok) j->err = "out of memory";
+  if (!ok) OOM(j);
 }
 
-/* keel.state.json(value) -> string  [-1, +1, e] */
+/* keel.state.json(value [, pretty]) -> string  [-2, +1, e] */
 static int l_json(lua_State *L) {
   scratch *j = lua_touserdata(L, lua_upvalueindex(1));
-  lua_settop(L, 1);
+  lua_settop(L, 2);
+  int pretty = lua_toboolean(L, 2);
   scratch_reset(j);
+  j->pretty = pretty;
   json_of(L, 1, j, 0);
-  if (j->err) return luaL_error(L, "json: %s", j->err);
+  /* no position: the value has no JSON form, whoever asked (luaL_error
+   * would name the Lua line that called, keel.json's) */
+  if (j->err) { lua_pushfstring(L, "json: %s", j->err); return lua_error(L); }
   lua_pushlstring(L, j->out.n ? j->out.p : "", j->out.n);
   return 1;
 }
@@ -1100,9 +1184,60 @@ static int l_json_line(lua_State *L) {
     json_of(L, i + 1, j, 0);
   }
   if (!j->err && !KEEL_JSON_LIT(&j->out, "}")) j->err = "out of memory";
-  if (j->err) return luaL_error(L, "json_line: %s", j->err);
+  if (j->err) { lua_pushfstring(L, "json_line: %s", j->err); return lua_error(L); }
   lua_pushlstring(L, j->out.p, j->out.n);
   return 1;
+}
+
+/* keel.state.json_array(t) -> t: t marked as a JSON array (written [] when
+ * empty; its keys must be 1..n). A table with a metatable of its own is
+ * refused (a sealed table keeps its seal).  [-1, +1, e] */
+static int l_json_array(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_getiuservalue(L, lua_upvalueindex(1), 1);
+  if (lua_getmetatable(L, 1)) {
+    if (!lua_rawequal(L, -1, -2)) return luaL_argerror(L, 1, "a table without a metatable expected");
+    lua_pop(L, 1);
+  }
+  lua_setmetatable(L, 1);
+  return 1;
+}
+
+/* __tostring of json_null  [-0, +1, m] */
+static int null_tostring(lua_State *L) {
+  lua_pushliteral(L, "null");
+  return 1;
+}
+
+/* __newindex of json_null  [-0, +0, e] */
+static int null_newindex(lua_State *L) {
+  return luaL_error(L, "json_null is read-only");
+}
+
+/* The markers' metatables (array, null), kept as user values 1 and 2 of
+ * the scratch at -1, their addresses in it; json_null pushed. Each
+ * metatable is protected (__metatable): Lua code can neither read nor
+ * change it, nor put another on a marked table.  [-0, +1, m] */
+static void json_markers(lua_State *L) {
+  scratch *j = lua_touserdata(L, -1);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "keel.json.array");
+  lua_setfield(L, -2, "__metatable");
+  j->array_mt = lua_topointer(L, -1);
+  lua_setiuservalue(L, -2, 1);
+  lua_createtable(L, 0, 0);                  /* json_null */
+  lua_createtable(L, 0, 3);
+  lua_pushliteral(L, "keel.json.null");
+  lua_setfield(L, -2, "__metatable");
+  lua_pushcfunction(L, null_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushcfunction(L, null_newindex);
+  lua_setfield(L, -2, "__newindex");
+  j->null_mt = lua_topointer(L, -1);
+  lua_pushvalue(L, -1);
+  lua_setiuservalue(L, -4, 2);
+  lua_setmetatable(L, -2);
 }
 
 /* ---- save, load, files (save.c, file.c) ---- */
@@ -1270,20 +1405,24 @@ int keel_lua_open_state(lua_State *L) {
   };
   static const luaL_Reg fns[] = {
     { "new", l_new }, { "load", l_load }, { "load_text", l_load_text }, { "json", l_json },
-    { "json_line", l_json_line },
+    { "json_line", l_json_line }, { "json_array", l_json_array },
     { "hash_bytes", l_hash_bytes },
     { NULL, NULL }
   };
   /* the scratch memory of json and save_text: upvalue 1 of every function */
   static const keel_lua_class scratch_class = { .name = "keel.state.Scratch", .gc = scratch_gc };
   keel_lua_newclass(L, &scratch_class, 0);
-  keel_lua_newobject(L, sizeof(scratch), 0, "keel.state.Scratch");
+  keel_lua_newobject(L, sizeof(scratch), 2, "keel.state.Scratch");
+  json_markers(L);                           /* json_null, kept for the library below */
+  lua_insert(L, -2);
   lua_pushvalue(L, -1);
   static const keel_lua_class cls = { .name = STATE_MT, .methods = methods, .gc = l_gc, .close = l_gc, .tostring = l_tostring };
   keel_lua_newclass(L, &cls, 1);
   luaL_newlibtable(L, fns);
   lua_insert(L, -2);
   luaL_setfuncs(L, fns, 1);
+  lua_insert(L, -2);
+  lua_setfield(L, -2, "json_null");
   lua_pushinteger(L, KEEL_SAVE_VERSION);
   lua_setfield(L, -2, "save_version");
   return 1;

@@ -97,6 +97,8 @@ keel_status keel__state_save_buf(const keel_state *st, const char *const *mk, co
                                  size_t nmeta, keel__buf *b) {
   if (!st || !b || (nmeta && (!mk || !mv))) return KEEL_E_ARG;
   size_t start = b->n;
+  int bytes = b->bytes;
+  b->bytes = 1;                /* a save keeps every string's bytes: it loads back the very state */
   char magic[32];
   int ml = snprintf(magic, sizeof magic, MAGIC "%d\n", SAVE_VERSION);
   int ok = keel__json_raw(b, magic, (size_t)ml);
@@ -104,6 +106,7 @@ keel_status keel__state_save_buf(const keel_state *st, const char *const *mk, co
     ok = RAW("meta ") && keel__json_str(b, mk[i], strlen(mk[i])) &&
          RAW(" ") && keel__json_str(b, mv[i], strlen(mv[i])) && RAW("\n");
   ok = ok && write_state(b, st);
+  b->bytes = bytes;
   if (ok) {
     char tail[40];
     int n = snprintf(tail, sizeof tail, "checksum %016llx\n",

@@ -126,6 +126,8 @@ keel_status keel_state_begin(keel_state *st, keel_mark *m) {
   m->journal = st->nevents;
   m->journal_text = st->netext;
   m->actions = st->nactions;
+  m->redo = st->nredo;
+  m->redo_ops = st->nredo_ops;
   m->action_seq = st->action_seq;
   m->depth = st->depth;
   m->in_action = st->in_action;
@@ -147,6 +149,11 @@ keel_status keel_state_rollback(keel_state *st, const keel_mark *m) {
   while (st->nops > m->ops) keel__apply(st, &st->ops[--st->nops], 0);
   events_cut(st, m->journal, m->journal_text);
   st->nactions = m->actions;
+  /* an action ended inside the transaction emptied the redo list
+   * (action_end); its records are untouched (only an undo, never inside a
+   * transaction, writes them), so the list comes back as it was */
+  st->nredo = m->redo;
+  st->nredo_ops = m->redo_ops;
   st->action_seq = m->action_seq;
   st->depth = m->depth;
   st->in_action = m->in_action;

@@ -338,6 +338,28 @@ local function move_records(from, to, n)
   return before, after
 end
 
+--- Begin a transaction around whole actions: game:rollback(mark) puts the
+--- state, the journal, the actions and what can be redone, and the dice
+--- back as they are now (keel serve takes back an order it cannot answer);
+--- game:commit(mark) keeps what was done. Innermost first.
+---@return table mark
+function Game:begin()
+  return { level = self.state:begin(), dice = dice_state(self), acts = #self._acts, redo = self._redo }
+end
+
+--- Keep what was done since game:begin().
+---@param mark table
+function Game:commit(mark) self.state:commit(mark.level) end
+
+--- Take back everything since game:begin(), actions and all.
+---@param mark table
+function Game:rollback(mark)
+  self.state:rollback(mark.level)
+  trim(self._acts, mark.acts)
+  self._redo = mark.redo    -- an action ended since made a new (empty) list
+  self.dice:load(mark.dice)
+end
+
 --- Undo the last n actions (default 1): state and dice as before them.
 function Game:undo(n)
   n = n or 1

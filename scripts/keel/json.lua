@@ -1,16 +1,33 @@
---- keel.json — JSON for keel's journals, saves and test vectors.
+--- keel.json — JSON for keel's journals, saves, the protocol, the lab and
+-- test vectors: the one encoder and the one decoder.
 --
--- decode(text) -> value | nil, "line:col: what was expected"
--- encode(value) -> text, through the kernel's encoder (keel.state.json), so
--- the journal and everything else write JSON the same way.
+-- decode(text [, opts]) -> value | nil, "line:col: what was expected"
+-- encode(value [, opts]) -> text, through the kernel's encoder
+-- (keel.state.json), so the journal and everything else write JSON the same
+-- way; opts.pretty: indented, for people (keel lab's results).
+-- array(t) -> t marked as an array (an empty one is written []); null, the
+-- value written null, in a table too.
 local M = {}
 
 local byte, sub, find = string.byte, string.sub, string.find
 local concat = table.concat
-local kstate_json = require("keel").state.json
+local kstate = require("keel").state
+local kstate_json = kstate.json
 
---- A marker for JSON null (decode maps null to M.null, encode writes it).
-M.null = setmetatable({}, { __tostring = function() return "null" end })
+--- JSON null: what decode gives for null (unless opts.nulls is false) and
+--- what encode writes as null, at the top or inside a table (an array may
+--- hold it: {1, json.null, 3} is [1,null,3]). The kernel's marker
+--- (keel.state.json_null): read-only, tostring gives "null".
+M.null = kstate.json_null
+
+--- Mark t as a JSON array, and return it: written as an array whatever it
+--- holds, [] when empty (an unmarked empty table is {}). Its keys must be
+--- 1..n (the encoder raises otherwise). A table with a metatable of its own
+--- cannot be marked.
+---@generic T: table
+---@param t? T a new table when nil
+---@return T
+function M.array(t) return kstate.json_array(t or {}) end
 
 local function where(s, i)
   local line, col = 1, 1
@@ -29,7 +46,11 @@ end
 
 local escapes = { ['"'] = '"', ["\\"] = "\\", ["/"] = "/", b = "\b", f = "\f", n = "\n", r = "\r", t = "\t" }
 
+-- a \u escape's code point as UTF-8: a surrogate pair is one character; a
+-- lone surrogate (no character of its own) is U+FFFD, so that a decoded
+-- string is valid UTF-8
 local function utf8_of(cp) return utf8.char(cp) end
+local REPLACEMENT = utf8.char(0xfffd)
 
 local function decode_string(s, i)
   local out, j = {}, i + 1
@@ -45,13 +66,25 @@ local function decode_string(s, i)
     elseif e == "u" then
       local hex = sub(s, k + 2, k + 5)
       if not hex:match("^%x%x%x%x$") then error({ at = k, msg = "bad \\u escape" }) end
-      out[#out + 1] = utf8_of(tonumber(hex, 16))
+      local cp = tonumber(hex, 16)
       j = k + 6
+      if cp >= 0xd800 and cp <= 0xdfff then
+        local low = cp <= 0xdbff and s:match("^\\u([dD][c-fC-F]%x%x)", j)
+        if low then
+          cp = 0x10000 + ((cp - 0xd800) << 10) + (tonumber(low, 16) - 0xdc00)
+          j = j + 6
+        else
+          cp = nil
+        end
+      end
+      out[#out + 1] = cp and utf8_of(cp) or REPLACEMENT
     else
       error({ at = k, msg = "bad escape" })
     end
   end
 end
+
+local nulls = M.null   -- what null decodes to, for the decode under way
 
 function decode_value(s, i, depth)
   if depth > 200 then error({ at = i, msg = "nesting too deep" }) end
@@ -91,7 +124,7 @@ function decode_value(s, i, depth)
     return decode_string(s, i)
   elseif find(s, "^true", i) then return true, i + 4
   elseif find(s, "^false", i) then return false, i + 5
-  elseif find(s, "^null", i) then return M.null, i + 4
+  elseif find(s, "^null", i) then return nulls, i + 4
   else
     local num = s:match("^-?%d+%.?%d*[eE]?[-+]?%d*", i)
     if not num or num == "" or num == "-" then error({ at = i, msg = "expected a value" }) end
@@ -102,11 +135,15 @@ function decode_value(s, i, depth)
   end
 end
 
---- Decode a JSON text.
+--- Decode a JSON text. null decodes to json.null, or with opts.nulls =
+--- false to nil: an object's null field is absent, an array's null a hole
+--- (the text "null" itself decodes to nil and no error).
 ---@param text string
+---@param opts? {nulls?: boolean}
 ---@return any value, string? err
-function M.decode(text)
+function M.decode(text, opts)
   if type(text) ~= "string" then return nil, "json: text expected" end
+  if opts and opts.nulls == false then nulls = nil else nulls = M.null end
   local ok, v, i = pcall(decode_value, text, 1, 0)
   if not ok then
     if type(v) == "table" then return nil, where(text, v.at) .. ": " .. v.msg end
@@ -118,14 +155,19 @@ function M.decode(text)
 end
 
 --- Encode a value as JSON: the kernel's deterministic encoder (object keys
--- sorted, integers as integers, floats shortest round-trip; see
--- keel.state.json). M.null encodes as null at the top level; a table cannot
--- hold it (decoded nulls are made nil before values are encoded again).
+--- sorted, integers as integers, floats shortest round-trip, strings as
+--- valid UTF-8; see keel.state.json). nil and json.null are null; a table
+--- marked by json.array is an array, [] when empty; other tables are arrays
+--- (keys 1..n, n >= 1) or objects (string keys; {} when empty). Raises
+--- "json: ..." for what has no JSON form: NaN, infinities, functions,
+--- mixed keys, nesting deeper than 64 (a cycle). opts.pretty: two spaces a
+--- level, arrays of scalars and objects of scalars up to 100 bytes on one
+--- line, ", " and ": " between items.
 ---@param v any
+---@param opts? {pretty?: boolean}
 ---@return string
-function M.encode(v)
-  if v == nil or v == M.null then return "null" end
-  return kstate_json(v)
+function M.encode(v, opts)
+  return kstate_json(v, opts ~= nil and opts.pretty == true)
 end
 
 return M

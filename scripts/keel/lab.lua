@@ -260,12 +260,8 @@ function M.worker(spec_file, first, last, out_file)
   return 0
 end
 
--- Normalize a record read back from a worker's JSON (json.null -> nil).
-local function denull(v)
-  if v == json.null then return nil end
-  if type(v) == "table" then for k, x in pairs(v) do v[k] = denull(x) end end
-  return v
-end
+-- JSON read back (a worker's records, a result) with null as nil
+local NO_NULLS = { nulls = false }
 
 --- Play the study's games (its shard), on `jobs` worker processes or, with
 --- one job, in this process, and count every record.
@@ -317,7 +313,7 @@ function M.run(study, opts)
       local lines = io.open(outs[j], "rb")
       if lines then
         for l in lines:lines() do
-          local r = denull(json.decode(l))   -- a line cut short (the worker died) does not decode
+          local r = json.decode(l, NO_NULLS)   -- a line cut short (the worker died) does not decode
           if type(r) == "table" and type(r.rec) == "table" and not seen[r.game * 64 + r.side] then
             M.add(study, r.side, r.game, r.seed, r.rec)
             seen[r.game * 64 + r.side] = true
@@ -577,54 +573,10 @@ end
 
 -- ---- JSON ------------------------------------------------------------------------------
 
--- Arrays are marked, so that an empty one is written [] and not {}.
-local ARRAY = {}
-local function arr(t) return setmetatable(t or {}, ARRAY) end
-
--- Pretty JSON: objects with keys sorted, two spaces a level; scalars by
--- keel's encoder (the journal's numbers and strings).
-local function write_json(v, ind, out)
-  local tv = type(v)
-  if tv ~= "table" then out[#out + 1] = json.encode(v); return end
-  local is_array = getmetatable(v) == ARRAY or (next(v) ~= nil and v[1] ~= nil)
-  local pad = ("  "):rep(ind + 1)
-  if is_array then
-    if #v == 0 then out[#out + 1] = "[]"; return end
-    local flat = true
-    for _, x in ipairs(v) do if type(x) == "table" then flat = false break end end
-    if flat then
-      local parts = {}
-      for i, x in ipairs(v) do parts[i] = json.encode(x) end
-      out[#out + 1] = "[" .. concat(parts, ", ") .. "]"
-      return
-    end
-    out[#out + 1] = "[\n"
-    for i, x in ipairs(v) do
-      out[#out + 1] = pad
-      write_json(x, ind + 1, out)
-      out[#out + 1] = i < #v and ",\n" or "\n"
-    end
-    out[#out + 1] = ("  "):rep(ind) .. "]"
-    return
-  end
-  local keys = sorted_keys(v)
-  if #keys == 0 then out[#out + 1] = "{}"; return end
-  -- a small object of scalars goes on one line
-  local parts, width = {}, 0
-  for i, k in ipairs(keys) do
-    if type(v[k]) == "table" then parts = nil break end
-    parts[i] = json.encode(tostring(k)) .. ": " .. json.encode(v[k])
-    width = width + #parts[i] + 2
-  end
-  if parts and width <= 100 then out[#out + 1] = "{" .. concat(parts, ", ") .. "}"; return end
-  out[#out + 1] = "{\n"
-  for i, k in ipairs(keys) do
-    out[#out + 1] = pad .. json.encode(tostring(k)) .. ": "
-    write_json(v[k], ind + 1, out)
-    out[#out + 1] = i < #keys and ",\n" or "\n"
-  end
-  out[#out + 1] = ("  "):rep(ind) .. "}"
-end
+-- Arrays are marked (json.array), so that an empty one is written [] and not {}.
+local arr = json.array
+-- objects with keys sorted, two spaces a level, small ones on one line
+local PRETTY = { pretty = true }
 
 local function copy_list(t)
   local out = {}
@@ -675,10 +627,7 @@ function M.encode(study)
     orders = orders, outcomes = outcomes, sides = sides, report = rep,
   }
   if M.is_complete(study) then doc.shards, doc.have = nil, nil end   -- the whole study: however it was cut
-  local out = {}
-  write_json(doc, 0, out)
-  out[#out + 1] = "\n"
-  return concat(out)
+  return json.encode(doc, PRETTY) .. "\n"
 end
 
 local function need(cond, what, where)
@@ -691,11 +640,10 @@ end
 ---@return table study
 function M.decode(text, where)
   where = where or "lab result"
-  local doc, err = json.decode(text)
+  local doc, err = json.decode(text, NO_NULLS)
   need(type(doc) == "table", err or "no JSON object", where)
   need(doc.format == M.FORMAT, "no \"format\": \"keel-lab\"", where)
   need(doc.version == M.VERSION, ("version %s; this keel reads version %d"):format(tostring(doc.version), M.VERSION), where)
-  doc = denull(doc)
   local study = {
     scenario = doc.scenario, games = doc.games, master = doc.master_seed,
     shards = doc.shards or 1, have = doc.have or { 1 }, orders = doc.orders or {}, outcomes = doc.outcomes or {},

@@ -46,43 +46,19 @@ M.requests = {
 
 -- ---- plain data -------------------------------------------------------------------------
 
--- JSON null decoded (json.null) -> nil, throughout
-local function denull(v)
-  if v == json.null then return nil end
-  if type(v) == "table" then
-    local out = {}
-    for k, x in pairs(v) do out[k] = denull(x) end
-    return out
-  end
-  return v
-end
+-- JSON read with null as nil: a request's field given as null is absent
+local NO_NULLS = { nulls = false }
 
--- Tables that are lists: an empty one is written [] (the kernel's encoder
--- writes an empty table as {}).
-local lists = setmetatable({}, { __mode = "k" })
-local function list(t)
-  t = t or {}
-  lists[t] = true
-  return t
-end
+-- Tables that are lists: an empty one is written [] (json.array)
+local list = json.array
 M.list = list
 
-local EMPTY_LIST = "\1keel:empty list\1"
-
-local function listed(v, depth)
-  if type(v) ~= "table" or depth > 60 then return v end
-  if lists[v] and next(v) == nil then return EMPTY_LIST end
-  local out = {}
-  for k, x in pairs(v) do out[k] = listed(x, depth + 1) end
-  return out
-end
-
---- A response as one line of JSON (no newline).
+--- A response as one line of JSON (no newline). Raises "json: ..." when
+--- some part of it has no JSON form (Session:handle_line answers that).
 ---@param resp table
 ---@return string
 function M.encode(resp)
-  local text = json.encode(listed(resp, 0))
-  return (text:gsub('"\\u0001keel:empty list\\u0001"', "[]"))
+  return json.encode(resp)
 end
 
 -- ---- a session ----------------------------------------------------------------------------
@@ -91,8 +67,10 @@ local Session = {}
 Session.__index = Session
 M.Session = Session
 
---- A new session, no game open.
----@param opts? {cpu?: number}
+--- A new session, no game open. opts.root: the folder every path a client
+--- names must lie in (default: the folder the server runs in, M.cwd());
+--- relative paths start from it.
+---@param opts? {cpu?: number, root?: string}
 ---@return table session
 function M.new(opts)
   return setmetatable({ opts = opts or {}, run = nil, narration = {} }, Session)
@@ -103,6 +81,60 @@ local function refuse(kind, message, extra)
   local e = { kind = kind, message = message }
   for k, v in pairs(extra or {}) do e[k] = v end
   error({ protocol_error = e }, 0)
+end
+
+-- ---- paths ------------------------------------------------------------------------------
+
+-- "/a/b/../c/./d" -> "/a/c/d" (names only: for a path that does not exist)
+local function lexical(p)
+  local parts = {}
+  for name in p:gmatch("[^/]+") do
+    if name == ".." then parts[#parts] = nil
+    elseif name ~= "." then parts[#parts + 1] = name end
+  end
+  return "/" .. table.concat(parts, "/")
+end
+
+local function inside(real, root)
+  return real == root or root == "/" or real:sub(1, #root + 1) == root .. "/"
+end
+
+-- The session's root, resolved (links and all) once.
+function Session:root()
+  if not self._root then
+    local given = self.opts.root or M.cwd()
+    local real, kind = keel.file.find_real(given)
+    if not real or kind ~= "folder" then error(("serve: the root %s is not a folder"):format(given), 0) end
+    self._root = real
+  end
+  return self._root
+end
+
+--- A path a client names (op and field for the message): confined to the
+--- session's root. Relative paths start from the root. Resolved with every
+--- link, "." and ".." (keel.file.find_real): a path that leads out, through
+--- a link too, is refused before anything reads or writes it. Returns the
+--- path to use (as given when the root is the folder the server runs in).
+---@param op string
+---@param field string
+---@param p any
+---@return string
+function Session:confine(op, field, p)
+  if type(p) ~= "string" or p == "" or p:find("\0", 1, true) then
+    refuse("request", ("%s: %s must be a path (a string)"):format(op, field))
+  end
+  local root = self:root()
+  local use = p
+  if p:sub(1, 1) ~= "/" and self.opts.root then use = root .. "/" .. p end
+  local real = keel.file.find_real(use)
+  if not real then   -- a folder on the way is missing: where the names lead
+    real = lexical(use:sub(1, 1) == "/" and use or (M.cwd() .. "/" .. use))
+  end
+  if not inside(real, root) then
+    refuse("path", ("%s: %s %s is outside the folder this server serves (%s); keel serve reads and writes "
+      .. "only under it (keel serve --root DIR)"):format(op, field, json.encode(p), root))
+  end
+  return use
 end
 
 function Session:need_game()
@@ -142,17 +174,17 @@ end
 
 -- open: set a scenario up as `keel run` does
 function Session:op_open(req)
-  if type(req.scenario) ~= "string" then refuse("request", "open: scenario must be a path (a string)") end
+  local path = self:confine("open", "scenario", req.scenario)
   if req.seed ~= nil and math.type(req.seed) ~= "integer" then refuse("request", "open: seed must be an integer") end
   local extra = {}
   if req.variants ~= nil then
     if type(req.variants) ~= "table" then refuse("request", "open: variants must be a list of paths") end
     for i, v in ipairs(req.variants) do
       if type(v) ~= "string" then refuse("request", ("open: variants[%d] must be a path"):format(i)) end
-      extra[i] = v
+      extra[i] = self:confine("open", ("variants[%d]"):format(i), v)
     end
   end
-  local ok, spec = pcall(scenario.load, req.scenario)
+  local ok, spec = pcall(scenario.load, path)
   if not ok then refuse("scenario", errors.format(spec)) end
   -- a seed or variants of the request: a copy of the spec with them (the
   -- request's variant paths are the server's, made absolute so that the
@@ -180,13 +212,14 @@ end
 
 -- load: a saved game, with the rule set of the scenario it names
 function Session:op_load(req)
-  if type(req.save) ~= "string" then refuse("request", "load: save must be a path (a string)") end
-  local game, why = game_mod.load(req.save)
+  local path = self:confine("load", "save", req.save)
+  local game, why = game_mod.load(path)
   if not game then refuse("load", tostring(why)) end
   if not game.scenario then
     refuse("load", req.save .. ": the save names no scenario; keel serve loads games set up from one")
   end
-  local ok, spec = pcall(scenario.load, game.scenario)
+  -- the scenario the save names is read as a path the client named
+  local ok, spec = pcall(scenario.load, self:confine("load", "the save's scenario", game.scenario))
   if not ok then refuse("scenario", errors.format(spec)) end
   local n = self:_narrator()
   local rok, run = pcall(scenario.resume, spec, game, { narrate = n.event })
@@ -334,18 +367,29 @@ end
 function Session:events_since(offset)
   local text = self.run.game:journal_text()
   local out = list()
-  for line in text:sub(offset + 1):gmatch("[^\n]+") do out[#out + 1] = denull(json.decode(line)) end
+  for line in text:sub(offset + 1):gmatch("[^\n]+") do out[#out + 1] = json.decode(line, NO_NULLS) end
   return out
 end
 
--- results of an effect that are plain data, kept; the rest dropped
-local function plain(v, depth)
+-- results of an effect that are plain data, kept; the rest dropped. Read
+-- raw (next, type: none of the script's metamethods runs, as none may
+-- outside its action's limits), at most 16 deep and PLAIN_MAX values; a
+-- larger result is refused and the order taken back.
+local PLAIN_MAX = 100000
+local function plain(v, depth, budget)
   local tv = type(v)
   if tv == "string" or tv == "number" or tv == "boolean" then return v end
   if tv ~= "table" or depth > 16 then return nil end
+  budget = budget or { PLAIN_MAX }
   local out = {}
-  for k, x in pairs(v) do
-    if type(k) == "string" or math.type(k) == "integer" then out[k] = plain(x, depth + 1) end
+  local k, x = next(v)
+  while k ~= nil do
+    budget[1] = budget[1] - 1
+    if budget[1] < 0 then
+      refuse("result", ("the action's result holds more than %d values"):format(PLAIN_MAX), { revert = true })
+    end
+    if type(k) == "string" or math.type(k) == "integer" then out[k] = plain(x, depth + 1, budget) end
+    k, x = next(v, k)
   end
   return out
 end
@@ -416,7 +460,7 @@ end
 function Session:op_save(req)
   local run = self:need_game()
   if type(req.path) ~= "string" then refuse("request", "save: path must be a string") end
-  local ok, why = run.game:save(req.path)
+  local ok, why = run.game:save(self:confine("save", "path", req.path))
   if not ok then refuse("save", req.path .. ": " .. tostring(why)) end
   return { path = req.path, hash = run.game:hash_hex() }
 end
@@ -425,7 +469,7 @@ function Session:op_journal(req)
   local run = self:need_game()
   if req.path ~= nil then
     if type(req.path) ~= "string" then refuse("request", "journal: path must be a string") end
-    local ok, why = run.game:write_journal(req.path)
+    local ok, why = run.game:write_journal(self:confine("journal", "path", req.path))
     if not ok then refuse("journal", req.path .. ": " .. tostring(why)) end
     return { path = req.path, hash = run.game:hash_hex() }
   end
@@ -440,10 +484,9 @@ end
 
 function Session:op_quit() self.quit = true; return {} end
 
---- Handle one request (a decoded object): the response object.
----@param req table
----@return table response
-function Session:handle(req)
+-- The response to one request, and whether what the request did must be
+-- taken back (an order that failed after it was played).
+function Session:_handle(req)
   local resp = { ok = true }
   if type(req) ~= "table" then
     return { ok = false, error = { kind = "request", message = "a request is a JSON object" } }
@@ -477,26 +520,87 @@ function Session:handle(req)
     resp.narration = narrated
   else
     resp.ok = false
+    local revert = true
     if type(out) == "table" and out.protocol_error then
       resp.error = out.protocol_error
       if resp.error.hash then resp.hash, resp.error.hash = resp.error.hash, nil end
+      revert = resp.error.revert == true
+      resp.error.revert = nil
     else
       resp.error = { kind = errors.get_kind(out) or "error", message = errors.format(out) }
     end
     resp.narration = narrated
+    return resp, revert
   end
-  return resp
+  return resp, false
+end
+
+local function encodable(v) return (pcall(json.encode, v)) end
+
+-- the first field of a response that has no JSON form, and why
+local function unencodable(resp)
+  for _, k in ipairs(sorted_keys(resp)) do
+    local ok, err = pcall(json.encode, resp[k])
+    if not ok then return ("%s: %s"):format(k, (tostring(err):gsub("^json: ", ""))) end
+  end
+  return "?"
+end
+
+--- Handle one request (a decoded object): the response object and its
+--- line of JSON. Encoding is part of answering: a request whose id cannot
+--- be written back is not played; a response that cannot be written (a
+--- result or an event with no JSON form) is one error response (kind
+--- "reply"), and what the request did is taken back (an order's actions,
+--- the game an open or load replaced), so the game is as it was.
+---@param req table
+---@return table response, string line
+function Session:answer(req)
+  if type(req) == "table" and not encodable(req.id) then
+    local _, why = pcall(json.encode, req.id)
+    local resp = { ok = false, op = type(req.op) == "string" and req.op or nil, error = { kind = "request",
+      message = ("id: it cannot be written back in JSON (%s); the request was not played")
+        :format((tostring(why):gsub("^json: ", ""))) } }
+    return resp, M.encode(resp)
+  end
+  local run, loaded, narrator = self.run, self.loaded, self.narrator
+  local game = type(req) == "table" and req.op == "order" and run and run.game or nil
+  local mark = game and game:begin()
+  local resp, revert = self:_handle(req)
+  local ok, line = pcall(M.encode, resp)
+  if not ok then revert = true end
+  if mark then
+    if revert then game:rollback(mark) else game:commit(mark) end
+  end
+  if ok then
+    if revert and game then resp.hash = game:hash_hex(); line = M.encode(resp) end
+    return resp, line
+  end
+  self.run, self.loaded, self.narrator = run, loaded, narrator   -- open, load: the game before it
+  resp = { ok = false, id = req.id, op = encodable(req.op) and req.op or nil, error = { kind = "reply",
+    message = ("the response cannot be written as JSON (%s); the game is as it was before the request")
+      :format(unencodable(resp)) } }
+  if self.run then resp.hash = self.run.game:hash_hex() end
+  return resp, M.encode(resp)
+end
+
+--- Handle one request (a decoded object): the response object (see
+--- Session:answer).
+---@param req table
+---@return table response
+function Session:handle(req)
+  return (self:answer(req))
 end
 
 --- Handle one line of text: the response line (no newline).
 ---@param line string
 ---@return string
 function Session:handle_line(line)
-  local req, err = json.decode(line)
-  if req == nil then
+  local req, err = json.decode(line, NO_NULLS)
+  if err then
     return M.encode({ ok = false, error = { kind = "json", message = "not JSON: " .. tostring(err) } })
   end
-  return M.encode(self:handle(denull(req)))
+  local _, text = self:answer(req)
+  return text
 end
 
 -- ---- the session of a sandbox state (keel serve --stdio) -----------------------------------
@@ -504,8 +608,9 @@ end
 local current
 
 --- Set the session of this Lua state up (keel.cli.serve calls it in the
---- sandbox state): limits, and the folder relative paths start from.
----@param opts {cpu?: number, cwd?: string}
+--- sandbox state): limits, the folder the server runs in, and the root
+--- client paths are confined to (default: that folder).
+---@param opts {cpu?: number, cwd?: string, root?: string}
 function M.start(opts)
   if opts.cpu then keel.sandbox.limits { cpu = opts.cpu } end
   M._cwd = opts.cwd

@@ -337,6 +337,37 @@ TEST(state_undo_empty_action) {
   keel_state_free(st);
 }
 
+/* serve-13: an action ended inside a transaction that is rolled back
+ * leaves what could be redone as it was (keel serve takes back an order
+ * whose response cannot be written) */
+TEST(state_rollback_keeps_redo) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  int32_t bb = ship(st, "Rodney", "BB", 5);
+  for (int i = 0; i < 2; i++) {
+    CHECK_OK(keel_state_action_begin(st, "hit", NULL));
+    CHECK_OK(keel_state_add_hits(st, bb, 1));
+    CHECK_OK(keel_state_action_end(st));
+  }
+  CHECK_OK(keel_state_undo(st, 2));
+  uint64_t h = keel_state_hash(st);
+  keel_mark m;
+  CHECK_OK(keel_state_begin(st, &m));
+  CHECK_OK(keel_state_action_begin(st, "flip", NULL));
+  CHECK_OK(keel_state_add_hits(st, bb, 3));
+  CHECK_OK(keel_state_action_end(st));
+  CHECK_INT(keel_state_count_redos(st), 0);
+  CHECK_OK(keel_state_rollback(st, &m));
+  CHECK(keel_state_hash(st) == h);
+  CHECK_INT(keel_state_count_actions(st), 0);
+  CHECK_INT(keel_state_count_redos(st), 2);
+  CHECK_OK(keel_state_redo(st, 2));
+  keel_unit_info u;
+  CHECK_OK(keel_state_get_unit(st, bb, &u));
+  CHECK_INT(u.hits, 2);
+  keel_state_free(st);
+}
+
 TEST(state_groups_order_hash) {
   keel_state *a, *b;
   CHECK_OK(keel_state_new(&a));
@@ -782,6 +813,7 @@ int main(void) {
   RUN(state_version);
   RUN(state_undo_redo);
   RUN(state_undo_empty_action);
+  RUN(state_rollback_keeps_redo);
   RUN(journal_rendered_when_asked);
   RUN(journal_roll_line);
   RUN(state_groups_order_hash);

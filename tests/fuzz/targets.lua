@@ -226,11 +226,72 @@ function M.scenario(data)
   end
 end
 
+-- The served folder of the serve target (build/, rebuilt once per process):
+-- copies of the probe scenario and the Suez showcase, whose map and
+-- families are links into the tree (read by the scenario, not named by a
+-- client); what an input saves lands here, never in the tree.
+local SERVE_ROOT = "build/fuzz/serve-root"
+local serve_root
+
+local function make_serve_root()
+  local here = assert(io.popen("pwd")):read("l")
+  local root = here .. "/" .. SERVE_ROOT
+  local q = function(p) return "'" .. p:gsub("'", "'\\''") .. "'" end
+  assert(os.execute(("rm -rf %s && mkdir -p %s/tests/scenarios %s/tests/families %s/scenarios"):format(
+    q(root), q(root), q(root), q(root))))
+  assert(os.execute(("cp tests/scenarios/serve_probe.lua %s/tests/scenarios/ && cp -r tests/families/serve_probe %s/tests/families/"
+    .. " && cp scenarios/suez_1942.lua %s/scenarios/ && ln -s %s %s/scenarios/maps && ln -s %s %s/scenarios/families")
+    :format(q(root), q(root), q(root), q(here .. "/scenarios/maps"), q(root), q(here .. "/scenarios/families"), q(root))))
+  return root
+end
+
+local function valid_utf8(s) return utf8.len(s) ~= nil end
+
+--- Protocol requests (keel serve): each line of the input is one request
+--- to a new session (keel.serve) whose root is a scratch folder holding the
+--- probe scenario and the Suez showcase. Every request gets one response:
+--- one line of valid UTF-8 JSON, an object with `ok` a boolean, its `id`
+--- the request's when that has a JSON form; a refusal is a message that
+--- names no place in keel's own Lua; and a refused request leaves the game
+--- as it was (the same game open, the same state hash).
+function M.serve(data)
+  local json = require "keel.json"
+  local serve = require "keel.serve"
+  serve_root = serve_root or make_serve_root()
+  local s = serve.new { root = serve_root }
+  local n = 0
+  for line in data:gmatch("[^\n]+") do
+    n = n + 1
+    if n > 64 then break end
+    local run = s.run
+    local before = run and run.game:hash_hex()
+    local ok, out = pcall(s.handle_line, s, line)
+    if not ok then bad("serve", "handle_line raised", out) end
+    if type(out) ~= "string" or out:find("\n", 1, true) then bad("serve", "not one line", out) end
+    if not valid_utf8(out) then bad("serve", "a response that is not UTF-8", out) end
+    local resp = json.decode(out, { nulls = false })
+    if type(resp) ~= "table" or type(resp.ok) ~= "boolean" then bad("serve", "not a response", out) end
+    local req = json.decode(line, { nulls = false })
+    if type(req) == "table" then
+      local iok, id = pcall(json.encode, req.id)
+      if iok and json.encode(resp.id) ~= id then bad("serve", "the id is not the request's", out) end
+    end
+    if not resp.ok then
+      local msg = type(resp.error) == "table" and resp.error.message
+      if type(msg) ~= "string" then bad("serve", "a refusal without a message", out) end
+      if msg:find("keel/[%w_/]+%.lua:%d+:") then bad("serve", "a refusal points into keel's own Lua", msg) end
+      if s.run ~= run then bad("serve", "a refused request changed the game open", out) end
+      if run and run.game:hash_hex() ~= before then bad("serve", "a refused request changed the state", out) end
+    end
+    if s.quit then break end
+  end
+end
+
 -- for tools that write inputs of the bindings target by hand
 M._extremes = EXTREMES
 function M._subjects() subjects = subjects or make_subjects(); return subjects end
 
 --- Target names in a fixed order.
-M.names = { "bindings", "journal", "map", "save", "scenario", "tables" }
+M.names = { "bindings", "journal", "map", "save", "scenario", "serve", "tables" }
 
 return M

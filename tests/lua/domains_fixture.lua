@@ -8,17 +8,14 @@ local scenario = require "keel.scenario"
 
 local M = {}
 
-local function denull(v)
-  if v == json.null then return nil end
-  if type(v) == "table" then for k, x in pairs(v) do v[k] = denull(x) end end
-  return v
-end
+-- responses read back with null as nil
+local NO_NULLS = { nulls = false }
 
 --- A session with `path` open: {send = fn(req) -> resp, spec = the scenario}.
 function M.open(path)
   local s = serve.new()
   local p = { spec = scenario.load(path) }
-  function p.send(req) return denull(assert(json.decode(s:handle_line(json.encode(req))))) end
+  function p.send(req) return assert(json.decode(s:handle_line(json.encode(req)), NO_NULLS)) end
   local resp = p.send { op = "open", scenario = path }
   assert(resp.ok, resp.error and resp.error.message)
   return p

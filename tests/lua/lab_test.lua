@@ -190,6 +190,18 @@ t.test("lab-5: a failing game is counted with its seed, the study goes on, and t
   t.eq(doc.sides[1].failures[1].replay, lab.replay_command(s, 1, f.seed))
 end)
 
+t.test("lab-14: a rule's message that is not UTF-8: the JSON result is valid UTF-8 and reads back", function()
+  local s = study(2, 3, { { name = "base", variants = { "tests/families/variants/lab_bad_bytes.lua" } } })
+  t.eq(#s.sides[1].failures, 2)
+  t.ok(s.sides[1].failures[1].message:find("\xff\xfe", 1, true), "the message as the rule raised it")
+  local text = lab.encode(s)
+  t.ok(utf8.len(text) ~= nil, "the result is valid UTF-8")
+  t.ok(text:find("no start: \u{FFFD}\u{FFFD}\u{FFFD} here", 1, true), "each bad byte written U+FFFD")
+  local back = lab.decode(text, "r.json")
+  t.eq(back.sides[1].failures[2].message, (s.sides[1].failures[2].message:gsub("[\xfe\xff\xc3]", "\u{FFFD}")))
+  t.eq(lab.encode(back), text, "read back and written again: the same bytes")
+end)
+
 t.test("lab-5b: a rule only the variant has is listed as not in the base's rules", function()
   local s = study(2, 1, { { name = "base" }, { name = "variant", variants = { UNLUCKY } } })
   local h = entry(lab.report(s), "rules", "H.1")

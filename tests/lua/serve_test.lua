@@ -20,10 +20,17 @@ local function fits(resp, what)
   return resp
 end
 
-local function denull(v)
-  if v == json.null then return nil end
-  if type(v) == "table" then for k, x in pairs(v) do v[k] = denull(x) end end
-  return v
+-- a response read back, null as nil
+local NO_NULLS = { nulls = false }
+
+-- a scratch folder under the served folder (the tree: keel serve writes
+-- only under its root, the folder it runs in)
+local function served_tmpdir()
+  os.execute("mkdir -p build")
+  local p = assert(io.popen("mktemp -d \"$PWD/build/serve-test-XXXXXX\""))
+  local d = p:read("l")
+  p:close()
+  return d
 end
 
 -- ---- transports ----------------------------------------------------------------------------
@@ -47,7 +54,7 @@ local function process()
     local out = r:read("l")
     if not out then error("keel serve closed its output (stderr: " .. tostring(t.read_file(dir .. "/err")) .. ")", 0) end
     p.lines[#p.lines + 1] = out
-    return fits(denull(assert(json.decode(out))), req.op)
+    return fits(assert(json.decode(out, NO_NULLS)), req.op)
   end
   function p.close()
     w:close()
@@ -63,7 +70,7 @@ local function inproc()
   local s = serve.new()
   local p = {}
   function p.send(req)
-    return fits(denull(assert(json.decode(s:handle_line(json.encode(req))))), req.op)
+    return fits(assert(json.decode(s:handle_line(json.encode(req)), NO_NULLS)), req.op)
   end
   return p
 end
@@ -188,7 +195,7 @@ local function play_showcase(p, opts)
 end
 
 t.test("serve-1: the showcase through `keel serve --stdio` writes keel run's journal byte for byte", function()
-  local dir = t.tmpdir()
+  local dir = served_tmpdir()
   local status = sh(("%s run %s --quiet --journal %s/run.jsonl"):format(keel_bin, SCENARIO, dir))
   t.eq(status, 0)
   local p = process()
@@ -287,7 +294,7 @@ t.test("serve-4: undo and redo; a save loaded in a new session goes on the same"
   t.eq(u.events[1].ev, "undo")
   t.eq(p.send { op = "redo" }.hash, h2)
   t.eq(p.send { op = "undo", n = 9 }.error.kind, "undo")
-  local dir = t.tmpdir()
+  local dir = served_tmpdir()
   local saved = p.send { op = "save", path = dir .. "/g.save" }
   t.eq(saved.hash, h2)
   local next1 = p.send { op = "order", action = "move", params = { group = "Regia", path = { "19A:3408" } }, side = "Axis" }
@@ -355,7 +362,7 @@ end)
 
 t.test("serve-8: requests the server cannot take: one response each, saying why", function()
   local s = serve.new()
-  local function raw(line) return fits(denull(json.decode(s:handle_line(line))), line) end
+  local function raw(line) return fits(json.decode(s:handle_line(line), NO_NULLS), line) end
   t.eq(raw("not json").error.kind, "json")
   t.eq(raw("[1,2]").error.kind, "request")
   t.ok(raw('{"op":"fly"}').error.message:find("unknown op 'fly'", 1, true))
@@ -414,9 +421,9 @@ t.test("serve-11: sets, left-out parameters and orders fit the schema; malformed
   t.ok(#units.sets > #units.domain, "sets of several firers")
   t.eq(hex.choices[1].omit, true)
   local function refused(what, change)
-    local copy = json.decode(json.encode(resp))
+    local copy = json.decode(json.encode(resp), NO_NULLS)
     change(find(copy.actions, "barrage"))
-    t.eq((schema:validate(denull(copy), "#/$defs/response")), false, what)
+    t.eq((schema:validate(copy, "#/$defs/response")), false, what)
   end
   refused("omit must be true", function(b) param(b, "hex").choices[1].omit = false end)
   refused("a set is a list", function(b) param(b, "units").sets[1] = 5 end)
@@ -488,4 +495,199 @@ t.test("26-serve-random: the Suez game played by random offered orders reaches i
     t.eq(st.over, true, ("seed %d: over after %d orders"):format(seed, n))
     t.ok(st.result.reason and st.result.reason ~= "", "a reason")
   end
+end)
+-- ---- what a hostile client or rule makes of a reply ----------------------------------------
+
+local PROBE = "tests/scenarios/serve_probe.lua"
+
+-- `keel serve --stdio` (with args) fed these lines at once, under a time
+-- limit (a hang fails the test instead of stopping the suite): its output
+-- lines and exit status
+local function run_lines(lines, args, secs)
+  local dir = t.tmpdir()
+  local f = assert(io.open(dir .. "/in", "wb"))
+  f:write(table.concat(lines, "\n"), "\n")
+  f:close()
+  local status = sh(("timeout %d %s serve --stdio %s < %s > %s 2> %s"):format(secs or 60, keel_bin, args or "",
+    sh_quote(dir .. "/in"), sh_quote(dir .. "/out"), sh_quote(dir .. "/err")))
+  local out = {}
+  for l in t.read_file(dir .. "/out"):gmatch("[^\n]+") do out[#out + 1] = l end
+  local err = t.read_file(dir .. "/err")
+  os.execute("rm -rf " .. sh_quote(dir))
+  return out, status, err
+end
+
+local function decoded(line, what)
+  local v, err = json.decode(line, NO_NULLS)
+  if type(v) ~= "table" then error({ test_failure = (what or "line") .. ": not JSON: " .. tostring(err) }) end
+  return fits(v, what)
+end
+
+-- a JSON text nested n arrays deep around v
+local function nested(n, v) return ("["):rep(n) .. v .. ("]"):rep(n) end
+
+t.test("serve-12: a request whose id cannot be written back gets one error; keel serve goes on, the game open", function()
+  local open = json.encode { op = "open", scenario = PROBE }
+  local order = json.encode { op = "order", action = "plain" }
+  local view = json.encode { id = "v", op = "view", side = "Allied" }
+  local bad_ids = {
+    '{"id":' .. nested(70, "1") .. ',"op":"order","action":"plain"}',
+    '{"id":1e999,"op":"order","action":"plain"}',
+    '{"id":[1,null,3],"op":"order","action":"plain"}',
+    '{"id":-1e999,"op":"hello"}',
+  }
+  local lines = { open, order, view }
+  for _, b in ipairs(bad_ids) do lines[#lines + 1] = b; lines[#lines + 1] = view end
+  local out, status = run_lines(lines)
+  t.eq(status, 0, "keel serve ended at the end of its input")
+  t.eq(#out, #lines, "one response a request")
+  local hash = decoded(out[3], "view").hash
+  for i = 1, #bad_ids do
+    local r = decoded(out[2 + 2 * i], bad_ids[i]:sub(1, 40))
+    t.eq(r.ok, false)
+    t.eq(r.id, nil, "no id: it has no JSON form")
+    t.eq(r.error.kind, "request")
+    t.ok(r.error.message:find("^id: it cannot be written back"), r.error.message)
+    local v = decoded(out[3 + 2 * i], "view after")
+    t.eq(v.ok, true, "the game is still open")
+    t.eq(v.id, "v")
+    t.eq(v.hash, hash, "and the order was not played")
+  end
+end)
+
+t.test("serve-13: a reply that cannot be written is one error; the order is taken back, the game stays open", function()
+  local p = inproc()
+  t.eq(p.send { op = "open", scenario = PROBE }.ok, true)
+  t.eq(p.send { op = "order", action = "plain" }.result.n, 1)
+  t.eq(p.send { op = "undo" }.ok, true)   -- something to redo, that must stay
+  local before = p.send { op = "view", side = "Allied" }.hash
+  local journal = p.send { op = "journal" }.text
+  local function unchanged(what)
+    t.eq(p.send { op = "view", side = "Allied" }.hash, before, what .. ": the state as it was")
+    t.eq(p.send { op = "journal" }.text, journal, what .. ": the journal as it was")
+  end
+  local cases = {
+    { "a result {1, 2, x = 3}", { op = "order", action = "mixed" }, "result: table keys" },
+    { "a result {x = 0/0}", { op = "order", action = "nan" }, "result: NaN" },
+    { "event data 62 deep", { op = "order", event = "probe", data = json.decode('{"a":' .. nested(61, "1") .. "}") },
+      "events: nested too deeply" },
+    { "an id [1,null,3]", { id = json.decode("[1,null,3]"), op = "order", action = "plain" }, "^id: " },
+    { "a candidate with a NaN cost", { op = "actions" }, "actions: NaN" },
+  }
+  for _, c in ipairs(cases) do
+    local r = p.send(c[2])
+    t.eq(r.ok, false, c[1])
+    t.ok(r.error.message:find(c[3]), c[1] .. ": " .. r.error.message)
+    t.ok(not r.error.message:find("json.lua", 1, true), c[1] .. ": keel's own file is not blamed")
+    if c[3]:sub(1, 1) ~= "^" then
+      t.eq(r.error.kind, "reply", c[1])
+      t.eq(r.hash, before, c[1])
+    end
+    unchanged(c[1])
+  end
+  -- what could be redone before is still there; the game plays on
+  t.eq(p.send { op = "redo" }.ok, true)
+  t.eq(p.send { op = "order", action = "plain" }.result.n, 2)
+  -- through the process: the same, and it neither exits nor closes the game
+  local lines = { json.encode { op = "open", scenario = PROBE }, json.encode { op = "order", action = "nan" },
+    json.encode { op = "order", action = "mixed" }, json.encode { op = "actions" },
+    json.encode { op = "order", action = "plain" } }
+  local out, status = run_lines(lines)
+  t.eq(status, 0)
+  t.eq(#out, #lines)
+  for i = 2, 4 do t.eq(decoded(out[i]).error.kind, "reply", lines[i]) end
+  t.eq(decoded(out[5]).result.n, 1, "the game open, its count as it was")
+end)
+
+t.test("serve-14: an action's result is read raw: a looping __pairs does not hang the server", function()
+  local out, status = run_lines({ json.encode { op = "open", scenario = PROBE },
+    json.encode { op = "order", action = "endless" }, json.encode { op = "order", action = "endless_top" },
+    json.encode { op = "order", action = "huge" }, json.encode { op = "order", action = "plain" } }, "", 30)
+  t.eq(status, 0, "keel serve answered everything (124: it hung)")
+  t.eq(#out, 5)
+  local r = decoded(out[2], "endless")
+  t.eq(r.ok, true)
+  t.eq(json.encode(r.result), '{"inner":{}}', "the table as it is, read raw")
+  t.eq(decoded(out[3], "endless_top").ok, true)
+  local huge = decoded(out[4], "huge")
+  t.eq(huge.ok, false)
+  t.eq(huge.error.kind, "result")
+  t.ok(huge.error.message:find("more than 100000 values", 1, true), huge.error.message)
+  t.eq(decoded(out[5], "plain").result.n, 3, "the huge result's order was taken back")
+end)
+
+t.test("serve-15: every path a client names is confined to the server's folder or --root", function()
+  local dir = served_tmpdir()
+  local outside = t.tmpdir()
+  os.execute(("ln -s %s %s"):format(sh_quote(outside), sh_quote(dir .. "/out")))
+  os.execute(("ln -s /etc/passwd %s"):format(sh_quote(dir .. "/passwd.lua")))
+  local p = inproc()
+  local function refused(req, what)
+    local r = p.send(req)
+    t.eq(r.ok, false, what)
+    t.eq(r.error.kind, "path", what .. ": " .. tostring(r.error.message))
+    t.ok(r.error.message:find("outside the folder this server serves", 1, true), r.error.message)
+    t.ok(not r.error.message:find("root:", 1, true), what .. ": nothing of the file is quoted")
+    return r
+  end
+  refused({ op = "open", scenario = "/etc/passwd" }, "open an absolute path outside")
+  refused({ op = "open", scenario = "../../../../../../../../etc/passwd" }, "open through ..")
+  refused({ op = "open", scenario = dir .. "/passwd.lua" }, "open through a link")
+  refused({ op = "open", scenario = PROBE, variants = { "/etc/passwd" } }, "a variant outside")
+  refused({ op = "load", save = "/etc/passwd" }, "load")
+  t.eq(p.send { op = "open", scenario = PROBE }.ok, true, "a path inside")
+  refused({ op = "save", path = outside .. "/g.save" }, "save outside")
+  refused({ op = "save", path = dir .. "/out/g.save" }, "save through a link to a folder outside")
+  refused({ op = "journal", path = "/tmp/../tmp/j.jsonl" }, "journal outside")
+  refused({ op = "save", path = "/nonexistent/folder/g.save" }, "a folder that does not exist, outside")
+  local function exists(path) local f = io.open(path, "rb"); if f then f:close() end; return f ~= nil end
+  t.eq(exists(outside .. "/g.save"), false, "nothing written outside")
+  t.eq(exists("/tmp/j.jsonl"), false, "nothing written outside")
+  -- inside: a save, a journal, and a save whose scenario is outside is not followed
+  t.eq(p.send { op = "save", path = dir .. "/g.save" }.ok, true)
+  t.eq(p.send { op = "journal", path = dir .. "/j.jsonl" }.ok, true)
+  t.ok(exists(dir .. "/j.jsonl"), "the journal written")
+  local text = t.read_file(dir .. "/g.save")
+  local f = assert(io.open(dir .. "/moved.save", "wb"))
+  local body = text:match("^(.*\n)checksum %x+\n$"):gsub('"tests/scenarios/serve_probe.lua"', json.encode(outside .. "/x.lua"))
+  f:write(body, "checksum ", require("keel").state.hash_bytes(body), "\n")
+  f:close()
+  local r = refused({ op = "load", save = dir .. "/moved.save" }, "a save naming a scenario outside")
+  t.ok(r.error.message:find("the save's scenario", 1, true), r.error.message)
+  -- keel serve --root: relative paths start from it, and nothing outside it is read
+  os.execute(("mkdir -p %s/s && cp %s %s/s/probe.lua"):format(sh_quote(dir), PROBE, sh_quote(dir)))
+  local fix = assert(io.open(dir .. "/s/probe.lua", "rb")):read("a")
+  f = assert(io.open(dir .. "/s/probe.lua", "wb"))
+  f:write((fix:gsub('path = { "../families" }', ('path = { %q }'):format(t.cwd() .. "/tests/families"))))
+  f:close()
+  local out = run_lines({ json.encode { op = "open", scenario = "s/probe.lua" },
+    json.encode { op = "open", scenario = t.cwd() .. "/" .. PROBE }, json.encode { op = "open", scenario = PROBE },
+    json.encode { op = "save", path = "g2.save" } }, "--root " .. sh_quote(dir))
+  t.eq(decoded(out[1]).ok, true, out[1])
+  t.eq(decoded(out[2]).error.kind, "path", "the tree is outside the root")
+  t.eq(decoded(out[3]).error.kind, "scenario", "a relative path starts from the root: not there")
+  t.eq(decoded(out[4]).ok, true)
+  t.ok(exists(dir .. "/g2.save"), "written in the root")
+  local status, usage = sh(keel_bin .. " serve --stdio --root /no/such/folder")
+  t.eq(status, 2)
+  t.ok(usage:find("--root wants a folder", 1, true), usage)
+  os.execute("rm -rf " .. sh_quote(dir) .. " " .. sh_quote(outside))
+end)
+
+t.test("serve-16: every reply and journal line is valid UTF-8, though rule text is not", function()
+  local dir = served_tmpdir()
+  local out = run_lines({ json.encode { op = "open", scenario = PROBE },
+    json.encode { op = "order", action = "narrate_bytes" }, json.encode { op = "order", action = "refuse_bytes" },
+    json.encode { op = "actions" }, '{"op":"order","action":"plain","id":"\\ud800"}',
+    json.encode { op = "journal", path = dir .. "/j.jsonl" }, json.encode { op = "journal" } })
+  t.eq(#out, 7)
+  for i, l in ipairs(out) do t.ok(utf8.len(l) ~= nil, ("reply %d is valid UTF-8"):format(i)) end
+  local said = decoded(out[2])
+  t.ok(json.encode(said.narration):find("said \u{FFFD}(", 1, true), "narration: U+FFFD for the bad byte")
+  t.ok(decoded(out[3]).error.message:find("no: \u{FFFD}\u{FFFD}", 1, true), "a rule's error message")
+  t.eq(decoded(out[5]).id, "\u{FFFD}", "a lone surrogate in the request")
+  local j = t.read_file(dir .. "/j.jsonl")
+  t.ok(utf8.len(j) ~= nil, "the journal file is valid UTF-8")
+  t.eq(decoded(out[7]).text, j)
+  os.execute("rm -rf " .. sh_quote(dir))
 end)

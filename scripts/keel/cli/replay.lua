@@ -28,12 +28,8 @@ local M = {
 }
 
 
--- JSON null comes back as json.null: make it nil in events
-local function denull(v)
-  if v == json.null then return nil end
-  if type(v) == "table" then for k, x in pairs(v) do v[k] = denull(x) end end
-  return v
-end
+-- JSON null read as nil in events (a field given as null is absent)
+local NO_NULLS = { nulls = false }
 
 local function show(v)
   if type(v) == "string" then return ("%q"):format(#v > 40 and (v:sub(1, 40) .. "...") or v) end
@@ -62,9 +58,8 @@ local FIELDS = {
 }
 
 local function decode(line, where)
-  local ok, v, err = pcall(json.decode, line)
+  local ok, v, err = pcall(json.decode, line, NO_NULLS)
   if not ok then v, err = nil, tostring(v) end
-  v = denull(v)
   if type(v) ~= "table" or type(v.ev) ~= "string" then
     error(("%s: not a journal event (%s)"):format(where, err or "no \"ev\" field"), 0)
   end
@@ -185,7 +180,7 @@ function M._replay(path, opts, old, ev, header)
 
   -- the header: the game is the same game only with the same scenario,
   -- seed, variants and limits
-  local fresh_header = denull(json.decode(new[1]))
+  local fresh_header = json.decode(new[1], NO_NULLS)
   for _, k in ipairs(HEADER_KEYS) do
     local a, b = json.encode(header[k]), json.encode(fresh_header[k])
     if a ~= b then
@@ -228,8 +223,8 @@ function M._replay(path, opts, old, ev, header)
     local k = 0
     while p + k <= p_end and q + k <= #fresh and old[p + k] == fresh[q + k] do k = k + 1 end
     local o, n = old[p + k], fresh[q + k]
-    local oe = o and denull(json.decode(o)) or {}
-    local ne = n and denull(json.decode(n)) or {}
+    local oe = o and json.decode(o, NO_NULLS) or {}
+    local ne = n and json.decode(n, NO_NULLS) or {}
     local rule = oe.rule or ne.rule
     rep.ok = false
     rep.rule = rule
@@ -265,7 +260,7 @@ function M._replay(path, opts, old, ev, header)
         rep.ok = false
         rep.line = a
         local oe = a < p and ev[a] or {}
-        local ne = new[b] and denull(json.decode(new[b])) or {}
+        local ne = new[b] and json.decode(new[b], NO_NULLS) or {}
         rep.rule = oe.rule or ne.rule
         rep.message = ("%s:%d: replay diverges in the scenario setup, before the first action; rule %s:\n" ..
                        "    journal: %s\n    replay:  %s"):format(path, a, tostring(rep.rule),

@@ -5,7 +5,7 @@ local cli = require "keel.cli"
 
 local M = {
   summary = "speak the JSON-lines protocol for user interfaces",
-  usage = "keel serve --stdio [--memory MIB] [--cpu SECONDS]",
+  usage = "keel serve --stdio [--root DIR] [--memory MIB] [--cpu SECONDS]",
   help = "Reads one JSON request per line on standard input and writes one JSON\n" ..
          "response per line on standard output, flushed after each: open a scenario\n" ..
          "(with a seed and variants) or load a save, the view of a side, the legal\n" ..
@@ -14,7 +14,10 @@ local M = {
          "undo, redo, save, the journal. The game runs in a sandbox state of its own.\n" ..
          "doc/protocol.md describes every request and response; doc/protocol.schema.json\n" ..
          "is their JSON schema.\n" ..
+         "Every path a request names (a scenario, its variants, a save, a journal)\n" ..
+         "must lie in the folder keel serve runs in, or DIR: others are refused.\n" ..
          "  --stdio         the transport: standard input and output (the only one)\n" ..
+         "  --root DIR      the folder requests' paths are confined to, and start from\n" ..
          "  --memory MIB    the game's memory limit (default 256)\n" ..
          "  --cpu SECONDS   the CPU limit of one request's rule code (default 5)\n" ..
          "Exit status: 0 at the end of input or after {\"op\":\"quit\"}, 2 usage.",
@@ -28,7 +31,7 @@ local function cwd()
 end
 
 function M.run(args)
-  local opts, rest = cli.parse_options(args, { stdio = "flag", memory = "value", cpu = "value" })
+  local opts, rest = cli.parse_options(args, { stdio = "flag", root = "value", memory = "value", cpu = "value" })
   if #rest > 0 then cli.usage_error(("serve takes no arguments, got '%s'"):format(rest[1])) end
   if not opts.stdio then cli.usage_error("serve needs a transport: --stdio") end
   local memory = tonumber(opts.memory or "256")
@@ -37,8 +40,14 @@ function M.run(args)
   if not cpu or cpu <= 0 then cli.usage_error("--cpu wants a number of seconds") end
   local keel = require "keel"
   local json = require "keel.json"
+  local root
+  if opts.root then
+    local kind
+    root, kind = keel.file.find_real(opts.root)
+    if not root or kind ~= "folder" then cli.usage_error(("--root wants a folder, got '%s'"):format(opts.root)) end
+  end
   local sb = keel.sandbox.new { memory = math.floor(memory * 1024 * 1024) }
-  local start = { cpu = cpu, cwd = cwd() }
+  local start = { cpu = cpu, cwd = cwd(), root = root }
   local ok, err = sb:call("keel.serve", "start", start)
   if not ok then error("serve: " .. tostring(err), 0) end
   for line in io.stdin:lines() do
@@ -47,10 +56,13 @@ function M.run(args)
       local out, quit = r[2], r[3]
       if not r[1] then
         -- the sandbox state gave up (out of memory): the game is gone
-        local req = json.decode(line)
-        local id = type(req) == "table" and req.id ~= json.null and req.id or nil
-        out = require("keel.serve").encode({ id = id, ok = false, error = { kind = r[3] or "error",
-          message = tostring(r[2]) .. "; the game is closed: open or load it again" } })
+        local req = json.decode(line, { nulls = false })
+        local id = type(req) == "table" and req.id or nil
+        local resp = { id = id, ok = false, error = { kind = r[3] or "error",
+          message = tostring(r[2]) .. "; the game is closed: open or load it again" } }
+        local eok, text = pcall(json.encode, resp)
+        if not eok then resp.id = nil; text = json.encode(resp) end   -- an id with no JSON form: none
+        out = text
         quit = false
         sb:call("keel.serve", "start", start)
       end

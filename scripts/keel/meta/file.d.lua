@@ -25,3 +25,13 @@ function filelib.read(path, max, last) end
 ---@param data string
 ---@return true|nil ok, string? reason "<path>: cannot write (<why>)"
 function filelib.write(path, data) end
+
+--- A path as the system finds it: absolute, every link, "." and ".."
+--- resolved (realpath), and what is there: "file", "folder", "other" (a
+--- device, a FIFO, a socket) or "none". A path that names nothing yet
+--- resolves through its folder (its last name kept: not "." or ".."); a
+--- link to nothing is refused, as a write would follow it. What keel serve
+--- confines client paths with.
+---@param path string
+---@return string|nil real, string kind_or_reason "file"|"folder"|"other"|"none", or "<path>: <why>"
+function filelib.find_real(path) end

@@ -56,6 +56,14 @@ function Game:action(name, fn, opts) end
 function Game:undo(n) end
 ---@param n? integer
 function Game:redo(n) end
+---A transaction around whole actions: rollback(mark) puts state, journal,
+---actions, what can be redone and dice back as at begin().
+---@return table mark
+function Game:begin() end
+---@param mark table
+function Game:commit(mark) end
+---@param mark table
+function Game:rollback(mark) end
 ---Roll through the game's dice: journaled with opts.rule, else the rule in
 ---force; the record is game.dice:get_record().
 ---@param expr string

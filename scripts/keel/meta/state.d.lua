@@ -14,6 +14,7 @@
 
 ---@class keel.statelib
 ---@field save_version integer
+---@field json_null table JSON null: json writes it as null, in a table too (read-only; tostring gives "null")
 local statelib = {}
 
 ---@return keel.State
@@ -25,9 +26,22 @@ function statelib.load(path) end
 ---@param name? string
 ---@return keel.State|nil state, table|string meta_or_reason
 function statelib.load_text(text, name) end
+--- Deterministic JSON: object keys sorted, integers as integers, floats
+--- shortest round-trip, strings as valid UTF-8 (U+FFFD for each ill-formed
+--- part); json_null is null, a table marked by json_array an array ([] when
+--- empty). Raises "json: ..." for NaN, infinities, functions, mixed keys,
+--- nesting over 64. pretty: two spaces a level, scalars-only arrays and
+--- short scalars-only objects on one line.
 ---@param v any
+---@param pretty? boolean
 ---@return string
-function statelib.json(v) end
+function statelib.json(v, pretty) end
+--- Mark t as a JSON array (its keys must be 1..n; [] when empty) and
+--- return it. A table with a metatable of its own is refused.
+---@generic T: table
+---@param t T
+---@return T
+function statelib.json_array(t) end
 
 --- One journal line: {"ev":EV,"key":VALUE,...}, the fields in the order given (nil is null).
 ---@param ev string
