@@ -521,7 +521,7 @@ local function in_play(game, side)
 end
 
 -- Does condition c hold? winner (a side, or "draw"), or nil.
-local function met(ctx, spec, c, scores)
+local function met(ctx, c, scores)
   local game = ctx.game
   local t = c.test
   if t == "score" then return compare(scores[c.score], c) and c.winner or nil end
@@ -558,7 +558,7 @@ local function where_text(spec, c)
 end
 
 -- End the game: the result in the state, the news to the rules.
-local function finish(ctx, spec, winner, reason, scores)
+local function finish(ctx, winner, reason, scores)
   local game = ctx.game
   game:set_keyed("result", "over", true)
   if winner ~= nil and winner ~= "draw" then game:set_keyed("result", "winner", winner) end
@@ -576,18 +576,18 @@ local function check_victory(ctx, spec, when)
   for _, c in ipairs(list) do
     if c.when == when then
       scores = scores or scores_of(ctx, spec)
-      local w, why = met(ctx, spec, c, scores)
+      local w, why = met(ctx, c, scores)
       if w ~= nil then
         local reason = ("%s%s (%s)"):format(c.title or (c.test .. " condition"), why and (": " .. tostring(why)) or "",
           where_text(spec, c))
-        finish(ctx, spec, w, reason, scores)
+        finish(ctx, w, reason, scores)
         return true
       end
     end
   end
   if when == "game_end" then
     scores = scores or scores_of(ctx, spec)
-    finish(ctx, spec, "draw", ("the last turn (%d) ended and no victory condition was met (%s)"):format(
+    finish(ctx, "draw", ("the last turn (%d) ended and no victory condition was met (%s)"):format(
       ctx.game:get_global("turn"), spec.file or "the scenario"), scores)
     return true
   end

@@ -80,12 +80,12 @@ local function view_box() return page:eval("document.querySelector('#board svg')
 t.test("browser-1: the page opens from disk at the setup; Regia's two TFs stacked at 19A:3406, Warspite in port", function()
   t.ok(loaded, "the viewer's script ran (body data-ready)")
   t.eq(step(), 0)
-  t.eq(page:eval("document.getElementById('step-label').textContent"), "step 0 of 26")
+  t.eq(page:eval("document.getElementById('step-label').textContent"), "step 0 of 42")
   t.eq(counters_at("19A:3406"), "Littorio,Trento")
   t.eq(stack_count("19A:3406"), "2", "the stack shows its count")
   t.eq(counters_at("19A:2812"), "Warspite")
   t.eq(status("suez"), nil, "no canal status before game_start")
-  t.eq(status("phasing"), "phasing player: Axis")
+  t.eq(status("phasing"), nil, "no phasing player before the game starts (start_game, step 1)")
   t.ok(narration():find("after the scenario's setup", 1, true))
 end)
 
@@ -119,23 +119,26 @@ t.test("browser-3: the Suez Canal through the game: open, temporarily closed, re
   page:eval("document.querySelectorAll('#timeline-list li')[1].click()")
   t.eq(step(), 1)
   t.eq(status("suez"), "Suez Canal: open")
-  page:eval("document.querySelectorAll('#timeline-list li')[20].click()")
-  t.eq(step(), 20)
+  t.eq(status("phasing"), "phasing player: Axis")
+  page:eval("document.querySelectorAll('#timeline-list li')[22].click()")
+  t.eq(step(), 22)
   t.eq(step_title(), "close_suez (rule 32.A.6.a)")
   t.eq(status("suez"), "Suez Canal: temporarily closed")
   t.ok(narration():find("32.A.6.a: the Allied player temporarily closes the Suez Canal", 1, true), narration())
   t.eq(page:eval([[document.querySelector('#status tr[data-key="suez"]').classList.contains('changed')]]), true,
     "marked as changed in this step")
   page:key("End")
-  t.eq(step(), 26)
+  t.eq(step(), 42)
   t.eq(status("suez"), "Suez Canal: permanently closed")
   t.eq(status("vp[Allied]"), "victory points (Allied): 15")
-  t.ok(narration():find("the Suez Canal is permanently closed (19A:3513/3514 is Axis-owned)", 1, true), narration())
+  t.ok(narration():find("the game is over: Axis wins", 1, true), narration())
   t.eq(page:eval([[[...document.querySelectorAll('#changed-hands polygon')].map(p => p.dataset.hex).sort().join(',')]]),
     "19A:3513,19A:3514", "the hexes the Axis took")
-  page:screenshot(OUT .. "/suez_step26.png")
-  page:key("ArrowLeft")
-  t.eq(step(), 25)
+  page:screenshot(OUT .. "/suez_step42.png")
+  page:eval("keelView.show(39)")   -- the Allied initial phase of turn 4
+  t.ok(narration():find("the Suez Canal is permanently closed (19A:3513/3514 is Axis-owned)", 1, true), narration())
+  page:eval("keelView.show(38)")   -- before it
+  t.eq(step(), 38)
   t.eq(status("suez"), "Suez Canal: open")
   t.eq(status("vp[Allied]"), "victory points (Allied): 40")
   page:key("Home")
@@ -143,8 +146,8 @@ t.test("browser-3: the Suez Canal through the game: open, temporarily closed, re
 end)
 
 t.test("browser-4: a stack spreads under the mouse; a click shows the unit; 32.C's marks on Warspite", function()
-  page:eval("keelView.show(5)")
-  t.eq(counters_at("19A:3413"), "Littorio,Trento,Convoy WS-1,Convoy WS-2")
+  page:eval("keelView.show(7)")
+  t.eq(counters_at("19A:3413"), "Convoy WS-1,Convoy WS-2,Littorio,Trento")
   local sel = '#counters .stack[data-hex="19A:3413"]'
   local c = centre(sel .. " .slot:last-child .counter")
   t.ok(c, "the stack is on screen")
@@ -155,10 +158,10 @@ t.test("browser-4: a stack spreads under the mouse; a click shows the unit; 32.C
   for i = 2, #xs do t.ok(xs[i] - xs[i - 1] > 30, "counters side by side, not stacked") end
   local first = centre(sel .. " > .slot:first-child .counter")
   page:click(first[1], first[2])
-  t.ok(page:eval("document.getElementById('unit-info').innerText"):find("Littorio", 1, true))
+  t.ok(page:eval("document.getElementById('unit-info').innerText"):find("Convoy WS-1", 1, true))
   page:hover(5, H - 5)
-  page:eval("keelView.show(6)")
-  local w = page:eval([[[...document.querySelectorAll('#counters .stack[data-hex="19A:3412"] .counter .mark text')].map(t => t.textContent).join(',')]])
+  page:eval("keelView.show(5)")
+  local w = page:eval([[[...document.querySelectorAll('#counters .stack[data-hex="19A:3411"] .counter .mark text')].map(t => t.textContent).join(',')]])
   t.eq(w, "-1 Step,React", "Warspite's -1 Step marker and its reacting mark")
 end)
 
@@ -191,8 +194,8 @@ t.test("browser-6: no script errors, nothing fetched from the network; a screens
     local url = r.request.url
     t.ok(url:match("^file:") or url:match("^data:") or url == "about:blank", "fetched " .. url)
   end
-  -- step 4, Regia's stack pinned open by a click on its top counter: the picture doc/viewer-suez.png copies
-  page:eval("keelView.show(4)")
+  -- step 7, Regia's stack pinned open by a click on its top counter: the picture doc/viewer-suez.png copies
+  page:eval("keelView.show(7)")
   local top = centre('#counters .stack[data-hex="19A:3413"] > .slot:last-child .counter')
   page:click(top[1], top[2])
   page:hover(5, H - 5)
@@ -202,7 +205,7 @@ t.test("browser-6: no script errors, nothing fetched from the network; a screens
   t.eq(png:sub(1, 8), "\137PNG\r\n\26\n")
   t.eq({ string.unpack(">I4I4", png, 17) }, { W, H, 25 })
   t.ok(#png > 100000, ("a screenshot of %d bytes (a blank page is a few KB)"):format(#png))
-  io.write(("  screenshots in %s/: suez_step03.png, suez_step04.png, suez_step26.png\n"):format(OUT))
+  io.write(("  screenshots in %s/: suez_step03.png, suez_step04.png, suez_step42.png\n"):format(OUT))
 end)
 
 t.test("browser-7: cargo on request; a game without a map lists its units off the board", function()
