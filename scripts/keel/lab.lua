@@ -18,6 +18,7 @@
 local keel = require "keel"
 local json = require "keel.json"
 local stats = require "keel.stats"
+local limits = require "keel.limits"
 local sorted_keys = require("keel.keys").sorted
 
 local type, ipairs, tostring, error, pcall = type, ipairs, tostring, error, pcall
@@ -30,8 +31,6 @@ M.FORMAT = "keel-lab"
 M.VERSION = 1
 --- How seeds are derived (doc/lab.md): named in every report.
 M.SEEDS = "splitmix64(master + i * 0x9E3779B97F4A7C15) >> 33, game i = 1..games"
-M.MEMORY_MIB = 256
-M.CPU = 5
 
 -- ---- seeds -----------------------------------------------------------------------------
 
@@ -148,7 +147,8 @@ local Player = {}
 Player.__index = Player
 
 local function new_player(opts)
-  local self = setmetatable({ memory = floor((opts.memory or M.MEMORY_MIB) * 1024 * 1024), cpu = opts.cpu or M.CPU }, Player)
+  local l = limits.resolve { cpu = opts.cpu, memory = opts.memory }
+  local self = setmetatable({ memory = l.memory, cpu = l.cpu }, Player)
   self.sb = keel.sandbox.new { memory = self.memory }
   return self
 end
@@ -237,7 +237,7 @@ local function worker_spec(study, opts)
   local sides = {}
   for i, s in ipairs(study.sides) do sides[i] = { name = s.name, variants = s.variants } end
   return { scenario = study.scenario.file, master = study.master, sides = sides,
-           cpu = opts.cpu or M.CPU, memory = opts.memory or M.MEMORY_MIB }
+           cpu = opts.cpu, memory = opts.memory }
 end
 
 --- The worker's side of `keel lab worker SPEC FIRST LAST OUT`: play games
@@ -270,7 +270,8 @@ end
 --- Play the study's games (its shard), on `jobs` worker processes or, with
 --- one job, in this process, and count every record.
 ---@param study table from M.new
----@param opts? {jobs?: integer, program?: string, cpu?: number, memory?: number, on_progress?: fun(done: integer, total: integer)}
+---@param opts? {jobs?: integer, program?: string, cpu?: number, memory?: integer, on_progress?: fun(done: integer, total: integer)}
+---  cpu: seconds per action, memory: bytes per Lua state games play in (keel.limits.DEFAULT when not given)
 ---@return table study
 function M.run(study, opts)
   opts = opts or {}

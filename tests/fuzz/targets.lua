@@ -180,12 +180,12 @@ function M.bindings(data)
   end
 end
 
---- A journal: replayed (keel replay's machinery, its scenario set up from
+--- A journal: replayed (keel.replay, as keel replay plays it: its scenario set up from
 --- the header, each order played as keel run plays it, under a CPU limit
 --- of 1 s), or refused naming fuzz.jsonl and its line. A replay that
 --- diverges or is refused reports so with a message naming the journal.
 function M.journal(data)
-  local replay = require "keel.cli.replay"
+  local replay = require "keel.replay"
   local ok, rep = pcall(replay.replay, "fuzz.jsonl", { text = data, cpu = 1 })
   if not ok then return check_refusal("journal", "fuzz.jsonl", rep, data) end
   if type(rep) ~= "table" or type(rep.ok) ~= "boolean" then bad("journal", "no report", rep) end
@@ -208,7 +208,7 @@ function M.scenario(data)
   f:write(data)
   f:close()
   scenario_box = scenario_box or keel.sandbox.new { memory = 64 * 1024 * 1024 }
-  local ok, status, msg = scenario_box:call("keel.cli.run", "scenario_main", path,
+  local ok, status, msg = scenario_box:call("keel.runner", "play", path,
     { quiet = true, silent = true, cpu = 1, memory = 64 * 1024 * 1024 })
   if not ok then
     if msg == "memory" then return end   -- out of memory outside any action: the state is rebuilt

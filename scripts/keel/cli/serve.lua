@@ -2,6 +2,7 @@
 -- input and output: one JSON request a line in, one JSON response a line
 -- out (keel.serve; doc/protocol.md).
 local cli = require "keel.cli"
+local limits = require "keel.limits"
 
 local M = {
   summary = "speak the JSON-lines protocol for user interfaces",
@@ -15,8 +16,7 @@ local M = {
          "doc/protocol.md describes every request and response; doc/protocol.schema.json\n" ..
          "is their JSON schema.\n" ..
          "  --stdio         the transport: standard input and output (the only one)\n" ..
-         "  --memory MIB    the game's memory limit (default 256)\n" ..
-         "  --cpu SECONDS   the CPU limit of one request's rule code (default 5)\n" ..
+         limits.help { cpu = "the CPU limit of one request's rule code" } .. "\n" ..
          "Exit status: 0 at the end of input or after {\"op\":\"quit\"}, 2 usage.",
 }
 
@@ -28,17 +28,14 @@ local function cwd()
 end
 
 function M.run(args)
-  local opts, rest = cli.parse_options(args, { stdio = "flag", memory = "value", cpu = "value" })
+  local opts, rest = cli.parse_options(args, limits.options { stdio = "flag" })
   if #rest > 0 then cli.usage_error(("serve takes no arguments, got '%s'"):format(rest[1])) end
   if not opts.stdio then cli.usage_error("serve needs a transport: --stdio") end
-  local memory = tonumber(opts.memory or "256")
-  local cpu = tonumber(opts.cpu or "5")
-  if not memory or memory <= 0 then cli.usage_error("--memory wants a number of MiB") end
-  if not cpu or cpu <= 0 then cli.usage_error("--cpu wants a number of seconds") end
+  local l = limits.resolve(cli.limits(opts))
   local keel = require "keel"
   local json = require "keel.json"
-  local sb = keel.sandbox.new { memory = math.floor(memory * 1024 * 1024) }
-  local start = { cpu = cpu, cwd = cwd() }
+  local sb = keel.sandbox.new { memory = l.memory }
+  local start = { cpu = l.cpu, cwd = cwd() }
   local ok, err = sb:call("keel.serve", "start", start)
   if not ok then error("serve: " .. tostring(err), 0) end
   for line in io.stdin:lines() do
