@@ -372,4 +372,49 @@ t.test("lab-13: usage mistakes are one line, exit 2", function()
   end
 end)
 
+
+t.test("lab-14: a rule set with state between games gives the same study however it is cut (--jobs 1, 2, shards)", function()
+  -- the variant counts the games it has seen in a file-level local and reads
+  -- a tostring id; each game must see what a game played alone sees
+  local STATEFUL = "tests/families/variants/lab_stateful.lua"
+  local files = {}
+  for _, jobs in ipairs { 1, 2 } do
+    files[jobs] = ("%s/stateful%d.json"):format(tmp, jobs)
+    local st, out = sh(("%s lab %s --games 6 --seed 3 --variant %s --jobs %d --json %s --quiet"):format(
+      keel_bin, SUEZ, STATEFUL, jobs, files[jobs]))
+    t.eq(st, 0, out)
+  end
+  local one = t.read_file(files[1])
+  t.eq(t.read_file(files[2]), one, "--jobs 1 and --jobs 2: the same bytes")
+  local doc = json.decode(one)
+  -- every game as keel run plays it alone: 40 - 25 (the canal) + 100 (one game seen) + the id's share
+  t.eq(doc.sides[2].outcomes.vp, { ["116"] = 6 })
+  local st, out = sh(("%s run %s --variant %s --seed %d --quiet"):format(keel_bin, SUEZ, STATEFUL, lab.seed(3, 4)))
+  t.ok(out:find('expected keyed vp "Allied" = 15, got 116', 1, true), out)
+  t.eq(st, 1)
+  -- in this process, game after game in one Lua state: the same again
+  local s = lab.new { scenario = SUEZ, games = 6, master = 3,
+                      sides = { { name = "base" }, { name = "variant", variants = { STATEFUL } } } }
+  t.eq(lab.encode(lab.run(s, { jobs = 1 })), one)
+  -- and in shards, merged
+  local shards = {}
+  for i = 1, 2 do
+    shards[i] = ("%s/stateful_shard%d.json"):format(tmp, i)
+    t.eq((sh(("%s lab %s --games 6 --seed 3 --variant %s --shard %d/2 --jobs 1 --json %s --quiet"):format(
+      keel_bin, SUEZ, STATEFUL, i, shards[i]))), 0)
+  end
+  local merged = tmp .. "/stateful_merged.json"
+  t.eq((sh(("%s lab merge %s %s --json %s --quiet"):format(keel_bin, shards[1], shards[2], merged))), 0)
+  t.eq(t.read_file(merged), one)
+end)
+
+t.test("lab-15: one game's rule set and tostring ids start afresh, whatever the Lua state played before", function()
+  local STATEFUL = "tests/families/variants/lab_stateful.lua"
+  local a = lab_game.play(SUEZ, { STATEFUL }, 77)
+  for _ = 1, 3 do lab_game.play(SUEZ, { STATEFUL }, 5) end
+  local b = lab_game.play(SUEZ, { STATEFUL }, 77)
+  t.eq(b, a)
+  t.eq(a.outcomes.vp, 116)
+end)
+
 os.execute("rm -rf " .. tmp)
