@@ -138,7 +138,7 @@ local function merge(args)
   local lab = require "keel.lab"
   local list = {}
   for i, f in ipairs(rest) do list[i] = lab.decode(read_all(f), f) end
-  outputs(lab.merge(list), opts)
+  outputs(lab.merge(list, rest), opts)
   return 0
 end
 
