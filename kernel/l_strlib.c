@@ -76,7 +76,7 @@ const char *keel_lua_sandbox_tostring(lua_State *L, int idx, size_t *len) {
 }
 
 /* strlib.reset_ids() -> nothing: forget every id given; the next value
- * tostring sees is #1 again  [-0, +0, -] */
+ * tostring sees is #1 again  [-0, +0, e] */
 static int l_reset_ids(lua_State *L) {
   lua_pushnil(L);
   lua_setfield(L, LUA_REGISTRYINDEX, IDS_KEY);

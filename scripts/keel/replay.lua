@@ -149,8 +149,8 @@ function M.replay(path, opts)
   for i, l in ipairs(old) do ev[i] = decode(l, path .. ":" .. i) end
   local header = ev[1]
   check_header(path, header)
-  local limits = M.limits_of(header, opts)
-  local saved = keel.sandbox.limits { cpu = limits.cpu }
+  local lim = M.limits_of(header, opts)
+  local saved = keel.sandbox.limits { cpu = lim.cpu }
   local ok, rep = pcall(M._replay, path, opts, old, ev, header)
   keel.sandbox.limits { cpu = saved.cpu }
   if not ok then error(rep, 0) end
@@ -238,7 +238,7 @@ function M._replay(path, opts, old, ev, header)
   end
 
   -- setup: everything before the first step; rule_file events are compared by path
-  local p, q = 2, nil
+  local p, q = 2   -- q: the first line of the replay's journal not compared yet
   local function is_step(e) return e.ev == "action" or e.ev == "undo" or e.ev == "redo" or e.ev == "rollback" end
   local old_files = {}
   while p <= #old and not is_step(ev[p]) do

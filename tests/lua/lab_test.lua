@@ -519,8 +519,9 @@ t.test("lab-17: a shard with any field taken out or spoiled is merged or refused
         if sp ~= "remove" then parent[k] = copy(sp)
         elseif math.type(k) == "integer" then table.remove(parent, k)   -- a list stays a list
         else parent[k] = nil end
-        local what = table.concat((function() local t2 = {}; for i, k in ipairs(path) do t2[i] = tostring(k) end; return t2 end)(), ".")
-          .. " = " .. t.fmt(sp)
+        local names = {}
+        for i, key in ipairs(path) do names[i] = tostring(key) end
+        local what = table.concat(names, ".") .. " = " .. t.fmt(sp)
         local ok, err = pcall(function()
           local st = lab.decode(json.encode(doc), "shard.json")
           local m = lab.merge({ st }, { "shard.json" })
