@@ -226,11 +226,27 @@ function M.scenario(data)
   end
 end
 
+--- A `keel lab --json` file (a shard or a whole study): read back, checked
+--- and merged as `keel lab merge shard.json` does, its report made; or
+--- refused naming shard.json, never from inside keel's own Lua.
+function M.lab(data)
+  local lab = require "keel.lab"
+  local ok, err = pcall(function()
+    local merged = lab.merge({ lab.decode(data, "shard.json") }, { "shard.json" })
+    lab.encode(merged)
+    require("keel.lab_report").text(merged)
+  end)
+  if ok then return end
+  if type(err) == "string" then err = err:gsub("^lab merge: ", "") end
+  check_refusal("lab", "shard.json", err, data)
+  if err:find("keel/[%w_/]+%.lua:%d+:") then bad("lab", "error points into keel's own Lua", err) end
+end
+
 -- for tools that write inputs of the bindings target by hand
 M._extremes = EXTREMES
 function M._subjects() subjects = subjects or make_subjects(); return subjects end
 
 --- Target names in a fixed order.
-M.names = { "bindings", "journal", "map", "save", "scenario", "tables" }
+M.names = { "bindings", "journal", "lab", "map", "save", "scenario", "tables" }
 
 return M
