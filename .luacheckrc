@@ -65,5 +65,4 @@ files["bench"] = { max_line_length = false }
 exclude_files = { "tests/scenarios/escape.lua" }
 
 -- Known and harmless, in files of other areas (left as they are).
-files["scripts/keel/cli/replay.lua"] = { ignore = { "311/q" } }
 files["tests/lua/cli_test.lua"] = { ignore = { "311/out" } }

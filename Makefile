@@ -159,7 +159,7 @@ bench: all $(patsubst bench/%.c,$(REL)/bench/%,$(CBENCH_SRC))
 # `make test` runs the checked-in corpora as regression inputs.
 FUZZ_CC      ?= clang
 FUZZ_TIME    ?= 60
-FUZZ_TARGETS ?= bindings journal map save scenario serve tables
+FUZZ_TARGETS ?= bindings journal lab map save scenario serve tables
 build/fuzz/keel_fuzz: tests/fuzz/fuzz.c $(CORE_SRC) $(BIND_SRC) kernel/*.h build/modules.h | check-deps
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

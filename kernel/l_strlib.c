@@ -11,6 +11,9 @@
  *   format                      refuses '%p'; '%s' of a table prints a
  *                               stable id, never an address
  *   tostring                    "table: #7" instead of "table: 0x55..."
+ *   reset_ids()                 number tables and functions from #1 again
+ *                               (keel.lab_game: each game of a study the same
+ *                               ids, whatever the state played before it)
  *   string                      the whole library so bounded, minus dump
  *   lock()                      point the string metatable at `string` and
  *                               lock it (getmetatable("") gives a message)
@@ -70,6 +73,14 @@ const char *keel_lua_sandbox_tostring(lua_State *L, int idx, size_t *len) {
       return lua_tolstring(L, -1, len);
     }
   }
+}
+
+/* strlib.reset_ids() -> nothing: forget every id given; the next value
+ * tostring sees is #1 again  [-0, +0, e] */
+static int l_reset_ids(lua_State *L) {
+  lua_pushnil(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, IDS_KEY);
+  return 0;
 }
 
 /* tostring(v) -> string  [-1, +1, e] */
@@ -446,6 +457,8 @@ int keel_lua_open_strlib(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, l_tostring);
   lua_setfield(L, mod, "tostring");
+  lua_pushcfunction(L, l_reset_ids);
+  lua_setfield(L, mod, "reset_ids");
   lua_pushvalue(L, mod);
   lua_pushcclosure(L, l_lock, 1);
   lua_setfield(L, mod, "lock");

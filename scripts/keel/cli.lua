@@ -29,6 +29,36 @@ function M.usage_error(msg)
   error({ usage = msg }, 0)
 end
 
+--- The limits given as --memory and --cpu (keel.limits.parse: only those
+--- given, memory in bytes); a usage error when one is not a positive number.
+---@param opts {memory?: string, cpu?: string}
+---@return {cpu?: number, memory?: integer}
+function M.limits(opts)
+  local given, err = require("keel.limits").parse(opts)
+  if not given then M.usage_error(err) end
+  return given
+end
+
+--- Call module.fname(...) in a sandbox state of its own with this memory
+--- limit (bytes), as the commands that play a game do, and return the exit
+--- status it returns; when the state gives up (out of memory, an error
+--- outside the call's own handling), say so on one line and return 1.
+---@param memory integer
+---@param module string
+---@param fname string
+---@return integer status
+function M.in_sandbox(memory, module, fname, ...)
+  local sb = require("keel").sandbox.new { memory = memory }
+  io.stdout:flush()
+  local ok, status, why = sb:call(module, fname, ...)
+  sb:close()
+  if not ok then
+    io.stderr:write("keel: ", tostring(status), why == "memory" and " (try --memory)" or "", "\n")
+    return 1
+  end
+  return status
+end
+
 local function report(err)
   if type(err) == "table" and err.usage then
     io.stderr:write("keel: ", err.usage, "\n")

@@ -18,6 +18,7 @@
 local keel = require "keel"
 local json = require "keel.json"
 local stats = require "keel.stats"
+local limits = require "keel.limits"
 local sorted_keys = require("keel.keys").sorted
 
 local type, ipairs, tostring, error, pcall = type, ipairs, tostring, error, pcall
@@ -30,8 +31,6 @@ M.FORMAT = "keel-lab"
 M.VERSION = 1
 --- How seeds are derived (doc/lab.md): named in every report.
 M.SEEDS = "splitmix64(master + i * 0x9E3779B97F4A7C15) >> 33, game i = 1..games"
-M.MEMORY_MIB = 256
-M.CPU = 5
 
 -- ---- seeds -----------------------------------------------------------------------------
 
@@ -148,7 +147,8 @@ local Player = {}
 Player.__index = Player
 
 local function new_player(opts)
-  local self = setmetatable({ memory = floor((opts.memory or M.MEMORY_MIB) * 1024 * 1024), cpu = opts.cpu or M.CPU }, Player)
+  local l = limits.resolve { cpu = opts.cpu, memory = opts.memory }
+  local self = setmetatable({ memory = l.memory, cpu = l.cpu }, Player)
   self.sb = keel.sandbox.new { memory = self.memory }
   return self
 end
@@ -237,7 +237,7 @@ local function worker_spec(study, opts)
   local sides = {}
   for i, s in ipairs(study.sides) do sides[i] = { name = s.name, variants = s.variants } end
   return { scenario = study.scenario.file, master = study.master, sides = sides,
-           cpu = opts.cpu or M.CPU, memory = opts.memory or M.MEMORY_MIB }
+           cpu = opts.cpu, memory = opts.memory }
 end
 
 --- The worker's side of `keel lab worker SPEC FIRST LAST OUT`: play games
@@ -266,7 +266,8 @@ local NO_NULLS = { nulls = false }
 --- Play the study's games (its shard), on `jobs` worker processes or, with
 --- one job, in this process, and count every record.
 ---@param study table from M.new
----@param opts? {jobs?: integer, program?: string, cpu?: number, memory?: number, on_progress?: fun(done: integer, total: integer)}
+---@param opts? {jobs?: integer, program?: string, cpu?: number, memory?: integer, on_progress?: fun(done: integer, total: integer)}
+---  cpu: seconds per action, memory: bytes per Lua state games play in (keel.limits.DEFAULT when not given)
 ---@return table study
 function M.run(study, opts)
   opts = opts or {}
@@ -340,16 +341,144 @@ function M.run(study, opts)
   return study
 end
 
+-- ---- checking a slice ------------------------------------------------------------------
+
+local function whole(v, min) return math.type(v) == "integer" and v >= (min or 0) end
+local function is_list(v)
+  if type(v) ~= "table" then return false end
+  local n = 0
+  for _ in pairs(v) do n = n + 1 end
+  return n == #v
+end
+local function list_of(v, check)
+  if not is_list(v) then return false end
+  for _, x in ipairs(v) do if not check(x) then return false end end
+  return true
+end
+local function is_string(v) return type(v) == "string" end
+local function finite(v) return type(v) == "number" and v == v and v > -math.huge and v < math.huge end
+
+--- Check a study read back (M.decode) against what it claims to be: a
+--- slice (or slices) of a study of `games` games cut in `shards`, each side
+--- with the games of those slices played, counts that add up (completed
+--- at most played, each failed game listed once with its seed, each
+--- outcome's histogram and each rule's and row's count over the completed
+--- games), every field there and of its kind. Raises "WHERE: what is
+--- wrong" (M.merge does it for every slice before adding any up).
+---@param study table
+---@param where string the file (or slice) for the message
+---@return table study
+function M.check(study, where)
+  local function bad(what, ...) error(("%s: " .. what):format(where, ...), 0) end
+  if type(study) ~= "table" then bad("not a study") end
+  local sc = study.scenario
+  if type(sc) ~= "table" or not is_string(sc.file) or not is_string(sc.hash) then
+    bad("\"scenario\" wants the scenario's \"file\" and \"hash\"")
+  end
+  if not whole(study.games, 1) then bad("\"games\" wants a whole number, at least 1") end
+  if not whole(study.master, math.mininteger) then bad("\"master_seed\" wants a whole number") end
+  if not whole(study.shards, 1) then bad("\"shards\" wants a whole number, at least 1") end
+  -- the games of the slices it holds
+  if not list_of(study.have, function(i) return whole(i, 1) and i <= study.shards end) or #study.have == 0 then
+    bad("\"have\" wants the slices it holds, each a whole number from 1 to %d", study.shards)
+  end
+  local holds, claimed, expected = {}, {}, 0
+  for _, i in ipairs(study.have) do
+    if claimed[i] then bad("slice %d/%d is claimed twice", i, study.shards) end
+    claimed[i] = true
+    local first, last = M.slice(study.games, i, study.shards)
+    for g = first, last do holds[g] = true end
+    expected = expected + math.max(0, last - first + 1)
+  end
+  if not list_of(study.orders, function(o) return type(o) == "table" and is_string(o.text) end) then
+    bad("\"orders\" wants a list of orders, each with its \"text\"")
+  end
+  if not list_of(study.outcomes, function(d) return type(d) == "table" and is_string(d.name) and is_string(d.title) end) then
+    bad("\"outcomes\" wants a list of outcomes, each with its \"name\" and \"title\"")
+  end
+  if not is_list(study.sides) or #study.sides < 1 or #study.sides > 2 then bad("\"sides\" wants one or two sides") end
+  for k, s in ipairs(study.sides) do
+    local function side_bad(what, ...) bad("side %d (%s): " .. what, k, tostring(s.name), ...) end
+    if not is_string(s.name) then bad("side %d has no \"name\"", k) end
+    if not list_of(s.variants, is_string) then side_bad("\"variants\" wants a list of files") end
+    if not list_of(s.rule_keys, is_string) or not list_of(s.row_keys, is_string) then
+      side_bad("\"rule_keys\" and \"row_keys\" want lists of keys")
+    end
+    if s.played ~= expected then
+      side_bad("%d games played, but the slices it claims (%s of %d) hold %d", s.played,
+        concat(study.have, ", "), study.shards, expected)
+    end
+    if not whole(s.completed) or s.completed > s.played then
+      side_bad("%s games completed of %d played", tostring(s.completed), s.played)
+    end
+    if s.completed > 0 and not is_string(s.rules_hash) then side_bad("no \"rules_hash\" of its completed games") end
+    -- every game that failed, once, in its slices, with the seed the study gives it
+    if not is_list(s.failures) or #s.failures ~= s.played - s.completed then
+      side_bad("%d games failed (%d played, %d completed), but %d are listed", s.played - s.completed, s.played,
+        s.completed, is_list(s.failures) and #s.failures or 0)
+    end
+    local failed = {}
+    for i, f in ipairs(s.failures) do
+      if type(f) ~= "table" or not whole(f.game, 1) or not holds[f.game] or failed[f.game] then
+        side_bad("failure %d: \"game\" wants a game of its slices, listed once", i)
+      end
+      failed[f.game] = true
+      if f.seed ~= M.seed(study.master, f.game) then
+        side_bad("failure %d: game %d's seed is %d, not %s", i, f.game, M.seed(study.master, f.game), tostring(f.seed))
+      end
+      if not is_string(f.kind) or not whole(f.order) or not is_string(f.message) then
+        side_bad("failure %d wants \"kind\", \"order\" and \"message\"", i)
+      end
+    end
+    -- the counts over the completed games
+    if not list_of(s.met, function(c) return whole(c) and c <= s.completed end) or #s.met > #study.orders then
+      side_bad("\"met\" wants, for each order, how many of the %d completed games met it", s.completed)
+    end
+    if type(s.outcomes) ~= "table" then side_bad("no \"outcomes\"") end
+    local named = {}
+    for _, d in ipairs(study.outcomes) do named[d.name] = true end
+    for _, name in ipairs(sorted_keys(s.outcomes)) do
+      if not named[name] then side_bad("outcome %s is not one of the study's", tostring(name)) end
+    end
+    for _, d in ipairs(study.outcomes) do
+      local h, n = s.outcomes[d.name] or {}, 0
+      if type(h) ~= "table" then side_bad("outcome %s wants a histogram", d.name) end
+      for _, key in ipairs(sorted_keys(h)) do
+        if not is_string(key) or not whole(h[key], 1) then
+          side_bad("outcome %s: each value wants a count of games, at least 1", d.name)
+        end
+        n = n + h[key]
+      end
+      if n ~= s.completed then side_bad("outcome %s counts %d games, not the %d completed", d.name, n, s.completed) end
+    end
+    for _, what in ipairs { "rules", "rows" } do
+      if type(s[what]) ~= "table" then side_bad("no \"%s\"", what) end
+      for _, key in ipairs(sorted_keys(s[what])) do
+        local e = s[what][key]
+        if not is_string(key) or type(e) ~= "table" or not whole(e.games) or e.games > s.completed
+           or not finite(e.sum) or not finite(e.sumsq) or e.sum < e.games or e.sumsq < e.sum then
+          side_bad("%s %s wants {games (at most the %d completed), sum, sumsq} that add up", what,
+            tostring(key), s.completed)
+        end
+      end
+    end
+  end
+  return study
+end
+
 -- ---- merging ---------------------------------------------------------------------------
 
 local function same_def(a, b) return json.encode(a) == json.encode(b) end
 
 --- Merge studies (slices of one study: the same scenario, master seed,
---- games, sides and rule files, no shard twice) into one.
+--- games, sides and rule files, no shard twice) into one. Each is checked
+--- first (M.check), named in messages by names[i] (its file) or "slice i".
 ---@param list table[]
+---@param names? string[]
 ---@return table study
-function M.merge(list)
+function M.merge(list, names)
   if #list == 0 then error("keel.lab.merge: nothing to merge", 2) end
+  for n, b in ipairs(list) do M.check(b, "lab merge: " .. (names and names[n] or ("slice " .. n))) end
   local a = list[1]
   local out = {
     scenario = a.scenario, games = a.games, master = a.master, shards = a.shards, have = {},
@@ -358,7 +487,9 @@ function M.merge(list)
   for i, s in ipairs(a.sides) do out.sides[i] = new_side(s) end
   local have = {}
   for n, b in ipairs(list) do
-    local function refuse(what) error(("lab merge: slice %d: %s"):format(n, what), 0) end
+    local function refuse(what)
+      error(("lab merge: %s: %s"):format(names and names[n] or ("slice " .. n), what), 0)
+    end
     if b.scenario.hash ~= a.scenario.hash then refuse("another scenario (or the scenario file changed)") end
     if b.games ~= a.games then refuse(("a study of %d games, not %d"):format(b.games, a.games)) end
     if b.master ~= a.master then refuse(("master seed %d, not %d"):format(b.master, a.master)) end
@@ -651,12 +782,19 @@ function M.decode(text, where)
   }
   need(type(study.scenario) == "table" and type(study.scenario.file) == "string", "no scenario", where)
   need(math.type(study.games) == "integer" and math.type(study.master) == "integer", "no games or master seed", where)
+  need(doc.sides == nil or type(doc.sides) == "table", "\"sides\" is not a list", where)
   for k, s in ipairs(doc.sides or {}) do
+    -- what merge copies must be there to copy (M.check says the rest)
+    need(type(s) == "table", ("side %d is not an object"):format(k), where)
+    for _, f in ipairs { "variants", "failures", "met" } do
+      need(s[f] == nil or type(s[f]) == "table", ("side %d: %q is not a list"):format(k, f), where)
+    end
     local side = new_side(s)
     side.played, side.completed, side.rules_hash = s.played, s.completed, s.rules_hash
     need(math.type(side.played) == "integer" and math.type(side.completed) == "integer", "side without counts", where)
     for i, f in ipairs(s.failures or {}) do
-      side.failures[i] = { game = f.game, seed = f.seed, kind = f.kind, order = f.order, message = f.message }
+      side.failures[i] = type(f) == "table"
+        and { game = f.game, seed = f.seed, kind = f.kind, order = f.order, message = f.message } or f
     end
     for i, c in ipairs(s.met or {}) do side.met[i] = c end
     -- an empty object reads back as an empty array: both are empty tables here

@@ -257,33 +257,13 @@ local FAILS = { error = true, cpu = true, budget = true, memory = true }
 
 local function first_line(s) return (tostring(s):match("^[^\n]*")) end
 
-local specs = {}   -- scenario file -> spec, for the life of this Lua state
-local sets = {}    -- scenario file and variants -> rule set, for the life of this Lua state
-
--- The rule set of a scenario with these variants, made once per Lua state:
--- its games share it (keel.scenario.rule_set; each game's journal is the
--- one a fresh set gives), each with its own narration (set.narrate).
-local function set_for(file, spec, variants)
-  local key = file .. "\0" .. table.concat(variants or {}, "\0")
-  local set = sets[key]
-  if not set then
-    set = scenario.rule_set(spec, { variants = variants })
-    sets[key] = set
-  end
-  return set
-end
-
---- Load (once per Lua state) and check a scenario for a study.
+--- Load and check a scenario for a study: its spec and outcome definitions
+--- (keel.scenario.load: plain data, a copy of its own for each call).
 ---@param file string
 ---@return table spec, table[] outcome defs
 function M.load(file)
-  local s = specs[file]
-  if not s then
-    local spec = scenario.load(file)
-    s = { spec = spec, defs = M.outcome_defs(spec) }
-    specs[file] = s
-  end
-  return s.spec, s.defs
+  local spec = scenario.load(file)
+  return spec, M.outcome_defs(spec)
 end
 
 --- What a study reports about a scenario before any game: its name, each
@@ -313,7 +293,13 @@ function M.describe(file, sides)
   return { name = spec.name, orders = orders, outcomes = outcomes, known = known }
 end
 
---- Play one game. Returns a record (plain data):
+--- Play one game. Each game starts from the same state of its scenario
+--- and rule set whatever the Lua state played before it (doc/lab.md: every
+--- way of cutting a study plays the same games): its scenario is loaded
+--- and its rule set made anew (the rule and variant files run again, so
+--- what they keep in file-level locals is the game's own; their compiled
+--- chunks and parsed tables are kept per process, keel.registry), and the
+--- ids tostring gives start from #1 again. Returns a record (plain data):
 --- ok = true: met (a string, one "1" or "0" per order: its expectations
 --- met), outcomes {name = value}, rules {key = times fired}, rows {key =
 --- times}, rules_hash (the rule files' contents, for merges);
@@ -326,20 +312,21 @@ end
 ---@return table record
 function M.play(file, variants, seed, opts)
   opts = opts or {}
-  if opts.cpu then require("keel").sandbox.limits { cpu = opts.cpu } end
-  local spec, defs = M.load(file)
+  local keel = require "keel"
+  if opts.cpu then keel.sandbox.limits { cpu = opts.cpu } end
+  keel.strlib.reset_ids()
+  local lok, spec, defs = pcall(M.load, file)
+  if not lok then
+    return { ok = false, kind = "setup", order = 0, message = first_line(errors.format(spec)) }
+  end
   local rules, rows = {}, {}
   local function count(t, k) t[k] = (t[k] or 0) + 1 end
   local function narrate(kind, d)
     if kind == "fire" or kind == "action" or kind == "veto" then count(rules, M.rule_key(d.rule))
     elseif kind == "resolve" then count(rows, M.row_key(d.record)) end
   end
-  local ok, run = pcall(set_for, file, spec, variants)   -- the set, or why it does not set up
-  if ok then
-    local set = run
-    set.narrate = narrate
-    ok, run = pcall(scenario.start, spec, { set = set, variants = variants, seed = seed })
-  end
+  -- a rule set of its own (the set, or why it does not set up)
+  local ok, run = pcall(scenario.start, spec, { narrate = narrate, variants = variants, seed = seed })
   if not ok then
     return { ok = false, kind = "setup", order = 0, message = first_line(errors.format(run)) }
   end
@@ -365,7 +352,7 @@ function M.play(file, variants, seed, opts)
   end
   local hashes = {}
   for i, rf in ipairs(run.game.rule_files) do hashes[i] = rf[2] end
-  local rules_hash = require("keel").state.hash_bytes(concat(hashes, " "))
+  local rules_hash = keel.state.hash_bytes(concat(hashes, " "))
   return { ok = true, met = concat(met), outcomes = values, rules = rules, rows = rows, rules_hash = rules_hash }
 end
 

@@ -358,7 +358,13 @@ local ctx_methods = {
     local b = binding(self)
     return sequence.status(b.set, b.game)
   end,
-  get_value = function(self, key) return binding(self).r.values[key] end,
+  -- a value that is a table comes as the read-only view ctx.rule.values
+  -- shows (one proxy per table): a rule never changes its own values
+  get_value = function(self, key)
+    local v = binding(self).r.values[key]
+    if type(v) == "table" then v = sandbox.readonly(v, "ctx.rule.values." .. tostring(key)) end
+    return v
+  end,
   --- ctx:pick(items, {count=, reason=}) -> item (or the list of `count` items): a random pick (keel.pick)
   pick = function(self, items, opts)
     local b = binding(self)

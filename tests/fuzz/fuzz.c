@@ -70,7 +70,7 @@ static int boot(lua_State *l) {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc; (void)argv;
   const char *target = getenv("KEEL_FUZZ_TARGET");
-  if (target == NULL) { fputs("keel fuzz: set KEEL_FUZZ_TARGET (a function of tests/fuzz/targets.lua: bindings, journal, map, save, scenario, serve, tables)\n", stderr); exit(2); }
+  if (target == NULL) { fputs("keel fuzz: set KEEL_FUZZ_TARGET (a function of tests/fuzz/targets.lua: bindings, journal, lab, map, save, scenario, serve, tables)\n", stderr); exit(2); }
   L = luaL_newstate();
   if (L == NULL) { fputs("keel fuzz: out of memory\n", stderr); exit(2); }
   lua_pushcfunction(L, boot);

@@ -180,12 +180,12 @@ function M.bindings(data)
   end
 end
 
---- A journal: replayed (keel replay's machinery, its scenario set up from
+--- A journal: replayed (keel.replay, as keel replay plays it: its scenario set up from
 --- the header, each order played as keel run plays it, under a CPU limit
 --- of 1 s), or refused naming fuzz.jsonl and its line. A replay that
 --- diverges or is refused reports so with a message naming the journal.
 function M.journal(data)
-  local replay = require "keel.cli.replay"
+  local replay = require "keel.replay"
   local ok, rep = pcall(replay.replay, "fuzz.jsonl", { text = data, cpu = 1 })
   if not ok then return check_refusal("journal", "fuzz.jsonl", rep, data) end
   if type(rep) ~= "table" or type(rep.ok) ~= "boolean" then bad("journal", "no report", rep) end
@@ -208,7 +208,7 @@ function M.scenario(data)
   f:write(data)
   f:close()
   scenario_box = scenario_box or keel.sandbox.new { memory = 64 * 1024 * 1024 }
-  local ok, status, msg = scenario_box:call("keel.cli.run", "scenario_main", path,
+  local ok, status, msg = scenario_box:call("keel.runner", "play", path,
     { quiet = true, silent = true, cpu = 1, memory = 64 * 1024 * 1024 })
   if not ok then
     if msg == "memory" then return end   -- out of memory outside any action: the state is rebuilt
@@ -285,6 +285,20 @@ function M.serve(data)
     end
     if s.quit then break end
   end
+--- A `keel lab --json` file (a shard or a whole study): read back, checked
+--- and merged as `keel lab merge shard.json` does, its report made; or
+--- refused naming shard.json, never from inside keel's own Lua.
+function M.lab(data)
+  local lab = require "keel.lab"
+  local ok, err = pcall(function()
+    local merged = lab.merge({ lab.decode(data, "shard.json") }, { "shard.json" })
+    lab.encode(merged)
+    require("keel.lab_report").text(merged)
+  end)
+  if ok then return end
+  if type(err) == "string" then err = err:gsub("^lab merge: ", "") end
+  check_refusal("lab", "shard.json", err, data)
+  if err:find("keel/[%w_/]+%.lua:%d+:") then bad("lab", "error points into keel's own Lua", err) end
 end
 
 -- for tools that write inputs of the bindings target by hand
@@ -292,6 +306,6 @@ M._extremes = EXTREMES
 function M._subjects() subjects = subjects or make_subjects(); return subjects end
 
 --- Target names in a fixed order.
-M.names = { "bindings", "journal", "map", "save", "scenario", "serve", "tables" }
+M.names = { "bindings", "journal", "lab", "map", "save", "scenario", "serve", "tables" }
 
 return M

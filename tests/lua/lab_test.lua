@@ -387,4 +387,173 @@ t.test("lab-13: usage mistakes are one line, exit 2", function()
   end
 end)
 
+
+t.test("lab-14: a rule set with state between games gives the same study however it is cut (--jobs 1, 2, shards)", function()
+  -- the variant counts the games it has seen in a file-level local and reads
+  -- a tostring id; each game must see what a game played alone sees
+  local STATEFUL = "tests/families/variants/lab_stateful.lua"
+  local files = {}
+  for _, jobs in ipairs { 1, 2 } do
+    files[jobs] = ("%s/stateful%d.json"):format(tmp, jobs)
+    local st, out = sh(("%s lab %s --games 6 --seed 3 --variant %s --jobs %d --json %s --quiet"):format(
+      keel_bin, SUEZ, STATEFUL, jobs, files[jobs]))
+    t.eq(st, 0, out)
+  end
+  local one = t.read_file(files[1])
+  t.eq(t.read_file(files[2]), one, "--jobs 1 and --jobs 2: the same bytes")
+  local doc = json.decode(one)
+  -- every game as keel run plays it alone: 40 - 25 (the canal) + 100 (one game seen) + the id's share
+  t.eq(doc.sides[2].outcomes.vp, { ["116"] = 6 })
+  local st, out = sh(("%s run %s --variant %s --seed %d --quiet"):format(keel_bin, SUEZ, STATEFUL, lab.seed(3, 4)))
+  t.ok(out:find('expected keyed vp "Allied" = 15, got 116', 1, true), out)
+  t.eq(st, 1)
+  -- in this process, game after game in one Lua state: the same again
+  local s = lab.new { scenario = SUEZ, games = 6, master = 3,
+                      sides = { { name = "base" }, { name = "variant", variants = { STATEFUL } } } }
+  t.eq(lab.encode(lab.run(s, { jobs = 1 })), one)
+  -- and in shards, merged
+  local shards = {}
+  for i = 1, 2 do
+    shards[i] = ("%s/stateful_shard%d.json"):format(tmp, i)
+    t.eq((sh(("%s lab %s --games 6 --seed 3 --variant %s --shard %d/2 --jobs 1 --json %s --quiet"):format(
+      keel_bin, SUEZ, STATEFUL, i, shards[i]))), 0)
+  end
+  local merged = tmp .. "/stateful_merged.json"
+  t.eq((sh(("%s lab merge %s %s --json %s --quiet"):format(keel_bin, shards[1], shards[2], merged))), 0)
+  t.eq(t.read_file(merged), one)
+end)
+
+t.test("lab-15: one game's rule set and tostring ids start afresh, whatever the Lua state played before", function()
+  local STATEFUL = "tests/families/variants/lab_stateful.lua"
+  local a = lab_game.play(SUEZ, { STATEFUL }, 77)
+  for _ = 1, 3 do lab_game.play(SUEZ, { STATEFUL }, 5) end
+  local b = lab_game.play(SUEZ, { STATEFUL }, 77)
+  t.eq(b, a)
+  t.eq(a.outcomes.vp, 116)
+end)
+
+-- a shard of a study (games 1-3 of 6, master seed 1, one side with the
+-- unlucky start: one of its games fails) as the JSON document keel lab
+-- writes, decoded again for a test to spoil
+local function shard_doc()
+  local s = lab.new { scenario = SUEZ, games = 6, master = 1, shard = { 1, 2 },
+                      sides = { { name = "base", variants = { UNLUCKY } } } }
+  lab.run(s, { jobs = 1 })
+  t.eq(#s.sides[1].failures, 1, "one game of the shard fails")
+  return lab.encode(s)
+end
+
+t.test("lab-16: lab merge checks each shard against the study it claims to be part of", function()
+  local text = shard_doc()
+  local function spoiled(name, fn)
+    local doc = json.decode(text)
+    fn(doc)
+    local path = ("%s/%s.json"):format(tmp, name)
+    local f = assert(io.open(path, "wb"))
+    f:write(json.encode(doc))
+    f:close()
+    return path
+  end
+  local cases = {
+    -- slices it does not hold: one slice played, three claimed (then it passed as a complete study)
+    { "claims", function(d) d.shards, d.have = 3, { 1, 2, 3 } end,
+      "side 1 (base): 3 games played, but the slices it claims (1, 2, 3 of 3) hold 6" },
+    { "claims_other", function(d) d.have = { 2 } end,
+      "side 1 (base): failure 1: \"game\" wants a game of its slices, listed once" },
+    { "complete", function(d) d.shards, d.have = nil, nil end,
+      "side 1 (base): 3 games played, but the slices it claims (1 of 1) hold 6" },
+    { "twice", function(d) d.have = { 1, 1 } end, "slice 1/2 is claimed twice" },
+    { "no_slice", function(d) d.have = { 3 } end, "\"have\" wants the slices it holds, each a whole number from 1 to 2" },
+    -- more games completed than played
+    { "completed", function(d) d.sides[1].completed = 4 end, "side 1 (base): 4 games completed of 3 played" },
+    { "unlisted", function(d) d.sides[1].failures = nil end, "side 1 (base): 1 games failed (3 played, 2 completed), but 0 are listed" },
+    { "outcome_count", function(d) d.sides[1].outcomes.vp = { ["15"] = 5 } end,
+      "side 1 (base): outcome vp counts 5 games, not the 2 completed" },
+    { "met", function(d) d.sides[1].met[2] = 7 end, "side 1 (base): \"met\" wants, for each order, how many of the 2 completed games met it" },
+    { "seed", function(d) d.sides[1].failures[1].seed = 12345 end, "'s seed is" },
+    -- missing fields (each once an error from keel's own lab.lua)
+    { "no_game", function(d) d.sides[1].failures[1].game = nil end,
+      "side 1 (base): failure 1: \"game\" wants a game of its slices, listed once" },
+    { "no_sum", function(d) local _, e = next(d.sides[1].rules); e.sum = nil end, "wants {games (at most the 2 completed), sum, sumsq} that add up" },
+    { "no_hash", function(d) d.scenario.hash = nil end, "\"scenario\" wants the scenario's \"file\" and \"hash\"" },
+    { "no_name", function(d) d.sides[1].name = nil end, "side 1 has no \"name\"" },
+    { "side_string", function(d) d.sides[1] = "base" end, "side 1 is not an object" },
+    { "variants_string", function(d) d.sides[1].variants = "x.lua" end, "side 1: \"variants\" is not a list" },
+  }
+  for _, c in ipairs(cases) do
+    local path = spoiled(c[1], c[2])
+    local st, out = sh(("%s lab merge %s --quiet"):format(keel_bin, path))
+    t.eq(st, 1, c[1] .. ": " .. out)
+    t.ok(out:find(path, 1, true) and out:find(c[3], 1, true), c[1] .. ": " .. out)
+    t.ok(not out:find("%.lua:%d+:"), c[1] .. ": names a place in keel's Lua: " .. out)
+    t.eq(select(2, out:gsub("\n", "")), 1, c[1] .. ": one line")
+  end
+  -- the shard as written merges, alone and with its other half
+  local whole = tmp .. "/whole.json"
+  local s2 = lab.new { scenario = SUEZ, games = 6, master = 1, shard = { 2, 2 },
+                       sides = { { name = "base", variants = { UNLUCKY } } } }
+  local other = tmp .. "/other_half.json"
+  local f = assert(io.open(other, "wb")); f:write(lab.encode(lab.run(s2, { jobs = 1 }))); f:close()
+  local st, out = sh(("%s lab merge %s %s --quiet --json %s"):format(keel_bin, spoiled("as_written", function() end), other, whole))
+  t.eq(st, 0, out)
+  t.eq(json.decode(t.read_file(whole)).sides[1].played, 6)
+end)
+
+t.test("lab-17: a shard with any field taken out or spoiled is merged or refused naming the file, never a keel error", function()
+  local base = json.decode(shard_doc())
+  base.report = nil   -- merge reads the statistics, never the report
+  -- every path into the document, the maps of rules and rows cut to two keys each
+  local paths = {}
+  local function walk(v, path)
+    paths[#paths + 1] = path
+    if type(v) ~= "table" then return end
+    local keys = require("keel.keys").sorted(v)
+    for i, k in ipairs(keys) do
+      if (path[#path] == "rules" or path[#path] == "rows" or path[#path] == "met") and i > 2 then break end
+      local p = { table.unpack(path) }
+      p[#p + 1] = k
+      walk(v[k], p)
+    end
+  end
+  walk(base, {})
+  local function copy(v)
+    if type(v) ~= "table" then return v end
+    local out = {}
+    for k, x in pairs(v) do out[k] = copy(x) end
+    return out
+  end
+  local spoils = { "remove", "x", -1, 0.5, 1e300, {}, { "x" } }
+  local refused, merged = 0, 0
+  for _, path in ipairs(paths) do
+    if #path > 0 then
+      for _, sp in ipairs(spoils) do
+        local doc = copy(base)
+        local parent = doc
+        for i = 1, #path - 1 do parent = parent[path[i]] end
+        local k = path[#path]
+        if sp ~= "remove" then parent[k] = copy(sp)
+        elseif math.type(k) == "integer" then table.remove(parent, k)   -- a list stays a list
+        else parent[k] = nil end
+        local names = {}
+        for i, key in ipairs(path) do names[i] = tostring(key) end
+        local what = table.concat(names, ".") .. " = " .. t.fmt(sp)
+        local ok, err = pcall(function()
+          local st = lab.decode(json.encode(doc), "shard.json")
+          local m = lab.merge({ st }, { "shard.json" })
+          lab.encode(m)
+          lab_report.text(m)
+        end)
+        if ok then
+          merged = merged + 1
+        else
+          refused = refused + 1
+          t.ok(type(err) == "string" and (err:find("^shard%.json: ") or err:find("^lab merge: shard%.json: "))
+            and not err:find("%.lua:%d+:"), what .. ": " .. tostring(err))
+        end
+      end
+    end
+  end
+  t.ok(refused > 100 and merged > 10, ("%d refused, %d merged"):format(refused, merged))
+end)
+
 os.execute("rm -rf " .. tmp)

@@ -827,4 +827,31 @@ t.test("standin-2: every stand-in of the families says so in its declaration", f
   end
   -- (29 until the sequence of play replaced the eastmed "phasing player" stand-in)
   t.ok(n_rules >= 28 and n_tables >= 7, ("found %d stand-in rules, %d tables"):format(n_rules, n_tables))
+t.test("rules-values: ctx:get_value hands out the rule's values read-only, as ctx.rule.values does", function()
+  local dir = temp_family("valued", [[return family { name = "valued", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { id = "V.1", title = "Values", values = { n = 2, list = { 1, 2 }, nested = { inner = { 3 } } },
+        queries = {
+          n = function(ctx) return ctx:get_value("n") end,
+          read = function(ctx) local l = ctx:get_value("list"); return #l, l[2], ctx:get_value("nested").inner[1] end,
+          grow = function(ctx) local l = ctx:get_value("list"); l[3] = 3 end,
+          change = function(ctx) ctx:get_value("list")[1] = 9 end,
+          deep = function(ctx) ctx:get_value("nested").inner[1] = 9 end,
+          insert = function(ctx) table.insert(ctx:get_value("list"), 4) end,
+          same = function(ctx) return ctx:get_value("list") == ctx.rule.values.list end,
+        } }
+    ]] })
+  local set = rules.load { families = { "valued" }, path = { dir } }
+  local g = fleet()
+  t.eq(set:query(g, "n"), 2)
+  t.eq({ set:query(g, "read") }, { 2, 2, 3 })
+  t.raises(function() set:query(g, "grow") end, "is read-only")
+  t.raises(function() set:query(g, "change") end, "is read-only")
+  t.raises(function() set:query(g, "deep") end, "is read-only")
+  t.raises(function() set:query(g, "insert") end, "read-only")
+  t.eq(set:query(g, "same"), true, "one view of a value")
+  -- nothing changed: the next game (and the rule set's own table) sees the values as declared
+  t.eq({ set:query(fleet(), "read") }, { 2, 2, 3 })
+  t.eq(set.rules["V.1"].values.list, { 1, 2 })
+  os.execute("rm -rf " .. dir)
 end)

@@ -2,6 +2,7 @@
 ---          [--shard I/N] [--json FILE] [--svg FILE] [--quiet] [--cpu SECONDS] [--memory MIB]
 --- keel lab merge FILE... [--json FILE] [--svg FILE]
 local cli = require "keel.cli"
+local limits = require "keel.limits"
 
 local M = {
   summary = "the variant lab: play a scenario many times, base against a house rule",
@@ -29,8 +30,7 @@ local M = {
          "  --json FILE     write the statistics and the report as JSON (merge reads it)\n" ..
          "  --svg FILE      draw the outcome distributions, the sides side by side\n" ..
          "  --quiet         no progress and no table (with --json or --svg)\n" ..
-         "  --cpu SECONDS   the CPU limit of one action (default 5)\n" ..
-         "  --memory MIB    the memory limit of the Lua state games play in (default 256)\n" ..
+         limits.help { memory = "the memory limit of the Lua state games play in" } .. "\n" ..
          "Progress: a bar with an ETA when standard output is a terminal, else a\n" ..
          "line now and then on standard error.",
 }
@@ -89,15 +89,9 @@ function M.progress(tty)
   end
 end
 
-local function positive(v, what)
-  local n = v and tonumber(v)
-  if v and (not n or n <= 0) then cli.usage_error(what) end
-  return n
-end
-
 local function run_study(args)
-  local opts, rest = cli.parse_options(args, { games = "value", variant = "list", vs = "list", seed = "value",
-    jobs = "value", shard = "value", json = "value", svg = "value", quiet = "flag", cpu = "value", memory = "value" })
+  local opts, rest = cli.parse_options(args, limits.options { games = "value", variant = "list", vs = "list", seed = "value",
+    jobs = "value", shard = "value", json = "value", svg = "value", quiet = "flag" })
   if #rest ~= 1 then cli.usage_error("lab needs one SCENARIO.lua; try 'keel help lab'") end
   local games = math.tointeger(tonumber(opts.games or ""))
   if not games or games < 1 then cli.usage_error("lab needs --games N (a whole number, at least 1)") end
@@ -121,13 +115,12 @@ local function run_study(args)
   else
     jobs = lab.cores()
   end
-  local cpu = positive(opts.cpu, "--cpu wants a number of seconds")
-  local memory = positive(opts.memory, "--memory wants a number of MiB")
+  local l = limits.resolve(cli.limits(opts))
   local sides = { { name = "base", variants = opts.vs or {} } }
   if opts.variant then sides[2] = { name = "variant", variants = opts.variant } end
   local study = lab.new { scenario = rest[1], games = games, master = master, sides = sides, shard = shard }
   local tty = not opts.quiet and M.is_tty()
-  lab.run(study, { jobs = jobs, program = cli.program, cpu = cpu, memory = memory,
+  lab.run(study, { jobs = jobs, program = cli.program, cpu = l.cpu, memory = l.memory,
                    on_progress = not opts.quiet and M.progress(tty) or nil })
   outputs(study, opts)
   return 0
@@ -145,7 +138,7 @@ local function merge(args)
   local lab = require "keel.lab"
   local list = {}
   for i, f in ipairs(rest) do list[i] = lab.decode(read_all(f), f) end
-  outputs(lab.merge(list), opts)
+  outputs(lab.merge(list, rest), opts)
   return 0
 end
 

@@ -2,6 +2,7 @@
 -- input and output: one JSON request a line in, one JSON response a line
 -- out (keel.serve; doc/protocol.md).
 local cli = require "keel.cli"
+local limits = require "keel.limits"
 
 local M = {
   summary = "speak the JSON-lines protocol for user interfaces",
@@ -18,8 +19,7 @@ local M = {
          "must lie in the folder keel serve runs in, or DIR: others are refused.\n" ..
          "  --stdio         the transport: standard input and output (the only one)\n" ..
          "  --root DIR      the folder requests' paths are confined to, and start from\n" ..
-         "  --memory MIB    the game's memory limit (default 256)\n" ..
-         "  --cpu SECONDS   the CPU limit of one request's rule code (default 5)\n" ..
+         limits.help { cpu = "the CPU limit of one request's rule code" } .. "\n" ..
          "Exit status: 0 at the end of input or after {\"op\":\"quit\"}, 2 usage.",
 }
 
@@ -31,13 +31,10 @@ local function cwd()
 end
 
 function M.run(args)
-  local opts, rest = cli.parse_options(args, { stdio = "flag", root = "value", memory = "value", cpu = "value" })
+  local opts, rest = cli.parse_options(args, limits.options { stdio = "flag", root = "value" })
   if #rest > 0 then cli.usage_error(("serve takes no arguments, got '%s'"):format(rest[1])) end
   if not opts.stdio then cli.usage_error("serve needs a transport: --stdio") end
-  local memory = tonumber(opts.memory or "256")
-  local cpu = tonumber(opts.cpu or "5")
-  if not memory or memory <= 0 then cli.usage_error("--memory wants a number of MiB") end
-  if not cpu or cpu <= 0 then cli.usage_error("--cpu wants a number of seconds") end
+  local l = limits.resolve(cli.limits(opts))
   local keel = require "keel"
   local json = require "keel.json"
   local root
@@ -46,8 +43,8 @@ function M.run(args)
     root, kind = keel.file.find_real(opts.root)
     if not root or kind ~= "folder" then cli.usage_error(("--root wants a folder, got '%s'"):format(opts.root)) end
   end
-  local sb = keel.sandbox.new { memory = math.floor(memory * 1024 * 1024) }
-  local start = { cpu = cpu, cwd = cwd(), root = root }
+  local sb = keel.sandbox.new { memory = l.memory }
+  local start = { cpu = l.cpu, cwd = cwd(), root = root }
   local ok, err = sb:call("keel.serve", "start", start)
   if not ok then error("serve: " .. tostring(err), 0) end
   for line in io.stdin:lines() do

@@ -49,7 +49,7 @@ function Ctx:emit(event, data) end
 ---@param name string
 ---@return any ...
 function Ctx:query(name, ...) end
---- A value of this rule.
+--- A value of this rule (a table as a read-only view, as ctx.rule.values shows it).
 ---@param key string
 ---@return any
 function Ctx:get_value(key) end

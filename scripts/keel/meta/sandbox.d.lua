@@ -94,4 +94,7 @@ function strlib.rep(s, n, sep) end
 function strlib.format(fmt, ...) end
 ---@return string
 function strlib.tostring(v) end
+--- Forget the ids tostring gave: the next table or function it sees is #1
+--- again (keel.lab_game, before each game of a study).
+function strlib.reset_ids() end
 function strlib.lock() end
