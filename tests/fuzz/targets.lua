@@ -285,6 +285,8 @@ function M.serve(data)
     end
     if s.quit then break end
   end
+end
+
 --- A `keel lab --json` file (a shard or a whole study): read back, checked
 --- and merged as `keel lab merge shard.json` does, its report made; or
 --- refused naming shard.json, never from inside keel's own Lua.

@@ -827,6 +827,8 @@ t.test("standin-2: every stand-in of the families says so in its declaration", f
   end
   -- (29 until the sequence of play replaced the eastmed "phasing player" stand-in)
   t.ok(n_rules >= 28 and n_tables >= 7, ("found %d stand-in rules, %d tables"):format(n_rules, n_tables))
+end)
+
 t.test("rules-values: ctx:get_value hands out the rule's values read-only, as ctx.rule.values does", function()
   local dir = temp_family("valued", [[return family { name = "valued", files = { "r.lua" } }]], {
     ["r.lua"] = [[
