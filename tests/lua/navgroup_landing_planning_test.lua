@@ -127,3 +127,31 @@ t.test("37.C (3)-1: only the units performing the assault have their REs counted
   t.eq(w.q("plan_field", id, "re"), 14, "all of them count against the LC/LB capacity")
   t.eq(w.game:get_value(follow[1], "plan_assault"), nil)
 end)
+
+t.test("37.C (2)-3 / 37 (g)-2: a plan names the c/m units that land without attacking; they count double their RE size, not four times", function()
+  local w = F.world()
+  F.fleet(w, "Landing craft", { "LC" }, "A:0402", nil, { capacity = 5 })
+  local pz = troops(w, 1, 1, { cm = true, he = true })
+  local inf = troops(w, 2, 1)
+  -- x4 for the tank and 2 infantry REs: 6 REs, past the 5 in play
+  refused(w, "37.C (2): plans for 6 REs", function()
+    return w.act("plan_landing", { hex = w.hex("A:0502"), units = { pz[1], inf[1], inf[2] } }) end)
+  -- only c/m units, only units of the plan, each once
+  refused(w, "37 (g): Inf 1 is not a c/m unit: only c/m units may land without attacking", function()
+    return w.act("plan_landing", { hex = w.hex("A:0502"), units = { pz[1], inf[1] }, no_attack = { inf[1] } }) end)
+  refused(w, "37 (g): Inf 1 lands without attacking but is not in the plan", function()
+    return w.act("plan_landing", { hex = w.hex("A:0502"), units = { pz[1] }, no_attack = { pz[1], inf[1] } }) end)
+  refused(w, "37 (g): Inf 1 is named twice", function()
+    return w.act("plan_landing", { hex = w.hex("A:0502"), units = { pz[1] }, no_attack = { pz[1], pz[1] } }) end)
+  -- planned not to attack: x2, and the three fit
+  local ok, id = w.act("plan_landing", { hex = w.hex("A:0502"), units = { pz[1], inf[1], inf[2] }, no_attack = { pz[1] } })
+  t.ok(ok, id)
+  t.eq(w.q("plan_field", id, "re"), 4)
+  t.eq(w.q("planned_re", "Allied"), 4)
+  t.eq(w.game:get_value(pz[1], "plan_no_attack"), true)
+  t.eq(w.game:get_value(inf[1], "plan_no_attack"), nil)
+  t.ok(F.said(w, "1 c/m unit lands without attacking (37 (g))"), "the narration says so")
+  -- cancelled: the promise goes with the plan
+  t.ok(w.act("cancel_landing", { plan = id }))
+  t.eq(w.game:get_value(pz[1], "plan_no_attack"), nil)
+end)
