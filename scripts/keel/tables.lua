@@ -692,9 +692,13 @@ function Table:column_for(value, shift)
   end
   local idx = 1
   for i = 2, #lows do if value >= lows[i] then idx = i end end
-  local want = idx + shift
-  local got = math.max(1, math.min(#lows, want))
-  return self.columns[got], got, got ~= want
+  -- clamped to the table's columns without forming idx + shift (it would
+  -- wrap for a shift near 2^63)
+  local got
+  if shift >= #lows - idx then got = #lows
+  elseif shift <= 1 - idx then got = 1
+  else got = idx + shift end
+  return self.columns[got], got, got - idx ~= shift
 end
 
 --- Look up a modified roll without rolling: result, row, clamped.
