@@ -3,6 +3,7 @@
 -- planning table (a scenario's; the shipped stand-in says so), items 1-3
 -- and the 20 RE / 26 RE example. Refused orders leave the hash unchanged.
 local t = require "keel.testing"
+local keel = require "keel"
 local F = dofile("tests/lua/navgroup_landing_fixture.lua")
 
 local refused = F.refused
@@ -154,4 +155,17 @@ t.test("37.C (2)-3 / 37 (g)-2: a plan names the c/m units that land without atta
   -- cancelled: the promise goes with the plan
   t.ok(w.act("cancel_landing", { plan = id }))
   t.eq(w.game:get_value(pz[1], "plan_no_attack"), nil)
+end)
+
+t.test("37.C-hex-param: a hex parameter that is no hex of the map is refused by the parameter check, before any rule", function()
+  local w = F.world()
+  F.fleet(w, "Landing craft", { "LC" }, "A:0402", nil, { capacity = 5 })
+  local inf = troops(w, 1, 1)
+  local off = keel.hex.from_qr(400, 400)
+  for _, hex in ipairs { off, -1, 1 << 62 } do
+    refused(w, "action 'plan_landing': parameter 'hex' must be a hex", function()
+      return w.act("plan_landing", { hex = hex, units = inf }) end)
+  end
+  refused(w, "parameter 'hex' must be a hex on the map", function()
+    return w.act("plan_landing", { hex = off, units = inf }) end)
 end)

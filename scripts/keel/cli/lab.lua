@@ -89,6 +89,10 @@ function M.progress(tty)
   end
 end
 
+-- the memory a game's Lua state may be given (MiB): it loads keel's rule
+-- modules and a rule family first; past the top, no allocator would give it
+local MIN_MEMORY_MIB, MAX_MEMORY_MIB = 4, 1024 * 1024
+
 local function positive(v, what)
   local n = v and tonumber(v)
   if v and (not n or n <= 0) then cli.usage_error(what) end
@@ -123,6 +127,10 @@ local function run_study(args)
   end
   local cpu = positive(opts.cpu, "--cpu wants a number of seconds")
   local memory = positive(opts.memory, "--memory wants a number of MiB")
+  if memory and (memory < MIN_MEMORY_MIB or memory > MAX_MEMORY_MIB) then
+    cli.usage_error(("--memory %s: from %d to %d MiB (the Lua state games play in loads keel's rule modules first)")
+      :format(opts.memory, MIN_MEMORY_MIB, MAX_MEMORY_MIB))
+  end
   local sides = { { name = "base", variants = opts.vs or {} } }
   if opts.variant then sides[2] = { name = "variant", variants = opts.variant } end
   local study = lab.new { scenario = rest[1], games = games, master = master, sides = sides, shard = shard }
