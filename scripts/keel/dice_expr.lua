@@ -105,23 +105,23 @@ end
 
 --- The most dice of `sides` faces whose outcomes (sides ^ dice) fit a Lua
 --- integer: the limit of exact odds.
----@param sides integer >= 1
+---@param faces integer >= 1
 ---@return integer
-function M.max_dice(sides)
-  if sides < 2 then return math.maxinteger end   -- one outcome, however many dice
+function M.max_dice(faces)
+  if faces < 2 then return math.maxinteger end   -- one outcome, however many dice
   local n, outcomes = 0, 1
-  while outcomes <= math.maxinteger // sides do n, outcomes = n + 1, outcomes * sides end
+  while outcomes <= math.maxinteger // faces do n, outcomes = n + 1, outcomes * faces end
   return n
 end
 
 --- The error of too many dice for exact odds, naming the input and the limit.
 ---@param text string the dice as the user wrote them (2d6, "40 dice")
----@param count integer dice
----@param sides integer faces per die
+---@param n integer dice
+---@param faces integer faces per die
 ---@return string
-function M.too_many(text, count, sides)
+function M.too_many(text, n, faces)
   return ("%s: %d^%d outcomes do not fit a 64-bit integer, the limit of exact odds (at most %d dice of %d sides)")
-    :format(text, sides, count, M.max_dice(sides), sides)
+    :format(text, faces, n, M.max_dice(faces), faces)
 end
 
 --- Distribution of the total of an expression: counts[total] (integers)
