@@ -6,6 +6,13 @@
  * On KEEL_E_IO and KEEL_E_NOT_FOUND, errno holds the reason of the call
  * that failed (what a caller shows: "Permission denied", "No space left
  * on device"; keel_file_reason).
+ *
+ * Only regular files are replaced. A write to a character device or a FIFO
+ * (/dev/null, /dev/stdout on a terminal or a pipe) goes into it, never
+ * waiting for a reader; to a symlink, to what it points at (the link stays);
+ * any other kind (a directory, a block device, a socket, a link to nothing)
+ * is refused. A read takes a regular file only, refused at once otherwise
+ * (a FIFO is opened without waiting for a writer): KEEL_E_NOT_REGULAR.
  */
 #include "array.h"
 #include "keel.h"
@@ -42,8 +49,52 @@ static int open_fresh(const char *tmp) {
   return -1;
 }
 
+/* Write into what is at path, a character device or a FIFO, as it is: no
+ * temporary file, no rename, nothing created or truncated. A FIFO without a
+ * reader fails at once (ENXIO) instead of waiting for one. */
+static keel_status write_into(const char *path, const char *data, size_t len) {
+  int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return KEEL_E_IO;
+  struct stat sb;
+  if (fstat(fd, &sb) != 0) { int why = errno; close(fd); errno = why; return KEEL_E_IO; }
+  if (!S_ISCHR(sb.st_mode) && !S_ISFIFO(sb.st_mode)) { close(fd); return KEEL_E_NOT_REGULAR; }
+  int flags = fcntl(fd, F_GETFL);
+  int ok = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 && write_all(fd, data, len);
+  int why = ok ? 0 : errno;
+  if (close(fd) != 0 && ok) { ok = 0; why = errno; }
+  if (!ok) { errno = why; return KEEL_E_IO; }
+  return KEEL_OK;
+}
+
+static keel_status write_replacing(const char *path, const char *data, size_t len);
+
 keel_status keel_file_write_atomic(const char *path, const char *data, size_t len) {
   if (!path || !*path || (!data && len)) return KEEL_E_ARG;
+  struct stat is, at;
+  int linked = lstat(path, &is) == 0 && S_ISLNK(is.st_mode);
+  if (stat(path, &at) == 0) {
+    if (S_ISDIR(at.st_mode)) { errno = EISDIR; return KEEL_E_IO; }
+    if (S_ISCHR(at.st_mode) || S_ISFIFO(at.st_mode)) return write_into(path, data, len);
+    if (!S_ISREG(at.st_mode)) return KEEL_E_NOT_REGULAR;
+    if (linked) {
+      /* a link to a regular file: the file is replaced, the link stays */
+      char *real = realpath(path, NULL);
+      if (!real) return KEEL_E_IO;
+      keel_status rc = write_replacing(real, data, len);
+      int why = errno;
+      free(real);
+      errno = why;
+      return rc;
+    }
+  } else if (linked) {
+    errno = ENOENT;   /* a link to nothing: nothing of ours to write to */
+    return KEEL_E_IO;
+  }
+  return write_replacing(path, data, len);
+}
+
+/* The atomic write proper: path is a regular file or nothing (no link). */
+static keel_status write_replacing(const char *path, const char *data, size_t len) {
   size_t pl = strlen(path);
   char *tmp = malloc(pl + 16);
   char *dir = malloc(pl + 2);
@@ -73,6 +124,9 @@ keel_status keel_file_write_atomic(const char *path, const char *data, size_t le
     int ok = fchmod(fd, mode) == 0 && write_all(fd, data, len) && fsync(fd) == 0;
     if (!ok) why = errno;
     if (close(fd) != 0 && ok) { ok = 0; why = errno; }
+    /* what was made meanwhile at path, if not a regular file, is not replaced */
+    struct stat now;
+    if (ok && lstat(path, &now) == 0 && !S_ISREG(now.st_mode)) { ok = 0; why = 0; rc = KEEL_E_NOT_REGULAR; }
     if (ok && rename(tmp, path) != 0) { ok = 0; why = errno; }
     if (ok) {
       int dfd = open(dir, O_RDONLY | O_DIRECTORY);
@@ -91,16 +145,23 @@ keel_status keel_file_write_atomic(const char *path, const char *data, size_t le
 keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len) {
   *out = NULL;
   *len = 0;
-  int fd = open(path, O_RDONLY);
+  /* O_NONBLOCK: a FIFO opens at once (no waiting for a writer), to be refused */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return errno == ENOENT ? KEEL_E_NOT_FOUND : KEEL_E_IO;
   struct stat sb;
   if (fstat(fd, &sb) != 0) { int why = errno; close(fd); errno = why; return KEEL_E_IO; }
   if (S_ISDIR(sb.st_mode)) { close(fd); errno = EISDIR; return KEEL_E_IO; }
-  if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max) { close(fd); return KEEL_E_CAPACITY; }
-  size_t cap = 0, n = 0, first = S_ISREG(sb.st_mode) ? (size_t)sb.st_size + 2 : 4096;
+  if (!S_ISREG(sb.st_mode)) { close(fd); return KEEL_E_NOT_REGULAR; }
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    int why = errno; close(fd); errno = why; return KEEL_E_IO;
+  }
+  if ((uint64_t)sb.st_size > max) { close(fd); return KEEL_E_CAPACITY; }
+  size_t cap = 0, n = 0, first = (size_t)sb.st_size + 2;
   char *p = NULL;
-  /* a regular file's size is known: one allocation of it (and a byte to
-   * spare, so that the read that meets its end needs no more); a pipe's grows */
+  /* the size is known: one allocation of it (and a byte to spare, so that
+   * the read that meets its end needs no more); a file that grows meanwhile
+   * grows the buffer, up to max */
   if (!KEEL_RESERVE_FROM(p, cap, first, first)) {
     close(fd);
     return KEEL_E_NOMEM;

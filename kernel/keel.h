@@ -48,6 +48,7 @@ typedef enum keel_status {
   KEEL_E_STATE,        /* the call is not valid in the current state */
   KEEL_E_LIMIT,        /* a CPU, memory or instruction limit was reached */
   KEEL_E_FROZEN,       /* the state is frozen: no change is allowed now */
+  KEEL_E_NOT_REGULAR,  /* a path that must be a regular file is something else */
   KEEL_STATUS_COUNT
 } keel_status;
 
@@ -895,9 +896,15 @@ KEEL_API keel_status keel_state_load(const char *path, keel_state **out, char **
 
 /* Write a file atomically: temp file in the same directory, fsync, rename
  * over path, fsync the directory. The old file survives any crash.
- * On KEEL_E_IO or KEEL_E_NOT_FOUND (write or read), errno holds why. */
+ * On KEEL_E_IO or KEEL_E_NOT_FOUND (write or read), errno holds why.
+ * Only a regular file is replaced: a character device or a FIFO is written
+ * into (a FIFO without a reader fails at once), a symlink's target is
+ * written (the link stays), anything else is KEEL_E_NOT_REGULAR (a
+ * directory: KEEL_E_IO, EISDIR). */
 KEEL_API keel_status keel_file_write_atomic(const char *path, const char *data, size_t len);
-/* Read a whole file of at most max bytes (KEEL_E_CAPACITY if larger). */
+/* Read a whole regular file of at most max bytes (KEEL_E_CAPACITY if
+ * larger); anything else (a FIFO, a device) is KEEL_E_NOT_REGULAR at once,
+ * a directory KEEL_E_IO with EISDIR. */
 KEEL_API keel_status keel_file_read(const char *path, size_t max, char **out, size_t *len);
 /* Why a file call failed, in words: errno's (err, read right after the
  * call) for KEEL_E_IO and KEEL_E_NOT_FOUND, else the status's. */

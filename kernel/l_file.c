@@ -8,9 +8,12 @@
  * The one way keel's host-side Lua (maps, tables, rule files, scenarios,
  * journals, saves' rule files, the CLI) reads or writes a whole file: a
  * read is bounded (keel.file.MAX unless the caller says less), so a path
- * a journal or scenario names (/dev/zero, a FIFO) never fills the memory;
- * a write goes to a temporary file and is renamed over the target. On
- * failure: nil and "<path>: <why>" (the system's reason, or the bound).
+ * a journal or scenario names never fills the memory;
+ * a write goes to a temporary file and is renamed over the target. Only a
+ * regular file is read or replaced (file.c: a FIFO or a device is refused
+ * at once for a read, written into for a write). On failure: nil and
+ * "<path>: <why>" (the system's reason, or the bound; an empty path names
+ * no file).
  * Scripts in a sandbox never get this module.
  */
 #include "l_util.h"
@@ -23,11 +26,20 @@
 /* Files read by keel.file.read are at most this large unless told less. */
 #define FILE_MAX ((lua_Integer)256 << 20)
 
+/* nil and why, for an empty path: it names no file (a user's input, as a
+ * request's or an option's, not a caller's mistake)  [-0, +2, e] */
+static int no_name(lua_State *L, const char *what) {
+  lua_pushnil(L);
+  lua_pushfstring(L, "an empty path names no file to %s", what);
+  return 2;
+}
+
 /* keel.file.read(path [, max [, last]]) -> text | nil, reason; `last` (a
  * text read before) itself when the file's text is the same: a comparison
  * instead of a new string  [-3, +1|2, e] */
 static int l_read(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
+  if (!*path) return no_name(L, "read");
   lua_Integer max = luaL_optinteger(L, 2, FILE_MAX);
   luaL_argcheck(L, max >= 0 && max <= FILE_MAX, 2, "a size from 0 to keel.file.MAX expected");
   char *text;
@@ -56,6 +68,7 @@ static int l_write(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   size_t len;
   const char *data = luaL_checklstring(L, 2, &len);
+  if (!*path) return no_name(L, "write");
   keel_status s = keel_file_write_atomic(path, data, len);
   int why = errno;
   if (s == KEEL_E_NOMEM) return keel_lua_fail(L, s, "write");

@@ -21,15 +21,22 @@ static int is_dir(const char *p) {
 /* The scripts folder: $KEEL_SCRIPTS; else, beside the binary or shared
  * object holding this code, ../scripts (a build tree), ../share/keel/scripts
  * (bin/keel installed) or ../../../share/keel/scripts (lib/lua/5.4/keel.so);
- * else the configured install location. */
+ * else the configured install location. The folder is named by its real
+ * path (links, "." and ".." resolved) whenever it exists: journals and saves
+ * name keel's own rule files "<keel>/..." by it, so a KEEL_SCRIPTS given
+ * through a symlink or as a relative path names them as the real folder
+ * does, and the same game gives the same journal. */
 static void push_script_dir(lua_State *L) {
   static const char *const candidates[] = {
     "/../scripts", "/../share/keel/scripts", "/../../../share/keel/scripts", NULL
   };
   const char *env = getenv("KEEL_SCRIPTS");
-  if (env && *env) { lua_pushstring(L, env); return; }
-  Dl_info info;
   char path[PATH_MAX], probe[PATH_MAX + 64], found[PATH_MAX];
+  if (env && *env) {
+    lua_pushstring(L, is_dir(env) && realpath(env, found) ? found : env);
+    return;
+  }
+  Dl_info info;
   if (dladdr((void *)luaopen_keel, &info) && info.dli_fname &&
       realpath(info.dli_fname, path)) {
     char *slash = strrchr(path, '/');

@@ -20,6 +20,7 @@ static const char *const status_names[KEEL_STATUS_COUNT] = {
   [KEEL_E_STATE] = "not valid in the current state",
   [KEEL_E_LIMIT] = "limit reached",
   [KEEL_E_FROZEN] = "the state is frozen: listing or checking orders changes nothing",
+  [KEEL_E_NOT_REGULAR] = "not a regular file",
 };
 
 const char *keel_status_str(keel_status status) {

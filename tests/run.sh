@@ -60,6 +60,7 @@ if [ -z "${KEEL_ONLY:-}" ]; then
   # keel view's page in a real browser (tests/browser/), once: it drives chromium
   if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
     suite "browser (chromium, keel view)" bin/keel script tests/lua/run.lua tests/browser/view_test.lua
+    suite "browser (chromium, keel view: markup in every field)" bin/keel script tests/lua/run.lua tests/browser/view_markup_test.lua
   else
     echo "browser (chromium, keel view): skipped, chromium is not installed (make deps installs it)"
   fi

@@ -103,18 +103,38 @@ function M.check(text)
   return e
 end
 
+--- The most dice of `sides` faces whose outcomes (sides ^ dice) fit a Lua
+--- integer: the limit of exact odds.
+---@param faces integer >= 1
+---@return integer
+function M.max_dice(faces)
+  if faces < 2 then return math.maxinteger end   -- one outcome, however many dice
+  local n, outcomes = 0, 1
+  while outcomes <= math.maxinteger // faces do n, outcomes = n + 1, outcomes * faces end
+  return n
+end
+
+--- The error of too many dice for exact odds, naming the input and the limit.
+---@param text string the dice as the user wrote them (2d6, "40 dice")
+---@param n integer dice
+---@param faces integer faces per die
+---@return string
+function M.too_many(text, n, faces)
+  return ("%s: %d^%d outcomes do not fit a 64-bit integer, the limit of exact odds (at most %d dice of %d sides)")
+    :format(text, faces, n, M.max_dice(faces), faces)
+end
+
 --- Distribution of the total of an expression: counts[total] (integers)
--- and the number of outcomes (sides ^ count), exactly. Raises when the
--- outcomes do not fit a 64-bit integer.
+-- and the number of outcomes (sides ^ count), exactly. Raises, before any
+-- work, when the outcomes do not fit a 64-bit integer (the message names
+-- the expression and the limit).
 ---@param e table a parsed expression
 ---@return table<integer, integer> counts, integer outcomes, integer lo, integer hi
 function M.distribution(e)
+  if e.count > M.max_dice(e.sides) then error(M.too_many(e.text, e.count, e.sides), 0) end
   local dist = { [0] = 1 }
   local lo, hi, outcomes = 0, 0, 1
   for _ = 1, e.count do
-    if outcomes > math.maxinteger // e.sides then
-      error(("%s has too many outcomes for exact odds (more than 2^63)"):format(e.text), 2)
-    end
     local nd = {}
     for v = lo, hi do
       local c = dist[v]

@@ -549,6 +549,9 @@ function Game:result() return require("keel.sequence").result(self) end
 --- variants, versions and the hash of every rule file in use.
 ---@return boolean|nil ok, string? reason
 function Game:save(path)
+  if type(path) ~= "string" or path == "" then
+    return nil, ("a save needs a file name, not %s"):format(path == "" and "an empty path" or type(path))
+  end
   local meta = {
     { "keel", keel.version }, { "lua", keel.lua_version }, { "lpeg", tostring(keel.lpeg_version) },
     { "seed", tostring(self.seed) }, { "scenario", self.scenario or "" },

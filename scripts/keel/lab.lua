@@ -157,7 +157,11 @@ end
 -- comes back as a plain table)
 local function message_of(e)
   if type(e) == "table" then return tostring(e.message or "(an error without a message)") end
-  return tostring(e)
+  -- the state adds a traceback of keel's own files: what a user reads is the
+  -- message (KEEL_TRACEBACK=1 keeps the rest, as for every keel command)
+  local text = tostring(e)
+  if not os.getenv("KEEL_TRACEBACK") then text = text:gsub("\nstack traceback:\n.*$", "") end
+  return text
 end
 
 function Player:call(fname, ...)

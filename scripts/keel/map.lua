@@ -120,8 +120,11 @@ local function grid_block()
     expect(block_end, "a grid row or '}' closing the grid")
 end
 local legend_entry = sp * Ct(Cp() * C(row_sym) * sp1 * (arg(str) + arg(word))) * eol
+-- a symbol of more than one character: the error points at it, not at the
+-- indentation before it
+local long_symbol = sp * #(row_sym * row_sym) * expect(P(false), SYMBOL .. ", then its value") * P(1)
 local legend_block = sp * expect(P"{", "'{' opening the legend") * eol *
-  Ct((blank + (-block_end * (legend_entry + sp * non_ascii))) ^ 0) *
+  Ct((blank + (-block_end * (legend_entry + long_symbol + sp * non_ascii))) ^ 0) *
   expect(block_end, "a legend entry 'SYMBOL VALUE' or '}' closing the legend")
 
 local dirgroup = Ct(arg(word) * (sp1 * arg(word)) ^ 0)

@@ -216,9 +216,15 @@ function M.column(o, column)
   return c
 end
 
+-- C(n, k) without an intermediate past the result: c * (n-k+i) / i with
+-- the common factor of c and i taken out first (i / g then divides n-k+i)
 local function binomial(n, k)
+  if k > n - k then k = n - k end
   local c = 1
-  for i = 1, k do c = mul(c, n - k + i, "a binomial coefficient") // i end
+  for i = 1, k do
+    local g = gcd(c, i)
+    c = mul(c // g, (n - k + i) // (i // g), "a binomial coefficient")
+  end
   return c
 end
 
@@ -235,6 +241,7 @@ function M.hits(expr, k)
     error(("odds.hits: 'on' must be an integer 0..%d"):format(e.sides), 2)
   end
   local n, s = e.count, e.sides
+  if n > dice_expr.max_dice(s) then error(dice_expr.too_many(e.text, n, s), 0) end
   local den = 1
   for _ = 1, n do den = mul(den, s, "sides^dice") end
   local rows = {}
@@ -256,6 +263,9 @@ end
 function M.hits_mixed(thresholds, sides)
   sides = sides or 6
   if math_type(sides) ~= "integer" or sides < 1 then error("odds.hits_mixed: sides must be an integer >= 1", 2) end
+  if #thresholds > dice_expr.max_dice(sides) then
+    error(dice_expr.too_many(("%d dice"):format(#thresholds), #thresholds, sides), 0)
+  end
   local counts, den = { [0] = 1 }, 1
   for i, k in ipairs(thresholds) do
     if math_type(k) ~= "integer" or k < 0 or k > sides then

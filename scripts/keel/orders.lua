@@ -160,7 +160,11 @@ function check_value(game, t, v)
   elseif t == "group" then
     return math.type(v) == "integer" and v >= 1 and v <= game.state:count_groups(), "a group id"
   elseif t == "hex" then
-    return math.type(v) == "integer" and keel.hex.is_valid(v), "a hex"
+    -- with a map, one of its hexes (a rule asks the board about it: a hex id
+    -- it does not hold would fail there, not here, with no word of the order)
+    if math.type(v) ~= "integer" or not keel.hex.is_valid(v) then return false, "a hex" end
+    local b = game.board
+    return b == nil or b:contains(v), "a hex on the map"
   elseif t == "integer" then
     return math.type(v) == "integer", "an integer"
   end

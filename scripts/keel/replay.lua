@@ -237,15 +237,27 @@ function M._replay(path, opts, old, ev, header)
   -- setup: everything before the first step; rule_file events are compared by path
   local p, q = 2   -- q: the first line of the replay's journal not compared yet
   local function is_step(e) return e.ev == "action" or e.ev == "undo" or e.ev == "redo" or e.ev == "rollback" end
-  local old_files = {}
+  local old_files, old_order, now_files = {}, {}, {}
   while p <= #old and not is_step(ev[p]) do
-    if ev[p].ev == "rule_file" then old_files[ev[p].path] = ev[p].hash end
+    if ev[p].ev == "rule_file" then old_files[ev[p].path] = ev[p].hash; old_order[#old_order + 1] = ev[p].path end
     p = p + 1
   end
   for _, rf in ipairs(game.rule_files) do
+    now_files[rf[1]] = true
     local was = old_files[rf[1]]
     if was and was ~= rf[2] then
       rep.changed_files[#rep.changed_files + 1] = ("%s (hash %s in the journal, %s now)"):format(rf[1], was, rf[2])
+    elseif was == nil then
+      rep.changed_files[#rep.changed_files + 1] = ("%s (loaded on replay, not in the journal's rule-file list)")
+        :format(rf[1])
+    end
+  end
+  -- a file the journal lists that the replay does not load: dropped from the
+  -- rule set, or renamed (the other name is then listed above)
+  for _, f in ipairs(old_order) do
+    if not now_files[f] then
+      rep.changed_files[#rep.changed_files + 1] = ("%s (in the journal's rule-file list, not loaded on replay: "
+        .. "dropped or renamed)"):format(f)
     end
   end
   do

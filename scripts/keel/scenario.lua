@@ -550,7 +550,9 @@ function M.load(path)
   if kept and kept.hash == hash then return copy_spec(kept.spec, kept.spec.lines) end
   local env = sandbox.env { extra = {
     scenario = function(s)
-      if type(s) ~= "table" then error("scenario{...} expects a table, got " .. show(s), 2) end
+      if type(s) ~= "table" then
+        error(("%s: scenario{...} expects a table, got %s"):format(path, show(s)), 0)   -- names the file
+      end
       made[s] = true
       return s
     end,

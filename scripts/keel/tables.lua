@@ -114,6 +114,12 @@ for _, k in ipairs(keywords) do kw = kw + P(k) end
 kw = kw * #(sp + nlc + -P(1))
 local at_keyword = sp^0 * kw
 
+-- What a parsed row keeps under its own names: a column may not take one
+-- (row[column] is the column's cell, table:get reads it).
+local ROW_FIELDS = { kind = "kind of line", pos = "position", range = "die range", range_pos = "range's position",
+                     cells = "list of cells", key = "name", label = "label", index = "place in the table" }
+local ROW_FIELD_NAMES = "cells, index, key, kind, label, pos, range, range_pos"
+
 local function item(kind, body)
   return Ct(Cg(Cc(kind), "kind") * Cg(Cp(), "pos") * body)
 end
@@ -221,6 +227,7 @@ local function build(items, fail)
       if seen[k] then fail(it.pos, ("'%s' given twice in table %s"):format(k, t.name)) end
       seen[k] = true
       t[k] = it.value
+      if k == "columns" then seen.columns_pos = it.pos end
     elseif k == "note" then
       t.notes[#t.notes + 1] = it.value
     elseif k == "rows" then
@@ -253,6 +260,11 @@ local function build(items, fail)
   for i, c in ipairs(t.columns) do
     for j = 1, i - 1 do
       if t.columns[j] == c then fail(t.pos, ("column '%s' given twice"):format(c)) end
+    end
+    -- a row holds its cells by column name beside what the loader keeps of it
+    if ROW_FIELDS[c] then
+      fail(seen.columns_pos or t.pos, ("column '%s' in table %s: a row keeps its %s under that name; name the column otherwise "
+        .. "(these are taken: %s)"):format(c, t.name, ROW_FIELDS[c], ROW_FIELD_NAMES))
     end
   end
   if t.rows_from and #t.rows > 0 then
@@ -649,9 +661,13 @@ function Table:column_for(value, shift)
   end
   local idx = 1
   for i = 2, #lows do if value >= lows[i] then idx = i end end
-  local want = idx + shift
-  local got = math.max(1, math.min(#lows, want))
-  return self.columns[got], got, got ~= want
+  -- clamped to the table's columns without forming idx + shift (it would
+  -- wrap for a shift near 2^63)
+  local got
+  if shift >= #lows - idx then got = #lows
+  elseif shift <= 1 - idx then got = 1
+  else got = idx + shift end
+  return self.columns[got], got, got - idx ~= shift
 end
 
 --- Look up a modified roll without rolling: result, row, clamped.

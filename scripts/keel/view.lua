@@ -316,7 +316,7 @@ function M.collect(path, opts)
         out[#out + 1] = ('<polygon class="changed-hands" data-hex="%s" points="%s" fill="%s" fill-opacity="0.35" ' ..
           'stroke="%s" stroke-width="%.1f"><title>%s: %s, was %s</title></polygon>'):format(render.esc(label(h)),
           ctx:corners(h), side and c or "#ffffff", c, size * 0.08, render.esc(label(h)),
-          side and ("owned by " .. side) or "no owner", tostring(initial_owner[h] or "no owner"))
+          render.esc(side and ("owned by " .. side) or "no owner"), render.esc(initial_owner[h] or "no owner"))
       end
     end
     return table.concat(out)

@@ -24,7 +24,7 @@
 local label, name_of, is, landed_this_turn, defenders_of, capture_of, modifiers_for, apply_effects,
   strength_factors, re_factor, exerted, zoc_at, cds_into, clear_values, fraction_text, sp_text,
   apply_combat, combat_info, pool_of, spend_pool, landing_hexes_of, units_near, landed_units,
-  YES   -- helpers, below the rule
+  quiet, YES   -- helpers, below the rule
 
 rule {
   id = "37.B", title = "Ground operations",
@@ -161,6 +161,10 @@ rule {
           local kind, at = game:get(u, "loc")
           if game:get(u, "side") ~= side or not ctx:query("is_ground_unit", u) then
             return ("37.B: %s is not a ground unit of the phasing player"):format(name_of(ctx, u))
+          end
+          if quiet(ctx, u) then
+            return ("37 (g): %s landed without attacking (its plan says so, 37.C); it may not attack this player-turn")
+              :format(name_of(ctx, u))
           end
           if kind ~= "hex" or keel.hex.distance(at, p.hex) > 1 then
             return ("37.B: %s is neither in nor next to %s"):format(name_of(ctx, u), label(ctx, p.hex))
@@ -373,6 +377,11 @@ end
 
 function defenders_of(ctx, hex, side) return ctx:query("defenders_at", hex, side) end
 
+-- 37 (g): a c/m unit that landed this player-turn without attacking, as its plan said (37.C)
+function quiet(ctx, u)
+  return ctx.game:get_value(u, "plan_no_attack") == true and landed_this_turn(ctx, u)
+end
+
 -- a flag's one value to offer (left out, it is false)
 YES = { true }
 
@@ -411,7 +420,7 @@ function units_near(ctx, hex, side, own)
     local kind, at = game:get(u, "loc")
     local s = game:get(u, "side")
     if kind == "hex" and keel.hex.distance(at, hex) <= 1 and ((own and s == side) or (not own and s ~= side))
-        and ctx:query("is_ground_unit", u) then
+        and ctx:query("is_ground_unit", u) and not (own and quiet(ctx, u)) then
       out[#out + 1] = { value = u, landed = landed_this_turn(ctx, u) and at == hex,
                         must_attack = game:get_value(u, "must_attack") == true }
     end

@@ -15,14 +15,20 @@
 -- Paying for a capacity increase is another chapter too: `increase_capacity`
 -- records it.
 --
+-- 37 (g) joins item (2): c/m units may land in the first wave without
+-- attacking the defenders, and then count double their RE size instead of
+-- four times. A plan says which (`no_attack`); they count x2 against the
+-- capacity, and the landing holds them to it (37's land, 37.B's attack).
+--
 -- A plan is a record (keyed values: map "plan", key {id, field}; its last id
 -- at key "count"); its units carry
--- the unit values `plan` (its id) and `plan_assault` (an assaulting unit).
+-- the unit values `plan` (its id), `plan_assault` (an assaulting unit) and
+-- `plan_no_attack` (a c/m unit that lands without attacking, 37 (g)).
 --
 -- The rule comes first; the helpers it uses follow it.
 
 local label, name_of, field, active, planned_re, capacity_in_play, capacity_for, planning_time,
-  units_of, plannable, beaches, plans_of, sides_of   -- helpers, below the rule
+  units_of, plannable, beaches, plans_of, sides_of, plan_re, cm_of   -- helpers, below the rule
 
 rule {
   id = "37.C", title = "Planning, delaying, and cancelling",
@@ -44,10 +50,12 @@ rule {
   actions = {
     -- Plan a landing at `hex` for `units`; `assault`: those of them that will
     -- make the amphibious assault (default: all, when the hex is enemy-owned);
-    -- `turn`: the invasion turn (default: as soon as the planning time allows).
-    -- Domains (keel.legal): the side's ground units in no active plan and
-    -- the coastal hexes someone owns (a landing is made at an owned beach,
-    -- 37). Not offered: `assault`, a subset of the plan's units (the sets of
+    -- `turn`: the invasion turn (default: as soon as the planning time allows);
+    -- `no_attack`: the c/m units of the plan that land in the first wave
+    -- without attacking (37 (g): they count x2, not x4; default none).
+    -- Domains (keel.legal): the side's ground units in no active plan, the
+    -- coastal hexes someone owns (a landing is made at an owned beach, 37)
+    -- and the plan's c/m units (for `no_attack`). Not offered: `assault`, a subset of the plan's units (the sets of
     -- every set would pass keel.legal's cap; left out, every unit assaults
     -- an enemy-owned beach), and `turn`, any turn from the earliest the
     -- planning time allows (a number; left out, the earliest).
@@ -57,6 +65,9 @@ rule {
         units = { type = "units", domain = function(ctx, _, side) return plannable(ctx, side) end },
         assault = "units?",
         turn = "integer?",
+        no_attack = { type = "units", optional = true, depends = { "units" }, domain = function(ctx, p)
+          return cm_of(ctx, p.units)
+        end },
       },
       legal = function(ctx, p)
         local game = ctx.game
@@ -76,11 +87,18 @@ rule {
         for _, u in ipairs(p.assault or {}) do
           if not seen[u] then return ("37.C: %s assaults but is not in the plan"):format(name_of(ctx, u)) end
         end
-        -- (2) the RE limit for units that are not intrinsically amphibious
-        local re = 0
-        for _, u in ipairs(p.units) do
-          if not ctx:query("unit_is", u, "intrinsic") then re = re + ctx:query("transport_re", u) end
+        -- 37 (g): only the plan's c/m units land without attacking
+        local quiet = {}
+        for _, u in ipairs(p.no_attack or {}) do
+          if quiet[u] then return ("37 (g): %s is named twice"):format(name_of(ctx, u)) end
+          quiet[u] = true
+          if not seen[u] then return ("37 (g): %s lands without attacking but is not in the plan"):format(name_of(ctx, u)) end
+          if not ctx:query("unit_is", u, "cm") then
+            return ("37 (g): %s is not a c/m unit: only c/m units may land without attacking"):format(name_of(ctx, u))
+          end
         end
+        -- (2) the RE limit for units that are not intrinsically amphibious
+        local re = plan_re(ctx, p)
         local ready = (game:get_turn() or 1) + planning_time(ctx, p, side)
         local turn = p.turn or ready
         if turn < ready then
@@ -101,7 +119,7 @@ rule {
         game:set_keyed("plan", "count", id)
         local time = planning_time(ctx, p, side)
         local ready = (game:get_turn() or 1) + time
-        local re, assault_re = 0, 0
+        local re, assault_re = plan_re(ctx, p), 0
         local assaulting = {}
         for _, u in ipairs(p.assault or (game:get_owner(p.hex) ~= side and p.units or {})) do assaulting[u] = true end
         for _, u in ipairs(p.units) do
@@ -110,8 +128,8 @@ rule {
             game:set_value(u, "plan_assault", true)
             assault_re = assault_re + (game:get_value(u, "re") or 1)
           end
-          if not ctx:query("unit_is", u, "intrinsic") then re = re + ctx:query("transport_re", u) end
         end
+        for _, u in ipairs(p.no_attack or {}) do game:set_value(u, "plan_no_attack", true) end
         game:set_keyed("plan", { id, "side" }, side)
         game:set_keyed("plan", { id, "hex" }, p.hex)
         game:set_keyed("plan", { id, "status" }, "planning")
@@ -120,9 +138,11 @@ rule {
         game:set_keyed("plan", { id, "re" }, re)
         game:set_keyed("plan", { id, "assault_re" }, assault_re)
         ctx:say("%s plans a landing at %s: %d units, %d assaulting REs -> %d turn%s of planning (ready on turn %d, "
-          .. "landing on turn %d); %d REs count against the LC/LB capacity (%d of %d)", side, label(ctx, p.hex),
+          .. "landing on turn %d); %d REs count against the LC/LB capacity (%d of %d)%s", side, label(ctx, p.hex),
           #p.units, assault_re, time, time == 1 and "" or "s", ready, p.turn or ready, re, planned_re(ctx, side),
-          capacity_for(ctx, side, p.turn or ready))
+          capacity_for(ctx, side, p.turn or ready), p.no_attack and #p.no_attack > 0
+            and ("; %d c/m unit%s land%s without attacking (37 (g)), counted x2"):format(#p.no_attack,
+              #p.no_attack == 1 and "" or "s", #p.no_attack == 1 and "s" or "") or "")
         return id
       end,
     },
@@ -156,6 +176,7 @@ rule {
         for _, u in ipairs(units_of(ctx, p.plan)) do
           game:set_value(u, "plan", nil)
           if game:get_value(u, "plan_assault") ~= nil then game:set_value(u, "plan_assault", nil) end
+          if game:get_value(u, "plan_no_attack") ~= nil then game:set_value(u, "plan_no_attack", nil) end
         end
         ctx:say("the landing at %s is cancelled", label(ctx, field(ctx, p.plan, "hex")))
       end,
@@ -286,6 +307,30 @@ function sides_of(ctx, side)
 end
 
 function field(ctx, id, f) return ctx.game:get_keyed("plan", { id, f }) end
+
+-- (2) the transport REs a plan's units count against the LC/LB capacity: the
+-- units not intrinsically amphibious, by Table 1's RE multipliers; a c/m unit
+-- named in `no_attack` counts double its RE size, not four times (37 (g))
+function plan_re(ctx, p)
+  local quiet = {}
+  for _, u in ipairs(p.no_attack or {}) do quiet[u] = true end
+  local re = 0
+  for _, u in ipairs(p.units) do
+    if not ctx:query("unit_is", u, "intrinsic") then
+      re = re + ctx:query("transport_re", u, quiet[u] and { no_attack = true } or nil)
+    end
+  end
+  return re
+end
+
+-- the c/m units among `units` (those 37 (g) lets land without attacking)
+function cm_of(ctx, units)
+  local out = {}
+  for _, u in ipairs(units or {}) do
+    if ctx:query("unit_is", u, "cm") then out[#out + 1] = u end
+  end
+  return out, "37 (g): no c/m unit in the plan"
+end
 
 function active(ctx, id)
   local s = field(ctx, id, "status")

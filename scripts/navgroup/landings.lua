@@ -21,7 +21,7 @@
 -- The rule comes first; the helpers it uses follow it.
 
 local label, side_of, alive_at, is_ground, enemies_at, carrier_in, beach_of, east_front,
-  clock_tick, landing_units_text, beaches_of   -- helpers, below the rule
+  clock_tick, landing_units_text, beaches_of, default_attack, planned_quiet   -- helpers, below the rule
 
 rule {
   id = "37", title = "Amphibious landings",
@@ -117,7 +117,8 @@ rule {
     -- Land ground units carried by a naval group's units at a beach: the
     -- group's own (coastal) hex, or a coastal hex next to it. `attack`: the
     -- landing units that attack the defenders of an occupied hex (default:
-    -- all of them); `reduce = false` declines a 37.D great-success reduction.
+    -- all of them but the c/m units their plan has land without attacking,
+    -- 37 (g) and 37.C); `reduce = false` declines a 37.D great-success reduction.
     land = {
       params = {
         group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
@@ -133,8 +134,15 @@ rule {
         hex = { type = "hex", optional = true, depends = { "group" }, domain = function(ctx, p)
           return beaches_of(ctx, p.group)
         end },
-        -- who attacks: landing units (the rule keeps them to a beach with defenders, 37 (e))
-        attack = { type = "units", optional = true, depends = { "units" }, domain = function(_, p) return p.units end },
+        -- who attacks: landing units (the rule keeps them to a beach with defenders, 37 (e)),
+        -- not those planned to land without attacking (37 (g))
+        attack = { type = "units", optional = true, depends = { "units" }, domain = function(ctx, p)
+          local out = {}
+          for _, u in ipairs(p.units) do
+            if not planned_quiet(ctx, u) then out[#out + 1] = u end
+          end
+          return out, "37 (g): every landing unit was planned to land without attacking"
+        end },
         -- false declines a 37.D reduction (37.D refuses it when there is none); left out, it is taken
         reduce = { type = "boolean", optional = true, domain = function() return { false } end },
       },
@@ -199,7 +207,7 @@ rule {
         end
         -- (e), 37.B item 4, (g): who attacks the defenders of an occupied hex
         local defenders = enemies_at(ctx, hex, side)
-        local attack = p.attack or (#defenders > 0 and p.units or {})
+        local attack = p.attack or default_attack(ctx, p.units, #defenders > 0)
         if #defenders == 0 and #attack > 0 then
           return ("37 (e): %s has no defenders to attack"):format(label(ctx, hex))
         end
@@ -207,6 +215,10 @@ rule {
           local attacking = {}
           for _, u in ipairs(attack) do
             if not seen[u] then return ("37 (e): %s attacks but does not land"):format(game:get(u, "name")) end
+            if planned_quiet(ctx, u) then
+              return ("37 (g): %s was planned to land without attacking (37.C: it counts double its RE size); "
+                .. "it may not attack"):format(game:get(u, "name"))
+            end
             attacking[u] = true
           end
           if #attack == 0 then
@@ -247,7 +259,7 @@ rule {
         game:set_keyed("landing", { id, "initially_defended" }, assault and initially)
         game:set_keyed("landing", { id, "player_turn" }, pt)
         game:set_keyed("landing", { id, "airborne" }, false)
-        local attackers = p.attack or (#defenders > 0 and p.units or {})
+        local attackers = p.attack or default_attack(ctx, p.units, #defenders > 0)
         game:set_keyed("landing", { id, "attack_required" }, #defenders > 0)
         local carriers = {}
         for _, u in ipairs(p.units) do carriers[u] = select(2, game:get(u, "loc")) end
@@ -310,6 +322,20 @@ function label(ctx, hex)
 end
 
 function side_of(ctx, u) return ctx.game:get(u, "side") end
+
+-- 37 (g): a c/m unit whose plan (37.C) has it land without attacking
+function planned_quiet(ctx, u) return ctx.game:get_value(u, "plan_no_attack") == true end
+
+-- who attacks when the order leaves it out: every landing unit of a defended
+-- beach but those planned to land without attacking (37 (g))
+function default_attack(ctx, units, defended)
+  local out = {}
+  if not defended then return out end
+  for _, u in ipairs(units) do
+    if not planned_quiet(ctx, u) then out[#out + 1] = u end
+  end
+  return out
+end
 
 function is_ground(ctx, u)
   local game, v = ctx.game, ctx.rule.values

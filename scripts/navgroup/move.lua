@@ -179,7 +179,8 @@ end
 -- place name or a hexside label ("23A:3227/3327")
 local function node_of(board, x)
   if math.type(x) == "integer" then
-    if not board:contains(x) then return nil, "a hex that is not on the board" end
+    -- an integer is a hex id: one the board holds (any other, valid or not, is no hex here)
+    if not keel.hex.is_valid(x) or not board:contains(x) then return nil, ("%d, not a hex on the board"):format(x) end
     return { kind = "hex", id = x }
   end
   if type(x) ~= "string" then return nil, "a hex or hexside label expected, got " .. type(x) end

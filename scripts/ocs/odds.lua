@@ -7,9 +7,16 @@
 --   keel odds amphibious_landing_table --with close_terrain,friendly_port
 local M = {}
 
+-- the largest strength, protection or shift a question takes: far past any
+-- table's last column, and small enough for every sum and product to stay exact
+M.MAX_VALUE = 1000000
+
 local function number(v, name)
   local n = tonumber(v)
   if not n then error(("--%s needs a number, got '%s'"):format(name, tostring(v)), 0) end
+  if n ~= n or n < -M.MAX_VALUE or n > M.MAX_VALUE then
+    error(("--%s %s: out of range -%d..%d"):format(name, tostring(v), M.MAX_VALUE, M.MAX_VALUE), 0)
+  end
   return n
 end
 

@@ -15,7 +15,7 @@
 --   `land_combat` emits the event of that name for the rules that resolve
 --   it, then removes the casualties behind the casualty strip.
 
-local assaulted, offloaded_count, assaulted_domain
+local assaulted, offloaded_count, bombarded_count, assaulted_domain
 
 rule {
   id = "amphibious-assaults.step-2", title = "Cruiser & Destroyer Bombardment (stand-in)",
@@ -44,10 +44,12 @@ rule {
         local t = ctx:query("area_index", p.territory)
         if not t or not assaulted(ctx, t) then return ("no amphibious assault is being made into %s"):format(p.territory) end
         if #p.ships == 0 then return "no ships named" end
-        local n = offloaded_count(ctx, t)
+        -- the limit of one ship per land unit offloaded is the assault's total: the ships
+        -- of earlier orders count with this order's
+        local n, before = offloaded_count(ctx, t), bombarded_count(ctx, t)
         for _, s in ipairs(p.ships) do
           if ctx:query("power_of", s) ~= g:get_global("power") then return ("%s is not yours"):format(ctx:query("unit_label", s)) end
-          local ev = { unit = s, territory = t, count = #p.ships, land_units = n, allowed = false,
+          local ev = { unit = s, territory = t, count = before + #p.ships, bombarded = before, land_units = n, allowed = false,
                        reason = "only cruisers and destroyers conduct offshore bombardment" }
           ctx:emit("may_bombard", ev)
           if not ev.allowed then return ("%s: %s"):format(ctx:query("unit_label", s), ev.reason) end
@@ -62,12 +64,14 @@ rule {
         local g = ctx.game
         local t = ctx:query("area_index", p.territory)
         local hits = 0
+        local n, before = offloaded_count(ctx, t), bombarded_count(ctx, t)
         for _, s in ipairs(p.ships) do
-          local ev = { unit = s, territory = t, count = #p.ships, land_units = offloaded_count(ctx, t), allowed = false }
+          local ev = { unit = s, territory = t, count = before + #p.ships, bombarded = before, land_units = n, allowed = false }
           ctx:emit("may_bombard", ev)
           local roll = ctx:roll("1d6", { reason = ("%s bombards %s (hits on %d or less)"):format(ctx:query("unit_label", s),
             p.territory, ev.value) })
           g:set_value(s, "bombarded_turn", g:get_turn())
+          g:set_value(s, "bombarded_to", t)
           if roll <= ev.value then
             g:set_value(s, "scored", (g:get_value(s, "scored") or 0) + 1)
             hits = hits + 1
@@ -149,6 +153,16 @@ function offloaded_count(ctx, t)
   local n = 0
   for _, u in ipairs(ctx:query("units_in", t)) do
     if g:get_value(u, "offloaded_turn") == g:get_turn() and g:get_value(u, "offloaded_to") == t then n = n + 1 end
+  end
+  return n
+end
+
+-- ships that bombarded territory t this turn (orders before this one)
+function bombarded_count(ctx, t)
+  local g = ctx.game
+  local n, turn = 0, g:get_turn()
+  for _, u in ipairs(g:units()) do
+    if g:get_value(u, "bombarded_turn") == turn and g:get_value(u, "bombarded_to") == t then n = n + 1 end
   end
   return n
 end

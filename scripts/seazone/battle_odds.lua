@@ -25,8 +25,14 @@
 -- general-combat's assign_policy). Probabilities are doubles, exact up to
 -- rounding: tests compare them with hand-computed fractions.
 local kodds = require "keel.odds"
+local dice_expr = require "keel.dice_expr"
 
 local M = {}
+
+-- The bounds of exact odds: every input is answered or refused, within
+-- seconds, before the work or the memory grows with it.
+M.MAX_UNITS = 100          -- units of one force (cargo counted), for a battle, a strike or a bombardment
+M.MAX_WORK = 1000000       -- battle positions and transitions one battle may weigh (about 3 s)
 
 local type, ipairs, pairs, tostring, error = type, ipairs, pairs, tostring, error
 local concat, sort = table.concat, table.sort
@@ -80,7 +86,20 @@ end
 --- marks a damaged capital ship; brackets list what a carrier or assault ship carries), or a
 --- list of {type=, damaged=, cargo={...}, n=}. Returns the list, or nil and why.
 function M.parse_force(spec)
-  if type(spec) == "table" then return spec end
+  if type(spec) == "table" then
+    local units = 0
+    for i, item in ipairs(spec) do
+      local n = item.n or 1
+      if math.type(n) ~= "integer" or n < 0 or n > M.MAX_UNITS then
+        return nil, ("item %d: %s units, not a count 0..%d (the limit of exact odds)"):format(i, tostring(n), M.MAX_UNITS)
+      end
+      units = units + n * (1 + #(item.cargo or {}))
+      if units > M.MAX_UNITS then
+        return nil, ("a force of more than %d units (cargo counted): the limit of exact odds"):format(M.MAX_UNITS)
+      end
+    end
+    return spec
+  end
   if type(spec) ~= "string" then return nil, "a force is a text or a list of units" end
   local items, depth, cur = {}, 0, {}
   for ch in spec:gmatch(".") do
@@ -89,7 +108,7 @@ function M.parse_force(spec)
     else cur[#cur + 1] = ch end
   end
   items[#items + 1] = concat(cur)
-  local out = {}
+  local out, units = {}, 0
   for _, item in ipairs(items) do
     if item:match("%S") then
       local n, word, star, rest = item:match("^%s*(%d*)%s*x?%s*([%a_]+)%s*(%*?)%s*(.-)%s*$")
@@ -107,7 +126,17 @@ function M.parse_force(spec)
         end
       end
       if star == "*" and unit_data(t).hits < 2 then return nil, ("%s is not a capital ship: it cannot be damaged"):format(t) end
-      out[#out + 1] = { type = t, damaged = star == "*", cargo = cargo, n = n ~= "" and tonumber(n) or 1 }
+      -- the count is read as digits: compared before it is a number, it cannot wrap
+      local count = n ~= "" and n:gsub("^0+(%d)", "%1") or "1"
+      if #count > 9 or tonumber(count) > M.MAX_UNITS then
+        return nil, ("'%s': %s units, more than the %d of one force exact odds take"):format(item:match("^%s*(.-)%s*$"),
+          count, M.MAX_UNITS)
+      end
+      units = units + tonumber(count) * (1 + #cargo)
+      if units > M.MAX_UNITS then
+        return nil, ("a force of more than %d units (cargo counted): the limit of exact odds"):format(M.MAX_UNITS)
+      end
+      out[#out + 1] = { type = t, damaged = star == "*", cargo = cargo, n = math.tointeger(tonumber(count)) }
     end
   end
   if #out == 0 then return nil, "an empty force" end
@@ -501,15 +530,32 @@ end
 
 -- ---- one round ----------------------------------------------------------------------------------
 
+-- the memo of one battle: the hit distributions met so far (fire), and the
+-- work weighed, which may not pass `limit` (M.MAX_WORK)
+local function new_memo(limit, what)
+  limit = limit or M.MAX_WORK
+  local m = { fire = {}, work = 0 }
+  function m.spend(n)
+    m.work = m.work + n
+    if m.work > limit then
+      error(("%s: more than %d battle positions and transitions to weigh, the limit of exact battle odds "
+        .. "(fewer units, or a Monte Carlo estimate)"):format(what or "the battle", limit), 0)
+    end
+  end
+  return m
+end
+
 -- both sides fire at once (dice_a at D's state xd, dice_d at A's state xa): the distributions
 -- of A's and D's next states, {[x] = p}, and their keys in order
 local function exchange(A, D, xa, xd, dice_a, dice_d, fmemo)
+  local fa, fd = fire_dist(dice_a, fmemo.fire), fire_dist(dice_d, fmemo.fire)
+  fmemo.spend(#fa + #fd)
   local on_d, on_a = {}, {}
-  for _, o in ipairs(fire_dist(dice_a, fmemo)) do
+  for _, o in ipairs(fa) do
     local x = assign(D, xd, o[1], o[2], o[3])
     on_d[x] = (on_d[x] or 0) + o[4]
   end
-  for _, o in ipairs(fire_dist(dice_d, fmemo)) do
+  for _, o in ipairs(fd) do
     local x = assign(A, xa, o[1], o[2], o[3])
     on_a[x] = (on_a[x] or 0) + o[4]
   end
@@ -557,6 +603,7 @@ local function round(A, D, xa, xd, fmemo, retreat_at)
           if not r and retreat_at and in_battle(A, a2) <= retreat_at then r = "attacker retreats" end
           out[#out + 1] = { x, y, r, m[3] * on_a[x] * on_d[y] }
         end
+        fmemo.spend(#kd)
       end
     end
   end
@@ -588,6 +635,7 @@ end
 
 --- The exact odds of a sea battle.
 ---@param spec table {attacker=, defender= (force text or list), attacker_side=, defender_side= ("Allies"|"Opfor"),
+---   max_work= (the work the battle may weigh, default M.MAX_WORK; past it, an error naming the limit),
 ---   attacker_policy=, defender_policy= (a name or {order=, submerge=, retreat_at=}), policy= (both)}
 ---@return table r {p = {[result] = probability}, outcomes = { {p=, result=, attacker=text, defender=text} } (most
 ---   likely first), losses = {attacker = {units=, cost=, by_type={}}, defender = {...}}, states=, rounds=}
@@ -625,7 +673,7 @@ end
 function M.first_round(spec)
   local A, D, retreat_at = setup(spec, 2)
   local out = {}
-  for _, o in ipairs(round(A, D, encode(A, A.init), encode(D, D.init), {}, retreat_at)) do
+  for _, o in ipairs(round(A, D, encode(A, A.init), encode(D, D.init), new_memo(spec.max_work), retreat_at)) do
     out[#out + 1] = { p = o[4], result = o[3], attacker = keys_of(A, decode(A, o[1])), defender = keys_of(D, decode(D, o[2])) }
   end
   return out
@@ -633,7 +681,8 @@ end
 
 function M.battle(spec)
   local A, D, retreat_at = setup(spec, 2)
-  local fmemo = {}
+  local fmemo = new_memo(spec.max_work, type(spec.attacker) == "string" and type(spec.defender) == "string"
+    and ("%s against %s"):format(spec.attacker, spec.defender) or nil)
   local terminal = {}     -- "xa|xd|result" -> p
   local start_a, start_d = encode(A, A.init), encode(D, D.init)
   local buckets, maxpot = {}, 0
@@ -746,6 +795,7 @@ function M.surprise_strike(force, role)
     local d = unit_data(item.type)
     for _ = 1, item.n or 1 do th[#th + 1] = (role == "defender") and d.defense or d.attack end
   end
+  if #th > dice_expr.max_dice(6) then error(dice_expr.too_many(type(force) == "string" and force or "the force", #th, 6), 0) end
   return kodds.hits_mixed(th, 6)
 end
 
@@ -760,6 +810,7 @@ function M.bombardment(force)
     if not v then error("only cruisers and destroyers bombard, not " .. item.type, 2) end
     for _ = 1, item.n or 1 do th[#th + 1] = v end
   end
+  if #th > dice_expr.max_dice(6) then error(dice_expr.too_many(type(force) == "string" and force or "the force", #th, 6), 0) end
   return kodds.hits_mixed(th, 6)
 end
 

@@ -34,7 +34,7 @@ rule {
   notes = "The bombard order is amphibious-assaults.step-2 (assault_standin.lua); this rule says which "
     .. "cruisers may bombard and what they hit on.",
   queries = {
-    -- why this ship may not bombard (ev: {unit, territory, count, land_units}), or nil: the
+    -- why this ship may not bombard (ev: {unit, territory, count, bombarded, land_units}), or nil: the
     -- conditions the cruisers' and the destroyers' sections both give
     bombard_problem = function(ctx, ev) return bombard_problem(ctx, ev) end,
   },
@@ -79,8 +79,11 @@ function bombard_problem(ctx, ev)
   end
   if g:get_value(u, "sea_combat_turn") == turn then return "it was in a sea combat before the amphibious assault" end
   if g:get_value(u, "bombarded_turn") == turn then return "it has already bombarded this turn" end
+  -- ev.count: every ship bombarding in this assault, those of earlier orders (ev.bombarded) too
   if ev.count > ev.land_units then
-    return ("%d ships may bombard: one per land unit offloaded there (%d)"):format(ev.land_units, ev.land_units)
+    local before = ev.bombarded or 0
+    return ("%d ships may bombard: one per land unit offloaded there (%d)%s"):format(ev.land_units, ev.land_units,
+      before > 0 and ("; %d have bombarded there this turn"):format(before) or "")
   end
   return nil
 end

@@ -45,7 +45,7 @@ return family {
     "land_combat",        -- {territory, power}: the land combat of an amphibious assault (another chapter)
     "launch_missile",     -- {unit, missile, target}: a cruise missile launched (another chapter)
     "missile_capacity",   -- {unit, capacity}: cruise missiles a unit may carry (sitrep rules set it)
-    "may_bombard",        -- {unit, territory, count, land_units, value, allowed, reason}: offshore bombardment
+    "may_bombard",        -- {unit, territory, count, bombarded, land_units, value, allowed, reason}: offshore bombardment
     "combat_step",        -- {battle, step, next, wait}: one step of the General Combat sequence
   },
   view = {   -- counters and the status panel (doc/viewer.md)

@@ -353,6 +353,21 @@ t.test("lab-11: variants that conflict, or a side that cannot set up, are report
   st, out = sh(("%s lab %s --games 2 --jobs 1"):format(keel_bin, not_scenario))
   t.eq(st, 1)
   t.ok(out:find("not a scenario", 1, true), out)
+  -- one line naming the file: no traceback of keel's own files
+  t.eq(out, "keel: " .. not_scenario .. ": not a scenario: a scenario file returns scenario { ... } "
+    .. "(run a host Lua script with `keel script`)\n")
+  st, out = sh(("%s lab scenarios/maps/crete.map --games 2 --jobs 1"):format(keel_bin))
+  t.eq(st, 1)
+  t.ok(out:find("^keel: scenarios/maps/crete.map:1: ") and not out:find("traceback", 1, true)
+    and not out:find("scripts/keel/", 1, true), out)
+  -- scenario(5): the file named
+  f = assert(io.open(tmp .. "/five.lua", "w"))
+  f:write("return scenario(5)\n")
+  f:close()
+  st, out = sh(("%s lab %s/five.lua --games 2 --jobs 1"):format(keel_bin, tmp))
+  t.eq({ st, out }, { 1, "keel: " .. tmp .. "/five.lua: scenario{...} expects a table, got 5\n" })
+  st, out = sh(("%s run %s/five.lua"):format(keel_bin, tmp))
+  t.eq({ st, out }, { 1, "keel: " .. tmp .. "/five.lua: scenario{...} expects a table, got 5\n" })
 end)
 
 t.test("lab-12: progress: plain lines on standard error off a terminal, a bar with an ETA on one", function()
@@ -380,11 +395,15 @@ end)
 
 t.test("lab-13: usage mistakes are one line, exit 2", function()
   for _, args in ipairs { "", SUEZ, SUEZ .. " --games 0", SUEZ .. " --games 3 --shard 4/3",
-                          SUEZ .. " --games 3 --jobs 0", "merge" } do
+                          SUEZ .. " --games 3 --jobs 0", "merge", SUEZ .. " --games 3 --memory 0.001",
+                          SUEZ .. " --games 3 --memory 1e300" } do
     local st, out = sh(("%s lab %s"):format(keel_bin, args))
     t.eq(st, 2, args)
     t.eq(select(2, out:gsub("\n", "")), 1, out)
+    t.ok(not out:find("lab.lua", 1, true), out)
   end
+  local _, out = sh(("%s lab %s --games 3 --memory 0.001"):format(keel_bin, SUEZ))
+  t.ok(out:find("--memory 0.001: from 4 to 1048576 MiB", 1, true), out)
 end)
 
 

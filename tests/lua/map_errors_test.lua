@@ -84,6 +84,11 @@ local cases = {
     "zones at 15B:0102 {\n b b a a\n b b\n}\n", "9:4", "hex in two sea zones: found '15B:0202'" },
   { "hex in two zones (ranges)", HEAD .. 'zone "A" 15B:0304..0505\nzone "B" 15B:0101..0909\n', "4:6", "hex in two sea zones: found '15B:0304'" },
   { "owner range off the board", HEAD .. "owner Red 15B:0101 15B:0909..1109\n", "3:20", "hex off the board: found '15B:1109'" },
+  -- once blamed on the indentation before it (4:1, "found ' '")
+  { "two-character legend symbol after indentation", HEAD .. "legend zone {\n  a A\n  bb B\n}\n", "5:3",
+    "found 'bb', expected a symbol of one printable ASCII character, then its value" },
+  { "two-character legend symbol after a tab", HEAD .. "legend terrain {\n\tcc coastal\n}\n", "4:2",
+    "found 'cc', expected a symbol of one printable ASCII character" },
   { "unknown symbol before a duplicate hex in a row", HEAD .. "terrain at 15B:0101 {\n . c\n}\nterrain at 15B:0101 {\n . Q\n}\n",
     "7:4", "unknown terrain symbol: found 'Q'" },
 }

@@ -114,11 +114,12 @@ function M.unit_at(w, name, hex, side, values)
   return u
 end
 
---- Plan a landing at hex for units (37.C) and bring the game to its turn:
---- the plan's id.
+--- Plan a landing at hex for units (37.C; opts.assault, opts.no_attack) and bring the game
+--- to its turn: the plan's id.
 function M.plan(w, hex, units, opts)
   opts = opts or {}
-  local ok, id = w.act("plan_landing", { hex = w.hex(hex), units = units, assault = opts.assault })
+  local ok, id = w.act("plan_landing", { hex = w.hex(hex), units = units, assault = opts.assault,
+                                         no_attack = opts.no_attack })
   assert(ok, id)
   w.game:set_global("turn", w.q("plan_field", id, "turn"))
   return id

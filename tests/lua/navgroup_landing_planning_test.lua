@@ -3,6 +3,7 @@
 -- planning table (a scenario's; the shipped stand-in says so), items 1-3
 -- and the 20 RE / 26 RE example. Refused orders leave the hash unchanged.
 local t = require "keel.testing"
+local keel = require "keel"
 local F = dofile("tests/lua/navgroup_landing_fixture.lua")
 
 local refused = F.refused
@@ -126,4 +127,45 @@ t.test("37.C (3)-1: only the units performing the assault have their REs counted
   t.eq(w.q("plan_field", id, "ready_turn"), 3, "2 turns for 4 assaulting REs, not 3 turns for 14")
   t.eq(w.q("plan_field", id, "re"), 14, "all of them count against the LC/LB capacity")
   t.eq(w.game:get_value(follow[1], "plan_assault"), nil)
+end)
+
+t.test("37.C (2)-3 / 37 (g)-2: a plan names the c/m units that land without attacking; they count double their RE size, not four times", function()
+  local w = F.world()
+  F.fleet(w, "Landing craft", { "LC" }, "A:0402", nil, { capacity = 5 })
+  local pz = troops(w, 1, 1, { cm = true, he = true })
+  local inf = troops(w, 2, 1)
+  -- x4 for the tank and 2 infantry REs: 6 REs, past the 5 in play
+  refused(w, "37.C (2): plans for 6 REs", function()
+    return w.act("plan_landing", { hex = w.hex("A:0502"), units = { pz[1], inf[1], inf[2] } }) end)
+  -- only c/m units, only units of the plan, each once
+  refused(w, "37 (g): Inf 1 is not a c/m unit: only c/m units may land without attacking", function()
+    return w.act("plan_landing", { hex = w.hex("A:0502"), units = { pz[1], inf[1] }, no_attack = { inf[1] } }) end)
+  refused(w, "37 (g): Inf 1 lands without attacking but is not in the plan", function()
+    return w.act("plan_landing", { hex = w.hex("A:0502"), units = { pz[1] }, no_attack = { pz[1], inf[1] } }) end)
+  refused(w, "37 (g): Inf 1 is named twice", function()
+    return w.act("plan_landing", { hex = w.hex("A:0502"), units = { pz[1] }, no_attack = { pz[1], pz[1] } }) end)
+  -- planned not to attack: x2, and the three fit
+  local ok, id = w.act("plan_landing", { hex = w.hex("A:0502"), units = { pz[1], inf[1], inf[2] }, no_attack = { pz[1] } })
+  t.ok(ok, id)
+  t.eq(w.q("plan_field", id, "re"), 4)
+  t.eq(w.q("planned_re", "Allied"), 4)
+  t.eq(w.game:get_value(pz[1], "plan_no_attack"), true)
+  t.eq(w.game:get_value(inf[1], "plan_no_attack"), nil)
+  t.ok(F.said(w, "1 c/m unit lands without attacking (37 (g))"), "the narration says so")
+  -- cancelled: the promise goes with the plan
+  t.ok(w.act("cancel_landing", { plan = id }))
+  t.eq(w.game:get_value(pz[1], "plan_no_attack"), nil)
+end)
+
+t.test("37.C-hex-param: a hex parameter that is no hex of the map is refused by the parameter check, before any rule", function()
+  local w = F.world()
+  F.fleet(w, "Landing craft", { "LC" }, "A:0402", nil, { capacity = 5 })
+  local inf = troops(w, 1, 1)
+  local off = keel.hex.from_qr(400, 400)
+  for _, hex in ipairs { off, -1, 1 << 62 } do
+    refused(w, "action 'plan_landing': parameter 'hex' must be a hex", function()
+      return w.act("plan_landing", { hex = hex, units = inf }) end)
+  end
+  refused(w, "parameter 'hex' must be a hex on the map", function()
+    return w.act("plan_landing", { hex = off, units = inf }) end)
 end)

@@ -179,6 +179,33 @@ t.test("37 (g)-1: c/m units may land in the first wave without attacking, and co
   t.eq(w.game:get_value(tank, "must_attack"), nil)
 end)
 
+t.test("37 (g)-3: a c/m unit planned to land without attacking does not attack: not by default, not named, not in the combat phase", function()
+  local w = F.world()
+  local g, craft = F.fleet(w, "Force", { "LC", "LC" }, "A:0502")
+  local inf = F.troop(w, "Inf", craft[1])
+  local tank = F.troop(w, "Tanks", craft[2], { cm = true, he = true })
+  F.unit_at(w, "Defender", "A:0502")
+  F.plan(w, "A:0502", { inf, tank }, { no_attack = { tank } })
+  refused(w, "37 (g): Tanks was planned to land without attacking (37.C: it counts double its RE size); it may not attack",
+    function() return F.land(w, g, { inf, tank }, { attack = { inf, tank } }) end)
+  w.game.dice:force(6, 6, 6, 6)
+  local ok, id = F.land(w, g, { inf, tank })
+  t.ok(ok, id)
+  t.eq({ w.game:get_value(inf, "must_attack"), w.game:get_value(tank, "must_attack") }, { true, nil },
+    "left out, the attack is every landing unit but the one planned not to attack")
+  w.emit("combat_phase", { side = "Allied" })
+  refused(w, "37 (g): Tanks landed without attacking (its plan says so, 37.C); it may not attack this player-turn",
+    function() return w.act("amphibious_attack", { hex = w.hex("A:0502"), units = { inf, tank } }) end)
+  t.ok(w.act("amphibious_attack", { hex = w.hex("A:0502"), units = { inf } }))
+  -- only c/m units planned not to attack: no unit attacks, which 37 (e) refuses
+  local w2 = F.world()
+  local g2, craft2 = F.fleet(w2, "Force", { "LC" }, "A:0502")
+  local pz = F.troop(w2, "Panzer", craft2[1], { cm = true })
+  F.unit_at(w2, "Defender", "A:0502")
+  F.plan(w2, "A:0502", { pz }, { no_attack = { pz } })
+  refused(w2, "37 (e): at least one landing unit must attack the defenders of A:0502", function() return F.land(w2, g2, { pz }) end)
+end)
+
 t.test("37 (East Front)-1: Soviet units land neither in nor next to a port outside the Soviet Union, and never assault in Bulgaria", function()
   local w = F.world { globals = { east_front = true } }
   local g, craft = F.fleet(w, "Flot", { "LC", "LC" }, "A:0506")

@@ -659,3 +659,17 @@ t.test("32.A.5 scenario navgroup_straits plays with every expectation met", play
 t.test("32.A.6 scenario navgroup_sevilla plays with every expectation met", plays("navgroup_sevilla"))
 t.test("32.A.6.a scenario navgroup_suez plays with every expectation met", plays("navgroup_suez"))
 t.test("32 scenario navgroup_integration plays with every expectation met", plays("navgroup_integration"))
+
+t.test("32.A-to-not-a-hex: a move whose `to` is an integer that is no hex is refused at its parameter, naming it", function()
+  local w = setup("sevilla.map", { { "A1", "TF", "Allied", "23A:3029", "A" } }, { globals = { phasing = "Allied" } })
+  local before = w.game:hash()
+  for _, bad in ipairs { 5, -1, math.maxinteger, 1 << 40 } do
+    local ok, why = w.act("move", { group = w.groups.A, to = bad })
+    t.ok(not ok, tostring(bad))
+    t.ok(tostring(why):find(("to: %d, not a hex on the board"):format(bad), 1, true), tostring(why))
+    t.ok(not tostring(why):find("bad argument", 1, true) and not tostring(why):find("move.lua", 1, true), tostring(why))
+  end
+  local ok, why = w.act("move", { group = w.groups.A, path = { "23A:3030", 77 } })
+  t.ok(not ok and tostring(why):find("77, not a hex on the board", 1, true), tostring(why))
+  t.eq(w.game:hash(), before)
+end)

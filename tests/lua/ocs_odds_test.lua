@@ -43,3 +43,16 @@ t.test("18.5f-odds-1: the ALT's odds under its named modifiers (the most difficu
   _, out = odds("amphibious_landing_table --with mountain_terrain")
   t.ok(out:find("modifier -3", 1, true) and out:find("4 or less  L2       58.3333%  21/36 = 7/12", 1, true), out)
 end)
+
+t.test("18.3c-odds-bounds-1: a strength or shift of 2^63-1 is refused with the range named; no string.format error", function()
+  local status, out = odds("ocs:barrage --ships 9223372036854775807")
+  t.ok(status ~= 0 and out:find("--ships 9223372036854775807: out of range -1000000..1000000", 1, true), out)
+  t.ok(not out:find("string.format", 1, true), out)
+  status, out = odds("ocs:barrage --ships 10 --shift 9223372036854775807")
+  t.ok(status ~= 0 and out:find("--shift 9223372036854775807: out of range -1000000..1000000", 1, true), out)
+  status, out = odds("ocs:barrage --planes 1e308")
+  t.ok(status ~= 0 and out:find("--planes 1e308: out of range", 1, true), out)
+  -- a shift within the range but past the table clamps to its last column
+  status, out = odds("ocs:barrage --ships 7 --shift 1000000")
+  t.ok(status == 0 and out:find("-> column 10+", 1, true), out)
+end)

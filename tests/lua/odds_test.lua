@@ -41,7 +41,7 @@ t.test("odds-1: exact totals of 2d6, 3d6, 1d6-1", function()
   t.eq({ o3.counts[3], o3.counts[10], o3.counts[11], o3.counts[18] }, { 1, 27, 27, 1 })
   local o1 = odds.expr("1d6-1")
   t.eq({ o1.lo, o1.hi }, { 0, 5 })
-  t.raises(function() odds.expr("100d1000") end, "too many outcomes")
+  t.raises(function() odds.expr("100d1000") end, "100d1000: 1000^100 outcomes do not fit a 64-bit integer, the limit of exact odds (at most 6 dice of 1000 sides)")
 end)
 
 t.test("odds-2: exact 2d6 totals agree with 1,000,000 rolls (chi-square)", function()
@@ -219,4 +219,70 @@ t.test("odds-hits-mixed: a die hitting on 4 beside one hitting on 3 (hand-comput
   local mixed = odds.hits_mixed({ 2, 2, 2 })
   for i = 1, 4 do t.eq(mixed.rows[i].count, same.rows[i].count) end
   t.ok(not pcall(odds.hits_mixed, { 7 }), "a threshold past the die's faces is refused")
+end)
+
+-- ---- bounds: every huge input answered or refused, the limit named, within seconds ----------
+
+-- `keel odds ARGS` in a process: its exit status, its output, the seconds it took
+local function keel_odds(args)
+  local t0 = os.clock()
+  local status, out = t.sh(t.keel_bin .. " odds " .. args)
+  return status, out, os.clock() - t0
+end
+
+-- the output names no position inside keel's own files and holds no traceback
+local function no_internals(out)
+  t.ok(not out:find("%.lua:%d+"), "no position inside keel's files: " .. out)
+  t.ok(not out:find("traceback", 1, true), "no traceback: " .. out)
+end
+
+t.test("odds-bounds-1: 1000d6 is refused with the dice expression's bound, not 'not a dice expression'", function()
+  local status, out = keel_odds("1000d6")
+  t.ok(status ~= 0, out)
+  t.ok(out:find('dice expression "1000d6": column 1: dice count 1000 out of range 1..100', 1, true), out)
+  t.ok(not out:find("not a dice expression", 1, true), out)
+  status, out = keel_odds("salvo")
+  t.ok(status ~= 0 and out:find("no table named 'salvo' is registered and it is not a dice expression", 1, true),
+    "a name that is no dice is still a missing table: " .. out)
+  status, out = keel_odds("2d6x")
+  t.ok(status ~= 0 and out:find('dice expression "2d6x": column 4: expected the end', 1, true), out)
+end)
+
+t.test("odds-bounds-2: too many dice for exact odds: the input and the limit named, before any work", function()
+  local status, out = keel_odds("--hits 100d1000 --on 999")
+  t.ok(status ~= 0, out)
+  t.ok(out:find("100d1000: 1000^100 outcomes do not fit a 64-bit integer, the limit of exact odds "
+    .. "(at most 6 dice of 1000 sides)", 1, true), out)
+  no_internals(out)
+  status, out = keel_odds("100d6")
+  t.ok(status ~= 0 and out:find("100d6: 6^100 outcomes do not fit a 64-bit integer", 1, true), out)
+  no_internals(out)
+  status, out = keel_odds("--hits 3d6 --on 9")
+  t.ok(status ~= 0 and out:find("--on 9: a die of 3d6 hits on 0..6", 1, true), out)
+  no_internals(out)
+  t.raises(function() odds.hits("63d2", 1) end, "at most 62 dice of 2 sides")
+  t.raises(function() odds.hits_mixed({ 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1 }) end,
+    "25 dice: 6^25 outcomes do not fit a 64-bit integer, the limit of exact odds (at most 24 dice of 6 sides)")
+end)
+
+t.test("odds-bounds-3: at the limit the odds are exact: 62 coins (C(62,31) needs no intermediate past 2^63)", function()
+  local o = odds.hits("62d2", 1)
+  t.eq(o.den, 1 << 62)
+  t.eq(o.rows[32].count, 465428353255261088, "C(62, 31)")
+  t.eq(o.rows[63].count, 1)
+  local sum = 0
+  for _, r in ipairs(o.rows) do sum = sum + r.count end
+  t.eq(sum, 1 << 62)
+end)
+
+t.test("odds-bounds-4: a shift of 2^63-1 (or -2^63) clamps to the last (first) column; it does not wrap", function()
+  require "ocs.tables"
+  local b = tables.get("barrage_table")
+  local last = b.columns[#b.columns]
+  t.eq({ b:column_for(7, math.maxinteger) }, { last, #b.columns, true })
+  t.eq({ b:column_for(7, math.mininteger) }, { b.columns[1], 1, true })
+  t.eq({ b:column_for(7, 0) }, { "6-9", 3, false })
+  local status, out = keel_odds("barrage_table --strength 7 --shift 9223372036854775807")
+  t.eq(status, 0, out)
+  t.ok(out:find("column " .. last, 1, true), out)
 end)

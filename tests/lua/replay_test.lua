@@ -175,4 +175,49 @@ t.test("replay-5: malformed journal fields are named with file:line", function()
   t.ok(out:find(bad .. ':2: field "n" of the "undo" event: a whole number >= 1 expected, got 0.5', 1, true), out)
 end)
 
+
+t.test("replay-rule-files: a journal whose rule-file list drops or renames a file is said so on replay", function()
+  gate(true)
+  local j = dir .. "/files.jsonl"
+  local rc, rout = record(j)
+  t.eq(rc, 0, rout)
+  -- the journal's list with r.lua's line dropped
+  local lines = {}
+  for l in t.read_file(j):gmatch("[^\n]+\n?") do
+    if not l:find('"ev":"rule_file","path":"' .. dir .. '/gate/r.lua"', 1, true) then lines[#lines + 1] = l end
+  end
+  local dropped = write("dropped.jsonl", table.concat(lines))
+  local code, out = replay(dropped)
+  t.eq(code, 0, out)
+  t.ok(out:find("note: rule file changed: " .. dir .. "/gate/r.lua (loaded on replay, not in the journal's rule-file list)",
+    1, true), out)
+  -- the rule file renamed in the family: the journal's name is not loaded, the new one is not listed
+  write("gate/manifest.lua", 'return family { name = "gate", files = { "renamed.lua" } }\n')
+  os.rename(dir .. "/gate/r.lua", dir .. "/gate/renamed.lua")
+  code, out = replay(j)
+  t.eq(code, 0, out)
+  t.ok(out:find("note: rule file changed: " .. dir .. "/gate/r.lua (in the journal's rule-file list, not loaded on replay: "
+    .. "dropped or renamed)", 1, true), out)
+  t.ok(out:find("note: rule file changed: " .. dir .. "/gate/renamed.lua (loaded on replay, not in the journal's "
+    .. "rule-file list)", 1, true), out)
+  os.remove(dir .. "/gate/renamed.lua")
+  gate(true)
+end)
+
+t.test("replay-keel-scripts: KEEL_SCRIPTS through a symlink writes the same journal as the real folder", function()
+  local link = dir .. "/scripts-link"
+  assert(os.execute("ln -s " .. t.cwd() .. "/scripts " .. link))
+  local scenario = t.cwd() .. "/scenarios/seabox_house_rules.lua"   -- absolute: its variant names keel's folder
+  local a, b = dir .. "/real.jsonl", dir .. "/linked.jsonl"
+  local code, out = t.sh(("%s run %s --quiet --journal %s"):format(t.keel_bin, scenario, a))
+  t.eq(code, 0, out)
+  code, out = t.sh(("KEEL_SCRIPTS=%s %s run %s --quiet --journal %s"):format(link, t.keel_bin, scenario, b))
+  t.eq(code, 0, out)
+  t.ok(t.read_file(a):find('"path":"<keel>/seabox/variants/campaign_001.lua"', 1, true), "the variant is keel's own")
+  t.eq(t.read_file(b), t.read_file(a))
+  code, out = t.sh(("KEEL_SCRIPTS=%s %s replay %s"):format(link, t.keel_bin, a))
+  t.eq(code, 0, out)
+  t.ok(not out:find("note:", 1, true), out)
+  os.remove(link)
+end)
 os.execute("rm -rf " .. dir)

@@ -312,3 +312,15 @@ t.test("save-8: saving never follows a planted symlink, and keeps the file's mod
   t.eq(select(2, t.sh("umask 022; stat -c %a " .. dir .. "/new.save")), "644\n")
   os.execute("rm -rf " .. dir)
 end)
+
+t.test("save-empty-path: a save to an empty path is refused with a reason, not an error from game.lua; through keel serve too", function()
+  local game = start(PROBE)
+  local before = game:hash()
+  t.eq({ game:save("") }, { nil, "a save needs a file name, not an empty path" })
+  t.eq(game:hash(), before)
+  local status, out = t.sh(("printf '%%s\\n' '{\"op\":\"open\",\"scenario\":\"%s\"}' '{\"op\":\"save\",\"path\":\"\"}' "
+    .. "| %s serve --stdio"):format(PROBE, KEEL))
+  t.eq(status, 0, out)
+  t.ok(out:find('"message":": a save needs a file name, not an empty path"', 1, true), out)
+  t.ok(not out:find("game.lua", 1, true) and not out:find("out of its domain", 1, true), out)
+end)

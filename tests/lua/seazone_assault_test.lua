@@ -331,6 +331,27 @@ t.test("units.destroyers.offshore-bombardment: once per turn, and one ship per l
   w.refused("bombard", { ships = { "Spruance" }, territory = "Coastland" }, "amphibious-assaults.step-2", "already bombarded this turn")
 end)
 
+t.test("units.destroyers.offshore-bombardment: the one-ship-per-land-unit limit is a total for the assault, not per order", function()
+  local w = assault("conduct_combat", { { "Arleigh", "destroyer", "Allies", "SZ 4", power = "USA" } })
+  w.ok("offload", { ship = "Wasp", to = "Coastland" })
+  w.force(6, 6)
+  w.ok("bombard", { ships = { "Spruance", "Arleigh" }, territory = "Coastland" })
+  w.refused("bombard", { ships = { "Belknap" }, territory = "Coastland" }, "amphibious-assaults.step-2",
+    "2 ships may bombard: one per land unit offloaded there (2); 2 have bombarded")
+  t.eq(w.value("Belknap", "bombarded_turn"), nil, "the third ship did not bombard")
+end)
+
+t.test("units.cruisers.offshore-bombardment: one order, then a second within the total", function()
+  local w = assault("conduct_combat", { { "Arleigh", "destroyer", "Allies", "SZ 4", power = "USA" } })
+  w.ok("offload", { ship = "Wasp", to = "Coastland" })
+  w.force(6)
+  w.ok("bombard", { ships = { "Belknap" }, territory = "Coastland" })
+  w.force(6)
+  w.ok("bombard", { ships = { "Spruance" }, territory = "Coastland" })
+  w.refused("bombard", { ships = { "Arleigh" }, territory = "Coastland" }, "amphibious-assaults.step-2",
+    "one per land unit offloaded there (2)")
+end)
+
 t.test("amphibious-assaults.step-2: bombardment only where an assault is being made, before its land combat", function()
   local w = assault()
   w.refused("bombard", { ships = { "Belknap" }, territory = "Coastland" }, "amphibious-assaults.step-2", "no amphibious assault")

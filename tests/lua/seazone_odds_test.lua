@@ -261,3 +261,42 @@ t.test("units.cruisers.offshore-bombardment: keel odds seazone:bombard and seazo
   status, out = t.sh(t.keel_bin .. " odds seazone:battle --attacker cruiser --vs 'destroyer' --policy 'destroyer' 2>&1")
   t.ok(status ~= 0 and out:find("does not name cruiser", 1, true), out)
 end)
+
+-- ---- bounds: each huge force answered or refused with the limit named, within seconds -------------
+
+t.test("general-combat-odds-bounds-1: forces past 100 units are refused before a unit is made; the limit named", function()
+  local t0 = os.clock()
+  local ok, err = pcall(odds.battle, { attacker = "1000000 destroyer", defender = "destroyer", policy = "cheapest" })
+  t.ok(not ok and tostring(err):find("'1000000 destroyer': 1000000 units, more than the 100 of one force exact odds take", 1, true),
+    tostring(err))
+  ok, err = pcall(odds.battle, { attacker = "300 destroyer", defender = "300 destroyer", policy = "cheapest" })
+  t.ok(not ok and tostring(err):find("more than the 100 of one force", 1, true), tostring(err))
+  ok, err = pcall(odds.battle, { attacker = "60 destroyer, 30 carrier[fighter,fighter]", defender = "destroyer", policy = "cheapest" })
+  t.ok(not ok and tostring(err):find("a force of more than 100 units (cargo counted)", 1, true), tostring(err))
+  ok, err = pcall(odds.bombardment, "9223372036854775807 cruiser")
+  t.ok(not ok and tostring(err):find("9223372036854775807 units, more than the 100", 1, true), tostring(err))
+  ok, err = pcall(odds.battle, { attacker = { { type = "destroyer", n = math.maxinteger } }, defender = "destroyer",
+                                 policy = "cheapest" })
+  t.ok(not ok and tostring(err):find("not a count 0..100", 1, true), tostring(err))
+  t.ok(os.clock() - t0 < 1, "refused at once")
+end)
+
+t.test("general-combat-odds-bounds-2: a battle with more to weigh than its limit stops there and names it", function()
+  local ok, err = pcall(odds.battle, { attacker = "20 destroyer", defender = "20 destroyer", policy = "cheapest", max_work = 5000 })
+  t.ok(not ok, "refused")
+  t.eq(tostring(err), "20 destroyer against 20 destroyer: more than 5000 battle positions and transitions to weigh, "
+    .. "the limit of exact battle odds (fewer units, or a Monte Carlo estimate)")
+  t.ok(odds.battle { attacker = "4 destroyer", defender = "4 destroyer", policy = "cheapest", max_work = 5000 },
+    "a small battle stays under it")
+end)
+
+t.test("units.cruisers.offshore-bombardment-odds-bounds: more ships than exact odds hold: the limit named, at once", function()
+  local status, out = t.sh(t.keel_bin .. " odds seazone:bombard --ships '30 cruiser'")
+  t.ok(status ~= 0 and out:find("30 cruiser: 6^30 outcomes do not fit a 64-bit integer, the limit of exact odds "
+    .. "(at most 24 dice of 6 sides)", 1, true), out)
+  status, out = t.sh(t.keel_bin .. " odds seazone:bombard --ships '9223372036854775807 cruiser'")
+  t.ok(status ~= 0 and out:find("more than the 100 of one force", 1, true), out)
+  status, out = t.sh(t.keel_bin .. " odds seazone:battle --attacker '300 destroyer' --vs '300 destroyer'")
+  t.ok(status ~= 0 and out:find("more than the 100 of one force", 1, true), out)
+  t.ok(not out:find("%.lua:%d+"), out)
+end)

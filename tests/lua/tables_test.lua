@@ -542,6 +542,24 @@ t.test("tables-malformed-1: " .. #malformed .. " malformed tables give file:line
   t.ok(n >= 20, "at least 20 malformed cases")
 end)
 
+t.test("tables-columns-1: a column named as a row's own field (range, cells, index ...) is refused at its line, naming the column", function()
+  for _, name in ipairs { "range", "cells", "index", "key", "label", "kind", "pos", "range_pos" } do
+    local dice = ("table t\ndice 1d6\ncolumns %s hits\nrows\n1-3 A 1\n4-6 B 2\n"):format(name)
+    local ok, err = pcall(tables.parse, dice, "cols.tbl")
+    t.ok(not ok, name)
+    t.ok(tostring(err):find(("cols.tbl:3:1: column '%s' in table t: a row keeps its "):format(name), 1, true)
+      and tostring(err):find("name the column otherwise", 1, true), tostring(err))
+    local keyed = ("table k\ncolumns %s\nrows\na x | 1\n"):format(name)
+    ok, err = pcall(tables.parse, keyed, "cols.tbl")
+    t.ok(not ok and tostring(err):find(("cols.tbl:2:1: column '%s' in table k"):format(name), 1, true), tostring(err))
+  end
+  -- before, `range` silently replaced each row's die range: the odds came out wrong or keel failed inside
+  local ok, ts = pcall(tables.parse, "table t\ndice 1d6\ncolumns ranges hits\nrows\n1-3 A 1\n4-6 B 2\n", "ok.tbl")
+  t.ok(ok, tostring(ts))
+  local res = ts.t:lookup(2)
+  t.eq({ tostring(res.ranges), tostring(res.hits) }, { "A", "1" })
+end)
+
 t.test("tables-malformed-2: resolving a table whose rows table is missing names both", function()
   local x = tables.parse("table orphan\nrows from no_such_table\n", "orphan.tbl")[1]
   t.raises(function() x:lookup(3) end, "orphan.tbl:1: table orphan takes its rows from 'no_such_table'")

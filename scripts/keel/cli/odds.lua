@@ -199,7 +199,9 @@ function M.run(args)
     if #rest > 0 then cli.usage_error("--hits takes no TABLE") end
     local e, err = require("keel.dice_expr").parse(opts.hits)
     if not e then cli.usage_error(err) end
-    print(odds.format_hits(odds.hits(e, int_opt(opts.on, "--on"))))
+    local on = int_opt(opts.on, "--on")
+    if on < 0 or on > e.sides then cli.usage_error(("--on %d: a die of %s hits on 0..%d"):format(on, e.text, e.sides)) end
+    print(odds.format_hits(odds.hits(e, on)))
     return 0
   end
   if #rest ~= 1 then cli.usage_error("odds needs one TABLE (a .tbl file or a table name) or a dice expression") end
@@ -238,7 +240,9 @@ function M.run(args)
     end
     return 0
   end
-  local e = require("keel.dice_expr").parse(rest[1])
+  local e, why = require("keel.dice_expr").parse(rest[1])
+  -- written as dice (NdS...) but past a bound: the parser's reason names it
+  if not e and rest[1]:match("^%s*%d*[dD]%d") then error(why, 0) end
   if e then
     if opts.mod or opts.dist then cli.usage_error("--mod/--dist apply to tables; write 2d6+1 instead") end
     print(odds.format_expr(odds.expr(e)))

@@ -17,7 +17,8 @@ local M = {
          "the state hash and the events with the journal. On the first order the\n" ..
          "current rules refuse, or the first difference, it names the action, its\n" ..
          "order and the rule, and exits 1.\n" ..
-         "Rule files whose hash changed since the journal was written are listed.\n" ..
+         "Rule files whose hash changed since the journal was written are listed, and\n" ..
+         "those the journal lists but the replay does not load, or the other way round.\n" ..
          limits.help { memory = "the memory limit", cpu = "the CPU limit of one order" } .. "\n" ..
          "                  (a journal whose header names limits: those)\n" ..
          "Exit status: 0 identical, 1 refused, diverged, or the journal cannot be read\n" ..

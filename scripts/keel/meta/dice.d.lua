@@ -132,6 +132,16 @@ function dice_expr.check(text) end
 ---@param e keel.DiceExpr
 ---@return table<integer, integer> counts, integer outcomes, integer lo, integer hi
 function dice_expr.distribution(e) end
+--- The most dice of `sides` faces whose outcomes fit a Lua integer (the limit of exact odds).
+---@param sides integer
+---@return integer
+function dice_expr.max_dice(sides) end
+--- The refusal for too many dice: names `text` and the limit.
+---@param text string
+---@param count integer
+---@param sides integer
+---@return string
+function dice_expr.too_many(text, count, sides) end
 
 -- ---- keel.tables ----------------------------------------------------------------
 
@@ -254,6 +264,7 @@ function odds.table(t, mod) end
 ---@param ctx table
 ---@return table
 function odds.table_for(t, ctx) end
+--- Raises, naming the expression and the limit, when sides^dice passes a 64-bit integer.
 ---@param expr string|keel.DiceExpr
 ---@param k integer
 ---@return table

@@ -9,8 +9,9 @@
 ---@field MAX integer the most a read takes unless told less (256 MiB)
 local filelib = {}
 
---- A whole file, at most `max` bytes (default keel.file.MAX): a path a
---- journal or scenario names (/dev/zero, a FIFO) never fills the memory.
+--- A whole regular file, at most `max` bytes (default keel.file.MAX): a path
+--- a journal or scenario names never fills the memory, and one that is not a
+--- regular file (a FIFO, /dev/stdin, /dev/zero) is refused at once.
 --- `last`, a text read before: when the file's text is the same, that very
 --- string comes back (compared in C, no new string made of it).
 ---@param path string
@@ -21,6 +22,10 @@ function filelib.read(path, max, last) end
 
 --- Write a whole file atomically (a temporary file beside it, fsync,
 --- rename, fsync the folder): the old file or the new one, never half.
+--- Only a regular file is replaced: a character device or a FIFO is
+--- written into (a FIFO without a reader refused at once), a symlink's
+--- target is written (the link stays); a folder or a link to nothing is
+--- refused. An empty path names no file.
 ---@param path string
 ---@param data string
 ---@return true|nil ok, string? reason "<path>: cannot write (<why>)"
