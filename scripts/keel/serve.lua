@@ -120,7 +120,8 @@ end
 ---@param p any
 ---@return string
 function Session:confine(op, field, p)
-  if type(p) ~= "string" or p == "" or p:find("\0", 1, true) then
+  if p == "" then refuse("request", ("%s: %s must be a file name, not an empty path"):format(op, field)) end
+  if type(p) ~= "string" or p:find("\0", 1, true) then
     refuse("request", ("%s: %s must be a path (a string)"):format(op, field))
   end
   local root = self:root()

@@ -150,7 +150,7 @@ t.test("file-9: a scenario whose map is a FIFO, or /dev/stdin in keel serve, is 
   t.ok(out:find(dir .. "/fifo.map: not a regular file", 1, true), out)
   -- through keel serve, whose standard input is its requests: the next request is still answered
   status, out = t.sh(("printf '%%s\\n' '{\"id\":1,\"op\":\"open\",\"scenario\":\"%s/stdin.lua\"}' '{\"id\":2,\"op\":\"hello\"}' "
-    .. "| timeout 20 %s serve --stdio"):format(dir, t.keel_bin))
+    .. "| timeout 20 %s serve --stdio --root %s"):format(dir, t.keel_bin, dir))
   t.eq(status, 0, out)
   t.ok(out:find("/dev/stdin: not a regular file", 1, true), out)
   t.ok(out:find('"id":2', 1, true) and out:find('"protocol":1', 1, true), "the hello after it is answered: " .. out)

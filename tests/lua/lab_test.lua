@@ -403,7 +403,7 @@ t.test("lab-13: usage mistakes are one line, exit 2", function()
     t.ok(not out:find("lab.lua", 1, true), out)
   end
   local _, out = sh(("%s lab %s --games 3 --memory 0.001"):format(keel_bin, SUEZ))
-  t.ok(out:find("--memory 0.001: from 4 to 1048576 MiB", 1, true), out)
+  t.ok(out:find("--memory wants a number of MiB from 4 to 1048576", 1, true), out)
 end)
 
 

@@ -242,7 +242,7 @@ t.test("odds-bounds-1: 1000d6 is refused with the dice expression's bound, not '
   t.ok(out:find('dice expression "1000d6": column 1: dice count 1000 out of range 1..100', 1, true), out)
   t.ok(not out:find("not a dice expression", 1, true), out)
   status, out = keel_odds("salvo")
-  t.ok(status ~= 0 and out:find("no table named 'salvo' is registered and it is not a dice expression", 1, true),
+  t.ok(status ~= 0 and out:find("no table named 'salvo' in the rule families, and it is not a dice expression", 1, true),
     "a name that is no dice is still a missing table: " .. out)
   status, out = keel_odds("2d6x")
   t.ok(status ~= 0 and out:find('dice expression "2d6x": column 4: expected the end', 1, true), out)
@@ -276,8 +276,7 @@ t.test("odds-bounds-3: at the limit the odds are exact: 62 coins (C(62,31) needs
 end)
 
 t.test("odds-bounds-4: a shift of 2^63-1 (or -2^63) clamps to the last (first) column; it does not wrap", function()
-  require "ocs.tables"
-  local b = tables.get("barrage_table")
+  local b = t.family_tables("ocs").barrage_table
   local last = b.columns[#b.columns]
   t.eq({ b:column_for(7, math.maxinteger) }, { last, #b.columns, true })
   t.eq({ b:column_for(7, math.mininteger) }, { b.columns[1], 1, true })

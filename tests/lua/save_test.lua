@@ -321,6 +321,6 @@ t.test("save-empty-path: a save to an empty path is refused with a reason, not a
   local status, out = t.sh(("printf '%%s\\n' '{\"op\":\"open\",\"scenario\":\"%s\"}' '{\"op\":\"save\",\"path\":\"\"}' "
     .. "| %s serve --stdio"):format(PROBE, KEEL))
   t.eq(status, 0, out)
-  t.ok(out:find('"message":": a save needs a file name, not an empty path"', 1, true), out)
+  t.ok(out:find('"message":"save: path must be a file name, not an empty path"', 1, true), out)
   t.ok(not out:find("game.lua", 1, true) and not out:find("out of its domain", 1, true), out)
 end)
