@@ -119,6 +119,7 @@ rule {
     -- landing units that attack the defenders of an occupied hex (default:
     -- all of them); `reduce = false` declines a 37.D great-success reduction.
     land = {
+      phases = { "movement" },   -- (a): in a naval movement step of the phasing player's movement phase
       params = {
         group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
         -- the units its naval units carry
