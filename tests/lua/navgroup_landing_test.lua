@@ -297,8 +297,9 @@ end)
 -- Play salerno_1943 (from its start, or after its first `upto` recorded
 -- orders) with random legal orders for the side that must decide, picked
 -- with a seeded dice stream: an offered action, then one of its orders,
--- uniformly. Each offered order must be accepted and listing must leave
--- the hash as it was; the game must end within `cap` orders. The orders
+-- uniformly. Each offered order must be accepted, the same order from the
+-- other side refused, and listing must leave the hash as it was; the game
+-- must end within `cap` orders. The orders
 -- played, by action name, and the result.
 local function random_game(seed, upto, cap)
   local scenario = require "keel.scenario"
@@ -334,6 +335,11 @@ local function random_game(seed, upto, cap)
     t.ok(#offered > 0, "the side to decide always has an order (end_phase at least)")
     local orders = offered[dice:range(#offered)]
     local o = orders[dice:range(#orders)]
+    -- the same order from the other side is refused, the state unchanged
+    local other = side == "Allied" and "Axis" or "Allied"
+    local no, _, kind = set:act(game, o.action, o.params, other)
+    t.eq({ no or false, kind == "side" or kind == "phase" }, { false, true }, o.action .. " by " .. other)
+    t.eq(game:hash(), before, "a refused order changes nothing")
     local ok, why = set:act(game, o.action, o.params, side)
     t.ok(ok, ("seed %d, order %d: %s by %s refused: %s"):format(seed, n + 1, o.action, side, tostring(why)))
     counts[o.action] = (counts[o.action] or 0) + 1
