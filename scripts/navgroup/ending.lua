@@ -9,6 +9,7 @@ rule {
   actions = {
     -- end movement in a friendly-owned port's hex: enter the port
     enter_port = {
+      phases = { "movement" },   -- a naval movement step's end, for the group
       params = { group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end } },
       legal = function(ctx, p)
         local h, why = port_for(ctx, p.group)
@@ -27,6 +28,7 @@ rule {
     },
     -- end movement at sea (the group may not move again this step)
     end_movement = {
+      phases = { "movement" },
       params = { group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end } },
       legal = function(ctx, p)
         if #ctx:query("group_members", p.group) == 0 then return "the group has no units" end

@@ -142,6 +142,7 @@ rule {
     -- two phasing groups in the same hex combine; the combined group has
     -- spent the most MPs either had, with that group's allowance
     combine = {
+      phases = { "movement" },   -- in the naval movement steps
       params = {
         group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
         -- the side's other groups in the same place
@@ -189,6 +190,7 @@ rule {
     -- a group splits: the named units form a new group; each part keeps the
     -- MPs spent and the movement allowance of the original group
     split = {
+      phases = { "movement" },
       params = {
         group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
         units = { type = "units", depends = { "group" },   -- any of its units (not all of them)

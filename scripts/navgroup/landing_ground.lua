@@ -23,7 +23,7 @@
 
 local label, name_of, is, landed_this_turn, defenders_of, capture_of, modifiers_for, apply_effects,
   strength_factors, re_factor, exerted, zoc_at, cds_into, clear_values, fraction_text, sp_text,
-  apply_combat, combat_info, pool_of, spend_pool, landing_hexes_of, units_near, landed_units,
+  apply_combat, combat_info, pool_of, spend_pool, landing_hexes_of, units_near, landed_units, unmade_attack,
   quiet, YES   -- helpers, below the rule
 
 rule {
@@ -132,6 +132,7 @@ rule {
     -- player-turn that have defenders; its ground units in or next to one;
     -- the item 5 and 11 options (each flag offered set; left out, it is off).
     amphibious_attack = {
+      phases = { "combat" },
       params = {
         hex = { type = "hex", domain = function(ctx, _, side) return landing_hexes_of(ctx, side, "attack") end },
         units = { type = "units", depends = { "hex" }, domain = function(ctx, p)
@@ -220,6 +221,7 @@ rule {
     -- Domains: the phasing side's assault hexes of this player-turn, and the
     -- other sides' ground units in or next to one.
     hasty_attack = {
+      side = "other", phases = { "reaction" },   -- the defender, before the landing player's combat phase
       params = {
         hex = { type = "hex", domain = function(ctx, _, side) return landing_hexes_of(ctx, side, "hasty") end },
         units = { type = "units", depends = { "hex" }, domain = function(ctx, p, side)
@@ -262,6 +264,7 @@ rule {
     -- supply source by expending SPs from the theatre's pool.
     -- Domain: the side's units that landed this player-turn.
     special_supply = {
+      phases = { "supply" },
       params = { units = { type = "units", domain = function(ctx, _, side) return landed_units(ctx, side) end } },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
@@ -291,6 +294,19 @@ rule {
         spend_pool(ctx, side, need, "item 10: special supply (no port or NT capacity used)")
       end,
     },
+  },
+  vetoes = {
+    -- item 4 / 37 (e): the combat phase does not end (the sequence of play's
+    -- pass) before the required attacks are made
+    end_phase = function(ctx)
+      local _, _, phase = ctx:query("clock")
+      if phase ~= "combat" or (ctx.game:get_global("seq_windows") or 0) > 0 then return nil end
+      local hex = unmade_attack(ctx, ctx.game:get_global("phasing"))
+      if hex then
+        return ("37 (e), item 4: the units that landed at %s must attack its defenders before the combat phase "
+          .. "ends (amphibious_attack)"):format(label(ctx, hex))
+      end
+    end,
   },
   on = {
     -- Items 1, 2, 8, 9, 12, 13 and Table 1 for the units that landed; item 7
@@ -338,14 +354,10 @@ rule {
     end,
     -- item 4 / 37 (e): the required attacks were made in the combat phase
     exploitation_phase = function(ctx, ev)
-      local game = ctx.game
-      for _, id in ipairs(ctx:query("landings", { side = ev.side or game:get_global("phasing"), this_turn = true })) do
-        local hex = ctx:query("landing", id, "hex")
-        if ctx:query("landing", id, "attack_required") and not ctx:query("landing", id, "attacked")
-            and #defenders_of(ctx, hex, ctx:query("landing", id, "side")) > 0 then
-          error(("37 (e): the units that landed at %s have not attacked its defenders (a required attack)")
-            :format(label(ctx, hex)), 0)
-        end
+      local hex = unmade_attack(ctx, ev.side or ctx.game:get_global("phasing"))
+      if hex then
+        error(("37 (e): the units that landed at %s have not attacked its defenders (a required attack)")
+          :format(label(ctx, hex)), 0)
       end
     end,
     -- items 1-13 hold for the player-turn of the landing
@@ -380,6 +392,23 @@ function defenders_of(ctx, hex, side) return ctx:query("defenders_at", hex, side
 -- 37 (g): a c/m unit that landed this player-turn without attacking, as its plan said (37.C)
 function quiet(ctx, u)
   return ctx.game:get_value(u, "plan_no_attack") == true and landed_this_turn(ctx, u)
+end
+
+-- The first landing hex of `side` this player-turn whose required attack
+-- (item 4, 37 (e)) is still to be made: it has defenders, no attack was
+-- made there, and a unit that landed there to attack is still in it (when
+-- none is left, nobody is left to make it). Nil when there is none.
+function unmade_attack(ctx, side)
+  local game = ctx.game
+  for _, id in ipairs(ctx:query("landings", { side = side, this_turn = true })) do
+    local hex = ctx:query("landing", id, "hex")
+    if ctx:query("landing", id, "attack_required") and not ctx:query("landing", id, "attacked")
+        and #defenders_of(ctx, hex, ctx:query("landing", id, "side")) > 0 then
+      for _, u in ipairs(ctx:query("ground_units_at", hex, ctx:query("landing", id, "side"))) do
+        if game:get_value(u, "landing") == id and game:get_value(u, "must_attack") == true then return hex end
+      end
+    end
+  end
 end
 
 -- a flag's one value to offer (left out, it is false)

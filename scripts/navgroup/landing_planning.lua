@@ -60,6 +60,7 @@ rule {
     -- an enemy-owned beach), and `turn`, any turn from the earliest the
     -- planning time allows (a number; left out, the earliest).
     plan_landing = {
+      phases = { "initial" },   -- planned in advance (the series' initial phase: a stand-in, the airborne rule's)
       params = {
         hex = { type = "hex", domain = function(ctx, _, side) return beaches(ctx, side) end },
         units = { type = "units", domain = function(ctx, _, side) return plannable(ctx, side) end },
@@ -148,6 +149,7 @@ rule {
     },
     -- Delay a plan (default: the invasion turn `turns` later).
     delay_landing = {
+      phases = { "initial" },
       params = {
         plan = { type = "integer", domain = function(ctx, _, side) return plans_of(ctx, side) end },
         turns = "integer?",
@@ -166,6 +168,7 @@ rule {
     },
     -- Cancel a plan: its units are free again, its REs no longer count.
     cancel_landing = {
+      phases = { "initial" },
       params = { plan = { type = "integer", domain = function(ctx, _, side) return plans_of(ctx, side) end } },
       legal = function(ctx, p)
         if not active(ctx, p.plan) then return ("37.C: plan %d is not active"):format(p.plan) end
@@ -184,6 +187,7 @@ rule {
     -- (2) a capacity increase designated for an invasion turn (paid for
     -- under another chapter: recorded here)
     increase_capacity = {
+      phases = { "initial" },
       params = { side = { type = "string", domain = function(ctx, _, side) return sides_of(ctx, side) end },
                  re = "integer", turn = "integer" },
       legal = function(_, p)

@@ -57,6 +57,7 @@ rule {
     -- Domain (keel.legal): every group of one to three adjacent ungrouped
     -- landing hexes (labels, in the order landed), airborne ones apart.
     group_landings = {
+      phases = { "movement" },   -- before the enemy's reaction phase rolls
       params = { hexes = { type = "table", domain = function(ctx, _, side) return groupings(ctx, side) end } },
       legal = function(ctx, p)
         local game, v = ctx.game, ctx.rule.values
@@ -109,6 +110,7 @@ rule {
     -- what counts); as_reserve (for a unit not in reserve); and the cheapest
     -- path (labels) to every hex its MPs reach, with the cost.
     react_move = {
+      side = "other", phases = { "reaction" },   -- the reacting player, in its reaction phase
       params = {
         unit = { type = "unit", domain = function(ctx, _, side) return reactors(ctx, side, false) end },
         landing = { type = "hex", optional = true, depends = { "unit" }, domain = function(ctx, p)
@@ -178,6 +180,7 @@ rule {
     -- chapter's, sent as `ground_combat` with kind "overrun").
     -- Domains: as react_move's, for units in a hex with enemy units.
     react_overrun = {
+      side = "other", phases = { "reaction" },
       params = {
         unit = { type = "unit", domain = function(ctx, _, side) return reactors(ctx, side, true) end },
         landing = { type = "hex", optional = true, depends = { "unit" }, domain = function(ctx, p)

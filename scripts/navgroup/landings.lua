@@ -120,6 +120,7 @@ rule {
     -- all of them but the c/m units their plan has land without attacking,
     -- 37 (g) and 37.C); `reduce = false` declines a 37.D great-success reduction.
     land = {
+      phases = { "movement" },   -- (a): in a naval movement step of the phasing player's movement phase
       params = {
         group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
         -- the units its naval units carry

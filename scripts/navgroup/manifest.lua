@@ -37,15 +37,21 @@ return family {
     "success_table_standin.tbl",        -- cited by 37.D/37.E, supplied by a scenario
     "amphibious_planning_standin.tbl",  -- cited by 37.C, supplied by a scenario
   },
-  -- The sequence its chapters imply: naval groups move in the naval
-  -- movement steps of the phasing player's turn (32.A), the initial phase
-  -- is when the Suez Canal's status changes (32.A.6.a), the combat and
-  -- exploitation phases are where landings attack (37.B). How many steps
-  -- and what else a turn holds is the series' chapter, which a scenario
-  -- supplies (its `sequence` overrides any of these fields).
+  -- The sequence its chapters imply, in the order of the player-turn: the
+  -- initial phase is when the Suez Canal's status changes (32.A.6.a);
+  -- naval groups move, and landings are made, in the naval movement steps
+  -- of the phasing player's movement phase (32.A, 37 (a)); the enemy moves
+  -- in the reaction phase that follows landings (37.E: the other side's);
+  -- landing units attack in the combat phase (37.B items 4-6, 37 (e)) and
+  -- trace special supply in the supply judgement phase (37.B item 10), after
+  -- combat (37.B's "movement, combat, and supply judgement phases"). The
+  -- sides and their order, how many steps and what else a turn holds are
+  -- the series' chapter, which a scenario supplies (its `sequence`
+  -- overrides any of these fields).
   sequence = {
-    cite = "Rule 32 (naval movement steps, 32.A; the initial phase, 32.A.6.a) and Rule 37 (37.B's combat "
-      .. "and exploitation phases); the rest of the series' turn is a scenario's",
+    cite = "Rule 32 (naval movement steps, 32.A; the initial phase, 32.A.6.a) and Rule 37 (landings in a naval "
+      .. "movement step, 37 (a); the enemy's reaction phase, 37.E; the combat, exploitation and supply judgement "
+      .. "phases, 37.B); the rest of the series' turn is a scenario's",
     turn = { start = "turn_start", ["end"] = "turn_end" },
     player_turn = { start = "player_turn_start", ["end"] = "player_turn_end" },
     phases = {
@@ -53,8 +59,10 @@ return family {
       { name = "movement", start = "movement_phase",
         steps = { { name = "naval_step", start = "naval_step_start", ["end"] = "naval_step_end",
                     data = { step = 1 } } } },
+      { name = "reaction", start = "reaction_phase", active = "other", cite = "37.E" },
       { name = "combat", start = "combat_phase" },
       { name = "exploitation", start = "exploitation_phase" },
+      { name = "supply", start = "supply_phase", cite = "37.B item 10" },
     },
   },
   events = {

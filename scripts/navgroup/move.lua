@@ -35,6 +35,7 @@ rule {
   actions = {
     -- move a group along a path (hexes and riverine hexsides) or to a destination
     move = {
+      phases = { "movement" },   -- 32.A: in the naval movement steps (a reacting group: in the window 32.C opens)
       params = {
         group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
         path = "table?",
@@ -90,6 +91,7 @@ rule {
     },
     -- a blockaded (or any) group in port puts to sea in the port's hex
     put_to_sea = {
+      phases = { "movement" },
       params = { group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end } },
       legal = function(ctx, p)
         local why = ctx:query("may_move", p.group)
@@ -105,6 +107,7 @@ rule {
     },
     -- spend MPs for an activity of the Naval MP Cost Summary (32.A.3)
     spend = {
+      phases = { "movement" },
       params = {
         group = { type = "group", domain = function(ctx, _, side) return ctx:query("side_groups", side) end },
         activity = { type = "string", depends = { "group" },

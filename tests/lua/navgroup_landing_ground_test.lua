@@ -374,6 +374,46 @@ t.test("37.B (4)-1: units assaulting an occupied hex must attack its defenders, 
   w.emit("exploitation_phase", { side = "Allied" })
 end)
 
+t.test("37.B (4)-2: no unit that landed to attack is left in the hex (a hasty attack took them): no attack is required", function()
+  local w = assault { defenders = { { "Def" } } }
+  w.emit("combat_phase", { side = "Allied" })
+  w.game:eliminate(w.units.Inf)
+  w.game:eliminate(w.units.Tanks)
+  local ok, err = pcall(w.emit, "exploitation_phase", { side = "Allied" })
+  t.ok(ok, tostring(err))
+  -- one of them left: it must still attack
+  local w2 = assault { defenders = { { "Def" } } }
+  w2.emit("combat_phase", { side = "Allied" })
+  w2.game:eliminate(w2.units.Tanks)
+  ok, err = pcall(w2.emit, "exploitation_phase", { side = "Allied" })
+  t.ok(not ok and tostring(err):find("37 (e): the units that landed at A:0502 have not attacked", 1, true), tostring(err))
+end)
+
+t.test("37.B (4)-3: in a game with a sequence of play the combat phase does not end before the required attack", function()
+  local scenario = require "keel.scenario"
+  local spec = scenario.load("scenarios/salerno_1943.lua")
+  local run = scenario.start(spec)
+  local i = 1
+  while not (spec.orders[i][1] == "end_phase" and spec.orders[i].expect and spec.orders[i].expect.vetoed) do
+    assert(#select(2, run:play(i, spec.orders[i])) == 0)
+    i = i + 1
+  end
+  local game = run.game
+  t.eq(game:get_global("phase"), "combat")
+  local listed
+  for _, e in ipairs(run.set:legal_actions(game, "Allied")) do if e.name == "end_phase" then listed = e end end
+  t.eq(listed.available, false, "the pass is not offered")
+  t.ok(listed.reason:find("37 (e), item 4: the units that landed at S:0708 must attack", 1, true), listed.reason)
+  local before = game:hash()
+  local ok, why, kind = run.set:act(game, "end_phase", {}, "Allied")
+  t.eq({ ok or false, kind }, { false, "vetoed" }, why)
+  t.eq(game:hash(), before, "refused: the state unchanged")
+  t.ok(run.set:act(game, "amphibious_attack", { hex = run.board:hex("S:0708"),
+    units = { run.units["141st RCT"], run.units["142nd RCT"] } }, "Allied"))
+  t.ok(run.set:act(game, "end_phase", {}, "Allied"))
+  t.eq(game:get_global("phase"), "supply", "on, past the exploitation phase (nothing to do there)")
+end)
+
 t.test("37.B (5)-1: no planned attack or attack from overstack for assaulting units, unless SPs come from an army/front HQ or special supply", function()
   local w = assault { defenders = { { "Def" } } }
   local units = { w.units.Inf, w.units.Tanks }

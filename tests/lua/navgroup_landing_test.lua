@@ -318,3 +318,85 @@ t.test("37 scenario salerno_1943 plays with every expectation met", function()
   t.eq(failed, 0, table.concat(problems, "\n"))
   t.ok(passed >= 37)
 end)
+
+-- ---- the showcase as a game: random legal orders to its end -------------------------------
+
+-- Play salerno_1943 (from its start, or after its first `upto` recorded
+-- orders) with random legal orders for the side that must decide, picked
+-- with a seeded dice stream: an offered action, then one of its orders,
+-- uniformly. Each offered order must be accepted, the same order from the
+-- other side refused, and listing must leave the hash as it was; the game
+-- must end within `cap` orders. The orders
+-- played, by action name, and the result.
+local function random_game(seed, upto, cap)
+  local scenario = require "keel.scenario"
+  local D = dofile("tests/lua/domains_fixture.lua")
+  local spec = scenario.load("scenarios/salerno_1943.lua")
+  local run = scenario.start(spec, { seed = seed })
+  for i = 1, upto or 0 do
+    local _, problems = run:play(i, spec.orders[i])
+    assert(#problems == 0, table.concat(problems, "; "))
+  end
+  local dice, game, set = keel.dice.new(seed), run.game, run.set
+  local counts, n = {}, 0
+  while not set:status(game).over do
+    t.ok(n < cap, ("seed %d: the game ends within %d orders"):format(seed, cap))
+    local side = set:status(game).active[1]
+    local before = game:hash()
+    local offered = {}
+    for _, e in ipairs(set:legal_actions(game, side)) do
+      if e.available then
+        -- the orders a bot can build: every parameter it must fill has candidates
+        local orders = {}
+        for _, o in ipairs(D.orders(e)) do
+          local full = true
+          for _, q in ipairs(e.params) do
+            if not q.optional and o.params[q.name] == nil then full = false end
+          end
+          if full then orders[#orders + 1] = o end
+        end
+        if #orders > 0 then offered[#offered + 1] = orders end
+      end
+    end
+    t.eq(game:hash(), before, "listing the actions changes nothing")
+    t.ok(#offered > 0, "the side to decide always has an order (end_phase at least)")
+    local orders = offered[dice:range(#offered)]
+    local o = orders[dice:range(#orders)]
+    -- the same order from the other side is refused, the state unchanged
+    local other = side == "Allied" and "Axis" or "Allied"
+    local no, _, kind = set:act(game, o.action, o.params, other)
+    t.eq({ no or false, kind == "side" or kind == "phase" }, { false, true }, o.action .. " by " .. other)
+    t.eq(game:hash(), before, "a refused order changes nothing")
+    local ok, why = set:act(game, o.action, o.params, side)
+    t.ok(ok, ("seed %d, order %d: %s by %s refused: %s"):format(seed, n + 1, o.action, side, tostring(why)))
+    counts[o.action] = (counts[o.action] or 0) + 1
+    n = n + 1
+  end
+  return counts, game:result(), n
+end
+
+t.test("26-navgroup-random-play: salerno_1943 played by random legal orders ends, every offered order accepted", function()
+  for seed = 1, 3 do
+    local _, result, n = random_game(seed, 0, 400)
+    t.eq(result.over, true)
+    t.ok(result.winner == "Allied" or result.winner == "Axis", result.reason)
+    t.ok(n >= 30, "three turns of passes at least: " .. n)   -- 6 player-turns of 5 decisions
+  end
+  -- from the recorded play's turn 2, the attack forces off their beaches (the plans made, the units
+  -- aboard): landings, the reaction, attacks, supply
+  local spec = require("keel.scenario").load("scenarios/salerno_1943.lua")
+  local upto
+  for i, o in ipairs(spec.orders) do
+    if not upto and o[1] == "set_sea" then upto = i - 1 end
+  end
+  local seen = {}
+  for seed = 1, 8 do
+    local counts, result = random_game(seed, upto, 400)
+    t.eq(result.over, true)
+    for k in pairs(counts) do seen[k] = true end
+  end
+  for _, name in ipairs { "land", "group_landings", "react_move", "react_overrun", "hasty_attack", "amphibious_attack",
+                          "special_supply", "attack", "advance" } do
+    t.ok(seen[name], name .. " was played in some game")
+  end
+end)
