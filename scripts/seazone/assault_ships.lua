@@ -43,6 +43,7 @@ rule {
   actions = {
     -- a land unit of the power whose turn it is, in a territory next to the ship's sea zone, loads
     embark = {
+      phases = { "combat_move", "noncombat_move" },
       params = {
         unit = { type = "unit", domain = function(ctx, _, side) return ctx:query("turn_units", side, "land", "zone") end },
         ship = { type = "unit", depends = { "unit" }, domain = function(ctx, p)
@@ -63,7 +64,7 @@ rule {
           return ("%s belongs to %s: it loads on its controller's turn"):format(ctx:query("unit_label", p.unit),
             ctx:query("power_of", p.unit))
         end
-        if g:get_value(p.unit, "moved_turn") == g:get_turn() then
+        if g:get_value(p.unit, "moved_turn") == ctx:query("this_turn") then
           return ("%s has moved this turn: loading is a land unit's entire move"):format(ctx:query("unit_label", p.unit))
         end
         local kind, at = g:get(p.unit, "loc")
@@ -75,8 +76,8 @@ rule {
       effect = function(ctx, p)
         local g = ctx.game
         g:move(p.unit, "unit", p.ship)
-        g:set_value(p.unit, "moved_turn", g:get_turn())
-        g:set_value(p.unit, "loaded_turn", g:get_turn())
+        g:set_value(p.unit, "moved_turn", ctx:query("this_turn"))
+        g:set_value(p.unit, "loaded_turn", ctx:query("this_turn"))
         g:set_value(p.unit, "loaded_phase", g:get_phase() == "combat_move" and "combat" or "noncombat")
         ctx:say("%s loads onto %s", ctx:query("unit_label", p.unit), ctx:query("unit_label", p.ship))
       end,
@@ -91,7 +92,7 @@ rule {
         if owner ~= g:get_global("power") then
           return ("%s belongs to %s: it offloads on its controller's turn"):format(ctx:query("unit_label", u), owner)
         end
-        if owner ~= ctx:query("power_of", p.ship) and g:get_value(u, "loaded_turn") == g:get_turn() then
+        if owner ~= ctx:query("power_of", p.ship) and g:get_value(u, "loaded_turn") == ctx:query("this_turn") then
           return ("%s loaded this turn onto a friendly power's ship: it offloads on a later turn of its controller"):format(
             ctx:query("unit_label", u))
         end
@@ -216,6 +217,7 @@ rule {
   actions = {
     -- offload `units` (default: all its cargo of the power whose turn it is) into territory `to`
     offload = {
+      phases = { "conduct_combat", "noncombat_move" },
       params = {
         ship = { type = "unit", domain = function(ctx, _, side) return ships_domain(ctx, side, true) end },
         to = { type = "string", depends = { "ship" }, domain = function(ctx, p) return shores_domain(ctx, p.ship) end },
@@ -237,14 +239,14 @@ rule {
       if in_hostile_zone(ctx, p.ship) then
         return ("%s is in a hostile sea zone: it cannot load there"):format(ctx:query("unit_label", p.ship))
       end
-      if g:get_value(p.ship, "offloaded_turn") == g:get_turn() then
+      if g:get_value(p.ship, "offloaded_turn") == ctx:query("this_turn") then
         return ("%s offloaded this turn: it cannot move, load or offload again"):format(ctx:query("unit_label", p.ship))
       end
     end,
     move = function(ctx, p)
       local g = ctx.game
       for _, u in ipairs(p.units) do
-        if g:get(u, "type") == "assault_ship" and g:get_value(u, "offloaded_turn") == g:get_turn() then
+        if g:get(u, "type") == "assault_ship" and g:get_value(u, "offloaded_turn") == ctx:query("this_turn") then
           return ("%s offloaded this turn: it cannot move again"):format(ctx:query("unit_label", u))
         end
       end
@@ -255,9 +257,9 @@ rule {
       local g = ctx.game
       if g:get_phase() ~= "noncombat_move" then return nil end
       for _, s in ipairs(g:units()) do
-        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= g:get_turn() then
+        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= ctx:query("this_turn") then
           for _, u in ipairs(g:cargo(s)) do
-            if g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat" then
+            if g:get_value(u, "loaded_turn") == ctx:query("this_turn") and g:get_value(u, "loaded_phase") == "combat" then
               return ("%s still carries %s, loaded in this turn's Combat Move: it cannot remain at sea with it"):format(
                 ctx:query("unit_label", s), ctx:query("unit_label", u))
             end
@@ -289,7 +291,7 @@ rule {
       local chosen = {}
       for _, u in ipairs(land_cargo(ctx, p)) do chosen[u] = true end
       for _, u in ipairs(g:cargo(p.ship)) do
-        local combat_loaded = g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat"
+        local combat_loaded = g:get_value(u, "loaded_turn") == ctx:query("this_turn") and g:get_value(u, "loaded_phase") == "combat"
         if combat_loaded and not chosen[u] then
           return ("%s was loaded in Combat Move: the ship offloads it in the assault (or retreats)"):format(ctx:query("unit_label", u))
         end
@@ -306,10 +308,10 @@ rule {
       local g = ctx.game
       if g:get_phase() ~= "conduct_combat" then return nil end
       for _, s in ipairs(g:units()) do
-        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= g:get_turn()
-            and g:get_value(s, "sea_combat_turn") == g:get_turn() then
+        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= ctx:query("this_turn")
+            and g:get_value(s, "sea_combat_turn") == ctx:query("this_turn") then
           for _, u in ipairs(g:cargo(s)) do
-            if g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat" then
+            if g:get_value(u, "loaded_turn") == ctx:query("this_turn") and g:get_value(u, "loaded_phase") == "combat" then
               return ("%s must offload %s (loaded in Combat Move) in the amphibious assault, or have retreated"):format(
                 ctx:query("unit_label", s), ctx:query("unit_label", u))
             end
@@ -385,10 +387,10 @@ function offload_legal(ctx, p)
   if in_hostile_zone(ctx, p.ship) then
     return ("%s is in a hostile sea zone (%s): it cannot offload there"):format(ctx:query("unit_label", p.ship), ctx:query("area_name", z))
   end
-  if g:get_value(p.ship, "retreated_turn") == g:get_turn() then
+  if g:get_value(p.ship, "retreated_turn") == ctx:query("this_turn") then
     return ("%s retreated this turn: it cannot offload"):format(ctx:query("unit_label", p.ship))
   end
-  if g:get_value(p.ship, "offloaded_turn") == g:get_turn() then
+  if g:get_value(p.ship, "offloaded_turn") == ctx:query("this_turn") then
     local before = ctx:query("area_name", g:get_value(p.ship, "offloaded_to"))
     return ("%s already offloaded into %s this turn: one offload, in one territory, a turn"):format(ctx:query("unit_label", p.ship), before)
   end
@@ -405,7 +407,7 @@ end
 function offload_effect(ctx, p)
   local g = ctx.game
   local t = ctx:query("area_index", p.to)
-  local turn = g:get_turn()
+  local turn = ctx:query("this_turn")
   local assault = g:get_phase() == "conduct_combat"
   for _, u in ipairs(land_cargo(ctx, p)) do
     g:move(u, "zone", t)

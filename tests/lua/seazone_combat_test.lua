@@ -76,7 +76,7 @@ end)
 t.test("units.frigates.anti-sub-vessel: a frigate in the battle cancels Surprise Strike, Submersible and Cannot Be Hit by Air Units", function()
   local w = battle({ { "Perry", "frigate", "Opfor", "SZ 3", power = "Russia" }, { "MiG", "fighter", "Opfor", "SZ 3", power = "Russia" },
     { "Dallas", "submarine", "Allies", "SZ 2", power = "USA" } }, { "Perry" }, { attack = true })
-  w.game.state:push_rule("t"); w.game:move(w.u.MiG, "zone", w.area("SZ 2")); w.game:set_value(w.u.MiG, "attacking_turn", 1)
+  w.game.state:push_rule("t"); w.game:move(w.u.MiG, "zone", w.area("SZ 2")); w.game:set_value(w.u.MiG, "attacking_turn", w.stamp())
   w.game.state:pop_rule()
   w.force(6, 1, 6)   -- Perry misses, MiG hits, (Dallas in step 4)
   w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = "cheapest", rounds = 1 })
@@ -199,7 +199,7 @@ t.test("general-combat.step-6: the attacker presses the attack or retreats to an
   w.refused("retreat", { to = "SZ 4" }, "general-combat", "not adjacent")
   w.ok("retreat", { to = "SZ 3" })
   t.eq({ w.where("Kirov"), w.where("Udaloy") }, { "SZ 3", "SZ 3" })
-  t.eq(w.value("Kirov", "retreated_turn"), 1)
+  t.eq(w.value("Kirov", "retreated_turn"), w.stamp())
   w.ok("end_phase", {})
 end)
 
@@ -218,7 +218,7 @@ t.test("general-combat.step-7: the battle concludes: values cleared, participant
   t.eq(w.game:get_global("battle_zone"), nil)
   for _, n in ipairs { "Kirov", "Udaloy", "DD", "FF" } do
     if w.where(n) ~= "dead" then
-      t.eq(w.value(n, "sea_combat_turn"), 1, n)
+      t.eq(w.value(n, "sea_combat_turn"), w.stamp(), n)
       t.eq(w.value(n, "battle_role"), nil, n)
     end
   end
@@ -283,10 +283,12 @@ t.test("units.cruisers.capital-ship: even a submarine's Surprise Strike only dam
 end)
 
 t.test("units.cruisers.capital-ship: a cruiser that survived with one hit is repaired visiting an operative friendly naval base", function()
-  local w = F.world { phase = "end", units = { { "CA", "cruiser", "Allies", "SZ 5", power = "USA", face = "damaged" },
+  local w = F.world { phase = "mobilize", units = { { "CA", "cruiser", "Allies", "SZ 5", power = "USA", face = "damaged" },
     { "NB", "naval_base", "Allies", "Homeland", power = "USA" }, { "EB", "naval_base", "Opfor", "Isle", power = "Russia" },
     { "CA2", "cruiser", "Allies", "SZ 6", power = "USA", face = "damaged" } } }
-  w.ok("begin_turn", { power = "USA" })
+  w.to_turn_of("Russia")
+  t.eq(w.face("CA"), "damaged", "not on Russia's turn")
+  w.to_turn_of("USA")
   t.eq(w.face("CA"), "full", "SZ 5 touches Homeland's base")
   t.eq(w.face("CA2"), "damaged", "SZ 6 touches only the Opfor's base on Isle")
 end)
