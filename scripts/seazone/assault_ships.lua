@@ -15,7 +15,7 @@
 -- offloading ... counts as a land unit's entire move").
 
 local cargo_problem, land_cargo, offload_legal, offload_effect, in_hostile_zone, helicopter_cargo
-local ships_domain, shores_domain
+local ships_domain, shores_domain, combat_cargo, moves_left, assault_zone_within, next_to, noncombat_escape
 
 rule {
   id = "units.amphibious-assault-ships.combat-value", title = "Combat Value",
@@ -273,6 +273,31 @@ rule {
 rule {
   id = "units.amphibious-assault-ships.amphibious-assaults", title = "Amphibious Assaults",
   vetoes = {
+    -- cargo loaded in Combat Move cannot remain at sea: it goes ashore in an amphibious
+    -- assault (or the ship retreats), or into a friendly territory in Noncombat Move. A ship
+    -- carrying it keeps one of those within reach: its combat moves end where an assault
+    -- zone is still reachable or next to a friendly territory, its noncombat moves next to
+    -- a friendly territory
+    move = function(ctx, p)
+      local g = ctx.game
+      local ph = g:get_phase()
+      if (ph ~= "combat_move" and ph ~= "noncombat_move") or #p.path == 0 then return nil end
+      local to = ctx:query("area_index", p.path[#p.path])
+      if not to then return nil end
+      for _, s in ipairs(p.units) do
+        local u = combat_cargo(ctx, s)
+        if u then
+          local side = g:get(s, "side")
+          local ok = next_to(ctx, to, side, true)
+            or (ph == "combat_move" and assault_zone_within(ctx, s, to, moves_left(ctx, s) - #p.path))
+          if not ok then
+            return ("%s carries %s, loaded in Combat Move: from %s it could neither assault a hostile territory nor "
+              .. "offload into a friendly one this turn"):format(ctx:query("unit_label", s), ctx:query("unit_label", u),
+              p.path[#p.path])
+          end
+        end
+      end
+    end,
     -- only in an amphibious assault (Conduct Combat) into a hostile territory; then it offloads
     -- everything it loaded in Combat Move, and only units of its own power already aboard besides
     offload = function(ctx, p)
@@ -284,6 +309,16 @@ rule {
         if hostile then
           return ("%s is hostile: an amphibious assault ship offloads into a hostile territory only in an amphibious "
             .. "assault (Conduct Combat)"):format(p.to)
+        end
+        -- one offload a turn, and cargo loaded in Combat Move cannot remain at sea: it goes too
+        local chosen = {}
+        for _, u in ipairs(land_cargo(ctx, p)) do chosen[u] = true end
+        for _, u in ipairs(g:cargo(p.ship)) do
+          if not chosen[u] and g:get_value(u, "loaded_turn") == ctx:query("this_turn")
+              and g:get_value(u, "loaded_phase") == "combat" then
+            return ("%s was loaded in Combat Move and cannot remain at sea: it is offloaded with the rest"):format(
+              ctx:query("unit_label", u))
+          end
         end
         return nil
       end
@@ -302,12 +337,28 @@ rule {
         end
       end
     end,
-    -- a ship that fought the sea combat of an assault ends Conduct Combat with what it loaded
-    -- in Combat Move ashore, unless it retreated
+    -- Combat Move ends with every ship carrying cargo it loaded in Combat Move next to a hostile
+    -- territory; Conduct Combat ends with that cargo ashore, unless the ship retreated
     end_phase = function(ctx)
       local g = ctx.game
+      if g:get_phase() == "combat_move" then
+        for _, s in ipairs(g:units()) do
+          local z = ctx:query("area_of", s)
+          if z and combat_cargo(ctx, s) and not next_to(ctx, z, g:get(s, "side"), false) and not noncombat_escape(ctx, s) then
+            return ("%s carries %s, loaded in Combat Move: it ends its combat move next to the hostile territory it "
+              .. "assaults"):format(ctx:query("unit_label", s), ctx:query("unit_label", combat_cargo(ctx, s)))
+          end
+        end
+        return nil
+      end
       if g:get_phase() ~= "conduct_combat" then return nil end
       for _, s in ipairs(g:units()) do
+        if combat_cargo(ctx, s) and g:get_value(s, "retreated_turn") ~= ctx:query("this_turn")
+            and g:get_value(s, "sea_combat_turn") ~= ctx:query("this_turn") and not noncombat_escape(ctx, s) then
+          return ("%s must offload %s (loaded in Combat Move) in the amphibious assault: it could not offload into a "
+            .. "friendly territory in Noncombat Move"):format(ctx:query("unit_label", s),
+            ctx:query("unit_label", combat_cargo(ctx, s)))
+        end
         if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= ctx:query("this_turn")
             and g:get_value(s, "sea_combat_turn") == ctx:query("this_turn") then
           for _, u in ipairs(g:cargo(s)) do
@@ -336,6 +387,65 @@ function land_cargo(ctx, p)
 end
 
 function helicopter_cargo(ctx, h) return ctx.game:cargo(h) end
+
+-- the first unit aboard assault ship `s` that was loaded in this turn's Combat Move, or nil
+function combat_cargo(ctx, s)
+  local g = ctx.game
+  if g:get(s, "type") ~= "assault_ship" or g:get(s, "loc") ~= "zone" then return nil end
+  for _, u in ipairs(g:cargo(s)) do
+    if g:get_value(u, "loaded_turn") == ctx:query("this_turn") and g:get_value(u, "loaded_phase") == "combat" then
+      return u
+    end
+  end
+  return nil
+end
+
+-- the sea zones a ship may still move this turn
+function moves_left(ctx, s)
+  return ctx:query("allowance", s) - ctx:query("zones_moved", s)
+end
+
+-- is sea zone z next to a territory friendly (`friendly` true) or hostile to `side`?
+function next_to(ctx, z, side, friendly)
+  for _, n in ipairs(ctx.game.board:zone_neighbors(ctx:query("area_name", z)) or {}) do
+    local t = ctx:query("area_index", n)
+    if t and ctx:query("is_territory", t) and (ctx:query("owner_of", t) == side) == friendly then return true end
+  end
+  return false
+end
+
+-- can ship s still offload into a friendly territory in Noncombat Move: next to one, or (not
+-- moved in Combat Move) within the sea zones it may still move?
+function noncombat_escape(ctx, s)
+  local g = ctx.game
+  local z, side = ctx:query("area_of", s), g:get(s, "side")
+  if not z then return false end
+  if next_to(ctx, z, side, true) then return true end
+  if g:get_value(s, "moved_turn") == ctx:query("this_turn") and g:get_value(s, "moved_phase") == "combat" then return false end
+  local left = moves_left(ctx, s)
+  for i in ipairs(g.board:zones()) do
+    if ctx:query("is_sea_zone", i) and left > 0 and next_to(ctx, i, side, true) and ctx:query("sea_distance", z, i, side, left) then
+      return true
+    end
+  end
+  return false
+end
+
+-- a sea zone next to a territory hostile to the ship's side that it reaches from `from` within
+-- `left` sea zones (`from` itself included), or nil
+function assault_zone_within(ctx, s, from, left)
+  local g = ctx.game
+  local side = g:get(s, "side")
+  for i, name in ipairs(g.board:zones()) do
+    if ctx:query("is_sea_zone", i) and (i == from or (left > 0 and ctx:query("sea_distance", from, i, side, left))) then
+      for _, n in ipairs(g.board:zone_neighbors(name) or {}) do
+        local t = ctx:query("area_index", n)
+        if t and ctx:query("is_territory", t) and ctx:query("owner_of", t) ~= side then return i end
+      end
+    end
+  end
+  return nil
+end
 
 function in_hostile_zone(ctx, ship)
   local z = ctx:query("area_of", ship)

@@ -430,6 +430,7 @@ function carrier_that_could_help(ctx, u)
   if not z or not ctx:query("is_sea_zone", z) then return nil end
   for _, c in ipairs(g:units()) do
     if g:get(c, "type") == "carrier" and g:get(c, "loc") == "zone" and g:get(c, "side") == g:get(u, "side")
+        and ctx:query("may_carry", c, u)
         and g:get(c, "face") ~= "damaged" and ctx:query("power_of", c) == g:get_global("power")
         and g:get_value(c, "sea_combat_turn") ~= ctx:query("this_turn") and capacity_left(ctx, c) > 0
         and not (g:get_value(c, "moved_turn") == ctx:query("this_turn") and g:get_value(c, "moved_phase") == "combat") then

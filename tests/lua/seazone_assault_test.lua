@@ -191,6 +191,40 @@ t.test("units.amphibious-assault-ships.loading-and-offloading: cargo stays at se
   w.ok("end_phase", {})
 end)
 
+t.test("units.amphibious-assault-ships.amphibious-assaults: cargo loaded in Combat Move is not left aboard by a partial offload", function()
+  local w = fleet("combat_move")
+  w.ok("embark", { unit = "Inf1", ship = "Wasp" })
+  w.ok("embark", { unit = "Tank", ship = "Wasp" })
+  w.ok("end_phase", {})
+  w.ok("end_phase", {})
+  w.refused("offload", { ship = "Wasp", to = "Homeland", units = { "Inf1" } },
+    "units.amphibious-assault-ships.amphibious-assaults", "Tank (tank) was loaded in Combat Move and cannot remain at sea")
+  w.ok("offload", { ship = "Wasp", to = "Homeland" })
+  t.eq({ w.where("Inf1"), w.where("Tank") }, { "Homeland", "Homeland" })
+  w.ok("end_phase", {})
+end)
+
+t.test("units.amphibious-assault-ships.amphibious-assaults: a ship with Combat Move cargo keeps an assault or a friendly shore within reach", function()
+  -- SZ 2 touches only Isle (hostile): Wasp could still assault it, so it may go there
+  local w = fleet("combat_move")
+  w.ok("embark", { unit = "Inf1", ship = "Wasp" })
+  w.ok("move", { units = { "Wasp" }, path = { "SZ 2" } })
+  w.ok("end_phase", {})
+  w.refused("end_phase", {}, "units.amphibious-assault-ships.amphibious-assaults", "in the amphibious assault")
+  -- SZ 2 then SZ 3 (two zones, no base serves SZ 2): no zone left to reach Homeland, and the
+  -- Isle assault would have to be made from SZ 3, which is possible; but SZ 1 > SZ 2 > SZ 3 > SZ 4 ends
+  -- next to Coastland only: allowed. A ship that moved away from every shore is refused.
+  local w2 = fleet("combat_move")
+  w2.ok("embark", { unit = "Inf1", ship = "Wasp" })
+  w2.ok("move", { units = { "Wasp" }, path = { "SZ 2", "SZ 3", "SZ 4" } })
+  t.eq(w2.where("Wasp"), "SZ 4", "next to Coastland: an assault")
+  local w3 = fleet("noncombat_move", { { "Old", "infantry", "Allies", nil, power = "USA", aboard = "Wasp",
+    values = { loaded_turn = w.stamp(), loaded_phase = "combat" } } })
+  w3.refused("move", { units = { "Wasp" }, path = { "SZ 2" } }, "units.amphibious-assault-ships.amphibious-assaults",
+    "could neither assault a hostile territory nor offload into a friendly one")
+  w3.ok("move", { units = { "Wasp" }, path = { "SZ 5" } })
+end)
+
 t.test("units.amphibious-assault-ships.loading-and-offloading: loaded in Noncombat Move, or on an earlier turn, it stays aboard", function()
   local w = fleet("noncombat_move", { { "Old", "infantry", "Allies", nil, power = "USA", aboard = "Wasp",
     values = { loaded_turn = 0, loaded_phase = "combat" } } })

@@ -183,6 +183,13 @@ t.test("units.aircraft-carriers.carry-aircraft: a carrier must move to provide a
   t.eq(w.where("F1"), "aboard Nimitz")
 end)
 
+t.test("units.aircraft-carriers.carry-aircraft: no carrier must come for a strategic bomber, which never lands on one", function()
+  local w = F.world { power = "USA", phase = "noncombat_move", units = {
+    { "Nimitz", "carrier", "Allies", "SZ 5", power = "USA" }, { "B1", "strategic_bomber", "Allies", "SZ 5", power = "USA" } } }
+  w.ok("end_phase", {})
+  t.eq(w.where("B1"), "dead", "no landing space at the end of Noncombat Move")
+end)
+
 t.test("units.aircraft-carriers.carry-aircraft: an air unit no carrier can reach is destroyed at the end of Noncombat Move", function()
   local w = F.world { power = "USA", phase = "noncombat_move", units = {
     { "Nimitz", "carrier", "Allies", "SZ 1", power = "USA" }, { "F1", "fighter", "Allies", "SZ 4", power = "USA" },
