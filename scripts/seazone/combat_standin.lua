@@ -37,6 +37,7 @@ local check_end, conclude, declare_policy, policy_problem, pending_attackers, sa
 local maxmatch, pref_key, capacity, choice_hits, apply_hit, validate_choice
 local fire_step, retreat_attackers, capacities, end_if_side_gone
 local battle_zones_domain, casualties_domain, retreat_domain, named_policies, close_choice_window
+local twice_domain, hit_list
 
 -- the title of the decision window a casualty choice opens for the owner
 local CHOICE_WINDOW = "casualties"
@@ -162,18 +163,32 @@ rule {
     },
     -- the owner's choice of casualties for the hits its side took: each unit takes one hit
     -- (a capital ship named twice takes two)
+    -- (`twice`: units of `units` that take a second hit, the same as naming them twice there;
+    -- the form a listing of candidate sets can offer, each unit being one candidate)
     casualties = {
-      side = "any", phases = { "conduct_combat" },   -- the owner's: a window when not phasing
-      params = { units = { type = "units", domain = function(ctx, _, side) return casualties_domain(ctx, side) end } },
+      side = "any", phases = { "conduct_combat" },   -- the owner's: in its window
+      params = {
+        units = { type = "units", domain = function(ctx, _, side) return casualties_domain(ctx, side) end },
+        twice = { type = "units", optional = true, depends = { "units" }, domain = function(ctx, p)
+          return twice_domain(ctx, p.units)
+        end },
+      },
       legal = function(ctx, p)
         if not ctx.game:get_global("choice_side") then return "no side is choosing casualties now" end
-        return validate_choice(ctx, p.units)
+        local named = {}
+        for _, u in ipairs(p.units) do named[u] = true end
+        for _, u in ipairs(p.twice or {}) do
+          if not named[u] then
+            return ("%s takes a second hit only when it is named among the casualties"):format(ctx:query("unit_label", u))
+          end
+        end
+        return validate_choice(ctx, hit_list(p))
       end,
       effect = function(ctx, p)
         local g = ctx.game
         local effect, context = g:get_global("choice_effect"), g:get_global("choice_context")
         local side = g:get_global("choice_side")
-        for _, u in ipairs(p.units) do apply_hit(ctx, u, effect) end
+        for _, u in ipairs(hit_list(p)) do apply_hit(ctx, u, effect) end
         for _, f in ipairs(choice_hits(ctx, side)) do g:set_value(f.firer, "scored", nil) end
         g:set_global("choice_side", nil)
         g:set_global("choice_effect", nil)
@@ -965,6 +980,23 @@ function casualties_domain(ctx, side)
   if side and side ~= chooser then return nil, chooser .. " chooses the casualties" end
   local out = {}
   for _, u in ipairs(choice_targets(ctx)) do out[#out + 1] = { value = u, label = g:get(u, "name") } end
+  return out
+end
+
+-- of the units named as casualties, those that can take a second hit (an undamaged capital ship)
+function twice_domain(ctx, units)
+  local out = {}
+  for _, u in ipairs(units or {}) do
+    if capacity(ctx, u) >= 2 then out[#out + 1] = { value = u, label = ctx.game:get(u, "name") } end
+  end
+  return out, "no casualty named can take a second hit"
+end
+
+-- the hits a casualties order assigns: each unit named, then each named again in `twice`
+function hit_list(p)
+  local out = {}
+  for _, u in ipairs(p.units) do out[#out + 1] = u end
+  for _, u in ipairs(p.twice or {}) do out[#out + 1] = u end
   return out
 end
 

@@ -259,6 +259,51 @@ t.test("general-combat: a capital ship named twice takes both hits", function()
   t.eq(w.face("CA"), "damaged")
 end)
 
+t.test("general-combat: twice names a casualty's second hit, as the candidates of a listing can say it", function()
+  local function fight()
+    local w = battle({ { "Kirov", "cruiser", "Opfor", "SZ 3", power = "Russia" }, { "Udaloy", "destroyer", "Opfor", "SZ 3", power = "Russia" },
+      { "CA", "cruiser", "Allies", "SZ 2", power = "USA" } }, { "Kirov", "Udaloy" })
+    w.force(1, 1)
+    w.ok("battle", { zone = "SZ 2", attacker = "cheapest", rounds = 1 })
+    return w
+  end
+  local w = fight()
+  local listed
+  for _, e in ipairs(w.set:legal_actions(w.game, "Allies")) do if e.name == "casualties" then listed = e end end
+  t.eq(listed.available, true, "the only legal choice, CA twice, is offered: " .. tostring(listed.reason))
+  local twice
+  for _, q in ipairs(listed.params) do if q.name == "twice" then twice = q end end
+  t.eq(twice.choices[1].domain[1].value, w.u.CA)
+  w.refused("casualties", { units = { "CA" } }, "general-combat", "must be: name 2 casualties, not 1")
+  w.refused("casualties", { units = { "CA" }, twice = { "Kirov" } }, "general-combat", "only when it is named among the casualties")
+  w.force(6, 6)
+  w.ok("casualties", { units = { "CA" }, twice = { "CA" } })
+  t.eq({ w.face("CA"), w.where("CA") }, { "damaged", "dead" }, "damaged, then behind the strip, removed in step 5")
+  local w2 = fight()
+  w2.force(6, 6)
+  w2.ok("casualties", { units = { "CA", "CA" } })
+  t.eq({ w2.face("CA"), w2.where("CA") }, { "damaged", "dead" }, "named twice in units: the same")
+  t.eq(w2.game:hash_hex(), w.game:hash_hex())
+end)
+
+t.test("general-combat.step-3: the defender names its casualties in its own decision window", function()
+  local w = battle({ { "Kirov", "cruiser", "Opfor", "SZ 3", power = "Russia" }, { "Udaloy", "destroyer", "Opfor", "SZ 3", power = "Russia" },
+    { "DD", "destroyer", "Allies", "SZ 2", power = "USA" }, { "FF", "frigate", "Allies", "SZ 2", power = "USA" } }, { "Kirov", "Udaloy" })
+  w.force(1, 6)
+  w.ok("battle", { zone = "SZ 2", attacker = "cheapest", rounds = 1 })
+  local st = w.set:status(w.game)
+  t.eq({ st.phasing, st.active, st.window and st.window.side, st.window and st.window.title },
+    { "Opfor", { "Allies" }, "Allies", "casualties" })
+  t.eq(st.window.actions, { "casualties", "submerge" })
+  local _, kind = w.refused("retreat", { to = "SZ 3" }, nil, "Allies is to act, not Opfor", "Opfor")
+  t.eq(kind, "side", "the attacker waits for the defender's choice")
+  w.refused("end_phase", {}, "general-combat", "Allies has casualties to choose", "Allies")
+  w.ok("casualties", { units = { "FF" } }, "Allies")
+  st = w.set:status(w.game)
+  t.eq({ st.active, st.window }, { { "Opfor" }, nil }, "the window closed with the choice")
+  t.eq(w.where("FF"), "dead")
+end)
+
 -- ---- units.cruisers.capital-ship --------------------------------------------------------------
 
 t.test("units.cruisers.capital-ship: the first hit turns a cruiser on its side, the second destroys it", function()
