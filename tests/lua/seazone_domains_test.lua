@@ -413,3 +413,56 @@ t.test("general-combat: battle and bombard offer the named casualty policies, or
   local bd = D.param(D.action(b, "Allies", "bombard"), "defender")
   t.eq({ D.labels(bd.domain), bd.omit }, { {}, true })
 end)
+
+-- ---- the showcase played by random legal orders (issue 26) ----------------------------------
+
+-- Play the showcase from its start by orders picked at random (a seeded dice stream) among
+-- those offered to the side to act: an action uniformly, then one of its orders uniformly.
+-- Every offered order must be accepted, listing must leave the state hash as it was, and
+-- the game must end (its last turn) within `limit` orders. Returns the orders played and
+-- the result.
+local function random_play(seed, limit)
+  local sc = require "keel.scenario"
+  local keel = require "keel"
+  local run = sc.start(sc.load(SHOWCASE))
+  local set, game = run.set, run.game
+  local dice = keel.dice.new(seed)
+  local function pick(n) return n == 1 and 1 or (dice:roll("1d" .. n)) end
+  for n = 1, limit do
+    local status = set:status(game)
+    if status.over then return n - 1, set:status(game).result end
+    local side = status.active[1]
+    local before = game:hash_hex()
+    local entries = set:legal_actions(game, side)
+    t.eq(game:hash_hex(), before, "listing the actions leaves the state hash unchanged")
+    local offered = {}
+    for _, e in ipairs(entries) do
+      if e.available then
+        local orders = D.orders(e)
+        if #orders > 0 then offered[#offered + 1] = orders end
+      end
+    end
+    if #offered == 0 then
+      local why = {}
+      for _, e in ipairs(entries) do why[#why + 1] = e.name .. ": " .. tostring(e.reason) end
+      error(("order %d: nothing offered to %s in %s (%s)"):format(n, tostring(side), tostring(status.phase), table.concat(why, "; ")))
+    end
+    local orders = offered[pick(#offered)]
+    local o = orders[pick(#orders)]
+    local ok, why = set:act(game, o.action, o.params, side)
+    if not ok then
+      error(("order %d: the offered %s by %s was refused: %s"):format(n, o.action, side, errors.format(why)))
+    end
+  end
+  error(("seed %d: the game did not end within %d orders"):format(seed, limit))
+end
+
+t.test("26-seazone-random-play: random offered orders for the side to act play the showcase to its end", function()
+  for _, seed in ipairs { 1, 26, 2026 } do
+    local n, result = random_play(seed, 1500)
+    t.ok(n > 8, "a two-turn game of three powers takes at least its passes")
+    t.eq(result.over, true)
+    t.ok(result.reason ~= nil, "the result says why")
+    t.ok(result.scores.Allies ~= nil and result.scores.Opfor ~= nil, "both sides are scored")
+  end
+end)
