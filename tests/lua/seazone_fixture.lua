@@ -79,19 +79,19 @@ function M.world(opts)
   end
   -- the position in the sequence of play: that power's player-turn, that phase
   local seq = set.sequence
-  local k, phase_i
-  for i, pt in ipairs(seq.sides) do if pt.power == power and not k then k = i end end
-  if not k then error("the world's power " .. tostring(power) .. " has no player-turn in the sequence", 2) end
+  local pt_index, phase_i
+  for i, pt in ipairs(seq.sides) do if pt.power == power and not pt_index then pt_index = i end end
+  if not pt_index then error("the world's power " .. tostring(power) .. " has no player-turn in the sequence", 2) end
   local phase = opts.phase or "combat_move"
   for i, ph in ipairs(seq.phases) do if ph.name == phase then phase_i = i end end
   if not phase_i then error("no phase " .. tostring(phase) .. " in the sequence", 2) end
   game:set_turn(opts.turn or 1)
-  game:set_global("seq_player_turn", k)
+  game:set_global("seq_player_turn", pt_index)
   game:set_global("power", power)
-  game:set_global("phasing", seq.sides[k].side)
+  game:set_global("phasing", seq.sides[pt_index].side)
   game:set_global("seq_phase", phase_i)
   game:set_phase(phase)
-  for k2, v in pairs(opts.globals or {}) do game:set_global(k2, v) end
+  for k, v in pairs(opts.globals or {}) do game:set_global(k, v) end
   game.state:pop_rule()
 
   -- unit names in params become ids (a list of names too)
@@ -150,12 +150,12 @@ function M.world(opts)
     return why, kind
   end
   --- pass (end_phase by the side to act) until `power`'s next player-turn has begun
-  function w.to_turn_of(power)
+  function w.to_turn_of(who)
     for _ = 1, 64 do
       w.ok("end_phase", {})
-      if game:get_global("power") == power and game:get_phase() == "combat_move" then return end
+      if game:get_global("power") == who and game:get_phase() == "combat_move" then return end
     end
-    error("no player-turn of " .. tostring(power) .. " came", 2)
+    error("no player-turn of " .. tostring(who) .. " came", 2)
   end
   function w.q(name, ...) return set:query(game, name, ...) end
   function w.emit(ev, data) set:emit(game, ev, data); return data end
