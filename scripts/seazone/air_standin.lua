@@ -19,6 +19,7 @@ rule {
   standin = "air movement (fighters and helicopters moving and landing)",
   actions = {
     fly = {
+      phases = { "combat_move", "noncombat_move" },
       -- domains (keel.legal): the air units of the power whose turn it is on
       -- the map; for each, the shortest path to every area its Move left reaches
       params = {
@@ -30,8 +31,8 @@ rule {
         local g = ctx.game
         local from = ctx:query("area_of", p.unit)
         local to = ctx:query("area_index", p.path[#p.path])
-        if g:get_value(p.unit, "air_moved_turn") ~= g:get_turn() then g:set_value(p.unit, "air_moved", 0) end
-        g:set_value(p.unit, "air_moved_turn", g:get_turn())
+        if g:get_value(p.unit, "air_moved_turn") ~= ctx:query("this_turn") then g:set_value(p.unit, "air_moved", 0) end
+        g:set_value(p.unit, "air_moved_turn", ctx:query("this_turn"))
         g:set_value(p.unit, "air_moved", g:get_value(p.unit, "air_moved") + #p.path)
         g:set_value(p.unit, "landing_on", nil)
         g:move(p.unit, "zone", to)
@@ -39,7 +40,7 @@ rule {
         if g:get_phase() == "combat_move" then
           for _, u in ipairs(ctx:query("units_in", to)) do
             if g:get(u, "side") ~= g:get(p.unit, "side") then
-              g:set_value(p.unit, "attacking_turn", g:get_turn())
+              g:set_value(p.unit, "attacking_turn", ctx:query("this_turn"))
               ctx:say("%s attacks in %s", ctx:query("unit_label", p.unit), ctx:query("area_name", to))
               break
             end
@@ -70,7 +71,7 @@ function fly_legal(ctx, p)
     prev = z
   end
   local d = ctx:query("unit_data", g:get(p.unit, "type"))
-  local used = g:get_value(p.unit, "air_moved_turn") == g:get_turn() and g:get_value(p.unit, "air_moved") or 0
+  local used = g:get_value(p.unit, "air_moved_turn") == ctx:query("this_turn") and g:get_value(p.unit, "air_moved") or 0
   if used + #p.path > d.move then
     return ("%s may move %d areas a turn (%d used)"):format(ctx:query("unit_label", p.unit), d.move, used)
   end
@@ -96,7 +97,7 @@ function air_paths_domain(ctx, unit)
   local from = ctx:query("area_of", unit)
   if not from then return nil, "the unit is not on the map" end
   local d = ctx:query("unit_data", g:get(unit, "type"))
-  local used = g:get_value(unit, "air_moved_turn") == g:get_turn() and g:get_value(unit, "air_moved") or 0
+  local used = g:get_value(unit, "air_moved_turn") == ctx:query("this_turn") and g:get_value(unit, "air_moved") or 0
   local left = d.move - used
   local out, seen, frontier = {}, { [from] = true }, { { area = from, path = {} } }
   for _ = 1, left do

@@ -15,7 +15,7 @@
 -- offloading ... counts as a land unit's entire move").
 
 local cargo_problem, land_cargo, offload_legal, offload_effect, in_hostile_zone, helicopter_cargo
-local ships_domain, shores_domain
+local ships_domain, shores_domain, combat_cargo, moves_left, assault_zone_within, next_to, noncombat_escape
 
 rule {
   id = "units.amphibious-assault-ships.combat-value", title = "Combat Value",
@@ -43,6 +43,7 @@ rule {
   actions = {
     -- a land unit of the power whose turn it is, in a territory next to the ship's sea zone, loads
     embark = {
+      phases = { "combat_move", "noncombat_move" },
       params = {
         unit = { type = "unit", domain = function(ctx, _, side) return ctx:query("turn_units", side, "land", "zone") end },
         ship = { type = "unit", depends = { "unit" }, domain = function(ctx, p)
@@ -63,7 +64,7 @@ rule {
           return ("%s belongs to %s: it loads on its controller's turn"):format(ctx:query("unit_label", p.unit),
             ctx:query("power_of", p.unit))
         end
-        if g:get_value(p.unit, "moved_turn") == g:get_turn() then
+        if g:get_value(p.unit, "moved_turn") == ctx:query("this_turn") then
           return ("%s has moved this turn: loading is a land unit's entire move"):format(ctx:query("unit_label", p.unit))
         end
         local kind, at = g:get(p.unit, "loc")
@@ -75,8 +76,8 @@ rule {
       effect = function(ctx, p)
         local g = ctx.game
         g:move(p.unit, "unit", p.ship)
-        g:set_value(p.unit, "moved_turn", g:get_turn())
-        g:set_value(p.unit, "loaded_turn", g:get_turn())
+        g:set_value(p.unit, "moved_turn", ctx:query("this_turn"))
+        g:set_value(p.unit, "loaded_turn", ctx:query("this_turn"))
         g:set_value(p.unit, "loaded_phase", g:get_phase() == "combat_move" and "combat" or "noncombat")
         ctx:say("%s loads onto %s", ctx:query("unit_label", p.unit), ctx:query("unit_label", p.ship))
       end,
@@ -91,7 +92,7 @@ rule {
         if owner ~= g:get_global("power") then
           return ("%s belongs to %s: it offloads on its controller's turn"):format(ctx:query("unit_label", u), owner)
         end
-        if owner ~= ctx:query("power_of", p.ship) and g:get_value(u, "loaded_turn") == g:get_turn() then
+        if owner ~= ctx:query("power_of", p.ship) and g:get_value(u, "loaded_turn") == ctx:query("this_turn") then
           return ("%s loaded this turn onto a friendly power's ship: it offloads on a later turn of its controller"):format(
             ctx:query("unit_label", u))
         end
@@ -216,6 +217,7 @@ rule {
   actions = {
     -- offload `units` (default: all its cargo of the power whose turn it is) into territory `to`
     offload = {
+      phases = { "conduct_combat", "noncombat_move" },
       params = {
         ship = { type = "unit", domain = function(ctx, _, side) return ships_domain(ctx, side, true) end },
         to = { type = "string", depends = { "ship" }, domain = function(ctx, p) return shores_domain(ctx, p.ship) end },
@@ -237,14 +239,14 @@ rule {
       if in_hostile_zone(ctx, p.ship) then
         return ("%s is in a hostile sea zone: it cannot load there"):format(ctx:query("unit_label", p.ship))
       end
-      if g:get_value(p.ship, "offloaded_turn") == g:get_turn() then
+      if g:get_value(p.ship, "offloaded_turn") == ctx:query("this_turn") then
         return ("%s offloaded this turn: it cannot move, load or offload again"):format(ctx:query("unit_label", p.ship))
       end
     end,
     move = function(ctx, p)
       local g = ctx.game
       for _, u in ipairs(p.units) do
-        if g:get(u, "type") == "assault_ship" and g:get_value(u, "offloaded_turn") == g:get_turn() then
+        if g:get(u, "type") == "assault_ship" and g:get_value(u, "offloaded_turn") == ctx:query("this_turn") then
           return ("%s offloaded this turn: it cannot move again"):format(ctx:query("unit_label", u))
         end
       end
@@ -255,9 +257,9 @@ rule {
       local g = ctx.game
       if g:get_phase() ~= "noncombat_move" then return nil end
       for _, s in ipairs(g:units()) do
-        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= g:get_turn() then
+        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= ctx:query("this_turn") then
           for _, u in ipairs(g:cargo(s)) do
-            if g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat" then
+            if g:get_value(u, "loaded_turn") == ctx:query("this_turn") and g:get_value(u, "loaded_phase") == "combat" then
               return ("%s still carries %s, loaded in this turn's Combat Move: it cannot remain at sea with it"):format(
                 ctx:query("unit_label", s), ctx:query("unit_label", u))
             end
@@ -271,6 +273,31 @@ rule {
 rule {
   id = "units.amphibious-assault-ships.amphibious-assaults", title = "Amphibious Assaults",
   vetoes = {
+    -- cargo loaded in Combat Move cannot remain at sea: it goes ashore in an amphibious
+    -- assault (or the ship retreats), or into a friendly territory in Noncombat Move. A ship
+    -- carrying it keeps one of those within reach: its combat moves end where an assault
+    -- zone is still reachable or next to a friendly territory, its noncombat moves next to
+    -- a friendly territory
+    move = function(ctx, p)
+      local g = ctx.game
+      local ph = g:get_phase()
+      if (ph ~= "combat_move" and ph ~= "noncombat_move") or #p.path == 0 then return nil end
+      local to = ctx:query("area_index", p.path[#p.path])
+      if not to then return nil end
+      for _, s in ipairs(p.units) do
+        local u = combat_cargo(ctx, s)
+        if u then
+          local side = g:get(s, "side")
+          local ok = next_to(ctx, to, side, true)
+            or (ph == "combat_move" and assault_zone_within(ctx, s, to, moves_left(ctx, s) - #p.path))
+          if not ok then
+            return ("%s carries %s, loaded in Combat Move: from %s it could neither assault a hostile territory nor "
+              .. "offload into a friendly one this turn"):format(ctx:query("unit_label", s), ctx:query("unit_label", u),
+              p.path[#p.path])
+          end
+        end
+      end
+    end,
     -- only in an amphibious assault (Conduct Combat) into a hostile territory; then it offloads
     -- everything it loaded in Combat Move, and only units of its own power already aboard besides
     offload = function(ctx, p)
@@ -283,13 +310,23 @@ rule {
           return ("%s is hostile: an amphibious assault ship offloads into a hostile territory only in an amphibious "
             .. "assault (Conduct Combat)"):format(p.to)
         end
+        -- one offload a turn, and cargo loaded in Combat Move cannot remain at sea: it goes too
+        local chosen = {}
+        for _, u in ipairs(land_cargo(ctx, p)) do chosen[u] = true end
+        for _, u in ipairs(g:cargo(p.ship)) do
+          if not chosen[u] and g:get_value(u, "loaded_turn") == ctx:query("this_turn")
+              and g:get_value(u, "loaded_phase") == "combat" then
+            return ("%s was loaded in Combat Move and cannot remain at sea: it is offloaded with the rest"):format(
+              ctx:query("unit_label", u))
+          end
+        end
         return nil
       end
       if not hostile then return ("in Conduct Combat, offloading is an amphibious assault: %s is friendly"):format(p.to) end
       local chosen = {}
       for _, u in ipairs(land_cargo(ctx, p)) do chosen[u] = true end
       for _, u in ipairs(g:cargo(p.ship)) do
-        local combat_loaded = g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat"
+        local combat_loaded = g:get_value(u, "loaded_turn") == ctx:query("this_turn") and g:get_value(u, "loaded_phase") == "combat"
         if combat_loaded and not chosen[u] then
           return ("%s was loaded in Combat Move: the ship offloads it in the assault (or retreats)"):format(ctx:query("unit_label", u))
         end
@@ -300,16 +337,32 @@ rule {
         end
       end
     end,
-    -- a ship that fought the sea combat of an assault ends Conduct Combat with what it loaded
-    -- in Combat Move ashore, unless it retreated
+    -- Combat Move ends with every ship carrying cargo it loaded in Combat Move next to a hostile
+    -- territory; Conduct Combat ends with that cargo ashore, unless the ship retreated
     end_phase = function(ctx)
       local g = ctx.game
+      if g:get_phase() == "combat_move" then
+        for _, s in ipairs(g:units()) do
+          local z = ctx:query("area_of", s)
+          if z and combat_cargo(ctx, s) and not next_to(ctx, z, g:get(s, "side"), false) and not noncombat_escape(ctx, s) then
+            return ("%s carries %s, loaded in Combat Move: it ends its combat move next to the hostile territory it "
+              .. "assaults"):format(ctx:query("unit_label", s), ctx:query("unit_label", combat_cargo(ctx, s)))
+          end
+        end
+        return nil
+      end
       if g:get_phase() ~= "conduct_combat" then return nil end
       for _, s in ipairs(g:units()) do
-        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= g:get_turn()
-            and g:get_value(s, "sea_combat_turn") == g:get_turn() then
+        if combat_cargo(ctx, s) and g:get_value(s, "retreated_turn") ~= ctx:query("this_turn")
+            and g:get_value(s, "sea_combat_turn") ~= ctx:query("this_turn") and not noncombat_escape(ctx, s) then
+          return ("%s must offload %s (loaded in Combat Move) in the amphibious assault: it could not offload into a "
+            .. "friendly territory in Noncombat Move"):format(ctx:query("unit_label", s),
+            ctx:query("unit_label", combat_cargo(ctx, s)))
+        end
+        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= ctx:query("this_turn")
+            and g:get_value(s, "sea_combat_turn") == ctx:query("this_turn") then
           for _, u in ipairs(g:cargo(s)) do
-            if g:get_value(u, "loaded_turn") == g:get_turn() and g:get_value(u, "loaded_phase") == "combat" then
+            if g:get_value(u, "loaded_turn") == ctx:query("this_turn") and g:get_value(u, "loaded_phase") == "combat" then
               return ("%s must offload %s (loaded in Combat Move) in the amphibious assault, or have retreated"):format(
                 ctx:query("unit_label", s), ctx:query("unit_label", u))
             end
@@ -334,6 +387,65 @@ function land_cargo(ctx, p)
 end
 
 function helicopter_cargo(ctx, h) return ctx.game:cargo(h) end
+
+-- the first unit aboard assault ship `s` that was loaded in this turn's Combat Move, or nil
+function combat_cargo(ctx, s)
+  local g = ctx.game
+  if g:get(s, "type") ~= "assault_ship" or g:get(s, "loc") ~= "zone" then return nil end
+  for _, u in ipairs(g:cargo(s)) do
+    if g:get_value(u, "loaded_turn") == ctx:query("this_turn") and g:get_value(u, "loaded_phase") == "combat" then
+      return u
+    end
+  end
+  return nil
+end
+
+-- the sea zones a ship may still move this turn
+function moves_left(ctx, s)
+  return ctx:query("allowance", s) - ctx:query("zones_moved", s)
+end
+
+-- is sea zone z next to a territory friendly (`friendly` true) or hostile to `side`?
+function next_to(ctx, z, side, friendly)
+  for _, n in ipairs(ctx.game.board:zone_neighbors(ctx:query("area_name", z)) or {}) do
+    local t = ctx:query("area_index", n)
+    if t and ctx:query("is_territory", t) and (ctx:query("owner_of", t) == side) == friendly then return true end
+  end
+  return false
+end
+
+-- can ship s still offload into a friendly territory in Noncombat Move: next to one, or (not
+-- moved in Combat Move) within the sea zones it may still move?
+function noncombat_escape(ctx, s)
+  local g = ctx.game
+  local z, side = ctx:query("area_of", s), g:get(s, "side")
+  if not z then return false end
+  if next_to(ctx, z, side, true) then return true end
+  if g:get_value(s, "moved_turn") == ctx:query("this_turn") and g:get_value(s, "moved_phase") == "combat" then return false end
+  local left = moves_left(ctx, s)
+  for i in ipairs(g.board:zones()) do
+    if ctx:query("is_sea_zone", i) and left > 0 and next_to(ctx, i, side, true) and ctx:query("sea_distance", z, i, side, left) then
+      return true
+    end
+  end
+  return false
+end
+
+-- a sea zone next to a territory hostile to the ship's side that it reaches from `from` within
+-- `left` sea zones (`from` itself included), or nil
+function assault_zone_within(ctx, s, from, left)
+  local g = ctx.game
+  local side = g:get(s, "side")
+  for i, name in ipairs(g.board:zones()) do
+    if ctx:query("is_sea_zone", i) and (i == from or (left > 0 and ctx:query("sea_distance", from, i, side, left))) then
+      for _, n in ipairs(g.board:zone_neighbors(name) or {}) do
+        local t = ctx:query("area_index", n)
+        if t and ctx:query("is_territory", t) and ctx:query("owner_of", t) ~= side then return i end
+      end
+    end
+  end
+  return nil
+end
 
 function in_hostile_zone(ctx, ship)
   local z = ctx:query("area_of", ship)
@@ -385,10 +497,10 @@ function offload_legal(ctx, p)
   if in_hostile_zone(ctx, p.ship) then
     return ("%s is in a hostile sea zone (%s): it cannot offload there"):format(ctx:query("unit_label", p.ship), ctx:query("area_name", z))
   end
-  if g:get_value(p.ship, "retreated_turn") == g:get_turn() then
+  if g:get_value(p.ship, "retreated_turn") == ctx:query("this_turn") then
     return ("%s retreated this turn: it cannot offload"):format(ctx:query("unit_label", p.ship))
   end
-  if g:get_value(p.ship, "offloaded_turn") == g:get_turn() then
+  if g:get_value(p.ship, "offloaded_turn") == ctx:query("this_turn") then
     local before = ctx:query("area_name", g:get_value(p.ship, "offloaded_to"))
     return ("%s already offloaded into %s this turn: one offload, in one territory, a turn"):format(ctx:query("unit_label", p.ship), before)
   end
@@ -405,7 +517,7 @@ end
 function offload_effect(ctx, p)
   local g = ctx.game
   local t = ctx:query("area_index", p.to)
-  local turn = g:get_turn()
+  local turn = ctx:query("this_turn")
   local assault = g:get_phase() == "conduct_combat"
   for _, u in ipairs(land_cargo(ctx, p)) do
     g:move(u, "zone", t)

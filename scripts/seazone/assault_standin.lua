@@ -22,6 +22,7 @@ rule {
   standin = "Amphibious Assaults, Step 2 (Cruiser & Destroyer Bombardment)",
   actions = {
     bombard = {
+      phases = { "conduct_combat" },
       -- domains (keel.legal): the territories being assaulted; the sea units
       -- of the power whose turn it is in the sea zones next to it (may_bombard
       -- says which bombard); a named casualty policy for the defender, or none
@@ -35,7 +36,12 @@ rule {
           end
           return out, "no sea unit of the power whose turn it is next to the territory"
         end },
-        defender = { type = "any", optional = true, domain = function(ctx) return ctx:query("named_policies") end },
+        -- (the defender's own decision: not offered in a game the sequence of play runs,
+        -- where it names its casualties in its window; see general-combat's battle)
+        defender = { type = "any", optional = true, domain = function(ctx)
+          if ctx:status().started then return nil, "the defender chooses its own casualties (its window)" end
+          return ctx:query("named_policies")
+        end },
       },
       legal = function(ctx, p)
         local g = ctx.game
@@ -56,7 +62,7 @@ rule {
         end
         local targets = {}
         for _, u in ipairs(ctx:query("units_in", t)) do
-          if g:get(u, "side") ~= g:get_global("side") then targets[#targets + 1] = u end
+          if g:get(u, "side") ~= g:get_global("phasing") then targets[#targets + 1] = u end
         end
         return ctx:query("policy_problem", targets, p.defender)
       end,
@@ -70,7 +76,7 @@ rule {
           ctx:emit("may_bombard", ev)
           local roll = ctx:roll("1d6", { reason = ("%s bombards %s (hits on %d or less)"):format(ctx:query("unit_label", s),
             p.territory, ev.value) })
-          g:set_value(s, "bombarded_turn", g:get_turn())
+          g:set_value(s, "bombarded_turn", ctx:query("this_turn"))
           g:set_value(s, "bombarded_to", t)
           if roll <= ev.value then
             g:set_value(s, "scored", (g:get_value(s, "scored") or 0) + 1)
@@ -80,7 +86,7 @@ rule {
         local targets = {}
         local side
         for _, u in ipairs(ctx:query("units_in", t)) do
-          if g:get(u, "side") ~= g:get_global("side") and not g:get_value(u, "casualty") then
+          if g:get(u, "side") ~= g:get_global("phasing") and not g:get_value(u, "casualty") then
             targets[#targets + 1] = u
             side = g:get(u, "side")
           end
@@ -108,6 +114,7 @@ rule {
   standin = "Amphibious Assaults (the land combat)",
   actions = {
     land_combat = {
+      phases = { "conduct_combat" },
       -- domain (keel.legal): the territories being assaulted
       params = { territory = { type = "string", domain = function(ctx) return assaulted_domain(ctx) end } },
       legal = function(ctx, p)
@@ -125,8 +132,8 @@ rule {
           if g:get_value(u, "casualty") then
             ctx:say("%s removed (behind the casualty strip)", ctx:query("unit_label", u))
             g:eliminate(u)
-          elseif g:get_value(u, "offloaded_to") == t and g:get_value(u, "assault_turn") == g:get_turn() then
-            g:set_value(u, "land_combat_turn", g:get_turn())
+          elseif g:get_value(u, "offloaded_to") == t and g:get_value(u, "assault_turn") == ctx:query("this_turn") then
+            g:set_value(u, "land_combat_turn", ctx:query("this_turn"))
           end
         end
       end,
@@ -139,8 +146,8 @@ function assaulted(ctx, t)
   local g = ctx.game
   local any = false
   for _, u in ipairs(ctx:query("units_in", t)) do
-    if g:get_value(u, "assault_turn") == g:get_turn() and g:get_value(u, "offloaded_to") == t then
-      if g:get_value(u, "land_combat_turn") == g:get_turn() then return false end
+    if g:get_value(u, "assault_turn") == ctx:query("this_turn") and g:get_value(u, "offloaded_to") == t then
+      if g:get_value(u, "land_combat_turn") == ctx:query("this_turn") then return false end
       any = true
     end
   end
@@ -152,7 +159,7 @@ function offloaded_count(ctx, t)
   local g = ctx.game
   local n = 0
   for _, u in ipairs(ctx:query("units_in", t)) do
-    if g:get_value(u, "offloaded_turn") == g:get_turn() and g:get_value(u, "offloaded_to") == t then n = n + 1 end
+    if g:get_value(u, "offloaded_turn") == ctx:query("this_turn") and g:get_value(u, "offloaded_to") == t then n = n + 1 end
   end
   return n
 end
@@ -160,7 +167,7 @@ end
 -- ships that bombarded territory t this turn (orders before this one)
 function bombarded_count(ctx, t)
   local g = ctx.game
-  local n, turn = 0, g:get_turn()
+  local n, turn = 0, ctx:query("this_turn")
   for _, u in ipairs(g:units()) do
     if g:get_value(u, "bombarded_turn") == turn and g:get_value(u, "bombarded_to") == t then n = n + 1 end
   end

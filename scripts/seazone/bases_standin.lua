@@ -28,6 +28,7 @@ rule {
   },
   actions = {
     set_operative = {
+      side = "scenario",   -- the scenario's bookkeeping (what the bases chapter would decide)
       -- domains (keel.legal): the naval bases on the map (a side's own, or
       -- the enemy's its bombers strike); the other state than the one it is in
       params = {

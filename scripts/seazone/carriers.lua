@@ -12,7 +12,10 @@
 -- under it.
 
 local capacity_left, landing_space, reland_options, carrier_that_could_help, is_plane, planes_aboard
-local launch
+local launch, pending_of
+
+-- the title of the decision window the air units' owner gets to land them after a battle
+local RELAND_WINDOW = "landing after combat"
 
 rule {
   id = "units.aircraft-carriers.capital-ship", title = "Capital Ship",
@@ -49,6 +52,7 @@ rule {
     -- in Noncombat Move, a fighter or helicopter in a carrier's sea zone declares its landing;
     -- it lands in Mobilize New Units, if both are still in that zone
     land = {
+      phases = { "noncombat_move" },
       params = {
         unit = { type = "unit", domain = function(ctx, _, side) return ctx:query("turn_units", side, "air", "zone") end },
         carrier = { type = "unit", depends = { "unit" }, domain = function(ctx, p)
@@ -117,7 +121,7 @@ rule {
       local g = ctx.game
       if g:get_phase() ~= "noncombat_move" then return nil end
       for _, u in ipairs(p.units) do
-        if g:get(u, "type") == "carrier" and g:get_value(u, "sea_combat_turn") == g:get_turn() then
+        if g:get(u, "type") == "carrier" and g:get_value(u, "sea_combat_turn") == ctx:query("this_turn") then
           return ("%s took part in combat this turn: it does not move in Noncombat Move"):format(ctx:query("unit_label", u))
         end
       end
@@ -184,6 +188,7 @@ rule {
     -- carrier in the zone, or moves one space to a friendly carrier or territory; with
     -- neither given it is destroyed
     reland = {
+      side = "any", phases = { "noncombat_move" },   -- the air units' owner: a window when not phasing
       -- domains (keel.legal): the side's air units that must land; the
       -- friendly carriers with room in their zone or one space away; the
       -- friendly territories one space away (with neither, it is destroyed)
@@ -237,11 +242,22 @@ rule {
           ctx:say("%s finds no landing space: destroyed", ctx:query("unit_label", p.unit))
           g:eliminate(p.unit)
         end
+        -- the owner's window closes when its last air unit has landed
+        local w = ctx:status().window
+        if w and w.title == RELAND_WINDOW and #pending_of(ctx, w.side) == 0 then ctx:close_window() end
       end,
     },
   },
   vetoes = {
     -- the post-battle landings come before the acting player's noncombat movements
+    -- (the owner's window stays open until its air units have landed)
+    end_phase = function(ctx)
+      local w = ctx:status().window
+      if w and w.title == RELAND_WINDOW and #pending_of(ctx, w.side) > 0 then
+        return ("%s must land first (its carrier was damaged or lost in combat)"):format(
+          ctx:query("unit_label", pending_of(ctx, w.side)[1]))
+      end
+    end,
     move = function(ctx) return ctx:query("pending_relanding") end,
     fly = function(ctx) return ctx:query("pending_relanding") end,
     land = function(ctx) return ctx:query("pending_relanding") end,
@@ -300,15 +316,23 @@ rule {
         end
       end
     end,
-    -- at the start of Noncombat Move, those with nowhere to go are destroyed
+    -- at the start of Noncombat Move, those with nowhere to go are destroyed; the others'
+    -- owner, when it is not the acting player, lands them first, in its own window
     phase_start = function(ctx, ev)
       if ev.phase ~= "noncombat_move" then return end
       local g = ctx.game
+      local owners, seen = {}, {}
       for _, a in ipairs(g:units()) do
         if g:get_value(a, "must_reland") and #reland_options(ctx, a) == 0 then
           ctx:say("%s has no carrier or territory to land on: destroyed", ctx:query("unit_label", a))
           g:eliminate(a)
+        elseif g:get_value(a, "must_reland") then
+          local side = g:get(a, "side")
+          if side ~= g:get_global("phasing") and not seen[side] then seen[side] = true; owners[#owners + 1] = side end
         end
+      end
+      if ctx:status().started then
+        for _, side in ipairs(owners) do ctx:open_window { side = side, title = RELAND_WINDOW, actions = { "reland" } } end
       end
     end,
   },
@@ -317,6 +341,15 @@ rule {
 -- ---- helpers of the carrier rules -----------------------------------------------------
 
 function is_plane(ctx, u) return ctx:query("class_of", u) == "air" end
+
+-- the air units of `side` that must land after a battle, id order
+function pending_of(ctx, side)
+  local g, out = ctx.game, {}
+  for _, u in ipairs(g:units()) do
+    if g:get_value(u, "must_reland") and g:get(u, "side") == side then out[#out + 1] = u end
+  end
+  return out
+end
 
 function planes_aboard(ctx, c)
   local out = {}
@@ -397,9 +430,10 @@ function carrier_that_could_help(ctx, u)
   if not z or not ctx:query("is_sea_zone", z) then return nil end
   for _, c in ipairs(g:units()) do
     if g:get(c, "type") == "carrier" and g:get(c, "loc") == "zone" and g:get(c, "side") == g:get(u, "side")
+        and ctx:query("may_carry", c, u)
         and g:get(c, "face") ~= "damaged" and ctx:query("power_of", c) == g:get_global("power")
-        and g:get_value(c, "sea_combat_turn") ~= g:get_turn() and capacity_left(ctx, c) > 0
-        and not (g:get_value(c, "moved_turn") == g:get_turn() and g:get_value(c, "moved_phase") == "combat") then
+        and g:get_value(c, "sea_combat_turn") ~= ctx:query("this_turn") and capacity_left(ctx, c) > 0
+        and not (g:get_value(c, "moved_turn") == ctx:query("this_turn") and g:get_value(c, "moved_phase") == "combat") then
       local from = ctx:query("area_of", c)
       if from == z then return c, z end
       local left = ctx:query("allowance", c) - ctx:query("zones_moved", c)

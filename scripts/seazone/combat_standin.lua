@@ -36,7 +36,11 @@ local battle_of, participants, alive_of, fire_value, roll_units, resolve_hits, a
 local check_end, conclude, declare_policy, policy_problem, pending_attackers, say_units, run
 local maxmatch, pref_key, capacity, choice_hits, apply_hit, validate_choice
 local fire_step, retreat_attackers, capacities, end_if_side_gone
-local battle_zones_domain, casualties_domain, retreat_domain, named_policies
+local battle_zones_domain, casualties_domain, retreat_domain, named_policies, close_choice_window
+local twice_domain, hit_list
+
+-- the title of the decision window a casualty choice opens for the owner
+local CHOICE_WINDOW = "casualties"
 
 rule {
   id = "general-combat", title = "General Combat sequence (stand-in for the chapter the text cites)",
@@ -81,12 +85,19 @@ rule {
     -- fight the battle in `zone` (or go on with it after a stop for the attacker's decision):
     -- attacker/defender are declared casualty policies; rounds stops after that many rounds
     battle = {
+      phases = { "conduct_combat" },
       params = {
         zone = { type = "string", domain = function(ctx, _, side) return battle_zones_domain(ctx, side) end },
         -- the named casualty policies (left out: casualties are chosen as they come; a
-        -- policy table is the player's to write)
+        -- policy table is the player's to write). The defender's is its owner's decision:
+        -- in a game the sequence of play runs it is not offered to the attacker (the
+        -- defender names its casualties in its own window); a recorded play may still
+        -- give one both players agreed on
         attacker = { type = "any", optional = true, domain = function(ctx) return named_policies(ctx) end },
-        defender = { type = "any", optional = true, domain = function(ctx) return named_policies(ctx) end },
+        defender = { type = "any", optional = true, domain = function(ctx)
+          if ctx:status().started then return nil, "the defender chooses its own casualties (its window)" end
+          return named_policies(ctx)
+        end },
         rounds = "integer?",
       },
       legal = function(ctx, p)
@@ -153,22 +164,38 @@ rule {
     },
     -- the owner's choice of casualties for the hits its side took: each unit takes one hit
     -- (a capital ship named twice takes two)
+    -- (`twice`: units of `units` that take a second hit, the same as naming them twice there;
+    -- the form a listing of candidate sets can offer, each unit being one candidate)
     casualties = {
-      params = { units = { type = "units", domain = function(ctx, _, side) return casualties_domain(ctx, side) end } },
+      side = "any", phases = { "conduct_combat" },   -- the owner's: in its window
+      params = {
+        units = { type = "units", domain = function(ctx, _, side) return casualties_domain(ctx, side) end },
+        twice = { type = "units", optional = true, depends = { "units" }, domain = function(ctx, p)
+          return twice_domain(ctx, p.units)
+        end },
+      },
       legal = function(ctx, p)
         if not ctx.game:get_global("choice_side") then return "no side is choosing casualties now" end
-        return validate_choice(ctx, p.units)
+        local named = {}
+        for _, u in ipairs(p.units) do named[u] = true end
+        for _, u in ipairs(p.twice or {}) do
+          if not named[u] then
+            return ("%s takes a second hit only when it is named among the casualties"):format(ctx:query("unit_label", u))
+          end
+        end
+        return validate_choice(ctx, hit_list(p))
       end,
       effect = function(ctx, p)
         local g = ctx.game
         local effect, context = g:get_global("choice_effect"), g:get_global("choice_context")
         local side = g:get_global("choice_side")
-        for _, u in ipairs(p.units) do apply_hit(ctx, u, effect) end
+        for _, u in ipairs(hit_list(p)) do apply_hit(ctx, u, effect) end
         for _, f in ipairs(choice_hits(ctx, side)) do g:set_value(f.firer, "scored", nil) end
         g:set_global("choice_side", nil)
         g:set_global("choice_effect", nil)
         g:set_global("choice_context", nil)
         g:set_global("choice_area", nil)
+        close_choice_window(ctx, side)
         if context == "battle" then
           g:set_global("battle_wait", nil)
           return run(ctx)
@@ -177,6 +204,7 @@ rule {
     },
     -- the attacker retreats (when the battle stopped for its decision) to an adjacent sea zone
     retreat = {
+      phases = { "conduct_combat" },
       params = { to = { type = "string", domain = function(ctx) return retreat_domain(ctx) end } },
       legal = function(ctx, p)
         local g = ctx.game
@@ -199,6 +227,7 @@ rule {
     },
     -- submarines of either side that will submerge at their next chance to roll
     submerge = {
+      side = "any", phases = { "conduct_combat" },
       -- domain (keel.legal): the side's units on the battle strip, not submerged
       -- (may_submerge says which may)
       params = {
@@ -239,7 +268,7 @@ rule {
       local b = battle_of(ctx)
       if b then return ("the battle in %s is not over"):format(ctx:query("area_name", b.zone)) end
       for _, u in ipairs(g:units()) do
-        if g:get_value(u, "attacking_turn") == g:get_turn() and g:get_value(u, "sea_combat_turn") ~= g:get_turn()
+        if g:get_value(u, "attacking_turn") == ctx:query("this_turn") and g:get_value(u, "sea_combat_turn") ~= ctx:query("this_turn")
             and g:get(u, "loc") == "zone" then
           return ("the attack in %s has not been fought"):format(ctx:query("area_name", ctx:query("area_of", u)))
         end
@@ -447,7 +476,7 @@ function pending_attackers(ctx, z)
   local g = ctx.game
   local out = {}
   for _, u in ipairs(ctx:query("units_in", z)) do
-    if g:get_value(u, "attacking_turn") == g:get_turn() and g:get_value(u, "sea_combat_turn") ~= g:get_turn() then
+    if g:get_value(u, "attacking_turn") == ctx:query("this_turn") and g:get_value(u, "sea_combat_turn") ~= ctx:query("this_turn") then
       out[#out + 1] = u
     end
   end
@@ -459,7 +488,7 @@ function retreat_attackers(ctx, to)
   local g = ctx.game
   for _, u in ipairs(participants(ctx, "attacker")) do
     g:move(u, "zone", to)
-    g:set_value(u, "retreated_turn", g:get_turn())
+    g:set_value(u, "retreated_turn", ctx:query("this_turn"))
   end
 end
 
@@ -713,7 +742,19 @@ function resolve_hits(ctx, side_role, targets, effect, context, area)
   g:set_global("choice_context", context)
   g:set_global("choice_area", area)
   ctx:say("%d hit(s) on %s: its owner chooses the casualties (order: casualties)", #hits, side)
+  -- the owner decides now, in its own window (the sequence of play waits for it); in a
+  -- battle its submarines may also say they submerge at their next chance to roll
+  if ctx:status().started then
+    ctx:open_window { side = side, title = CHOICE_WINDOW,
+                      actions = context == "battle" and { "casualties", "submerge" } or { "casualties" } }
+  end
   return false
+end
+
+-- close the casualty window the choice opened (its order was given)
+function close_choice_window(ctx, side)
+  local w = ctx:status().window
+  if w and w.title == CHOICE_WINDOW and w.side == side then ctx:close_window() end
 end
 
 -- the targets a pending choice may name
@@ -807,7 +848,7 @@ function conclude(ctx, b)
   local result = g:get_global("battle_result") or "over"
   ctx:say("battle in %s over: %s", ctx:query("area_name", b.zone), result)
   ctx:emit("battle_end", { battle = b, result = result })
-  local turn = g:get_turn()
+  local turn = ctx:query("this_turn")
   for _, u in ipairs(g:units()) do
     if g:get_value(u, "battle_role") then
       if g:get(u, "loc") == "zone" then g:set_value(u, "sea_combat_turn", turn) end
@@ -947,6 +988,23 @@ function casualties_domain(ctx, side)
   if side and side ~= chooser then return nil, chooser .. " chooses the casualties" end
   local out = {}
   for _, u in ipairs(choice_targets(ctx)) do out[#out + 1] = { value = u, label = g:get(u, "name") } end
+  return out
+end
+
+-- of the units named as casualties, those that can take a second hit (an undamaged capital ship)
+function twice_domain(ctx, units)
+  local out = {}
+  for _, u in ipairs(units or {}) do
+    if capacity(ctx, u) >= 2 then out[#out + 1] = { value = u, label = ctx.game:get(u, "name") } end
+  end
+  return out, "no casualty named can take a second hit"
+end
+
+-- the hits a casualties order assigns: each unit named, then each named again in `twice`
+function hit_list(p)
+  local out = {}
+  for _, u in ipairs(p.units) do out[#out + 1] = u end
+  for _, u in ipairs(p.twice or {}) do out[#out + 1] = u end
   return out
 end
 

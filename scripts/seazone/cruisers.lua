@@ -65,7 +65,7 @@ rule {
 -- in a sea combat this turn, not bombarded this turn, and no more ships than land units offloaded
 function bombard_problem(ctx, ev)
   local g = ctx.game
-  local u, turn = ev.unit, g:get_turn()
+  local u, turn = ev.unit, ctx:query("this_turn")
   local z = ctx:query("area_of", u)
   local with_ships = false
   for _, s in ipairs(ctx:query("units_in", z)) do

@@ -18,7 +18,7 @@ return family {
     "destroyers.lua",         -- units.destroyers (offshore bombardment, missiles)
     "frigates.lua",           -- units.frigates (anti-sub vessel)
     "submarines.lua",         -- units.submarines (7 characteristics)
-    "sequence_standin.lua",   -- STAND-IN: the turn sequence the text cites (phases)
+    "sequence_standin.lua",   -- STAND-IN: the turn sequence the text cites (Mobilize New Units)
     "bases_standin.lua",      -- STAND-IN: Naval Bases (cited: "see Naval Bases")
     "air_standin.lua",        -- STAND-IN: air movement and landing spaces (cited)
     "combat_standin.lua",     -- STAND-IN: the General Combat sequence (cited: "step 2 of ...")
@@ -29,9 +29,29 @@ return family {
     "sea_units.tbl",            -- the printed stat blocks (cost, attack, defense, move)
     "other_units_standin.tbl",  -- STAND-IN: air, land and facility values (cited, not given)
   },
+  -- STAND-IN: the turn sequence. The text cites the phases of a power's
+  -- turn (Combat Move, Conduct Combat, "Phase 4: Noncombat Move", Mobilize
+  -- New Units) without the chapter that defines them; this declares those
+  -- four, in that order, as keel's sequence of play runs them (keel.sequence):
+  -- each phase starts with `phase_start` and ends with `phase_end`, its name
+  -- in the event's `phase`. A game turn is one player-turn per power, in the
+  -- order the scenario declares (`sequence.sides`, each { side =, power = }):
+  -- the runtime sets the globals `turn`, `phasing` (the side), `power` and
+  -- `phase`. The chapter's other phases (purchase, income) are not cited.
+  sequence = {
+    cite = "STAND-IN for the turn sequence chapter 002_37d6fae90ae806a5.txt cites: Combat Move, Conduct Combat, "
+      .. "Phase 4: Noncombat Move, Mobilize New Units (each power's turn)",
+    player_turn = { start = "player_turn_start", ["end"] = "player_turn_end" },
+    phases = {
+      { name = "combat_move", title = "Combat Move", start = "phase_start", ["end"] = "phase_end" },
+      { name = "conduct_combat", title = "Conduct Combat", start = "phase_start", ["end"] = "phase_end" },
+      { name = "noncombat_move", title = "Noncombat Move", start = "phase_start", ["end"] = "phase_end" },
+      { name = "mobilize", title = "Mobilize New Units", start = "phase_start", ["end"] = "phase_end" },
+    },
+  },
   events = {
-    "phase_start",        -- {phase, power}: the turn sequence entered a phase
-    "phase_end",          -- {phase, power}: a phase is ending (handlers act before it does)
+    "phase_start",        -- {phase, power, side, phasing, turn}: the sequence of play entered a phase
+    "phase_end",          -- {phase, power, side, phasing, turn}: a phase is ending (handlers act before the next starts)
     "sea_units_moving",   -- {units, from, path, mode}: before sea units leave their zone
     "sea_units_moved",    -- {units, from, to, path, mode}: after they arrived
     "battle_units",       -- {battle}: step 1, who is on the battle strip
@@ -76,7 +96,7 @@ return family {
     sides = { Allies = "#1f4e9c", Opfor = "#7a1f1f" },
     status = {
       { key = "power", label = "power" },
-      { key = "side", label = "side" },
+      { key = "phasing", label = "phasing side" },
       { key = "choice_side", label = "choosing casualties" },
       { key = "battle_round", label = "battle round" },
       { key = "sitrep_missiles", label = "missiles sitrep" },

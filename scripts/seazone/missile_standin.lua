@@ -18,6 +18,7 @@ rule {
   standin = "Missile (\"See Missile\")",
   actions = {
     embark_missile = {
+      phases = { "combat_move", "noncombat_move" },
       -- domains (keel.legal): the missiles of the power whose turn it is in a
       -- territory; the friendly sea units next to it (missile_capacity says which carry one)
       params = {

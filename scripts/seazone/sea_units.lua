@@ -15,12 +15,13 @@
 -- "Opfor"), its value `power` the power that owns it (default: the side);
 -- areas are the board's zones, by 1-based index; a unit in an area is at
 -- location `zone`, cargo is at `unit`; per-turn facts are values stamped
--- with the turn number (`moved_turn`, `zones_moved`, `attacking_turn` ...).
+-- with the power's turn (`moved_turn`, `zones_moved`, `attacking_turn` ...):
+-- the query `this_turn`, which reads the sequence of play's globals.
 
 -- helpers, defined after the rule (rule first, as the text reads)
 local area_kinds, area_index, area_name, adjacent, unit_data, area_of, units_in, power_of, owner_of
 local label, may_carry, hostile_units, zones_moved, allowance, move_legal, move_effect, sea_distance
-local turn_units, movers_domain, paths_domain, attack_domain
+local turn_units, movers_domain, paths_domain, attack_domain, this_turn
 
 rule {
   id = "units.sea-units", title = "Sea Units",
@@ -65,6 +66,23 @@ rule {
     -- to it), at most `max`; nil when farther or unreachable
     sea_distance = function(ctx, from, to, side, max) return sea_distance(ctx, from, to, side, max) end,
     unit_label = function(ctx, u) return label(ctx, u) end,
+    -- the stamp of the power's turn the game is in, for per-turn facts ("moved this turn"):
+    -- each power has its own turn within a game turn, so "2/USA" (game turn 2, the USA's
+    -- player-turn); a game the sequence of play does not run gives its turn number
+    this_turn = function(ctx) return this_turn(ctx) end,
+    -- the printed cost (to their owner) of the sea units of sides other than `side` that
+    -- were destroyed: what a scenario may score a naval war by
+    enemy_sea_losses = function(ctx, side)
+      local g, total = ctx.game, 0
+      for _, u in ipairs(g:units()) do
+        local s = g:get(u, "side")
+        if s ~= side and g:get(u, "loc") == "dead" then
+          local d = unit_data(ctx, g:get(u, "type"))
+          if d and d.class == "sea" then total = total + (d.cost[s] or 0) end
+        end
+      end
+      return total
+    end,
     -- parameter candidates ({value, label}, id order): the units of the power whose turn it is
     -- (and of `side`, when given) whose class is `class` (any: nil) and, when `loc` is given,
     -- whose location is of that kind ("zone", "unit")
@@ -76,6 +94,7 @@ rule {
     -- whether they attack at the end of a combat move into a zone that
     -- holds only enemy submarines (units.submarines.does-not-block-enemy-movement)
     move = {
+      phases = { "combat_move", "noncombat_move" },
       params = {
         units = { type = "units", domain = function(ctx, _, side) return movers_domain(ctx, side) end },
         path = { type = "table", depends = { "units" }, domain = function(ctx, p) return paths_domain(ctx, p.units) end },
@@ -177,6 +196,12 @@ function units_in(ctx, i)
   return out
 end
 
+function this_turn(ctx)
+  local g = ctx.game
+  if g:get_global("seq_player_turn") == nil then return g:get_turn() end
+  return ("%s/%s"):format(tostring(g:get_turn()), tostring(g:get_global("power") or g:get_global("phasing")))
+end
+
 function power_of(ctx, u)
   return ctx.game:get_value(u, "power") or ctx.game:get(u, "side")
 end
@@ -214,7 +239,7 @@ end
 
 function zones_moved(ctx, u)
   local g = ctx.game
-  if g:get_value(u, "moved_turn") ~= g:get_turn() then return 0 end
+  if g:get_value(u, "moved_turn") ~= ctx:query("this_turn") then return 0 end
   return g:get_value(u, "zones_moved") or 0
 end
 
@@ -242,7 +267,7 @@ end
 -- the zone the unit departed from this turn (where it is, if it has not moved)
 local function start_zone(ctx, u)
   local g = ctx.game
-  if g:get_value(u, "moved_turn") == g:get_turn() then return g:get_value(u, "start_zone") end
+  if g:get_value(u, "moved_turn") == ctx:query("this_turn") then return g:get_value(u, "start_zone") end
   return area_of(ctx, u)
 end
 
@@ -296,10 +321,10 @@ function move_legal(ctx, p)
     if power_of(ctx, u) ~= g:get_global("power") then
       return ("%s belongs to %s; it is %s's turn"):format(label(ctx, u), power_of(ctx, u), tostring(g:get_global("power")))
     end
-    if g:get_value(u, "moved_turn") == g:get_turn() and g:get_value(u, "moved_phase") ~= mode then
+    if g:get_value(u, "moved_turn") == ctx:query("this_turn") and g:get_value(u, "moved_phase") ~= mode then
       return ("%s moved in the %s move this turn"):format(label(ctx, u), g:get_value(u, "moved_phase"))
     end
-    if g:get_value(u, "attacking_turn") == g:get_turn() then
+    if g:get_value(u, "attacking_turn") == ctx:query("this_turn") then
       return ("%s ended its movement in hostile %s: it is in combat there"):format(label(ctx, u), area_name(ctx, from))
     end
   end
@@ -348,7 +373,7 @@ function move_effect(ctx, p)
   local to = path[#path]
   local side = g:get(p.units[1], "side")
   ctx:emit("sea_units_moving", { units = p.units, from = from, path = path, mode = mode })
-  local turn = g:get_turn()
+  local turn = ctx:query("this_turn")
   for _, u in ipairs(p.units) do
     if g:get_value(u, "moved_turn") ~= turn then
       g:set_value(u, "start_zone", from)

@@ -63,14 +63,13 @@ t.test("units.aircraft-carriers.capital-ship: even a submarine's Surprise Strike
 end)
 
 t.test("units.aircraft-carriers.capital-ship: a carrier that survived with one hit is repaired visiting an operative friendly naval base", function()
-  local w = F.world { phase = "end", units = { { "Nimitz", "carrier", "Allies", "SZ 5", power = "USA", face = "damaged" },
+  local w = F.world { phase = "mobilize", units = { { "Nimitz", "carrier", "Allies", "SZ 5", power = "USA", face = "damaged" },
     { "NB", "naval_base", "Allies", "Homeland", power = "USA" } } }
-  w.ok("set_operative", { base = "NB", operative = false })
-  w.ok("begin_turn", { power = "USA" })
+  w.ok("set_operative", { base = "NB", operative = false }, "scenario")
+  w.to_turn_of("USA")
   t.eq(w.face("Nimitz"), "damaged", "the base is not operative")
-  w.ok("end_phase", {}); w.ok("end_phase", {}); w.ok("end_phase", {}); w.ok("end_phase", {})
-  w.ok("set_operative", { base = "NB", operative = true })
-  w.ok("begin_turn", { power = "USA" })
+  w.ok("set_operative", { base = "NB", operative = true }, "scenario")
+  w.to_turn_of("USA")
   t.eq(w.face("Nimitz"), "full")
 end)
 
@@ -158,11 +157,9 @@ t.test("units.aircraft-carriers.carry-aircraft: guests aboard when it was damage
     { "Spit", "fighter", "Allies", nil, power = "UK", aboard = "Nimitz" },
     { "NB", "naval_base", "Allies", "Homeland", power = "USA" } } }
   w.refused("fly", { unit = "Spit", path = { "SZ 2" } }, "units.aircraft-carriers.carry-aircraft", "until it is repaired")
-  w.game.state:push_rule("t"); w.game:set_phase("end"); w.game.state:pop_rule()
-  w.ok("begin_turn", { power = "USA" })
+  w.to_turn_of("USA")
   t.eq(w.face("Nimitz"), "full")
-  w.ok("end_phase", {}); w.ok("end_phase", {}); w.ok("end_phase", {}); w.ok("end_phase", {})
-  w.ok("begin_turn", { power = "UK" })
+  w.to_turn_of("UK")
   w.ok("fly", { unit = "Spit", path = { "SZ 2" } })
 end)
 
@@ -184,6 +181,13 @@ t.test("units.aircraft-carriers.carry-aircraft: a carrier must move to provide a
   w.ok("land", { unit = "F1", carrier = "Nimitz" })
   w.ok("end_phase", {})
   t.eq(w.where("F1"), "aboard Nimitz")
+end)
+
+t.test("units.aircraft-carriers.carry-aircraft: no carrier must come for a strategic bomber, which never lands on one", function()
+  local w = F.world { power = "USA", phase = "noncombat_move", units = {
+    { "Nimitz", "carrier", "Allies", "SZ 5", power = "USA" }, { "B1", "strategic_bomber", "Allies", "SZ 5", power = "USA" } } }
+  w.ok("end_phase", {})
+  t.eq(w.where("B1"), "dead", "no landing space at the end of Noncombat Move")
 end)
 
 t.test("units.aircraft-carriers.carry-aircraft: an air unit no carrier can reach is destroyed at the end of Noncombat Move", function()
@@ -208,7 +212,7 @@ end)
 
 t.test("units.aircraft-carriers.carry-aircraft: a carrier that took part in combat does not move in Noncombat Move", function()
   local w = F.world { power = "USA", phase = "noncombat_move", units = {
-    { "Nimitz", "carrier", "Allies", "SZ 1", power = "USA", values = { sea_combat_turn = 1 } } } }
+    { "Nimitz", "carrier", "Allies", "SZ 1", power = "USA", values = { sea_combat_turn = "1/USA" } } } }
   w.refused("move", { units = { "Nimitz" }, path = { "SZ 2" } }, "units.aircraft-carriers.carry-aircraft", "took part in combat")
 end)
 
@@ -274,13 +278,34 @@ t.test("units.aircraft-carriers.air-defense: if their carrier is damaged they mu
   t.eq({ w.value("Hornet", "must_reland"), w.value("Spit", "must_reland") }, { true, true })
   w.ok("end_phase", {})
   t.eq(w.game:get_phase(), "noncombat_move")
-  w.refused("move", { units = { "Sovremenny" }, path = { "SZ 4" } }, "units.aircraft-carriers.air-defense", "must land first")
+  -- their owner lands them first, in its own window, before the acting player moves
+  local st = w.set:status(w.game)
+  t.eq({ st.phasing, st.active[1], st.window and st.window.title }, { "Opfor", "Allies", "landing after combat" })
+  local why, kind = w.refused("move", { units = { "Sovremenny" }, path = { "SZ 4" } }, nil, "Allies is to act, not Opfor",
+    "Opfor")
+  t.eq(kind, "side", why)
+  w.refused("end_phase", {}, "units.aircraft-carriers.air-defense", "Hornet (fighter) must land first")
   w.refused("reland", { unit = "Hornet", carrier = "Nimitz" }, "units.aircraft-carriers.air-defense", "cannot land there")
   w.ok("reland", { unit = "Hornet", carrier = "Vinson" })
+  t.eq(w.active(), "Allies", "Spit has yet to land")
   w.refused("reland", { unit = "Spit", to = "Isle" }, "units.aircraft-carriers.air-defense", "cannot land there")
   w.ok("reland", { unit = "Spit", carrier = "Vinson" })
   t.eq({ w.where("Hornet"), w.where("Spit") }, { "aboard Vinson", "aboard Vinson" })
+  t.eq({ w.active(), w.set:status(w.game).window }, { "Opfor", nil }, "the window closed with the last landing")
+  w.ok("move", { units = { "Sovremenny" }, path = { "SZ 4" } })
   w.ok("end_phase", {})
+end)
+
+t.test("units.aircraft-carriers.air-defense: the acting player's own air units land before its noncombat moves", function()
+  local w = F.world { power = "USA", phase = "conduct_combat", units = {
+    { "Nimitz", "carrier", "Allies", "SZ 1", power = "USA", face = "damaged" },
+    { "Hornet", "fighter", "Allies", "SZ 1", power = "USA", values = { must_reland = true } },
+    { "DD", "destroyer", "Allies", "SZ 2", power = "USA" }, { "K", "cruiser", "Opfor", "SZ 6", power = "Russia" } } }
+  w.ok("end_phase", {})
+  t.eq({ w.active(), w.set:status(w.game).window }, { "Allies", nil }, "no window: it is the Allies' own phase")
+  w.refused("move", { units = { "DD" }, path = { "SZ 3" } }, "units.aircraft-carriers.air-defense", "must land first")
+  w.ok("reland", { unit = "Hornet", to = "Homeland" })
+  w.ok("move", { units = { "DD" }, path = { "SZ 3" } })
 end)
 
 t.test("units.aircraft-carriers.air-defense: ... or move one space to a friendly territory; or, told nothing, be destroyed", function()

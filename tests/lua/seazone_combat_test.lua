@@ -76,7 +76,7 @@ end)
 t.test("units.frigates.anti-sub-vessel: a frigate in the battle cancels Surprise Strike, Submersible and Cannot Be Hit by Air Units", function()
   local w = battle({ { "Perry", "frigate", "Opfor", "SZ 3", power = "Russia" }, { "MiG", "fighter", "Opfor", "SZ 3", power = "Russia" },
     { "Dallas", "submarine", "Allies", "SZ 2", power = "USA" } }, { "Perry" }, { attack = true })
-  w.game.state:push_rule("t"); w.game:move(w.u.MiG, "zone", w.area("SZ 2")); w.game:set_value(w.u.MiG, "attacking_turn", 1)
+  w.game.state:push_rule("t"); w.game:move(w.u.MiG, "zone", w.area("SZ 2")); w.game:set_value(w.u.MiG, "attacking_turn", w.stamp())
   w.game.state:pop_rule()
   w.force(6, 1, 6)   -- Perry misses, MiG hits, (Dallas in step 4)
   w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = "cheapest", rounds = 1 })
@@ -199,7 +199,7 @@ t.test("general-combat.step-6: the attacker presses the attack or retreats to an
   w.refused("retreat", { to = "SZ 4" }, "general-combat", "not adjacent")
   w.ok("retreat", { to = "SZ 3" })
   t.eq({ w.where("Kirov"), w.where("Udaloy") }, { "SZ 3", "SZ 3" })
-  t.eq(w.value("Kirov", "retreated_turn"), 1)
+  t.eq(w.value("Kirov", "retreated_turn"), w.stamp())
   w.ok("end_phase", {})
 end)
 
@@ -218,7 +218,7 @@ t.test("general-combat.step-7: the battle concludes: values cleared, participant
   t.eq(w.game:get_global("battle_zone"), nil)
   for _, n in ipairs { "Kirov", "Udaloy", "DD", "FF" } do
     if w.where(n) ~= "dead" then
-      t.eq(w.value(n, "sea_combat_turn"), 1, n)
+      t.eq(w.value(n, "sea_combat_turn"), w.stamp(), n)
       t.eq(w.value(n, "battle_role"), nil, n)
     end
   end
@@ -259,6 +259,51 @@ t.test("general-combat: a capital ship named twice takes both hits", function()
   t.eq(w.face("CA"), "damaged")
 end)
 
+t.test("general-combat: twice names a casualty's second hit, as the candidates of a listing can say it", function()
+  local function fight()
+    local w = battle({ { "Kirov", "cruiser", "Opfor", "SZ 3", power = "Russia" }, { "Udaloy", "destroyer", "Opfor", "SZ 3", power = "Russia" },
+      { "CA", "cruiser", "Allies", "SZ 2", power = "USA" } }, { "Kirov", "Udaloy" })
+    w.force(1, 1)
+    w.ok("battle", { zone = "SZ 2", attacker = "cheapest", rounds = 1 })
+    return w
+  end
+  local w = fight()
+  local listed
+  for _, e in ipairs(w.set:legal_actions(w.game, "Allies")) do if e.name == "casualties" then listed = e end end
+  t.eq(listed.available, true, "the only legal choice, CA twice, is offered: " .. tostring(listed.reason))
+  local twice
+  for _, q in ipairs(listed.params) do if q.name == "twice" then twice = q end end
+  t.eq(twice.choices[1].domain[1].value, w.u.CA)
+  w.refused("casualties", { units = { "CA" } }, "general-combat", "must be: name 2 casualties, not 1")
+  w.refused("casualties", { units = { "CA" }, twice = { "Kirov" } }, "general-combat", "only when it is named among the casualties")
+  w.force(6, 6)
+  w.ok("casualties", { units = { "CA" }, twice = { "CA" } })
+  t.eq({ w.face("CA"), w.where("CA") }, { "damaged", "dead" }, "damaged, then behind the strip, removed in step 5")
+  local w2 = fight()
+  w2.force(6, 6)
+  w2.ok("casualties", { units = { "CA", "CA" } })
+  t.eq({ w2.face("CA"), w2.where("CA") }, { "damaged", "dead" }, "named twice in units: the same")
+  t.eq(w2.game:hash_hex(), w.game:hash_hex())
+end)
+
+t.test("general-combat.step-3: the defender names its casualties in its own decision window", function()
+  local w = battle({ { "Kirov", "cruiser", "Opfor", "SZ 3", power = "Russia" }, { "Udaloy", "destroyer", "Opfor", "SZ 3", power = "Russia" },
+    { "DD", "destroyer", "Allies", "SZ 2", power = "USA" }, { "FF", "frigate", "Allies", "SZ 2", power = "USA" } }, { "Kirov", "Udaloy" })
+  w.force(1, 6)
+  w.ok("battle", { zone = "SZ 2", attacker = "cheapest", rounds = 1 })
+  local st = w.set:status(w.game)
+  t.eq({ st.phasing, st.active, st.window and st.window.side, st.window and st.window.title },
+    { "Opfor", { "Allies" }, "Allies", "casualties" })
+  t.eq(st.window.actions, { "casualties", "submerge" })
+  local _, kind = w.refused("retreat", { to = "SZ 3" }, nil, "Allies is to act, not Opfor", "Opfor")
+  t.eq(kind, "side", "the attacker waits for the defender's choice")
+  w.refused("end_phase", {}, "general-combat", "Allies has casualties to choose", "Allies")
+  w.ok("casualties", { units = { "FF" } }, "Allies")
+  st = w.set:status(w.game)
+  t.eq({ st.active, st.window }, { { "Opfor" }, nil }, "the window closed with the choice")
+  t.eq(w.where("FF"), "dead")
+end)
+
 -- ---- units.cruisers.capital-ship --------------------------------------------------------------
 
 t.test("units.cruisers.capital-ship: the first hit turns a cruiser on its side, the second destroys it", function()
@@ -283,10 +328,12 @@ t.test("units.cruisers.capital-ship: even a submarine's Surprise Strike only dam
 end)
 
 t.test("units.cruisers.capital-ship: a cruiser that survived with one hit is repaired visiting an operative friendly naval base", function()
-  local w = F.world { phase = "end", units = { { "CA", "cruiser", "Allies", "SZ 5", power = "USA", face = "damaged" },
+  local w = F.world { phase = "mobilize", units = { { "CA", "cruiser", "Allies", "SZ 5", power = "USA", face = "damaged" },
     { "NB", "naval_base", "Allies", "Homeland", power = "USA" }, { "EB", "naval_base", "Opfor", "Isle", power = "Russia" },
     { "CA2", "cruiser", "Allies", "SZ 6", power = "USA", face = "damaged" } } }
-  w.ok("begin_turn", { power = "USA" })
+  w.to_turn_of("Russia")
+  t.eq(w.face("CA"), "damaged", "not on Russia's turn")
+  w.to_turn_of("USA")
   t.eq(w.face("CA"), "full", "SZ 5 touches Homeland's base")
   t.eq(w.face("CA2"), "damaged", "SZ 6 touches only the Opfor's base on Isle")
 end)

@@ -108,7 +108,7 @@ t.test("units.sea-units: hostile zones (enemy units other than submarines) stop 
   local w = F.world { units = { { "DD", "destroyer", "Allies", "SZ 1" }, { "K", "frigate", "Opfor", "SZ 2" } } }
   w.refused("move", { units = { "DD" }, path = { "SZ 2", "SZ 3" } }, "units.sea-units", "cannot move through hostile SZ 2")
   w.ok("move", { units = { "DD" }, path = { "SZ 2" } })
-  t.eq(w.value("DD", "attacking_turn"), 1, "combat pending")
+  t.eq(w.value("DD", "attacking_turn"), w.stamp(), "combat pending")
   w.refused("move", { units = { "DD" }, path = { "SZ 3" } }, "units.sea-units", "it is in combat there")
 end)
 
@@ -156,30 +156,64 @@ t.test("naval-bases: an inoperative base serves no zone; an enemy base is not fr
   t.eq(w.q("serving_base", w.area("SZ 1"), "Allies"), w.u.NB)
   t.eq(w.q("serving_base", w.area("SZ 4"), "Allies"), nil, "Coastland's base is the Opfor's")
   t.eq(w.q("serving_base", w.area("SZ 4"), "Opfor"), w.u.EB)
-  w.ok("set_operative", { base = "NB", operative = false })
+  w.refused("set_operative", { base = "NB", operative = false }, nil, "the scenario's own order")
+  w.ok("set_operative", { base = "NB", operative = false }, "scenario")
   t.eq(w.q("allowance", w.u.DD), 2)
   w.refused("move", { units = { "DD" }, path = { "SZ 2", "SZ 3", "SZ 4" } }, "units.sea-units", "would move 3")
 end)
 
 t.test("naval-bases: a damaged capital ship in a served zone is repaired when its power's turn begins", function()
-  local w = F.world { phase = "end", units = { { "CA", "cruiser", "Allies", "SZ 1", face = "damaged" },
+  local w = F.world { phase = "mobilize", units = { { "CA", "cruiser", "Allies", "SZ 1", face = "damaged" },
     { "CA2", "cruiser", "Allies", "SZ 3", face = "damaged" }, { "NB", "naval_base", "Allies", "Homeland" } } }
-  w.ok("begin_turn", { power = "Allies" })
+  w.ok("end_phase", {})   -- the Allies' only player-turn ends: the next turn's begins
+  t.eq({ w.game:get_turn(), w.game:get_phase() }, { 2, "combat_move" })
   t.eq(w.face("CA"), "full")
   t.eq(w.face("CA2"), "damaged", "SZ 3 is not served")
 end)
 
 -- ---- the turn sequence (stand-in) --------------------------------------------------------------
 
-t.test("turn-sequence: phases run combat move, conduct combat, noncombat move, mobilize, end", function()
-  local w = F.world { phase = "end", units = { { "DD", "destroyer", "Allies", "SZ 1", power = "USA" } } }
-  w.refused("end_phase", {}, "turn-sequence", "no turn is in progress")
-  w.ok("begin_turn", { power = "USA" })
-  t.eq({ w.game:get_turn(), w.game:get_global("power"), w.game:get_global("side"), w.game:get_phase() }, { 2, "USA", "Allies", "combat_move" })
+t.test("turn-sequence: the family declares the four cited phases, a stand-in with its citation", function()
+  local seq = F.set().sequence
+  t.ok(seq.cite:find("STAND-IN", 1, true) and seq.cite:find("002_37d6fae90ae806a5.txt", 1, true), seq.cite)
+  local names = {}
+  for i, ph in ipairs(seq.phases) do
+    names[i] = ph.name
+    t.eq({ ph.start, ph["end"] }, { "phase_start", "phase_end" }, ph.name)
+  end
+  t.eq(names, { "combat_move", "conduct_combat", "noncombat_move", "mobilize" })
+  t.eq({ seq.player_turn.start, seq.player_turn["end"] }, { "player_turn_start", "player_turn_end" })
+end)
+
+t.test("turn-sequence: phases run combat move, conduct combat, noncombat move, mobilize; then the next power's turn", function()
+  local w = F.world { units = { { "DD", "destroyer", "Allies", "SZ 1", power = "USA" },
+    { "K", "cruiser", "Opfor", "SZ 6", power = "Russia" } } }
+  t.eq({ w.game:get_turn(), w.game:get_global("power"), w.game:get_global("phasing"), w.game:get_phase() },
+    { 1, "USA", "Allies", "combat_move" })
+  local why, kind = w.refused("end_phase", {}, nil, "Allies is to act, not Opfor", "Opfor")
+  t.eq(kind, "side", why)
   local seen = {}
-  for _ = 1, 4 do w.ok("end_phase", {}); seen[#seen + 1] = w.game:get_phase() end
-  t.eq(seen, { "conduct_combat", "noncombat_move", "mobilize", "end" })
-  w.refused("begin_turn", { power = "Atlantis" }, "turn-sequence", "no unit belongs to Atlantis")
+  for _ = 1, 4 do
+    w.ok("end_phase", {})
+    seen[#seen + 1] = w.game:get_phase()
+  end
+  t.eq(seen, { "conduct_combat", "noncombat_move", "mobilize", "combat_move" })
+  t.eq({ w.game:get_turn(), w.game:get_global("power"), w.game:get_global("phasing") }, { 1, "Russia", "Opfor" })
+  t.eq(w.stamp(), "1/Russia", "per-turn facts are stamped with the power's turn")
+  for _ = 1, 4 do w.ok("end_phase", {}, "Opfor") end
+  t.eq({ w.game:get_turn(), w.game:get_global("power"), w.stamp() }, { 2, "USA", "2/USA" })
+end)
+
+t.test("turn-sequence: Mobilize New Units places the power's units waiting off the map", function()
+  local w = F.world { phase = "noncombat_move", units = { { "DD", "destroyer", "Allies", "SZ 1", power = "USA" },
+    { "New", "destroyer", "Allies", nil, power = "USA", values = { mobilize_zone = 2 } },
+    { "Theirs", "destroyer", "Opfor", nil, power = "Russia", values = { mobilize_zone = 3 } } } }
+  t.eq(w.where("New"), "off")
+  w.ok("end_phase", {})
+  t.eq(w.game:get_phase(), "mobilize")
+  t.eq(w.where("New"), w.board:zones()[2])
+  t.eq(w.value("New", "mobilize_zone"), nil)
+  t.eq(w.where("Theirs"), "off", "not on the USA's turn")
 end)
 
 -- ---- submarines and frigates moving ------------------------------------------------------------
@@ -196,7 +230,7 @@ t.test("units.submarines.treat-hostile-sea-zones-as-friendly: ending a combat mo
   local w = F.world { power = "Russia", units = { { "U1", "submarine", "Opfor", "SZ 4", power = "Russia" },
     { "DD", "destroyer", "Allies", "SZ 2", power = "USA" } } }
   w.ok("move", { units = { "U1" }, path = { "SZ 3", "SZ 2" } })
-  t.eq(w.value("U1", "attacking_turn"), 1)
+  t.eq(w.value("U1", "attacking_turn"), w.stamp())
 end)
 
 t.test("units.submarines.treat-hostile-sea-zones-as-friendly: in noncombat too, and it may end there", function()
@@ -212,7 +246,7 @@ t.test("units.frigates.anti-sub-vessel: a submarine entering a frigate's zone mu
   w.refused("move", { units = { "U1" }, path = { "SZ 3", "SZ 2" } }, "units.frigates.anti-sub-vessel",
     "must end its movement in SZ 3, where enemy FF (frigate) is")
   w.ok("move", { units = { "U1" }, path = { "SZ 3" } })
-  t.eq(w.value("U1", "attacking_turn"), 1, "ending its combat move with an enemy frigate: combat")
+  t.eq(w.value("U1", "attacking_turn"), w.stamp(), "ending its combat move with an enemy frigate: combat")
 end)
 
 t.test("units.frigates.anti-sub-vessel: in noncombat movement too", function()
@@ -242,7 +276,7 @@ t.test("units.submarines.does-not-block-enemy-movement: ending a combat move the
   w.ok("move", { units = { "DD" }, path = { "SZ 2" }, attack = false })
   t.eq(w.value("DD", "attacking_turn"), nil)
   w.ok("move", { units = { "D2" }, path = { "SZ 2" }, attack = true })
-  t.eq(w.value("D2", "attacking_turn"), 1)
+  t.eq(w.value("D2", "attacking_turn"), w.stamp())
 end)
 
 t.test("units.submarines.does-not-block-enemy-movement: noncombat moves may end there", function()
