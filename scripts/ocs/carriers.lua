@@ -69,7 +69,7 @@ rule {
       local name = g:get(cv, "name")
       if ctx:query("naval_class", cv) ~= "carrier" then return nil, ("18.2b: %s is not a carrier"):format(name) end
       local phase, side, n = ctx:query("phase")
-      if phase ~= "aircraft refit" or side ~= g:get(cv, "side") then
+      if phase ~= "aircraft_refit" or side ~= g:get(cv, "side") then
         return nil, ("18.2b: carriers refit in their side's Aircraft Refit Phase (now the %s phase of %s)")
           :format(tostring(phase), tostring(side))
       end

@@ -37,7 +37,7 @@ t.test("18.3a-1: a ship barrages once per friendly Barrage Segment: a second tar
   local bb = ship(g, "Warspite", "BB", "Allied", "A:0203", BB)
   local d1 = ship(g, "Lupo", "DD", "Axis", "A:0403", DD)
   local d2 = ship(g, "Sagittario", "DD", "Axis", "A:0404", DD)
-  F.phase(set, g, "combat_phase", "Allied")
+  F.phase(set, g, "exploitation_phase", "Allied")
   F.refused(set, g, "barrage", { units = { bb }, target = d1 }, "18.3a: barrages are fired in a friendly Barrage Segment (none is in progress)")
   F.phase(set, g, "barrage_segment", "Allied")
   g.dice:force(1, 1)
@@ -53,11 +53,14 @@ t.test("18.3a-2: A) a ship fires at naval targets in every friendly Barrage Segm
   local bb = ship(g, "Warspite", "BB", "Allied", "A:0203", BB)
   local d1 = ship(g, "Lupo", "DD", "Axis", "A:0403", DD)
   F.phase(set, g, "turn_start", "Allied")
-  for _, ph in ipairs({ "movement_phase", "combat_phase", "exploitation_phase" }) do
+  for _, ph in ipairs({ "movement_phase", "exploitation_phase" }) do
     segment(set, g, ph, "Allied")
     g.dice:force(1, 1)
     F.ok(set, g, "barrage", { units = { bb }, target = d1 })
   end
+  segment(set, g, "reaction_phase", "Allied")             -- in the Axis player-turn
+  g.dice:force(1, 1)
+  F.ok(set, g, "barrage", { units = { bb }, target = d1 })
 end)
 
 t.test("18.3a-3: B) the Reaction-Phase example: a ship that barrages an enemy air base in its Reaction Phase fires at no ground target in Movement or Exploitation", function()
@@ -86,7 +89,7 @@ t.test("18.3a-4: a target in range; the firer's range is counted from its hex (a
   local set, g = F.setup()
   local dd = ship(g, "Jervis", "DD", "Allied", "A:0101", DD)
   local en = ship(g, "Lupo", "DD", "Axis", "A:0404", DD)
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "exploitation_phase", "Allied")
   F.refused(set, g, "barrage", { units = { dd }, target = en }, "18.3a: Jervis at A:0101 is out of range (5 hexes, range 2)")
 end)
 
@@ -97,7 +100,7 @@ t.test("18.3b-1: naval barrages against ground units are reduced (the adjustment
   local bb = ship(g, "Warspite", "BB", "Allied", "A:0402", BB)
   local ca = ship(g, "Uganda", "CL", "Allied", "A:0404", { barrage = 6, range = 3 })
   F.unit(g, { name = "Pz Gren", type = "inf", side = "Axis", at = "A:0603" })
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "exploitation_phase", "Allied")
   g.dice:force(4, 6)
   F.ok(set, g, "barrage", { units = { bb, ca }, hex = F.hex(g, "A:0603") })
   t.ok(said_line(said, "barrage at"):find("strength 9 -> column 6-9", 1, true), said_line(said, "barrage at"))   -- (12 + 6) / 2
@@ -113,7 +116,7 @@ end)
 t.test("18.3b-2: a ground barrage needs enemy ground units in the hex, or the facility it names", function()
   local set, g = F.setup()
   local bb = ship(g, "Warspite", "BB", "Allied", "A:0402", BB)
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "exploitation_phase", "Allied")
   F.refused(set, g, "barrage", { units = { bb }, hex = F.hex(g, "A:0603") }, "18.3b: no enemy ground units at A:0603")
   F.refused(set, g, "barrage", { units = { bb }, hex = F.hex(g, "A:0603"), facility = "airbase" }, "18.3b: no airbase at A:0603")
   F.refused(set, g, "barrage", { units = { bb } }, "name either a naval target or a ground hex")
@@ -125,7 +128,7 @@ t.test("18.3c-1: enemy ships are barraged only by naval units, planes and coasta
   local set, g = F.setup()
   local art = F.unit(g, { name = "Field Regt", type = "art", side = "Allied", at = "A:0505", values = { barrage = 5, range = 3 } })
   local en = ship(g, "Lupo", "DD", "Axis", "A:0404", DD)
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "exploitation_phase", "Allied")
   F.refused(set, g, "barrage", { units = { art }, target = en }, "coastal artillery is the only ground unit that fires with this order")
   local lc = F.unit(g, { name = "LCT", type = "LC", side = "Allied", at = "A:0403", points = 2, values = { barrage = 1 } })
   F.refused(set, g, "barrage", { units = { lc }, target = en }, "18.4: LCT is a landing craft: it has no Barrage Strength")
@@ -136,13 +139,14 @@ t.test("18.3c-2: no ship is targeted by more than one barrage in a phase; a unit
   local bb = ship(g, "Warspite", "BB", "Allied", "A:0203", BB)
   local dd = ship(g, "Jervis", "DD", "Allied", "A:0303", DD)
   local en = ship(g, "Lupo", "DD", "Axis", "A:0403", DD)
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "exploitation_phase", "Allied")
   F.refused(set, g, "barrage", { units = { bb, bb }, target = en }, "18.3c: the strength of a barraging unit cannot be split (Warspite named twice)")
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { bb }, target = en })
   F.refused(set, g, "barrage", { units = { dd }, target = en }, "18.3c: no ship can be targeted by more than one barrage in a phase (Lupo has been)")
-  F.phase(set, g, "barrage_segment", "Allied")            -- a second segment of the same phase
-  F.refused(set, g, "barrage", { units = { dd }, target = en }, "(Lupo has been)")
+  segment(set, g, "movement_phase", "Allied")             -- another phase
+  g.dice:force(1, 1)
+  F.ok(set, g, "barrage", { units = { dd }, target = en })
 end)
 
 t.test("18.3c-3: the firing player sees the ships of a stack, not their cargoes", function()
@@ -167,7 +171,7 @@ t.test("18.3c-4: two planes combine against one ship or attack two; any number o
   local s2 = ship(g, "Sagittario", "DD", "Axis", "A:0404", DD)
   local s3 = ship(g, "Folgore", "DD", "Axis", "A:0404", DD)
   local bb = ship(g, "Warspite", "BB", "Allied", "A:0203", BB)
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "exploitation_phase", "Allied")
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { p1, p2 }, target = s1 })
   g.dice:force(1, 1)
@@ -186,7 +190,7 @@ t.test("18.3c-5: B) planes x2, C) the total divided by the Protection Rating (1 
   local dd = ship(g, "Lupo", "DD", "Axis", "A:0404", {})
   local dd2 = ship(g, "Freccia", "DD", "Axis", "A:0403", { protection = 2 })
   local p1, p2, p3 = plane("A", 3), plane("B", 2), plane("C", 1)
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "movement_phase", "Allied")
   local function strength_said() return said_line(said, "barrage at") end
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { cl }, target = bb })
@@ -204,7 +208,8 @@ t.test("18.3c-5: B) planes x2, C) the total divided by the Protection Rating (1 
   F.ok(set, g, "barrage", { units = { lone }, target = dd2 })
   t.ok(said_line(said, "barrage at"):find("strength 1 -> column 1-2", 1, true), said_line(said, "barrage at"))
   local cl2 = ship(g, "Orion", "CL", "Allied", "A:0303", { barrage = 1, range = 3 })
-  segment(set, g, "combat_phase", "Allied")
+  F.phase(set, g, "turn_start")                           -- the next game turn's
+  segment(set, g, "exploitation_phase", "Allied")
   local before = #g:journal_lines()
   F.ok(set, g, "barrage", { units = { cl2 }, target = dd2 })
   t.ok(said_line(said, "barrage at"):find("strength 0 -> below the first column: no effect, no roll", 1, true), "1 / 2 = 0: " .. said_line(said, "barrage at"))
@@ -221,7 +226,7 @@ t.test("18.3c-6: A) the only shift is the aircraft's distance from its base", fu
   local far = F.unit(g, { name = "Far", type = "air", side = "Allied", at = "A:0101", values = { barrage = 3, range = 8 } })
   local s1 = ship(g, "Lupo", "DD", "Axis", "A:0404", DD)
   local s2 = ship(g, "Freccia", "DD", "Axis", "A:0406", DD)
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "exploitation_phase", "Allied")
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { near }, target = s1 })
   t.ok(said_line(said, "barrage at"):find("strength 6 -> column 6-9", 1, true), said_line(said, "barrage at"))
@@ -236,7 +241,7 @@ t.test("18.3c-7: D) all the landing craft of a stack are one ship for target and
   local dd = ship(g, "Lupo", "DD", "Axis", "A:0303", DD)
   local l1 = ship(g, "LCT 1", "LC", "Allied", "A:0403", nil, { points = 2 })
   local l2 = ship(g, "LCI 2", "LC", "Allied", "A:0403", nil, { points = 3 })
-  segment(set, g, "combat_phase", "Axis")
+  segment(set, g, "exploitation_phase", "Axis")
   g.dice:force(1, 1)                  -- 12 -> column 10+, 2: DG
   F.ok(set, g, "barrage", { units = { bb }, target = l1 })
   t.eq({ g:get_marker(l1, "DG"), g:get_marker(l2, "DG") }, { 1, 1 }, "a DG for the whole stack")
@@ -250,7 +255,7 @@ t.test("18.3d-1: A) a hit flips a ship to its damaged side and DGs it; a second 
   local bb = ship(g, "Warspite", "BB", "Allied", "A:0203", BB)
   local cl = ship(g, "Uganda", "CL", "Allied", "A:0303", { barrage = 9, range = 3 })
   local en = ship(g, "Trento", "CA", "Axis", "A:0403", {})
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "movement_phase", "Allied")
   g.dice:force(4, 4)                  -- 12 -> 10+: 8 -> 1 hit
   F.ok(set, g, "barrage", { units = { bb }, target = en })
   t.eq({ g:get(en, "face"), g:get_marker(en, "DG") }, { "damaged", 1 })
@@ -264,7 +269,7 @@ t.test("18.3d-2: C) the first DG does no damage; a second removes the marker and
   local set, g = F.setup()
   local bb = ship(g, "Warspite", "BB", "Allied", "A:0203", BB)
   local en = ship(g, "Littorio", "BB", "Axis", "A:0403", {})
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "movement_phase", "Allied")
   g.dice:force(3, 3)                  -- 10+: 6 -> DG
   F.ok(set, g, "barrage", { units = { bb }, target = en })
   t.eq({ g:get(en, "face"), g:get_marker(en, "DG") }, { "full", 1 })
@@ -281,7 +286,7 @@ t.test("18.3d-3: a DG on a damaged ship: a further DG result sinks it; a DG'd sh
   local dmg = ship(g, "Littorio", "BB", "Axis", "A:0403", {}, { face = "damaged", markers = { DG = 1 } })
   local dg = ship(g, "Vittorio Veneto", "BB", "Axis", "A:0404", {}, { markers = { DG = 1 } })
   local clean = ship(g, "Roma", "BB", "Axis", "A:0402", {}, { face = "damaged" })
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "movement_phase", "Allied")
   g.dice:force(3, 3)
   F.ok(set, g, "barrage", { units = { bb }, target = dmg })
   t.eq(g:get(dmg, "loc"), "dead", "damaged + DG, then a DG: sunk")
@@ -301,7 +306,7 @@ t.test("18.3d-4: B) a hit on landing craft takes a point from a craft chosen at 
   local bb = ship(g, "Littorio", "BB", "Axis", "A:0203", BB)
   local lst = ship(g, "LST 301", "LST", "Allied", "A:0403", nil, { points = 3 })
   local lc = ship(g, "LCT 7", "LC", "Allied", "A:0403", nil, { points = 2 })
-  segment(set, g, "combat_phase", "Axis")
+  segment(set, g, "exploitation_phase", "Axis")
   g.dice:force(4, 4, 1)               -- 1 hit; the pick 1d2 = 1: the LST
   F.ok(set, g, "barrage", { units = { bb }, target = lc })
   t.eq({ g:get(lst, "type"), g:get(lst, "points") }, { "LC", 2 }, "the LST converts to Landing Craft of the reduced value")
@@ -317,7 +322,7 @@ t.test("18.3d-5: the DUKW example: a 2-point DUKW with a regiment and an SP take
   local regt = F.unit(g, { name = "Regiment", type = "inf", side = "Allied", values = { re = 1, air_transportable = true } })
   local sp = F.unit(g, { name = "SP", type = "SP", side = "Allied", points = 1 })
   g:embark(regt, dukw); g:embark(sp, dukw)
-  segment(set, g, "combat_phase", "Axis")
+  segment(set, g, "exploitation_phase", "Axis")
   g.dice:force(4, 4, 2)               -- 1 hit (one craft: no pick); the cargo roll 1d2 = 2: the SP
   F.ok(set, g, "barrage", { units = { bb }, target = dukw })
   t.eq(g:get(dukw, "points"), 1)
@@ -329,7 +334,7 @@ t.test("18.3d-6: a stack of landing craft with a DG takes a hit: the point, then
   local set, g = F.setup()
   local bb = ship(g, "Littorio", "BB", "Axis", "A:0203", BB)
   local lc = ship(g, "LCT 7", "LC", "Allied", "A:0403", nil, { points = 3, markers = { DG = 1 } })
-  segment(set, g, "combat_phase", "Axis")
+  segment(set, g, "exploitation_phase", "Axis")
   g.dice:force(4, 4)
   F.ok(set, g, "barrage", { units = { bb }, target = lc })
   t.eq({ g:get(lc, "points"), g:get_marker(lc, "DG") }, { 1, 1 })
@@ -351,7 +356,7 @@ t.test("18.3e-1: torpedo bombers barrage ships only, never land targets (coastal
   F.unit(g, { name = "Pz Gren", type = "inf", side = "Axis", at = "A:0603" })
   local bat = F.unit(g, { name = "Batteria", type = "CoastArty", side = "Axis", at = "A:0504", values = { barrage = 4, range = 3 } })
   local en = ship(g, "Lupo", "DD", "Axis", "A:0404", DD)
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "exploitation_phase", "Allied")
   F.refused(set, g, "barrage", { units = { tb }, hex = F.hex(g, "A:0603") }, "18.3e: Swordfish is a torpedo bomber: it barrages ships only, never land targets")
   F.refused(set, g, "barrage", { units = { tb }, hex = F.hex(g, "A:0703"), facility = "airbase" }, "18.3e")
   F.refused(set, g, "barrage", { units = { tb }, target = bat }, "18.3g C: only ships fire at coastal artillery")
@@ -365,7 +370,7 @@ t.test("18.3f-1: ship flak adds to the flak rolls against every air barrage in t
   local bb = ship(g, "Warspite", "BB", "Allied", "A:0404", BB)          -- flak 2
   ship(g, "Jervis", "DD", "Allied", "A:0404", DD)                        -- flak 1
   ship(g, "LCT", "LC", "Allied", "A:0404", { flak = 9 }, { points = 2 }) -- landing craft have no flak (18.4)
-  segment(set, g, "combat_phase", "Axis")
+  segment(set, g, "exploitation_phase", "Axis")
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { p }, target = bb })
   t.eq(g:get_keyed("flak", 1), "ship flak 3 at A:0404 joins the flak roll against 1 air unit(s)")
@@ -393,8 +398,11 @@ t.test("18.3g-2: B) coastal artillery fires at ground targets by the normal arti
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { bat }, hex = F.hex(g, "A:0505") })
   t.eq(g:get_keyed("supply", 1), "1 SP for Batteria's ground barrage (18.3g B)")
-  F.phase(set, g, "barrage_segment", "Axis")
-  F.refused(set, g, "barrage", { units = { bat }, target = en }, "18.3g B: Batteria fired at a ground target in this phase: no fire at ships")
+  -- the OCS turn has one Barrage Segment a phase (so 18.3a refuses a second
+  -- barrage first); 18.3g B's own answer for a sequence with more:
+  F.refused(set, g, "barrage", { units = { bat }, target = en }, "18.3a: Batteria has fired in this Barrage Segment")
+  t.eq(set:query(g, "coastal_artillery_refusal", bat, true), "18.3g B: Batteria fired at a ground target in this phase: no fire at ships")
+  t.eq(set:query(g, "coastal_artillery_refusal", bat, false), nil)
 end)
 
 t.test("18.3g-3: C) ships fire at coastal artillery as a naval target: a step loss eliminates it, a DG is ignored; only ships", function()
@@ -403,7 +411,7 @@ t.test("18.3g-3: C) ships fire at coastal artillery as a naval target: a step lo
   F.unit(g, { name = "Pz Gren", type = "inf", side = "Axis", at = "A:0504" })
   local bb = ship(g, "Warspite", "BB", "Allied", "A:0203", BB)
   local pl = F.unit(g, { name = "Beaufighter", type = "air", side = "Allied", at = "A:0303", values = { barrage = 4, range = 8 } })
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "movement_phase", "Allied")
   F.refused(set, g, "barrage", { units = { pl }, target = bat }, "18.3g C: only ships fire at coastal artillery as a naval target (Beaufighter is not a ship)")
   g.dice:force(3, 3)                  -- 10+: DG -> ignored
   F.ok(set, g, "barrage", { units = { bb }, target = bat })
@@ -421,7 +429,7 @@ t.test("18.3-charts-1: a scenario's own Barrage Table (a family listing a table 
   t.ok(set:table("barrage_table").title:find("TEST BARRAGE TABLE", 1, true))
   local bb = ship(g, "Warspite", "BB", "Allied", "A:0203", BB)
   local en = ship(g, "Lupo", "DD", "Axis", "A:0403", DD)
-  segment(set, g, "combat_phase", "Allied")
+  segment(set, g, "exploitation_phase", "Allied")
   g.dice:force(1, 1)
   F.ok(set, g, "barrage", { units = { bb }, target = en })
   t.eq(g:get(en, "face"), "damaged", "a 2 is a hit on the game's table")
