@@ -43,6 +43,7 @@ rule {
     -- base_plane {plane, carrier}: the plane goes aboard (its flight there is
     -- the air chapter's; only the carrier's capacity is checked here)
     base_plane = {
+      side = "any", phases = { "movement", "reaction", "exploitation" },   -- where air units fly (the air chapter's)
       -- domains (keel.legal): the side's air units; for each, the carriers
       -- of its side that would take it (carrier_refusal), not the one it is on
       params = {
@@ -107,6 +108,7 @@ rule {
     -- refit {carrier, planes?}: all the Inactive planes aboard (a damaged
     -- carrier: 2, the first in id order unless the player names them)
     refit = {
+      phases = { "aircraft_refit" },   -- 18.2b
       -- domains (keel.legal): the side's carriers on the map (refit_plan
       -- says which may refit now); for each, the Inactive planes aboard
       -- (left out: all of them, or a damaged carrier's first two)

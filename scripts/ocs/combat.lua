@@ -34,6 +34,8 @@ rule {
   },
   actions = {
     barrage = {
+      side = "any",   -- the phasing player's, and the reacting player's in the Reaction Phase
+      phases = { "movement_barrage", "reaction_barrage", "artillery_barrage", "exploitation_barrage" },   -- 18.3a; 2.2
       -- domains (keel.legal): the units that may fire now; for each, the
       -- naval targets in its range, and the hexes of enemy ground units or
       -- of facilities not its side's in range; for a hex, its facilities.

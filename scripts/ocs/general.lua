@@ -315,6 +315,7 @@ rule {
     -- hex by hex; each hex entered costs its MPs. The whole path is checked
     -- before anything moves.
     move = {
+      side = "any", phases = { "movement", "reaction", "exploitation" },   -- 18.1e
       -- domains (keel.legal): the side's ships that may move now; for each,
       -- the cheapest path to every hex its MPs left reach (cost: the MPs);
       -- a stack (units) is the player's: each ship is offered alone
