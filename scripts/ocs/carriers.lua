@@ -43,7 +43,9 @@ rule {
     -- base_plane {plane, carrier}: the plane goes aboard (its flight there is
     -- the air chapter's; only the carrier's capacity is checked here)
     base_plane = {
-      side = "any", phases = { "movement", "reaction", "exploitation" },   -- where air units fly (the air chapter's)
+      side = "any",   -- where air units fly (the air chapter's): in the movement and barrage segments (18.2c)
+      phases = { "movement_segment", "movement_barrage", "reaction_movement", "reaction_barrage",
+                 "exploitation_movement", "exploitation_barrage" },
       -- domains (keel.legal): the side's air units; for each, the carriers
       -- of its side that would take it (carrier_refusal), not the one it is on
       params = {

@@ -315,7 +315,10 @@ rule {
     -- hex by hex; each hex entered costs its MPs. The whole path is checked
     -- before anything moves.
     move = {
-      side = "any", phases = { "movement", "reaction", "exploitation" },   -- 18.1e
+      side = "any",   -- 18.1e: the Movement Segments of the three phases; a carrier also
+      -- in their Barrage Segments, before or after its planes fly (18.2c)
+      phases = { "movement_segment", "movement_barrage", "reaction_movement", "reaction_barrage",
+                 "exploitation_movement", "exploitation_barrage" },
       -- domains (keel.legal): the side's ships that may move now; for each,
       -- the cheapest path to every hex its MPs left reach (cost: the MPs);
       -- a stack (units) is the player's: each ship is offered alone

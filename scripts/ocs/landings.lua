@@ -43,7 +43,7 @@ rule {
     -- movement cost, and ends its move there. port = true unloads through a
     -- friendly port's capacity, with no ALT roll (18.5g).
     land = {
-      side = "any", phases = { "movement", "reaction", "exploitation" },   -- by ALT in the Movement Phase, by port also later (18.5d, 18.5g)
+      side = "any", phases = { "movement_segment", "reaction_movement", "exploitation_movement" },   -- by ALT in the Movement Phase, by port also later (18.5d, 18.5g)
       -- domains (keel.legal): the side's laden craft; for each, its cargo
       -- (left out: all of it), the modes combat units land in (18.5c) when
       -- it carries any, and the port (port = true; left out: by ALT roll)
@@ -313,7 +313,7 @@ rule {
     -- of units; default: the fewest groups). Then 9.14's specialized combat
     -- (E), then the LSTs deploy (18.4f), then after-landing moves (D).
     alt_rolls = {
-      phases = { "movement" },   -- 18.5f
+      phases = { "movement_segment" },   -- 18.5f
       params = { groups = "table?" },
       legal = function(ctx, p)
         local phase, side, n = ctx:query("phase")
@@ -455,7 +455,7 @@ rule {
     -- Phase, once all the player's ALT rolls are made; none after a landing
     -- without ALT roll
     after_landing_move = {
-      phases = { "movement" },   -- 18.5h
+      phases = { "movement_segment" },   -- 18.5h
       -- domains (keel.legal): the side's units landed by ALT roll in this
       -- phase; for each, the cheapest path by land to every hex its half MA
       -- left reaches
