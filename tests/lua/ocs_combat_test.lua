@@ -435,3 +435,29 @@ t.test("18.3-charts-1: a scenario's own Barrage Table (a family listing a table 
   t.eq(g:get(en, "face"), "damaged", "a 2 is a hit on the game's table")
   t.eq(set:query(g, "transport_size", F.unit(g, { name = "Bde", type = "inf", side = "Allied", values = { re = 2 } })), 4)
 end)
+
+t.test("26-ocs-segments: 2.2's segments: no air or naval barrage in the Combat Phase's, no artillery in the Movement Phase's", function()
+  local set, g = F.setup()
+  local bb = ship(g, "Warspite", "BB", "Allied", "A:0203", BB)
+  local pl = F.unit(g, { name = "Beaufighter", type = "air", side = "Allied", at = "A:0303", values = { barrage = 4, range = 8 } })
+  local bat = F.unit(g, { name = "Batteria", type = "CoastArty", side = "Allied", at = "A:0505", values = { barrage = 4, range = 3 } })
+  local en = ship(g, "Lupo", "DD", "Axis", "A:0403", DD)
+  F.unit(g, { name = "Pz Gren", type = "inf", side = "Axis", at = "A:0605" })
+  segment(set, g, "combat_phase", "Allied")
+  F.refused(set, g, "barrage", { units = { bb }, target = en },
+    "2.2: the Combat Phase's Barrage Segment is the artillery's: Warspite fires no air or naval barrage in it")
+  F.refused(set, g, "barrage", { units = { pl }, hex = F.hex(g, "A:0605") }, "Beaufighter fires no air or naval barrage")
+  t.eq(set:query(g, "firer_refusal", bat, false), nil, "coastal artillery fires at ground targets there")
+  g.dice:force(1, 1)
+  F.ok(set, g, "barrage", { units = { bat }, target = en })   -- and at ships (18.3g A: every friendly segment)
+  segment(set, g, "movement_phase", "Allied")
+  F.refused(set, g, "barrage", { units = { bat }, hex = F.hex(g, "A:0605") },
+    "2.2: the Movement Phase's Barrage Segment is for air and naval barrages: Batteria fires at ground targets by the "
+    .. "artillery rules, not in it")
+  t.eq(set:query(g, "firer_refusal", bat, true), nil, "at ships it may")
+  g.dice:force(1, 1)
+  F.ok(set, g, "barrage", { units = { bb }, hex = F.hex(g, "A:0605") })
+  segment(set, g, "exploitation_phase", "Allied")
+  g.dice:force(1, 1)
+  F.ok(set, g, "barrage", { units = { bat }, hex = F.hex(g, "A:0605") })   -- every kind in the Exploitation Phase's
+end)
