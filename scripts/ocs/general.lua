@@ -14,7 +14,9 @@ local mover_domain, paths_in_reach   -- parameter domains (keel.legal), below
 rule {
   title = "naval classes, phases and records",
   standin = { land_move_cost = "ground movement (another chapter)", land_entry_refusal = "ground movement (another chapter)",
-              is_attack_capable = "chapter 5 (attack-capable units)" },
+              is_attack_capable = "chapter 5 (attack-capable units)",
+              other_side_phases = "OCS 4.3 2.2, the sequence of play (the non-phasing player's Reaction Phase)",
+              barrage_steps = "OCS 4.3 2.2, the sequence of play (what may fire in each Barrage Segment)" },
   priority = 1000,   -- where the game is is said before any other handler speaks
   values = {
     -- counter types by what they are (the scenario's forces use these types)
