@@ -185,8 +185,10 @@ return scenario {
       expect = { keyed = { { "ground_barrage", 1, "ground units at S:0805: 1" } } } },
     { "barrage", by = "Allied", units = { "Warspite" }, target = "Sagittario",
       expect = { illegal = "18.3a: Warspite has fired in this Barrage Segment" } },
-    { "barrage", by = "Allied", units = { "Uganda" }, target = "Lupo", expect = { units = { Lupo = { face = "damaged", markers = { DG = 1 } } } } },
-    { "barrage", by = "Allied", units = { "Albacore 820" }, hex = "S:0805", expect = { illegal = "18.3e: Albacore 820 is a torpedo bomber" } },
+    { "barrage", by = "Allied", units = { "Uganda" }, target = "Lupo",
+      expect = { units = { Lupo = { face = "damaged", markers = { DG = 1 } } } } },
+    { "barrage", by = "Allied", units = { "Albacore 820" }, hex = "S:0805",
+      expect = { illegal = "18.3e: Albacore 820 is a torpedo bomber" } },
     { "barrage", by = "Allied", units = { "Albacore 820", "Albacore 826" }, target = "Sagittario",
       expect = { units = { Sagittario = { markers = { DG = 1 } }, ["Albacore 820"] = { values = { inactive = true } } },
                  keyed = { { "flak", 1, "ship flak 1 at S:0202 joins the flak roll against 2 air unit(s)" } } } },
@@ -194,7 +196,8 @@ return scenario {
 
     -- ---- the Axis Reaction Phase -------------------------------------------------
     { "end_phase", by = "Axis", expect = { global = { step = "reaction_barrage" } } },
-    { "barrage", by = "Axis", units = { "Batteria Salerno" }, target = "Jervis", expect = { units = { Jervis = { markers = { DG = 1 } } } } },
+    { "barrage", by = "Axis", units = { "Batteria Salerno" }, target = "Jervis",
+      expect = { units = { Jervis = { markers = { DG = 1 } } } } },
     { "end_phase", by = "Axis", expect = { global = { phase = "combat", step = "artillery_barrage" } } },
 
     -- ---- the Combat Phase --------------------------------------------------------
@@ -218,7 +221,8 @@ return scenario {
     { "embark", by = "Allied", craft = "LCT Flotilla", units = { "2/5 Hampshire" },
       expect = { illegal = "18.4c: loading only in port hexes (S:0705 has no port)" } },
     { "move", by = "Allied", unit = "LCT 2", path = { "S:0806" } },
-    { "land", by = "Allied", craft = "LCT 2", port = true, expect = { units = { ["SP Dump C"] = { at = "S:0806", values = { landed_by = "port" } } } } },
+    { "land", by = "Allied", craft = "LCT 2", port = true,
+      expect = { units = { ["SP Dump C"] = { at = "S:0806", values = { landed_by = "port" } } } } },
     pass("Allied", 1),
     -- ---- the Clean Up Phase (nothing to decide): the Allied ships' DG markers go
     { "end_phase", by = "Allied",

@@ -138,6 +138,9 @@ rule {
         error(("barrage_segment: the sequence is not in a barrage step (phase %s, step %s)"):format(
           tostring(ctx.game:get_global("phase")), tostring(ctx.game:get_global("step"))), 0)
       end
+      if ev.side ~= nil and ev.side ~= side then
+        error(("barrage_segment: the segment is %s's, not %s's"):format(side, tostring(ev.side)), 0)
+      end
       ctx:say("%s Barrage Segment of the %s phase%s", side, tostring(ctx.game:get_global("phase")),
         ctx.rule.values.barrage_notes[fires])
     end,

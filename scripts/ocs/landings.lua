@@ -43,7 +43,8 @@ rule {
     -- movement cost, and ends its move there. port = true unloads through a
     -- friendly port's capacity, with no ALT roll (18.5g).
     land = {
-      side = "any", phases = { "movement_segment", "reaction_movement", "exploitation_movement" },   -- by ALT in the Movement Phase, by port also later (18.5d, 18.5g)
+      -- by ALT in the Movement Phase, through a port also later (18.5d, 18.5g)
+      side = "any", phases = { "movement_segment", "reaction_movement", "exploitation_movement" },
       -- domains (keel.legal): the side's laden craft; for each, its cargo
       -- (left out: all of it), the modes combat units land in (18.5c) when
       -- it carries any, and the port (port = true; left out: by ALT roll)

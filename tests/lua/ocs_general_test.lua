@@ -26,6 +26,7 @@ t.test("ocs-phases-1: the phase and segment come from the sequence of play's glo
   t.eq(set:query(g, "barrage_segment"), nil, "a new phase ends the segment")
   F.phase(set, g, "barrage_segment", "Allied")
   t.eq({ set:query(g, "barrage_segment") }, { "Allied", "1 Allied combat artillery_barrage", "artillery" })
+  t.raises(function() set:emit(g, "barrage_segment", { side = "Axis" }) end, "the segment is Allied's, not Axis's")
   -- the Reaction Phase is the non-phasing player's: Axis reacts in the Allied player-turn
   F.phase(set, g, "reaction_phase", "Axis")
   t.eq(g:get_global("phasing"), "Allied")

@@ -90,7 +90,7 @@ t.test("A.1-1: a combat unit ashore takes a hex free of enemy combat units; a no
   -- the after-landing move into Montecorvino (18.5h) takes both hexes it enters
   local after = SPEC.orders
   local i = 1
-  while not (after[i][1] == "after_landing_move") do i = i + 1 end
+  while after[i][1] ~= "after_landing_move" do i = i + 1 end
   run = at(i + 1)
   g = run.game
   t.eq({ g:get_owner(run:hex("S:0804")), g:get_owner(run:hex("Montecorvino")) }, { "Allied", "Allied" })
