@@ -42,7 +42,7 @@ return family {
       { name = "movement", title = "Movement Phase", start = "movement_phase", cite = "2.2; 18.1e, 18.5d",
         steps = {
           { name = "breakout", title = "Breakout Segment", cite = "2.2 (12.8e's)" },
-          { name = "movement_segment", title = "Movement Segment" },
+          { name = "movement_segment", title = "Movement Segment", ["end"] = "movement_segment_end" },
           { name = "movement_barrage", title = "Air/Naval Barrage Segment (no artillery barrages)",
             start = "barrage_segment", cite = "2.2; 18.3a" },
         } },
@@ -73,6 +73,7 @@ return family {
     -- the phases and segments of a player-turn, sent by the sequence of play
     -- (data.side: whose phase it is; the reacting side's in the Reaction Phase)
     "aircraft_refit_phase", "reaction_phase", "barrage_segment", "clean_up_phase",
+    "movement_segment_end",  -- the Movement Phase's Movement Segment ends: ALT rolls not asked for are made (18.5f)
     "record",              -- {kind, text}: a line of the game's records (plumbing)
     "unit_moved",          -- {unit}: another chapter moved a ground unit (18.4c)
     "unit_enters_hex",     -- {unit, hex}: a ground unit entered a hex (18.4f B)

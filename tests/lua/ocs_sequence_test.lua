@@ -58,7 +58,8 @@ t.test("26-ocs-sequence: a player-turn walks 2.2's phases and segments in order;
   while run.set:status(run.game).phasing == "Allied" do
     assert(run.set:act(run.game, "end_phase", {}, run.set:status(run.game).active[1]))
   end
-  t.eq(table.concat(events, " "), "aircraft_refit_phase movement_phase barrage_segment reaction_phase barrage_segment "
+  t.eq(table.concat(events, " "), "aircraft_refit_phase movement_phase movement_segment_end barrage_segment "
+    .. "reaction_phase barrage_segment "
     .. "combat_phase barrage_segment exploitation_phase barrage_segment clean_up_phase aircraft_refit_phase")
 end)
 
@@ -102,6 +103,31 @@ t.test("A.1-1: a combat unit ashore takes a hex free of enemy combat units; a no
   t.eq(run.game:get_owner(run:hex("Paestum")), nil, "KG Stempel holds it")
   run:play(i, after[i])
   t.eq(run.game:get_owner(run:hex("Paestum")), "Allied")
+end)
+
+t.test("18.5f-seq: the Movement Segment ends: ALT rolls the player has not asked for are made then, in the fewest groups", function()
+  local i = 1
+  while not (SPEC.orders[i][1] == "land" and SPEC.orders[i].craft == "LCT Flotilla") do i = i + 1 end
+  local run = at(i + 1)                -- two battalions ashore by ALT, no roll yet
+  local hants = run.units["2/4 Hampshire"]
+  local stamp = select(3, run.set:query(run.game, "phase"))
+  t.eq(run.game:get_global("alt_done_phase") == stamp, false)
+  assert(run.set:act(run.game, "end_phase", {}, "Allied"))
+  t.eq(run.set:status(run.game).step, "movement_barrage")
+  t.eq(run.game:get_global("alt_done_phase"), stamp, "the rolls are made")
+  t.eq(run.game:get_value(hants, "landed_by"), "alt")
+  -- asked for, they are not made twice
+  run = at(i + 1)
+  assert(run.set:act(run.game, "alt_rolls", {}, "Allied"))
+  local h = run.game:hash_hex()
+  local journal = #run.game:journal_lines()
+  assert(run.set:act(run.game, "end_phase", {}, "Allied"))
+  local rolled = false
+  for k = journal + 1, #run.game:journal_lines() do
+    if run.game:journal_lines()[k]:find('"ev":"roll"', 1, true) then rolled = true end
+  end
+  t.eq(rolled, false, "no second roll")
+  t.ok(run.game:hash_hex() ~= h)
 end)
 
 -- A random order for an offered entry: one of its listed orders, else a
