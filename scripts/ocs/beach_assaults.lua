@@ -37,7 +37,8 @@ rule {
 rule {
   id = "18.6a", title = "Beach Assault procedure",
   standin = { resolve_ground_combat = "the ground combat chapter", combat_supply_cost = "the supply chapter (combat SP)" },
-  values = { max_re = 3, beach_multiplier = { num = 1, den = 2 }, combat_supply = 1 },
+  values = { max_re = 3, beach_multiplier = { num = 1, den = 2 }, combat_supply = 1,
+             choice_window = "defender's choice (18.6b)" },
   queries = {
     --- resolve_ground_combat(info) -> the result of a ground combat: the
     --- ground combat chapter's, which a scenario supplies by wrapping this
@@ -57,6 +58,7 @@ rule {
     -- in one hex next to the target, in Combat Mode, at most 3 RE (A); only
     -- units aboard: none that have already landed (G)
     announce_beach_assault = {
+      phases = { "combat_segment" },   -- 18.6a
       -- domains (keel.legal): the coastal hexes of enemy combat units next
       -- to the side's laden landing craft; for each, the units in Combat
       -- Mode aboard the craft next to it
@@ -105,6 +107,14 @@ rule {
                                   hex = p.hex, side = side, phase = n, state = "announced" }
         for _, u in ipairs(p.units) do g:group_add(grp, u) end
         ctx:say("a Beach Assault on %s is announced (%d unit(s))", label(ctx, p.hex), #p.units)
+        -- 18.6b: the defender decides now, before the assault is executed: a
+        -- decision window of the sequence of play (its pass leaves the
+        -- assault to be fought as a Beach Assault)
+        if ctx:status().started then
+          local defender = g:get(enemies_in(ctx, p.hex, side, true)[1], "side")
+          ctx:open_window { side = defender, title = ctx.rule.values.choice_window,
+                            actions = { "beach_assault_choice" } }
+        end
       end,
     },
     -- resolve_beach_assault {hex, supply?}: as the ALT when the defender chose
@@ -114,6 +124,7 @@ rule {
     -- as step losses (C), an Exploit marker kept (D), and every attacker
     -- and its craft destroyed if the defenders stay (E)
     resolve_beach_assault = {
+      phases = { "combat_segment" },
       -- domains (keel.legal): the side's announced assaults; for each that
       -- is fought (not on the ALT), the landing craft carrying SP in the
       -- attackers' hex or next to it (B)
@@ -236,6 +247,8 @@ rule {
     -- as a Beach Assault on the beach's nominal hexside or the hex's terrain
     -- (18.6a F). Made once, before any die is rolled or supply paid.
     beach_assault_choice = {
+      side = "other",   -- the defender's, in the window the announcement opens
+      phases = { "combat_segment" },
       -- domains (keel.legal): the assaults announced against the side; the
       -- ALT or the Beach Assault, and for a Beach Assault the terrain (18.6a F)
       params = {
@@ -270,6 +283,9 @@ rule {
         local grp = pending(ctx, p.hex)
         g:group_set_value(grp, "choice", p.alt and "alt" or "ba")
         if p.terrain then g:group_set_value(grp, "terrain", p.terrain) end
+        -- made once: the window the announcement opened for it closes
+        local w = ctx:status().window
+        if w and w.actions[1] == "beach_assault_choice" then ctx:close_window() end
         ctx:say("the defender of %s chooses %s", label(ctx, p.hex), p.alt and "to resolve the landing on the ALT"
           or ("the Beach Assault, on the %s"):format(p.terrain == "hex" and "hex's terrain" or "beach (attackers x1/2)"))
       end,

@@ -43,6 +43,9 @@ rule {
     -- base_plane {plane, carrier}: the plane goes aboard (its flight there is
     -- the air chapter's; only the carrier's capacity is checked here)
     base_plane = {
+      side = "any",   -- where air units fly (the air chapter's): in the movement and barrage segments (18.2c)
+      phases = { "movement_segment", "movement_barrage", "reaction_movement", "reaction_barrage",
+                 "exploitation_movement", "exploitation_barrage" },
       -- domains (keel.legal): the side's air units; for each, the carriers
       -- of its side that would take it (carrier_refusal), not the one it is on
       params = {
@@ -69,7 +72,7 @@ rule {
       local name = g:get(cv, "name")
       if ctx:query("naval_class", cv) ~= "carrier" then return nil, ("18.2b: %s is not a carrier"):format(name) end
       local phase, side, n = ctx:query("phase")
-      if phase ~= "aircraft refit" or side ~= g:get(cv, "side") then
+      if phase ~= "aircraft_refit" or side ~= g:get(cv, "side") then
         return nil, ("18.2b: carriers refit in their side's Aircraft Refit Phase (now the %s phase of %s)")
           :format(tostring(phase), tostring(side))
       end
@@ -107,6 +110,7 @@ rule {
     -- refit {carrier, planes?}: all the Inactive planes aboard (a damaged
     -- carrier: 2, the first in id order unless the player names them)
     refit = {
+      phases = { "aircraft_refit" },   -- 18.2b
       -- domains (keel.legal): the side's carriers on the map (refit_plan
       -- says which may refit now); for each, the Inactive planes aboard
       -- (left out: all of them, or a damaged carrier's first two)

@@ -34,6 +34,8 @@ rule {
   },
   actions = {
     barrage = {
+      side = "any",   -- the phasing player's, and the reacting player's in the Reaction Phase
+      phases = { "movement_barrage", "reaction_barrage", "artillery_barrage", "exploitation_barrage" },   -- 18.3a; 2.2
       -- domains (keel.legal): the units that may fire now; for each, the
       -- naval targets in its range, and the hexes of enemy ground units or
       -- of facilities not its side's in range; for a hex, its facilities.
@@ -90,13 +92,20 @@ rule {
 
 rule {
   id = "18.3a", title = "Ship Barrages",
+  values = {
+    segment_refusals = {
+      artillery = "2.2: the Combat Phase's Barrage Segment is the artillery's: %s fires no air or naval barrage in it",
+      air_naval = "2.2: the Movement Phase's Barrage Segment is for air and naval barrages: %s fires at ground "
+        .. "targets by the artillery rules, not in it",
+    },
+  },
   queries = {
     --- firer_refusal(u, naval) -> nil, or why u may not fire now: once per
     --- friendly Barrage Segment (A: at naval targets in every one it does
     --- not fire at a ground target); at ground targets once per game turn (B)
     firer_refusal = function(ctx, u, naval)
       local g = ctx.game
-      local side, seg = ctx:query("barrage_segment")
+      local side, seg, fires = ctx:query("barrage_segment")
       local name = g:get(u, "name")
       if side == nil then return "18.3a: barrages are fired in a friendly Barrage Segment (none is in progress)" end
       if side ~= g:get(u, "side") then
@@ -104,6 +113,13 @@ rule {
       end
       if g:get_value(u, "fired_segment") == seg then return ("18.3a: %s has fired in this Barrage Segment"):format(name) end
       local c = ctx:query("naval_class", u)
+      -- the sequence of play's segments (2.2, the manifest's stand-in):
+      -- artillery (coastal artillery at ground targets) not in the Movement
+      -- Phase's Air/Naval Barrage Segment, ships and planes not in the
+      -- Combat Phase's Artillery Barrage Segment
+      local why = ctx.rule.values.segment_refusals[fires]
+      if fires == "artillery" and c ~= "coastal_artillery" then return why:format(name) end
+      if fires == "air_naval" and c == "coastal_artillery" and not naval then return why:format(name) end
       if not naval and (c == "ship" or c == "carrier") and g:get_value(u, "ground_fire_turn") == (g:get_turn() or 0) then
         return ("18.3a B: %s has fired at a ground target this game turn (in the %s phase)"):format(name,
           tostring(g:get_value(u, "ground_fire_phase")))

@@ -5,7 +5,7 @@
 -- the other rule areas use (doc/ocs.md, "The contract").
 
 local hexlib = keel.hex
-local label, units_at, unit_hex, printed, begin_phase, move_plan, moving_units   -- helpers, below the rules
+local label, units_at, unit_hex, printed, phase_of, say_phase, move_plan, moving_units   -- helpers, below the rules
 local mover_domain, paths_in_reach   -- parameter domains (keel.legal), below
 
 -- Family plumbing (no rule id): what the counters are, the phases of a
@@ -14,8 +14,10 @@ local mover_domain, paths_in_reach   -- parameter domains (keel.legal), below
 rule {
   title = "naval classes, phases and records",
   standin = { land_move_cost = "ground movement (another chapter)", land_entry_refusal = "ground movement (another chapter)",
-              is_attack_capable = "chapter 5 (attack-capable units)" },
-  priority = 1000,   -- the phase bookkeeping runs before every other handler
+              is_attack_capable = "chapter 5 (attack-capable units)",
+              other_side_phases = "OCS 4.3 2.2, the sequence of play (the non-phasing player's Reaction Phase)",
+              barrage_steps = "OCS 4.3 2.2, the sequence of play (what may fire in each Barrage Segment)" },
+  priority = 1000,   -- where the game is is said before any other handler speaks
   values = {
     -- counter types by what they are (the scenario's forces use these types)
     ship_types = { BB = true, BC = true, CA = true, CL = true, DD = true, CV = true, CVL = true, CVE = true },
@@ -25,6 +27,15 @@ rule {
     coastal_artillery_types = { CoastArty = true },
     air_types = { air = true },                  -- air units (torpedo bombers: value torpedo = true)
     noncombat_types = { SP = true, TP = true, truck = true },
+    -- the sequence of play (the manifest's stand-in for OCS 4.3 2.2): the
+    -- phases the non-phasing player acts in, and the barrage steps with
+    -- what may fire in each (2.2: no artillery barrages in the Movement
+    -- Phase's Air/Naval Barrage Segment, no air or naval barrages in the
+    -- Combat Phase's Artillery Barrage Segment)
+    other_side_phases = { reaction = true },
+    barrage_steps = { movement_barrage = "air_naval", reaction_barrage = "all", artillery_barrage = "artillery",
+                      exploitation_barrage = "all" },
+    barrage_notes = { all = "", air_naval = " (air and naval barrages)", artillery = " (artillery barrages)" },
   },
   queries = {
     --- naval_class(u) -> "carrier" | "ship" | "landing_craft" | "lst_port" |
@@ -63,16 +74,26 @@ rule {
     units_at = function(ctx, hex) return units_at(ctx.game, hex) end,
     --- printed(u, key): the counter's value on its current side ("damaged.<key>" on the damaged side)
     printed = function(ctx, u, key) return printed(ctx.game, u, key) end,
-    --- phase() -> name, side, n: the current phase, whose it is, and its serial number
-    phase = function(ctx)
-      local g = ctx.game
-      return g:get_phase(), g:get_global("phase_side"), g:get_global("phase_n") or 0
-    end,
-    --- barrage_segment() -> side, n: the friendly Barrage Segment in progress (nil outside one)
+    --- phase() -> name, side, stamp: the phase the sequence of play is in
+    --- (the runtime's global `phase`: "aircraft_refit", "movement",
+    --- "reaction", "combat", "exploitation", "clean_up" ...), whose phase it
+    --- is (the phasing side; the other side in a phase the sequence gives
+    --- it, the Reaction Phase), and a stamp that names this phase of the
+    --- game ("<turn> <phasing> <phase>"): "in this phase" is "stamped with
+    --- it". No phase yet: nil, nil, "none".
+    phase = function(ctx) return phase_of(ctx) end,
+    --- barrage_segment() -> side, stamp, fires: the friendly Barrage Segment
+    --- in progress (the runtime's `step`, one of the barrage steps of the
+    --- sequence), whose it is, its stamp, and what may fire in it ("all",
+    --- "air_naval": no artillery, "artillery": no air or naval barrages);
+    --- nil outside one
     barrage_segment = function(ctx)
       local g = ctx.game
-      if g:get_segment() ~= "barrage" then return nil end
-      return g:get_global("phase_side"), g:get_global("segment_n")
+      local step = g:get_global("step")
+      local fires = step and ctx.rule.values.barrage_steps[step]
+      if not fires then return nil end
+      local _, side, stamp = phase_of(ctx)
+      return side, stamp .. " " .. step, fires
     end,
     label = function(ctx, hex) return label(ctx.game, hex) end,
     lst_port_type = function(ctx) return ctx.rule.values.lst_port_type end,
@@ -103,26 +124,25 @@ rule {
     end,
   },
   on = {
-    turn_start = function(ctx, ev)
-      local g = ctx.game
-      g:set_turn(ev.turn or ((g:get_turn() or 0) + 1))
-    end,
-    aircraft_refit_phase = function(ctx, ev) begin_phase(ctx, "aircraft refit", ev) end,
-    movement_phase = function(ctx, ev) begin_phase(ctx, "movement", ev) end,
-    reaction_phase = function(ctx, ev) begin_phase(ctx, "reaction", ev) end,
-    combat_phase = function(ctx, ev) begin_phase(ctx, "combat", ev) end,
-    exploitation_phase = function(ctx, ev) begin_phase(ctx, "exploitation", ev) end,
-    clean_up_phase = function(ctx, ev) begin_phase(ctx, "clean up", ev) end,
+    -- the sequence of play (keel.sequence) has set the globals before it
+    -- sends these: they only say where the game is
+    aircraft_refit_phase = function(ctx, ev) say_phase(ctx, "Aircraft Refit", ev) end,
+    movement_phase = function(ctx, ev) say_phase(ctx, "Movement", ev) end,
+    reaction_phase = function(ctx, ev) say_phase(ctx, "Reaction", ev) end,
+    combat_phase = function(ctx, ev) say_phase(ctx, "Combat", ev) end,
+    exploitation_phase = function(ctx, ev) say_phase(ctx, "Exploitation", ev) end,
+    clean_up_phase = function(ctx, ev) say_phase(ctx, "Clean Up", ev) end,
     barrage_segment = function(ctx, ev)
-      local g = ctx.game
-      local name, side = g:get_phase(), g:get_global("phase_side")
-      if name == nil then error("barrage_segment: no phase has begun", 0) end
-      if ev.side ~= nil and ev.side ~= side then
-        error(("barrage_segment: the %s phase is %s's, not %s's"):format(name, side, tostring(ev.side)), 0)
+      local side, _, fires = ctx:query("barrage_segment")
+      if side == nil then
+        error(("barrage_segment: the sequence is not in a barrage step (phase %s, step %s)"):format(
+          tostring(ctx.game:get_global("phase")), tostring(ctx.game:get_global("step"))), 0)
       end
-      g:set_segment("barrage")
-      g:set_global("segment_n", (g:get_global("segment_n") or 0) + 1)
-      ctx:say("%s Barrage Segment of the %s phase", side, name)
+      if ev.side ~= nil and ev.side ~= side then
+        error(("barrage_segment: the segment is %s's, not %s's"):format(side, tostring(ev.side)), 0)
+      end
+      ctx:say("%s Barrage Segment of the %s phase%s", side, tostring(ctx.game:get_global("phase")),
+        ctx.rule.values.barrage_notes[fires])
     end,
     -- the records default hooks keep: keyed value `<kind>` {n} = the text,
     -- n = 1, 2 ... (how many: count_keyed(kind))
@@ -300,6 +320,10 @@ rule {
     -- hex by hex; each hex entered costs its MPs. The whole path is checked
     -- before anything moves.
     move = {
+      side = "any",   -- 18.1e: the Movement Segments of the three phases; a carrier also
+      -- in their Barrage Segments, before or after its planes fly (18.2c)
+      phases = { "movement_segment", "movement_barrage", "reaction_movement", "reaction_barrage",
+                 "exploitation_movement", "exploitation_barrage" },
       -- domains (keel.legal): the side's ships that may move now; for each,
       -- the cheapest path to every hex its MPs left reach (cost: the MPs);
       -- a stack (units) is the player's: each ship is offered alone
@@ -385,17 +409,29 @@ function printed(game, u, key)
   return game:get_value(u, key)
 end
 
--- a phase begins: its name, whose it is, its serial number; no segment yet
-function begin_phase(ctx, name, ev)
-  if type(ev.side) ~= "string" then
-    error(("the %s phase event needs data.side (whose phase it is)"):format(name), 0)
-  end
+-- where the sequence of play is (module doc: the phase query); the side of
+-- a phase the other side acts in is the game's other side (its sequence's sides)
+function phase_of(ctx)
   local g = ctx.game
-  g:set_phase(name)
-  g:set_global("phase_side", ev.side)
-  g:set_global("phase_n", (g:get_global("phase_n") or 0) + 1)
-  g:set_segment(nil)
-  ctx:say("%s %s phase", ev.side, name)
+  local name = g:get_global("phase")
+  if name == nil then return nil, nil, "none" end
+  local phasing = g:get_global("phasing")
+  local side = phasing
+  if ctx.rule.values.other_side_phases[name] then
+    side = nil
+    for _, s in ipairs(ctx:status().sides or {}) do
+      if s ~= phasing then side = s; break end
+    end
+  end
+  return name, side, ("%s %s %s"):format(tostring(g:get_global("turn") or 0), tostring(phasing), name)
+end
+
+-- a phase begins (the sequence of play sent its start event): say so
+function say_phase(ctx, title, ev)
+  if type(ev.side) ~= "string" then
+    error(("the %s Phase event needs data.side (whose phase it is)"):format(title), 0)
+  end
+  ctx:say("%s %s Phase", ev.side, title)
 end
 
 function moving_units(p)

@@ -113,6 +113,7 @@ rule {
     -- moved in this phase. A DUKW as Transport Points loads SP anywhere, at
     -- 2 MP (18.4e C).
     embark = {
+      side = "any", phases = { "movement_segment", "reaction_movement", "exploitation_movement" },   -- craft are ships (18.1e)
       params = {
         craft = { type = "unit", domain = function(ctx, _, side) return craft_domain(ctx, side, false) end },
         units = { type = "units", depends = { "craft" }, domain = function(ctx, p) return cargo_domain(ctx, p.craft) end },
@@ -182,6 +183,7 @@ rule {
   actions = {
     -- split_craft {craft, points, name?}: a new counter of `points` (no cargo)
     split_craft = {
+      side = "any", phases = { "movement_segment", "reaction_movement", "exploitation_movement" },
       -- domains (keel.legal): the side's craft of 2 points or more; the
       -- points that may split off, leaving room for the cargo
       params = {
@@ -208,6 +210,7 @@ rule {
     },
     -- combine_craft {craft, into}: points and cargo go to `into`
     combine_craft = {
+      side = "any", phases = { "movement_segment", "reaction_movement", "exploitation_movement" },
       -- domains (keel.legal): the side's craft; for each, the other craft
       -- of its type, side, hex and mode
       params = {
@@ -360,6 +363,7 @@ rule {
     -- DUKW has landed cargo in this hex in this phase: then the landing's
     -- roll is this one too, and its movement stays ended (18.5a).
     switch_mode = {
+      phases = { "movement_segment" },   -- 18.4e
       -- domains (keel.legal): the side's DUKWs on the map; the mode each is not in
       params = {
         unit = { type = "unit", domain = function(ctx, _, side) return dukw_domain(ctx, side) end },
@@ -420,6 +424,7 @@ rule {
     -- disembark {craft, units}: a Transport-Point DUKW unloads SP, 2 MP;
     -- Landing Craft unload only by Amphibious Landing or Beach Assault (18.4c)
     disembark = {
+      side = "any", phases = { "movement_segment", "reaction_movement", "exploitation_movement" },
       params = {
         craft = { type = "unit", domain = function(ctx, _, side) return craft_domain(ctx, side, true) end },
         units = { type = "units", depends = { "craft" }, domain = function(ctx, p) return aboard_domain(ctx, p.craft) end },
@@ -547,6 +552,7 @@ rule {
     -- TP by ALT) and the LST joins the hex's ALT roll; it becomes a port
     -- after that roll if it took no loss.
     convert_lst = {
+      phases = { "movement_segment" },   -- an ALT roll (18.4f, 18.5d)
       -- domains (keel.legal): the side's LSTs on the map; the modes its
       -- combat units land in (18.5c)
       params = {

@@ -8,7 +8,7 @@
 -- A landed unit keeps: landed_phase (the phase serial), landed_by ("alt",
 -- "port" or "beach assault"), landed_craft (the craft it came off).
 
-local label, land_plan, min_groups, alt_groups, landed_units   -- helpers, below the rules
+local label, land_plan, min_groups, alt_groups, landed_units, roll_alt   -- helpers, below the rules
 local port_domain, after_landing_domain   -- parameter domains (keel.legal), below
 
 rule {
@@ -43,6 +43,8 @@ rule {
     -- movement cost, and ends its move there. port = true unloads through a
     -- friendly port's capacity, with no ALT roll (18.5g).
     land = {
+      -- by ALT in the Movement Phase, through a port also later (18.5d, 18.5g)
+      side = "any", phases = { "movement_segment", "reaction_movement", "exploitation_movement" },
       -- domains (keel.legal): the side's laden craft; for each, its cargo
       -- (left out: all of it), the modes combat units land in (18.5c) when
       -- it carries any, and the port (port = true; left out: by ALT roll)
@@ -312,6 +314,7 @@ rule {
     -- of units; default: the fewest groups). Then 9.14's specialized combat
     -- (E), then the LSTs deploy (18.4f), then after-landing moves (D).
     alt_rolls = {
+      phases = { "movement_segment" },   -- 18.5f
       params = { groups = "table?" },
       legal = function(ctx, p)
         local phase, side, n = ctx:query("phase")
@@ -323,38 +326,7 @@ rule {
         end
       end,
       effect = function(ctx, p)
-        local g = ctx.game
-        local _, side, n = ctx:query("phase")
-        local hexes, by_hex = ctx:query("alt_pending", side)
-        local given = p.groups and ctx:query("alt_arrangement", side, p.groups)
-        for _, hex in ipairs(hexes) do
-          local e = by_hex[hex]
-          local groups = given and given[hex] or alt_groups(ctx, e.units, ctx.rule.values.group_re)
-          local with_lst = {}
-          for gi, grp in ipairs(groups) do
-            local craft, seen = {}, {}
-            for _, u in ipairs(grp) do
-              local c = g:get_value(u, "landed_craft")
-              if c and not seen[c] then seen[c] = true; craft[#craft + 1] = c end
-            end
-            for _, c in ipairs(craft) do with_lst[c] = true end
-            ctx:emit("alt_roll", { hex = hex, units = grp, craft = craft,
-              reason = ("ALT at %s, group %d of %d"):format(label(ctx, hex), gi, #groups) })
-          end
-          for _, lst in ipairs(e.lsts) do
-            if not with_lst[lst] then
-              ctx:emit("alt_roll", { hex = hex, units = {}, craft = { lst },
-                reason = ("ALT at %s: %s deploys as a port (18.4f)"):format(label(ctx, hex), g:get(lst, "name")) })
-            end
-          end
-          local enemies = {}
-          for _, u in ipairs(ctx:query("units_at", hex)) do
-            if g:get(u, "side") ~= side and ctx:query("naval_class", u) == "ground" then enemies[#enemies + 1] = u end
-          end
-          if #enemies > 0 then ctx:emit("specialized_combat", { hex = hex, units = e.units, enemies = enemies }) end
-          ctx:emit("alt_hex_done", { hex = hex })
-        end
-        g:set_global("alt_done_phase", n)
+        local hexes = roll_alt(ctx, p.groups and ctx:query("alt_arrangement", select(2, ctx:query("phase")), p.groups))
         if #hexes == 0 then ctx:say("no ALT landings in this phase") end
       end,
     },
@@ -374,6 +346,15 @@ rule {
     end,
   },
   on = {
+    -- the Movement Segment ends (the sequence of play): the ALT rolls of
+    -- landings the player has not rolled are made now, in the fewest groups
+    -- (they come after all the craft have moved, and are not skipped)
+    movement_segment_end = function(ctx)
+      local _, side, n = ctx:query("phase")
+      if ctx.game:get_global("alt_done_phase") == n or #ctx:query("alt_pending", side) == 0 then return end
+      ctx:say("the Movement Segment ends before the ALT rolls were asked for: they are made now")
+      roll_alt(ctx, nil)
+    end,
     -- one ALT roll for a group: the hex's modifiers, the result; losses
     -- taken from the group's craft and cargo at random (C); a DG result
     -- disorganizes the landed units
@@ -453,6 +434,7 @@ rule {
     -- Phase, once all the player's ALT rolls are made; none after a landing
     -- without ALT roll
     after_landing_move = {
+      phases = { "movement_segment" },   -- 18.5h
       -- domains (keel.legal): the side's units landed by ALT roll in this
       -- phase; for each, the cheapest path by land to every hex its half MA
       -- left reaches
@@ -521,7 +503,46 @@ rule {
   },
 }
 
+
 -- ---- helpers shared by the rules of this file ---------------------------------------
+
+-- The ALT rolls of the phasing side's landings of this phase (18.5f), in
+-- the player's groups (`given`: by hex, alt_arrangement's) or the fewest;
+-- then 9.14's specialized combat, the LSTs' deployment: the hexes rolled.
+function roll_alt(ctx, given)
+  local g = ctx.game
+  local _, side, n = ctx:query("phase")
+  local hexes, by_hex = ctx:query("alt_pending", side)
+  for _, hex in ipairs(hexes) do
+    local e = by_hex[hex]
+    local groups = given and given[hex] or alt_groups(ctx, e.units, ctx.rule.values.group_re)
+    local with_lst = {}
+    for gi, grp in ipairs(groups) do
+      local craft, seen = {}, {}
+      for _, u in ipairs(grp) do
+        local c = g:get_value(u, "landed_craft")
+        if c and not seen[c] then seen[c] = true; craft[#craft + 1] = c end
+      end
+      for _, c in ipairs(craft) do with_lst[c] = true end
+      ctx:emit("alt_roll", { hex = hex, units = grp, craft = craft,
+        reason = ("ALT at %s, group %d of %d"):format(label(ctx, hex), gi, #groups) })
+    end
+    for _, lst in ipairs(e.lsts) do
+      if not with_lst[lst] then
+        ctx:emit("alt_roll", { hex = hex, units = {}, craft = { lst },
+          reason = ("ALT at %s: %s deploys as a port (18.4f)"):format(label(ctx, hex), g:get(lst, "name")) })
+      end
+    end
+    local enemies = {}
+    for _, u in ipairs(ctx:query("units_at", hex)) do
+      if g:get(u, "side") ~= side and ctx:query("naval_class", u) == "ground" then enemies[#enemies + 1] = u end
+    end
+    if #enemies > 0 then ctx:emit("specialized_combat", { hex = hex, units = e.units, enemies = enemies }) end
+    ctx:emit("alt_hex_done", { hex = hex })
+  end
+  g:set_global("alt_done_phase", n)
+  return hexes
+end
 
 function label(ctx, hex) return ctx:query("label", hex) end
 

@@ -22,9 +22,58 @@ return family {
     "alt_standin.tbl",                    -- cited by 18.5f, supplied by a scenario
     "transport_equivalents_standin.tbl",  -- 4.7, cited by 18.4c, supplied by a scenario
   },
+  -- The sequence of play: section 18 cites the series' turn (18.1d's Clean
+  -- Up Phase, 18.1e's Movement, Exploitation and Reaction Phases, 18.2b's
+  -- Aircraft Refit Phase, 18.3a's Barrage Segments, 18.5d's Movement Phase,
+  -- 18.6a's Combat Phase) but its text does not contain it: this is a
+  -- stand-in for OCS 4.3 2.2 (the Outline Sequence of Play), in its order.
+  -- Its Pre-Turn Phase (weather, 2.3's first-player determination) is the
+  -- scenario's: its `sides` fix who is first. The phases and segments no
+  -- rule of section 18 acts in (reinforcement, breakout, supply) are kept
+  -- for the order; the runtime passes them by.
+  sequence = {
+    cite = "stand-in for OCS 4.3 2.2 (the Outline Sequence of Play: section 18 cites its phases and "
+      .. "segments, its text does not contain it)",
+    turn = { start = "turn_start", ["end"] = "turn_end" },
+    player_turn = { start = "player_turn_start", ["end"] = "player_turn_end" },
+    phases = {
+      { name = "aircraft_refit", title = "Aircraft Refit Phase", start = "aircraft_refit_phase", cite = "2.2; 18.2b" },
+      { name = "reinforcement", title = "Reinforcement Phase", cite = "2.2 (chapter 13's)" },
+      { name = "movement", title = "Movement Phase", start = "movement_phase", cite = "2.2; 18.1e, 18.5d",
+        steps = {
+          { name = "breakout", title = "Breakout Segment", cite = "2.2 (12.8e's)" },
+          { name = "movement_segment", title = "Movement Segment", ["end"] = "movement_segment_end" },
+          { name = "movement_barrage", title = "Air/Naval Barrage Segment (no artillery barrages)",
+            start = "barrage_segment", cite = "2.2; 18.3a" },
+        } },
+      { name = "supply", title = "Supply Phase", cite = "2.2 (chapter 12's)" },
+      { name = "reaction", title = "Reaction Phase (the non-phasing player)", start = "reaction_phase",
+        active = "other", cite = "2.2 (chapter 7's); 18.1e",
+        steps = {
+          { name = "reaction_movement", title = "Movement Segment" },
+          { name = "reaction_barrage", title = "Barrage Segment", start = "barrage_segment", cite = "2.2; 18.3a" },
+        } },
+      { name = "combat", title = "Combat Phase", start = "combat_phase", cite = "2.2 (chapter 9's); 18.6a",
+        steps = {
+          { name = "artillery_barrage", title = "Artillery Barrage Segment (no air or naval barrages)",
+            start = "barrage_segment", cite = "2.2; 18.3g" },
+          { name = "combat_segment", title = "Combat Segment" },
+        } },
+      { name = "exploitation", title = "Exploitation Phase", start = "exploitation_phase",
+        cite = "2.2 (chapter 11's); 18.1e",
+        steps = {
+          { name = "exploitation_movement", title = "Movement Segment" },
+          { name = "exploitation_barrage", title = "Barrage Segment", start = "barrage_segment", cite = "2.2; 18.3a" },
+          { name = "exploitation_combat", title = "Combat Segment" },
+        } },
+      { name = "clean_up", title = "Clean Up Phase", start = "clean_up_phase", cite = "2.2; 18.1d" },
+    },
+  },
   events = {
-    -- the phases and segments of a player-turn (data.side: whose phase it is)
+    -- the phases and segments of a player-turn, sent by the sequence of play
+    -- (data.side: whose phase it is; the reacting side's in the Reaction Phase)
     "aircraft_refit_phase", "reaction_phase", "barrage_segment", "clean_up_phase",
+    "movement_segment_end",  -- the Movement Phase's Movement Segment ends: ALT rolls not asked for are made (18.5f)
     "record",              -- {kind, text}: a line of the game's records (plumbing)
     "unit_moved",          -- {unit}: another chapter moved a ground unit (18.4c)
     "unit_enters_hex",     -- {unit, hex}: a ground unit entered a hex (18.4f B)
@@ -71,7 +120,7 @@ return family {
       { value = "mode", label = "%s" },            -- a DUKW as Transport Points (18.4e), a landed unit's mode (18.5c)
     },
     status = {
-      { key = "phase_side", label = "phase of" },
+      { key = "phasing", label = "phasing player" },
       { key = "alt_done_phase", label = "ALT rolls made in phase" },
       { keyed = "ground_barrage", count = true, label = "ground barrages recorded" },
       { keyed = "ground_combat", count = true, label = "ground combats recorded" },

@@ -3,6 +3,9 @@
 -- the carriers', barrage, the landing craft's, landings, beach assaults),
 -- at points of the showcase scenarios/ocs_salerno.lua played through the
 -- protocol's session function (keel.serve); listing never changes the state.
+-- The protocol lists what the side to decide may take now (the sequence of
+-- play's phases and steps, doc/ocs.md "The sequence of play"): an action
+-- another side or step owns is not listed at all.
 local t = require "keel.testing"
 local D = dofile("tests/lua/domains_fixture.lua")
 
@@ -23,15 +26,25 @@ local function unit(p, name, side)
   end
 end
 
--- send an offered order; it must be played
+-- send an offered order for the side to decide now; it must be played
 local function play(p, action, params)
-  local r = p.send { op = "order", action = action, params = params }
+  local side = p.send({ op = "status" }).active[1]
+  local r = p.send { op = "order", action = action, params = params, side = side }
   t.ok(r.ok, ("%s refused: %s"):format(action, r.error and r.error.message or "?"))
   return r
 end
 
+-- the action as the protocol lists it for side, or nil when it is not listed
+local function listed(p, side, name)
+  for _, e in ipairs(p.send({ op = "actions", side = side }).actions) do
+    if e.name == name then return e end
+  end
+  return nil
+end
+
+-- before the first order of action `name` by the Allies (pred: and more)
 local function before_action(name, pred)
-  return before_order(function(o) return o[1] == name and (pred == nil or pred(o)) end)
+  return before_order(function(o) return o[1] == name and o.by == "Allied" and (pred == nil or pred(o)) end)
 end
 
 -- ---- 18.1 general naval rules ------------------------------------------------------
@@ -58,21 +71,19 @@ t.test("18.1e-9: move offers the side's ships in its Movement Phase and the chea
   t.eq(D.find(lct, "S:0101"), nil, "beyond its 10 MP (18.4b)")
   for _, c in ipairs(lct) do t.ok(c.cost <= 10 and #c.value == c.cost, c.label) end
   t.eq(D.find(paths("DUKW A"), "S:0606").cost, 12, "18.4e: 3 Transport-Point MPs a water hex")
-  t.eq(D.action(p, "Axis", "move").available, false, "not the Axis's phase")
+  t.eq(listed(p, "Axis", "move"), nil, "not the Axis's phase: not listed")
   play(p, "move", { unit = D.find(ships, "Uganda").value, path = D.find(paths("Uganda"), "S:0508").value })
   t.eq(unit(p, "Uganda").at, "S:0508")
 end)
 
-t.test("18.1e-10: outside a side's movement phases move is not available, with 18.1e's reason", function()
-  local p = before_action("base_plane")
-  local e, h0, h1 = D.action(p, "Allied", "move")
-  t.eq(h1, h0)
-  t.eq(e.available, false)
-  t.eq(e.kind, "domain")
-  t.ok(e.reason:find("18.1e: no phase has begun", 1, true), e.reason)
-  local refit = before_action("refit")
-  local r = D.action(refit, "Allied", "move")
-  t.ok(r.reason:find("18.1e: ships move in their side's Movement, Exploitation and Reaction Phases", 1, true), r.reason)
+t.test("18.1e-10: outside the movement segments move is not offered; an order for it is refused where it is taken", function()
+  local p = before_action("refit")
+  t.eq(listed(p, "Allied", "move"), nil, "the Aircraft Refit Phase")
+  local r = D.try(p, { action = "move", params = { unit = "Warspite", path = { "S:0604" } }, side = "Allied" })
+  t.eq(r.ok, false)
+  t.eq(r.error.kind, "phase")
+  t.ok(r.error.message:find("move (rule 18.1e) is taken in", 1, true), r.error.message)
+  t.ok(r.error.message:find("not in the Allied aircraft_refit phase (turn 1)", 1, true), r.error.message)
 end)
 
 -- ---- 18.2 carriers ----------------------------------------------------------------------
@@ -84,17 +95,17 @@ t.test("18.2a-9: base_plane offers the side's planes and, for each, the carriers
   t.eq(e.available, true)
   t.eq(e.checked, true)
   local planes = D.param(e, "plane")
-  t.eq(D.labels(planes.domain), { "Albacore 820", "Albacore 826", "Martlet 888" })
+  t.eq(D.labels(planes.domain), { "Martlet 888" }, "the Albacores are aboard the only carrier")
   local martlet = D.find(planes.domain, "Martlet 888").value
   t.eq(D.labels(D.choice(D.param(e, "carrier"), { plane = martlet })), { "Formidable" })
-  t.eq(D.action(p, "Axis", "base_plane").available, false, "the Axis has no plane")
+  t.eq(listed(p, "Axis", "base_plane"), nil, "not the Axis's phase")
   play(p, "base_plane", { plane = martlet, carrier = D.choice(D.param(e, "carrier"), { plane = martlet })[1].value })
   t.eq(unit(p, "Martlet 888").loc, "unit")
   t.eq(unit(p, "Martlet 888").aboard, unit(p, "Formidable").id)
 end)
 
 t.test("18.2a-10: a full carrier is not offered, and base_plane says why", function()
-  local p = before_order(function(o) return o.event == "aircraft_refit_phase" end)
+  local p = before_action("embark")   -- the Martlets have landed on Formidable
   local e, h0, h1 = D.action(p, "Allied", "base_plane")
   t.eq(h1, h0)
   t.eq(e.available, false, "Formidable (3 planes) carries all three")
@@ -103,17 +114,13 @@ t.test("18.2a-10: a full carrier is not offered, and base_plane says why", funct
 end)
 
 t.test("18.2b-9: refit offers the side's carrier in its Aircraft Refit Phase; once refitted, the rule's reason", function()
-  local early = before_action("base_plane")
-  local e0 = D.action(early, "Allied", "refit")
-  t.eq(e0.available, false, "no Aircraft Refit Phase yet")
-  t.eq(e0.refused.rule, "18.2b")
-  t.ok(e0.refused.reason:find("18.2b: carriers refit in their side's Aircraft Refit Phase", 1, true), e0.refused.reason)
+  t.eq(listed(before_action("base_plane"), "Allied", "refit"), nil, "the Movement Phase: not listed")
   local p = before_action("refit")
   local e, h0, h1 = D.action(p, "Allied", "refit")
   t.eq(h1, h0)
   t.eq(e.available, true)
   t.eq(D.labels(D.param(e, "carrier").domain), { "Formidable" })
-  t.eq(D.action(p, "Axis", "refit").available, false, "the Axis has no carrier")
+  t.eq(listed(p, "Axis", "refit"), nil, "the Allied phase")
   t.eq(unit(p, "Albacore 820").values.inactive, true)
   play(p, "refit", { carrier = D.param(e, "carrier").domain[1].value })
   t.eq(unit(p, "Albacore 820").values.inactive, nil, "refitted: Active again")
@@ -160,21 +167,23 @@ end)
 t.test("18.3a-9: a unit that has fired in this Barrage Segment is no longer offered", function()
   local p = before_order(warspite_at_ground)
   local o = p.spec.orders[D.find_order(p, warspite_at_ground)]
-  t.eq(p.send({ op = "order", action = "barrage", params = { units = o.units, hex = o.hex } }).ok, true)
+  t.eq(p.send({ op = "order", action = "barrage", params = { units = o.units, hex = o.hex }, side = "Allied" }).ok, true)
   local e = D.action(p, "Allied", "barrage")
   t.eq(D.find(D.param(e, "units").domain, "Warspite"), nil)
   t.ok(D.find(D.param(e, "units").domain, "Uganda"), "Uganda still may")
 end)
 
-t.test("18.3a-10: outside a friendly Barrage Segment barrage is not available, and the domain says why", function()
-  local p = before_order(function(o) return o.event == "barrage_segment" and o.data.side == "Allied" end)
+t.test("18.3a-10: outside a Barrage Segment barrage is not listed; in the Combat Phase's only artillery may fire (2.2)", function()
+  t.eq(listed(before_action("base_plane"), "Allied", "barrage"), nil, "the Movement Segment")
+  local p = before_order(function(o) return o[1] == "barrage" and o.expect and o.expect.illegal
+    and o.expect.illegal:find("2.2", 1, true) ~= nil end)
+  t.eq(p.send({ op = "status" }).step, "artillery_barrage")
   local e, before, after = D.action(p, "Allied", "barrage")
   t.eq(e.available, false)
   t.eq(e.kind, "domain")
-  t.ok(e.reason:find("18.3a: barrages are fired in a friendly Barrage Segment", 1, true), e.reason)
+  t.ok(e.reason:find("18.3a: no unit of Allied may barrage in this segment", 1, true), e.reason)
   t.eq(after, before)
-  local ax = D.action(p, "Axis", "barrage")
-  t.eq(ax.available, false)
+  t.eq(listed(p, "Axis", "barrage"), nil, "the Allied segment")
 end)
 
 t.test("18.3b-9: barrage offers the hexes of enemy facilities in range and, for each, its port or facility tags", function()
@@ -183,9 +192,10 @@ t.test("18.3b-9: barrage offers the hexes of enemy facilities in range and, for 
   t.eq(after, before)
   local warspite = D.find(D.param(e, "units").domain, "Warspite").value
   local hexes = D.labels(D.choice(D.param(e, "hex"), { units = { warspite } }))
-  t.eq(hexes, { "S:0702", "S:0703", "S:0805", "S:0904" }, "Salerno's port, the battery, the panzergrenadiers, the airbase")
+  t.eq(hexes, { "S:0702", "S:0703", "S:0805" }, "Salerno's port, the battery, the panzergrenadiers")
   t.eq(D.labels(D.choice(D.param(e, "facility"), { hex = "S:0702" })), { "port" })
-  t.eq(D.labels(D.choice(D.param(e, "facility"), { hex = "S:0904" })), { "airbase" })
+  t.eq(D.choice(D.param(e, "facility"), { hex = "S:0904" }), nil,
+    "Montecorvino's airbase is the Allies' now (2/4 Hampshire took it, A.1): no target")
   t.eq(#D.choice(D.param(e, "facility"), { hex = "S:0805" }), 0, "no facility: the units of the hex")
   t.eq(D.find(D.choice(D.param(e, "hex"), { units = { D.find(D.param(e, "units").domain, "Uganda").value } }), "S:0702"),
     nil, "beyond Uganda's range 3")
@@ -223,9 +233,7 @@ t.test("18.4d-9: split_craft offers the craft of 2 points or more and the points
   local e2 = D.action(laden, "Allied", "split_craft")
   t.eq(D.labels(D.choice(D.param(e2, "points"), { craft = D.find(D.param(e2, "craft").domain, "LCT Flotilla").value })),
     { 1, 2 })
-  local ax = D.action(p, "Axis", "split_craft")
-  t.eq(ax.available, false)
-  t.ok(ax.reason:find("18.4d: no landing craft of the side has 2 points or more to split", 1, true), ax.reason)
+  t.eq(listed(p, "Axis", "split_craft"), nil, "the Allied phase")
 end)
 
 t.test("18.4d-10: combine_craft offers, for each craft, the craft of its type and mode in its hex", function()
@@ -264,11 +272,7 @@ t.test("18.4e-10: switch_mode offers the side's DUKWs and the mode each is not i
   t.eq(unit(p, "DUKW A").values.mode, "tp")
   local back = D.action(p, "Allied", "switch_mode")
   t.eq(D.labels(D.choice(D.param(back, "to"), { unit = a })), { "Landing Craft" })
-  local refit = D.action(before_action("refit"), "Allied", "switch_mode")
-  t.eq(refit.available, false)
-  t.eq(refit.refused.rule, "18.4e")
-  t.ok(refit.reason:find("18.4e: a DUKW switches between Landing Craft and Transport Points in its Movement Phase", 1, true),
-    refit.reason)
+  t.eq(listed(before_action("refit"), "Allied", "switch_mode"), nil, "the Aircraft Refit Phase: not listed")
 end)
 
 t.test("18.4e-11: a DUKW as Transport Points is offered paths by land, 1 MP a hex of its 24", function()
@@ -372,11 +376,7 @@ end)
 -- ---- 18.6 beach assaults ------------------------------------------------------------------
 
 t.test("18.6a-9: announce_beach_assault offers the coastal hex of enemy combat units next to the laden craft, and the units in Combat Mode aboard", function()
-  local early = before_action("alt_rolls")
-  local e0 = D.action(early, "Allied", "announce_beach_assault")
-  t.eq(e0.available, false, "not in the Movement Phase")
-  t.eq(e0.refused.rule, "18.6a")
-  t.ok(e0.reason:find("18.6a: Beach Assaults are resolved in the friendly Combat Phase", 1, true), e0.reason)
+  t.eq(listed(before_action("alt_rolls"), "Allied", "announce_beach_assault"), nil, "the Movement Phase: not listed")
   local p = before_action("announce_beach_assault")
   local e, h0, h1 = D.action(p, "Allied", "announce_beach_assault")
   t.eq(h1, h0)
@@ -385,18 +385,26 @@ t.test("18.6a-9: announce_beach_assault offers the coastal hex of enemy combat u
   local hexes = D.param(e, "hex").domain
   t.eq(D.labels(hexes), { "S:0709" }, "Paestum, KG Stempel's hex, next to LCI 124")
   t.eq(D.labels(D.choice(D.param(e, "units"), { hex = hexes[1].value })), { "2/6 Queens" }, "SP Dump A is no attacker")
-  local ax = D.action(p, "Axis", "announce_beach_assault")
-  t.eq(ax.available, false)
-  t.ok(ax.reason:find("18.6: no coastal hex of enemy combat units next to Axis's units aboard landing craft", 1, true), ax.reason)
+  t.eq(listed(p, "Axis", "announce_beach_assault"), nil, "the Allied phase")
   play(p, "announce_beach_assault", { hex = hexes[1].value, units = { D.choice(D.param(e, "units"), { hex = hexes[1].value })[1].value } })
+  -- 18.6b: the defender decides now, in the window the announcement opened
+  local st = p.send { op = "status" }
+  t.eq(st.active, { "Axis" })
+  t.eq(st.window.rule, "18.6a")
+  t.eq(listed(p, "Allied", "resolve_beach_assault"), nil, "the attacker waits for the defender's choice")
+  t.ok(listed(p, "Axis", "beach_assault_choice"), "the defender's choice is offered")
+  t.eq(p.send({ op = "order", action = "end_phase", side = "Axis" }).ok, true, "the defender passes: fought as a Beach Assault")
+  t.eq(p.send({ op = "status" }).active, { "Allied" })
   local again = D.action(p, "Allied", "announce_beach_assault")
   t.eq(again.available, false)
   t.ok(again.reason:find("18.6a: an assault on S:0709 is already announced", 1, true), again.reason)
   t.eq(D.labels(D.param(D.action(p, "Allied", "resolve_beach_assault"), "hex").domain), { "S:0709" })
 end)
 
+local function before_choice() return before_order(function(o) return o[1] == "beach_assault_choice" end) end
+
 t.test("18.6b-9: beach_assault_choice offers the defender the ALT, or the Beach Assault on the beach or the hex; made once", function()
-  local p = before_action("beach_assault_choice")
+  local p = before_choice()
   local e, h0, h1 = D.action(p, "Axis", "beach_assault_choice")
   t.eq(h1, h0)
   t.eq(e.available, true)
@@ -408,16 +416,14 @@ t.test("18.6b-9: beach_assault_choice offers the defender the ALT, or the Beach 
   for _, c in ipairs(D.param(e, "terrain").choices) do if c.given.alt == true then on_alt = c end end
   t.eq(#on_alt.domain, 0, "no terrain on the ALT: only left out")
   t.eq(on_alt.omit, true)
-  t.eq(D.action(p, "Allied", "beach_assault_choice").available, false, "the attacker does not choose")
+  t.eq(listed(p, "Allied", "beach_assault_choice"), nil, "the attacker does not choose")
   play(p, "beach_assault_choice", { hex = D.param(e, "hex").domain[1].value, alt = false, terrain = "hex" })
-  local again = D.action(p, "Axis", "beach_assault_choice")
-  t.eq(again.available, false)
-  t.eq(again.refused.rule, "18.6b")
-  t.eq(again.refused.reason, "18.6b: the decision cannot be changed once made")
+  t.eq(p.send({ op = "status" }).active, { "Allied" }, "made once: the choice closes the window")
+  t.eq(listed(p, "Axis", "beach_assault_choice"), nil)
 end)
 
 t.test("18.6a-10: resolve_beach_assault offers the announced assault; fought, the craft carrying SP next to it (B); on the ALT, no supply", function()
-  local p = before_action("beach_assault_choice")
+  local p = before_choice()
   local paestum = D.param(D.action(p, "Axis", "beach_assault_choice"), "hex").domain[1].value
   play(p, "beach_assault_choice", { hex = paestum, alt = false, terrain = "beach" })
   local e, h0, h1 = D.action(p, "Allied", "resolve_beach_assault")
@@ -430,7 +436,7 @@ t.test("18.6a-10: resolve_beach_assault offers the announced assault; fought, th
   t.eq(unit(p, "SP Dump A").loc, "dead", "its 1 SP paid the combat supply")
   t.eq(D.action(p, "Allied", "resolve_beach_assault").available, false, "resolved")
   -- the showcase's: the defender chose the ALT, so no supply is offered
-  local alt = before_action("resolve_beach_assault")
+  local alt = before_action("resolve_beach_assault", function(o) return not o.expect.refused end)
   local ea = D.action(alt, "Allied", "resolve_beach_assault")
   t.eq(ea.available, true)
   t.eq(#D.choice(D.param(ea, "supply"), { hex = paestum }), 0, "18.6b: spend no supply")

@@ -10,6 +10,7 @@ local keel = require "keel"
 local rules = require "keel.rules"
 local errors = require "keel.errors"
 local game_mod = require "keel.game"
+local sequence = require "keel.sequence"
 
 local M = {}
 
@@ -44,6 +45,12 @@ function M.set(opts)
   set:load_family("ocs")
   for _, f in ipairs(opts.families or {}) do set:load_family(f) end
   for _, v in ipairs(opts.variants or {}) do set:apply_variant(v) end
+  -- the family's sequence of play with the two sides of these tests (a
+  -- game not started: it restricts nothing; M.phase walks it by hand)
+  local shape = sequence.check({ sides = { "Allied", "Axis" } }, function(path, what)
+    error(table.concat(path, ".") .. ": " .. what, 0)
+  end)
+  sequence.install(set, { sequence = shape })
   set:finalize()
   return set
 end
@@ -74,10 +81,38 @@ function M.unit(g, spec)
   return g:unit_new(s)
 end
 
---- A phase event (name: the event, e.g. "movement_phase"), as the sequence of play sends it.
+-- the phase each phase event starts (the manifest's sequence), and the
+-- barrage step of each phase
+local PHASE_OF = { aircraft_refit_phase = "aircraft_refit", movement_phase = "movement", reaction_phase = "reaction",
+                   combat_phase = "combat", exploitation_phase = "exploitation", clean_up_phase = "clean_up" }
+local BARRAGE_STEP = { movement = "movement_barrage", reaction = "reaction_barrage", combat = "artillery_barrage",
+                       exploitation = "exploitation_barrage" }
+local OTHER = { Allied = "Axis", Axis = "Allied" }
+
+--- A phase event (name: the event, e.g. "movement_phase"; side: whose
+--- phase it is, the reacting side's for "reaction_phase"), as the sequence
+--- of play sends it: the runtime's globals (turn, phasing, phase, step) set
+--- first, then the event with its data. "turn_start" starts the next game
+--- turn (data.turn: that one); "barrage_segment" enters the phase's barrage
+--- step. The tests walk the phases in any order they need.
 function M.phase(set, g, event, side, data)
   local d = { side = side }
   for k, v in pairs(data or {}) do d[k] = v end
+  if event == "turn_start" then
+    g:set_global("turn", d.turn or (g:get_global("turn") or 0) + 1)
+    d = { turn = g:get_global("turn") }
+  elseif PHASE_OF[event] then
+    local name = PHASE_OF[event]
+    g:set_global("phase", name)
+    g:set_global("step", nil)
+    if side ~= nil then g:set_global("phasing", name == "reaction" and OTHER[side] or side) end
+    d.phase, d.phasing, d.turn = name, g:get_global("phasing"), g:get_global("turn")
+  elseif event == "barrage_segment" then
+    local step = BARRAGE_STEP[g:get_global("phase")]
+    if not step then error(("no barrage step in the %s phase"):format(tostring(g:get_global("phase"))), 2) end
+    g:set_global("step", step)
+    d.step, d.phase, d.phasing, d.turn = step, g:get_global("phase"), g:get_global("phasing"), g:get_global("turn")
+  end
   set:emit(g, event, d)
 end
 

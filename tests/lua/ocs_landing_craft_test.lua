@@ -229,6 +229,7 @@ t.test("18.4f-3: an LST that takes a loss on its conversion roll becomes Landing
   F.ok(set, g, "alt_rolls", {})
   t.eq(g:get(lst, "loc"), "dead")
   local lst2 = F.unit(g, { name = "LST 410", type = "LST", side = "Allied", at = "A:0505", points = 3 })
+  F.phase(set, g, "turn_start")
   F.phase(set, g, "movement_phase", "Allied")
   F.ok(set, g, "convert_lst", { unit = lst2 })
   g.dice:force(3, 3)                  -- 6 - 1 = 5: L1
@@ -242,7 +243,7 @@ t.test("18.4f-4: A) an LST port cannot be targeted by barrage; the hex can be, a
   F.unit(g, { name = "2/5 Queens", type = "inf", side = "Allied", at = "A:0505" })
   local bb = F.unit(g, { name = "Littorio", type = "BB", side = "Axis", at = "A:0404", values = { barrage = 12, range = 3 } })
   local bb2 = F.unit(g, { name = "Roma", type = "BB", side = "Axis", at = "A:0404", values = { barrage = 12, range = 3 } })
-  F.phase(set, g, "combat_phase", "Axis")
+  F.phase(set, g, "exploitation_phase", "Axis")
   F.phase(set, g, "barrage_segment", "Axis")
   F.refused(set, g, "barrage", { units = { bb }, target = port }, "18.4f A: an LST port cannot be targeted by barrage")
   F.refused(set, g, "barrage", { units = { bb }, hex = F.hex(g, "A:0505"), facility = "port" }, "18.4f A: an LST port cannot be targeted by barrage (the hex can be)")

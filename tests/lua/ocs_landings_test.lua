@@ -137,7 +137,7 @@ t.test("18.5f-1: the ALT roll: after all landing craft have moved, one roll per 
   local e = inf(g, "Bn E")
   local l3 = craft_into(set, g, "LCT 3", 1, "A:0405", nil, { e })
   F.refused(set, g, "move", { unit = l3, path = { "A:0506" } }, "18.5f: the ALT rolls of this phase are made: landing craft have finished moving (LCT 3)")
-  g:move(l3, "hex", F.hex(g, "A:0506")); g:set_value(l3, "entered_phase", g:get_global("phase_n"))
+  g:move(l3, "hex", F.hex(g, "A:0506")); g:set_value(l3, "entered_phase", select(3, set:query(g, "phase")))
   F.refused(set, g, "land", { craft = l3, mode = "combat" }, "18.5f: the ALT rolls of this phase are made: every landing craft has finished moving")
 end)
 

@@ -27,7 +27,7 @@ t.test("18.1c-variant-2: a large ship in port is automatically DG (when fired at
   local bb = F.unit(g, { name = "Littorio", type = "BB", side = "Axis", at = "A:0403", values = { barrage = 12, range = 3 } })
   F.phase(set, g, "clean_up_phase", "Allied")
   t.eq(g:get_marker(cl, "DG"), 1, "DG after the Clean Up Phase")
-  F.phase(set, g, "combat_phase", "Axis")
+  F.phase(set, g, "movement_phase", "Axis")
   F.phase(set, g, "barrage_segment", "Axis")
   g.dice:force(3, 3)                  -- 10+: 6 -> DG
   F.ok(set, g, "barrage", { units = { bb }, target = cl })
@@ -44,7 +44,7 @@ t.test("18.1c-variant-3: a large ship in port never cleaned up is DG when fired 
   local ca = F.unit(g, { name = "Trento", type = "CA", side = "Axis", at = "A:0504", port = true })
   local bb = F.unit(g, { name = "Warspite", type = "BB", side = "Allied", at = "A:0403", values = { barrage = 12, range = 3 } })
   t.eq(g:get_marker(ca, "DG"), 0)
-  F.phase(set, g, "combat_phase", "Allied")
+  F.phase(set, g, "movement_phase", "Allied")
   F.phase(set, g, "barrage_segment", "Allied")
   g.dice:force(3, 3)
   F.ok(set, g, "barrage", { units = { bb }, target = ca })
