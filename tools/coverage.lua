@@ -11,14 +11,9 @@ local out_path = arg[2] or "doc/coverage.md"
 
 local read = require("keel").file.read
 
-local function lines_of(cmd)
-  local p = assert(io.popen(cmd))
-  local t = {}
-  for l in p:lines() do t[#t + 1] = l end
-  p:close()
-  table.sort(t)
-  return t
-end
+-- the family pages' generator, whose helper lists files (and, below, the stand-ins)
+local pages = dofile("tools/family_pages.lua")
+local lines_of = pages.lines_of
 
 -- ---- the ids, per rule text ---------------------------------------------------
 local families = {
@@ -124,7 +119,6 @@ end
 table.insert(out, 7, ("%d rule ids: %d named in code, %d cited by tests.\n"):format(total, with_code, with_tests))
 
 -- the stand-ins, apart from the rulebook's rules
-local pages = dofile("tools/family_pages.lua")
 out[#out + 1] = "## Stand-ins (not rulebook rules)"
 out[#out + 1] = ""
 out[#out + 1] = "What the families and the scenarios' families declare as standing in for a chapter the"

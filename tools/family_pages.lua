@@ -26,6 +26,9 @@ M.PATHS = { {}, { "scenarios/families" } }
 M.PAGES = { "doc/navgroup.md", "doc/ocs.md", "doc/seabox.md", "doc/seazone.md" }
 M.STANDINS = "doc/standins.md"
 
+--- The lines a shell command prints, sorted (tools/coverage.lua uses it too).
+---@param cmd string
+---@return string[]
 local function lines_of(cmd)
   local p = assert(io.popen(cmd))
   local t = {}
@@ -34,6 +37,7 @@ local function lines_of(cmd)
   table.sort(t)
   return t
 end
+M.lines_of = lines_of
 
 local function plain(s) return (s:gsub("%p", "%%%0")) end
 

@@ -175,6 +175,9 @@ local function dice_state(self)
   end
   return self._dice_text
 end
+--- The dice's saved state, kept while the dice do not change (for
+--- keel.rules, which puts the dice back after a listing that rolled).
+Game._dice_state = dice_state
 
 -- A body that returned normally while its action is stopping (its script
 -- swallowed the stop, or a refused allocation, in tail position) failed.
@@ -291,9 +294,10 @@ local function action_done(self, b, name, order, rule, level, dice_before, ok, .
   error(err, 0)
 end
 
--- Game:action with the rule and order as arguments (keel.orders plays
--- every order through it: no options table per order).
-function Game:_action(name, fn, rule, order, ...)
+-- Game:action with the rule, the order and the side that gave it as
+-- arguments (keel.orders plays every order through it: no options table
+-- per order).
+function Game:_action(name, fn, rule, order, by, ...)
   local b = self._bound
   local dice = self.dice
   if b == nil or b.st ~= self.state or b.dice ~= dice then b = bound_of(self) end
@@ -306,8 +310,6 @@ function Game:_action(name, fn, rule, order, ...)
     if atom then b.push_rule(nil, atom) else b.atoms[rule] = b.push_rule(nil, rule) end
   end
   local h = rule and handlers[rule] or handler_for(rule or self.state:get_rule())
-  local by = self._by   -- the side that gave the order (keel.orders.play), once
-  if by ~= nil then self._by = nil end
   return action_done(self, b, name, order, rule, level, dice_before,
     xpcall(action_body, h, self, b, name, order_json, by, fn, ...))
 end
@@ -318,8 +320,8 @@ end
 ---@param fn fun(game: table, ...): any
 ---@param opts? {rule?: string, order?: any}
 function Game:action(name, fn, opts, ...)
-  if opts then return self:_action(name, fn, opts.rule, opts.order, ...) end
-  return self:_action(name, fn, nil, nil, ...)
+  if opts then return self:_action(name, fn, opts.rule, opts.order, nil, ...) end
+  return self:_action(name, fn, nil, nil, nil, ...)
 end
 
 -- Move the dice records of the last n actions of `from` onto `to` (the

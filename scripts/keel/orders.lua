@@ -240,11 +240,10 @@ end
 ---@return any ... what the effect returns
 local function play(set, game, name, args, side)
   args = args or {}
-  game._by = side
-  if name == M.EMIT then return game:_action(name, emit_order, nil, args, set, args) end
+  if name == M.EMIT then return game:_action(name, emit_order, nil, args, side, set, args) end
   local a = set.actions[name]
-  if not a then game._by = nil; error(("unknown order '%s'"):format(tostring(name)), 2) end
-  return game:_action(name, effect_order, a.rule.id, args, set, a, args)
+  if not a then error(("unknown order '%s'"):format(tostring(name)), 2) end
+  return game:_action(name, effect_order, a.rule.id, args, side, set, a, args)
 end
 
 function M.play(set, game, name, args, side)

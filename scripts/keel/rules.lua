@@ -717,8 +717,8 @@ end
 -- made meanwhile is undone and reported.
 function frozen(self, game, body)
   local st, dice = game.state, game.dice
+  local saved = game:_dice_state()   -- kept from the last action while the dice stand: no save per listing
   local before = dice:get_version()
-  local saved = dice:save()
   st:set_frozen(true)
   local res = pack(self:_enter(body))
   st:set_frozen(false)

@@ -68,10 +68,7 @@ local VICTORY_FIELDS = { when = true, title = true, winner = true, score = true,
 local TESTS = { "score", "owns", "global", "keyed", "eliminated", "higher_score", "query" }
 local SCORE_FIELDS = { keyed = true, global = true, owns = true, points = true, query = true }
 
-local function show(v)
-  if type(v) == "string" then return ("%q"):format(v) end
-  return tostring(v)
-end
+local show = require("keel.sandbox").show
 
 -- ---- checking declarations -------------------------------------------------------
 
@@ -322,18 +319,15 @@ local function where(seq, game)
   return ph, ph and si and ph.steps and ph.steps[si] or nil
 end
 
--- the open windows, innermost last: { side =, actions = {name = true}, list =, title =, rule = }
-local function windows(game)
-  local n = game:get_global("seq_windows") or 0
-  local out = {}
-  for i = 1, n do
-    local text = game:get_keyed("window", { i, "actions" }) or ""
-    local acts, list = {}, {}
-    for a in text:gmatch("[^,]+") do acts[a] = true; list[#list + 1] = a end
-    out[i] = { side = game:get_keyed("window", { i, "side" }), actions = acts, list = list,
-               title = game:get_keyed("window", { i, "title" }), rule = game:get_keyed("window", { i, "rule" }) }
-  end
-  return out
+-- the innermost open window: { side =, actions = {name = true}, list =, title =, rule = }, or nil
+local function top_window(game)
+  local i = game:get_global("seq_windows")
+  if i == nil then return nil end   -- (the common case: one read, nothing made)
+  local text = game:get_keyed("window", { i, "actions" }) or ""
+  local acts, list = {}, {}
+  for a in text:gmatch("[^,]+") do acts[a] = true; list[#list + 1] = a end
+  return { side = game:get_keyed("window", { i, "side" }), actions = acts, list = list,
+           title = game:get_keyed("window", { i, "title" }), rule = game:get_keyed("window", { i, "rule" }) }
 end
 
 --- The sides that must decide now: the innermost window's side, else the
@@ -342,8 +336,8 @@ end
 function M.active(set, game)
   local seq = set.sequence
   if not seq or not started(game) or over(game) then return {} end
-  local ws = windows(game)
-  if #ws > 0 then return { ws[#ws].side } end
+  local w = top_window(game)
+  if w then return { w.side } end
   local ph, st = where(seq, game)
   local phasing = game:get_global("phasing")
   local active = (st and st.active) or (ph and ph.active) or "phasing"
@@ -363,11 +357,8 @@ function M.status(set, game)
     out.turn, out.phasing, out.power = game:get_global("turn"), game:get_global("phasing"), game:get_global("power")
     out.phase, out.step = ph and ph.name, st and st.name
     out.turns = set.game_spec and set.game_spec.turns
-    local ws = windows(game)
-    if #ws > 0 then
-      local w = ws[#ws]
-      out.window = { side = w.side, actions = w.list, title = w.title, rule = w.rule }
-    end
+    local w = top_window(game)
+    if w then out.window = { side = w.side, actions = w.list, title = w.title, rule = w.rule } end
   end
   out.active = M.active(set, game)
   if out.over then out.result = M.result(game) end
@@ -390,12 +381,11 @@ end
 -- "the Axis naval_step (movement phase, turn 2)"
 local function position_text(seq, game)
   local ph, st = where(seq, game)
-  local ws = windows(game)
+  local w = top_window(game)
   local turn = game:get_global("turn")
   local text = ("the %s %s%s (turn %s)"):format(tostring(game:get_global("phasing")), st and st.name or ph.name,
     st and (" of the " .. ph.name .. " phase") or " phase", tostring(turn))
-  if #ws > 0 then
-    local w = ws[#ws]
+  if w then
     text = ("%s's %s window%s, in %s"):format(w.side, w.title or "decision", w.rule and (" (" .. w.rule .. ")") or "",
       text)
   end
@@ -436,9 +426,8 @@ function M.may(set, game, name, side)
   if not ok then
     return ("it is %s: %s is to act, not %s"):format(position_text(seq, game), concat(active, ", "), side), "side"
   end
-  local ws = windows(game)
-  if #ws > 0 then
-    local w = ws[#ws]
+  local w = top_window(game)
+  if w then
     if name == M.END_PHASE or w.actions[name] then return nil end
     return ("%s (%s) is not open in %s: %s, or end_phase to close it"):format(name, who, position_text(seq, game),
       concat(w.list, ", ")), "phase"
@@ -683,7 +672,7 @@ end
 local function has_decision(set, game)
   local active = M.active(set, game)
   if #active == 0 then return true end   -- over: nothing more to skip
-  if (game:get_global("seq_windows") or 0) > 0 then return true end
+  if game:get_global("seq_windows") ~= nil then return true end
   for name in pairs(set.actions) do
     if name ~= M.END_PHASE and not M.may(set, game, name, active[1]) then return true end
   end
@@ -764,9 +753,8 @@ local function runtime_rule(set)
         end,
         effect = function(ctx)
           local game = ctx.game
-          if (game:get_global("seq_windows") or 0) > 0 then
-            local w = windows(game)
-            local top = w[#w]
+          local top = top_window(game)
+          if top then
             M.close_window(ctx)
             ctx:say("%s closes the %s window", tostring(top.side), top.title or "decision")
             if not has_decision(set, game) then pass_on(ctx, set) end

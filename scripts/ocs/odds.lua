@@ -36,11 +36,9 @@ M.barrage = {
     local rules = require "keel.rules"
     local game_mod = require "keel.game"
     local odds = require "keel.odds"
-    -- the family alone, without its sequence of play (a question about one
-    -- barrage has no turn; keel.rules.load wants a scenario's sides for it)
-    local set = rules.new {}
-    set:load_family("ocs")
-    set:finalize()
+    -- the family alone (its sequence of play names no sides: a question
+    -- about one barrage plays no turn)
+    local set = rules.load { families = { "ocs" } }
     local game = game_mod.new { seed = 0, journal = false }
     local naval = not (opts.ground or opts.facility)
     if (opts.ground or opts.facility) and opts.protection then
