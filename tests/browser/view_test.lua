@@ -201,11 +201,11 @@ t.test("browser-6: no script errors, nothing fetched from the network; a screens
   page:hover(5, H - 5)
   t.eq(page:eval([[document.querySelector('#counters .stack[data-hex="19A:3413"]').classList.contains('spread')]]), true,
     "a click pins the stack open")
-  local png = page:screenshot(OUT .. "/suez_step04.png")
+  local png = page:screenshot(OUT .. "/suez_step07.png")
   t.eq(png:sub(1, 8), "\137PNG\r\n\26\n")
   t.eq({ string.unpack(">I4I4", png, 17) }, { W, H, 25 })
   t.ok(#png > 100000, ("a screenshot of %d bytes (a blank page is a few KB)"):format(#png))
-  io.write(("  screenshots in %s/: suez_step03.png, suez_step04.png, suez_step42.png\n"):format(OUT))
+  io.write(("  screenshots in %s/: suez_step03.png, suez_step07.png, suez_step42.png\n"):format(OUT))
 end)
 
 t.test("browser-7: cargo on request; a game without a map lists its units off the board", function()
