@@ -437,11 +437,15 @@ end)
 -- Random offered orders for the side to decide, seeded, until the game is
 -- over: every offered order is accepted, asking for actions never moves
 -- the hash, and a wrong side's order is refused with the state unchanged.
-local function random_game(path, seed, max_orders)
-  local p = inproc()
+local function random_game(path, seed, max_orders, p)
+  p = p or inproc()
   t.eq(p.send { op = "open", scenario = path }.ok, true)
   local dice = require("keel").dice.new(seed)
-  local function pick(n) return n == 1 and 1 or dice:roll("1d" .. n) end
+  local function pick(n)   -- 1 .. n (past the dice's 1000 faces, two dice: near-uniform, enough for a test)
+    if n == 1 then return 1 end
+    if n <= 1000 then return (dice:roll("1d" .. n)) end
+    return ((dice:roll("1d1000") - 1) * 1000 + dice:roll("1d1000") - 1) % n + 1
+  end
   for n = 1, max_orders do
     local st = p.send { op = "status" }
     if st.over then return st, n - 1 end
@@ -494,6 +498,24 @@ t.test("26-serve-random: the Suez game played by random offered orders reaches i
     local st, n = random_game(SCENARIO, seed, 400)
     t.eq(st.over, true, ("seed %d: over after %d orders"):format(seed, n))
     t.ok(st.result.reason and st.result.reason ~= "", "a reason")
+  end
+end)
+
+t.test("26-serve-random-all: every showcase, through `keel serve --stdio`, played by random offered orders to its end", function()
+  local p = io.popen("ls scenarios/*.lua")
+  local files = {}
+  for f in p:lines() do files[#files + 1] = f end
+  p:close()
+  t.eq(#files, 7)
+  for _, f in ipairs(files) do
+    t.eq(select(2, t.read_file(f):gsub("event =", "")), 0, f .. ": the sequence sends the phase events, not the scenario")
+    local proc = process()
+    local st, n = random_game(f, 26, 600, proc)
+    t.eq(st.over, true, ("%s: over after %d orders"):format(f, n))
+    t.ok(st.result.reason and st.result.reason ~= "", f .. ": a reason")
+    proc.send { op = "quit" }
+    proc.close()
+    os.execute("rm -rf " .. sh_quote(proc.dir))
   end
 end)
 -- ---- what a hostile client or rule makes of a reply ----------------------------------------
