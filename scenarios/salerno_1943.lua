@@ -50,22 +50,13 @@ return scenario {
   seed = 37,
   flags = { sea = "calm", year = 1943, month = 9 },
   -- the series' sequence of play (a stand-in: the texts cite it, do not
-  -- contain it): navgroup's phases, the Allies' player-turn first
+  -- contain it): navgroup's phases as its manifest declares them, the
+  -- Allies' player-turn first
   sequence = {
     cite = "stand-in for the series' sequence of play: the initial phase, one naval movement step in the "
       .. "movement phase (32.A, 37 (a)), the enemy's reaction phase (37.E), the combat, exploitation and supply "
       .. "judgement phases (37.B); ground movement and attacks are the salerno_war stand-in's",
     sides = { "Allied", "Axis" },
-    phases = {
-      { name = "initial", start = "initial_phase" },
-      { name = "movement", start = "movement_phase",
-        steps = { { name = "naval_step", start = "naval_step_start", ["end"] = "naval_step_end",
-                    data = { step = 1 } } } },
-      { name = "reaction", start = "reaction_phase", active = "other", cite = "37.E" },
-      { name = "combat", start = "combat_phase" },
-      { name = "exploitation", start = "exploitation_phase" },
-      { name = "supply", start = "supply_phase", cite = "37.B item 10" },
-    },
   },
   turns = 3,
   scores = { Allied = { owns = { "S:0708", "S:0707" } }, Axis = { owns = { "S:0708", "S:0707" } } },
