@@ -857,3 +857,21 @@ t.test("rules-values: ctx:get_value hands out the rule's values read-only, as ct
   t.eq(set.rules["V.1"].values.list, { 1, 2 })
   os.execute("rm -rf " .. dir)
 end)
+
+t.test("26-action-side: an action's side and phases are checked where the rule declares them", function()
+  for _, c in ipairs {
+    { 'side = 5', 'action go: side must be "phasing", "other", "any", "scenario" or a side\'s name' },
+    { 'phases = "movement"', "action go: phases must be a list of names" },
+    { 'phases = { 1 }', "action go: phases[1] must be a phase's or step's name" },
+  } do
+    local dir = temp_family("sided", [[return family { name = "sided", files = { "r.lua" } }]], {
+      ["r.lua"] = "rule { id = \"X.1\", title = \"Go\", actions = { go = { " .. c[1]
+        .. ", effect = function() end } } }\n" })
+    local ok, err = pcall(rules.load, { families = { "sided" }, path = { dir } })
+    t.ok(not ok, c[1])
+    local msg = errors.format(err)
+    t.ok(msg:find("r.lua:1:", 1, true) and msg:find("rule X.1", 1, true), msg)
+    t.ok(msg:find(c[2], 1, true), msg)
+    os.execute("rm -rf " .. dir)
+  end
+end)

@@ -140,6 +140,28 @@ local CASES = {
   { "not a scenario", nil, nil, "not a scenario: a scenario file returns scenario { ... }", { text = "return { rules = { 'toy27' } }\n" } },
   { "an error in the file", nil, 2, "attempt to perform arithmetic on a nil value", { text = "local x = 1\nlocal y = x + nothing\nreturn scenario { rules = { 'toy27' } }\n" } },
   { "a syntax error", nil, 1, "'}' expected near ')'", { text = "return scenario { rules = { 'toy27' } ) }\n" } },
+  -- 26: the game's shape (keel.sequence)
+  { "sequence unknown field", '  sequence = { sides = { "A" }, colour = 1 },', 4,
+    "sequence.colour: unknown field (expected one of: cite, phases, player_turn, sides, turn)" },
+  { "sequence sides a number", "  sequence = { sides = 5 },", 4, "sequence.sides: a list of sides" },
+  { "sequence without phases", '  sequence = { sides = { "Allied" } },', 4, "the sequence of play has no phases" },
+  { "phase without a name", '  sequence = { sides = { "A" }, phases = { { start = "turn_start" } } },', 4,
+    "sequence.phases[1].name: a phase's name: a name (letters, digits, _) expected, got nil" },
+  { "phase named twice", '  sequence = { sides = { "A" }, phases = { { name = "p" }, { name = "p" } } },', 4,
+    'sequence.phases[2].name: "p" is named twice in the sequence' },
+  { "phase unknown event", '  sequence = { sides = { "A" }, phases = { { name = "p", start = "nosuch" } } },', 4,
+    "phase p: unknown event 'nosuch'" },
+  { "phase active neither", '  sequence = { sides = { "A" }, phases = { { name = "p", active = "both" } } },', 4,
+    'sequence.phases[1].active: "phasing" or "other" expected, got "both"' },
+  { "turns zero", "  turns = 0,", 4, "turns: the number of game turns (a whole number from 1) expected, got 0" },
+  { "victory without a test", '  victory = { { winner = "A" } },', 4, "victory[1]: one test expected" },
+  { "victory two tests", '  victory = { { winner = "A", eliminated = "B", global = "g", equals = 1 } },', 4,
+    "victory[1]: one test expected (score, owns, global, keyed, eliminated, higher_score, query), got global, eliminated" },
+  { "victory when unknown", '  victory = { { when = "dawn", eliminated = "A", winner = "B" } },', 4,
+    'victory[1].when: one of game_end, order, player_turn_end, turn_end expected, got "dawn"' },
+  { "victory without a winner", '  victory = { { eliminated = "A" } },', 4, 'victory[1].winner: the winning side (or "draw") expected' },
+  { "score term without a source", "  scores = { A = { points = 2 } },", 4, "scores.A: one of keyed, global, owns or query expected" },
+  { "order by a number", order('{ "bomb", by = 5 }'), 5, "orders[1].by: the side that gives the order (a name) expected, got 5" },
 }
 
 -- a malformed map beside the scenarios
