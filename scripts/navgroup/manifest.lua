@@ -101,7 +101,6 @@ return family {
       { key = "night", label = "night" },
       { key = "sea", label = "sea state" },
       { key = "suez", label = "Suez Canal" },
-      { key = "initial_phase", label = "initial phase of" },
       { keyed = "naval_combat", count = true, label = "naval combats" },   -- 32.D's records
       { keyed = "vp", label = "victory points (%s)" },                   -- per side
     },

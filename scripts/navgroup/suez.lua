@@ -3,9 +3,10 @@
 -- was the last to); open / temporarily closed / permanently closed, each
 -- change at its initial phase; 25 VPs lost on a direct Open -> Permanently
 -- Closed change.
--- State: globals `suez` (the status) and `initial_phase` (whose initial
--- phase it is); keyed values `suez_side` {hexside} = the side that last
--- owned both its hexes, and `vp` {side} = victory points.
+-- State: global `suez` (the status); keyed values `suez_side` {hexside} =
+-- the side that last owned both its hexes, and `vp` {side} = victory
+-- points. Whose initial phase it is, the sequence of play says (globals
+-- `phase` and `phasing`, keel.sequence).
 -- The helpers the rule uses follow it.
 
 local canal_sides, refresh, side_owner, status, in_initial_phase, axis_in_delta   -- helpers, below the rule
@@ -19,6 +20,7 @@ rule {
     delta_tag = "delta",
     supply_query = false, -- a query name (unit -> "regular"|...) if another chapter answers it
     vp_loss = 25,
+    initial_phase = "initial",   -- the name of the initial phase in the sequence of play
   },
   queries = {
     suez_sides = function(ctx) return { table.unpack(canal_sides(ctx)) } end,
@@ -66,17 +68,12 @@ rule {
     turn_start = function(ctx) refresh(ctx) end,
     player_turn_start = function(ctx) refresh(ctx) end,
     naval_step_start = function(ctx) refresh(ctx) end,
-    player_turn_end = function(ctx)
-      refresh(ctx)
-      ctx.game:set_global("initial_phase", nil)
-    end,
-    movement_phase = function(ctx) ctx.game:set_global("initial_phase", nil) end,
+    player_turn_end = function(ctx) refresh(ctx) end,
     -- permanent closure, automatic at the start of the first Allied or Axis
     -- initial phase with an Axis-owned canal hexside
     initial_phase = function(ctx, ev)
       local v, game = ctx.rule.values, ctx.game
       refresh(ctx)
-      game:set_global("initial_phase", ev.side)
       if ev.side ~= v.allied and ev.side ~= v.axis then return end
       local was = status(ctx)
       if was == "permanently closed" then return end
@@ -190,7 +187,8 @@ end
 function status(ctx) return ctx.game:get_global("suez") or "open" end
 
 function in_initial_phase(ctx, side)
-  return ctx.game:get_global("initial_phase") == side
+  local game = ctx.game
+  return game:get_global("phase") == ctx.rule.values.initial_phase and game:get_global("phasing") == side
 end
 
 -- an Axis unit in regular supply anywhere in the Egyptian Delta?

@@ -502,6 +502,8 @@ t.test("32.A.6.a-3: temporary closure in an Allied initial phase with an Axis un
   local w = suez({ { "TF", "TF", "Allied", "Port Said", "A" } }, { phasing = "Allied" })
   local ok, why = w.act("close_suez", {})
   t.ok(not ok and tostring(why):find("Allied initial phase"), tostring(why))
+  w.game:set_global("phase", "initial")   -- the Allied initial phase, as the sequence of play sets it
+  w.game:set_global("phasing", "Allied")
   w.set:emit(w.game, "initial_phase", { side = "Allied" })
   ok, why = w.act("close_suez", {})
   t.ok(not ok and tostring(why):find("regular supply"), tostring(why))
@@ -516,6 +518,7 @@ t.test("32.A.6.a-3: temporary closure in an Allied initial phase with an Axis un
   ok, why = w.act("reopen_suez", {})
   t.ok(ok, tostring(why))
   t.eq(w.game:get_global("suez"), "open")
+  w.game:set_global("phase", "movement")   -- as the sequence of play moves on
   w.set:emit(w.game, "movement_phase", {})
   ok, why = w.act("close_suez", {})
   t.ok(not ok and tostring(why):find("initial phase"), tostring(why))
@@ -524,6 +527,8 @@ end)
 t.test("32.A.6.a-4: reopening needs every canal hexside Allied-owned", function()
   local w2 = setup("suez.map", { { "TF", "TF", "Allied", "Port Said", "A" } },
     { globals = { suez = "temporarily closed" } })
+  w2.game:set_global("phase", "initial")   -- the Allied initial phase, as the sequence of play sets it
+  w2.game:set_global("phasing", "Allied")
   w2.set:emit(w2.game, "initial_phase", { side = "Allied" })
   local ok, why = w2.act("reopen_suez", {})
   t.ok(not ok and tostring(why):find("is not Allied%-owned"), tostring(why))
@@ -548,6 +553,8 @@ t.test("32.A.6.a-5: permanent closure at the first initial phase with an Axis-ow
   w2.set:emit(w2.game, "initial_phase", { side = "Allied" })
   t.eq(w2.game:get_global("suez"), "permanently closed")
   t.eq(w2.game:get_keyed("vp", "Allied"), 100)
+  w2.game:set_global("phase", "initial")   -- the Allied initial phase, as the sequence of play sets it
+  w2.game:set_global("phasing", "Allied")
   local ok, why = w2.act("reopen_suez", {})
   t.ok(not ok and tostring(why):find("only a temporarily closed"), tostring(why))
 end)

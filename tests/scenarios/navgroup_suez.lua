@@ -7,7 +7,9 @@ return scenario {
   map = "../../scenarios/maps/suez.map",
   rules = { "navgroup" },
   seed = 32,
-  flags = { phasing = "Allied" },
+  -- a scripted scenario (no sequence of play): it stands in the Allied
+  -- initial phase, where 32.A.6.a's orders are taken, and sends its events
+  flags = { phasing = "Allied", phase = "initial" },
   keyed = { { "vp", "Allied", 40 } },
   forces = {
     { name = "Force H", type = "TF", side = "Allied", at = "Port Said", group = "H" },
