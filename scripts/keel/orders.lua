@@ -24,7 +24,7 @@ local M = {}
 M.EMIT = "emit"
 
 --- The types a parameter may declare, as the error messages list them.
-M.param_types = { "unit", "group", "hex", "integer", "number", "string", "boolean", "table", "any", "units" }
+M.param_types = { "unit", "group", "hex", "integer", "number", "string", "boolean", "table", "any", "units", "side" }
 local PARAM_TYPES = {}
 for _, t in ipairs(M.param_types) do PARAM_TYPES[t] = true end
 
@@ -167,6 +167,8 @@ function check_value(game, t, v)
     return b == nil or b:contains(v), "a hex on the map"
   elseif t == "integer" then
     return math.type(v) == "integer", "an integer"
+  elseif t == "side" then   -- one of the game's sides, when its sequence of play names them (M.check_params)
+    return type(v) == "string" and v ~= "", "a side's name"
   end
   return type(v) == t, "a " .. t
 end
@@ -196,6 +198,11 @@ function M.check_params(set, game, name, params)
     else
       local ok, want = check_value(game, p.type, v)
       if not ok then return ("action '%s': parameter '%s' must be %s"):format(name, pname, want) end
+      local sides = p.type == "side" and set.side_names
+      if sides and not sides[v] then
+        return ("action '%s': parameter '%s': %q is not a side of this game (sides: %s)"):format(name, pname, v,
+          concat(sides, ", "))
+      end
     end
   end
   local extra

@@ -803,6 +803,10 @@ function M.install(set, spec)
   end
   set.sequence = seq
   set.game_spec = spec
+  -- the game's sides, a list and a lookup (keel.orders checks a "side" parameter against them)
+  local names = side_names(seq)
+  for _, n in ipairs(names) do names[n] = true end
+  set.side_names = names
   local r = set:_normalize(runtime_rule(set), nil, { file = "keel.sequence", line = 0 })
   r.family = "keel"
   set:_add_rule(r)

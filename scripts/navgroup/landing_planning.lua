@@ -188,7 +188,7 @@ rule {
     -- under another chapter: recorded here)
     increase_capacity = {
       phases = { "initial" },
-      params = { side = { type = "string", domain = function(ctx, _, side) return sides_of(ctx, side) end },
+      params = { side = { type = "side", domain = function(ctx, _, side) return sides_of(ctx, side) end },
                  re = "integer", turn = "integer" },
       legal = function(_, p)
         if p.re < 1 then return "37.C: an increase is of one RE or more" end

@@ -713,3 +713,16 @@ t.test("serve-16: every reply and journal line is valid UTF-8, though rule text 
   t.eq(decoded(out[7]).text, j)
   os.execute("rm -rf " .. sh_quote(dir))
 end)
+
+t.test("26-side-param: a parameter that names a side takes a side of the game, or is refused, the state unchanged", function()
+  local p = inproc()
+  t.eq(p.send { op = "open", scenario = "scenarios/salerno_1943.lua" }.ok, true)
+  local r = p.send { op = "order", action = "increase_capacity", params = { side = "Vichy", re = 1, turn = 2 },
+                     side = "Allied" }
+  t.eq(r.ok, false)
+  t.eq(r.error.kind, "params")
+  t.ok(r.error.message:find('"Vichy" is not a side of this game (sides: Allied, Axis)', 1, true), r.error.message)
+  t.eq(r.error.unchanged, true)
+  r = p.send { op = "order", action = "increase_capacity", params = { side = "Allied", re = 1, turn = 2 }, side = "Allied" }
+  t.eq(r.ok, true, json.encode(r.error))
+end)

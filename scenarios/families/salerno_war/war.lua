@@ -100,7 +100,7 @@ rule {
   actions = {
     set_sp_pool = {
       side = "scenario",
-      params = { side = "string", sp = "integer" },
+      params = { side = "side", sp = "integer" },
       legal = function(_, p) if p.sp < 0 then return "a pool holds 0 SPs or more" end end,
       effect = function(ctx, p)
         ctx.game:set_keyed("sp_pool", p.side, p.sp)
