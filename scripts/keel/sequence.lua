@@ -392,6 +392,20 @@ local function position_text(seq, game)
   return text
 end
 
+-- May an action declared `def` be taken by `side` (the phasing side or
+-- not) in phase `ph` (step `st`), by its declaration alone? nil, or what
+-- stands against it: "side" (not that side's) or "phase" (not now).
+local function declared_for(def, side, phasing, ph, st)
+  local decl = def.side or "phasing"
+  if decl == "scenario" or (decl == "phasing" and not phasing) or (decl == "other" and phasing)
+     or (not M.ACTION_SIDES[decl] and decl ~= side) then
+    return "side"
+  end
+  local phases = def.phases
+  if phases and not (phases[ph.name] or (st and phases[st.name])) then return "phase" end
+  return nil
+end
+
 --- May `side` take action `name` now? nil when yes, else the reason and
 --- its kind ("side": not this side's to take now; "phase": not in this
 --- phase or step; "over": the game has ended). A game not started (or a
@@ -403,7 +417,7 @@ function M.may(set, game, name, side)
   local seq = set.sequence
   if not seq or not started(game) then return nil end
   local a = set.actions[name]
-  local who = a.rule.id and ("rule " .. a.rule.id) or ("the " .. tostring(a.rule.family) .. " family")
+  local function who() return a.rule.id and ("rule " .. a.rule.id) or ("the " .. tostring(a.rule.family) .. " family") end
   if over(game) then
     return ("the game is over (%s): no order is accepted"):format(tostring(game:get_keyed("result", "reason"))),
       "over"
@@ -411,14 +425,14 @@ function M.may(set, game, name, side)
   local decl = a.def.side or "phasing"
   if side == nil then
     if decl == "scenario" then return nil end
-    return ("%s (%s) is a side's order: say which side gives it (sides: %s)"):format(name, who,
+    return ("%s (%s) is a side's order: say which side gives it (sides: %s)"):format(name, who(),
       concat(side_names(seq), ", ")), "side"
   end
   if type(side) ~= "string" or not is_side(seq, side) then
     return ("%s is not a side of this game (sides: %s)"):format(show(side), concat(side_names(seq), ", ")), "side"
   end
   if decl == "scenario" then
-    return ("%s (%s) is the scenario's own order, not a side's"):format(name, who), "side"
+    return ("%s (%s) is the scenario's own order, not a side's"):format(name, who()), "side"
   end
   local active = M.active(set, game)
   local ok = false
@@ -429,24 +443,19 @@ function M.may(set, game, name, side)
   local w = top_window(game)
   if w then
     if name == M.END_PHASE or w.actions[name] then return nil end
-    return ("%s (%s) is not open in %s: %s, or end_phase to close it"):format(name, who, position_text(seq, game),
+    return ("%s (%s) is not open in %s: %s, or end_phase to close it"):format(name, who(), position_text(seq, game),
       concat(w.list, ", ")), "phase"
   end
   if name == M.END_PHASE then return nil end
-  local phasing = game:get_global("phasing")
-  if (decl == "phasing" and side ~= phasing) or (decl == "other" and side == phasing)
-     or (not M.ACTION_SIDES[decl] and decl ~= side) then
+  local ph, st = where(seq, game)
+  local kind = declared_for(a.def, side, side == game:get_global("phasing"), ph, st)
+  if kind == "side" then
     local whose = decl == "phasing" and "the phasing side's" or decl == "other" and "the non-phasing side's"
       or (decl .. "'s")
-    return ("%s (%s) is %s order; it is %s"):format(name, who, whose, position_text(seq, game)), "side"
-  end
-  local phases = a.def.phases
-  if phases then
-    local ph, st = where(seq, game)
-    if not (phases[ph.name] or (st and phases[st.name])) then
-      return ("%s (%s) is taken in %s, not in %s"):format(name, who, concat(sorted_keys(phases), ", "),
-        position_text(seq, game)), "phase"
-    end
+    return ("%s (%s) is %s order; it is %s"):format(name, who(), whose, position_text(seq, game)), "side"
+  elseif kind == "phase" then
+    return ("%s (%s) is taken in %s, not in %s"):format(name, who(), concat(sorted_keys(a.def.phases), ", "),
+      position_text(seq, game)), "phase"
   end
   return nil
 end
@@ -673,10 +682,26 @@ local function has_decision(set, game)
   local active = M.active(set, game)
   if #active == 0 then return true end   -- over: nothing more to skip
   if game:get_global("seq_windows") ~= nil then return true end
-  for name in pairs(set.actions) do
-    if name ~= M.END_PHASE and not M.may(set, game, name, active[1]) then return true end
+  local side = active[1]
+  local phasing = side == game:get_global("phasing")
+  local ph, st = where(set.sequence, game)
+  -- the answer depends on the declarations alone: kept per set (its
+  -- actions table: a set finalized again has another) and position
+  local cache = set._decisions
+  if not cache or cache.actions ~= set.actions then
+    cache = { actions = set.actions }
+    set._decisions = cache
   end
-  return false
+  local key = ("%s\0%s\0%s\0%s"):format(ph.name, st and st.name or "", side, phasing and "p" or "o")
+  local v = cache[key]
+  if v == nil then
+    v = false
+    for name, a in pairs(set.actions) do   -- (any order: the answer is whether one exists)
+      if name ~= M.END_PHASE and not declared_for(a.def, side, phasing, ph, st) then v = true; break end
+    end
+    cache[key] = v
+  end
+  return v
 end
 
 -- advance, then on past the phases and steps where the side to decide has
