@@ -52,6 +52,10 @@ function Game:get_rule() end
 ---@param fn fun(g: keel.Game): ...
 ---@param opts? {rule?: string, order?: any}
 function Game:action(name, fn, opts) end
+--- How the game ended, as its state holds it (keel.sequence): over, winner
+--- (nil for a draw or a game not over), scores per side, reason.
+---@return {over: boolean, winner?: string, scores: table<string, number>, reason?: string}
+function Game:result() end
 ---@param n? integer
 function Game:undo(n) end
 ---@param n? integer

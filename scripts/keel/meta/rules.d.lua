@@ -56,6 +56,17 @@ function Ctx:get_value(key) end
 --- A line of narration attributed to this rule.
 ---@param fmt string
 function Ctx:say(fmt, ...) end
+--- Open a decision window for a side (keel.sequence): only `actions`, and end_phase
+--- to close it, are that side's until it closes. Returns its depth.
+---@param opts {side: string, actions: string[], title?: string}
+---@return integer
+function Ctx:open_window(opts) end
+--- Close the innermost decision window; false when none is open.
+---@return boolean
+function Ctx:close_window() end
+--- Where the game is in its sequence of play (RuleSet:status).
+---@return table
+function Ctx:status() end
 --- A movement profile from one column of a keyed table (read-only).
 ---@param table string
 ---@param column string
@@ -149,7 +160,7 @@ function GameFacade:roll(expr, opts) end
 ---@alias keel.Handler fun(ctx: keel.Ctx, ev: table)|{[1]: fun(ctx: keel.Ctx, ev: table), priority: integer}
 
 ---@class keel.ParamSpec
----@field type string "unit"|"group"|"hex"|"integer"|"number"|"string"|"boolean"|"table"|"any"|"units" (add "?" if optional)
+---@field type string "unit"|"group"|"hex"|"integer"|"number"|"string"|"boolean"|"table"|"any"|"units"|"side" (add "?" if optional)
 ---@field optional? boolean
 ---@field title? string
 ---@field domain? fun(ctx: keel.Ctx, p: table, side: string?): (any[]|nil), string? the values the rules can enumerate (values or {value=, cost=, ...}), and why there is none
@@ -160,6 +171,8 @@ function GameFacade:roll(expr, opts) end
 ---@field params? table<string, string|keel.ParamSpec> name -> a type ("hex?") or a declaration with a domain
 ---@field legal? fun(ctx: keel.Ctx, p: table): (string|boolean|nil), string? nil when legal, else the reason
 ---@field effect fun(ctx: keel.Ctx, p: table): any
+---@field side? string who may take it (keel.sequence): "phasing" (the default), "other", "any", "scenario" or a side's name
+---@field phases? string[] the phases or steps it is taken in (none: any)
 
 ---@class keel.RuleSpec
 ---@field id? string the rulebook id; none for family plumbing (actions, queries and handlers that are no rule of the rulebook)
@@ -171,6 +184,7 @@ function GameFacade:roll(expr, opts) end
 ---@field vetoes? table<string, fun(ctx: keel.Ctx, p: table): string?>
 ---@field queries? table<string, fun(ctx: keel.Ctx, ...): any>
 ---@field notes? string
+---@field standin? string|table the chapter the rule stands in for, or { part = chapter } for parts of it
 
 --- Define a rule (in a rule file), or without an id the family's plumbing.
 ---@param spec keel.RuleSpec
@@ -185,6 +199,24 @@ function rule(spec) end
 ---@field files string[] rule files, in load order
 ---@field tables? string[] files in tables/
 ---@field events? string[] events of the family's own
+---@field sequence? keel.SequenceSpec the sequence of play its chapter implies (keel.sequence)
+
+---@class keel.PhaseSpec
+---@field name string
+---@field title? string
+---@field cite? string
+---@field start? string the event sent as it starts
+---@field end? string the event sent as it ends
+---@field active? "phasing"|"other" whose decisions it holds (default the phasing side's)
+---@field data? table plain values added to its events' data
+---@field steps? keel.PhaseSpec[] a phase's steps (a step has none)
+
+---@class keel.SequenceSpec
+---@field cite? string where it comes from, or what it stands in for
+---@field sides? (string|{side: string, power?: string})[] the player-turns of a game turn, in order
+---@field turn? {start?: string, end?: string} the game turn's events
+---@field player_turn? {start?: string, end?: string} each player-turn's events
+---@field phases? keel.PhaseSpec[]
 
 --- Describe a rule family (in manifest.lua).
 ---@param spec keel.FamilySpec
@@ -245,7 +277,11 @@ function set_row(table_name, row, ...) end
 ---@field keyed? table[] starting keyed values: { {map, key, value}, ... }
 ---@field forces? keel.ForceSpec[]
 ---@field groups? table<string, table> group values by group name, set after the forces
----@field orders? table[]
+---@field orders? table[] a recorded play: { "action", by = "Side", params... }, { check = ... }, { event = ... } (tests only)
+---@field sequence? keel.SequenceSpec over the families' (sides at least: the game then plays its sequence)
+---@field turns? integer the game's length
+---@field scores? table<string, table> side -> a term or terms summed: {keyed = {map, key}} | {global = name} | {owns = {hexes}, points = n} | {query = name}
+---@field victory? table[] conditions, the first met decides: { when =, score|keyed|global|owns|eliminated|higher_score|query =, at_least =, at_most =, equals =, side =, winner =, title = }
 
 --- A scenario: a scenario file returns what this makes (keel run and keel
 --- replay refuse a file that returns anything else).
@@ -336,7 +372,25 @@ function RuleSet:finalize() end
 ---@return any reason_or_result
 ---@return string? kind
 ---@return {rule: string?, family: string?, reason: string}? by who refused (illegal, vetoed)
-function RuleSet:act(game, name, params) end
+--- `side`: the side that gives the order (a game playing its sequence refuses
+--- an order from a side that may not take it now: kind "side", "phase" or "over").
+---@param game keel.Game
+---@param name string
+---@param params? table
+---@param side? string
+function RuleSet:act(game, name, params, side) end
+--- Where the game is in its sequence of play: turn, phase, step, phasing, power,
+--- active (the sides to decide now), window, over, result (keel.sequence).
+---@param game keel.Game
+---@return table
+function RuleSet:status(game) end
+--- May `side` take action `name` now? nil, or the reason and its kind ("side", "phase", "over").
+---@param game keel.Game
+---@param name string
+---@param side? string
+---@return string|nil reason
+---@return string? kind
+function RuleSet:may(game, name, side) end
 ---@return string|nil reason
 ---@return string? kind
 ---@return {rule: string?, family: string?, reason: string}? by who refused (illegal, vetoed)
