@@ -82,6 +82,13 @@ local function check_header(path, header)
   if math.type(header.seed) ~= "integer" then
     error(("%s:1: \"seed\" of the header: a whole number expected, got %s"):format(path, show(header.seed)), 0)
   end
+  -- a journal written after a load starts at the save, not at the setup:
+  -- there is nothing before its first order to play again
+  if header.loaded ~= nil then
+    error(("%s:1: this journal goes on from a save (%s): it holds the game from that save on, not its "
+      .. "setup, so keel replay cannot play it again; replay the journal of the whole game"):format(path,
+      show(header.loaded)), 0)
+  end
   local v = header.variants
   local ok = v == nil or type(v) == "table"
   for i, x in pairs(ok and v or {}) do

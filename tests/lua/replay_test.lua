@@ -221,3 +221,22 @@ t.test("replay-keel-scripts: KEEL_SCRIPTS through a symlink writes the same jour
   os.remove(link)
 end)
 os.execute("rm -rf " .. dir)
+
+t.test("replay-loaded: a journal written after a load is refused at its header, naming the save, not 'rule nil'", function()
+  local scenario = require "keel.scenario"
+  local game_mod = require "keel.game"
+  local spec = scenario.load("scenarios/suez_1942.lua")
+  local run = scenario.start(spec)
+  t.ok(run.set:act(run.game, "end_phase", {}, "Axis"))
+  local save, journal = dir .. "/g.save", dir .. "/loaded.jsonl"
+  t.ok(run.game:save(save))
+  local resumed = scenario.resume(spec, assert(game_mod.load(save)))
+  t.ok(resumed.set:act(resumed.game, "end_phase", {}, "Axis"))
+  t.ok(resumed.game:write_journal(journal))
+  local code, out = t.sh(t.keel_bin .. " replay " .. journal)
+  t.eq(code, 1, out)
+  t.ok(out:find(journal .. ":1: this journal goes on from a save", 1, true), out)
+  t.ok(out:find(save, 1, true), out)
+  t.eq(out:find("rule nil", 1, true), nil, out)
+  t.eq(out:find("keel/[%w_/]+%.lua:%d+:"), nil, out)
+end)
