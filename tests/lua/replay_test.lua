@@ -228,7 +228,8 @@ t.test("replay-loaded: a journal written after a load is refused at its header, 
   local spec = scenario.load("scenarios/suez_1942.lua")
   local run = scenario.start(spec)
   t.ok(run.set:act(run.game, "end_phase", {}, "Axis"))
-  local save, journal = dir .. "/g.save", dir .. "/loaded.jsonl"
+  local here = t.tmpdir()
+  local save, journal = here .. "/g.save", here .. "/loaded.jsonl"
   t.ok(run.game:save(save))
   local resumed = scenario.resume(spec, assert(game_mod.load(save)))
   t.ok(resumed.set:act(resumed.game, "end_phase", {}, "Axis"))
@@ -239,4 +240,5 @@ t.test("replay-loaded: a journal written after a load is refused at its header, 
   t.ok(out:find(save, 1, true), out)
   t.eq(out:find("rule nil", 1, true), nil, out)
   t.eq(out:find("keel/[%w_/]+%.lua:%d+:"), nil, out)
+  os.execute("rm -rf " .. here)
 end)
