@@ -379,6 +379,28 @@ local ctx_methods = {
     if opts.count then return picked end
     return picked[1]
   end,
+  --- ctx:cache(name) -> a table the rule set keeps for this game while its
+  --- state is unchanged: emptied (a new table) as soon as the state's
+  --- version moves (keel_state_get_version). What a rule works out from
+  --- the state alone — reach, plans, who is where — it may keep there
+  --- under a key and find again: listing legal actions runs with the state
+  --- frozen, so every domain and check of one listing shares it. Every
+  --- rule of the set that names the same cache shares the table; a
+  --- family names its caches after itself ("navgroup.reach").
+  cache = function(self, name)
+    local b = bound[self] or binding(self)
+    if type(name) ~= "string" then error("ctx:cache(name): a name (string) expected", 2) end
+    local rec, st = b.rec, b.game.state
+    local version = st:get_version()
+    local caches = rec.caches
+    if not caches or rec.cache_version ~= version or rec.cache_state ~= st then
+      caches = {}
+      rec.caches, rec.cache_version, rec.cache_state = caches, version, st
+    end
+    local t = caches[name]
+    if not t then t = {}; caches[name] = t end
+    return t
+  end,
   say = function(self, fmt, ...)
     local b = bound[self] or binding(self)
     local narrate = b.set.narrate
@@ -448,6 +470,7 @@ local function rebind(self, rec, game)
   self._recs[rec.game] = nil
   local st = game.state
   rec.game, rec.push, rec.pop = game, st:bind("push_rule"), st:bind("pop_rule")
+  rec.caches = nil   -- another game's state: ctx:cache starts afresh
   local facade = self:facade(game)
   for _, ctx in pairs(rec.ctxs) do   -- each on its own: the order is of no account
     bound[ctx].game = game

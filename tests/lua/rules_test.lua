@@ -291,6 +291,39 @@ t.test("rules-9b: one set plays game after game, interleaved or nested: each rul
   t.eq(b:get(1, "name"), "Valiant")
 end)
 
+t.test("rules-9d: ctx:cache keeps a table per game while its state is unchanged, shared by the rules", function()
+  local dir = temp_family("cached", [[return family { name = "cached", files = { "r.lua" } }]], {
+    ["r.lua"] = [[
+      rule { id = "C.1", title = "Counts", queries = {
+        -- how often the name was worked out, and the name
+        name = function(ctx)
+          local c = ctx:cache("cached.names")
+          if c.name == nil then c.name = ctx.game:get(1, "name"); c.made = (c.made or 0) + 1 end
+          return c.name, c.made
+        end,
+        same = function(ctx) return ctx:cache("cached.names") end,
+      } }
+      rule { id = "C.2", title = "Other rule", queries = {
+        other = function(ctx) return ctx:cache("cached.names") end,
+        bad = function(ctx) return ctx:cache(3) end,
+      },
+      actions = { rename = { params = { to = "string" }, effect = function(ctx, p) ctx.game:set(1, "name", p.to) end } } }
+    ]] })
+  local set = rules.load { families = { "cached" }, path = { dir } }
+  local a, b = fleet(1), fleet(2)
+  b:set(1, "name", "Valiant")
+  t.eq({ set:query(a, "name") }, { "Warspite", 1 })
+  t.eq({ set:query(a, "name") }, { "Warspite", 1 }, "kept: worked out once")
+  t.ok(set:query(a, "same") == set:query(a, "other"), "every rule naming the cache shares its table")
+  t.eq({ set:query(b, "name") }, { "Valiant", 1 }, "another game: its own")
+  t.eq({ set:query(a, "name") }, { "Warspite", 1 }, "and back: worked out again for a")
+  t.ok(set:act(a, "rename", { to = "Barham" }))
+  t.eq({ set:query(a, "name") }, { "Barham", 1 }, "the state changed: emptied")
+  a:undo(1)
+  t.eq({ set:query(a, "name") }, { "Warspite", 1 }, "undone: emptied too (versions never go back)")
+  t.raises(function() set:query(a, "bad") end, "rule C.2: ctx:cache(name): a name (string) expected")
+end)
+
 t.test("rules-9c: the facade's groups() and units() list every id, a new list each time", function()
   local dir = temp_family("ids", [[return family { name = "ids", files = { "r.lua" } }]], {
     ["r.lua"] = [[rule { id = "I.1", title = "Ids", queries = {

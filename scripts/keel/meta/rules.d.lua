@@ -64,6 +64,14 @@ function Ctx:open_window(opts) end
 --- Close the innermost decision window; false when none is open.
 ---@return boolean
 function Ctx:close_window() end
+--- A table the rule set keeps for this game while its state is unchanged
+--- (emptied when the state's version moves): what a rule works out from
+--- the state alone, kept under a key for the next domain or check. Every
+--- rule naming the same cache shares it; a family names its caches after
+--- itself ("navgroup.reach").
+---@param name string
+---@return table
+function Ctx:cache(name) end
 --- Where the game is in its sequence of play (RuleSet:status).
 ---@return table
 function Ctx:status() end
