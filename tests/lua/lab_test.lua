@@ -294,6 +294,58 @@ t.test("lab-8: statistics: Wilson intervals, normal means, z and Welch tests aga
   t.eq(select(3, stats.welch(5, 1, 0, 5, 2, 0)), 0)
 end)
 
+t.test("30-paired-stats: exact binomial, McNemar, paired t, signed rank, Holm, SPRT against known values", function()
+  -- the exact binomial test (sums of binomial coefficients, worked apart)
+  t.near(stats.binomial_p(2, 12), 0.03857421875, 1e-12)
+  t.near(stats.binomial_p(12, 20), 0.5034446716308594, 1e-12)
+  t.near(stats.binomial_p(30, 100), 7.85013964559367e-05, 1e-15)
+  t.eq(stats.binomial_p(5, 10), 1)
+  t.eq(stats.binomial_p(0, 0), 1)
+  -- McNemar: 100 pairs, 4 yes on the first only, 14 on the second only
+  local d, lo, hi, p = stats.mcnemar(100, 4, 14)
+  t.near(d, 0.10, 1e-12)
+  local half = stats.Z95 * math.sqrt(18 - 100 / 100) / 100
+  t.near(lo, 0.10 - half, 1e-12)
+  t.near(hi, 0.10 + half, 1e-12)
+  t.near(p, stats.binomial_p(14, 18), 1e-15)
+  t.near(p, 0.030883789, 1e-9)
+  -- paired t: differences 1, 2, 3, 4, 10 (mean 4, variance 12.5); t(0.975, 4) = 2.7764451051977987
+  local mean, tlo, thi, tt, df, tp = stats.paired_t(5, 20, 130)
+  t.eq(mean, 4)
+  t.near(thi - mean, 2.7764451051977987 * math.sqrt(12.5 / 5), 1e-9)
+  t.near(mean - tlo, thi - mean, 1e-12)
+  t.near(tt, 4 / math.sqrt(2.5), 1e-12)
+  t.eq(df, 4)
+  t.near(tp, stats.t_p(tt, 4), 1e-15)
+  -- Wilcoxon signed rank, exact with ties and a zero (enumerated apart over the 2^9 signs)
+  local w, n, wp, how = stats.signed_rank { [1.5] = 1, [-0.5] = 1, [2] = 1, [3] = 2, [-1] = 1, [4] = 1, [0] = 1,
+                                            [2.5] = 1, [1] = 1 }
+  t.eq({ w, n, how }, { 41.5, 9, "exact" })
+  t.near(wp, 0.0234375, 1e-12)
+  t.eq({ stats.signed_rank {} }, { nil, 0, 1, "exact" })
+  -- past 100 pairs, the normal approximation: 150 pairs +1, 50 pairs -1 (all tied)
+  local w2, n2, p2, how2 = stats.signed_rank { [1] = 150, [-1] = 50 }
+  t.eq({ w2, n2, how2 }, { 150 * 100.5, 200, "normal" })
+  local var = 200 * 201 * 401 / 24 - (200 ^ 3 - 200) / 48
+  t.near(p2, stats.normal_p((150 * 100.5 - 200 * 201 / 4 - 0.5) / math.sqrt(var)), 1e-12)
+  -- Holm
+  local adj = stats.holm { 0.01, 0.04, 0.03, nil, 0.2 }
+  t.near(adj[1], 0.04, 1e-12)
+  t.near(adj[2], 0.09, 1e-12)
+  t.near(adj[3], 0.09, 1e-12)
+  t.eq(adj[4], nil)
+  t.near(adj[5], 0.2, 1e-12)
+  -- SPRT (p1 0.65, alpha 0.05, beta 0.2): 14 discordant pairs all one way decide an effect, 13 do not;
+  -- 17 each way decide none, 16 do not
+  t.eq(stats.sprt(0, 14), "effect")
+  t.eq(stats.sprt(14, 0), "effect")
+  t.eq(stats.sprt(0, 13), nil)
+  t.eq(stats.sprt(17, 17), "none")
+  t.eq(stats.sprt(16, 16), nil)
+  t.near(stats.normal_quantile(0.975), 1.959963984540054, 1e-12)
+  t.eq(stats.fixed_discordant(), 85)
+end)
+
 t.test("lab-9: the SVG charts each outcome for both sides and is well-formed", function()
   local s = lab.decode(t.read_file(cli_study()))
   local svg = lab_report.svg(s)
