@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 int luaopen_keel(lua_State *L);
 
@@ -86,6 +87,16 @@ static void push_lpeg_version(lua_State *L) {
   lua_remove(L, -2);
 }
 
+/* keel.clock() -> seconds on a monotonic wall clock (a float), for hosts'
+ * progress lines and benchmarks; rules never see it (the sandbox offers
+ * only the geometry modules).  [-0, +1, -] */
+static int l_clock(lua_State *L) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  lua_pushnumber(L, (lua_Number)ts.tv_sec + (lua_Number)ts.tv_nsec / 1e9);
+  return 1;
+}
+
 /* require "keel" -> the module table  [-0, +1, e] */
 KEEL_API int luaopen_keel(lua_State *L) {
   lua_newtable(L);
@@ -99,6 +110,8 @@ KEEL_API int luaopen_keel(lua_State *L) {
   push_script_dir(L);
   add_package_path(L, lua_gettop(L));
   lua_setfield(L, mod, "script_dir");
+  lua_pushcfunction(L, l_clock);
+  lua_setfield(L, mod, "clock");
 #define KEEL_MODULE(name) \
   keel_lua_open_##name(L); \
   lua_setfield(L, mod, #name);

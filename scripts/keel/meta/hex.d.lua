@@ -29,6 +29,11 @@
 ---@field areas keel.areaslib
 local keel = {}
 
+--- Seconds on a monotonic wall clock (a float): for progress lines and
+--- benchmarks in host scripts; rules never see it.
+---@return number
+function keel.clock() end
+
 ---@class keel.hexlib
 ---@field COORD_MAX integer largest |q|, |r|, |s|
 local hex = {}
