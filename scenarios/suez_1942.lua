@@ -71,7 +71,7 @@ return scenario {
     vp = { keyed = "vp", key = "Allied", title = "Allied victory points at the end" },
     sunk = { units = { loc = "dead", type = { "TF", "NT" } }, title = "ships sunk" },
     canal = { global = "suez", title = "the Suez Canal at the end" },
-    combats = { global = "naval_combats", title = "rounds of naval combat fought (32.D)" },
+    combats = { count = "naval_combat", title = "rounds of naval combat fought (32.D)" },
   },
   orders = {
     -- ---- turn 1: the Axis naval movement step ---------------------------------------

@@ -14,10 +14,17 @@
 --   local all = lab.merge { lab.decode(a), lab.decode(b) }
 --
 -- One game is keel.lab_game's (it runs in a sandbox state of its own); the
--- statistics are keel.stats'; the table and the SVG are keel.lab_report's.
+-- statistics are keel.stats'; the paired comparisons keel.lab_pairs'; the
+-- table and the SVG are keel.lab_report's.
+--
+-- A study is played by players (`players`: each game to its end, the
+-- winner and scores among its outcomes; `swap`: every seed twice, the
+-- players' seats swapped) or, without them, by the scenario's scripted
+-- orders (a regression of one line of play).
 local keel = require "keel"
 local json = require "keel.json"
 local stats = require "keel.stats"
+local lab_pairs = require "keel.lab_pairs"
 local limits = require "keel.limits"
 local sorted_keys = require("keel.keys").sorted
 
@@ -28,7 +35,7 @@ local concat, sort = table.concat, table.sort
 local M = {}
 
 M.FORMAT = "keel-lab"
-M.VERSION = 1
+M.VERSION = 2   -- 2: players, swap, pairs, the sequential test (1 is read too)
 --- How seeds are derived (doc/lab.md): named in every report.
 M.SEEDS = "splitmix64(master + i * 0x9E3779B97F4A7C15) >> 33, game i = 1..games"
 
@@ -48,6 +55,28 @@ function M.seed(master, i)
   return z >> 33
 end
 
+--- The seed of game g of a study: M.seed(master, g); with swap, games 2i-1
+--- and 2i both play seed i (the second with the players' seats swapped).
+function M.seed_of(study, g)
+  if study.swap then return M.seed(study.master, (g + 1) // 2) end
+  return M.seed(study.master, g)
+end
+
+--- The seats of game g: {side =, spec =, seat =} for each side — the
+--- study's, or with swap in an even game each side's player moved to the
+--- next side (two sides: swapped). `seat` names the player ("1: random"),
+--- so a player keeps its name from seat to seat.
+function M.seats_of(study, g)
+  local seats = study.seats or {}
+  local out = {}
+  local shift = (study.swap and g % 2 == 0) and 1 or 0
+  for i, s in ipairs(seats) do
+    local from = seats[(i - 1 - shift) % #seats + 1]
+    out[i] = { side = s.side, spec = from.spec, seat = from.seat }
+  end
+  return out
+end
+
 --- The games of slice `index` of `count` (1-based) of games 1..n: first, last
 --- (last < first when the slice is empty). Shards and jobs both cut so.
 function M.slice(n, index, count)
@@ -65,8 +94,13 @@ local function new_side(s)
 end
 
 --- A new, empty study.
----@param opts {scenario: string, games: integer, master?: integer, sides: table[], shard?: integer[]}
----  sides: {{name=, variants={files}}...} (one or two); shard: {index, count}
+---@param opts {scenario: string, games: integer, master?: integer, sides: table[], shard?: integer[],
+---  players?: table, swap?: boolean, steps?: integer}
+---  sides: {{name=, variants={files}}...} (one or two); shard: {index, count};
+---  players: { Side = "spec" } (keel.player; a side not named plays the
+---  scenario's `players` choice, else random) — without it, the scripted
+---  orders; swap: every seed twice, seats swapped (games counts the games,
+---  twice the seeds); steps: orders a game may take (keel.lab_game.STEPS)
 ---@return table study
 function M.new(opts)
   if type(opts.scenario) ~= "string" then error("keel.lab.new: scenario (a file) expected", 2) end
@@ -74,9 +108,13 @@ function M.new(opts)
   local sides = {}
   for i, s in ipairs(opts.sides or { { name = "base" } }) do sides[i] = new_side(s) end
   local shard = opts.shard or { 1, 1 }
+  if opts.swap and not opts.players then error("keel.lab.new: swap wants players", 2) end
+  if opts.swap and opts.games % 2 ~= 0 then error("keel.lab.new: with swap, games counts both seatings: an even number", 2) end
   local study = {
     scenario = { file = opts.scenario }, games = opts.games, master = opts.master or 1, sides = sides,
     shards = shard[2], have = { shard[1] }, orders = nil, outcomes = nil,
+    mode = opts.players and "players" or "scripted", asked = opts.players, swap = opts.swap or nil,
+    steps = opts.steps, pairs = #sides == 2 and lab_pairs.new() or nil,
   }
   local text = keel.file.read(opts.scenario)
   if not text then error(opts.scenario .. ": cannot read the scenario", 0) end
@@ -174,8 +212,8 @@ function Player:call(fname, ...)
   return ok, res, kind
 end
 
-function Player:play(file, variants, seed)
-  local ok, rec, kind = self:call("play", file, variants, seed, { cpu = self.cpu })
+function Player:play(file, variants, seed, seats, steps)
+  local ok, rec, kind = self:call("play", file, variants, seed, { cpu = self.cpu, seats = seats, steps = steps })
   if ok then return rec end
   return { ok = false, kind = kind or "error", order = 0, message = (rec:match("^[^\n]*")) }
 end
@@ -190,11 +228,28 @@ function M.describe(study, opts)
   local p = new_player(opts or {})
   local variants = {}
   for k, s in ipairs(study.sides) do variants[k] = s.variants end
-  local ok, d = p:call("describe", study.scenario.file, variants)
+  local ok, d = p:call("describe", study.scenario.file, variants, study.mode == "players")
   p:close()
   if not ok then error(tostring(d), 0) end
   study.scenario.name = d.name
   study.orders, study.outcomes = d.orders, d.outcomes
+  if study.mode == "players" and not study.seats then
+    -- every side of the game gets a player: asked for, the scenario's, or random
+    if #d.sides == 0 then error(study.scenario.file .. ": the scenario declares no sides (a sequence of play): " ..
+      "players have nothing to play; --scripted plays its orders", 0) end
+    local known = {}
+    for _, side in ipairs(d.sides) do known[side] = true end
+    for _, side in ipairs(sorted_keys(study.asked or {})) do
+      if not known[side] then
+        error(("--player %s: no side of that name (sides: %s)"):format(tostring(side), concat(d.sides, ", ")), 0)
+      end
+    end
+    study.seats = {}
+    for i, side in ipairs(d.sides) do
+      local spec = (study.asked or {})[side] or d.players[side] or "random"
+      study.seats[i] = { side = side, spec = spec, seat = ("%d: %s"):format(i, spec) }
+    end
+  end
   for k, s in ipairs(study.sides) do
     if d.known[k].error then
       error(("%s side (%s): the scenario does not set up: %s"):format(s.name,
@@ -211,8 +266,11 @@ function M.play_range(study, first, last, emit, opts)
   local p = new_player(opts or {})
   local ok, err = pcall(function()
     for g = first, last do
-      local seed = M.seed(study.master, g)
-      for k, side in ipairs(study.sides) do emit(g, k, seed, p:play(study.scenario.file, side.variants, seed)) end
+      local seed = M.seed_of(study, g)
+      local seats = study.mode == "players" and M.seats_of(study, g) or nil
+      for k, side in ipairs(study.sides) do
+        emit(g, k, seed, p:play(study.scenario.file, side.variants, seed, seats, study.steps))
+      end
     end
   end)
   p:close()
@@ -241,7 +299,8 @@ local function worker_spec(study, opts)
   local sides = {}
   for i, s in ipairs(study.sides) do sides[i] = { name = s.name, variants = s.variants } end
   return { scenario = study.scenario.file, master = study.master, sides = sides,
-           cpu = opts.cpu, memory = opts.memory }
+           cpu = opts.cpu, memory = opts.memory, mode = study.mode, seats = study.seats, swap = study.swap,
+           steps = study.steps }
 end
 
 --- The worker's side of `keel lab worker SPEC FIRST LAST OUT`: play games
@@ -253,7 +312,8 @@ function M.worker(spec_file, first, last, out_file)
   if type(spec) ~= "table" then error(spec_file .. ": not a study description", 0) end
   local out = assert(io.open(out_file, "wb"))
   io.stdout:setvbuf("line")
-  local study = { scenario = { file = spec.scenario }, master = spec.master, sides = {} }
+  local study = { scenario = { file = spec.scenario }, master = spec.master, sides = {}, mode = spec.mode,
+                  seats = spec.seats, swap = spec.swap, steps = spec.steps }
   for i, s in ipairs(spec.sides) do study.sides[i] = { name = s.name, variants = s.variants or {} } end
   M.play_range(study, first, last, function(g, k, seed, rec)
     out:write(json.encode({ game = g, side = k, seed = seed, rec = rec }), "\n")
@@ -267,8 +327,88 @@ end
 -- JSON read back (a worker's records, a result) with null as nil
 local NO_NULLS = { nulls = false }
 
+-- Count one game's record and, when the other side's record of that game
+-- is in too (both completed), the pair (keel.lab_pairs).
+local function counter(study)
+  local pending = {}
+  return function(g, k, seed, rec)
+    M.add(study, k, g, seed, rec)
+    if not study.pairs then return end
+    local p = pending[g] or {}
+    pending[g] = p
+    p[k] = rec
+    if p[1] and p[2] then
+      if p[1].ok and p[2].ok then lab_pairs.add(study.pairs, study.outcomes, p[1], p[2]) end
+      pending[g] = nil
+    end
+  end
+end
+
+-- Play games first..last on every side (jobs worker processes, or this
+-- process) and count them with `count`; `tick()` after each game and side.
+local function play_games(study, first, last, count, tick, opts)
+  local games = last - first + 1
+  local jobs = math.max(1, math.min(opts.jobs or 1, games))
+  if jobs == 1 or not opts.program then
+    M.play_range(study, first, last, function(g, k, seed, rec) count(g, k, seed, rec); tick() end, opts)
+    return
+  end
+  local tmp = os.tmpname()
+  local spec_file = tmp .. ".study.json"
+  assert(keel.file.write(spec_file, json.encode(worker_spec(study, opts))))
+  local cmds, outs, errs, ranges = {}, {}, {}, {}
+  for j = 1, jobs do
+    local a, b = M.slice(games, j, jobs)
+    a, b = first + a - 1, first + b - 1
+    outs[j], errs[j], ranges[j] = ("%s.%d.jsonl"):format(tmp, j), ("%s.%d.err"):format(tmp, j), { a, b }
+    cmds[j] = ("%s lab worker %s %d %d %s 2>%s &"):format(shell_quote(opts.program), shell_quote(spec_file), a, b,
+      shell_quote(outs[j]), shell_quote(errs[j]))
+  end
+  local pipe = assert(io.popen("(" .. concat(cmds, " ") .. " wait)", "r"))
+  for line in pipe:lines() do
+    if line == "lab-progress" then tick() end
+  end
+  pipe:close()
+  -- every record the workers wrote, in game order (pairs are counted as
+  -- both of a game are in); a game a worker never reported (it died) fails
+  local recs = {}
+  for j = 1, jobs do
+    local lines = io.open(outs[j], "rb")
+    if lines then
+      for l in lines:lines() do
+        local r = json.decode(l, NO_NULLS)   -- a line cut short (the worker died) does not decode
+        if type(r) == "table" and type(r.rec) == "table" and math.type(r.game) == "integer"
+           and math.type(r.side) == "integer" and not recs[r.game * 64 + r.side] then
+          recs[r.game * 64 + r.side] = r
+        end
+      end
+      lines:close()
+    end
+    local why = (read_all(errs[j]) or ""):match("([^\n]+)\n*$")
+    for g = ranges[j][1], ranges[j][2] do
+      for k = 1, #study.sides do
+        local r = recs[g * 64 + k]
+        if r then
+          count(g, k, r.seed, r.rec)
+        else
+          count(g, k, M.seed_of(study, g),
+            { ok = false, kind = "worker", order = 0, message = "the worker process stopped: " .. (why or "no message") })
+        end
+      end
+    end
+    os.remove(outs[j]); os.remove(errs[j])
+  end
+  os.remove(spec_file); os.remove(tmp)
+end
+
+local function sort_failures(study)
+  for _, side in ipairs(study.sides) do
+    sort(side.failures, function(x, y) return x.game < y.game end)
+  end
+end
+
 --- Play the study's games (its shard), on `jobs` worker processes or, with
---- one job, in this process, and count every record.
+--- one job, in this process, and count every record (and every pair).
 ---@param study table from M.new
 ---@param opts? {jobs?: integer, program?: string, cpu?: number, memory?: integer, on_progress?: fun(done: integer, total: integer)}
 ---  cpu: seconds per action, memory: bytes per Lua state games play in (keel.limits.DEFAULT when not given)
@@ -280,68 +420,65 @@ function M.run(study, opts)
   local total = (last - first + 1) * #study.sides
   local done = 0
   local progress = opts.on_progress or function() end
-  -- each record is counted as it comes (no count depends on the order;
-  -- failures are sorted by game at the end)
-  local function emit(g, k, seed, rec)
-    M.add(study, k, g, seed, rec)
-    done = done + 1
-    progress(done, total)
-  end
   progress(0, total)
-  local games = last - first + 1
-  local jobs = math.max(1, math.min(opts.jobs or 1, games))
-  if jobs == 1 or not opts.program then
-    M.play_range(study, first, last, emit, opts)
-  else
-    local tmp = os.tmpname()
-    local spec_file = tmp .. ".study.json"
-    assert(keel.file.write(spec_file, json.encode(worker_spec(study, opts))))
-    local cmds, outs, errs, ranges = {}, {}, {}, {}
-    for j = 1, jobs do
-      local a, b = M.slice(games, j, jobs)
-      a, b = first + a - 1, first + b - 1
-      outs[j], errs[j], ranges[j] = ("%s.%d.jsonl"):format(tmp, j), ("%s.%d.err"):format(tmp, j), { a, b }
-      cmds[j] = ("%s lab worker %s %d %d %s 2>%s &"):format(shell_quote(opts.program), shell_quote(spec_file), a, b,
-        shell_quote(outs[j]), shell_quote(errs[j]))
-    end
-    local pipe = assert(io.popen("(" .. concat(cmds, " ") .. " wait)", "r"))
-    for line in pipe:lines() do
-      if line == "lab-progress" then
-        done = done + 1
-        progress(math.min(done, total), total)
-      end
-    end
-    pipe:close()
-    -- every record the workers wrote; a game a worker never reported (it died) fails
-    local seen = {}
-    for j = 1, jobs do
-      local lines = io.open(outs[j], "rb")
-      if lines then
-        for l in lines:lines() do
-          local r = json.decode(l, NO_NULLS)   -- a line cut short (the worker died) does not decode
-          if type(r) == "table" and type(r.rec) == "table" and not seen[r.game * 64 + r.side] then
-            M.add(study, r.side, r.game, r.seed, r.rec)
-            seen[r.game * 64 + r.side] = true
-          end
-        end
-        lines:close()
-      end
-      local why = (read_all(errs[j]) or ""):match("([^\n]+)\n*$")
-      for g = ranges[j][1], ranges[j][2] do
-        for k = 1, #study.sides do
-          if not seen[g * 64 + k] then
-            M.add(study, k, g, M.seed(study.master, g),
-              { ok = false, kind = "worker", order = 0, message = "the worker process stopped: " .. (why or "no message") })
-          end
-        end
-      end
-      os.remove(outs[j]); os.remove(errs[j])
-    end
-    os.remove(spec_file); os.remove(tmp)
+  play_games(study, first, last, counter(study), function()
+    done = done + 1
+    progress(math.min(done, total), total)
+  end, opts)
+  sort_failures(study)
+  return study
+end
+
+--- The yes/no the sequential test watches: the first side of the game
+--- winning (the outcome `winner` taking the first seat's side).
+function M.watched(study)
+  local side = study.seats and study.seats[1] and study.seats[1].side
+  return "winner", side and json.encode(side) or nil
+end
+
+--- Play a study in batches until its main question is decided (Wald's
+--- SPRT on the pairs that differ in the first side's win, keel.stats.sprt)
+--- or study.games games are played; the study then holds the games played
+--- and `sequential` says what was decided and what a fixed-size study of
+--- the same power would have played. Wants players and two sides.
+---@param opts? {batch?: integer, p1?: number, alpha?: number, beta?: number, jobs?: integer, program?: string, on_progress?: function}
+function M.run_until_decided(study, opts)
+  opts = opts or {}
+  if not study.pairs or study.mode ~= "players" then
+    error("keel.lab: --until-decided wants players and two sides (a variant)", 0)
   end
-  for _, side in ipairs(study.sides) do
-    sort(side.failures, function(x, y) return x.game < y.game end)
+  if study.shards ~= 1 then error("keel.lab: --until-decided plays the whole study: no --shard", 0) end
+  if not study.orders then M.describe(study, opts) end
+  local max = study.games
+  local batch = opts.batch or math.max(20, 10 * (opts.jobs or 1))
+  if study.swap and batch % 2 == 1 then batch = batch + 1 end
+  local count = counter(study)
+  local sopts = { p1 = opts.p1, alpha = opts.alpha, beta = opts.beta }
+  local name, key = M.watched(study)
+  local played, decided, e = 0, nil, { 0, 0 }
+  local progress = opts.on_progress or function() end
+  local done = 0
+  progress(0, max * #study.sides)
+  while played < max and not decided do
+    local last = math.min(max, played + batch)
+    play_games(study, played + 1, last, count, function()
+      done = done + 1
+      progress(done, max * #study.sides)
+    end, opts)
+    played = last
+    e = (study.pairs.cat[name] or {})[key] or { 0, 0 }
+    decided = stats.sprt(e[1], e[2], sopts)
   end
+  study.games = played
+  sort_failures(study)
+  local n = study.pairs.n
+  local need = stats.fixed_discordant(sopts)
+  local rate = n > 0 and (e[1] + e[2]) / n or 0
+  local fixed = rate > 0 and math.ceil(need / rate) or nil
+  study.sequential = { watch = ("%s = %s"):format(name, tostring(key)), decided = decided or "undecided", games = played,
+                       max = max, pairs = n, b = e[1], c = e[2], p1 = sopts.p1 or 0.65, alpha = sopts.alpha or stats.ALPHA,
+                       beta = sopts.beta or 0.2, fixed_discordant = need, fixed_games = fixed,
+                       saved = fixed and (fixed - played) or nil }
   return study
 end
 
@@ -427,8 +564,8 @@ function M.check(study, where)
         side_bad("failure %d: \"game\" wants a game of its slices, listed once", i)
       end
       failed[f.game] = true
-      if f.seed ~= M.seed(study.master, f.game) then
-        side_bad("failure %d: game %d's seed is %d, not %s", i, f.game, M.seed(study.master, f.game), tostring(f.seed))
+      if f.seed ~= M.seed_of(study, f.game) then
+        side_bad("failure %d: game %d's seed is %d, not %s", i, f.game, M.seed_of(study, f.game), tostring(f.seed))
       end
       if not is_string(f.kind) or not whole(f.order) or not is_string(f.message) then
         side_bad("failure %d wants \"kind\", \"order\" and \"message\"", i)
@@ -467,6 +604,17 @@ function M.check(study, where)
       end
     end
   end
+  if study.mode ~= "players" and study.mode ~= "scripted" then bad("\"mode\" wants \"players\" or \"scripted\"") end
+  if study.mode == "players" then
+    if not list_of(study.seats, function(x) return type(x) == "table" and is_string(x.side) and is_string(x.spec)
+                                              and is_string(x.seat) end) or #study.seats == 0 then
+      bad("\"players\" wants the seats, each {side, spec, seat}")
+    end
+  end
+  if #study.sides == 2 then
+    local most = math.min(study.sides[1].completed, study.sides[2].completed)
+    lab_pairs.check(study.pairs, most, where)
+  end
   return study
 end
 
@@ -486,7 +634,8 @@ function M.merge(list, names)
   local a = list[1]
   local out = {
     scenario = a.scenario, games = a.games, master = a.master, shards = a.shards, have = {},
-    orders = a.orders, outcomes = a.outcomes, sides = {},
+    orders = a.orders, outcomes = a.outcomes, sides = {}, mode = a.mode, seats = a.seats, swap = a.swap,
+    steps = a.steps, pairs = #a.sides == 2 and lab_pairs.new() or nil,
   }
   for i, s in ipairs(a.sides) do out.sides[i] = new_side(s) end
   local have = {}
@@ -502,6 +651,10 @@ function M.merge(list, names)
     if not same_def(b.orders, a.orders) or not same_def(b.outcomes, a.outcomes) then
       refuse("other orders or outcomes (the scenario changed)")
     end
+    if b.mode ~= a.mode or not same_def(b.seats, a.seats) or b.swap ~= a.swap or b.steps ~= a.steps then
+      refuse("played by other players (or scripted against players, or with other seats)")
+    end
+    if b.pairs then lab_pairs.merge(out.pairs, b.pairs) end
     for _, i in ipairs(b.have) do
       if have[i] then refuse(("shard %d/%d is there twice"):format(i, a.shards)) end
       have[i] = true
@@ -610,7 +763,10 @@ function M.report(study)
   local sides = study.sides
   local two = #sides == 2
   local rep = { expectations = {}, outcomes = {}, rules = {}, rows = {}, failures = {} }
-  for i, o in ipairs(study.orders or {}) do
+  if two then rep.paired, rep.comparisons = lab_pairs.report(study) end
+  rep.sequential = study.sequential
+  -- (players play no orders of the scenario: no expectations to meet)
+  for i, o in ipairs(study.mode ~= "players" and study.orders or {}) do
     local e = { order = i, text = o.text, explicit = o.explicit, sides = {} }
     for k, s in ipairs(sides) do e.sides[k] = rate_entry(s.met[i] or 0, s.completed) end
     if two then e.diff = prop_diff(e.sides[1], e.sides[2]) end
@@ -625,6 +781,10 @@ function M.report(study)
       end
     end
     local o = { name = d.name, title = d.title, numeric = numeric, sides = {}, distribution = {} }
+    -- an outcome no completed game gave a value: nothing it reads was ever written
+    local any_game = false
+    for _, s in ipairs(sides) do if s.completed > 0 then any_game = true end end
+    o.never = any_game and keys["null"] and next(keys, nil) == "null" and next(keys, "null") == nil or nil
     for _, key in ipairs(value_order(keys)) do
       local v = { value = json.decode(key), sides = {} }
       if v.value == json.null then v.value = nil end
@@ -698,10 +858,16 @@ function M.report(study)
   return rep
 end
 
---- The command that plays one game of a side alone (`keel run`).
-function M.replay_command(study, k, seed)
-  local parts = { "keel run", shell_quote(study.scenario.file) }
+--- The command that plays one game of a side alone: `keel run` (scripted)
+--- or `keel play` with the game's seats (players).
+function M.replay_command(study, k, seed, g)
+  local players = study.mode == "players"
+  local parts = { players and "keel play" or "keel run", shell_quote(study.scenario.file) }
   for _, v in ipairs(study.sides[k].variants) do parts[#parts + 1] = "--variant " .. shell_quote(v) end
+  if players then
+    for _, s in ipairs(M.seats_of(study, g or 1)) do parts[#parts + 1] = "--player " .. shell_quote(s.side .. "=" .. s.spec) end
+    if study.steps then parts[#parts + 1] = "--steps " .. study.steps end
+  end
   parts[#parts + 1] = "--seed " .. seed
   return concat(parts, " ")
 end
@@ -721,6 +887,7 @@ end
 
 local function arrays_in_report(rep)
   arr(rep.expectations); arr(rep.outcomes); arr(rep.rules); arr(rep.rows); arr(rep.failures)
+  if rep.paired then arr(rep.paired) end
   for _, e in ipairs(rep.expectations) do arr(e.sides) end
   for _, o in ipairs(rep.outcomes) do
     arr(o.sides); arr(o.distribution)
@@ -740,7 +907,7 @@ function M.encode(study)
     local failures = arr()
     for i, f in ipairs(s.failures) do
       failures[i] = { game = f.game, seed = f.seed, kind = f.kind, order = f.order, message = f.message,
-                      replay = M.replay_command(study, k, f.seed) }
+                      replay = M.replay_command(study, k, f.seed, f.game) }
     end
     local met = arr()
     for i = 1, #(study.orders or {}) do met[i] = s.met[i] or 0 end
@@ -755,11 +922,18 @@ function M.encode(study)
   for i, d in ipairs(study.outcomes or {}) do outcomes[i] = d end
   local rep = M.report(study)
   arrays_in_report(rep)
+  local seats
+  if study.seats then
+    seats = arr()
+    for i, x in ipairs(study.seats) do seats[i] = { side = x.side, spec = x.spec, seat = x.seat } end
+  end
   local doc = {
     format = M.FORMAT, version = M.VERSION, keel = keel.version,
     scenario = study.scenario, games = study.games, master_seed = study.master, seeds = M.SEEDS,
     shards = study.shards, have = arr(copy_list(study.have)), complete = M.is_complete(study),
     orders = orders, outcomes = outcomes, sides = sides, report = rep,
+    mode = study.mode, players = seats, swap = study.swap, steps = study.steps, pairs = study.pairs,
+    sequential = study.sequential,
   }
   if M.is_complete(study) then doc.shards, doc.have = nil, nil end   -- the whole study: however it was cut
   return json.encode(doc, PRETTY) .. "\n"
@@ -778,11 +952,13 @@ function M.decode(text, where)
   local doc, err = json.decode(text, NO_NULLS)
   need(type(doc) == "table", err or "no JSON object", where)
   need(doc.format == M.FORMAT, "no \"format\": \"keel-lab\"", where)
-  need(doc.version == M.VERSION, ("version %s; this keel reads version %d"):format(tostring(doc.version), M.VERSION), where)
+  need(doc.version == 1 or doc.version == M.VERSION,
+    ("version %s; this keel reads versions 1 to %d"):format(tostring(doc.version), M.VERSION), where)
   local study = {
     scenario = doc.scenario, games = doc.games, master = doc.master_seed,
     shards = doc.shards or 1, have = doc.have or { 1 }, orders = doc.orders or {}, outcomes = doc.outcomes or {},
-    sides = {},
+    sides = {}, mode = doc.mode or "scripted", seats = doc.players, swap = doc.swap, steps = doc.steps,
+    sequential = doc.sequential,
   }
   need(type(study.scenario) == "table" and type(study.scenario.file) == "string", "no scenario", where)
   need(math.type(study.games) == "integer" and math.type(study.master) == "integer", "no games or master seed", where)
@@ -806,6 +982,13 @@ function M.decode(text, where)
     study.sides[k] = side
   end
   need(#study.sides >= 1, "no sides", where)
+  if #study.sides == 2 then
+    -- a version-1 study kept no pairs: none to report
+    local p = doc.pairs or lab_pairs.new()
+    need(type(p) == "table", "\"pairs\" is not an object", where)
+    -- an empty object reads back as an empty array: both are empty tables here
+    study.pairs = { n = p.n, met = p.met or {}, cat = p.cat or {}, num = p.num or {} }
+  end
   return study
 end
 

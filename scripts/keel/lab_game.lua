@@ -9,6 +9,11 @@
 --   local rec = lab_game.play("scenarios/suez_1942.lua", { "house.lua" }, 12345)
 --   rec.ok, rec.met, rec.outcomes.vp, rec.rules["32.B"], rec.rows["naval_search 7-10: F"]
 --
+-- With players (opts.players, keel.player), a game is played to its end by
+-- them instead of by the scenario's orders, and its result is read as the
+-- outcomes every such study has (M.RESULT_OUTCOMES: the winner, the seat
+-- that won, the margin, the length, each side's score).
+--
 -- A scenario names its outcomes in `outcomes = { name = { ... } }`
 -- (doc/guide.md, "Outcomes"): M.outcome_defs checks them, M.outcome_value
 -- reads one at the end of a game.
@@ -28,12 +33,13 @@ local M = {}
 M.KINDS = {
   global = { "global" },                  -- a game-wide value: { global = "suez" }
   keyed = { "keyed", "key" },             -- a keyed value: { keyed = "vp", key = "Allied" } (key: a part or a list)
+  count = { "count" },                    -- how many entries a keyed map holds: { count = "naval_combat" }
   units = { "units", "sum" },             -- how many units match (or the sum of a field or value over them)
   unit = { "unit", "field", "value" },    -- one unit's field or value: { unit = "Warspite", field = "loc" }
   group = { "group", "key" },             -- a group's value: { group = "Regia", key = "found" }
   query = { "query" },                    -- what a rule's query answers: { query = "victory" }
 }
-local KIND_ORDER = { "global", "keyed", "units", "unit", "group", "query" }
+local KIND_ORDER = { "global", "keyed", "count", "units", "unit", "group", "query" }
 --- The fields of a unit a `units` filter, a `sum` or a `unit ... field` may name.
 M.UNIT_FIELDS = { name = true, type = true, side = true, face = true, hits = true, points = true,
                   loc = true, where = true }
@@ -58,15 +64,15 @@ function M.outcome_defs(spec)
       bad(file, name, "an outcome's name is a word (letters, digits, _ and -)")
     end
     local d = o[name]
-    if type(d) ~= "table" then bad(file, name, "{ global = ... } (or keyed, units, unit, group, query) expected") end
+    if type(d) ~= "table" then bad(file, name, "{ global = ... } (or keyed, count, units, unit, group, query) expected") end
     local kind
     for _, k in ipairs(KIND_ORDER) do
       if d[k] ~= nil then
-        if kind then bad(file, name, ("one of global, keyed, units, unit, group, query: both %s and %s given"):format(kind, k)) end
+        if kind then bad(file, name, ("one of global, keyed, count, units, unit, group, query: both %s and %s given"):format(kind, k)) end
         kind = k
       end
     end
-    if not kind then bad(file, name, "says what it reads: global, keyed, units, unit, group or query") end
+    if not kind then bad(file, name, "says what it reads: global, keyed, count, units, unit, group or query") end
     local allowed = { title = true }
     for _, f in ipairs(M.KINDS[kind]) do allowed[f] = true end
     for _, k in ipairs(sorted_keys(d)) do
@@ -163,6 +169,7 @@ function M.outcome_value(def, run)
   local game = run.game
   if def.kind == "global" then return plain_value(game:get_global(def.global)) end
   if def.kind == "keyed" then return plain_value(game:get_keyed(def.keyed, def.key)) end
+  if def.kind == "count" then return game:count_keyed(def.count) end
   if def.kind == "units" then
     local n = 0
     for _, id in ipairs(game:units()) do
@@ -255,6 +262,9 @@ end
 -- merely miss an expectation
 local FAILS = { error = true, cpu = true, budget = true, memory = true }
 
+--- Orders a game played by players may take before it is called unfinished.
+M.STEPS = 20000
+
 local function first_line(s) return (tostring(s):match("^[^\n]*")) end
 
 --- Load and check a scenario for a study: its spec and outcome definitions
@@ -269,10 +279,12 @@ end
 --- What a study reports about a scenario before any game: its name, each
 --- order as a line of text (and whether it states expectations), its
 --- outcomes, and for each side (its variants) the keys of its active rules
---- and table rows (M.known_keys), or why the side does not set up.
+--- and table rows (M.known_keys), or why the side does not set up; the
+--- game's sides and the scenario's `players`. With players, the outcomes
+--- begin with the result outcomes (M.result_defs).
 ---@param file string
 ---@param sides string[][] each side's variants
-function M.describe(file, sides)
+function M.describe(file, sides, with_players)
   local spec, defs = M.load(file)
   local orders = {}
   for i, o in ipairs(spec.orders or {}) do
@@ -280,17 +292,114 @@ function M.describe(file, sides)
   end
   local outcomes = {}
   for i, d in ipairs(defs) do outcomes[i] = d end
-  local known = {}
+  local known, game_sides = {}, nil
   for k, variants in ipairs(sides or {}) do
     local ok, run = pcall(scenario.start, spec, { variants = variants })
     if ok then
       local rules, rows = M.known_keys(run.set)
       known[k] = { rules = rules, rows = rows }
+      if not game_sides and run.set.sequence then game_sides = require("keel.sequence").side_names(run.set.sequence) end
     else
       known[k] = { rules = {}, rows = {}, error = first_line(errors.format(run)) }
     end
   end
-  return { name = spec.name, orders = orders, outcomes = outcomes, known = known }
+  if with_players then
+    local all = M.result_defs(game_sides or {})
+    for _, d in ipairs(outcomes) do all[#all + 1] = d end
+    outcomes = all
+  end
+  return { name = spec.name, orders = orders, outcomes = outcomes, known = known, sides = game_sides or {},
+           players = spec.players or {} }
+end
+
+-- ---- a game played by players ----------------------------------------------------------
+
+--- The outcomes a study with players reads off every game's result
+--- (game:result(), keel.sequence), besides the scenario's own: defs as
+--- M.outcome_defs gives them, for the sides of the scenario.
+---@param sides string[] the scenario's sides, in its order
+---@return table[]
+function M.result_defs(sides)
+  local defs = {
+    { name = "winner", title = "the side that won (draw: none)", kind = "result" },
+    { name = "winner_seat", title = "the seat that won (its player; draw: none)", kind = "result" },
+    { name = "turns", title = "game turns played", kind = "result" },
+  }
+  if #sides == 2 then
+    defs[#defs + 1] = { name = "margin", title = ("%s's score minus %s's"):format(sides[1], sides[2]), kind = "result" }
+  end
+  for _, side in ipairs(sides) do
+    defs[#defs + 1] = { name = "score_" .. side, title = side .. "'s score at the end", kind = "result" }
+  end
+  return defs
+end
+
+-- The seed of the player of the i-th side in a game of this seed: its own
+-- stream, the same in every side of a study (paired games stay paired).
+local function player_seed(seed, i)
+  return seed ~ (i * -7046029254386353131)   -- 0x9E3779B97F4A7C15
+end
+
+--- Play a game set up in `run` to its end with players: `seats` is a list
+--- of {side =, spec =} (keel.player specs; a side with none is played by
+--- "random"). At most `steps` orders. Returns nil, the number of orders
+--- played; or a failure record {ok = false, kind, order, message}: kind
+--- "player" (a player's error or bad spec), "refused" (a player's order
+--- refused: a rule or player fault), "dead-end" (nobody may act and the
+--- game is not over), "steps", or the kind of a rule error or limit.
+function M.play_players(run, seats, steps, seed)
+  local player = require "keel.player"
+  local set, game = run.set, run.game
+  local sides = set.sequence and require("keel.sequence").side_names(set.sequence) or {}
+  if #sides == 0 then
+    return { ok = false, kind = "setup", order = 0,
+             message = "the scenario declares no sides (a sequence of play): nothing for players to play" }
+  end
+  local spec_of = {}
+  for _, s in ipairs(seats) do spec_of[s.side] = s.spec end
+  local made = {}
+  for i, side in ipairs(sides) do
+    local p, err = player.new(spec_of[side] or "random", { seed = player_seed(seed, i) })
+    if not p then return { ok = false, kind = "player", order = 0, message = side .. ": " .. tostring(err) } end
+    made[side] = p
+  end
+  for step = 1, steps do
+    local st = set:status(game)
+    if st.over then return nil, step - 1 end
+    local side = st.active and st.active[1]
+    if not side then
+      return { ok = false, kind = "dead-end", order = step, message = "nobody may act and the game is not over" }
+    end
+    local ok, name, params = pcall(made[side].decide, made[side], set, game, side)
+    if not ok then
+      return { ok = false, kind = FAILS[errors.get_kind(name) or ""] and errors.get_kind(name) or "player",
+               order = step, message = side .. "'s player: " .. first_line(errors.format(name)) }
+    end
+    local res = table.pack(set:act(game, name, params, side))
+    if not res[1] then
+      local kind = res[3]
+      return { ok = false, kind = FAILS[kind] and kind or "refused", order = step,
+               message = ("%s's order %s was refused: %s"):format(side, tostring(name), first_line(errors.format(res[2]))) }
+    end
+  end
+  if set:status(game).over then return nil, steps end
+  return { ok = false, kind = "steps", order = steps, message = ("no end after %d orders"):format(steps) }
+end
+
+--- The result outcomes of a game that is over (M.result_defs).
+function M.result_values(run, seats)
+  local game = run.game
+  local res = game:result()
+  local sides = require("keel.sequence").side_names(run.set.sequence)
+  local v = { winner = res.winner, turns = game:get_global("turn") }
+  for i, s in ipairs(seats) do
+    if s.side == res.winner then v.winner_seat = s.seat or tostring(i) end
+  end
+  for _, side in ipairs(sides) do v["score_" .. side] = res.scores[side] end
+  if #sides == 2 and res.scores[sides[1]] and res.scores[sides[2]] then
+    v.margin = res.scores[sides[1]] - res.scores[sides[2]]
+  end
+  return v
 end
 
 --- Play one game. Each game starts from the same state of its scenario
@@ -308,7 +417,11 @@ end
 ---@param file string the scenario
 ---@param variants string[] stacked on the scenario's own
 ---@param seed integer
----@param opts? {cpu?: number}
+--- With opts.seats ({side =, spec =, seat =} each, keel.player specs), the
+--- game is played to its end by players (M.play_players, at most
+--- opts.steps orders) and `outcomes` holds the result outcomes too
+--- (M.result_defs); `orders` says how many orders were played.
+---@param opts? {cpu?: number, seats?: table[], steps?: integer}
 ---@return table record
 function M.play(file, variants, seed, opts)
   opts = opts or {}
@@ -331,17 +444,21 @@ function M.play(file, variants, seed, opts)
     return { ok = false, kind = "setup", order = 0, message = first_line(errors.format(run)) }
   end
   local met = {}
-  local failure
-  for i, order in ipairs(spec.orders or {}) do
-    local outcome, problems = run:play(i, order)
-    met[i] = #problems == 0 and "1" or "0"
-    local want_error = order.expect and order.expect.error
-    if not failure and not outcome.ok and FAILS[outcome.kind] and not want_error then
-      failure = { ok = false, kind = outcome.kind, order = i, message = first_line(outcome.message) }
+  local failure, played
+  if opts.seats then
+    failure, played = M.play_players(run, opts.seats, opts.steps or M.STEPS, seed)
+  else
+    for i, order in ipairs(spec.orders or {}) do
+      local outcome, problems = run:play(i, order)
+      met[i] = #problems == 0 and "1" or "0"
+      local want_error = order.expect and order.expect.error
+      if not failure and not outcome.ok and FAILS[outcome.kind] and not want_error then
+        failure = { ok = false, kind = outcome.kind, order = i, message = first_line(outcome.message) }
+      end
     end
   end
   if failure then return failure end
-  local values = {}
+  local values = opts.seats and M.result_values(run, opts.seats) or {}
   for _, d in ipairs(defs) do
     local vok, v = pcall(M.outcome_value, d, run)
     if not vok then
@@ -353,7 +470,8 @@ function M.play(file, variants, seed, opts)
   local hashes = {}
   for i, rf in ipairs(run.game.rule_files) do hashes[i] = rf[2] end
   local rules_hash = keel.state.hash_bytes(concat(hashes, " "))
-  return { ok = true, met = concat(met), outcomes = values, rules = rules, rows = rows, rules_hash = rules_hash }
+  return { ok = true, met = concat(met), outcomes = values, rules = rules, rows = rows, rules_hash = rules_hash,
+           orders = played }
 end
 
 return M

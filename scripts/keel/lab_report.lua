@@ -110,6 +110,14 @@ function M.text(study)
   add("  scenario %s, %d game(s)%s%s, master seed %d", study.scenario.file, study.games, #sides > 1 and " on each side" or "",
     lab.is_complete(study) and "" or fmt(" (shard(s) %s of %d)", concat(study.have, ","), study.shards), study.master)
   add("  seeds: %s", lab.SEEDS)
+  if study.mode == "players" then
+    local seats = {}
+    for i, x in ipairs(study.seats or {}) do seats[i] = fmt("%s = %s", x.side, x.spec) end
+    add("  played to the end by players: %s%s", concat(seats, ", "),
+      study.swap and "; every seed twice, the second time with the seats swapped" or "")
+  else
+    add("  scripted: every game plays the scenario's orders")
+  end
   for _, s in ipairs(sides) do
     add("  %-8s %-44s %d played, %d completed, %d failed", s.name, cut(side_label(s), 44), s.played, s.completed, #s.failures)
   end
@@ -153,6 +161,49 @@ function M.text(study)
     end
   end
 
+  local never = {}
+  for _, o in ipairs(rep.outcomes) do if o.never then never[#never + 1] = o.name end end
+  if #never > 0 then
+    flush()
+    add("  never written by any game: %s (what they read was never set: check the outcome)", concat(never, ", "))
+  end
+
+  if rep.paired and #rep.paired > 0 then
+    flush()
+    L[#L + 1] = ""
+    add("paired comparisons (game i of both sides from the same seed): variant - base")
+    add("  [McNemar's exact test for yes/no, Wilcoxon's signed-rank test for numbers (interval: paired t);")
+    add("   p adjusted by Holm over the %d comparisons below, * where the adjusted p < 0.05]", rep.comparisons)
+    pending = {}
+    for _, e in ipairs(rep.paired) do
+      local label = e.value ~= nil and fmt("%s = %s", e.what, value_text(e.value)) or e.what
+      if e.what ~= nil and e.b == nil and e.value == nil and e.n then
+        pending[#pending + 1] = { cut(label, 48), { fmt("%s [%s, %s]", num(e.mean), num(e.lo), num(e.hi)),
+          fmt("%d pairs, %d differ", e.n, e.nonzero or 0) }, fmt("%s %s  Holm %s", e.significant and "*" or " ",
+          p_text(e.p), p_text(e.p_holm)) }
+      else
+        pending[#pending + 1] = { cut(label, 48), { fmt("%+.1f [%+.1f, %+.1f]", 100 * e.diff, 100 * e.lo, 100 * e.hi),
+          fmt("%d base only, %d variant only", e.b, e.c) }, fmt("%s %s  Holm %s", e.significant and "*" or " ",
+          p_text(e.p), p_text(e.p_holm)) }
+      end
+    end
+    table.insert(pending, 1, { "", { "difference", "pairs" }, "" })
+    flush()
+  end
+  local sq = rep.sequential
+  if sq then
+    L[#L + 1] = ""
+    add("sequential test (Wald's SPRT on the pairs that differ in %s; p1 %.2f, alpha %.2f, beta %.2f):", sq.watch,
+      sq.p1, sq.alpha, sq.beta)
+    add("  %s after %d of at most %d games (%d pairs: %d base only, %d variant only)",
+      sq.decided == "effect" and "an effect: decided" or sq.decided == "none" and "no effect: decided" or "not decided",
+      sq.games, sq.max, sq.pairs, sq.b, sq.c)
+    if sq.fixed_games then
+      add("  a fixed-size study of the same power: about %d games (%d differing pairs at the rate seen); %s",
+        sq.fixed_games, sq.fixed_discordant, sq.saved >= 0 and fmt("%d saved", sq.saved) or fmt("%d more played", -sq.saved))
+    end
+  end
+
   for _, what in ipairs { { "rules", "rules fired (times per game, mean [95% CI]; % of games)" },
                           { "rows", "table rows (times per game, mean [95% CI]; % of games)" } } do
     local list = rep[what[1]]
@@ -183,7 +234,7 @@ function M.text(study)
         if i > 20 then add("  %s: %d more in the JSON report", s.name, #s.failures - 20) break end
         add("  %s game %d, seed %d: %s%s: %s", s.name, f.game, f.seed, f.kind,
           f.order > 0 and fmt(" in order %d", f.order) or "", cut(f.message, 120))
-        add("    %s", lab.replay_command(study, k, f.seed))
+        add("    %s", lab.replay_command(study, k, f.seed, f.game))
       end
     end
   end

@@ -48,7 +48,8 @@ local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
                  variants = true, seed = true, flags = true, keyed = true, forces = true, groups = true,
-                 orders = true, outcomes = true, sequence = true, turns = true, scores = true, victory = true }
+                 orders = true, outcomes = true, sequence = true, turns = true, scores = true, victory = true,
+                 players = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
                        face = true, hits = true, points = true, at = true, port = true, group = true,
                        aboard = true }
@@ -511,6 +512,17 @@ function M.check(raw, file, text, hash)
   end
   if spec.scores ~= nil then spec.scores = sequence.check_scores(spec.scores, bad) end
   if spec.victory ~= nil then spec.victory = sequence.check_victory(spec.victory, bad) end
+  -- the players a study plays the scenario with unless told (keel lab)
+  if spec.players ~= nil then
+    if type(spec.players) ~= "table" then
+      self:bad({ "players" }, 'players { Side = "random" | "greedy" | "mcts:..." } expected, got ' .. show(spec.players))
+    end
+    for _, side in ipairs(sorted_keys(spec.players)) do
+      if type(side) ~= "string" or type(spec.players[side]) ~= "string" then
+        self:bad({ "players", side }, "a side's name and a player (a string, as keel play --player takes it) expected")
+      end
+    end
+  end
   spec.file = file
   spec.line = self.line
   spec.lines = lines

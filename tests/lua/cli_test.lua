@@ -176,7 +176,7 @@ t.test("cli: a missing file is a failure (exit 1) for every command that reads o
     "render scenarios/maps/suez.map -o " .. missing .. "/x.svg",
     "view tests/golden/suez_1942.jsonl -o " .. missing .. "/x.html",
     "run scenarios/suez_1942.lua --quiet --journal " .. missing .. "/x.jsonl",
-    "lab scenarios/suez_1942.lua --games 1 --jobs 1 --quiet --json " .. missing .. "/x.json",
+    "lab scenarios/suez_1942.lua --scripted --games 1 --jobs 1 --quiet --json " .. missing .. "/x.json",
   } do
     local status, out, err = run3(args)
     t.eq(status, 1, "keel " .. args)

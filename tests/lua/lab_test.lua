@@ -34,7 +34,7 @@ local cli_file
 local function cli_study()
   if cli_file then return cli_file end
   cli_file = tmp .. "/single.json"
-  local st, out = sh(("%s lab %s --games 12 --seed 5 --variant %s --jobs 2 --json %s --quiet"):format(
+  local st, out = sh(("%s lab %s --scripted --games 12 --seed 5 --variant %s --jobs 2 --json %s --quiet"):format(
     keel_bin, SUEZ, SEARCH, cli_file))
   t.eq(st, 0, out)
   return cli_file
@@ -87,7 +87,7 @@ t.test("lab-3: shards merged equal the single run, byte for byte; bad merges are
   local files = {}
   for i = 1, 3 do
     files[i] = ("%s/shard%d.json"):format(tmp, i)
-    local st, out = sh(("%s lab %s --games 12 --seed 5 --variant %s --shard %d/3 --jobs 1 --json %s --quiet"):format(
+    local st, out = sh(("%s lab %s --scripted --games 12 --seed 5 --variant %s --shard %d/3 --jobs 1 --json %s --quiet"):format(
       keel_bin, SUEZ, SEARCH, i, files[i]))
     t.eq(st, 0, out)
     local doc = json.decode(t.read_file(files[i]))
@@ -113,7 +113,7 @@ t.test("lab-3: shards merged equal the single run, byte for byte; bad merges are
   t.eq(st, 1)
   t.ok(out:find("shard 1/3 is there twice", 1, true), out)
   local other = tmp .. "/other.json"
-  t.eq((sh(("%s lab %s --games 12 --seed 6 --variant %s --shard 2/3 --jobs 1 --json %s --quiet"):format(
+  t.eq((sh(("%s lab %s --scripted --games 12 --seed 6 --variant %s --shard 2/3 --jobs 1 --json %s --quiet"):format(
     keel_bin, SUEZ, SEARCH, other))), 0)
   st, out = sh(("%s lab merge %s %s"):format(keel_bin, files[1], other))
   t.eq(st, 1)
@@ -238,7 +238,7 @@ t.test("lab-7: outcomes: the scenario's outcomes field is checked and read at th
   t.eq(rep.outcomes[1].distribution[1].value, "permanently closed")
   -- mistakes name the file, the outcome and what was expected
   local function defs(o) return lab_game.outcome_defs { file = "x.lua", outcomes = o } end
-  t.raises(function() defs { vp = { global = "vp", unit = "Warspite" } } end, "x.lua: outcomes.vp: one of global, keyed, units")
+  t.raises(function() defs { vp = { global = "vp", unit = "Warspite" } } end, "x.lua: outcomes.vp: one of global, keyed, count, units")
   t.raises(function() defs { vp = { keyed = "vp", key = { 1, 2, 3, 4 } } } end, "key of 1 to 3 parts")
   t.eq(defs { vp = { keyed = "vp", key = "Allied" } }[1].key, { "Allied" })
   t.raises(function() defs { vp = {} } end, "says what it reads")
@@ -423,7 +423,7 @@ t.test("lab-11: variants that conflict, or a side that cannot set up, are report
 end)
 
 t.test("lab-12: progress: plain lines on standard error off a terminal, a bar with an ETA on one", function()
-  local st, out = sh(("(%s lab %s --games 3 --jobs 1 2>%s/err >%s/out)"):format(keel_bin, SUEZ, tmp, tmp))
+  local st, out = sh(("(%s lab %s --scripted --games 3 --jobs 1 2>%s/err >%s/out)"):format(keel_bin, SUEZ, tmp, tmp))
   t.eq(st, 0, out)
   local err = t.read_file(tmp .. "/err")
   t.ok(err:find("keel lab: 3/3 games played (100%), done", 1, true), err)
@@ -433,14 +433,14 @@ t.test("lab-12: progress: plain lines on standard error off a terminal, a bar wi
   t.ok(not report:find("games played", 1, true), "the report alone on standard output")
   -- a terminal, through script(1) when it is there
   if os.execute("script -qec true /dev/null >/dev/null 2>&1") then
-    out = select(2, sh(("script -qec %s /dev/null"):format(lab.shell_quote(keel_bin .. " lab " .. SUEZ .. " --games 2 --jobs 1"))))
+    out = select(2, sh(("script -qec %s /dev/null"):format(lab.shell_quote(keel_bin .. " lab " .. SUEZ .. " --scripted --games 2 --jobs 1"))))
     t.ok(out:find("\r[", 1, true) and out:find("] 1/2 games", 1, true), out)
     t.ok(out:find("ETA", 1, true), out)
     t.ok(not out:find("games played", 1, true), out)
   else
     io.write("  (no script(1): the terminal progress bar is not checked)\n")
   end
-  st, out = sh(("%s lab %s --games 2 --jobs 1 --quiet --json %s/q.json"):format(keel_bin, SUEZ, tmp))
+  st, out = sh(("%s lab %s --scripted --games 2 --jobs 1 --quiet --json %s/q.json"):format(keel_bin, SUEZ, tmp))
   t.eq(st, 0)
   t.eq(out, "", "--quiet prints nothing")
 end)
@@ -466,7 +466,7 @@ t.test("lab-14: a rule set with state between games gives the same study however
   local files = {}
   for _, jobs in ipairs { 1, 2 } do
     files[jobs] = ("%s/stateful%d.json"):format(tmp, jobs)
-    local st, out = sh(("%s lab %s --games 6 --seed 3 --variant %s --jobs %d --json %s --quiet"):format(
+    local st, out = sh(("%s lab %s --scripted --games 6 --seed 3 --variant %s --jobs %d --json %s --quiet"):format(
       keel_bin, SUEZ, STATEFUL, jobs, files[jobs]))
     t.eq(st, 0, out)
   end
@@ -486,7 +486,7 @@ t.test("lab-14: a rule set with state between games gives the same study however
   local shards = {}
   for i = 1, 2 do
     shards[i] = ("%s/stateful_shard%d.json"):format(tmp, i)
-    t.eq((sh(("%s lab %s --games 6 --seed 3 --variant %s --shard %d/2 --jobs 1 --json %s --quiet"):format(
+    t.eq((sh(("%s lab %s --scripted --games 6 --seed 3 --variant %s --shard %d/2 --jobs 1 --json %s --quiet"):format(
       keel_bin, SUEZ, STATEFUL, i, shards[i]))), 0)
   end
   local merged = tmp .. "/stateful_merged.json"

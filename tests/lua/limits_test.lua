@@ -13,7 +13,7 @@ local COMMANDS = {
   replay = "replay no-such-journal.jsonl",
   view = "view no-such-journal.jsonl",
   serve = "serve --stdio </dev/null",
-  lab = "lab scenarios/suez_1942.lua --games 1 --jobs 1 --quiet",
+  lab = "lab scenarios/suez_1942.lua --scripted --games 1 --jobs 1 --quiet",
 }
 local ORDER = { "run", "replay", "view", "serve", "lab" }
 

@@ -1,16 +1,20 @@
---- keel lab SCENARIO --games N [--variant FILE ...] [--vs FILE ...] [--seed MASTER] [--jobs J]
----          [--shard I/N] [--json FILE] [--svg FILE] [--quiet] [--cpu SECONDS] [--memory MIB]
+--- keel lab SCENARIO --games N [--player SIDE=KIND ...] [--swap] [--scripted] [--variant FILE ...]
+---          [--vs FILE ...] [--until-decided [--max N]] [--seed MASTER] [--jobs J] [--shard I/N]
+---          [--json FILE] [--svg FILE] [--quiet] [--cpu SECONDS] [--memory MIB]
 --- keel lab merge FILE... [--json FILE] [--svg FILE]
 local cli = require "keel.cli"
 local limits = require "keel.limits"
 
 local M = {
   summary = "the variant lab: play a scenario many times, base against a house rule",
-  usage = "keel lab SCENARIO.lua --games N [--variant FILE ...] [--vs FILE ...] [--seed MASTER]\n" ..
-          "                [--jobs J] [--shard I/N] [--json FILE] [--svg FILE] [--quiet]\n" ..
+  usage = "keel lab SCENARIO.lua --games N [--player SIDE=KIND[:OPT=V,...] ...] [--swap] [--scripted]\n" ..
+          "                [--variant FILE ...] [--vs FILE ...] [--until-decided [--max N]] [--seed MASTER]\n" ..
+          "                [--steps MAX] [--jobs J] [--shard I/N] [--json FILE] [--svg FILE] [--quiet]\n" ..
           "                [--cpu SECONDS] [--memory MIB]\n" ..
           "       keel lab merge FILE.json ... [--json FILE] [--svg FILE]",
-  help = "Plays N games of SCENARIO, each with its own seed derived from one master\n" ..
+  help = "Plays N games of SCENARIO, each to its end by players (the scenario's\n" ..
+         "`players`, else random; --player SIDE=KIND as keel play takes it) or, with\n" ..
+         "--scripted, by the scenario's orders; each game with its own seed derived from one master\n" ..
          "seed (doc/lab.md says how), on one side with the --vs variants (none: the\n" ..
          "scenario as it is) and, when --variant is given, on a second side with those\n" ..
          "variants instead; both sides play the same seeds. Each side's variants stack\n" ..
@@ -21,6 +25,13 @@ local M = {
          "error, a limit) is counted and its seed printed with the command that replays\n" ..
          "it alone; the study goes on. The exit status is 0 when the report is made.\n" ..
          "  --games N       how many games (seeds) to play on each side\n" ..
+         "  --player SIDE=KIND  who plays SIDE (random, greedy, mcts[:OPT=V,...], a .lua file)\n" ..
+         "  --swap          play every seed twice, the players' seats swapped the second time\n" ..
+         "                  (tells a side's advantage from a player's strength)\n" ..
+         "  --scripted      play the scenario's orders instead (a regression of one line of play)\n" ..
+         "  --until-decided play in batches until the variant's effect on the first side's win\n" ..
+         "                  rate is decided (Wald's SPRT, doc/lab.md), at most --max N games\n" ..
+         "  --steps MAX     orders a game may take before it counts as failed (default 20000)\n" ..
          "  --variant FILE  the variant side: a house-rule variant (repeat for more)\n" ..
          "  --vs FILE       the base side's variants (repeat for more; default none)\n" ..
          "  --seed MASTER   the master seed the games' seeds come from (default 1)\n" ..
@@ -63,11 +74,12 @@ end
 --- A progress reporter: a bar with an ETA redrawn on a terminal, else a
 --- plain line on standard error at every tenth (and at the end).
 function M.progress(tty)
-  local start = os.time()
+  local clock = require("keel").clock
+  local start = clock()
   local last_tenth = 0
   local function eta(done, total)
-    local spent = os.difftime(os.time(), start)
-    if done == 0 or spent < 1 then return "ETA ?" end
+    local spent = clock() - start
+    if done == 0 then return "ETA ?" end
     return "ETA " .. clock_text(spent / done * (total - done))
   end
   return function(done, total)
@@ -75,7 +87,7 @@ function M.progress(tty)
       local width = 30
       local fill = total > 0 and math.floor(width * done / total) or width
       io.stdout:write(("\r[%s%s] %d/%d games %s "):format(("#"):rep(fill), ("."):rep(width - fill), done, total,
-        done == total and ("in " .. clock_text(os.difftime(os.time(), start))) or eta(done, total)))
+        done == total and ("in " .. clock_text(clock() - start)) or eta(done, total)))
       if done == total then io.stdout:write("\r\27[K") end
       io.stdout:flush()
     else
@@ -91,10 +103,34 @@ end
 
 local function run_study(args)
   local opts, rest = cli.parse_options(args, limits.options { games = "value", variant = "list", vs = "list", seed = "value",
-    jobs = "value", shard = "value", json = "value", svg = "value", quiet = "flag" })
+    jobs = "value", shard = "value", json = "value", svg = "value", quiet = "flag", player = "list", swap = "flag",
+    scripted = "flag", ["until-decided"] = "flag", max = "value", steps = "value" })
   if #rest ~= 1 then cli.usage_error("lab needs one SCENARIO.lua; try 'keel help lab'") end
-  local games = math.tointeger(tonumber(opts.games or ""))
-  if not games or games < 1 then cli.usage_error("lab needs --games N (a whole number, at least 1)") end
+  local sequential = opts["until-decided"]
+  local games = math.tointeger(tonumber((sequential and opts.max or opts.games) or (sequential and "2000") or ""))
+  if not games or games < 1 then
+    cli.usage_error(sequential and "--max wants a whole number, at least 1" or "lab needs --games N (a whole number, at least 1)")
+  end
+  if opts.scripted and (opts.player or opts.swap or sequential) then
+    cli.usage_error("--scripted plays the scenario's orders: no --player, --swap or --until-decided with it")
+  end
+  local players
+  if not opts.scripted then
+    players = {}
+    for _, p in ipairs(opts.player or {}) do
+      local side, spec = p:match("^([^=]+)=(.+)$")
+      if not side then cli.usage_error(("--player %s: SIDE=KIND expected (e.g. Axis=greedy)"):format(p)) end
+      if players[side] then cli.usage_error(("--player: %s is given twice"):format(side)) end
+      players[side] = spec
+    end
+  end
+  local steps
+  if opts.steps then
+    steps = math.tointeger(tonumber(opts.steps))
+    if not steps or steps < 1 then cli.usage_error("--steps wants a whole number, at least 1") end
+  end
+  if sequential and not opts.variant then cli.usage_error("--until-decided compares a variant with the base: --variant FILE") end
+  if sequential and opts.shard then cli.usage_error("--until-decided plays the whole study: no --shard") end
   local master = 1
   if opts.seed then
     master = math.tointeger(tonumber(opts.seed))
@@ -118,10 +154,12 @@ local function run_study(args)
   local l = limits.resolve(cli.limits(opts))
   local sides = { { name = "base", variants = opts.vs or {} } }
   if opts.variant then sides[2] = { name = "variant", variants = opts.variant } end
-  local study = lab.new { scenario = rest[1], games = games, master = master, sides = sides, shard = shard }
+  local study = lab.new { scenario = rest[1], games = opts.swap and 2 * games or games, master = master, sides = sides,
+                          shard = shard, players = players, swap = opts.swap, steps = steps }
   local tty = not opts.quiet and M.is_tty()
-  lab.run(study, { jobs = jobs, program = cli.program, cpu = l.cpu, memory = l.memory,
-                   on_progress = not opts.quiet and M.progress(tty) or nil })
+  local run_opts = { jobs = jobs, program = cli.program, cpu = l.cpu, memory = l.memory,
+                     on_progress = not opts.quiet and M.progress(tty) or nil }
+  if sequential then lab.run_until_decided(study, run_opts) else lab.run(study, run_opts) end
   outputs(study, opts)
   return 0
 end
