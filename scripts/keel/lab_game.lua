@@ -292,19 +292,22 @@ function M.describe(file, sides, with_players)
   end
   local outcomes = {}
   for i, d in ipairs(defs) do outcomes[i] = d end
-  local known, game_sides = {}, nil
+  local known, game_sides, scored = {}, nil, {}
   for k, variants in ipairs(sides or {}) do
     local ok, run = pcall(scenario.start, spec, { variants = variants })
     if ok then
       local rules, rows = M.known_keys(run.set)
       known[k] = { rules = rules, rows = rows }
-      if not game_sides and run.set.sequence then game_sides = require("keel.sequence").side_names(run.set.sequence) end
+      if not game_sides and run.set.sequence then
+        game_sides = require("keel.sequence").side_names(run.set.sequence)
+        scored = run.set.game_spec and run.set.game_spec.scores or {}
+      end
     else
       known[k] = { rules = {}, rows = {}, error = first_line(errors.format(run)) }
     end
   end
   if with_players then
-    local all = M.result_defs(game_sides or {})
+    local all = M.result_defs(game_sides or {}, scored)
     for _, d in ipairs(outcomes) do all[#all + 1] = d end
     outcomes = all
   end
@@ -316,20 +319,24 @@ end
 
 --- The outcomes a study with players reads off every game's result
 --- (game:result(), keel.sequence), besides the scenario's own: defs as
---- M.outcome_defs gives them, for the sides of the scenario.
+--- M.outcome_defs gives them, for the sides of the scenario (a score for
+--- each side that has one, and the margin when both of two have).
 ---@param sides string[] the scenario's sides, in its order
+---@param scored table<string, any> the sides with scores declared
 ---@return table[]
-function M.result_defs(sides)
+function M.result_defs(sides, scored)
   local defs = {
     { name = "winner", title = "the side that won (draw: none)", kind = "result" },
     { name = "winner_seat", title = "the seat that won (its player; draw: none)", kind = "result" },
     { name = "turns", title = "game turns played", kind = "result" },
   }
-  if #sides == 2 then
+  if #sides == 2 and scored[sides[1]] and scored[sides[2]] then
     defs[#defs + 1] = { name = "margin", title = ("%s's score minus %s's"):format(sides[1], sides[2]), kind = "result" }
   end
   for _, side in ipairs(sides) do
-    defs[#defs + 1] = { name = "score_" .. side, title = side .. "'s score at the end", kind = "result" }
+    if scored[side] then
+      defs[#defs + 1] = { name = "score_" .. side, title = side .. "'s score at the end", kind = "result" }
+    end
   end
   return defs
 end

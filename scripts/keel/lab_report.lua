@@ -124,23 +124,25 @@ function M.text(study)
   add("  [95%% intervals: Wilson for rates, normal for means%s]",
     two and "; difference = variant - base, * where p < 0.05 (two-proportion z-test for rates, Welch's t-test for means)" or "")
 
-  header("expectations met (% of completed games)")
-  local always = {}
-  for _, e in ipairs(rep.expectations) do
-    local all = true
-    for _, s in ipairs(e.sides) do if s.count ~= s.n then all = false end end
-    if all then
-      always[#always + 1] = e.order
-    else
-      local cols = {}
-      for k, s in ipairs(e.sides) do cols[k] = rate_text(s) end
-      row(fmt("%d %s", e.order, e.text), cols, diff_text(e.diff, true))
+  if study.mode ~= "players" then
+    header("expectations met (% of completed games)")
+    local always = {}
+    for _, e in ipairs(rep.expectations) do
+      local all = true
+      for _, s in ipairs(e.sides) do if s.count ~= s.n then all = false end end
+      if all then
+        always[#always + 1] = e.order
+      else
+        local cols = {}
+        for k, s in ipairs(e.sides) do cols[k] = rate_text(s) end
+        row(fmt("%d %s", e.order, e.text), cols, diff_text(e.diff, true))
+      end
     end
-  end
-  flush()
-  if #always > 0 then
-    add("  %s: met in every game%s", #always == #rep.expectations and "every order" or
-      ("order(s) " .. concat(always, ", ")), #sides > 1 and " on every side" or "")
+    flush()
+    if #always > 0 then
+      add("  %s: met in every game%s", #always == #rep.expectations and "every order" or
+        ("order(s) " .. concat(always, ", ")), #sides > 1 and " on every side" or "")
+    end
   end
 
   if #rep.outcomes > 0 then
