@@ -245,8 +245,11 @@ function M.describe(study, opts)
       end
     end
     study.seats = {}
+    local player = require "keel.player"
     for i, side in ipairs(d.sides) do
       local spec = (study.asked or {})[side] or d.players[side] or "random"
+      local made, why = player.new(spec, { seed = 1 })   -- a bad spec is refused now, not in every game
+      if not made then error(("player of %s: %s"):format(side, tostring(why)), 0) end
       study.seats[i] = { side = side, spec = spec, seat = ("%d: %s"):format(i, spec) }
     end
   end

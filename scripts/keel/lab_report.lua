@@ -178,8 +178,8 @@ function M.text(study)
     add("   p adjusted by Holm over the %d comparisons below, * where the adjusted p < 0.05]", rep.comparisons)
     pending = {}
     for _, e in ipairs(rep.paired) do
-      local label = e.value ~= nil and fmt("%s = %s", e.what, value_text(e.value)) or e.what
-      if e.what ~= nil and e.b == nil and e.value == nil and e.n then
+      local label = e.b ~= nil and fmt("%s = %s", e.what, value_text(e.value)) or e.what
+      if e.b == nil then
         pending[#pending + 1] = { cut(label, 48), { fmt("%s [%s, %s]", num(e.mean), num(e.lo), num(e.hi)),
           fmt("%d pairs, %d differ", e.n, e.nonzero or 0) }, fmt("%s %s  Holm %s", e.significant and "*" or " ",
           p_text(e.p), p_text(e.p_holm)) }
