@@ -34,6 +34,7 @@ local unpack, pack = table.unpack, table.pack
 local setupvalue = debug.setupvalue
 local PUSHED <const>, LAST <const> = 1, 2   -- set._rs (M.new)
 local new_query = require("keel").rules.new_query
+local hexlib = require("keel").hex
 
 -- ---- sets --------------------------------------------------------------------------
 
@@ -400,6 +401,27 @@ local ctx_methods = {
     local t = caches[name]
     if not t then t = {}; caches[name] = t end
     return t
+  end,
+  --- ctx:label(kind, v) -> how narration names a hex (the board's name for
+  --- it: "19A:3406", a place), a unit or a group (its name) or a sea zone
+  --- (its name, by index in board:zones()); the one way families name them.
+  label = function(self, kind, v)
+    local game = (bound[self] or binding(self)).game
+    if kind == "hex" then
+      local board = game.board
+      if math.type(v) == "integer" then
+        if board and board:contains(v) then return board:format(v) end
+        if hexlib.is_valid(v) then return hexlib.tostring(v) end
+      end
+      return tostring(v)
+    elseif kind == "unit" then
+      return tostring(game:get(v, "name"))
+    elseif kind == "group" then
+      return tostring(game:group_get_name(v))
+    elseif kind == "zone" then
+      return game.board and game.board:zones()[v] or ("area " .. tostring(v))
+    end
+    error("ctx:label(kind, value): kind \"hex\", \"unit\", \"group\" or \"zone\" expected, got " .. tostring(kind), 2)
   end,
   say = function(self, fmt, ...)
     local b = bound[self] or binding(self)

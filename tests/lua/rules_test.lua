@@ -6,6 +6,7 @@ local rules = require "keel.rules"
 local game_mod = require "keel.game"
 local sandbox = require "keel.sandbox"
 local errors = require "keel.errors"
+local keel_hex = require("keel").hex
 
 local FAM = "tests/families"
 local V = FAM .. "/variants/"
@@ -322,6 +323,26 @@ t.test("rules-9d: ctx:cache keeps a table per game while its state is unchanged,
   a:undo(1)
   t.eq({ set:query(a, "name") }, { "Warspite", 1 }, "undone: emptied too (versions never go back)")
   t.raises(function() set:query(a, "bad") end, "rule C.2: ctx:cache(name): a name (string) expected")
+end)
+
+t.test("rules-9e: ctx:label names a hex, a unit, a group and a sea zone as narration does", function()
+  local dir = temp_family("labels", [[return family { name = "labels", files = { "r.lua" } }]], {
+    ["r.lua"] = [[rule { id = "L.1", title = "Labels", queries = {
+      label = function(ctx, kind, v) return ctx:label(kind, v) end } }]] })
+  local set = rules.load { families = { "labels" }, path = { dir } }
+  local g, ids = fleet()
+  local h = keel_hex.from_qr(3, -1)
+  t.eq(set:query(g, "label", "hex", h), keel_hex.tostring(h), "no board: the hex's own name")
+  t.eq(set:query(g, "label", "hex", "x"), "x")
+  t.eq(set:query(g, "label", "unit", ids.bb), "Warspite")
+  t.eq(set:query(g, "label", "group", ids.convoy), "convoy")
+  t.eq(set:query(g, "label", "zone", 2), "area 2", "no board: the zone's index")
+  t.raises(function() set:query(g, "label", "planet", 1) end, 'kind "hex", "unit", "group" or "zone" expected')
+  local board = assert(require("keel.map").load("scenarios/maps/seazone.map"))
+  local gb = game_mod.new { seed = 1, board = board }
+  local hx = board:hexes()[1]
+  t.eq(set:query(gb, "label", "hex", hx), board:format(hx))
+  t.eq(set:query(gb, "label", "zone", 1), board:zones()[1])
 end)
 
 t.test("rules-9c: the facade's groups() and units() list every id, a new list each time", function()

@@ -72,6 +72,13 @@ function Ctx:close_window() end
 ---@param name string
 ---@return table
 function Ctx:cache(name) end
+--- How narration names a hex (the board's name: "19A:3406", a place), a
+--- unit or a group (its name) or a sea zone (its name, by its index in
+--- board:zones()).
+---@param kind "hex"|"unit"|"group"|"zone"
+---@param v integer
+---@return string
+function Ctx:label(kind, v) end
 --- Where the game is in its sequence of play (RuleSet:status).
 ---@return table
 function Ctx:status() end
