@@ -135,9 +135,14 @@ function Player:decide(set, game, side)
       #active > 0 and table.concat(active, ", ") or "nobody: the game is over or not started"), 2)
   end
   local st = game.state
-  local hash, size, dv = st:hash(), st:journal_size(), game.dice:get_version()
-  local name, params = self.impl.decide(self, set, game, side)
-  if st:hash() ~= hash or st:journal_size() ~= size or game.dice:get_version() ~= dv then
+  local hash, size, dice = st:hash(), st:journal_size(), game.dice:save()
+  local narrate = set.narrate
+  set.narrate = false   -- what a player looks at or tries is not the game's narration
+  local res = table.pack(pcall(self.impl.decide, self, set, game, side))
+  set.narrate = narrate
+  if not res[1] then error(res[2], 0) end
+  local name, params = res[2], res[3]
+  if st:hash() ~= hash or st:journal_size() ~= size or game.dice:save() ~= dice then
     error(("player %s changed the game while deciding (state, journal or dice)"):format(self.spec), 2)
   end
   return name, params

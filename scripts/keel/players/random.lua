@@ -15,7 +15,7 @@
 --     of its choices uniformly — each candidate of the domain given the
 --     values drawn before; for a list ("units"), each non-empty set of
 --     its candidates of at most `max` elements; for an optional one, also
---     leaving it out — and the order is checked as set:check checks it.
+--     leaving it out; none when a parameter it depends on is left out — and the order is checked as set:check checks it.
 --     Refused, another is drawn, up to M.TRIES times; then every order of
 --     the proposal's tree is enumerated and checked (at most
 --     M.MAX_CHECKS) and one of the legal ones is picked with probability
@@ -76,9 +76,12 @@ end
 
 -- The candidates of a parameter given the values drawn so far (asked once
 -- per given value per decision): a list of values, duplicates dropped.
+local NONE = {}
 local function candidates(D, pname, p, params)
   local given, gk = {}, pname
   for _, d in ipairs(p.depends) do
+    -- what it depends on is left out: no candidates (as keel.legal offers it)
+    if params[d] == nil then return NONE end
     given[d] = params[d]
     gk = gk .. "\0" .. key_of(params[d])
   end
