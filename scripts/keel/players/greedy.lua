@@ -41,7 +41,7 @@ end
 function M.candidates(self, set, game, side)
   local out, seen = {}, {}
   for _ = 1, self.sample do
-    local name, params = random.sample(set, game, side, self.dice)
+    local name, params = random.sample(set, game, side, self.dice, self.memo)
     if not name then break end
     local k = player.order_key(name, params)
     if not seen[k] then
@@ -72,6 +72,7 @@ local function search(self, set, game, side, cands)
 end
 
 function M.decide(self, set, game, side)
+  self.memo = { memo = { n = 0 } }
   local cands = M.candidates(self, set, game, side)
   if #cands == 0 then return nil, "no action is available" end
   if #cands == 1 then return cands[1].name, cands[1].params end

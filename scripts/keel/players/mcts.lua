@@ -115,7 +115,7 @@ end
 
 -- Draw a new order for `side` at `node`: its child (new or met before).
 local function expand(self, set, game, node, side)
-  local name, params = random.sample(set, game, side, self.dice)
+  local name, params = random.sample(set, game, side, self.dice, self.memo)
   if not name then return nil end
   local key = side .. "|" .. player.order_key(name, params)
   local child = node.by_key[key]
@@ -176,7 +176,7 @@ local function iterate(self, set, game, root, hidden)
     if sequence.is_over(game) then break end
     local side = player.to_act(set, game)
     if not side then break end
-    local name, params = random.sample(set, game, side, self.dice)
+    local name, params = random.sample(set, game, side, self.dice, self.memo)
     if not name or not set:act(game, name, params, side) then break end
   end
   local r = player.rewards(set, game, self.scale)
@@ -189,6 +189,7 @@ local function iterate(self, set, game, root, hidden)
 end
 
 local function search(self, set, game, side)
+  self.memo = { memo = { n = 0 } }
   local root = new_node(nil, nil, nil, nil)
   local hidden = M.hidden(set, game, side)
   local clock = os.clock
@@ -214,7 +215,7 @@ end
 function M.decide(self, set, game, side)
   local best = player.searching(set, game, search, self, set, game, side)
   if best then return best.name, best.params end
-  return random.sample(set, game, side, self.dice)
+  return random.sample(set, game, side, self.dice, self.memo)
 end
 
 return M

@@ -239,7 +239,34 @@ local function enumerate(D)
     params[pname] = nil
   end
   visit(1, {}, 1.0)
-  return legal, weights
+  return legal, weights, checks
+end
+
+-- Enumerations kept by state (its hash), side and action within one
+-- search (opts.memo, a table the caller makes per decision, so that what
+-- a player draws never depends on an earlier decision): the legal orders
+-- and their weights (none: not available). Legality depends on the state
+-- alone, so a search that draws again from a state it met (greedy's
+-- sample, a tree's nodes) draws from the same list, and the draw is q
+-- conditioned on legality as before. At most MEMO_SIZE kept per memo.
+M.MEMO_SIZE = 4096
+local function remember(memo, key, legal, weights)
+  if memo.n >= M.MEMO_SIZE then return end
+  memo[key] = { legal = legal, weights = weights }
+  memo.n = memo.n + 1
+end
+
+-- one of the legal orders, with probability proportional to its weight
+local function pick(dice, legal, weights)
+  if #legal == 1 then return copy(legal[1]) end
+  local total = 0
+  for _, w in ipairs(weights) do total = total + w end
+  local x = (dice:range(0x40000000) - 0.5) / 0x40000000 * total
+  for i, w in ipairs(weights) do
+    x = x - w
+    if x < 0 then return copy(legal[i]) end
+  end
+  return copy(legal[#legal])
 end
 
 -- An order of action `name` drawn from q conditioned on legality, or nil
@@ -249,6 +276,13 @@ local function sample_action(D, name)
   D.name, D.rule, D.decl = name, a.rule, a.def.params
   D.shape = shape(D.decl)
   if D.shape.free then return nil end
+  local memo = D.memo
+  local key = memo and (D.hash .. "\0" .. D.side .. "\0" .. name)
+  local kept = memo and memo[key]
+  if kept then
+    if #kept.legal == 0 then return nil end
+    return pick(D.dice, kept.legal, kept.weights)
+  end
   D.cache = {}
   for _ = 1, M.TRIES do
     local params = propose(D)
@@ -257,30 +291,54 @@ local function sample_action(D, name)
     if not why then return params end
     if D.refused then D.refused[#D.refused + 1] = { name = name, params = params, why = why } end
   end
-  local legal, weights = enumerate(D)
-  if #legal == 0 then return nil end
-  if #legal == 1 then return legal[1] end
-  local total = 0
-  for _, w in ipairs(weights) do total = total + w end
-  local x = (D.dice:range(0x40000000) - 0.5) / 0x40000000 * total
-  for i, w in ipairs(weights) do
-    x = x - w
-    if x < 0 then return legal[i] end
+  local t0 = M.stats and os.clock()
+  local legal, weights, checks = enumerate(D)
+  if M.stats then
+    local e = M.stats[name] or { n = 0, checks = 0, t = 0, found = 0 }
+    M.stats[name] = e
+    e.n, e.checks, e.t, e.found = e.n + 1, e.checks + checks, e.t + os.clock() - t0, e.found + #legal
   end
-  return legal[#legal]
+  if memo then remember(memo, key, legal, weights) end
+  if #legal == 0 then return nil end
+  return pick(D.dice, legal, weights)
+end
+
+-- The actions `side` (active now) may take, as sequence.allowed gives
+-- them: they depend on the declarations and the position alone (phase,
+-- step, phasing side, the innermost window), so they are kept per set and
+-- position (a new list each call: the caller shuffles it).
+local allowed_of = setmetatable({}, { __mode = "k" })
+local function allowed(set, game, side)
+  local c = allowed_of[set]
+  if not c or c.actions ~= set.actions then
+    c = { actions = set.actions, lists = {} }
+    allowed_of[set] = c
+  end
+  local w = game:get_global("seq_windows")
+  local key = ("%s\0%s\0%s\0%s\0%s"):format(tostring(game:get_global("seq_phase")),
+    tostring(game:get_global("seq_step")), tostring(game:get_global("phasing")), side,
+    w and (tostring(game:get_keyed("window", { w, "side" })) .. "\0" .. tostring(game:get_keyed("window", { w, "actions" })))
+      or "")
+  local list = c.lists[key]
+  if not list then
+    list = {}
+    for _, name in ipairs(sequence.allowed(set, game, side)) do
+      if name ~= sequence.START_GAME then list[#list + 1] = name end
+    end
+    c.lists[key] = list
+  end
+  return { table.unpack(list) }
 end
 
 -- (inside the entry point, state frozen)
-local function sample_body(set, game, side, dice, sink)
-  local names = {}
-  for _, name in ipairs(sequence.allowed(set, game, side)) do
-    if name ~= sequence.START_GAME then names[#names + 1] = name end
-  end
+local function sample_body(set, game, side, dice, opts)
+  local names = allowed(set, game, side)
   for i = #names, 2, -1 do   -- Fisher-Yates
     local j = dice:range(i)
     names[i], names[j] = names[j], names[i]
   end
-  local D = { set = set, game = game, side = side, dice = dice, refused = sink }
+  local D = { set = set, game = game, side = side, dice = dice, refused = opts and opts.refused,
+              memo = opts and opts.memo, hash = opts and opts.memo and tostring(game.state:hash()) }
   for _, name in ipairs(names) do
     local params = sample_action(D, name)
     if params then return name, params end
@@ -289,19 +347,29 @@ local function sample_body(set, game, side, dice, sink)
 end
 
 --- Draw one order for `side` (see the module's notes): name, params, or
---- nil and why when no action is available. sink, when given, collects
---- the orders drawn and refused ({name, params, why}: the fuzzer submits
---- them). Changes nothing.
+--- nil and why when no action is available. opts.refused, when given,
+--- collects the orders drawn and refused ({name, params, why}: the fuzzer
+--- submits them); opts.memo (a table with n = 0, one per decision) keeps
+--- enumerations by state. Changes nothing.
 ---@param set table
 ---@param game table
 ---@param side string
 ---@param dice any a keel dice stream (the player's)
----@param sink? table
+---@param opts? {refused?: table, memo?: table}
 ---@return string|nil name, table|string params_or_why
-function M.sample(set, game, side, dice, sink)
-  local ok, name, params = player.frozen(set, game, sample_body, set, game, side, dice, sink)
+function M.sample(set, game, side, dice, opts)
+  local ok, name, params = player.frozen(set, game, sample_body, set, game, side, dice, opts)
   if not ok then error(name, 0) end
   return name, params
+end
+
+-- (bench and tests: one action's draw, or nil)
+function M._time_action(set, game, side, dice, name)
+  local ok, params = player.frozen(set, game, function()
+    return sample_action({ set = set, game = game, side = side, dice = dice, hash = tostring(game.state:hash()), memo = { n = 0 } }, name)
+  end)
+  if not ok then error(params, 0) end
+  return params ~= nil
 end
 
 -- ---- the player ----------------------------------------------------------------
@@ -311,7 +379,7 @@ function M.init(_, options)
 end
 
 function M.decide(self, set, game, side)
-  return M.sample(set, game, side, self.dice, self.refused)
+  return M.sample(set, game, side, self.dice, self.refused and { refused = self.refused } or nil)
 end
 
 return M
