@@ -627,4 +627,118 @@ t.test("lab-17: a shard with any field taken out or spoiled is merged or refused
   t.ok(refused > 100 and merged > 10, ("%d refused, %d merged"):format(refused, merged))
 end)
 
+-- ---- studies played by players (issue 30) -------------------------------------------
+
+local DUEL = "tests/scenarios/lab_duel.lua"
+local SHARP = "tests/families/variants/duel_sharpshooter.lua"
+local NOTHING = "tests/families/variants/duel_nothing.lua"
+
+local function duel(games, master, variant, extra)
+  local opts = { scenario = DUEL, games = games, master = master, players = {},
+                 sides = { { name = "base" }, { name = "variant", variants = { variant } } } }
+  for k, v in pairs(extra or {}) do opts[k] = v end
+  return lab.new(opts)
+end
+
+-- the paired entry of a study's report for `what` (= value)
+local function paired(rep, what, value)
+  for _, e in ipairs(rep.paired) do
+    if e.what == what and (e.b == nil or e.value == value) then return e end
+  end
+end
+
+t.test("30-lab-1: a house rule favouring side A shows a significant paired difference in A's wins; none shows none", function()
+  for _, master in ipairs { 1, 2, 3 } do
+    local s = lab.run(duel(120, master, SHARP), { jobs = 1 })
+    t.eq(s.sides[2].completed, 120, "every game played to its end")
+    local rep = lab.report(s)
+    local e = paired(rep, "winner", "A")
+    t.ok(e and e.significant and e.diff > 0 and e.b < e.c, ("master %d: A wins more with the house rule: %s"):format(master,
+      t.fmt(e)))
+    t.ok(paired(rep, "score_A").significant, "A's score too (signed rank)")
+    t.ok(not paired(rep, "score_B").significant, "B's does not move")
+    local text = lab_report.text(s)
+    t.ok(text:find("paired comparisons", 1, true) and text:find("winner = A%s+%+%d"), text)
+    -- the same games with a house rule that changes nothing: no difference at all
+    local n = lab.report(lab.run(duel(120, master, NOTHING), { jobs = 1 }))
+    for _, x in ipairs(n.paired) do
+      t.ok(not x.significant and (x.b == nil or x.b + x.c == 0), ("master %d: %s differs: %s"):format(master, x.what, t.fmt(x)))
+    end
+  end
+end)
+
+t.test("30-lab-2: --until-decided stops early on an effect and runs to --max on none", function()
+  local st, out = sh(("%s lab %s --variant %s --until-decided --max 400 --jobs 1 --json %s/seq.json"):format(
+    keel_bin, DUEL, SHARP, tmp))
+  t.eq(st, 0, out)
+  local s = lab.decode(t.read_file(tmp .. "/seq.json"))
+  t.eq(s.sequential.decided, "effect")
+  t.ok(s.games < 400 and s.games == s.sides[1].played, ("stopped after %d games"):format(s.games))
+  t.ok(s.sequential.fixed_games and s.sequential.saved == s.sequential.fixed_games - s.games)
+  t.ok(out:find("sequential test", 1, true) and out:find("an effect: decided after " .. s.games, 1, true), out)
+  st, out = sh(("%s lab %s --variant %s --until-decided --max 60 --jobs 1 --json %s/seq0.json --quiet"):format(
+    keel_bin, DUEL, NOTHING, tmp))
+  t.eq(st, 0, out)
+  s = lab.decode(t.read_file(tmp .. "/seq0.json"))
+  t.eq({ s.sequential.decided, s.games }, { "undecided", 60 })
+  -- what it cannot do is refused as a usage error
+  st, out = sh(("%s lab %s --until-decided --max 10"):format(keel_bin, DUEL))
+  t.eq(st, 2, out)
+  st, out = sh(("%s lab %s --games 4 --scripted --player A=random"):format(keel_bin, DUEL))
+  t.eq(st, 2, out)
+end)
+
+t.test("30-lab-3: shards of a study with players merge into exactly the one run (pairs too)", function()
+  local st, out = sh(("%s lab %s --games 30 --seed 9 --variant %s --jobs 2 --json %s/p_all.json --quiet"):format(
+    keel_bin, DUEL, SHARP, tmp))
+  t.eq(st, 0, out)
+  local files = {}
+  for i = 1, 3 do
+    files[i] = ("%s/p_%d.json"):format(tmp, i)
+    st, out = sh(("%s lab %s --games 30 --seed 9 --variant %s --shard %d/3 --jobs 1 --json %s --quiet"):format(
+      keel_bin, DUEL, SHARP, i, files[i]))
+    t.eq(st, 0, out)
+  end
+  st, out = sh(("%s lab merge %s --json %s/p_merged.json --quiet"):format(keel_bin, table.concat(files, " "), tmp))
+  t.eq(st, 0, out)
+  t.eq(t.read_file(tmp .. "/p_merged.json"), t.read_file(tmp .. "/p_all.json"))
+  -- a shard played by other players does not merge
+  st, out = sh(("%s lab %s --games 30 --seed 9 --variant %s --shard 3/3 --player B=greedy --jobs 1 --json %s/p_other.json --quiet"):format(
+    keel_bin, DUEL, SHARP, tmp))
+  t.eq(st, 0, out)
+  st, out = sh(("%s lab merge %s %s %s/p_other.json --quiet"):format(keel_bin, files[1], files[2], tmp))
+  t.ok(st ~= 0 and out:find("other players", 1, true), out)
+end)
+
+t.test("30-lab-4: --swap plays each seed twice with the seats swapped; the report names side and player", function()
+  local s = duel(8, 1, SHARP, { swap = true, players = { A = "random", B = "greedy" } })
+  lab.run(s, { jobs = 1 })
+  t.eq(s.sides[1].played, 8)
+  t.eq(lab.seed_of(s, 1), lab.seed_of(s, 2))
+  t.ok(lab.seed_of(s, 2) ~= lab.seed_of(s, 3))
+  t.eq(lab.seats_of(s, 1), { { side = "A", spec = "random", seat = "1: random" }, { side = "B", spec = "greedy", seat = "2: greedy" } })
+  t.eq(lab.seats_of(s, 2), { { side = "A", spec = "greedy", seat = "2: greedy" }, { side = "B", spec = "random", seat = "1: random" } })
+  local text = lab_report.text(s)
+  t.ok(text:find("seats swapped", 1, true) and text:find("winner_seat", 1, true) and text:find("2: greedy", 1, true), text)
+  t.raises(function() duel(7, 1, SHARP, { swap = true }) end, "an even number")
+  local st, out = sh(("%s lab %s --games 2 --swap --player A=random --player C=greedy --jobs 1 --quiet"):format(keel_bin, DUEL))
+  t.ok(st ~= 0 and out:find("no side of that name", 1, true), out)
+  st, out = sh(("%s lab %s --games 2 --player A=nosuchplayer --jobs 1 --quiet"):format(keel_bin, DUEL))
+  t.ok(st ~= 0 and out:find("player of A", 1, true), out)
+end)
+
+t.test("30-lab-5: an outcome no game wrote is reported; Suez's combats read what 32.D records", function()
+  local dir = tmp .. "/silent"
+  os.execute("mkdir -p " .. dir)
+  local text = t.read_file(DUEL):gsub('path = { "%.%./families" }', 'path = { "' .. os.getenv("PWD") .. '/tests/families" }')
+    :gsub('outcomes = {', 'outcomes = { ghost = { global = "no_such_value" },')
+  assert(require("keel").file.write(dir .. "/silent.lua", text))
+  local s = lab.run(lab.new { scenario = dir .. "/silent.lua", games = 3, players = {}, sides = { { name = "base" } } },
+    { jobs = 1 })
+  t.ok(lab_report.text(s):find("never written by any game: ghost", 1, true), lab_report.text(s))
+  local run = require("keel.scenario").start(require("keel.scenario").load(SUEZ), {})
+  run:play_all()
+  t.ok(lab_game.outcome_value({ kind = "count", count = "naval_combat" }, run) > 0, "the showcase fights naval combat")
+end)
+
 os.execute("rm -rf " .. tmp)
