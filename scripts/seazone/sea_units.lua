@@ -21,7 +21,7 @@
 -- helpers, defined after the rule (rule first, as the text reads)
 local area_kinds, area_index, area_name, adjacent, unit_data, area_of, units_in, power_of, owner_of
 local label, may_carry, hostile_units, zones_moved, allowance, move_legal, move_effect, sea_distance
-local turn_units, movers_domain, paths_domain, attack_domain, this_turn
+local turn_units, movers_domain, paths_domain, attack_domain, this_turn, find_unit_data, copy
 
 rule {
   id = "units.sea-units", title = "Sea Units",
@@ -37,14 +37,14 @@ rule {
   queries = {
     -- the printed values of a unit type: {class = "sea"|"air"|"land"|"facility", attack, defense,
     -- move, hits, surface, cost = {Allies =, Opfor =}, cargo}; nil for an unknown type
-    unit_data = function(ctx, utype) return unit_data(ctx, utype) end,
+    unit_data = function(ctx, utype) return find_unit_data(ctx, utype) end,
     area_index = function(ctx, name) return area_index(ctx, name) end,
     area_name = function(ctx, i) return area_name(ctx, i) end,
     is_sea_zone = function(ctx, i) return area_kinds(ctx)[i] == "sea" end,
     is_territory = function(ctx, i) return area_kinds(ctx)[i] == "land" end,
     adjacent = function(ctx, a, b) return adjacent(ctx, a, b) end,
     area_of = function(ctx, u) return area_of(ctx, u) end,
-    units_in = function(ctx, i) return units_in(ctx, i) end,
+    units_in = function(ctx, i) return copy(units_in(ctx, i)) end,
     power_of = function(ctx, u) return power_of(ctx, u) end,
     -- who owns a territory (a side), from its hexes' owner in the game state
     owner_of = function(ctx, i) return owner_of(ctx, i) end,
@@ -57,7 +57,7 @@ rule {
     -- may `carrier` carry `cargo` at all (by kind; capacities are the carrying rules')
     may_carry = function(ctx, carrier, cargo) return may_carry(ctx, carrier, cargo) end,
     -- the enemy units that make sea zone i hostile to `side` (those that block movement), in id order
-    hostile_units = function(ctx, i, side) return hostile_units(ctx, i, side) end,
+    hostile_units = function(ctx, i, side) return copy(hostile_units(ctx, i, side)) end,
     is_hostile = function(ctx, i, side) return #hostile_units(ctx, i, side) > 0 end,
     -- sea zones a unit may move this turn (2, or 3 departing from a served zone)
     allowance = function(ctx, u) return allowance(ctx, u) end,
@@ -134,6 +134,12 @@ function area_kinds(ctx)
   return k
 end
 
+function copy(list)
+  local out = {}
+  for i, v in ipairs(list) do out[i] = v end
+  return out
+end
+
 function area_index(ctx, name)
   if math.type(name) == "integer" then
     if area_kinds(ctx)[name] then return name end
@@ -154,7 +160,21 @@ function adjacent(ctx, a, b)
   return false
 end
 
+local NO_DATA = {}   -- a type unit_data does not know, as its cache keeps it
+
+-- (once per type and state: ctx:cache; the answer is shared, never changed)
 function unit_data(ctx, utype)
+  local known = ctx:cache("seazone.unit_data")
+  local d = known[utype]
+  if d == nil then
+    d = find_unit_data(ctx, utype) or NO_DATA
+    known[utype] = d
+  end
+  if d == NO_DATA then return nil end
+  return d
+end
+
+function find_unit_data(ctx, utype)
   local sea = ctx:table("sea_units")
   for _, row in ipairs(sea.rows) do
     if row.key == utype then
@@ -186,14 +206,27 @@ function area_of(ctx, u)
   return nil
 end
 
+local NO_UNITS = {}   -- (shared: never changed)
+
+-- the units in area i, in id order: one pass over the units per state
+-- (ctx:cache), a list its callers only read (the query gives a copy)
 function units_in(ctx, i)
-  local g = ctx.game
-  local out = {}
-  for _, u in ipairs(g:units()) do
-    local kind, where = g:get(u, "loc")
-    if kind == "zone" and where == i then out[#out + 1] = u end
+  local index = ctx:cache("seazone.units_in")
+  local by = index.by
+  if not by then
+    by = {}
+    local g = ctx.game
+    for _, u in ipairs(g:units()) do
+      local kind, where = g:get(u, "loc")
+      if kind == "zone" then
+        local list = by[where]
+        if not list then list = {}; by[where] = list end
+        list[#list + 1] = u
+      end
+    end
+    index.by = by
   end
-  return out
+  return by[i] or NO_UNITS
 end
 
 function this_turn(ctx)
@@ -228,12 +261,19 @@ function may_carry(ctx, carrier, cargo)
   return allowed[t] == true or (d ~= nil and allowed[d.class] == true)
 end
 
+-- (once per zone, side and state: ctx:cache; callers only read the list)
 function hostile_units(ctx, i, side)
+  local known = ctx:cache("seazone.hostile")
+  local per = known[side == nil and NO_UNITS or side]
+  if not per then per = {}; known[side == nil and NO_UNITS or side] = per end
+  local out = per[i]
+  if out then return out end
   local g = ctx.game
-  local out = {}
+  out = {}
   for _, u in ipairs(units_in(ctx, i)) do
     if g:get(u, "side") ~= side and ctx:query("blocks_movement", u) then out[#out + 1] = u end
   end
+  per[i] = out
   return out
 end
 
