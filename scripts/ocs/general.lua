@@ -504,15 +504,15 @@ function move_plan(ctx, p)
   -- a path the move domain found for a ship alone, in this state: each
   -- step allowed (may_enter, stacking_refusal), its MPs summed in order
   local proven = #units == 1 and ctx:cache("ocs.move_paths")[units[1]]
-  local total = proven and proven[path_key(p.path)]
-  if total then
+  local found = proven and proven[path_key(p.path)]
+  if found then
     local u = units[1]
     local spent, allowance = ctx:query("mp_spent", u), ctx:query("move_allowance", u)
-    if spent + total > allowance then
+    if spent + found > allowance then
       return nil, ("18.1f: %s has %s MP left this phase; the path costs %s"):format(g:get(u, "name"),
-        tostring(allowance - spent), tostring(total))
+        tostring(allowance - spent), tostring(found))
     end
-    return units, path, { total }
+    return units, path, { found }
   end
   for i, u in ipairs(units) do
     local from, total = start, 0

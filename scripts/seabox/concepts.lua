@@ -154,8 +154,8 @@ rule {
       local pos = ctx:query("position", tf)
       if not pos then return nil end
       local owner = ctx:query("tf_side", tf)
-      local known = ctx:query("tf_known", tf)
-      local view = { tf = tf, side = owner, hex = pos.hex, in_port = pos.in_port, known = known }
+      local is_known = ctx:query("tf_known", tf)
+      local view = { tf = tf, side = owner, hex = pos.hex, in_port = pos.in_port, known = is_known }
       if side == owner then
         view.ships = {}
         for _, u in ipairs(members(ctx, tf)) do
@@ -164,7 +164,7 @@ rule {
           view.ships[#view.ships + 1] = { name = name_of(ctx, u), type = g:get(u, "type"), face = g:get(u, "face"),
             hits = g:get(u, "hits"), strength = ctx:query("strength", u), cargo = cargo }
         end
-      elseif known then
+      elseif is_known then
         view.ships = {}
         for _, u in ipairs(members(ctx, tf)) do
           view.ships[#view.ships + 1] = { type = g:get(u, "type"), face = g:get(u, "face") }
