@@ -283,25 +283,34 @@ function zones_moved(ctx, u)
   return g:get_value(u, "zones_moved") or 0
 end
 
+-- the fewest sea zones from `from` to `to` within `max` (the query
+-- sea_distance): the kernel's search over the board's zone graph
+-- (ctx:zone_reach), never into a territory, leaving no zone hostile to
+-- `side` but the start; one search per start, side and reach for the state
+-- (ctx:cache), which answers every destination
 function sea_distance(ctx, from, to, side, max)
   if from == to then return 0 end
-  local dist, queue, head = { [from] = 0 }, { from }, 1
-  while head <= #queue do
-    local z = queue[head]
-    head = head + 1
-    if dist[z] >= max then break end
-    if z == from or #hostile_units(ctx, z, side) == 0 then
-      for _, n in ipairs(ctx.game.board:zone_neighbors(area_name(ctx, z)) or {}) do
-        local i = area_index(ctx, n)
-        if i and dist[i] == nil and area_kinds(ctx)[i] == "sea" then
-          dist[i] = dist[z] + 1
-          if i == to then return dist[i] end
-          queue[#queue + 1] = i
-        end
-      end
+  local kinds = area_kinds(ctx)
+  if not kinds[from] then return nil end
+  local zones = ctx.game.board:zones()
+  local budget = max and math.min(math.ceil(max), #zones) or #zones
+  if budget <= 0 then return nil end
+  local cache = ctx:cache("seazone.sea_reach")
+  local key = ("%d/%s/%d"):format(from, tostring(side), budget)
+  local dist = cache[key]
+  if not dist then
+    local land, stop = {}, {}
+    for i, name in ipairs(zones) do
+      if i == from then -- luacheck: ignore 542 (the start is left whatever it is)
+      elseif kinds[i] ~= "sea" then land[#land + 1] = name
+      elseif #hostile_units(ctx, i, side) > 0 then stop[#stop + 1] = name end
     end
+    local reached = ctx:zone_reach(zones[from], budget, { blocked = land, stop = stop })
+    dist = {}
+    for name, n in pairs(reached) do dist[kinds.index[name]] = n end
+    cache[key] = dist
   end
-  return nil
+  return dist[to]
 end
 
 -- the zone the unit departed from this turn (where it is, if it has not moved)
