@@ -114,8 +114,12 @@ function Ctx:boxroute(enter) end
 local GameFacade = {}
 ---@return table snapshot
 function GameFacade:get_unit(id) end
+---@param filter? keel.UnitFilter|fun(g: keel.GameFacade, id: integer): boolean a table: answered by the kernel's index
 ---@return integer[]
 function GameFacade:units(filter) end
+---@param filter? keel.UnitFilter the groups holding a unit it matches (at a hex, of a side ...)
+---@return integer[]
+function GameFacade:groups(filter) end
 function GameFacade:get(id, field) end
 function GameFacade:set(id, field, v) end
 function GameFacade:get_value(id, key) end
