@@ -71,11 +71,7 @@ rule {
     --- moving_units(p) -> the units a move order {unit=, units=} moves: unit, then units
     moving_units = function(_, p) return moving_units(p) end,
     --- units_at(hex) -> ids at sea, in port or ashore in the hex (not cargo), in id order
-    units_at = function(ctx, hex)
-      local out = {}
-      for i, u in ipairs(units_at(ctx, hex)) do out[i] = u end
-      return out
-    end,
+    units_at = function(ctx, hex) return units_at(ctx, hex) end,
     --- printed(u, key): the counter's value on its current side ("damaged.<key>" on the damaged side)
     printed = function(ctx, u, key) return printed(ctx.game, u, key) end,
     --- phase() -> name, side, stamp: the phase the sequence of play is in
@@ -267,8 +263,8 @@ rule {
     -- the player's Clean Up Phase removes the DG markers of that player's ships
     clean_up_phase = function(ctx, ev)
       local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        if g:get(u, "side") == ev.side and g:get_marker(u, "DG") > 0 and ctx:query("is_ship", u)
+      for _, u in ipairs(ev.side ~= nil and g:units { side = ev.side } or {}) do
+        if g:get_marker(u, "DG") > 0 and ctx:query("is_ship", u)
             and g:get(u, "loc") ~= "dead" then
           g:remove_marker(u, "DG")
           ctx:say("%s: DG marker removed", g:get(u, "name"))
@@ -403,27 +399,10 @@ function unit_hex(game, u)
   return nil
 end
 
-local NO_UNITS = {}   -- (shared: never changed)
-
--- the units at sea, in port or ashore in a hex (not cargo), in id order: one
--- pass over the units per state (ctx:cache), a list the caller only reads
+-- the units at sea, in port or ashore in a hex (not cargo), in id order
+-- (the kernel's index)
 function units_at(ctx, hex)
-  local index = ctx:cache("ocs.units_at")
-  local by = index.by
-  if not by then
-    by = {}
-    local g = ctx.game
-    for _, id in ipairs(g:units()) do
-      local kind, w = g:get(id, "loc")
-      if kind == "hex" or kind == "port" then
-        local list = by[w]
-        if not list then list = {}; by[w] = list end
-        list[#list + 1] = id
-      end
-    end
-    index.by = by
-  end
-  return by[hex] or NO_UNITS
+  return ctx.game:units { at = hex }
 end
 
 function printed(game, u, key)
@@ -553,8 +532,8 @@ function mover_domain(ctx, side)
   local g = ctx.game
   local _, _, n = ctx:query("phase")
   local out, why = {}, nil
-  for _, u in ipairs(g:units()) do
-    if (side == nil or g:get(u, "side") == side) and ctx:query("is_ship", u) then
+  for _, u in ipairs(g:units { side = side }) do
+    if ctx:query("is_ship", u) then
       local kind = g:get(u, "loc")
       local refusal = ctx:query("may_move_now", u)
       if (kind == "hex" or kind == "port") and not refusal and g:get_value(u, "move_ended_phase") ~= n

@@ -598,8 +598,8 @@ function label(ctx, hex) return ctx:query("label", hex) end
 function craft_domain(ctx, side, laden)
   local g = ctx.game
   local out = {}
-  for _, u in ipairs(g:units()) do
-    if (side == nil or g:get(u, "side") == side) and ctx:query("naval_class", u) == "landing_craft"
+  for _, u in ipairs(g:units { side = side }) do
+    if ctx:query("naval_class", u) == "landing_craft"
       and ctx:query("unit_hex", u) and (not laden or #g:cargo(u) > 0) then
       out[#out + 1] = { value = u, label = g:get(u, "name") }
     end
