@@ -80,8 +80,9 @@ rule {
     -- ground rules')
     movement_phase = function(ctx)
       local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        if g:get(u, "side") == g:get_global("phasing") and (g:get_value(u, "mp_spent") or 0) ~= 0 and not ctx:query("is_ship", u) then
+      local phasing = g:get_global("phasing")
+      for _, u in ipairs(phasing ~= nil and g:units { side = phasing } or {}) do
+        if (g:get_value(u, "mp_spent") or 0) ~= 0 and not ctx:query("is_ship", u) then
           g:set_value(u, "mp_spent", 0)
         end
       end
@@ -237,10 +238,9 @@ rule {
       params = {
         cargo = { type = "unit", domain = function(ctx, _, side)
           local g, out = ctx.game, {}
-          for _, u in ipairs(g:units()) do
-            local kind, hex = g:get(u, "loc")
-            if kind == "hex" and (side == nil or g:get(u, "side") == side) and not known(ctx, "is_ship", u)
-              and g.board:get_port(hex) then
+          for _, u in ipairs(g:units { loc = "hex", side = side }) do
+            local _, hex = g:get(u, "loc")
+            if not known(ctx, "is_ship", u) and g.board:get_port(hex) then
               out[#out + 1] = u
             end
           end
@@ -249,9 +249,9 @@ rule {
         ships = { type = "units", depends = { "cargo" }, domain = function(ctx, p)
           local g, out = ctx.game, {}
           local _, hex = g:get(p.cargo, "loc")
-          for _, u in ipairs(g:units()) do
-            local kind, w = g:get(u, "loc")
-            if kind == "port" and w == hex and g:get(u, "side") == g:get(p.cargo, "side") and known(ctx, "is_ship", u) then
+          local side = g:get(p.cargo, "side")
+          for _, u in ipairs(side ~= nil and g:units { loc = "port", at = hex, side = side } or {}) do
+            if known(ctx, "is_ship", u) then
               out[#out + 1] = u
             end
           end
@@ -314,8 +314,8 @@ rule {
       params = {
         cargo = { type = "unit", domain = function(ctx, _, side)
           local g, out = ctx.game, {}
-          for _, u in ipairs(g:units()) do
-            if (side == nil or g:get(u, "side") == side) and #ctx:query("carriers_of", u) > 0 then out[#out + 1] = u end
+          for _, u in ipairs(g:units { loc = "unit", side = side }) do
+            if #ctx:query("carriers_of", u) > 0 then out[#out + 1] = u end
           end
           return out, "27.C.2: no unit of the side is aboard a ship"
         end },

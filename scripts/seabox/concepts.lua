@@ -204,8 +204,8 @@ rule {
       params = {
         ships = { type = "units", domain = function(ctx, _, side)
           local out = {}
-          for _, u in ipairs(ctx.game:units()) do
-            if ctx:query("afloat", u) and (side == nil or ctx.game:get(u, "side") == side) then
+          for _, u in ipairs(ctx.game:units { side = side }) do
+            if known(ctx, "afloat", u) then
               out[#out + 1] = { value = u, label = name_of(ctx, u) }
             end
           end
@@ -631,14 +631,9 @@ function same_place(ctx, a, b)
   return ka == kb and wa == wb
 end
 
--- the units at sea or in port at a hex, in id order
+-- the units at sea or in port at a hex, in id order (the kernel's index)
 function units_at(ctx, hex)
-  local out = {}
-  for _, u in ipairs(ctx.game:units()) do
-    local kind, where = ctx.game:get(u, "loc")
-    if (kind == "hex" or kind == "port") and where == hex then out[#out + 1] = u end
-  end
-  return out
+  return ctx.game:units { at = hex }
 end
 
 -- the ships left in a lift must carry its cargo: what does not fit is cut
