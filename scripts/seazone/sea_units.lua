@@ -44,7 +44,7 @@ rule {
     is_territory = function(ctx, i) return area_kinds(ctx)[i] == "land" end,
     adjacent = function(ctx, a, b) return adjacent(ctx, a, b) end,
     area_of = function(ctx, u) return area_of(ctx, u) end,
-    units_in = function(ctx, i) return copy(units_in(ctx, i)) end,
+    units_in = function(ctx, i) return units_in(ctx, i) end,
     power_of = function(ctx, u) return power_of(ctx, u) end,
     -- who owns a territory (a side), from its hexes' owner in the game state
     owner_of = function(ctx, i) return owner_of(ctx, i) end,
@@ -74,9 +74,9 @@ rule {
     -- were destroyed: what a scenario may score a naval war by
     enemy_sea_losses = function(ctx, side)
       local g, total = ctx.game, 0
-      for _, u in ipairs(g:units()) do
+      for _, u in ipairs(g:units { loc = "dead" }) do
         local s = g:get(u, "side")
-        if s ~= side and g:get(u, "loc") == "dead" then
+        if s ~= side then
           local d = unit_data(ctx, g:get(u, "type"))
           if d and d.class == "sea" then total = total + (d.cost[s] or 0) end
         end
@@ -206,27 +206,11 @@ function area_of(ctx, u)
   return nil
 end
 
-local NO_UNITS = {}   -- (shared: never changed)
+local NO_SIDE = {}   -- the key of a nil side in hostile_units' cache
 
--- the units in area i, in id order: one pass over the units per state
--- (ctx:cache), a list its callers only read (the query gives a copy)
+-- the units in area i, in id order (the kernel's index)
 function units_in(ctx, i)
-  local index = ctx:cache("seazone.units_in")
-  local by = index.by
-  if not by then
-    by = {}
-    local g = ctx.game
-    for _, u in ipairs(g:units()) do
-      local kind, where = g:get(u, "loc")
-      if kind == "zone" then
-        local list = by[where]
-        if not list then list = {}; by[where] = list end
-        list[#list + 1] = u
-      end
-    end
-    index.by = by
-  end
-  return by[i] or NO_UNITS
+  return ctx.game:units { loc = "zone", at = i }
 end
 
 function this_turn(ctx)
@@ -264,8 +248,8 @@ end
 -- (once per zone, side and state: ctx:cache; callers only read the list)
 function hostile_units(ctx, i, side)
   local known = ctx:cache("seazone.hostile")
-  local per = known[side == nil and NO_UNITS or side]
-  if not per then per = {}; known[side == nil and NO_UNITS or side] = per end
+  local per = known[side == nil and NO_SIDE or side]
+  if not per then per = {}; known[side == nil and NO_SIDE or side] = per end
   local out = per[i]
   if out then return out end
   local g = ctx.game
@@ -457,9 +441,8 @@ end
 function turn_units(ctx, side, class, loc)
   local g = ctx.game
   local out = {}
-  for _, u in ipairs(g:units()) do
-    if (loc == nil or g:get(u, "loc") == loc) and (side == nil or g:get(u, "side") == side)
-        and power_of(ctx, u) == g:get_global("power") and (class == nil or ctx:query("class_of", u) == class) then
+  for _, u in ipairs(g:units { loc = loc, side = side }) do
+    if power_of(ctx, u) == g:get_global("power") and (class == nil or ctx:query("class_of", u) == class) then
       out[#out + 1] = { value = u, label = g:get(u, "name") }
     end
   end
