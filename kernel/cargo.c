@@ -9,14 +9,9 @@
 
 keel_status keel_state_cargo(const keel_state *st, int32_t carrier, int32_t *out, size_t cap, size_t *n) {
   if (!UNIT_OK(st, carrier)) return KEEL_E_NOT_FOUND;
-  size_t k = 0;
-  for (int32_t c = 1; c <= st->nunits; c++) {
-    const unit *cu = &st->units[c - 1];
-    if (cu->lk == KEEL_LOC_UNIT && cu->where == carrier) {
-      if (k < cap && out) out[k] = c;
-      k++;
-    }
-  }
+  size_t k;
+  const int32_t *in = keel_state_units_at(st, (keel_loc){ KEEL_LOC_UNIT, carrier }, &k);
+  if (out && k) memcpy(out, in, (k < cap ? k : cap) * sizeof *out);
   *n = k;
   return k > cap && out ? KEEL_E_CAPACITY : KEEL_OK;
 }

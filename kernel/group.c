@@ -22,7 +22,7 @@ int keel__group_prepare(keel_state *st, const op *o) {
     return 1;
   case OP_GROUP_INSERT: {
     group *g = &st->groups[o->id - 1];
-    return KEEL_RESERVE(g->mem, g->capmem, (size_t)g->nmem + 1);
+    return KEEL_RESERVE(g->mem, g->capmem, (size_t)g->nmem + 1) && keel__index_prepare_join(st, (int32_t)o->a.u.i);
   }
   default:
     return 1;
@@ -37,6 +37,7 @@ static void insert(keel_state *st, int32_t g, int32_t u, size_t pos) {
   memmove(gr->mem + pos + 1, gr->mem + pos, (gr->nmem - pos) * sizeof *gr->mem);
   gr->mem[pos] = u;
   gr->nmem++;
+  keel__index_join(st, g, u, 1);
 }
 
 static void erase(keel_state *st, int32_t g, size_t pos) {
@@ -47,6 +48,7 @@ static void erase(keel_state *st, int32_t g, size_t pos) {
   st->hash ^= keel__glink(g, prev, next) ^ keel__glink(g, prev, u) ^ keel__glink(g, u, next);
   memmove(gr->mem + pos, gr->mem + pos + 1, (gr->nmem - pos - 1) * sizeof *gr->mem);
   gr->nmem--;
+  keel__index_join(st, g, u, 0);
 }
 
 void keel__group_apply(keel_state *st, const op *o, int forward) {

@@ -738,6 +738,34 @@ KEEL_API keel_status keel_state_combine(keel_state *st, int32_t a, int32_t b);
  * leaves every group. */
 KEEL_API keel_status keel_state_eliminate(keel_state *st, int32_t id);
 
+/* The index (kernel/index.c): kept by every change, undo and redo; not
+ * hashed, journaled or saved. A list returned as a pointer holds ids in
+ * increasing order and is valid until the state next changes; none: NULL
+ * with *n = 0. */
+/* The units at exactly `loc` (a hex at sea and the same hex's port differ). */
+KEEL_API const int32_t *keel_state_units_at(const keel_state *st, keel_loc loc, size_t *n);
+/* The units at any location of `kind` (every unit at sea on the map: HEX). */
+KEEL_API const int32_t *keel_state_units_at_kind(const keel_state *st, keel_loc_kind kind, size_t *n);
+/* The units of `side` (an atom). */
+KEEL_API const int32_t *keel_state_units_of_side(const keel_state *st, keel_atom side, size_t *n);
+/* The groups `unit` is in. */
+KEEL_API const int32_t *keel_state_groups_of(const keel_state *st, int32_t unit, size_t *n);
+/* A query of units: by location (by_loc: of kind loc.kind; and by_where: at
+ * loc.where too), side and type (0: any). */
+typedef struct keel_unit_query {
+  int by_loc, by_where;
+  keel_loc loc;
+  keel_atom side, type;
+} keel_unit_query;
+/* The units the query matches, in id order; *n how many (more than cap:
+ * KEEL_E_CAPACITY, the first cap written). out NULL: only counts. */
+KEEL_API keel_status keel_state_find_units(const keel_state *st, const keel_unit_query *q,
+                                           int32_t *out, size_t cap, size_t *n);
+/* The groups holding a unit the query matches, in id order. When out is NULL
+ * or too small (KEEL_E_CAPACITY), *n is a count of room enough for them. */
+KEEL_API keel_status keel_state_find_groups(const keel_state *st, const keel_unit_query *q,
+                                            int32_t *out, size_t cap, size_t *n);
+
 /* Cargo: the units whose location is inside `carrier`, in id order. */
 KEEL_API keel_status keel_state_cargo(const keel_state *st, int32_t carrier,
                                       int32_t *out, size_t cap, size_t *n);

@@ -269,8 +269,111 @@ static int push_range(lua_State *L, int32_t n) {
   return 1;
 }
 
-/* st:unit_ids() -> {1, ..., count_units()}  [-1, +1, e] */
-static int l_unit_ids(lua_State *L) { return push_range(L, keel_state_count_units(S(L))); }
+/* ---- the index: queries of units and groups ---- */
+
+static const char *const query_fields[] = { "loc", "at", "side", "type", NULL };
+
+/* An atom for a filter's string field, or -1 when no unit ever had it
+ * (the query then matches nothing); 0 when the field is absent. */
+static keel_atom query_atom(lua_State *L, keel_state *st, int t, const char *what, const char *field) {
+  keel_atom a = 0;
+  if (lua_getfield(L, t, field) != LUA_TNIL) {
+    size_t len;
+    if (lua_type(L, -1) != LUA_TSTRING)
+      luaL_error(L, "%s: filter field '%s' must be a string, got %s", what, field, luaL_typename(L, -1));
+    const char *s = lua_tolstring(L, -1, &len);
+    a = keel_state_atom_find(st, s, len);
+    if (a == 0) a = -1;
+  }
+  lua_pop(L, 1);
+  return a;
+}
+
+/* The query table {loc =, at =, side =, type =} at index t as the kernel's
+ * queries: two when `at` is a hex and `loc` is absent (the hex on the map
+ * and its port). Returns how many; 0: it matches nothing. */
+static int query_arg(lua_State *L, keel_state *st, int t, const char *what, keel_unit_query q[2]) {
+  memset(q, 0, 2 * sizeof *q);
+  lua_pushnil(L);
+  while (lua_next(L, t)) {   /* every key known: a misspelt filter is an error, not "any" */
+    int ok = lua_type(L, -2) == LUA_TSTRING;
+    for (int i = 0; ok && query_fields[i]; i++) if (strcmp(lua_tostring(L, -2), query_fields[i]) == 0) ok = 2;
+    if (ok != 2)
+      return luaL_error(L, "%s: unknown filter field %s (loc, at, side or type expected)", what,
+                        lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : luaL_typename(L, -2));
+    lua_pop(L, 1);
+  }
+  keel_atom side = query_atom(L, st, t, what, "side"), type = query_atom(L, st, t, what, "type");
+  int n = 1;
+  q[0].side = side; q[0].type = type;
+  if (lua_getfield(L, t, "loc") != LUA_TNIL) {
+    const char *k = lua_tostring(L, -1);
+    int kind = -1;
+    for (int i = 0; k && lua_type(L, -1) == LUA_TSTRING && loc_names[i]; i++) if (strcmp(k, loc_names[i]) == 0) kind = i;
+    if (kind < 0) return luaL_error(L, "%s: filter field loc: off, hex, port, box, zone, unit or dead expected", what);
+    q[0].by_loc = 1;
+    q[0].loc.kind = (keel_loc_kind)kind;
+  }
+  lua_pop(L, 1);
+  if (lua_getfield(L, t, "at") != LUA_TNIL) {
+    int top = lua_gettop(L);
+    if (!q[0].by_loc) {   /* a hex: on the map or in its port */
+      q[0].by_loc = 1; q[0].loc.kind = KEEL_LOC_HEX;
+      q[1] = q[0]; q[1].loc.kind = KEEL_LOC_PORT;
+      n = 2;
+    }
+    int64_t where = 0;
+    switch (q[0].loc.kind) {
+    case KEEL_LOC_HEX: case KEEL_LOC_PORT: where = keel_lua_checkhex(L, top); break;
+    case KEEL_LOC_UNIT: case KEEL_LOC_BOX: case KEEL_LOC_ZONE:
+      if (!lua_isinteger(L, top)) return luaL_error(L, "%s: filter field at must be an integer here", what);
+      where = lua_tointeger(L, top);
+      break;
+    default: return luaL_error(L, "%s: filter field at: none for loc '%s'", what, loc_names[q[0].loc.kind]);
+    }
+    for (int i = 0; i < n; i++) { q[i].by_where = 1; q[i].loc.where = where; }
+  }
+  lua_pop(L, 1);
+  return side < 0 || type < 0 ? 0 : n;
+}
+
+typedef keel_status (*finder)(const keel_state *, const keel_unit_query *, int32_t *, size_t, size_t *);
+
+/* The ids `find` gives for the queries, merged in id order, as a list. */
+static int push_found(lua_State *L, keel_state *st, finder find, const keel_unit_query *q, int nq) {
+  int32_t small[256], *buf[2] = { NULL, NULL };
+  size_t n[2] = { 0, 0 };
+  for (int i = 0; i < nq; i++) {
+    size_t need;
+    check(L, find(st, &q[i], NULL, 0, &need), "find");
+    buf[i] = need <= 128 ? small + 128 * i : lua_newuserdatauv(L, need * sizeof(int32_t), 0);
+    check(L, find(st, &q[i], buf[i], need, &n[i]), "find");
+  }
+  lua_createtable(L, (int)(n[0] + n[1]), 0);
+  size_t a = 0, b = 0;
+  lua_Integer k = 0;
+  while (a < n[0] || b < n[1]) {
+    int32_t x;
+    if (b >= n[1] || (a < n[0] && buf[0][a] <= buf[1][b])) {
+      x = buf[0][a++];
+      if (b < n[1] && buf[1][b] == x) b++;   /* a group in both */
+    } else x = buf[1][b++];
+    lua_pushinteger(L, x);
+    lua_rawseti(L, -2, ++k);
+  }
+  return 1;
+}
+
+/* st:unit_ids([filter]) -> {1, ..., count_units()}, or the units the filter
+ * table {loc =, at =, side =, type =} matches, in id order  [-2, +1, e] */
+static int l_unit_ids(lua_State *L) {
+  keel_state *st = S(L);
+  if (lua_isnoneornil(L, 2)) return push_range(L, keel_state_count_units(st));
+  luaL_checktype(L, 2, LUA_TTABLE);
+  keel_unit_query q[2];
+  int nq = query_arg(L, st, 2, "units", q);
+  return push_found(L, st, keel_state_find_units, q, nq);
+}
 
 static void push_loc(lua_State *L, keel_loc loc) {
   lua_pushstring(L, loc_names[loc.kind]);
@@ -537,14 +640,9 @@ static int l_cargo_check(lua_State *L) {
 static int l_units_at(lua_State *L) {
   keel_state *st = S(L);
   keel_loc loc = loc_args(L, st, 2);
-  lua_newtable(L);
-  lua_Integer k = 0;
-  int32_t n = keel_state_count_units(st);
-  for (int32_t id = 1; id <= n; id++) {
-    keel_unit_info u;
-    keel_state_get_unit(st, id, &u);
-    if (u.loc.kind == loc.kind && u.loc.where == loc.where) { lua_pushinteger(L, id); lua_rawseti(L, -2, ++k); }
-  }
+  size_t n;
+  const int32_t *ids = keel_state_units_at(st, loc, &n);
+  push_ids(L, ids, n);
   return 1;
 }
 
@@ -562,8 +660,16 @@ static int l_group_new(lua_State *L) {
 /* st:count_groups() -> n  [-1, +1, e] */
 static int l_group_count(lua_State *L) { lua_pushinteger(L, keel_state_count_groups(S(L))); return 1; }
 
-/* st:group_ids() -> {1, ..., count_groups()}  [-1, +1, e] */
-static int l_group_ids(lua_State *L) { return push_range(L, keel_state_count_groups(S(L))); }
+/* st:group_ids([filter]) -> {1, ..., count_groups()}, or the groups
+ * holding a unit the filter table (as unit_ids') matches  [-2, +1, e] */
+static int l_group_ids(lua_State *L) {
+  keel_state *st = S(L);
+  if (lua_isnoneornil(L, 2)) return push_range(L, keel_state_count_groups(st));
+  luaL_checktype(L, 2, LUA_TTABLE);
+  keel_unit_query q[2];
+  int nq = query_arg(L, st, 2, "groups", q);
+  return push_found(L, st, keel_state_find_groups, q, nq);
+}
 
 /* st:group_get_name(g) -> string  [-2, +1, e] */
 static int l_group_name(lua_State *L) {
@@ -619,11 +725,9 @@ static int l_group_units(lua_State *L) {
 static int l_groups_of(lua_State *L) {
   keel_state *st = S(L);
   int32_t u = unit_arg(L, st, 2);
-  lua_newtable(L);
-  lua_Integer k = 0;
-  for (int32_t g = 1; g <= keel_state_count_groups(st); g++)
-    for (size_t i = 0; i < keel_state_group_count_units(st, g); i++)
-      if (keel_state_group_at_unit(st, g, i) == u) { lua_pushinteger(L, g); lua_rawseti(L, -2, ++k); break; }
+  size_t n;
+  const int32_t *gs = keel_state_groups_of(st, u, &n);
+  push_ids(L, gs, n);
   return 1;
 }
 

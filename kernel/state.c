@@ -41,6 +41,7 @@ void keel_state_free(keel_state *st) {
   free(st->own);
   for (size_t i = 0; i < st->nmaps; i++) free(st->maps[i].e);
   free(st->maps);
+  keel__index_free(st);
   free(st->rules);
   free(st->ops);
   free(st->actions);
@@ -64,7 +65,7 @@ size_t keel_state_memory(const keel_state *st) {
   size_t m = sizeof *st + keel_state_unit_memory(st);
   m += st->capatoms * sizeof(atom_rec) + st->atab_cap * sizeof(int32_t);
   for (size_t i = 1; i < st->natoms; i++) m += st->atoms[i].len + 1;
-  m += st->capgroups * sizeof(group);
+  m += st->capgroups * sizeof(group) + keel__index_memory(st);
   for (int32_t i = 0; i < st->initgroups; i++)
     m += st->groups[i].capmem * sizeof(int32_t) + st->groups[i].capval * sizeof(kv);
   m += st->capglob * sizeof(kv) + st->own_cap * sizeof(own_slot);

@@ -93,6 +93,11 @@ typedef struct own_slot { keel_hex hex; keel_atom side; uint8_t used; } own_slot
 /* A keyed map: its name and its entries, sorted by encoded key (keyed.c). */
 typedef struct keyed_map { keel_atom name; kv *e; size_t n, cap; } keyed_map;
 
+/* The index of units by location, kind of location and side, and of the
+ * groups of each unit (index.c): not state, never hashed, journaled or saved. */
+typedef struct keel__ibucket { uint8_t used, tag; uint32_t n; int64_t where; int32_t *ids; size_t cap; } keel__ibucket;
+typedef struct keel__igroups { int32_t *ids; uint32_t n, cap; } keel__igroups;
+
 struct keel_state {
   /* atoms (atom.c) */
   atom_rec *atoms; size_t natoms, capatoms;     /* atoms[0] unused */
@@ -105,6 +110,9 @@ struct keel_state {
   uint64_t own_version;                         /* +1 on every owner change, either way */
   uint64_t version;                             /* +1 on every change of any kind, either way (undo.c) */
   keyed_map *maps; size_t nmaps, capmaps;       /* keyed.c, sorted by name */
+  /* the index (index.c): buckets of unit ids (open addressing), and per unit its groups */
+  keel__ibucket *ix; size_t ix_cap, ix_used;
+  keel__igroups *ix_groups; size_t ix_ngroups, ix_capgroups;
   uint64_t hash;                                /* hash.c */
   /* rule stack, undo log, transactions, actions (undo.c) */
   keel_atom *rules; size_t nrules, caprules;
@@ -188,6 +196,20 @@ void keel__keyed_apply(keel_state *st, const op *o, int forward);
 #define KEEL_KEY_BYTES (KEEL_KEY_MAX * (2 * KEEL_KEY_STR_MAX + 3))
 typedef struct keel__key_part { int is_str; int64_t i; const char *s; size_t len; } keel__key_part;
 keel_status keel__keyed_decode(const keel_state *st, keel_atom key, keel__key_part *parts, int *n, char *buf);
+
+/* index.c: the index, kept by the ops of unit.c (new, location, side) and
+ * group.c (insert, remove); prepare reserves what the forward direction
+ * needs (0: out of memory), the others never allocate. */
+int keel__index_prepare_unit(keel_state *st, int32_t id, int lk, int64_t where, keel_atom side);
+void keel__index_unit(keel_state *st, int32_t id, int lk, int64_t where, keel_atom side, int add);
+int keel__index_prepare_loc(keel_state *st, int lk, int64_t where);
+void keel__index_loc(keel_state *st, int32_t id, int lkf, int64_t from, int lkt, int64_t to);
+int keel__index_prepare_side(keel_state *st, keel_atom side);
+void keel__index_side(keel_state *st, int32_t id, keel_atom from, keel_atom to);
+int keel__index_prepare_join(keel_state *st, int32_t uid);
+void keel__index_join(keel_state *st, int32_t gid, int32_t uid, int add);
+void keel__index_free(keel_state *st);
+size_t keel__index_memory(const keel_state *st);
 
 /* undo.c */
 keel_status keel__state_push(keel_state *st, op *o);     /* prepare, record, apply forward */

@@ -21,8 +21,12 @@ int keel__unit_prepare(keel_state *st, const op *o) {
       memset(&st->units[st->nunits], 0, sizeof *st->units);
       st->initunits = st->nunits + 1;
     }
-    return 1;
+    return keel__index_prepare_unit(st, st->nunits + 1, KEEL_LOC_OFF, 0, o->b.u.s);
   }
+  case OP_UNIT_FIELD:
+    if (o->field == KEEL_F_LOC) return keel__index_prepare_loc(st, o->lkb, o->b.u.i);
+    if (o->field == KEEL_F_SIDE) return keel__index_prepare_side(st, o->b.u.s);
+    return 1;
   case OP_UNIT_MARKER: {
     unit *u = &st->units[o->id - 1];
     if (o->b.u.i == 0) return 1;
@@ -48,7 +52,7 @@ static void set_field(keel_state *st, const op *o, int forward) {
                 keel__fact((uint64_t)tag, id, keel__atom_hash(st, to.u.s), 0);
     if (o->field == KEEL_F_NAME) u->name = to.u.s;
     else if (o->field == KEEL_F_TYPE) u->type = to.u.s;
-    else u->side = to.u.s;
+    else { keel__index_side(st, o->id, from.u.s, to.u.s); u->side = to.u.s; }
     break;
   }
   case KEEL_F_FACE:
@@ -67,6 +71,7 @@ static void set_field(keel_state *st, const op *o, int forward) {
     int lkf = forward ? o->lka : o->lkb, lkt = forward ? o->lkb : o->lka;
     st->hash ^= keel__fact(T_LOC, id, keel__loc_hash(lkf, from.u.i), 0) ^
                 keel__fact(T_LOC, id, keel__loc_hash(lkt, to.u.i), 0);
+    keel__index_loc(st, (int32_t)o->id, lkf, from.u.i, lkt, to.u.i);
     u->lk = (uint8_t)lkt;
     u->where = to.u.i;
     break;
@@ -85,8 +90,10 @@ void keel__unit_apply(keel_state *st, const op *o, int forward) {
       u->hits = u->points = u->where = 0;
       u->nval = u->nmark = 0;
       keel__unit_facts(st, st->nunits);
+      keel__index_unit(st, st->nunits, KEEL_LOC_OFF, 0, u->side, 1);
     } else {
       keel__unit_facts(st, st->nunits);
+      keel__index_unit(st, st->nunits, KEEL_LOC_OFF, 0, st->units[st->nunits - 1].side, 0);
       st->nunits--;
     }
     break;
@@ -280,6 +287,17 @@ keel_status keel_state_split(keel_state *st, int32_t id, int64_t points, int32_t
   return keel_state_commit(st, &m);
 }
 
+/* Unit id leaves every group it is in, the lowest group id first. */
+static keel_status leave_groups(keel_state *st, int32_t id) {
+  for (;;) {
+    size_t n;
+    const int32_t *gs = keel_state_groups_of(st, id, &n);
+    if (n == 0) return KEEL_OK;
+    keel_status s = keel_state_group_remove(st, gs[0], id);
+    if (s != KEEL_OK) return s;
+  }
+}
+
 keel_status keel_state_combine(keel_state *st, int32_t a, int32_t b) {
   if (!UNIT_OK(st, a) || !UNIT_OK(st, b)) return KEEL_E_NOT_FOUND;
   if (a == b) return KEEL_E_ARG;
@@ -290,7 +308,7 @@ keel_status keel_state_combine(keel_state *st, int32_t a, int32_t b) {
   if (s != KEEL_OK) return s;
   s = keel_state_set(st, a, KEEL_F_POINTS, pa + pb);
   if (s == KEEL_OK) s = keel_state_set(st, b, KEEL_F_POINTS, 0);
-  for (int32_t g = 1; s == KEEL_OK && g <= st->ngroups; g++) s = keel_state_group_remove(st, g, b);
+  s = s == KEEL_OK ? leave_groups(st, b) : s;
   if (s == KEEL_OK) s = keel_state_move(st, b, (keel_loc){ KEEL_LOC_OFF, 0 });
   if (s != KEEL_OK) { keel_state_rollback(st, &m); return s; }
   return keel_state_commit(st, &m);
@@ -299,11 +317,15 @@ keel_status keel_state_combine(keel_state *st, int32_t a, int32_t b) {
 static keel_status eliminate(keel_state *st, int32_t id, int depth) {
   if (depth > st->nunits) return KEEL_E_STATE;
   keel_status s = KEEL_OK;
-  for (int32_t c = 1; s == KEEL_OK && c <= st->nunits; c++) {
-    const unit *cu = &st->units[c - 1];
-    if (cu->lk == KEEL_LOC_UNIT && cu->where == id) s = eliminate(st, c, depth + 1);
+  /* the cargo, lowest id first (each leaves the list as it goes) */
+  for (;;) {
+    size_t n;
+    const int32_t *cargo = keel_state_units_at(st, (keel_loc){ KEEL_LOC_UNIT, id }, &n);
+    if (n == 0) break;
+    s = eliminate(st, cargo[0], depth + 1);
+    if (s != KEEL_OK) return s;
   }
-  for (int32_t g = 1; s == KEEL_OK && g <= st->ngroups; g++) s = keel_state_group_remove(st, g, id);
+  s = leave_groups(st, id);
   if (s == KEEL_OK) s = keel_state_move(st, id, (keel_loc){ KEEL_LOC_DEAD, 0 });
   return s;
 }

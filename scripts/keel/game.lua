@@ -437,9 +437,16 @@ function Game:get_unit(id)
   return u
 end
 
---- Unit ids in id order, optionally only those matching filter(game, id).
+--- Unit ids in id order, optionally only those a filter matches: a table
+--- {loc =, at =, side =, type =} answered by the kernel's index (loc: off,
+--- hex, port, box, zone, unit or dead; at: where, for those with one; at
+--- a hex without loc: on the map there or in its port), or a function
+--- filter(game, id).
+---@param filter? table|fun(game: table, id: integer): boolean
+---@return integer[]
 function Game:units(filter)
   if not filter then return self.state:unit_ids() end
+  if type(filter) == "table" then return self.state:unit_ids(filter) end
   local out = {}
   for id = 1, self.state:count_units() do
     if filter(self, id) then out[#out + 1] = id end
@@ -511,7 +518,11 @@ function Game:group_get_name(g) return self.state:group_get_name(g) end
 function Game:group_get_value(g, k) return self.state:group_get_value(g, k) end
 function Game:group_set_value(g, k, v) return self.state:group_set_value(g, k, v) end
 function Game:groups_of(u) return self.state:groups_of(u) end
-function Game:groups() return self.state:group_ids() end
+--- Group ids in id order; with a filter table (as units'), the groups
+--- holding a unit it matches (the groups at a hex, of a side ...).
+---@param filter? table
+---@return integer[]
+function Game:groups(filter) return self.state:group_ids(filter) end
 
 -- game-wide values
 function Game:get_global(k) return self.state:get_global(k) end

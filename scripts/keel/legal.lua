@@ -82,8 +82,9 @@ local function ask_domain(set, game, r, name, pname, p, given, side)
     local cand
     if type(c) == "table" and c.value ~= nil then
       cand = { value = c.value }
-      for _, k in ipairs(sorted_keys(c)) do
-        if k ~= "value" and type(k) == "string" and PLAIN[type(c[k])] then cand[k] = c[k] end
+      -- the plain extras (which keys, not their order, makes the listing)
+      for k, x in next, c do
+        if k ~= "value" and type(k) == "string" and PLAIN[type(x)] then cand[k] = x end
       end
     elseif c ~= nil then
       cand = { value = c }
@@ -94,15 +95,33 @@ local function ask_domain(set, game, r, name, pname, p, given, side)
   return out, #out == 0 and why ~= nil and tostring(why) or nil
 end
 
+-- The key of the values of the parameters `p` depends on in `combo` (one
+-- value's key_of, or theirs joined; a left-out one as "\0"), and whether
+-- none is left out. No table made: asked for every candidate order.
+local function given_key(p, combo)
+  local deps = p.depends
+  local n = #deps
+  if n == 0 then return "", true end
+  if n == 1 then
+    local v = combo[deps[1]]
+    if v == nil then return "\0", false end
+    return key_of(v), true
+  end
+  local parts, complete = {}, true
+  for i = 1, n do
+    local v = combo[deps[i]]
+    if v == nil then complete = false; parts[i] = "\0" else parts[i] = key_of(v) end
+  end
+  return table.concat(parts, "\1"), complete
+end
+
 -- The values of the parameters `p` depends on in `combo`: given, its key;
 -- complete is false when one of them is left out of the combination.
 local function given_of(p, combo)
-  local given, complete = {}, true
-  for _, d in ipairs(p.depends) do
-    if combo[d] == nil then complete = false end
-    given[d] = combo[d]
-  end
-  return given, key_of(given), complete
+  local given = {}
+  for _, d in ipairs(p.depends) do given[d] = combo[d] end
+  local k, complete = given_key(p, combo)
+  return given, k, complete
 end
 
 -- The candidates of parameter `pname` in a combination, asked once per
@@ -110,10 +129,11 @@ end
 -- nil when something it depends on is left out.
 local function candidates(E, pname, combo)
   local p = E.decl[pname]
-  local given, k, complete = given_of(p, combo)
+  local k, complete = given_key(p, combo)
   if not complete then return nil end
   local hit = E.cache[pname][k]
   if not hit then
+    local given = given_of(p, combo)
     local l, why = ask_domain(E.set, E.game, E.rule, E.name, pname, p, given, E.side)
     local list, index = {}, {}
     for _, cand in ipairs(l) do
@@ -321,9 +341,10 @@ function M.action(set, game, name, side)
       out.depends = #p.depends > 0 and p.depends or nil
       local groups, by_key = {}, {}
       for _, combo in ipairs(legal) do
-        local given, gk = given_of(p, combo)
+        local gk = given_key(p, combo)
         local g = by_key[gk]
         if not g then
+          local given = given_of(p, combo)
           local hit = E.cache[pname][gk]
           g = { given = given, index = hit and hit.index or {}, found = {}, sets = {}, set_seen = {} }
           by_key[gk] = g
@@ -350,9 +371,14 @@ function M.action(set, game, name, side)
       end
       for _, g in ipairs(groups) do
         g.domain, g.values = {}, {}
-        for _, pos in ipairs(sorted_keys(g.found)) do
-          g.domain[#g.domain + 1] = g.found[pos]
-          g.values[#g.values + 1] = g.found[pos].value
+        local last = 0   -- the positions found, in order (integers: no sort needed)
+        for pos in next, g.found do if pos > last then last = pos end end
+        for pos = 1, last do
+          local c = g.found[pos]
+          if c then
+            g.domain[#g.domain + 1] = c
+            g.values[#g.values + 1] = c.value
+          end
         end
         if p.type == "units" then
           table.sort(g.sets, set_before(g.index))
@@ -384,7 +410,7 @@ function M.action(set, game, name, side)
   local function count(i, limit)
     local pname = E.dom_order[i]
     if not pname then return 1 end
-    local _, gk = given_of(decl[pname], vals)
+    local gk = given_key(decl[pname], vals)
     local g = groups_of[pname][gk]
     if not g then return 0 end
     local n = g.omit and count(i + 1, limit) or 0

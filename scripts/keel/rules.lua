@@ -184,7 +184,7 @@ function Set:facade(game)
   local proxy
   -- a filter gets the facade, never the game itself
   g.units = function(_, filter)
-    if filter == nil then return unit_ids() end
+    if filter == nil or type(filter) == "table" then return unit_ids(nil, filter) end
     return game:units(function(_, id) return filter(proxy, id) end)
   end
   g.roll = function(_, expr, opts)

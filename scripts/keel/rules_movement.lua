@@ -165,6 +165,18 @@ function M.ctx_methods(context)
     if not real then error("river_graph: a profile from ctx:profile expected", 2) end
     return river_proxy(mc:engine(game):river_graph(real))
   end
+  --- ctx:zone_reach(from, budget, opts) -> {zone name = moves}: the zones
+  --- of the board (adjacent when two of their hexes are) within `budget`
+  --- moves of zone `from`; opts.blocked = {name...} never entered,
+  --- opts.stop = {name...} entered but not left (the start is left). The
+  --- kernel's search over the board's zone graph (keel.movement.area_reach).
+  m.zone_reach = function(self, from, budget, opts)
+    local mc, game = context(self)
+    local o = opts and { blocked = opts.blocked, stop = opts.stop } or nil
+    local out, why = movement.area_reach(mc:engine(game):zone_graph(), from, budget, o)
+    if not out then return nil, why end
+    return out
+  end
   --- ctx:boxroute([enter]) -> water routes counted in sea boxes (doc/api/boxroute.md)
   m.boxroute = function(self, enter)
     local _, game = context(self)

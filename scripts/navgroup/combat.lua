@@ -204,12 +204,9 @@ rule {
       local game, v = ctx.game, ctx.rule.values
       local b = game.board
       if b and b:contains(hex) and (b:get_cd(hex) or 0) > 0 then return b:get_cd(hex) end
-      for _, u in ipairs(game:units()) do
+      for _, u in ipairs(game:units { at = hex }) do   -- on the map there or in its port
         if v.cd_types[game:get(u, "type")] then
-          local kind, where = game:get(u, "loc")
-          if (kind == "hex" or kind == "port") and where == hex then
-            return game:get_value(u, "cd") or game:get_value(u, "strength") or 0
-          end
+          return game:get_value(u, "cd") or game:get_value(u, "strength") or 0
         end
       end
       return 0

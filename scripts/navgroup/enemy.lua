@@ -54,14 +54,16 @@ rule {
 -- ---- helper -------------------------------------------------------------------------
 
 -- the naval groups of other sides at sea (not in port) (at `hex`, when
--- given), in group order; and their hexes
+-- given), in group order; and their hexes. The kernel's index gives the
+-- groups with a unit at sea (there): a group at sea is one of them, and
+-- the far away and the parked are never looked at.
 function enemies_at_sea(ctx, side, hex)
   local out, at = {}, {}
-  local groups = ctx.game:groups()
+  local groups = ctx.game:groups(hex and { loc = "hex", at = hex } or { loc = "hex" })
   for i = 1, #groups do
     local g = groups[i]
-    -- where first: most groups are elsewhere; then the side, which rules
-    -- out the friendly groups before the costlier naval_group
+    -- where first (its first unit in play may be elsewhere); then the side,
+    -- which rules out the friendly groups before the costlier naval_group
     local h, in_port = ctx:query("group_hex", g)
     if h and not in_port and (hex == nil or h == hex)
       and ctx:query("group_side", g) ~= side and ctx:query("naval_group", g) then

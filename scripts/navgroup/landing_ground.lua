@@ -24,7 +24,7 @@
 local label, name_of, is, landed_this_turn, defenders_of, capture_of, modifiers_for, apply_effects,
   strength_factors, re_factor, exerted, zoc_at, cds_into, clear_values, fraction_text, sp_text,
   apply_combat, combat_info, pool_of, spend_pool, landing_hexes_of, units_near, landed_units, unmade_attack,
-  quiet, YES   -- helpers, below the rule
+  quiet, units_around, YES   -- helpers, below the rule
 
 rule {
   id = "37.B", title = "Ground operations",
@@ -70,7 +70,16 @@ rule {
     --- transport_re(u, opts) -> RE size for amphibious transport (Table 1's RE multipliers;
     --- opts.no_attack: a c/m unit landing in the first wave without attacking, 37 (g))
     transport_re = function(ctx, u, opts)
-      return (ctx.game:get_value(u, "re") or 1) * re_factor(ctx, u, opts or {})
+      -- kept per state of the game: every plan a listing checks asks it of its units
+      local cache = ctx:cache("navgroup.transport_re")
+      local no_attack = opts ~= nil and opts.no_attack or false
+      local key = no_attack and -u or u
+      local re = cache[key]
+      if re == nil then
+        re = (ctx.game:get_value(u, "re") or 1) * re_factor(ctx, u, opts or {})
+        cache[key] = re
+      end
+      return re
     end,
     --- unit_zoc(u) -> level u exerts in its own hex, level in the hexes next to it (item 9)
     unit_zoc = function(ctx, u) return exerted(ctx, u) end,
@@ -440,12 +449,23 @@ function landing_hexes_of(ctx, side, what)
     or "37.B item 3: no amphibious assault this player-turn"
 end
 
+-- the units on the map in hex and the hexes next to it, in id order (the
+-- kernel's index: units_near and zoc_at look at nothing farther)
+function units_around(game, hex)
+  local ids = game:units { loc = "hex", at = hex }
+  for _, n in ipairs(keel.hex.neighbors(hex)) do
+    for _, u in ipairs(game:units { loc = "hex", at = n }) do ids[#ids + 1] = u end
+  end
+  table.sort(ids)
+  return ids
+end
+
 -- The ground units in or next to hex: of `side` (own = true), or of the
 -- sides but `side` (own = false)
 function units_near(ctx, hex, side, own)
   local game = ctx.game
   local out = {}
-  for _, u in ipairs(game:units()) do
+  for _, u in ipairs(units_around(game, hex)) do
     local kind, at = game:get(u, "loc")
     local s = game:get(u, "side")
     if kind == "hex" and keel.hex.distance(at, hex) <= 1 and ((own and s == side) or (not own and s ~= side))
@@ -461,8 +481,8 @@ end
 function landed_units(ctx, side)
   local game = ctx.game
   local out = {}
-  for _, u in ipairs(game:units()) do
-    if (side == nil or game:get(u, "side") == side) and game:get(u, "loc") == "hex" and landed_this_turn(ctx, u) then
+  for _, u in ipairs(game:units { loc = "hex", side = side }) do
+    if landed_this_turn(ctx, u) then
       out[#out + 1] = u
     end
   end
@@ -507,7 +527,7 @@ end
 function zoc_at(ctx, side, hex, others)
   local game = ctx.game
   local best = 0
-  for _, u in ipairs(game:units()) do
+  for _, u in ipairs(units_around(game, hex)) do
     local kind, at = game:get(u, "loc")
     if kind == "hex" and ctx:query("is_ground_unit", u) then
       local s = game:get(u, "side")

@@ -258,9 +258,9 @@ function name_of(ctx, u) return ctx.game:get(u, "name") end
 function plannable(ctx, side)
   local game = ctx.game
   local out = {}
-  for _, u in ipairs(game:units()) do
+  for _, u in ipairs(game:units { side = side }) do
     local plan = game:get_value(u, "plan")
-    if (side == nil or game:get(u, "side") == side) and ctx:query("is_ground_unit", u) and game:get(u, "loc") ~= "off"
+    if ctx:query("is_ground_unit", u) and game:get(u, "loc") ~= "off"
         and not (plan and active(ctx, plan)) then
       out[#out + 1] = u
     end
@@ -351,25 +351,33 @@ function units_of(ctx, id)
 end
 
 -- REs of non-intrinsically amphibious units in the side's active plans
+-- (kept per state of the game: every plan a listing checks asks it)
 function planned_re(ctx, side)
+  local cache = ctx:cache("navgroup.planned_re")
+  if cache[side] then return cache[side] end
   local n = 0
   for id = 1, (ctx.game:get_keyed("plan", "count") or 0) do
     if active(ctx, id) and field(ctx, id, "side") == side then n = n + field(ctx, id, "re") end
   end
+  cache[side] = n
   return n
 end
 
 -- cargo capacity of the side's LCs/LBs in play, neither sunk nor damaged
+-- (kept per state of the game)
 function capacity_in_play(ctx, side)
+  local cache = ctx:cache("navgroup.lc_capacity")
+  if cache[side] then return cache[side] end
   local game, v = ctx.game, ctx.rule.values
   local n = 0
-  for _, u in ipairs(game:units()) do
+  for _, u in ipairs(game:units { side = side }) do
     local kind = game:get(u, "loc")
-    if v.capacity_types[game:get(u, "type")] and game:get(u, "side") == side and kind ~= "dead" and kind ~= "off"
+    if v.capacity_types[game:get(u, "type")] and kind ~= "dead" and kind ~= "off"
         and game:get(u, "face") ~= "damaged" then
       n = n + (game:get_value(u, v.capacity_value) or v.default_capacity)
     end
   end
+  cache[side] = n
   return n
 end
 

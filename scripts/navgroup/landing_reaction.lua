@@ -586,8 +586,8 @@ function reactors(ctx, side, overrun)
     return {}, ("37.E: the reaction phase is %s's"):format(reacting)
   end
   local out, why = {}, nil
-  for _, u in ipairs(game:units()) do
-    if game:get(u, "side") == reacting and game:get(u, "loc") == "hex" and ctx:query("is_ground_unit", u) then
+  for _, u in ipairs(game:units { loc = "hex", side = reacting }) do
+    if ctx:query("is_ground_unit", u) then
       local ok, no = landings_for(ctx, u)
       if #ok > 0 and overrun then
         local _, at = game:get(u, "loc")

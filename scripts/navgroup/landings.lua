@@ -347,15 +347,12 @@ function is_ground(ctx, u)
   return true
 end
 
--- ground units in play at hex (of side, if given), in id order
+-- ground units in play at hex (of side, if given), in id order (the
+-- kernel's index gives the units there)
 function alive_at(ctx, hex, side)
-  local game = ctx.game
   local out = {}
-  for _, u in ipairs(game:units()) do
-    local kind, where = game:get(u, "loc")
-    if kind == "hex" and where == hex and is_ground(ctx, u) and (side == nil or game:get(u, "side") == side) then
-      out[#out + 1] = u
-    end
+  for _, u in ipairs(ctx.game:units { loc = "hex", at = hex, side = side }) do
+    if is_ground(ctx, u) then out[#out + 1] = u end
   end
   return out
 end

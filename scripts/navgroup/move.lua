@@ -12,6 +12,7 @@ local plan, spec_of, position, check_step, name_of          -- planning and chec
 local new_state, put_to_sea, run_hexes, river_move, spend_one, fight, finish,
   spend_activity                                                             -- executing it (below)
 local destinations                                               -- where a move may go (below)
+local reach_of, step_memo, move_rec, hex_path, check_hexes   -- what one state's listing works out once (below)
 
 rule {
   title = "movement front-end",
@@ -44,16 +45,19 @@ rule {
       },
       legal = function(ctx, p)
         local game = ctx.game
-        local why = ctx:query("may_move", p.group)
-        if why then return why end
-        if game:group_get_value(p.group, "move_ended") then return "32.A.4: the group has ended its movement this step" end
-        local spec = spec_of(ctx, p.group)
-        local steps, err = plan(ctx, p.group, p, spec)
+        local m = move_rec(ctx, p.group)
+        if m.why then return m.why end
+        local b = m.spec   -- a copy: the check moves its coast along
+        local spec = { side = b.side, profile = b.profile, friendly = b.friendly, conditions = b.conditions,
+                       hex = b.hex, coast = b.coast, allowance = b.allowance, spent = b.spent }
+        local path = hex_path(ctx, m, p, spec)
+        if path then return check_hexes(ctx, m, spec, path) end
+        local steps, err = plan(ctx, p.group, p, spec, m.pos)
         if not steps then return err end
-        local cur = position(ctx, p.group)
+        local cur = m.pos
         local total = 0
         for _, n in ipairs(steps) do
-          local reason, cost, coast = check_step(ctx, p.group, spec, cur, n)
+          local reason, cost, coast = step_memo(ctx, m, spec, cur, n)
           if reason then return reason end
           total = total + cost
           if spec.spent + total > spec.allowance then
@@ -159,7 +163,7 @@ function destinations(ctx, g)
     out[#out + 1] = { value = label, cost = cost }
   end
   if pos.kind == "hex" then
-    local r = ctx:reach(spec, pos.id, left, { blocked = ctx:query("blocked_hexes", side), coast = spec.coast })
+    local r = reach_of(ctx, g, spec, pos, left)
     if r then
       for _, h in ipairs(r:hexes()) do add({ kind = "hex", id = h }, r:cost(h)) end
     end
@@ -177,6 +181,109 @@ function destinations(ctx, g)
 end
 
 -- ---- planning and checking a path ---------------------------------------------------
+
+-- The hexes group g reaches from `pos` (a hex) with `left` MPs, as ctx:reach
+-- gives them (nil: none): searched once per state of the game (ctx:cache),
+-- so that a listing's destinations and every move it checks share it.
+-- `spec` is spec_of(ctx, g) in this state.
+function reach_of(ctx, g, spec, pos, left)
+  local cache = ctx:cache("navgroup.reach")
+  local e = cache[g]
+  if not e or e.at ~= pos.id or e.left ~= left or e.coast ~= spec.coast then
+    local r = ctx:reach(spec, pos.id, left, { blocked = ctx:query("blocked_hexes", spec.side), coast = spec.coast })
+    e = { at = pos.id, left = left, coast = spec.coast, r = r or false }
+    cache[g] = e
+  end
+  return e.r or nil
+end
+
+-- What move's check works out for group g once per state of the game
+-- (ctx:cache), so that the moves of one listing share it: why it may not
+-- move (may_move, then 32.A.4), else its spec, position and the steps
+-- checked so far.
+function move_rec(ctx, g)
+  local cache = ctx:cache("navgroup.move")
+  local m = cache[g]
+  if m then return m end
+  local why = ctx:query("may_move", g)
+  if not why and ctx.game:group_get_value(g, "move_ended") then
+    why = "32.A.4: the group has ended its movement this step"
+  end
+  m = { g = g, why = why, known = {} }
+  if not why then m.spec, m.pos = spec_of(ctx, g), position(ctx, g) end
+  cache[g] = m
+  return m
+end
+
+-- The path of a move `p` to a destination hex from the hex the group of
+-- move_rec `m` is in, as plan finds it (the cheapest in the reach of its
+-- MPs: {hex...} from its own), when plan would take it; else nil (plan
+-- tells). `spec` is the group's spec.
+function hex_path(ctx, m, p, spec)
+  local pos = m.pos
+  if p.path or p.to == nil or not pos or pos.kind ~= "hex" then return nil end
+  local board = ctx.game.board
+  local to = p.to
+  local dest
+  if math.type(to) == "integer" then
+    if keel.hex.is_valid(to) and board:contains(to) then dest = to end
+  elseif type(to) == "string" and not to:find("/", 1, true) then
+    dest = board:hex(to)
+  end
+  local left = spec.allowance - spec.spent
+  if not dest or math.type(left) ~= "integer" or left < 0 then return nil end
+  local r = reach_of(ctx, m.g, spec, pos, left)
+  return r and r:cost(dest) and r:path(dest) or nil
+end
+
+-- move's check of a path of hexes (hex_path's) for the group of move_rec
+-- `m`, as its legal checks plan's steps: nil, or why not.
+function check_hexes(ctx, m, spec, path)
+  local known = m.hex_known   -- coast -> from -> to -> {reason, cost, coast}
+  if not known then known = {}; m.hex_known = known end
+  local cur, total, left = path[1], 0, spec.allowance - spec.spent
+  for i = 2, #path do
+    local n = path[i]
+    local c = spec.coast
+    local byc = known[c]
+    if not byc then byc = {}; known[c] = byc end
+    local byf = byc[cur]
+    if not byf then byf = {}; byc[cur] = byf end
+    local r = byf[n]
+    if not r then
+      r = table.pack(check_step(ctx, m.g, spec, { kind = "hex", id = cur }, { kind = "hex", id = n }))
+      byf[n] = r
+    end
+    if r[1] then return r[1] end
+    total = total + r[2]
+    if total > left then
+      return ("32.A: not enough MPs to reach %s (%d needed, %d left)"):format(ctx.game.board:format(n), total, left)
+    end
+    spec.coast = r[3]
+    cur = n
+  end
+end
+
+-- check_step for the group of move_rec `m`, its answers kept with it:
+-- reason | nil, cost, coast. The moves of one listing share most of their
+-- steps. (`spec` is the group's spec, its coast the coast the step starts on.)
+local function key_of(n) return n.kind == "hex" and n.id * 2 or n.id * 2 + 1 end
+function step_memo(ctx, m, spec, from, to)
+  local known = m.known   -- coast -> from key -> to key -> {reason, cost, coast}
+  local c = spec.coast
+  local byc = known[c]
+  if not byc then byc = {}; known[c] = byc end
+  local fk = key_of(from)
+  local byf = byc[fk]
+  if not byf then byf = {}; byc[fk] = byf end
+  local tk = key_of(to)
+  local r = byf[tk]
+  if not r then
+    r = table.pack(check_step(ctx, m.g, spec, from, to))
+    byf[tk] = r
+  end
+  return r[1], r[2], r[3]
+end
 
 -- a step of a path: {kind = "hex"|"side", id = n}, from a hex, a label, a
 -- place name or a hexside label ("23A:3227/3327")
@@ -254,9 +361,9 @@ end
 
 -- a path ({label...} or a destination) as nodes from the group's position
 -- (spec: the group's spec_of, when the caller has it)
-function plan(ctx, g, p, spec)
+function plan(ctx, g, p, spec, pos)
   local board = ctx.game.board
-  local pos = position(ctx, g)
+  pos = pos or position(ctx, g)
   if not pos then return nil, "the group has no units on the board" end
   local steps = {}
   if p.path then
@@ -274,8 +381,14 @@ function plan(ctx, g, p, spec)
   local left = spec.allowance - spec.spent
   local side = spec.side
   if pos.kind == "hex" and dest.kind == "hex" then
-    local path = ctx:path(spec, pos.id, dest.id, left,
-      { blocked = ctx:query("blocked_hexes", side), coast = spec.coast })
+    local path
+    if math.type(left) == "integer" and left >= 0 then
+      -- the reach the destinations domain searched (ctx:path is that search's path)
+      local r = reach_of(ctx, g, spec, pos, left)
+      path = r and r:cost(dest.id) and r:path(dest.id)
+    else
+      path = ctx:path(spec, pos.id, dest.id, left, { blocked = ctx:query("blocked_hexes", side), coast = spec.coast })
+    end
     if path then
       for i = 2, #path do steps[#steps + 1] = { kind = "hex", id = path[i] } end
       return steps

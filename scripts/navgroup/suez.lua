@@ -195,14 +195,12 @@ end
 function axis_in_delta(ctx)
   local v, game, board = ctx.rule.values, ctx.game, ctx.game.board
   if not board then return false end
-  for _, u in ipairs(game:units()) do
-    if game:get(u, "side") == v.axis then
-      local kind, where = game:get(u, "loc")
-      if (kind == "hex" or kind == "port") and board:has_tag(where, v.delta_tag) then
-        local supply
-        if v.supply_query then supply = ctx:query(v.supply_query, u) else supply = game:get_value(u, "supply") end
-        if supply == "regular" then return true end
-      end
+  for _, u in ipairs(game:units { side = v.axis }) do
+    local kind, where = game:get(u, "loc")
+    if (kind == "hex" or kind == "port") and board:has_tag(where, v.delta_tag) then
+      local supply
+      if v.supply_query then supply = ctx:query(v.supply_query, u) else supply = game:get_value(u, "supply") end
+      if supply == "regular" then return true end
     end
   end
   return false

@@ -308,9 +308,9 @@ local function aboard_by_hex(ctx, side)
   local _, ps = ctx:query("phase")
   side = side or ps
   local by_hex = {}
-  for _, u in ipairs(g:units()) do
-    local kind, craft = g:get(u, "loc")
-    if kind == "unit" and g:get(u, "side") == side and ctx:query("naval_class", craft) == "landing_craft"
+  for _, u in ipairs(side ~= nil and g:units { loc = "unit", side = side } or {}) do
+    local _, craft = g:get(u, "loc")
+    if ctx:query("naval_class", craft) == "landing_craft"
         and ctx:query("is_combat_unit", u) and g:get_value(u, "mode") == "combat" then
       local h = ctx:query("unit_hex", craft)
       if h then

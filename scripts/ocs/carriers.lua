@@ -176,9 +176,9 @@ rule {
         local c = ctx:query("naval_class", f)
         if c == "ship" or c == "carrier" then
           local fh, range = ctx:query("unit_hex", f), ctx:query("printed", f, "range") or 0
-          for _, s in ipairs(g:units()) do
+          for _, s in ipairs(side ~= nil and g:units { side = side } or {}) do
             local sc = ctx:query("naval_class", s)
-            if g:get(s, "side") == side and (sc == "ship" or sc == "landing_craft") then
+            if sc == "ship" or sc == "landing_craft" then
               local sh = ctx:query("unit_hex", s)
               if sh and fh and keel.hex.distance(fh, sh) <= range then
                 return ("18.2d: %s is screened: %s is in range of %s"):format(g:get(cv, "name"), g:get(s, "name"),
@@ -211,8 +211,8 @@ local function named(g, u) return { value = u, label = g:get(u, "name") } end
 function plane_domain(ctx, side)
   local g = ctx.game
   local out = {}
-  for _, u in ipairs(g:units()) do
-    if (side == nil or g:get(u, "side") == side) and ctx:query("naval_class", u) == "air" and g:get(u, "loc") ~= "dead" then
+  for _, u in ipairs(g:units { side = side }) do
+    if ctx:query("naval_class", u) == "air" and g:get(u, "loc") ~= "dead" then
       out[#out + 1] = named(g, u)
     end
   end
@@ -236,8 +236,8 @@ end
 function refit_carrier_domain(ctx, side)
   local g = ctx.game
   local out = {}
-  for _, u in ipairs(g:units()) do
-    if (side == nil or g:get(u, "side") == side) and ctx:query("naval_class", u) == "carrier" and ctx:query("unit_hex", u) then
+  for _, u in ipairs(g:units { side = side }) do
+    if ctx:query("naval_class", u) == "carrier" and ctx:query("unit_hex", u) then
       out[#out + 1] = named(g, u)
     end
   end

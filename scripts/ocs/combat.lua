@@ -527,8 +527,8 @@ function firer_domain(ctx, side)
   if seg_side == nil then return nil, "18.3a: barrages are fired in a friendly Barrage Segment (none is in progress)" end
   side = side or seg_side
   local out = {}
-  for _, u in ipairs(g:units()) do
-    if g:get(u, "side") == side and FIRES[ctx:query("naval_class", u)]
+  for _, u in ipairs(side ~= nil and g:units { side = side } or {}) do
+    if FIRES[ctx:query("naval_class", u)]
       and (ctx:query("printed", u, "barrage") or 0) > 0 and ctx:query("unit_hex", u)
       and not ctx:query("firer_refusal", u, true) then
       out[#out + 1] = { value = u, label = g:get(u, "name") }

@@ -6,7 +6,7 @@
 
 local hexlib = keel.hex
 local label, units_at, unit_hex, printed, phase_of, say_phase, move_plan, moving_units   -- helpers, below the rules
-local mover_domain, paths_in_reach   -- parameter domains (keel.legal), below
+local mover_domain, paths_in_reach, path_key   -- parameter domains (keel.legal), below
 
 -- Family plumbing (no rule id): what the counters are, the phases of a
 -- player-turn, the records default hooks keep, and stand-ins for what other
@@ -71,7 +71,7 @@ rule {
     --- moving_units(p) -> the units a move order {unit=, units=} moves: unit, then units
     moving_units = function(_, p) return moving_units(p) end,
     --- units_at(hex) -> ids at sea, in port or ashore in the hex (not cargo), in id order
-    units_at = function(ctx, hex) return units_at(ctx.game, hex) end,
+    units_at = function(ctx, hex) return units_at(ctx, hex) end,
     --- printed(u, key): the counter's value on its current side ("damaged.<key>" on the damaged side)
     printed = function(ctx, u, key) return printed(ctx.game, u, key) end,
     --- phase() -> name, side, stamp: the phase the sequence of play is in
@@ -110,7 +110,7 @@ rule {
       if t ~= "coastal" and t ~= "all-land" then
         return ("%s moves by land: %s is %s"):format(g:get(u, "name"), label(g, hex), t)
       end
-      for _, o in ipairs(units_at(g, hex)) do
+      for _, o in ipairs(units_at(ctx, hex)) do
         if g:get(o, "side") ~= g:get(u, "side") and ctx:query("is_combat_unit", o) then
           return ("%s holds enemy combat units"):format(label(g, hex))
         end
@@ -194,7 +194,7 @@ rule {
     stacking_refusal = function(ctx, u, hex)
       local g = ctx.game
       local side = g:get(u, "side")
-      for _, o in ipairs(units_at(g, hex)) do
+      for _, o in ipairs(units_at(ctx, hex)) do
         if o ~= u and g:get(o, "side") ~= side then
           if ctx:query("is_ship", o) then
             return ("18.1b: ships cannot stack with enemy ships (%s at %s)"):format(g:get(o, "name"), label(g, hex))
@@ -263,8 +263,8 @@ rule {
     -- the player's Clean Up Phase removes the DG markers of that player's ships
     clean_up_phase = function(ctx, ev)
       local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        if g:get(u, "side") == ev.side and g:get_marker(u, "DG") > 0 and ctx:query("is_ship", u)
+      for _, u in ipairs(ev.side ~= nil and g:units { side = ev.side } or {}) do
+        if g:get_marker(u, "DG") > 0 and ctx:query("is_ship", u)
             and g:get(u, "loc") ~= "dead" then
           g:remove_marker(u, "DG")
           ctx:say("%s: DG marker removed", g:get(u, "name"))
@@ -333,8 +333,13 @@ rule {
         path = { type = "table", depends = { "unit" }, domain = function(ctx, p)
           local u = p.unit
           local left = ctx:query("move_allowance", u) - ctx:query("mp_spent", u)
-          return ctx:query("paths_in_reach", u, left, "sea"), ("18.1f: %s has %s MP left: no hex in reach"):format(
-            ctx.game:get(u, "name"), tostring(left))
+          local list = ctx:query("paths_in_reach", u, left, "sea")
+          -- each path is a chain of steps the search allowed, with their
+          -- MPs: its check finds the total again (move_plan)
+          local proven = {}
+          for _, c in ipairs(list) do proven[path_key(c.value)] = c.cost end
+          ctx:cache("ocs.move_paths")[u] = proven
+          return list, ("18.1f: %s has %s MP left: no hex in reach"):format(ctx.game:get(u, "name"), tostring(left))
         end },
       },
       legal = function(ctx, p)
@@ -394,11 +399,10 @@ function unit_hex(game, u)
   return nil
 end
 
-function units_at(game, hex)
-  return game:units(function(g, id)
-    local kind, w = g:get(id, "loc")
-    return (kind == "hex" or kind == "port") and w == hex
-  end)
+-- the units at sea, in port or ashore in a hex (not cargo), in id order
+-- (the kernel's index)
+function units_at(ctx, hex)
+  return ctx.game:units { at = hex }
 end
 
 function printed(game, u, key)
@@ -457,18 +461,38 @@ function move_plan(ctx, p)
   if #path == 0 then return nil, "move: the path is empty" end
   local start = unit_hex(g, units[1])
   local side = g:get(units[1], "side")
+  -- whether a ship may move at all, asked once per ship and state (ctx:cache)
+  local movers = ctx:cache("ocs.may_move")
   for _, u in ipairs(units) do
-    local name = g:get(u, "name")
-    if not ctx:query("is_naval", u) then return nil, ("18.1e: %s is not a ship"):format(name) end
-    local h, k = unit_hex(g, u)
-    if k ~= "hex" and k ~= "port" then return nil, ("%s is not on the map"):format(name) end
-    if h ~= start or g:get(u, "side") ~= side then
+    local why = movers[u]
+    if why == nil then
+      local name = g:get(u, "name")
+      local h, k = unit_hex(g, u)
+      if not ctx:query("is_naval", u) then why = ("18.1e: %s is not a ship"):format(name)
+      elseif k ~= "hex" and k ~= "port" then why = ("%s is not on the map"):format(name)
+      else why = { hex = h, refusal = ctx:query("may_move_now", u) } end
+      movers[u] = why
+    end
+    if type(why) == "string" then return nil, why end
+    if why.hex ~= start or g:get(u, "side") ~= side then
       return nil, "move: a stack moves together: every unit in the same hex, of the same side"
     end
-    local why = ctx:query("may_move_now", u)
-    if why then return nil, why end
+    if why.refusal then return nil, why.refusal end
   end
   local costs = {}
+  -- a path the move domain found for a ship alone, in this state: each
+  -- step allowed (may_enter, stacking_refusal), its MPs summed in order
+  local proven = #units == 1 and ctx:cache("ocs.move_paths")[units[1]]
+  local found = proven and proven[path_key(p.path)]
+  if found then
+    local u = units[1]
+    local spent, allowance = ctx:query("mp_spent", u), ctx:query("move_allowance", u)
+    if spent + found > allowance then
+      return nil, ("18.1f: %s has %s MP left this phase; the path costs %s"):format(g:get(u, "name"),
+        tostring(allowance - spent), tostring(found))
+    end
+    return units, path, { found }
+  end
   for i, u in ipairs(units) do
     local from, total = start, 0
     for _, h in ipairs(path) do
@@ -493,14 +517,23 @@ end
 
 -- ---- parameter domains (keel.legal) ------------------------------------------------
 
+-- a path of hex labels as a key (nil when it is not one)
+function path_key(path)
+  if type(path) ~= "table" then return nil end
+  for i = 1, #path do
+    if type(path[i]) ~= "string" then return nil end
+  end
+  return table.concat(path, "\n")
+end
+
 -- side's ships on the map (nil side: every side's) that may move in this
 -- phase and have not ended their move, in id order
 function mover_domain(ctx, side)
   local g = ctx.game
   local _, _, n = ctx:query("phase")
   local out, why = {}, nil
-  for _, u in ipairs(g:units()) do
-    if (side == nil or g:get(u, "side") == side) and ctx:query("is_ship", u) then
+  for _, u in ipairs(g:units { side = side }) do
+    if ctx:query("is_ship", u) then
       local kind = g:get(u, "loc")
       local refusal = ctx:query("may_move_now", u)
       if (kind == "hex" or kind == "port") and not refusal and g:get_value(u, "move_ended_phase") ~= n
@@ -520,30 +553,76 @@ function paths_in_reach(ctx, u, left, how)
   local start = unit_hex(g, u)
   if not start then return {} end
   local by_land = ctx:query("moves_by_land", u)   -- a Transport-Point DUKW: may_enter asks land_entry_refusal
+  -- may the unit enter `to` (asked once per hex: whence does not matter)
+  local barred = {}
+  local function enters(to)
+    local b = barred[to]
+    if b == nil then
+      if how == "land" then
+        b = ctx:query("land_entry_refusal", u, to) and true or false
+      else
+        b = (ctx:query("may_enter", u, to) or (not by_land and ctx:query("stacking_refusal", u, to))) and true or false
+      end
+      barred[to] = b
+    end
+    return not b
+  end
   -- the MPs to step from `from` into `to`, or nil when it may not
   local function step(from, to)
-    if how == "land" then
-      if ctx:query("land_entry_refusal", u, to) then return nil end
-      return ctx:query("land_move_cost", u, from, to)
-    end
-    if ctx:query("may_enter", u, to) or (not by_land and ctx:query("stacking_refusal", u, to)) then return nil end
+    if not enters(to) then return nil end
+    if how == "land" then return ctx:query("land_move_cost", u, from, to) end
     return ctx:query("move_cost", u, from, to)
   end
+  -- the open hexes, a binary heap by (cost, hex): the next settled is the
+  -- cheapest, ties to the lower hex id (entries made stale by a cheaper
+  -- cost are skipped)
   local cost, prev, done, order = { [start] = 0 }, {}, {}, {}
-  while true do
-    local best
-    for h, c in pairs(cost) do
-      if not done[h] and (best == nil or c < cost[best] or (c == cost[best] and h < best)) then best = h end
+  local heap_c, heap_h, n_heap = { 0 }, { start }, 1
+  local function before(i, j)
+    local ci, cj = heap_c[i], heap_c[j]
+    return ci < cj or (ci == cj and heap_h[i] < heap_h[j])
+  end
+  local function swap(i, j)
+    heap_c[i], heap_c[j] = heap_c[j], heap_c[i]
+    heap_h[i], heap_h[j] = heap_h[j], heap_h[i]
+  end
+  local function push(c, h)
+    n_heap = n_heap + 1
+    heap_c[n_heap], heap_h[n_heap] = c, h
+    local i = n_heap
+    while i > 1 and before(i, i // 2) do swap(i, i // 2); i = i // 2 end
+  end
+  local function pop()
+    local c, h = heap_c[1], heap_h[1]
+    heap_c[1], heap_h[1] = heap_c[n_heap], heap_h[n_heap]
+    heap_c[n_heap], heap_h[n_heap] = nil, nil
+    n_heap = n_heap - 1
+    local i = 1
+    while true do
+      local l, r, m = 2 * i, 2 * i + 1, i
+      if l <= n_heap and before(l, m) then m = l end
+      if r <= n_heap and before(r, m) then m = r end
+      if m == i then break end
+      swap(i, m)
+      i = m
     end
-    if best == nil then break end
-    done[best] = true
-    if best ~= start then order[#order + 1] = best end
-    for _, n in ipairs(hexlib.neighbors(best)) do
-      if not done[n] then
-        local c = step(best, n)
-        if c then
-          c = cost[best] + c
-          if c <= left and (cost[n] == nil or c < cost[n]) then cost[n], prev[n] = c, best end
+    return c, h
+  end
+  while n_heap > 0 do
+    local c0, best = pop()
+    if not done[best] and c0 == cost[best] then
+      done[best] = true
+      if best ~= start then order[#order + 1] = best end
+      for _, n in ipairs(hexlib.neighbors(best)) do
+        if not done[n] then
+          local c = step(best, n)
+          if c then
+            c = cost[best] + c
+            if c <= left and (cost[n] == nil or c < cost[n]) then
+              cost[n], prev[n] = c, best
+              push(c, n)
+            end
+          end
         end
       end
     end

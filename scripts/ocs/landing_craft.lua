@@ -10,7 +10,7 @@
 -- Port capacity used in a phase (18.4c loading, 18.5g landings) is kept on
 -- a group per port hex (group values kind = "port use", hex, phase, used).
 
-local label, cargo_load, port_use_group   -- helpers, below the rules
+local label, cargo_load, port_use_group, known   -- helpers, below the rules
 local craft_domain, cargo_domain, aboard_domain, split_domain, points_domain, partner_domain, dukw_domain, lst_domain
                                                     -- parameter domains (keel.legal), below
 
@@ -122,13 +122,15 @@ rule {
         local g = ctx.game
         local craft = p.craft
         local cname = g:get(craft, "name")
-        if ctx:query("naval_class", craft) ~= "landing_craft" then return ("18.4c: %s is not a landing craft"):format(cname) end
-        local why = ctx:query("may_move_now", craft)
+        -- (what depends on the craft or a unit alone is asked once per
+        -- state: a listing checks every set of the units in its hex)
+        if known(ctx, "naval_class", craft) ~= "landing_craft" then return ("18.4c: %s is not a landing craft"):format(cname) end
+        local why = known(ctx, "may_move_now", craft)
         if why then return why end
-        local hex = ctx:query("unit_hex", craft)
+        local hex = known(ctx, "unit_hex", craft)
         local side = g:get(craft, "side")
-        local by_land = ctx:query("moves_by_land", craft)
-        local _, _, n = ctx:query("phase")
+        local by_land = known(ctx, "moves_by_land", craft)
+        local n = known(ctx, "phase_stamp")
         local size = 0
         for _, u in ipairs(p.units) do
           local name = g:get(u, "name")
@@ -138,19 +140,20 @@ rule {
           if g:get_value(u, "moved_phase") == n then
             return ("18.4c: %s has moved in this phase: cargo cannot have been moved before being loaded"):format(name)
           end
-          why = ctx:query("cargo_refusal", craft, u)
+          why = known(ctx, "cargo_refusal", craft, u)
           if why then return why end
-          size = size + ctx:query("transport_size", u)
+          size = size + known(ctx, "transport_size", u)
         end
-        local cap = ctx:query("craft_capacity", craft)
-        if cargo_load(ctx, craft) + size > cap then
-          return ("18.4a: %s carries %d points; %d aboard, %d more asked"):format(cname, cap, cargo_load(ctx, craft), size)
+        local cap = known(ctx, "craft_capacity", craft)
+        local load = known(ctx, "cargo_load", craft)
+        if load + size > cap then
+          return ("18.4a: %s carries %d points; %d aboard, %d more asked"):format(cname, cap, load, size)
         end
         if by_land then return ctx:query("dukw_mp_refusal", craft, "load") end
-        if not ctx.game.board:get_port(hex) and not ctx:query("port_at", hex, side) then
+        if not ctx.game.board:get_port(hex) and not known(ctx, "port_at", hex, side) then
           return ("18.4c: loading only in port hexes (%s has no port)"):format(label(ctx, hex))
         end
-        local left = ctx:query("port_capacity_left", hex, side)
+        local left = known(ctx, "port_capacity_left", hex, side)
         if not left then return ("18.4c: the port at %s is not a functional friendly port"):format(label(ctx, hex)) end
         if size > left then
           return ("18.4c: the port at %s has %s capacity left this phase; the cargo needs %d"):format(
@@ -598,8 +601,8 @@ function label(ctx, hex) return ctx:query("label", hex) end
 function craft_domain(ctx, side, laden)
   local g = ctx.game
   local out = {}
-  for _, u in ipairs(g:units()) do
-    if (side == nil or g:get(u, "side") == side) and ctx:query("naval_class", u) == "landing_craft"
+  for _, u in ipairs(g:units { side = side }) do
+    if ctx:query("naval_class", u) == "landing_craft"
       and ctx:query("unit_hex", u) and (not laden or #g:cargo(u) > 0) then
       out[#out + 1] = { value = u, label = g:get(u, "name") }
     end
@@ -676,6 +679,40 @@ end
 function dukw_domain(ctx, side) return craft_of_type(ctx, side, "DUKW"), "18.4e: the side has no DUKW on the map" end
 
 function lst_domain(ctx, side) return craft_of_type(ctx, side, "LST"), "18.4f: the side has no LST on the map" end
+
+local NIL = {}   -- an answer of nil, as known keeps it
+-- what known works out itself rather than by a query of that name
+local OWN = {
+  phase_stamp = function(ctx) return select(3, ctx:query("phase")) end,
+  cargo_load = function(ctx, craft) return cargo_load(ctx, craft) end,
+}
+
+-- a query's first answer for the state as it is, asked once for it (one or
+-- two arguments): what a listing of the legal actions, the state frozen,
+-- asks of each candidate order again and again (ctx:cache). Only for
+-- answers that are values or that no caller changes.
+function known(ctx, q, a, b)
+  local c = ctx:cache("ocs.known")
+  local t = c[q]
+  if not t then t = {}; c[q] = t end
+  local k = a == nil and NIL or a
+  if b ~= nil then
+    local sub = t[k]
+    if not sub then sub = {}; t[k] = sub end
+    t, k = sub, b
+  end
+  local v = t[k]
+  if v == nil then
+    local own = OWN[q]
+    if own then v = own(ctx, a, b)
+    elseif a == nil then v = ctx:query(q)
+    else v = ctx:query(q, a, b) end
+    t[k] = v == nil and NIL or v
+    return v
+  end
+  if v == NIL then return nil end
+  return v
+end
 
 function cargo_load(ctx, craft)
   local total = 0

@@ -298,8 +298,8 @@ rule {
         local e = at(ctx:query("unit_hex", u))
         e.units[#e.units + 1] = u
       end
-      for _, u in ipairs(g:units()) do
-        if g:get_value(u, "deploying_phase") == n and g:get(u, "side") == side and g:get(u, "loc") ~= "dead" then
+      for _, u in ipairs(side ~= nil and g:units { side = side } or {}) do
+        if g:get_value(u, "deploying_phase") == n and g:get(u, "loc") ~= "dead" then
           local e = at(ctx:query("unit_hex", u))
           e.lsts[#e.lsts + 1] = u
         end

@@ -16,8 +16,9 @@
 -- units keep step_busy (the activity that took the whole step); ground
 -- units keep mp (their allowance, when limited) and mp_spent.
 
-local name_of, label_of, group_name, naval_phase_problem, sail_problem, end_step, mp_cost, mp_left,
-  charge_mp, ground_cargo, acting_side, other_side -- helpers, defined after the rules
+local name_of, label_of, group_name, naval_phase_problem, sail_problem, sail_facts, boxes_left_of,
+  end_step, mp_cost, mp_left,
+  charge_mp, ground_cargo, acting_side, other_side, known -- helpers, defined after the rules
 
 -- the phases whose naval steps ships move in (27.C.2, 27.C.4)
 local NAVAL = { "movement", "exploitation" }
@@ -79,8 +80,9 @@ rule {
     -- ground rules')
     movement_phase = function(ctx)
       local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        if g:get(u, "side") == g:get_global("phasing") and (g:get_value(u, "mp_spent") or 0) ~= 0 and not ctx:query("is_ship", u) then
+      local phasing = g:get_global("phasing")
+      for _, u in ipairs(phasing ~= nil and g:units { side = phasing } or {}) do
+        if (g:get_value(u, "mp_spent") or 0) ~= 0 and not ctx:query("is_ship", u) then
           g:set_value(u, "mp_spent", 0)
         end
       end
@@ -124,13 +126,18 @@ rule {
       params = {
         tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end },
         to = { type = "hex", depends = { "tf" }, domain = function(ctx, p)
-          local why = sail_problem(ctx, p.tf)
-          if why then return nil, why end
-          local pos = ctx:query("position", p.tf)
-          local reach, rwhy = ctx:query("reach", pos.hex, pos.coast, (ctx:query("boxes_left", p.tf)))
+          local f = sail_facts(ctx, p.tf)
+          if f.problem then return nil, f.problem end
+          local pos = f.pos
+          local reach, rwhy = ctx:query("reach", pos.hex, pos.coast, (boxes_left_of(ctx, f, p.tf)))
           if not reach then return nil, rwhy end
+          -- what the check of each candidate finds again: the sea boxes of
+          -- the route of fewest boxes to each hex reached (keel.legal)
+          local boxes = {}
+          f.boxes = boxes
           local board, out = ctx.game.board, {}
           for _, r in ipairs(reach) do
+            boxes[r.hex] = r.boxes
             if r.hex ~= pos.hex or board:get_port(r.hex) then
               out[#out + 1] = { value = r.hex, label = label_of(ctx, r.hex), cost = r.boxes }
             end
@@ -145,20 +152,27 @@ rule {
       },
       legal = function(ctx, p)
         local g = ctx.game
-        local why = sail_problem(ctx, p.tf)
-        if why then return why end
+        local f = sail_facts(ctx, p.tf)
+        if f.problem then return f.problem end
         if p.port and not g.board:get_port(p.to) then
           return ("27.C.2: %s has no port"):format(label_of(ctx, p.to))
         end
-        local pos = ctx:query("position", p.tf)
-        local hexes, rwhy = ctx:query("route", pos.hex, pos.coast, p.to, p.via)
-        if not hexes then return rwhy end
-        if #hexes == 1 and pos.in_port == (p.port == true) then
+        local pos = f.pos
+        -- by the route of fewest boxes to a hex the destinations reached
+        -- (sail's `to`), its boxes are known: within what is left
+        local boxes = p.via == nil and f.boxes and f.boxes[p.to]
+        local single = p.to == pos.hex
+        if not boxes then
+          local hexes, rwhy = ctx:query("route", pos.hex, pos.coast, p.to, p.via)
+          if not hexes then return rwhy end
+          single = #hexes == 1
+          boxes = ctx:query("boxes_along", hexes)
+        end
+        if single and pos.in_port == (p.port == true) then
           return ("27.C.2: %s is already %s %s"):format(group_name(ctx, p.tf), pos.in_port and "in port at" or "at",
             label_of(ctx, p.to))
         end
-        local boxes = ctx:query("boxes_along", hexes)
-        local left, slowest = ctx:query("boxes_left", p.tf)
+        local left, slowest = boxes_left_of(ctx, f, p.tf)
         if boxes > left then
           return ("27.C.2: %s moves at most %d sea box(es) more this naval step (slowest ship %s: %s, %d a step, %d used);"
             .. " the route to %s crosses %d"):format(group_name(ctx, p.tf), left, name_of(ctx, slowest),
@@ -224,10 +238,9 @@ rule {
       params = {
         cargo = { type = "unit", domain = function(ctx, _, side)
           local g, out = ctx.game, {}
-          for _, u in ipairs(g:units()) do
-            local kind, hex = g:get(u, "loc")
-            if kind == "hex" and (side == nil or g:get(u, "side") == side) and not ctx:query("is_ship", u)
-              and g.board:get_port(hex) then
+          for _, u in ipairs(g:units { loc = "hex", side = side }) do
+            local _, hex = g:get(u, "loc")
+            if not known(ctx, "is_ship", u) and g.board:get_port(hex) then
               out[#out + 1] = u
             end
           end
@@ -236,9 +249,9 @@ rule {
         ships = { type = "units", depends = { "cargo" }, domain = function(ctx, p)
           local g, out = ctx.game, {}
           local _, hex = g:get(p.cargo, "loc")
-          for _, u in ipairs(g:units()) do
-            local kind, w = g:get(u, "loc")
-            if kind == "port" and w == hex and g:get(u, "side") == g:get(p.cargo, "side") and ctx:query("is_ship", u) then
+          local side = g:get(p.cargo, "side")
+          for _, u in ipairs(side ~= nil and g:units { loc = "port", at = hex, side = side } or {}) do
+            if known(ctx, "is_ship", u) then
               out[#out + 1] = u
             end
           end
@@ -250,7 +263,7 @@ rule {
         local why = naval_phase_problem(ctx)
         if why then return why end
         if g:get(p.cargo, "side") ~= g:get_global("phasing") then return "27.C.2: the phasing player embarks cargo" end
-        if ctx:query("is_ship", p.cargo) then return ("27.B.4: %s is a ship, not cargo"):format(name_of(ctx, p.cargo)) end
+        if known(ctx, "is_ship", p.cargo) then return ("27.B.4: %s is a ship, not cargo"):format(name_of(ctx, p.cargo)) end
         local ckind, chex = g:get(p.cargo, "loc")
         if ckind ~= "hex" then return ("27.C.2: %s is not on the map to embark"):format(name_of(ctx, p.cargo)) end
         local tf
@@ -269,7 +282,7 @@ rule {
         why = ctx:query("can_carry", p.ships, p.cargo)
         if why then return why end
         for _, s in ipairs(p.ships) do
-          local t = ctx:query("tf_of", s)
+          local t = known(ctx, "tf_of", s)
           tf = tf or t
           if t ~= tf then return "27.B.4: ships that combine to carry cargo move together: put them in one TF" end
         end
@@ -301,8 +314,8 @@ rule {
       params = {
         cargo = { type = "unit", domain = function(ctx, _, side)
           local g, out = ctx.game, {}
-          for _, u in ipairs(g:units()) do
-            if (side == nil or g:get(u, "side") == side) and #ctx:query("carriers_of", u) > 0 then out[#out + 1] = u end
+          for _, u in ipairs(g:units { loc = "unit", side = side }) do
+            if #ctx:query("carriers_of", u) > 0 then out[#out + 1] = u end
           end
           return out, "27.C.2: no unit of the side is aboard a ship"
         end },
@@ -482,6 +495,27 @@ rule {
 
 -- ---- helpers ------------------------------------------------------------------------
 
+local NIL = {}   -- an answer of nil, as known keeps it
+
+-- a query's first answer for the state as it is, asked once for it: what a
+-- listing of the legal actions (the state frozen) asks of each candidate
+-- again and again (ctx:cache; concepts.lua keeps its own, with its own
+-- NIL). Only for queries whose answer is a value or one no caller changes.
+function known(ctx, q, a)
+  local c = ctx:cache("seabox.known.27C")
+  local t = c[q]
+  if not t then t = {}; c[q] = t end
+  local k = a == nil and NIL or a
+  local v = t[k]
+  if v == nil then
+    if a == nil then v = ctx:query(q) else v = ctx:query(q, a) end
+    t[k] = v == nil and NIL or v
+    return v
+  end
+  if v == NIL then return nil end
+  return v
+end
+
 function name_of(ctx, u) return tostring(ctx.game:get(u, "name")) end
 
 function label_of(ctx, hex)
@@ -490,6 +524,27 @@ function label_of(ctx, hex)
 end
 
 function group_name(ctx, grp) return tostring(ctx.game:group_get_name(grp)) end
+
+-- what sailing checks of a TF, worked out once per state (ctx:cache: one
+-- listing of the legal actions asks it for every destination): problem
+-- (sail_problem), pos (its position), left and slowest (boxes_left, once
+-- asked: boxes_left_of); the
+-- `to` domain adds boxes (hex -> sea boxes of the best route within left)
+function sail_facts(ctx, tf)
+  local cache = ctx:cache("seabox.sail")
+  local f = cache[tf]
+  if f then return f end
+  f = { problem = sail_problem(ctx, tf) }
+  if not f.problem then f.pos = ctx:query("position", tf) end
+  cache[tf] = f
+  return f
+end
+
+-- the boxes a TF has left and its slowest ship (boxes_left), kept in its facts
+function boxes_left_of(ctx, f, tf)
+  if f.left == nil then f.left, f.slowest = ctx:query("boxes_left", tf) end
+  return f.left, f.slowest
+end
 
 -- why a TF cannot sail at all this naval step (wherever it goes), or nil
 function sail_problem(ctx, tf)

@@ -16,7 +16,7 @@
 -- form a group of kind "lift" whose value `cargo` is the cargo's unit id.
 
 local name_of, label_of, members, is_lift, lift_of, settle_lift, settle_ship, cargo_aboard,
-  same_place, units_at, unused_name -- helpers, defined after the rules
+  same_place, units_at, unused_name, known -- helpers, defined after the rules
 
 rule {
   id = "27.B", title = "Concepts",
@@ -154,8 +154,8 @@ rule {
       local pos = ctx:query("position", tf)
       if not pos then return nil end
       local owner = ctx:query("tf_side", tf)
-      local known = ctx:query("tf_known", tf)
-      local view = { tf = tf, side = owner, hex = pos.hex, in_port = pos.in_port, known = known }
+      local is_known = ctx:query("tf_known", tf)
+      local view = { tf = tf, side = owner, hex = pos.hex, in_port = pos.in_port, known = is_known }
       if side == owner then
         view.ships = {}
         for _, u in ipairs(members(ctx, tf)) do
@@ -164,7 +164,7 @@ rule {
           view.ships[#view.ships + 1] = { name = name_of(ctx, u), type = g:get(u, "type"), face = g:get(u, "face"),
             hits = g:get(u, "hits"), strength = ctx:query("strength", u), cargo = cargo }
         end
-      elseif known then
+      elseif is_known then
         view.ships = {}
         for _, u in ipairs(members(ctx, tf)) do
           view.ships[#view.ships + 1] = { type = g:get(u, "type"), face = g:get(u, "face") }
@@ -204,8 +204,8 @@ rule {
       params = {
         ships = { type = "units", domain = function(ctx, _, side)
           local out = {}
-          for _, u in ipairs(ctx.game:units()) do
-            if ctx:query("afloat", u) and (side == nil or ctx.game:get(u, "side") == side) then
+          for _, u in ipairs(ctx.game:units { side = side }) do
+            if known(ctx, "afloat", u) then
               out[#out + 1] = { value = u, label = name_of(ctx, u) }
             end
           end
@@ -215,12 +215,12 @@ rule {
       },
       legal = function(ctx, p)
         if #p.ships == 0 then return "27.B.3: a TF is one or more ships" end
-        local acting = ctx:query("acting_side")
+        local acting = known(ctx, "acting_side")
         if acting and ctx.game:get(p.ships[1], "side") ~= acting then
           return ("27.B.3: %s is not a ship of %s"):format(name_of(ctx, p.ships[1]), acting)
         end
         for _, u in ipairs(p.ships) do
-          if not ctx:query("afloat", u) then return ("27.B.3: %s is not a ship afloat"):format(name_of(ctx, u)) end
+          if not known(ctx, "afloat", u) then return ("27.B.3: %s is not a ship afloat"):format(name_of(ctx, u)) end
           if ctx.game:get(u, "side") ~= ctx.game:get(p.ships[1], "side") then
             return "27.B.3: a TF is made of friendly ships: one side only"
           end
@@ -258,8 +258,8 @@ rule {
         name = { type = "string", domain = function(ctx) return { unused_name(ctx, "TF") } end },
       },
       legal = function(ctx, p)
-        local acting = ctx:query("acting_side")
-        if acting and ctx:query("tf_side", p.tf) ~= acting then
+        local acting = known(ctx, "acting_side")
+        if acting and known(ctx, "tf_side", p.tf) ~= acting then
           return ("27.B.3: %s is not a TF of %s"):format(ctx.game:group_get_name(p.tf), acting)
         end
         local set = {}
@@ -301,8 +301,8 @@ rule {
       legal = function(ctx, p)
         local g = ctx.game
         if p.tf == p.into then return "27.B.3: a TF does not join itself" end
-        local acting = ctx:query("acting_side")
-        if acting and ctx:query("tf_side", p.tf) ~= acting then
+        local acting = known(ctx, "acting_side")
+        if acting and known(ctx, "tf_side", p.tf) ~= acting then
           return ("27.B.3: %s is not a TF of %s"):format(g:group_get_name(p.tf), acting)
         end
         local a, b = members(ctx, p.tf), members(ctx, p.into)
@@ -368,21 +368,21 @@ rule {
       if #ships == 0 then return "27.B.4: cargo needs a ship to carry it" end
       local free, cat = 0, nil
       for _, s in ipairs(ships) do
-        if not ctx:query("afloat", s) then return ("27.B.4: %s is not a ship afloat"):format(name_of(ctx, s)) end
+        if not known(ctx, "afloat", s) then return ("27.B.4: %s is not a ship afloat"):format(name_of(ctx, s)) end
         if g:get(s, "side") ~= g:get(cargo, "side") then return "27.B.4: ships carry only friendly cargo" end
-        local why = ctx:query("may_carry", s, cargo)
+        local why = known(ctx, "may_carry", s, cargo)
         if why then return why end
         if #ships > 1 then
-          if not ctx:query("combines", s) then
+          if not known(ctx, "combines", s) then
             return ("27.A.1: only AF and NT combine to carry larger cargo; %s is a %s"):format(
-              name_of(ctx, s), tostring(ctx:query("category", s)))
+              name_of(ctx, s), tostring(known(ctx, "category", s)))
           end
-          cat = cat or ctx:query("category", s)
-          if ctx:query("category", s) ~= cat then return "27.A.1: ships combine with their own category only" end
+          cat = cat or known(ctx, "category", s)
+          if known(ctx, "category", s) ~= cat then return "27.A.1: ships combine with their own category only" end
         end
-        free = free + ctx:query("free_capacity", s)
+        free = free + known(ctx, "free_capacity", s)
       end
-      local size = ctx:query("cargo_size", cargo)
+      local size = known(ctx, "cargo_size", cargo)
       if size > free then
         return ("27.B.4: %s is %s RE%s; %s can carry %s RE more"):format(name_of(ctx, cargo), tostring(size),
           ctx.rule.values.doubled[ctx:query("cargo_class", cargo)] and " (doubled for its class)" or "",
@@ -558,13 +558,39 @@ function label_of(ctx, hex)
   return board and board:format(hex) or tostring(hex)
 end
 
--- the ships of a group that are afloat, in group order
+-- the ships of a group that are afloat, in group order (a new list)
 function members(ctx, grp)
   local out = {}
   for _, u in ipairs(ctx.game:group_units(grp)) do
-    if ctx:query("afloat", u) then out[#out + 1] = u end
+    if known(ctx, "afloat", u) then out[#out + 1] = u end
   end
   return out
+end
+
+local NIL = {}   -- an answer of nil, as known keeps it
+
+-- a query's first answer for the state as it is, asked once for it: what a
+-- listing of the legal actions (the state frozen) asks of each candidate
+-- again and again (ctx:cache). Only for queries whose answer is a value
+-- or one no caller changes; one or two arguments (nil: none).
+function known(ctx, q, a, b)
+  local c = ctx:cache("seabox.known")
+  local t = c[q]
+  if not t then t = {}; c[q] = t end
+  local k = a == nil and NIL or a
+  if b ~= nil then
+    local sub = t[k]
+    if not sub then sub = {}; t[k] = sub end
+    t, k = sub, b
+  end
+  local v = t[k]
+  if v == nil then
+    if a == nil then v = ctx:query(q) else v = ctx:query(q, a, b) end
+    t[k] = v == nil and NIL or v
+    return v
+  end
+  if v == NIL then return nil end
+  return v
 end
 
 function unused_name(ctx, base)
@@ -578,9 +604,16 @@ end
 function is_lift(ctx, grp) return ctx.game:group_get_value(grp, "kind") == "lift" end
 
 function lift_of(ctx, ship)
+  local c = ctx:cache("seabox.lift_of")
+  local hit = c[ship]
+  if hit ~= nil then return hit or nil end
   for _, grp in ipairs(ctx.game:groups_of(ship)) do
-    if is_lift(ctx, grp) and #ctx.game:group_units(grp) > 0 then return grp end
+    if is_lift(ctx, grp) and #ctx.game:group_units(grp) > 0 then
+      c[ship] = grp
+      return grp
+    end
   end
+  c[ship] = false
   return nil
 end
 
@@ -598,14 +631,9 @@ function same_place(ctx, a, b)
   return ka == kb and wa == wb
 end
 
--- the units at sea or in port at a hex, in id order
+-- the units at sea or in port at a hex, in id order (the kernel's index)
 function units_at(ctx, hex)
-  local out = {}
-  for _, u in ipairs(ctx.game:units()) do
-    local kind, where = ctx.game:get(u, "loc")
-    if (kind == "hex" or kind == "port") and where == hex then out[#out + 1] = u end
-  end
-  return out
+  return ctx.game:units { at = hex }
 end
 
 -- the ships left in a lift must carry its cargo: what does not fit is cut

@@ -24,8 +24,8 @@ rule {
   on = {
     naval_reinforcements = function(ctx, ev)
       local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        if g:get(u, "loc") == "off" and g:get(u, "side") == ev.side and g:get_value(u, "arrive_turn") == g:get_global("turn")
+      for _, u in ipairs(ev.side ~= nil and g:units { loc = "off", side = ev.side } or {}) do
+        if g:get_value(u, "arrive_turn") == g:get_global("turn")
           and ctx:query("is_ship", u) then
           local at = g.board:hex(g:get_value(u, "arrive_at"))
           if not at then error(("Rule 35 (stand-in): %s arrives at '%s', which is not a hex of the map"):format(
@@ -241,10 +241,9 @@ rule {
       params = {
         air = { type = "unit", domain = function(ctx, _, side)
           local g, out = ctx.game, {}
-          for _, u in ipairs(g:units()) do
+          for _, u in ipairs(g:units { side = side }) do
             local kind = g:get(u, "loc")
-            if ctx:query("is_air_group", u) and (side == nil or g:get(u, "side") == side)
-              and (kind == "hex" or kind == "port" or kind == "unit") then
+            if ctx:query("is_air_group", u) and (kind == "hex" or kind == "port" or kind == "unit") then
               out[#out + 1] = { value = u, label = name_of(ctx, u) }
             end
           end
@@ -315,8 +314,9 @@ rule {
   on = {
     initial_phase = function(ctx)
       local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        if g:get_value(u, "east_turn") == g:get_global("turn") and g:get(u, "side") == g:get_global("phasing")
+      local phasing = g:get_global("phasing")
+      for _, u in ipairs(phasing ~= nil and g:units { side = phasing } or {}) do
+        if g:get_value(u, "east_turn") == g:get_global("turn")
           and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
           g:move(u, "off")
           ctx:say("%s transfers to the East", name_of(ctx, u))
@@ -345,10 +345,9 @@ rule {
     -- the side's NTs and AFs afloat at the objective hex (at sea or in port)
     transports_at_objective = function(ctx, side)
       local g, at, n = ctx.game, objective(ctx), 0
-      for _, u in ipairs(g:units()) do
+      for _, u in ipairs((at ~= nil and side ~= nil) and g:units { at = at, side = side } or {}) do
         local cat = ctx:query("category", u)
-        if (cat == "NT" or cat == "AF") and g:get(u, "side") == side and ctx:query("afloat", u)
-          and select(2, g:get(u, "loc")) == at then
+        if (cat == "NT" or cat == "AF") and ctx:query("afloat", u) then
           n = n + 1
         end
       end
@@ -376,8 +375,8 @@ rule {
           end
         end
       end
-      for _, u in ipairs(g:units()) do
-        if g:get(u, "side") == side and g:get_value(u, "supports") ~= nil then n = n + 1 end
+      for _, u in ipairs(side ~= nil and g:units { side = side } or {}) do
+        if g:get_value(u, "supports") ~= nil then n = n + 1 end
       end
       return n
     end,
@@ -404,8 +403,8 @@ end
 -- `where(kind)` accepts, in id order, as candidates (keel.legal)
 function ground_units(ctx, side, where)
   local g, out = ctx.game, {}
-  for _, u in ipairs(g:units()) do
-    if (side == nil or g:get(u, "side") == side) and where((g:get(u, "loc"))) and not ctx:query("is_ship", u)
+  for _, u in ipairs(g:units { side = side }) do
+    if where((g:get(u, "loc"))) and not ctx:query("is_ship", u)
       and not ctx:query("is_air_group", u) then
       out[#out + 1] = { value = u, label = name_of(ctx, u) }
     end

@@ -124,11 +124,8 @@ rule {
       if not port then return 0, "no port" end
       if not ctx.rule.values.limited[port.size] or port.capacity == nil then return nil end
       local n = 0
-      for _, u in ipairs(ctx.game:units()) do
-        if ctx:query("afloat", u) then
-          local kind, where = ctx.game:get(u, "loc")
-          if kind == "port" and where == hex then n = n + 1 end
-        end
+      for _, u in ipairs(ctx.game:units { loc = "port", at = hex }) do
+        if ctx:query("afloat", u) then n = n + 1 end
       end
       return math.max(0, port.capacity - n)
     end,
@@ -380,9 +377,9 @@ rule {
       params = {
         air = { type = "unit", domain = function(ctx, _, side)
           local g, out = ctx.game, {}
-          for _, u in ipairs(g:units()) do
+          for _, u in ipairs(g:units { side = side }) do
             local kind = g:get(u, "loc")
-            if (kind == "hex" or kind == "port") and ctx:query("is_air_group", u) and (side == nil or g:get(u, "side") == side)
+            if (kind == "hex" or kind == "port") and ctx:query("is_air_group", u)
               and g:get_value(u, "code") == ctx.rule.values.code then
               out[#out + 1] = candidate(ctx, u)
             end

@@ -115,9 +115,9 @@ rule {
       params = {
         unit = { type = "unit", domain = function(ctx, _, side)
           local g, out = ctx.game, {}
-          for _, u in ipairs(g:units()) do
+          for _, u in ipairs(g:units { side = side }) do
             local kind, where = g:get(u, "loc")
-            if ctx.rule.values.types[g:get(u, "type")] and (side == nil or g:get(u, "side") == side)
+            if ctx.rule.values.types[g:get(u, "type")]
                 and (kind == "zone" or (kind == "unit" and g:get(where, "type") == "assault_ship")) then
               out[#out + 1] = { value = u, label = g:get(u, "name") }
             end
@@ -165,9 +165,9 @@ rule {
       params = {
         unit = { type = "unit", domain = function(ctx, _, side)
           local g, out = ctx.game, {}
-          for _, u in ipairs(g:units()) do
-            local kind, where = g:get(u, "loc")
-            if kind == "unit" and g:get(where, "type") == "helicopter" and (side == nil or g:get(u, "side") == side) then
+          for _, u in ipairs(g:units { loc = "unit", side = side }) do
+            local _, where = g:get(u, "loc")
+            if g:get(where, "type") == "helicopter" then
               out[#out + 1] = { value = u, label = g:get(u, "name") }
             end
           end
@@ -256,8 +256,8 @@ rule {
     end_phase = function(ctx)
       local g = ctx.game
       if g:get_phase() ~= "noncombat_move" then return nil end
-      for _, s in ipairs(g:units()) do
-        if g:get(s, "type") == "assault_ship" and g:get_value(s, "retreated_turn") ~= ctx:query("this_turn") then
+      for _, s in ipairs(g:units { type = "assault_ship" }) do
+        if g:get_value(s, "retreated_turn") ~= ctx:query("this_turn") then
           for _, u in ipairs(g:cargo(s)) do
             if g:get_value(u, "loaded_turn") == ctx:query("this_turn") and g:get_value(u, "loaded_phase") == "combat" then
               return ("%s still carries %s, loaded in this turn's Combat Move: it cannot remain at sea with it"):format(
@@ -537,9 +537,8 @@ end
 function ships_domain(ctx, side, laden)
   local g = ctx.game
   local out = {}
-  for _, s in ipairs(g:units()) do
-    if g:get(s, "type") == "assault_ship" and g:get(s, "loc") == "zone" and (side == nil or g:get(s, "side") == side)
-        and (not laden or #g:cargo(s) > 0) then
+  for _, s in ipairs(g:units { type = "assault_ship", loc = "zone", side = side }) do
+    if not laden or #g:cargo(s) > 0 then
       out[#out + 1] = { value = s, label = g:get(s, "name") }
     end
   end

@@ -34,10 +34,8 @@ rule {
       params = {
         base = { type = "unit", domain = function(ctx)
           local g, out = ctx.game, {}
-          for _, u in ipairs(g:units()) do
-            if g:get(u, "type") == "naval_base" and g:get(u, "loc") == "zone" then
-              out[#out + 1] = { value = u, label = g:get(u, "name") }
-            end
+          for _, u in ipairs(g:units { type = "naval_base", loc = "zone" }) do
+            out[#out + 1] = { value = u, label = g:get(u, "name") }
           end
           return out, "no naval base on the map"
         end },
@@ -57,8 +55,8 @@ rule {
   on = {
     player_turn_start = function(ctx, ev)
       local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        if g:get(u, "face") == "damaged" and ctx:query("power_of", u) == ev.power and g:get(u, "loc") == "zone" then
+      for _, u in ipairs(g:units { loc = "zone" }) do
+        if g:get(u, "face") == "damaged" and ctx:query("power_of", u) == ev.power then
           local z = ctx:query("area_of", u)
           local base = serving_base(ctx, z, g:get(u, "side"))
           if base then ctx:emit("repair_visit", { unit = u, base = base, zone = z }) end

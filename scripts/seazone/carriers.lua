@@ -57,10 +57,9 @@ rule {
         unit = { type = "unit", domain = function(ctx, _, side) return ctx:query("turn_units", side, "air", "zone") end },
         carrier = { type = "unit", depends = { "unit" }, domain = function(ctx, p)
           local g, out = ctx.game, {}
-          for _, c in ipairs(g:units()) do
-            if g:get(c, "type") == "carrier" and g:get(c, "side") == g:get(p.unit, "side") then
-              out[#out + 1] = { value = c, label = g:get(c, "name") }
-            end
+          local side = g:get(p.unit, "side")
+          for _, c in ipairs(side ~= nil and g:units { type = "carrier", side = side } or {}) do
+            out[#out + 1] = { value = c, label = g:get(c, "name") }
           end
           return out, "no friendly carrier"
         end },
@@ -130,8 +129,8 @@ rule {
     end_phase = function(ctx)
       local g = ctx.game
       if g:get_phase() ~= "noncombat_move" then return nil end
-      for _, u in ipairs(g:units()) do
-        if is_plane(ctx, u) and g:get(u, "loc") == "zone" and not landing_space(ctx, u) then
+      for _, u in ipairs(g:units { loc = "zone" }) do
+        if is_plane(ctx, u) and not landing_space(ctx, u) then
           local c, z = carrier_that_could_help(ctx, u)
           if c then
             if z == ctx:query("area_of", c) then
@@ -157,8 +156,8 @@ rule {
     phase_end = function(ctx, ev)
       if ev.phase ~= "noncombat_move" then return end
       local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        if is_plane(ctx, u) and g:get(u, "loc") == "zone" and not landing_space(ctx, u) then
+      for _, u in ipairs(g:units { loc = "zone" }) do
+        if is_plane(ctx, u) and not landing_space(ctx, u) then
           ctx:say("%s has no landing space at the end of Noncombat Move: destroyed", ctx:query("unit_label", u))
           g:eliminate(u)
         end
@@ -168,9 +167,9 @@ rule {
     phase_start = { function(ctx, ev)
       if ev.phase ~= "mobilize" then return end
       local g = ctx.game
-      for _, u in ipairs(g:units()) do
+      for _, u in ipairs(g:units { loc = "zone" }) do
         local c = g:get_value(u, "landing_on")
-        if c and g:get(u, "loc") == "zone" then
+        if c then
           g:move(u, "unit", c)
           g:set_value(u, "landing_on", nil)
           ctx:say("%s lands on %s", ctx:query("unit_label", u), ctx:query("unit_label", c))
@@ -195,8 +194,8 @@ rule {
       params = {
         unit = { type = "unit", domain = function(ctx, _, side)
           local g, out = ctx.game, {}
-          for _, u in ipairs(g:units()) do
-            if g:get_value(u, "must_reland") and (side == nil or g:get(u, "side") == side) then
+          for _, u in ipairs(g:units { side = side }) do
+            if g:get_value(u, "must_reland") then
               out[#out + 1] = { value = u, label = g:get(u, "name") }
             end
           end
@@ -300,9 +299,9 @@ rule {
     -- after the battle: back on the same carrier if it is undamaged, else they must land elsewhere
     battle_end = function(ctx)
       local g = ctx.game
-      for _, a in ipairs(g:units()) do
+      for _, a in ipairs(g:units { loc = "zone" }) do
         local c = g:get_value(a, "defending_from")
-        if c and g:get(a, "loc") == "zone" then
+        if c then
           g:set_value(a, "defending_from", nil)
           if g:get(c, "loc") == "zone" and g:get(c, "face") ~= "damaged" then
             g:move(a, "unit", c)
@@ -345,8 +344,8 @@ function is_plane(ctx, u) return ctx:query("class_of", u) == "air" end
 -- the air units of `side` that must land after a battle, id order
 function pending_of(ctx, side)
   local g, out = ctx.game, {}
-  for _, u in ipairs(g:units()) do
-    if g:get_value(u, "must_reland") and g:get(u, "side") == side then out[#out + 1] = u end
+  for _, u in ipairs(side ~= nil and g:units { side = side } or {}) do
+    if g:get_value(u, "must_reland") then out[#out + 1] = u end
   end
   return out
 end
@@ -428,9 +427,9 @@ function carrier_that_could_help(ctx, u)
   local g = ctx.game
   local z = ctx:query("area_of", u)
   if not z or not ctx:query("is_sea_zone", z) then return nil end
-  for _, c in ipairs(g:units()) do
-    if g:get(c, "type") == "carrier" and g:get(c, "loc") == "zone" and g:get(c, "side") == g:get(u, "side")
-        and ctx:query("may_carry", c, u)
+  local side = g:get(u, "side")
+  for _, c in ipairs(side ~= nil and g:units { type = "carrier", loc = "zone", side = side } or {}) do
+    if ctx:query("may_carry", c, u)
         and g:get(c, "face") ~= "damaged" and ctx:query("power_of", c) == g:get_global("power")
         and g:get_value(c, "sea_combat_turn") ~= ctx:query("this_turn") and capacity_left(ctx, c) > 0
         and not (g:get_value(c, "moved_turn") == ctx:query("this_turn") and g:get_value(c, "moved_phase") == "combat") then

@@ -34,8 +34,9 @@ rule {
         ship = { type = "unit", depends = { "missile" }, domain = function(ctx, p)
           local g, out = ctx.game, {}
           local at = ctx:query("area_of", p.missile)
-          for _, u in ipairs(g:units()) do
-            if g:get(u, "loc") == "zone" and g:get(u, "side") == g:get(p.missile, "side") and ctx:query("class_of", u) == "sea"
+          local side = g:get(p.missile, "side")
+          for _, u in ipairs(side ~= nil and g:units { loc = "zone", side = side } or {}) do
+            if ctx:query("class_of", u) == "sea"
                 and ctx:query("adjacent", at, ctx:query("area_of", u)) then
               out[#out + 1] = { value = u, label = g:get(u, "name") }
             end

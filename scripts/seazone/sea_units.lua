@@ -21,7 +21,7 @@
 -- helpers, defined after the rule (rule first, as the text reads)
 local area_kinds, area_index, area_name, adjacent, unit_data, area_of, units_in, power_of, owner_of
 local label, may_carry, hostile_units, zones_moved, allowance, move_legal, move_effect, sea_distance
-local turn_units, movers_domain, paths_domain, attack_domain, this_turn
+local turn_units, movers_domain, paths_domain, attack_domain, this_turn, find_unit_data, copy
 
 rule {
   id = "units.sea-units", title = "Sea Units",
@@ -37,7 +37,7 @@ rule {
   queries = {
     -- the printed values of a unit type: {class = "sea"|"air"|"land"|"facility", attack, defense,
     -- move, hits, surface, cost = {Allies =, Opfor =}, cargo}; nil for an unknown type
-    unit_data = function(ctx, utype) return unit_data(ctx, utype) end,
+    unit_data = function(ctx, utype) return find_unit_data(ctx, utype) end,
     area_index = function(ctx, name) return area_index(ctx, name) end,
     area_name = function(ctx, i) return area_name(ctx, i) end,
     is_sea_zone = function(ctx, i) return area_kinds(ctx)[i] == "sea" end,
@@ -57,7 +57,7 @@ rule {
     -- may `carrier` carry `cargo` at all (by kind; capacities are the carrying rules')
     may_carry = function(ctx, carrier, cargo) return may_carry(ctx, carrier, cargo) end,
     -- the enemy units that make sea zone i hostile to `side` (those that block movement), in id order
-    hostile_units = function(ctx, i, side) return hostile_units(ctx, i, side) end,
+    hostile_units = function(ctx, i, side) return copy(hostile_units(ctx, i, side)) end,
     is_hostile = function(ctx, i, side) return #hostile_units(ctx, i, side) > 0 end,
     -- sea zones a unit may move this turn (2, or 3 departing from a served zone)
     allowance = function(ctx, u) return allowance(ctx, u) end,
@@ -74,9 +74,9 @@ rule {
     -- were destroyed: what a scenario may score a naval war by
     enemy_sea_losses = function(ctx, side)
       local g, total = ctx.game, 0
-      for _, u in ipairs(g:units()) do
+      for _, u in ipairs(g:units { loc = "dead" }) do
         local s = g:get(u, "side")
-        if s ~= side and g:get(u, "loc") == "dead" then
+        if s ~= side then
           local d = unit_data(ctx, g:get(u, "type"))
           if d and d.class == "sea" then total = total + (d.cost[s] or 0) end
         end
@@ -134,6 +134,12 @@ function area_kinds(ctx)
   return k
 end
 
+function copy(list)
+  local out = {}
+  for i, v in ipairs(list) do out[i] = v end
+  return out
+end
+
 function area_index(ctx, name)
   if math.type(name) == "integer" then
     if area_kinds(ctx)[name] then return name end
@@ -154,7 +160,21 @@ function adjacent(ctx, a, b)
   return false
 end
 
+local NO_DATA = {}   -- a type unit_data does not know, as its cache keeps it
+
+-- (once per type and state: ctx:cache; the answer is shared, never changed)
 function unit_data(ctx, utype)
+  local known = ctx:cache("seazone.unit_data")
+  local d = known[utype]
+  if d == nil then
+    d = find_unit_data(ctx, utype) or NO_DATA
+    known[utype] = d
+  end
+  if d == NO_DATA then return nil end
+  return d
+end
+
+function find_unit_data(ctx, utype)
   local sea = ctx:table("sea_units")
   for _, row in ipairs(sea.rows) do
     if row.key == utype then
@@ -186,14 +206,11 @@ function area_of(ctx, u)
   return nil
 end
 
+local NO_SIDE = {}   -- the key of a nil side in hostile_units' cache
+
+-- the units in area i, in id order (the kernel's index)
 function units_in(ctx, i)
-  local g = ctx.game
-  local out = {}
-  for _, u in ipairs(g:units()) do
-    local kind, where = g:get(u, "loc")
-    if kind == "zone" and where == i then out[#out + 1] = u end
-  end
-  return out
+  return ctx.game:units { loc = "zone", at = i }
 end
 
 function this_turn(ctx)
@@ -228,12 +245,19 @@ function may_carry(ctx, carrier, cargo)
   return allowed[t] == true or (d ~= nil and allowed[d.class] == true)
 end
 
+-- (once per zone, side and state: ctx:cache; callers only read the list)
 function hostile_units(ctx, i, side)
+  local known = ctx:cache("seazone.hostile")
+  local per = known[side == nil and NO_SIDE or side]
+  if not per then per = {}; known[side == nil and NO_SIDE or side] = per end
+  local out = per[i]
+  if out then return out end
   local g = ctx.game
-  local out = {}
+  out = {}
   for _, u in ipairs(units_in(ctx, i)) do
     if g:get(u, "side") ~= side and ctx:query("blocks_movement", u) then out[#out + 1] = u end
   end
+  per[i] = out
   return out
 end
 
@@ -243,25 +267,34 @@ function zones_moved(ctx, u)
   return g:get_value(u, "zones_moved") or 0
 end
 
+-- the fewest sea zones from `from` to `to` within `max` (the query
+-- sea_distance): the kernel's search over the board's zone graph
+-- (ctx:zone_reach), never into a territory, leaving no zone hostile to
+-- `side` but the start; one search per start, side and reach for the state
+-- (ctx:cache), which answers every destination
 function sea_distance(ctx, from, to, side, max)
   if from == to then return 0 end
-  local dist, queue, head = { [from] = 0 }, { from }, 1
-  while head <= #queue do
-    local z = queue[head]
-    head = head + 1
-    if dist[z] >= max then break end
-    if z == from or #hostile_units(ctx, z, side) == 0 then
-      for _, n in ipairs(ctx.game.board:zone_neighbors(area_name(ctx, z)) or {}) do
-        local i = area_index(ctx, n)
-        if i and dist[i] == nil and area_kinds(ctx)[i] == "sea" then
-          dist[i] = dist[z] + 1
-          if i == to then return dist[i] end
-          queue[#queue + 1] = i
-        end
-      end
+  local kinds = area_kinds(ctx)
+  if not kinds[from] then return nil end
+  local zones = ctx.game.board:zones()
+  local budget = max and math.min(math.ceil(max), #zones) or #zones
+  if budget <= 0 then return nil end
+  local cache = ctx:cache("seazone.sea_reach")
+  local key = ("%d/%s/%d"):format(from, tostring(side), budget)
+  local dist = cache[key]
+  if not dist then
+    local land, stop = {}, {}
+    for i, name in ipairs(zones) do
+      if i == from then -- luacheck: ignore 542 (the start is left whatever it is)
+      elseif kinds[i] ~= "sea" then land[#land + 1] = name
+      elseif #hostile_units(ctx, i, side) > 0 then stop[#stop + 1] = name end
     end
+    local reached = ctx:zone_reach(zones[from], budget, { blocked = land, stop = stop })
+    dist = {}
+    for name, n in pairs(reached) do dist[kinds.index[name]] = n end
+    cache[key] = dist
   end
-  return nil
+  return dist[to]
 end
 
 -- the zone the unit departed from this turn (where it is, if it has not moved)
@@ -408,9 +441,8 @@ end
 function turn_units(ctx, side, class, loc)
   local g = ctx.game
   local out = {}
-  for _, u in ipairs(g:units()) do
-    if (loc == nil or g:get(u, "loc") == loc) and (side == nil or g:get(u, "side") == side)
-        and power_of(ctx, u) == g:get_global("power") and (class == nil or ctx:query("class_of", u) == class) then
+  for _, u in ipairs(g:units { loc = loc, side = side }) do
+    if power_of(ctx, u) == g:get_global("power") and (class == nil or ctx:query("class_of", u) == class) then
       out[#out + 1] = { value = u, label = g:get(u, "name") }
     end
   end

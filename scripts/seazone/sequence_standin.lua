@@ -22,10 +22,9 @@ rule {
     phase_start = function(ctx, ev)
       if ev.phase ~= "mobilize" then return end
       local g = ctx.game
-      for _, u in ipairs(g:units()) do
-        local kind = g:get(u, "loc")
+      for _, u in ipairs(g:units { loc = "off" }) do
         local z = g:get_value(u, "mobilize_zone")
-        if kind == "off" and z and ctx:query("power_of", u) == ev.power then
+        if z and ctx:query("power_of", u) == ev.power then
           g:move(u, "zone", z)
           g:set_value(u, "mobilize_zone", nil)
           ctx:say("%s placed in %s", ctx:query("unit_label", u), ctx:query("area_name", z))

@@ -98,9 +98,19 @@ function Game:unit_new(spec) end
 ---@param id integer
 ---@return keel.UnitInfo
 function Game:get_unit(id) end
----@param filter? fun(g: keel.Game, id: integer): boolean
+---@class keel.UnitFilter the kernel's index of units (kernel/index.c)
+---@field loc? "off"|"hex"|"port"|"box"|"zone"|"unit"|"dead" the kind of location
+---@field at? integer where: a hex (without loc: on the map there or in its port), box, zone or carrier
+---@field side? string
+---@field type? string
+
+---@param filter? keel.UnitFilter|fun(g: keel.Game, id: integer): boolean
 ---@return integer[]
 function Game:units(filter) end
+---The groups in id order; with a filter, those holding a unit it matches
+---@param filter? keel.UnitFilter
+---@return integer[]
+function Game:groups(filter) end
 ---@param id integer
 ---@param n? integer
 ---@return integer hits

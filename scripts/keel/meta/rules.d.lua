@@ -100,6 +100,16 @@ function Ctx:step_cost(group, from, to, coast) end
 function Ctx:mover(group, callbacks, opts) end
 --- The river graph of the board for a profile (32.A.6): has, nodes, cost, reach, path.
 function Ctx:river_graph(profile) end
+--- The zones within `budget` moves of zone `from` over the board's zone
+--- graph (zones adjacent when two of their hexes are): {zone name = moves}
+--- | nil, reason. opts.blocked: zone names never entered; opts.stop: zone
+--- names entered but not left (the start is always left).
+---@param from string
+---@param budget integer
+---@param opts? {blocked?: string[], stop?: string[]}
+---@return table<string, integer>|nil
+---@return string|nil reason
+function Ctx:zone_reach(from, budget, opts) end
 --- Water routes counted in sea boxes on the game's board (keel.boxroute,
 --- doc/api/boxroute.md): path, trace, reach, adjacent, neighbors.
 ---@param enter? table<string, boolean> terrains ships may enter (default all-sea, coastal)
@@ -111,8 +121,12 @@ function Ctx:boxroute(enter) end
 local GameFacade = {}
 ---@return table snapshot
 function GameFacade:get_unit(id) end
+---@param filter? keel.UnitFilter|fun(g: keel.GameFacade, id: integer): boolean a table: answered by the kernel's index
 ---@return integer[]
 function GameFacade:units(filter) end
+---@param filter? keel.UnitFilter the groups holding a unit it matches (at a hex, of a side ...)
+---@return integer[]
+function GameFacade:groups(filter) end
 function GameFacade:get(id, field) end
 function GameFacade:set(id, field, v) end
 function GameFacade:get_value(id, key) end

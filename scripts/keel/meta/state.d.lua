@@ -78,9 +78,11 @@ local State = {}
 function State:unit_new(name, type, side) end
 ---@return integer
 function State:count_units() end
----Every unit's id, {1, ..., count_units()} (a new list)
+---Every unit's id, {1, ..., count_units()} (a new list); with a filter,
+---the units it matches in id order (the kernel's index)
+---@param filter? keel.UnitFilter
 ---@return integer[]
-function State:unit_ids() end
+function State:unit_ids(filter) end
 ---@param id integer
 ---@return keel.UnitInfo
 function State:get_unit(id) end
@@ -159,9 +161,11 @@ function State:cargo_check(carriers, measure) end
 function State:group_new(name) end
 ---@return integer
 function State:count_groups() end
----Every group's id, {1, ..., count_groups()} (a new list)
+---Every group's id, {1, ..., count_groups()} (a new list); with a filter,
+---the groups holding a unit it matches, in id order
+---@param filter? keel.UnitFilter
 ---@return integer[]
-function State:group_ids() end
+function State:group_ids(filter) end
 ---@param g integer
 ---@return string
 function State:group_get_name(g) end
