@@ -268,14 +268,29 @@ function plannable(ctx, side)
   return out, ("37.C: %s has no ground unit free to plan a landing"):format(side or "no side")
 end
 
+-- the coastal hexes of a board, in board order (a board never changes:
+-- worked out once per board)
+local coastal_of = setmetatable({}, { __mode = "k" })
+local function coastal_hexes(b)
+  local list = coastal_of[b]
+  if not list then
+    list = {}
+    for _, h in ipairs(b:hexes()) do
+      if b:get_terrain(h) == "coastal" then list[#list + 1] = h end
+    end
+    coastal_of[b] = list
+  end
+  return list
+end
+
 -- the coastal hexes someone owns, in board order, with their owner
 function beaches(ctx, side)
   local game = ctx.game
   local b = game.board
   if not b then return {}, "37.C: no map" end
   local out = {}
-  for _, h in ipairs(b:hexes()) do
-    local owner = b:get_terrain(h) == "coastal" and game:get_owner(h)
+  for _, h in ipairs(coastal_hexes(b)) do
+    local owner = game:get_owner(h)
     if owner then
       local c = { value = h, owner = owner }
       if side then c.assault = owner ~= side end
