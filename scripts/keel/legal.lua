@@ -53,9 +53,21 @@ M.MAX_CHECKS = 5000
 local PLAIN = { string = true, number = true, boolean = true }
 local NONE = {}
 
--- A key telling values apart (ids, labels, lists of ids).
+-- A key telling values apart (ids, labels, lists of ids): a list of
+-- integers (a set of units) as its numbers, anything else as JSON. Keys
+-- never leave this file: two values share one only when they are equal.
+local concat, math_type = table.concat, math.type
 local function key_of(v)
   if type(v) == "table" then
+    local n, ints = #v, true
+    for i = 1, n do
+      if math_type(v[i]) ~= "integer" then ints = false; break end
+    end
+    if ints and n > 0 then
+      local count = 0   -- nothing but 1..n
+      for _ in next, v do count = count + 1 end
+      if count == n then return "[" .. concat(v, ",") end
+    end
     local ok, text = pcall(json.encode, v)
     return ok and text or tostring(v)
   end

@@ -328,7 +328,7 @@ function enemy_groups_near(ctx, g, hex, source, accept)
   -- where first: most groups are out of the zone, and then whether they
   -- have units, and g's side and kind (pure reads), are not needed at all
   local side, kind
-  local groups = game:groups()
+  local groups = ctx:query("groups_on_board")   -- only they have a hex
   for i = 1, #groups do
     local e = groups[i]
     if e ~= g and game:group_get_value(e, "in_port") ~= true then

@@ -97,13 +97,37 @@ rule {
     end,
     -- the naval groups of `side` (every side when nil) that have units, in
     -- id order: what the actions' parameter domains offer (keel.legal)
-    side_groups = function(ctx, side)
-      local out = {}
-      for _, g in ipairs(ctx.game:groups()) do
-        if ctx:query("naval_group", g) and (side == nil or ctx:query("group_side", g) == side) then
-          out[#out + 1] = g
-        end
+    -- the groups with a unit on the map, at sea or in port, in id order (the
+    -- kernel's index): only they have a hex (group_hex)
+    groups_on_board = function(ctx)
+      local game = ctx.game
+      local at_sea, in_port = game:groups { loc = "hex" }, game:groups { loc = "port" }
+      if #in_port == 0 then return at_sea end
+      local out, i, j = {}, 1, 1
+      while i <= #at_sea or j <= #in_port do
+        local a, b = at_sea[i], in_port[j]
+        if b == nil or (a ~= nil and a < b) then out[#out + 1] = a; i = i + 1
+        elseif a == nil or b < a then out[#out + 1] = b; j = j + 1
+        else out[#out + 1] = a; i = i + 1; j = j + 1 end
       end
+      return out
+    end,
+    -- (worked out once per state of the game: every action's group domain asks it)
+    side_groups = function(ctx, side)
+      local cache = ctx:cache("navgroup.side_groups")
+      local key = side == nil and true or side
+      local list = cache[key]
+      if not list then
+        list = {}
+        for _, g in ipairs(ctx.game:groups()) do
+          if ctx:query("naval_group", g) and (side == nil or ctx:query("group_side", g) == side) then
+            list[#list + 1] = g
+          end
+        end
+        cache[key] = list
+      end
+      local out = {}   -- the caller's own list
+      for i = 1, #list do out[i] = list[i] end
       return out
     end,
     naval_group = function(ctx, g)
@@ -148,8 +172,13 @@ rule {
         -- the side's other groups in the same place
         into = { type = "group", depends = { "group" }, domain = function(ctx, p)
           local out = {}
-          for _, g in ipairs(ctx:query("side_groups", ctx:query("group_side", p.group))) do
-            if g ~= p.group and same_place(ctx, g, p.group) then out[#out + 1] = g end
+          local hex = ctx:query("group_hex", p.group)
+          if hex then   -- none elsewhere: the groups there (the kernel's index) that are the side's
+            local mine = {}
+            for _, g in ipairs(ctx:query("side_groups", ctx:query("group_side", p.group))) do mine[g] = true end
+            for _, g in ipairs(ctx.game:groups { at = hex }) do
+              if mine[g] and g ~= p.group and same_place(ctx, g, p.group) then out[#out + 1] = g end
+            end
           end
           return out, "32.A.1: no other group of its side in the same hex"
         end },
@@ -327,7 +356,7 @@ end
 function end_of_turn_combine(ctx, side, in_port)
   local game = ctx.game
   local first, order = {}, {}
-  for _, g in ipairs(game:groups()) do
+  for _, g in ipairs(ctx:query("groups_on_board")) do   -- a group elsewhere has no hex: never combined
     if ctx:query("naval_group", g) and ctx:query("group_side", g) == side then
       local hex, port = ctx:query("group_hex", g)
       if hex and port == in_port then

@@ -24,7 +24,7 @@
 local label, name_of, is, landed_this_turn, defenders_of, capture_of, modifiers_for, apply_effects,
   strength_factors, re_factor, exerted, zoc_at, cds_into, clear_values, fraction_text, sp_text,
   apply_combat, combat_info, pool_of, spend_pool, landing_hexes_of, units_near, landed_units, unmade_attack,
-  quiet, units_around, YES   -- helpers, below the rule
+  quiet, units_around, zoc_scan, YES   -- helpers, below the rule
 
 rule {
   id = "37.B", title = "Ground operations",
@@ -524,7 +524,20 @@ function exerted(ctx, u)
 end
 
 -- the highest ZOC level units of `side` (others: of every side but it) exert in hex
+-- (kept per state of the game: a reaction's paths ask it of every hex they try)
 function zoc_at(ctx, side, hex, others)
+  local cache = ctx:cache(others and "navgroup.zoc_others" or "navgroup.zoc")
+  local by_side = cache[side or false]
+  if not by_side then by_side = {}; cache[side or false] = by_side end
+  local level = by_side[hex]
+  if level == nil then
+    level = zoc_scan(ctx, side, hex, others)
+    by_side[hex] = level
+  end
+  return level
+end
+
+function zoc_scan(ctx, side, hex, others)
   local game = ctx.game
   local best = 0
   for _, u in ipairs(units_around(game, hex)) do

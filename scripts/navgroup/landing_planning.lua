@@ -28,7 +28,7 @@
 -- The rule comes first; the helpers it uses follow it.
 
 local label, name_of, field, active, planned_re, capacity_in_play, capacity_for, planning_time,
-  units_of, plannable, beaches, plans_of, sides_of, plan_re, cm_of   -- helpers, below the rule
+  units_of, plannable, beaches, plans_of, sides_of, plan_re, cm_of, planning_turns   -- helpers, below the rule
 
 rule {
   id = "37.C", title = "Planning, delaying, and cancelling",
@@ -268,14 +268,29 @@ function plannable(ctx, side)
   return out, ("37.C: %s has no ground unit free to plan a landing"):format(side or "no side")
 end
 
+-- the coastal hexes of a board, in board order (a board never changes:
+-- worked out once per board)
+local coastal_of = setmetatable({}, { __mode = "k" })
+local function coastal_hexes(b)
+  local list = coastal_of[b]
+  if not list then
+    list = {}
+    for _, h in ipairs(b:hexes()) do
+      if b:get_terrain(h) == "coastal" then list[#list + 1] = h end
+    end
+    coastal_of[b] = list
+  end
+  return list
+end
+
 -- the coastal hexes someone owns, in board order, with their owner
 function beaches(ctx, side)
   local game = ctx.game
   local b = game.board
   if not b then return {}, "37.C: no map" end
   local out = {}
-  for _, h in ipairs(b:hexes()) do
-    local owner = b:get_terrain(h) == "coastal" and game:get_owner(h)
+  for _, h in ipairs(coastal_hexes(b)) do
+    local owner = game:get_owner(h)
     if owner then
       local c = { value = h, owner = owner }
       if side then c.assault = owner ~= side end
@@ -390,6 +405,13 @@ function planning_time(ctx, p, side)
   local game = ctx.game
   local re = 0
   for _, u in ipairs(p.assault or (game:get_owner(p.hex) ~= side and p.units or {})) do re = re + (game:get_value(u, "re") or 1) end
+  local cache = ctx:cache("navgroup.planning_time")   -- REs -> turns, per state: every plan checked asks it
+  if cache[re] == nil then cache[re] = planning_turns(ctx, re) end
+  return cache[re]
+end
+
+-- the planning table's turns for `re` assaulting REs
+function planning_turns(ctx, re)
   local t = ctx:table(ctx.rule.values.planning_table)
   for _, row in ipairs(t.rows) do
     if re <= t:get(row.key, "max_re").value then return t:get(row.key, "turns").value end

@@ -149,6 +149,9 @@ rule {
 -- riverine hexsides and hexes beyond them, each with its cost in MPs
 function destinations(ctx, g)
   local board = ctx.game.board
+  -- a group that may not move now has nowhere to go (move's check says why)
+  local m = move_rec(ctx, g)
+  if m.why then return nil, m.why end
   local pos = position(ctx, g)
   if not pos or not board then return nil, "the group has no units on the board" end
   local spec = spec_of(ctx, g)

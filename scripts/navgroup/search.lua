@@ -216,7 +216,7 @@ rule {
       local g, v = ctx.game, ctx.rule.values
       if g:group_get_value(info.group, "search_f") == info.segment then return nil end  -- F result
       local best, best_d
-      for _, sg in ipairs(g:groups()) do
+      for _, sg in ipairs(ctx:query("groups_on_board")) do   -- only they have a hex
         -- an enemy group not barred this segment, with a unit that may search
         -- (the cheap tests first: most groups fail the side)
         if sg ~= info.group and ctx:query("group_side", sg) == info.enemy
@@ -241,30 +241,29 @@ function label(g, hex)
   return b and b:format(hex) or tostring(hex)
 end
 
--- The units of `side` (id order) and every unit's type, as the state stands:
--- one walk of the units serves every walk of a look (the contact rules, the
--- modifiers), and is made again only when the state has changed (its
--- version). The lists are never handed out.
+-- The units of `side` (id order) and their types, as the state stands (the
+-- kernel's index gives the side's units): one list serves every walk of a
+-- look (the contact rules, the modifiers), and is asked again only when the
+-- state has changed (its version). The lists are never handed out.
 local censuses = setmetatable({}, { __mode = "k" })   -- ctx.game -> { version =, [side] = ids, type = {} }
 function side_units(g, side)
   local version = g:get_version()
   local c = censuses[g]
   if not c or c.version ~= version then
     c = { version = version, by_side = {}, type = {} }
-    local units = g:units()
-    for i = 1, #units do
-      local u = units[i]
-      local s = g:get(u, "side")
-      if s == nil then s = false end   -- a unit of no side (nil is no key)
-      local l = c.by_side[s]
-      if not l then l = {}; c.by_side[s] = l end
-      l[#l + 1] = u
-      c.type[u] = g:get(u, "type")
-    end
     censuses[g] = c
   end
-  if side == nil then side = false end
-  return c.by_side[side] or {}, c.type
+  local l = c.by_side[side == nil and false or side]
+  if not l then
+    if side == nil then   -- the units of no side (the index knows sides only)
+      l = g:units(function(_, u) return g:get(u, "side") == nil end)
+    else
+      l = g:units { side = side }
+    end
+    for i = 1, #l do c.type[l[i]] = g:get(l[i], "type") end
+    c.by_side[side == nil and false or side] = l
+  end
+  return l, c.type
 end
 
 function unit_hex(g, u)
