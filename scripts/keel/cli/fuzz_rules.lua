@@ -225,6 +225,7 @@ function M.main(paths, o, quiet)
         x.message, x.command))
     end
     if not quiet and #f == 0 then io.write(("%s: seed %d: %d orders, ok\n"):format(path, seed, n)) end
+    io.stdout:flush()   -- a long run shows its findings as they come
   end
   local ok, all = pcall(M.fuzz, paths, o)
   if not ok then
