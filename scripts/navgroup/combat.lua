@@ -15,7 +15,7 @@
 -- The rules come first, in rulebook order; the helpers they share follow them.
 
 local hexlib = keel.hex
-local label, kind_name, combatants, mp_left, is_sub, enemy_groups_near, spends_without_leaving,
+local kind_name, combatants, mp_left, is_sub, enemy_groups_near, spends_without_leaving,
   start_group_combats, start_surface, enemy_cds, cd_value, fire_points, add_combat,
   clear_keyed, sub_foes, surface_foes                         -- helpers, below the rules
 
@@ -239,15 +239,15 @@ rule {
           for _, p in ipairs(pts) do
             if left <= 0 then
               -- effects on movement as surface combat: none without MPs (32.D.2)
-              ctx:say("no CD combat for %s at %s: it has spent all its MPs", game:group_get_name(g), label(ctx, hex))
+              ctx:say("no CD combat for %s at %s: it has spent all its MPs", game:group_get_name(g), ctx:label("hex", hex))
             else
               local value, halved = cd_value(v, cd.level, cd.distance)
               add_combat(ev, { kind = "cd", cd = cd.hex, fired_by = p.by, value = value, halved = halved,
                                level = cd.level, at_mp = p.at, return_fire = true, rule = ctx.rule.id })
               local name = game:group_get_name(g)
               ctx:say("CD combat: %s after %d MPs in the CD's zone%s", p.by == "cd"
-                and ("the CD at %s fires on %s"):format(label(ctx, cd.hex), name)
-                or ("%s fires on the CD at %s"):format(name, label(ctx, cd.hex)), p.at,
+                and ("the CD at %s fires on %s"):format(ctx:label("hex", cd.hex), name)
+                or ("%s fires on the CD at %s"):format(name, ctx:label("hex", cd.hex)), p.at,
                 halved and " (adjacent: value halved)" or "")
             end
           end
@@ -282,13 +282,6 @@ function add_combat(ev, c)
   if ev.combat == nil then ev.combat = c end
 end
 
-function label(ctx, hex)
-  local b = ctx.game.board
-  if b and hex and b:contains(hex) then return b:format(hex) end
-  if math.type(hex) == "integer" and hexlib.is_valid(hex) then return hexlib.tostring(hex) end
-  return tostring(hex)
-end
-
 -- A combat's kind as the narration names it.
 function kind_name(kind) return kind == "cd" and "CD" or kind end
 
@@ -296,12 +289,12 @@ function kind_name(kind) return kind == "cd" and "CD" or kind end
 -- at 19A:3408", "the CD at 19A:3413 (value 1, halved) fires on Regia at 19A:3412".
 function combatants(ctx, ev, g, hex)
   local game = ctx.game
-  local name, at = game:group_get_name(g), label(ctx, hex)
+  local name, at = game:group_get_name(g), ctx:label("hex", hex)
   if ev.kind ~= "cd" then
     local enemy = ev.enemy and game:group_get_name(ev.enemy) or "an unknown group"
     return ("%s with enemy %s at %s"):format(name, enemy, at)
   end
-  local cd = ("the CD at %s (value %s%s)"):format(label(ctx, ev.cd), tostring(ev.value), ev.halved and ", halved" or "")
+  local cd = ("the CD at %s (value %s%s)"):format(ctx:label("hex", ev.cd), tostring(ev.value), ev.halved and ", halved" or "")
   local where = ev.cd == hex and "in its hex" or ("at " .. at)
   if ev.fired_by == "group" then return ("%s %s fires on %s"):format(name, where, cd) end
   return ("%s fires on %s %s"):format(cd, name, where)
@@ -368,7 +361,7 @@ function start_group_combats(ctx, ev, kind, enemies, once)
       if once then game:set_keyed("engaged", { g, e }, true) end
       add_combat(ev, { kind = kind, enemy = e, rule = ctx.rule.id })
       ctx:say("%s combat: %s with enemy %s at %s", kind, game:group_get_name(g), game:group_get_name(e),
-        label(ctx, ev.to or ev.hex))
+        ctx:label("hex", ev.to or ev.hex))
     end
   end
 end
@@ -392,7 +385,7 @@ function start_surface(ctx, ev, hex, once)
   local enemies = enemy_groups_near(ctx, ev.group, hex, "naval", surface_foes)
   if #enemies == 0 then return end
   if mp_left(ctx, ev.group, ev.spent) <= 0 then
-    ctx:say("no surface combat for %s at %s: it has spent all its MPs", ctx.game:group_get_name(ev.group), label(ctx, hex))
+    ctx:say("no surface combat for %s at %s: it has spent all its MPs", ctx.game:group_get_name(ev.group), ctx:label("hex", hex))
     return
   end
   start_group_combats(ctx, ev, "surface", enemies, once)

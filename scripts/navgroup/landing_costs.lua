@@ -15,7 +15,7 @@
 --
 -- The rule comes first; the helpers it uses follow it.
 
-local row_for, column_for, name_of   -- helpers, below the rule
+local row_for, column_for   -- helpers, below the rule
 
 rule {
   id = "37.A", title = "Transport costs",
@@ -32,11 +32,11 @@ rule {
       for _, u in ipairs(units) do
         local row = row_for(ctx, u, assault)
         local col = column_for(ctx, u)
-        if not col then return nil, ("37.A: %s is not carried by a naval unit"):format(name_of(ctx, u)) end
+        if not col then return nil, ("37.A: %s is not carried by a naval unit"):format(ctx:label("unit", u)) end
         local armour = ctx:query("unit_is", u, "armour") and not ctx:query("unit_is", u, "intrinsic")
         local cost, why, red = ctx:query("activity_cost", g, row, { column = col, armour = armour, hex = hex,
           no_credit = opts.no_credit })
-        if not cost then return nil, ("37.A: %s cannot be landed that way: %s"):format(name_of(ctx, u), why) end
+        if not cost then return nil, ("37.A: %s cannot be landed that way: %s"):format(ctx:label("unit", u), why) end
         if not best or cost + (red or 0) > best + (best_red or 0) then
           best, best_row, best_col, best_red = cost, row, col, red or 0
         end
@@ -77,7 +77,7 @@ rule {
         local left = game:get_value(u, "mp_left")
         if left == nil then left = game:get_value(u, "mp") end
         game:set_value(u, "mp_left", 0)
-        ctx:say("%s spends all its remaining MPs (%s) to land", name_of(ctx, u), tostring(left or "all"))
+        ctx:say("%s spends all its remaining MPs (%s) to land", ctx:label("unit", u), tostring(left or "all"))
       end
       ctx:emit("spend_mps", { group = ev.group, activity = row, cost = cost })
     end, priority = 10 },
@@ -85,8 +85,6 @@ rule {
 }
 
 -- ---- helpers used by the rule -------------------------------------------------------
-
-function name_of(ctx, u) return ctx.game:get(u, "name") end
 
 -- the carrier's column (nil when the unit is not aboard a naval unit)
 function column_for(ctx, u)

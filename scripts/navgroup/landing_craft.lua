@@ -13,7 +13,7 @@
 --
 -- The rule comes first; the helpers it uses follow it.
 
-local label, name_of, crafts_of, modifiers, apply_result, damaged   -- helpers, below the rule
+local crafts_of, modifiers, apply_result, damaged   -- helpers, below the rule
 
 rule {
   id = "37.D", title = "Landing craft/barge damage",
@@ -48,7 +48,7 @@ rule {
         local kind, carrier = game:get(u, "loc")
         if kind == "unit" and damaged(ctx, carrier) then
           return ("37.D: %s is damaged and carries nothing until repaired (%s aboard)"):format(
-            name_of(ctx, carrier), name_of(ctx, u))
+            ctx:label("unit", carrier), ctx:label("unit", u))
         end
       end
     end,
@@ -84,7 +84,7 @@ rule {
       for _, craft in ipairs(crafts_of(ctx, ev)) do
         local mods = modifiers(ctx, craft, ev.landing)
         local res = ctx:resolve(ctx.rule.values.table, mods, { reason = ("%s disembarking at %s"):format(
-          name_of(ctx, craft), label(ctx, ev.hex)) })
+          ctx:label("unit", craft), ctx:label("hex", ev.hex)) })
         apply_result(ctx, craft, res, ev)
       end
     end,
@@ -95,7 +95,7 @@ rule {
         if game:get_value(u, "unload_credit_next") and game:get(u, "side") == ev.side then
           game:set_value(u, "unload_credit", game:get_value(u, "unload_credit_next"))
           game:set_value(u, "unload_credit_next", nil)
-          ctx:say("%s: 5 MPs off unloading and transfers from NTs this step (37.D great success)", name_of(ctx, u))
+          ctx:say("%s: 5 MPs off unloading and transfers from NTs this step (37.D great success)", ctx:label("unit", u))
         end
       end
     end,
@@ -113,10 +113,6 @@ rule {
 -- ---- helpers used by the rule -------------------------------------------------------
 
 -- the board's label of a hex: 37's query hex_label
-function label(ctx, hex) return ctx:query("hex_label", hex) end
-
-function name_of(ctx, u) return ctx.game:get(u, "name") end
-
 function damaged(ctx, u)
   return ctx.rule.values.carrier_types[ctx.game:get(u, "type")] == true and ctx.game:get(u, "face") == "damaged"
 end
@@ -161,7 +157,7 @@ function apply_result(ctx, craft, res, ev)
   local code = res.code or tostring(res)
   local cell = ctx:table(v.effects):get(code, t)
   local what = cell.kind == "code" and cell.code or cell.kind
-  local name = name_of(ctx, craft)
+  local name = ctx:label("unit", craft)
   if what == "destroyed" then
     game:eliminate(craft)
     ctx:say("%s: %s is destroyed", code, name)

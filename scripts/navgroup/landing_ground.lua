@@ -21,7 +21,7 @@
 --
 -- The rule comes first; the helpers it uses follow it.
 
-local label, name_of, is, landed_this_turn, defenders_of, capture_of, modifiers_for, apply_effects,
+local is, landed_this_turn, defenders_of, capture_of, modifiers_for, apply_effects,
   strength_factors, re_factor, exerted, zoc_at, cds_into, clear_values, fraction_text, sp_text,
   apply_combat, combat_info, pool_of, spend_pool, landing_hexes_of, units_near, landed_units, unmade_attack,
   quiet, units_around, zoc_scan, YES   -- helpers, below the rule
@@ -164,20 +164,20 @@ rule {
         local _, _, phase = ctx:query("clock")
         if phase ~= "combat" then return ("37.B: attacks are made in the combat phase (now: %s)"):format(tostring(phase)) end
         if #p.units == 0 then return "37.B: name the attacking units" end
-        if #defenders_of(ctx, p.hex, side) == 0 then return ("37.B: %s has no defenders"):format(label(ctx, p.hex)) end
+        if #defenders_of(ctx, p.hex, side) == 0 then return ("37.B: %s has no defenders"):format(ctx:label("hex", p.hex)) end
         local named, landing_unit, assaulting = {}, false, false
         for _, u in ipairs(p.units) do
           named[u] = true
           local kind, at = game:get(u, "loc")
           if game:get(u, "side") ~= side or not ctx:query("is_ground_unit", u) then
-            return ("37.B: %s is not a ground unit of the phasing player"):format(name_of(ctx, u))
+            return ("37.B: %s is not a ground unit of the phasing player"):format(ctx:label("unit", u))
           end
           if quiet(ctx, u) then
             return ("37 (g): %s landed without attacking (its plan says so, 37.C); it may not attack this player-turn")
-              :format(name_of(ctx, u))
+              :format(ctx:label("unit", u))
           end
           if kind ~= "hex" or keel.hex.distance(at, p.hex) > 1 then
-            return ("37.B: %s is neither in nor next to %s"):format(name_of(ctx, u), label(ctx, p.hex))
+            return ("37.B: %s is neither in nor next to %s"):format(ctx:label("unit", u), ctx:label("hex", p.hex))
           end
           if landed_this_turn(ctx, u) and at == p.hex then
             landing_unit = true
@@ -187,11 +187,11 @@ rule {
         for _, u in ipairs(ctx:query("ground_units_at", p.hex, side)) do
           if game:get_value(u, "must_attack") == true and landed_this_turn(ctx, u) and not named[u] then
             return ("37.B item 4: %s made an amphibious assault into an occupied hex and must attack its defenders")
-              :format(name_of(ctx, u))
+              :format(ctx:label("unit", u))
           end
         end
         if not landing_unit then
-          return ("37 (e): at least one unit that landed at %s must attack its defenders"):format(label(ctx, p.hex))
+          return ("37 (e): at least one unit that landed at %s must attack its defenders"):format(ctx:label("hex", p.hex))
         end
         if assaulting and (p.planned or p.overstack) and not v.sp_sources[p.sp_source or ""] then
           return ("37.B item 5: units making an amphibious assault may not use %s, unless they expend SPs from "
@@ -247,16 +247,16 @@ rule {
         end
         if not assault then
           return ("37.B item 3: hasty attacks are against units making an amphibious assault; none at %s")
-            :format(label(ctx, p.hex))
+            :format(ctx:label("hex", p.hex))
         end
         if #p.units == 0 then return "37.B: name the attacking units" end
         for _, u in ipairs(p.units) do
           local kind, at = game:get(u, "loc")
           if game:get(u, "side") == phasing or not ctx:query("is_ground_unit", u) then
-            return ("37.B item 3: %s is not a defending ground unit"):format(name_of(ctx, u))
+            return ("37.B item 3: %s is not a defending ground unit"):format(ctx:label("unit", u))
           end
           if kind ~= "hex" or keel.hex.distance(at, p.hex) > 1 then
-            return ("37.B: %s is neither in nor next to %s"):format(name_of(ctx, u), label(ctx, p.hex))
+            return ("37.B: %s is neither in nor next to %s"):format(ctx:label("unit", u), ctx:label("hex", p.hex))
           end
         end
       end,
@@ -285,7 +285,7 @@ rule {
         local side, need = game:get(p.units[1], "side"), 0
         for _, u in ipairs(p.units) do
           if not landed_this_turn(ctx, u) then
-            return ("37.B item 10: %s did not land this player-turn"):format(name_of(ctx, u))
+            return ("37.B item 10: %s did not land this player-turn"):format(ctx:label("unit", u))
           end
           need = need + math.ceil(game:get_value(u, "re") or 1) * v.special_supply_sp
         end
@@ -313,7 +313,7 @@ rule {
       local hex = unmade_attack(ctx, ctx.game:get_global("phasing"))
       if hex then
         return ("37 (e), item 4: the units that landed at %s must attack its defenders before the combat phase "
-          .. "ends (amphibious_attack)"):format(label(ctx, hex))
+          .. "ends (amphibious_attack)"):format(ctx:label("hex", hex))
       end
     end,
   },
@@ -335,7 +335,7 @@ rule {
             if game:get_value(d, "reserve") ~= true then initially = true end
           end
           game:set_value(u, "loss_class", initially and "combat isolated" or "normal")
-          ctx:say("item 7: %s, lost aboard on its way to assault %s, is %s", name_of(ctx, u), label(ctx, hex),
+          ctx:say("item 7: %s, lost aboard on its way to assault %s, is %s", ctx:label("unit", u), ctx:label("hex", hex),
             initially and "classed as combat isolated (the beach is initially defended)" or "lost normally")
         end
       end
@@ -357,7 +357,7 @@ rule {
       for _, u in ipairs(game:units()) do
         if game:get_value(u, "transport_halved") == true and ev.side ~= nil and game:get(u, "side") ~= ev.side then
           game:set_value(u, "transport_halved", nil)
-          ctx:say("%s is no longer halved for its transport by sea (the enemy combat phase)", name_of(ctx, u))
+          ctx:say("%s is no longer halved for its transport by sea (the enemy combat phase)", ctx:label("unit", u))
         end
       end
     end,
@@ -366,7 +366,7 @@ rule {
       local hex = unmade_attack(ctx, ev.side or ctx.game:get_global("phasing"))
       if hex then
         error(("37 (e): the units that landed at %s have not attacked its defenders (a required attack)")
-          :format(label(ctx, hex)), 0)
+          :format(ctx:label("hex", hex)), 0)
       end
     end,
     -- items 1-13 hold for the player-turn of the landing
@@ -384,10 +384,6 @@ rule {
 -- ---- helpers used by the rule -------------------------------------------------------
 
 -- the board's label of a hex: 37's query hex_label
-function label(ctx, hex) return ctx:query("hex_label", hex) end
-
-function name_of(ctx, u) return ctx.game:get(u, "name") end
-
 function is(ctx, u, class) return ctx:query("unit_is", u, class) end
 
 function landed_this_turn(ctx, u)
@@ -474,7 +470,7 @@ function units_near(ctx, hex, side, own)
                         must_attack = game:get_value(u, "must_attack") == true }
     end
   end
-  return out, ("37.B: no ground unit in or next to %s"):format(label(ctx, hex))
+  return out, ("37.B: no ground unit in or next to %s"):format(ctx:label("hex", hex))
 end
 
 -- the units of `side` (nil: any) on the map that landed this player-turn
@@ -711,7 +707,7 @@ function apply_effects(ctx, ev)
   for _, u in ipairs(ev.lost or {}) do
     local class = (ev.assault and initially) and "combat isolated" or "normal"
     game:set_value(u, "loss_class", class)
-    ctx:say("item 7: %s was eliminated aboard during the assault: %s", name_of(ctx, u),
+    ctx:say("item 7: %s was eliminated aboard during the assault: %s", ctx:label("unit", u),
       class == "combat isolated" and "classed as combat isolated (the beach is initially defended)"
       or "a normal loss (the beach is not initially defended)")
   end
@@ -729,14 +725,14 @@ function apply_effects(ctx, ev)
     if ev.assault then game:set_value(u, "zoc_reduced", true) end
     if game:get_value(u, "reserve") ~= nil then
       game:set_value(u, "reserve", nil)
-      ctx:say("item 12: %s loses its reserve status", name_of(ctx, u))
+      ctx:say("item 12: %s loses its reserve status", ctx:label("unit", u))
     end
   end
   -- item 1: each unit rolls on the Landing Effects Table
   local results = {}
   for _, u in ipairs(ev.units) do
     local mods = modifiers_for(ctx, id, u)
-    local res = ctx:resolve(v.effects_table, mods, { reason = ("%s landing at %s"):format(name_of(ctx, u), label(ctx, hex)) })
+    local res = ctx:resolve(v.effects_table, mods, { reason = ("%s landing at %s"):format(ctx:label("unit", u), ctx:label("hex", hex)) })
     results[u] = res
     local cell = res.Unit
     if cell.kind == "mp" then
@@ -744,9 +740,9 @@ function apply_effects(ctx, ev)
       if is(ctx, u, "motorized") then n = n * v.motorized_factor end
       local have = game:get_marker(u, v.marker) or 0
       if n > have then game:set_marker(u, v.marker, n) end
-      ctx:say("%s: a \"+%d MP\" marker%s", name_of(ctx, u), n, is(ctx, u, "motorized") and " (doubled: motorized)" or "")
+      ctx:say("%s: a \"+%d MP\" marker%s", ctx:label("unit", u), n, is(ctx, u, "motorized") and " (doubled: motorized)" or "")
     else
-      ctx:say("%s lands safely (NE)", name_of(ctx, u))
+      ctx:say("%s lands safely (NE)", ctx:label("unit", u))
     end
     -- item 2 / Table 1: the combat strength multipliers; the note: halved until the next enemy combat phase
     local rows = table1(ctx, u, game:get_value(u, "landed_from"), hex, ev.assault)
@@ -760,13 +756,13 @@ function apply_effects(ctx, ev)
     game:set_value(u, "strength_den", den)
     game:set_value(u, "transport_halved", true)
     ctx:say("%s's combat strength: %s, then x1/2 for its transport by sea until the next enemy combat phase",
-      name_of(ctx, u), #why > 0 and table.concat(why, ", ") or "x1")
+      ctx:label("unit", u), #why > 0 and table.concat(why, ", ") or "x1")
   end
   -- item 8: an occupied enemy hex becomes dual-owned (an empty one the
   -- landing side takes, after the landing: 37's land action)
   if ev.assault and ctx:query("landing", id, "defended") then
     game:set_keyed("landing", { id, "dual" }, true)
-    ctx:say("item 8: the landing units enter %s (terrain costs paid) and force dual ownership", label(ctx, hex))
+    ctx:say("item 8: the landing units enter %s (terrain costs paid) and force dual ownership", ctx:label("hex", hex))
   end
   -- item 13 and note 2: the SPs of the theatre pool, one per landing RE
   local friendly_zoc = zoc_at(ctx, side, hex)
@@ -786,10 +782,10 @@ function apply_effects(ctx, ev)
       game:set_value(u, "sp", (game:get_value(u, "sp") or 0) + lands)
       game:set_keyed("sp_lost", side, (game:get_keyed("sp_lost", side) or 0) + parts - lands)
       ctx:say("item 13: %d SP from %s's theatre pool (%d left) for %s (%s): %s SP lands with it%s, the rest is eliminated",
-        sp, side, pool_of(ctx, side), name_of(ctx, u), cell.text, sp_text(lands, v.sp_parts),
+        sp, side, pool_of(ctx, side), ctx:label("unit", u), cell.text, sp_text(lands, v.sp_parts),
         halved and " (halved: not disembarked in a friendly partial ZOC, note 2)" or "")
     else
-      ctx:say("item 13: %s's theatre pool has no SP for %s", side, name_of(ctx, u))
+      ctx:say("item 13: %s's theatre pool has no SP for %s", side, ctx:label("unit", u))
     end
   end
 end
@@ -819,13 +815,13 @@ function apply_combat(ctx, ev)
   local res = ev.result or { text = "ground combat recorded (the ground combat chapter resolves it; a scenario supplies it)" }
   local n = (game:get_keyed("ground_combat", "count") or 0) + 1
   game:set_keyed("ground_combat", "count", n)
-  local parts = { ("%s at %s: %s"):format(ev.kind, label(ctx, ev.hex), res.text or "resolved") }
+  local parts = { ("%s at %s: %s"):format(ev.kind, ctx:label("hex", ev.hex), res.text or "resolved") }
   local function iso(u) return ctx:query("combat_isolated", u, ev.hex) end
   for _, u in ipairs(res.losses or {}) do
     if game:get(u, "loc") ~= "dead" then
       if iso(u) then game:set_value(u, "loss_class", "combat isolated") end
       game:eliminate(u)
-      parts[#parts + 1] = ("%s eliminated%s"):format(name_of(ctx, u), iso(u) and " (combat isolated)" or "")
+      parts[#parts + 1] = ("%s eliminated%s"):format(ctx:label("unit", u), iso(u) and " (combat isolated)" or "")
     end
   end
   for _, u in ipairs(res.disrupted or {}) do
@@ -833,10 +829,10 @@ function apply_combat(ctx, ev)
       if iso(u) then
         game:set_value(u, "loss_class", "combat isolated")
         game:eliminate(u)
-        parts[#parts + 1] = ("%s disrupted: eliminated, combat isolated (item 6)"):format(name_of(ctx, u))
+        parts[#parts + 1] = ("%s disrupted: eliminated, combat isolated (item 6)"):format(ctx:label("unit", u))
       else
         game:add_marker(u, v.disrupted_marker, 1)
-        parts[#parts + 1] = ("%s disrupted"):format(name_of(ctx, u))
+        parts[#parts + 1] = ("%s disrupted"):format(ctx:label("unit", u))
       end
     end
   end

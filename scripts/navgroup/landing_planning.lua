@@ -27,7 +27,7 @@
 --
 -- The rule comes first; the helpers it uses follow it.
 
-local label, name_of, field, active, planned_re, capacity_in_play, capacity_for, planning_time,
+local field, active, planned_re, capacity_in_play, capacity_for, planning_time,
   units_of, plannable, beaches, plans_of, sides_of, plan_re, cm_of, planning_turns   -- helpers, below the rule
 
 rule {
@@ -76,26 +76,26 @@ rule {
         local side = game:get(p.units[1], "side")
         local seen = {}
         for _, u in ipairs(p.units) do
-          if seen[u] then return ("37.C: %s is named twice"):format(name_of(ctx, u)) end
+          if seen[u] then return ("37.C: %s is named twice"):format(ctx:label("unit", u)) end
           seen[u] = true
-          if not ctx:query("is_ground_unit", u) then return ("37.C: %s is not a ground unit"):format(name_of(ctx, u)) end
+          if not ctx:query("is_ground_unit", u) then return ("37.C: %s is not a ground unit"):format(ctx:label("unit", u)) end
           if game:get(u, "side") ~= side then return "37.C: a plan is one side's" end
           local other = game:get_value(u, "plan")
           if other and active(ctx, other) then
-            return ("37.C: %s is already in the plan for %s"):format(name_of(ctx, u), label(ctx, field(ctx, other, "hex")))
+            return ("37.C: %s is already in the plan for %s"):format(ctx:label("unit", u), ctx:label("hex", field(ctx, other, "hex")))
           end
         end
         for _, u in ipairs(p.assault or {}) do
-          if not seen[u] then return ("37.C: %s assaults but is not in the plan"):format(name_of(ctx, u)) end
+          if not seen[u] then return ("37.C: %s assaults but is not in the plan"):format(ctx:label("unit", u)) end
         end
         -- 37 (g): only the plan's c/m units land without attacking
         local quiet = {}
         for _, u in ipairs(p.no_attack or {}) do
-          if quiet[u] then return ("37 (g): %s is named twice"):format(name_of(ctx, u)) end
+          if quiet[u] then return ("37 (g): %s is named twice"):format(ctx:label("unit", u)) end
           quiet[u] = true
-          if not seen[u] then return ("37 (g): %s lands without attacking but is not in the plan"):format(name_of(ctx, u)) end
+          if not seen[u] then return ("37 (g): %s lands without attacking but is not in the plan"):format(ctx:label("unit", u)) end
           if not ctx:query("unit_is", u, "cm") then
-            return ("37 (g): %s is not a c/m unit: only c/m units may land without attacking"):format(name_of(ctx, u))
+            return ("37 (g): %s is not a c/m unit: only c/m units may land without attacking"):format(ctx:label("unit", u))
           end
         end
         -- (2) the RE limit for units that are not intrinsically amphibious
@@ -139,7 +139,7 @@ rule {
         game:set_keyed("plan", { id, "re" }, re)
         game:set_keyed("plan", { id, "assault_re" }, assault_re)
         ctx:say("%s plans a landing at %s: %d units, %d assaulting REs -> %d turn%s of planning (ready on turn %d, "
-          .. "landing on turn %d); %d REs count against the LC/LB capacity (%d of %d)%s", side, label(ctx, p.hex),
+          .. "landing on turn %d); %d REs count against the LC/LB capacity (%d of %d)%s", side, ctx:label("hex", p.hex),
           #p.units, assault_re, time, time == 1 and "" or "s", ready, p.turn or ready, re, planned_re(ctx, side),
           capacity_for(ctx, side, p.turn or ready), p.no_attack and #p.no_attack > 0
             and ("; %d c/m unit%s land%s without attacking (37 (g)), counted x2"):format(#p.no_attack,
@@ -163,7 +163,7 @@ rule {
         local turn = field(ctx, p.plan, "turn") + (p.turns or ctx.rule.values.delay_turns)
         game:set_keyed("plan", { p.plan, "turn" }, turn)
         game:set_keyed("plan", { p.plan, "status" }, "delayed")
-        ctx:say("the landing at %s is delayed to turn %d", label(ctx, field(ctx, p.plan, "hex")), turn)
+        ctx:say("the landing at %s is delayed to turn %d", ctx:label("hex", field(ctx, p.plan, "hex")), turn)
       end,
     },
     -- Cancel a plan: its units are free again, its REs no longer count.
@@ -181,7 +181,7 @@ rule {
           if game:get_value(u, "plan_assault") ~= nil then game:set_value(u, "plan_assault", nil) end
           if game:get_value(u, "plan_no_attack") ~= nil then game:set_value(u, "plan_no_attack", nil) end
         end
-        ctx:say("the landing at %s is cancelled", label(ctx, field(ctx, p.plan, "hex")))
+        ctx:say("the landing at %s is cancelled", ctx:label("hex", field(ctx, p.plan, "hex")))
       end,
     },
     -- (2) a capacity increase designated for an invasion turn (paid for
@@ -212,17 +212,17 @@ rule {
       for _, u in ipairs(p.units) do
         local id = game:get_value(u, "plan")
         if not id or not active(ctx, id) then
-          return ("37.C: %s's landing was not planned"):format(name_of(ctx, u))
+          return ("37.C: %s's landing was not planned"):format(ctx:label("unit", u))
         end
         if plan and id ~= plan then return "37.C: the units belong to different plans" end
         plan = id
       end
       if field(ctx, plan, "hex") ~= hex then
-        return ("37.C: the plan is for %s, not %s"):format(label(ctx, field(ctx, plan, "hex")), label(ctx, hex))
+        return ("37.C: the plan is for %s, not %s"):format(ctx:label("hex", field(ctx, plan, "hex")), ctx:label("hex", hex))
       end
       local turn = game:get_turn() or 1
       if turn < field(ctx, plan, "turn") then
-        return ("37.C: the landing at %s is planned for turn %d (now turn %d)"):format(label(ctx, hex),
+        return ("37.C: the landing at %s is planned for turn %d (now turn %d)"):format(ctx:label("hex", hex),
           field(ctx, plan, "turn"), turn)
       end
     end,
@@ -250,10 +250,6 @@ rule {
 -- ---- helpers used by the rule -------------------------------------------------------
 
 -- the board's label of a hex: 37's query hex_label
-function label(ctx, hex) return ctx:query("hex_label", hex) end
-
-function name_of(ctx, u) return ctx.game:get(u, "name") end
-
 -- the ground units of `side` (nil: any) in play and in no active plan, in id order
 function plannable(ctx, side)
   local game = ctx.game
@@ -305,7 +301,7 @@ function plans_of(ctx, side)
   local out = {}
   for id = 1, (ctx.game:get_keyed("plan", "count") or 0) do
     if active(ctx, id) and (side == nil or field(ctx, id, "side") == side) then
-      out[#out + 1] = { value = id, hex = label(ctx, field(ctx, id, "hex")), turn = field(ctx, id, "turn"),
+      out[#out + 1] = { value = id, hex = ctx:label("hex", field(ctx, id, "hex")), turn = field(ctx, id, "turn"),
                         status = field(ctx, id, "status") }
     end
   end

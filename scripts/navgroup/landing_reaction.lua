@@ -19,7 +19,7 @@
 --
 -- The rule comes first; the helpers it uses follow it.
 
-local label, name_of, set_field, set_hexes, landing_hexes, sets_of_turn, roll_set, modifiers_for,
+local set_field, set_hexes, landing_hexes, sets_of_turn, roll_set, modifiers_for,
   pick_set, eligibility, half_m, nearest, step_cost, connected, entry_refused, groupings, reactors,
   landings_for, as_reserve_for, paths_for   -- helpers, below the rule
 
@@ -76,17 +76,17 @@ rule {
         local airborne
         for i, h in ipairs(hexes) do
           local rec = landings[h]
-          if not rec then return ("37.E: no landing was made at %s this player-turn"):format(label(ctx, h)) end
-          if rec.set then return ("37.E: %s is grouped already"):format(label(ctx, h)) end
+          if not rec then return ("37.E: no landing was made at %s this player-turn"):format(ctx:label("hex", h)) end
+          if rec.set then return ("37.E: %s is grouped already"):format(ctx:label("hex", h)) end
           if airborne == nil then airborne = rec.airborne
           elseif airborne ~= rec.airborne then return "37.E: airborne landings are grouped separately" end
           for j = 1, i - 1 do
-            if hexes[j] == h then return ("37.E: %s is named twice"):format(label(ctx, h)) end
+            if hexes[j] == h then return ("37.E: %s is named twice"):format(ctx:label("hex", h)) end
           end
         end
         -- adjacent: every hex next to another of the group (a connected group)
         local apart = connected(hexes)
-        if apart then return ("37.E: %s is not adjacent to the others"):format(label(ctx, apart)) end
+        if apart then return ("37.E: %s is not adjacent to the others"):format(ctx:label("hex", apart)) end
         if game:get_keyed("reaction", "rolled") == (ctx:query("clock")) then
           return "37.E: the reaction has been rolled this player-turn"
         end
@@ -97,7 +97,7 @@ rule {
         for i, x in ipairs(p.hexes) do hexes[i] = type(x) == "string" and game.board:hex(x) or x end
         local id = roll_set(ctx, hexes, game:get_global("phasing"))
         local names = {}
-        for _, h in ipairs(hexes) do names[#names + 1] = label(ctx, h) end
+        for _, h in ipairs(hexes) do names[#names + 1] = ctx:label("hex", h) end
         ctx:say("landing group %d: %s (rolled in this order)", id, table.concat(names, ", "))
         return id
       end,
@@ -135,9 +135,9 @@ rule {
           if not h then return ("37.E: path[%d]: not a hex of the map"):format(i) end
           if not (i == 1 and h == at) then
             if keel.hex.distance(at, h) ~= 1 then
-              return ("37.E: %s is not next to %s"):format(label(ctx, h), label(ctx, at))
+              return ("37.E: %s is not next to %s"):format(ctx:label("hex", h), ctx:label("hex", at))
             end
-            if v.sea_terrains[game.board:get_terrain(h)] then return ("37.E: %s is water"):format(label(ctx, h)) end
+            if v.sea_terrains[game.board:get_terrain(h)] then return ("37.E: %s is water"):format(ctx:label("hex", h)) end
             local c = step_cost(ctx, p.unit, at, h, e)
             cost = cost + c
             local no = entry_refused(ctx, e, p.unit, h)
@@ -146,7 +146,7 @@ rule {
           end
         end
         if cost > M then
-          return ("37.E (%s): the move costs %d MPs, %s has %d"):format(e.result, cost, name_of(ctx, p.unit), M)
+          return ("37.E (%s): the move costs %d MPs, %s has %d"):format(e.result, cost, ctx:label("unit", p.unit), M)
         end
       end,
       effect = function(ctx, p)
@@ -159,7 +159,7 @@ rule {
           if not (i == 1 and h == at) then
             local c = step_cost(ctx, p.unit, at, h, e)
             cost = cost + c
-            steps[#steps + 1] = ("%s (%d)"):format(label(ctx, h), c)
+            steps[#steps + 1] = ("%s (%d)"):format(ctx:label("hex", h), c)
             if e.hexes_in[h] then entered = true end
             at = h
           end
@@ -171,7 +171,7 @@ rule {
         if e.as_reserve then
           game:set_keyed("reaction_set", { e.set, "free_used" }, (set_field(ctx, e.set, "free_used") or 0) + 1)
         end
-        ctx:say("%s reacts (%s%s): %s — %d MPs", name_of(ctx, p.unit), e.result,
+        ctx:say("%s reacts (%s%s): %s — %d MPs", ctx:label("unit", p.unit), e.result,
           e.as_reserve and ", moving as if it had started in reserve" or "", table.concat(steps, ", "), cost)
       end,
     },
@@ -195,10 +195,10 @@ rule {
         local e, why = eligibility(ctx, p.unit, p.landing, p.as_reserve)
         if not e then return why end
         if #ctx:query("defenders_at", e.start, game:get(p.unit, "side")) == 0 then
-          return ("37.E: %s is in no hex with enemy units to overrun"):format(name_of(ctx, p.unit))
+          return ("37.E: %s is in no hex with enemy units to overrun"):format(ctx:label("unit", p.unit))
         end
         if (game:get_value(p.unit, "mp") or 0) < v.overrun_mp then
-          return ("37.E: an overrun costs %d MPs, %s has %d"):format(v.overrun_mp, name_of(ctx, p.unit),
+          return ("37.E: an overrun costs %d MPs, %s has %d"):format(v.overrun_mp, ctx:label("unit", p.unit),
             game:get_value(p.unit, "mp") or 0)
         end
       end,
@@ -211,8 +211,8 @@ rule {
         if e.as_reserve then
           game:set_keyed("reaction_set", { e.set, "free_used" }, (set_field(ctx, e.set, "free_used") or 0) + 1)
         end
-        ctx:say("%s attempts to overrun the enemy units in %s (%d MPs, no ZOC costs)", name_of(ctx, p.unit),
-          label(ctx, e.start), v.overrun_mp)
+        ctx:say("%s attempts to overrun the enemy units in %s (%d MPs, no ZOC costs)", ctx:label("unit", p.unit),
+          ctx:label("hex", e.start), v.overrun_mp)
         local ev = { kind = "overrun", hex = e.start, side = side, attackers = { p.unit },
                      defenders = ctx:query("defenders_at", e.start, side), as_airborne_landing = true, rule = ctx.rule.id }
         ctx:emit("ground_combat", ev)
@@ -232,7 +232,7 @@ rule {
       game:set_keyed("landing", { id, "player_turn" }, (ctx:query("clock")))
       game:set_keyed("landing", { id, "defended" }, #ctx:query("defenders_at", ev.hex, ev.side) > 0)
       for _, u in ipairs(ev.units or {}) do game:set_value(u, "landing", id) end
-      ctx:say("airborne landing at %s recorded for the enemy's reaction", label(ctx, ev.hex))
+      ctx:say("airborne landing at %s recorded for the enemy's reaction", ctx:label("hex", ev.hex))
     end,
     -- the reaction phase: a roll for each landing group, in order
     reaction_phase = function(ctx, ev)
@@ -256,7 +256,7 @@ rule {
       for _, id in ipairs(sets_of_turn(ctx)) do
         local hexes = set_hexes(ctx, id)
         local names = {}
-        for _, h in ipairs(hexes) do names[#names + 1] = label(ctx, h) end
+        for _, h in ipairs(hexes) do names[#names + 1] = ctx:label("hex", h) end
         local mods = modifiers_for(ctx, id, lside)
         local res = ctx:resolve(ctx.rule.values.table, mods, { reason = ("%s's reaction to the landings at %s")
           :format(ev.side, table.concat(names, ", ")) })
@@ -277,10 +277,6 @@ rule {
 -- ---- helpers used by the rule -------------------------------------------------------
 
 -- the board's label of a hex: 37's query hex_label
-function label(ctx, hex) return ctx:query("hex_label", hex) end
-
-function name_of(ctx, u) return ctx.game:get(u, "name") end
-
 function set_field(ctx, id, f) return ctx.game:get_keyed("reaction_set", { id, f }) end
 
 function set_hexes(ctx, id)
@@ -415,7 +411,7 @@ end
 -- result, start, hexes_in, as_reserve, range_in}, or nil, why
 function eligibility(ctx, u, want, as_reserve)
   local game, v = ctx.game, ctx.rule.values
-  local name = name_of(ctx, u)
+  local name = ctx:label("unit", u)
   local side = game:get(u, "side")
   if game:get_keyed("reaction", "side") ~= side then
     return nil, ("37.E: %s is not in a reaction phase of its side"):format(name)
@@ -426,7 +422,7 @@ function eligibility(ctx, u, want, as_reserve)
   if game:get_value(u, "reacted") then return nil, ("37.E: %s has reacted already"):format(name) end
   if game:get_value(u, "mp") == nil then return nil, ("37.E: %s has no movement allowance (unit value mp)"):format(name) end
   local id, d = pick_set(ctx, start, want)
-  if not id then return nil, "37.E: no landing reaction has been rolled" .. (want and (" for " .. label(ctx, want)) or "") end
+  if not id then return nil, "37.E: no landing reaction has been rolled" .. (want and (" for " .. ctx:label("hex", want)) or "") end
   local code = set_field(ctx, id, "result")
   local hexes = set_hexes(ctx, id)
   if d > v.range then
@@ -502,15 +498,15 @@ function entry_refused(ctx, e, u, h)
   if not e.hexes_in[h] then return nil end
   local code = e.result
   if code == "D" or code == "F*" then
-    return ("37.E (%s): no reacting unit may enter the landing hex %s"):format(code, label(ctx, h))
+    return ("37.E (%s): no reacting unit may enter the landing hex %s"):format(code, ctx:label("hex", h))
   end
   if code == "F" and (set_field(ctx, e.set, "entered") or 0) >= 1 then
-    return ("37.E (F): only one unit may enter the landing hex %s, and one has"):format(label(ctx, h))
+    return ("37.E (F): only one unit may enter the landing hex %s, and one has"):format(ctx:label("hex", h))
   end
   local limit = half_m(ctx.game:get_value(u, "mp"))
   if (code == "F" or code == "S") and keel.hex.distance(e.start, h) > limit then
     return ("37.E (%s): a unit entering the landing hex must start within 1/2 M - 2 = %d hexes of it "
-      .. "(%s starts %d away)"):format(code, limit, name_of(ctx, u), keel.hex.distance(e.start, h))
+      .. "(%s starts %d away)"):format(code, limit, ctx:label("unit", u), keel.hex.distance(e.start, h))
   end
 end
 
@@ -536,7 +532,7 @@ function groupings(ctx, side)
     local names = {}
     for i, h in ipairs(list) do
       if landings[h].airborne ~= landings[list[1]].airborne then return end
-      names[i] = label(ctx, h)
+      names[i] = ctx:label("hex", h)
     end
     out[#out + 1] = { value = names, airborne = landings[list[1]].airborne }
   end
@@ -556,7 +552,7 @@ end
 -- the rolled landing groups' hexes a unit may react to, one per group (its nearest)
 function landings_for(ctx, u)
   local kind, start = ctx.game:get(u, "loc")
-  if kind ~= "hex" then return {}, ("37.E: %s is not on the map"):format(name_of(ctx, u)) end
+  if kind ~= "hex" then return {}, ("37.E: %s is not on the map"):format(ctx:label("unit", u)) end
   local out, why = {}, nil
   for _, id in ipairs(sets_of_turn(ctx)) do
     if set_field(ctx, id, "result") then
@@ -592,7 +588,7 @@ function reactors(ctx, side, overrun)
       if #ok > 0 and overrun then
         local _, at = game:get(u, "loc")
         if #ctx:query("defenders_at", at, reacting) == 0 then
-          ok, no = {}, ("37.E: %s is in no hex with enemy units to overrun"):format(name_of(ctx, u))
+          ok, no = {}, ("37.E: %s is in no hex with enemy units to overrun"):format(ctx:label("unit", u))
         end
       end
       if #ok > 0 then out[#out + 1] = u else why = why or no end
@@ -637,9 +633,9 @@ function paths_for(ctx, u, landing)
   for _, h in ipairs(b:hexes()) do
     if cost[h] and h ~= e.start then
       local path, x = {}, h
-      while x ~= e.start do table.insert(path, 1, label(ctx, x)); x = prev[x] end
-      out[#out + 1] = { value = path, cost = cost[h], to = label(ctx, h) }
+      while x ~= e.start do table.insert(path, 1, ctx:label("hex", x)); x = prev[x] end
+      out[#out + 1] = { value = path, cost = cost[h], to = ctx:label("hex", h) }
     end
   end
-  return out, ("37.E: %s's MPs reach no hex"):format(name_of(ctx, u))
+  return out, ("37.E: %s's MPs reach no hex"):format(ctx:label("unit", u))
 end

@@ -20,7 +20,7 @@
 --
 -- The rule comes first; the helpers it uses follow it.
 
-local label, side_of, alive_at, is_ground, enemies_at, carrier_in, beach_of, east_front,
+local side_of, alive_at, is_ground, enemies_at, carrier_in, beach_of, east_front,
   clock_tick, landing_units_text, beaches_of, default_attack, planned_quiet   -- helpers, below the rule
 
 rule {
@@ -60,8 +60,6 @@ rule {
     defenders_at = function(ctx, hex, side) return enemies_at(ctx, hex, side) end,
     --- unit_re(u) -> the unit's printed RE size (unit value `re`, default 1)
     unit_re = function(ctx, u) return ctx.game:get_value(u, "re") or 1 end,
-    --- hex_label(hex) -> the board's label of hex (the hex id as text off the board)
-    hex_label = function(ctx, hex) return label(ctx, hex) end,
     --- clock() -> player_turn, phase_seq, phase: the player-turn counter (player_turn_start),
     --- the phase counter within it and the phase's name (each phase event)
     clock = function(ctx)
@@ -172,7 +170,7 @@ rule {
         local owner = game:get_owner(hex)
         if owner == nil then
           return ("37: an amphibious landing is made at an enemy-owned beach, or at a friendly-owned one "
-            .. "beyond its %d RE limit; %s is owned by no one"):format(v.beach_re_limit, label(ctx, hex))
+            .. "beyond its %d RE limit; %s is owned by no one"):format(v.beach_re_limit, ctx:label("hex", hex))
         end
         local assault = owner ~= side
         -- the units: ground units of the group's side, carried by its naval units
@@ -203,14 +201,14 @@ rule {
           local _, _, reduced = ctx:query("landing_cost", p.group, p.units, hex, false, { no_credit = p.reduce == false })
           if used + re <= v.beach_re_limit and not (reduced and reduced > 0) then
             return ("37: %s is a friendly-owned beach within its %d RE limit (%d used, %d landing): that is "
-              .. "naval transport, not an amphibious landing"):format(label(ctx, hex), v.beach_re_limit, used, re)
+              .. "naval transport, not an amphibious landing"):format(ctx:label("hex", hex), v.beach_re_limit, used, re)
           end
         end
         -- (e), 37.B item 4, (g): who attacks the defenders of an occupied hex
         local defenders = enemies_at(ctx, hex, side)
         local attack = p.attack or default_attack(ctx, p.units, #defenders > 0)
         if #defenders == 0 and #attack > 0 then
-          return ("37 (e): %s has no defenders to attack"):format(label(ctx, hex))
+          return ("37 (e): %s has no defenders to attack"):format(ctx:label("hex", hex))
         end
         if #defenders > 0 then
           local attacking = {}
@@ -223,7 +221,7 @@ rule {
             attacking[u] = true
           end
           if #attack == 0 then
-            return ("37 (e): at least one landing unit must attack the defenders of %s"):format(label(ctx, hex))
+            return ("37 (e): at least one landing unit must attack the defenders of %s"):format(ctx:label("hex", hex))
           end
           if assault then
             for _, u in ipairs(p.units) do
@@ -265,7 +263,7 @@ rule {
         local carriers = {}
         for _, u in ipairs(p.units) do carriers[u] = select(2, game:get(u, "loc")) end
         ctx:say("%s %s %s at %s%s", game:group_get_name(g), assault and "makes an amphibious assault with" or
-          "makes an amphibious landing with", landing_units_text(ctx, p.units), label(ctx, hex),
+          "makes an amphibious landing with", landing_units_text(ctx, p.units), ctx:label("hex", hex),
           #defenders > 0 and (" (defended by %d enemy unit%s)"):format(#defenders, #defenders > 1 and "s" or "") or "")
         -- 37.A pays the naval group's MPs (coast defences may fire meanwhile)
         ctx:emit("landing_begins", { landing = id, group = g, hex = hex, units = p.units, assault = assault,
@@ -289,7 +287,7 @@ rule {
         -- dual-owned, 37.B item 8)
         if assault and #defenders == 0 and #landed > 0 then
           game:set_owner(hex, side)
-          ctx:say("%s takes %s", side, label(ctx, hex))
+          ctx:say("%s takes %s", side, ctx:label("hex", hex))
         end
         return id
       end,
@@ -315,12 +313,6 @@ rule {
 }
 
 -- ---- helpers used by the rule -------------------------------------------------------
-
-function label(ctx, hex)
-  local b = ctx.game.board
-  if b and hex and b:contains(hex) then return b:format(hex) end
-  return tostring(hex)
-end
 
 function side_of(ctx, u) return ctx.game:get(u, "side") end
 
@@ -384,11 +376,11 @@ function beach_of(ctx, g, want)
   if in_port then return nil, ("37: %s is in port: it lands units from the sea"):format(game:group_get_name(g)) end
   local hex = want or at
   if hex ~= at and keel.hex.distance(hex, at) ~= 1 then
-    return nil, ("37: %s lands in its own hex or the next one, not at %s"):format(game:group_get_name(g), label(ctx, hex))
+    return nil, ("37: %s lands in its own hex or the next one, not at %s"):format(game:group_get_name(g), ctx:label("hex", hex))
   end
   local b = game.board
   if b and (not b:contains(hex) or b:get_terrain(hex) ~= "coastal") then
-    return nil, ("37: %s is no beach (a beach is a coastal hex)"):format(label(ctx, hex))
+    return nil, ("37: %s is no beach (a beach is a coastal hex)"):format(ctx:label("hex", hex))
   end
   return hex
 end
@@ -423,11 +415,11 @@ function east_front(ctx, units, hex, assault)
   for _, h in ipairs(keel.hex.spiral(hex, 1)) do
     if b:contains(h) and b:get_port(h) and not b:has_tag(h, v.soviet_union_tag) then
       return ("37 (East Front): Soviet units may not land in or next to a port outside the Soviet Union (%s)")
-        :format(label(ctx, h))
+        :format(ctx:label("hex", h))
     end
   end
   if assault and b:has_tag(hex, v.bulgaria_tag) then
-    return ("37 (East Front): Soviet units make no amphibious assault in Bulgaria (%s)"):format(label(ctx, hex))
+    return ("37 (East Front): Soviet units make no amphibious assault in Bulgaria (%s)"):format(ctx:label("hex", hex))
   end
 end
 

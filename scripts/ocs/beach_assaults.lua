@@ -10,7 +10,7 @@
 -- "beach assault"; values hex, side, phase, state, choice, terrain) whose
 -- units are the attackers.
 
-local label, pending, attackers_craft, enemies_in, land_assault, sorted_keys   -- helpers, below the rules
+local pending, attackers_craft, enemies_in, land_assault, sorted_keys   -- helpers, below the rules
 local target_domain, attacker_domain, assault_domain, supply_domain   -- parameter domains (keel.legal), below
 
 rule {
@@ -22,10 +22,10 @@ rule {
     beach_assault_hex_refusal = function(ctx, hex, side)
       local b = ctx.game.board
       if not b:contains(hex) or b:get_terrain(hex) ~= "coastal" then
-        return ("18.6: a Beach Assault goes in against a coastal hex (%s is not one)"):format(label(ctx, hex))
+        return ("18.6: a Beach Assault goes in against a coastal hex (%s is not one)"):format(ctx:label("hex", hex))
       end
       if #enemies_in(ctx, hex, side, true) == 0 then
-        return ("18.6: %s holds no enemy combat units: land by ALT (18.5)"):format(label(ctx, hex))
+        return ("18.6: %s holds no enemy combat units: land by ALT (18.5)"):format(ctx:label("hex", hex))
       end
       return nil
     end,
@@ -77,7 +77,7 @@ rule {
         end
         local why = ctx:query("beach_assault_hex_refusal", p.hex, side)
         if why then return why end
-        if pending(ctx, p.hex) then return ("18.6a: an assault on %s is already announced"):format(label(ctx, p.hex)) end
+        if pending(ctx, p.hex) then return ("18.6a: an assault on %s is already announced"):format(ctx:label("hex", p.hex)) end
         local from, re = nil, 0
         for _, u in ipairs(p.units) do
           local name = g:get(u, "name")
@@ -97,16 +97,16 @@ rule {
           return ("18.6a A: the attacking units total %s RE (no more than %d)"):format(tostring(re), ctx.rule.values.max_re)
         end
         if keel.hex.distance(from, p.hex) ~= 1 then
-          return ("18.6a: the landing craft must be next to %s"):format(label(ctx, p.hex))
+          return ("18.6a: the landing craft must be next to %s"):format(ctx:label("hex", p.hex))
         end
       end,
       effect = function(ctx, p)
         local g = ctx.game
         local _, side, n = ctx:query("phase")
-        local grp = g:group_new { name = "beach assault at " .. label(ctx, p.hex), kind = "beach assault",
+        local grp = g:group_new { name = "beach assault at " .. ctx:label("hex", p.hex), kind = "beach assault",
                                   hex = p.hex, side = side, phase = n, state = "announced" }
         for _, u in ipairs(p.units) do g:group_add(grp, u) end
-        ctx:say("a Beach Assault on %s is announced (%d unit(s))", label(ctx, p.hex), #p.units)
+        ctx:say("a Beach Assault on %s is announced (%d unit(s))", ctx:label("hex", p.hex), #p.units)
         -- 18.6b: the defender decides now, before the assault is executed: a
         -- decision window of the sequence of play (its pass leaves the
         -- assault to be fought as a Beach Assault)
@@ -135,7 +135,7 @@ rule {
       legal = function(ctx, p)
         local g = ctx.game
         local grp = pending(ctx, p.hex)
-        if not grp then return ("18.6a: no Beach Assault is announced against %s"):format(label(ctx, p.hex)) end
+        if not grp then return ("18.6a: no Beach Assault is announced against %s"):format(ctx:label("hex", p.hex)) end
         local side = g:group_get_value(grp, "side")
         local phase, ps = ctx:query("phase")
         if phase ~= "combat" or ps ~= side then return "18.6a: Beach Assaults are resolved in the friendly Combat Phase" end
@@ -182,7 +182,7 @@ rule {
           end
         end
         ctx:emit("supply_spent", { units = { p.supply }, amount = paid,
-          why = "combat supply of the Beach Assault at " .. label(ctx, p.hex) .. " (18.6a B)" })
+          why = "combat supply of the Beach Assault at " .. ctx:label("hex", p.hex) .. " (18.6a B)" })
         local terrain = g:group_get_value(grp, "terrain") or "beach"
         local mult = terrain == "beach" and ctx.rule.values.beach_multiplier or { num = 1, den = 1 }
         local defenders = enemies_in(ctx, p.hex, side, true)
@@ -194,7 +194,7 @@ rule {
         for i, u in ipairs(units) do anames[i] = g:get(u, "name") end
         for i, u in ipairs(defenders) do dnames[i] = g:get(u, "name") end
         local text = ("Beach Assault at %s: %s against %s, %s terrain (attackers x%d/%d), attacker options as step losses")
-          :format(label(ctx, p.hex), table.concat(anames, ", "), table.concat(dnames, ", "), terrain, mult.num, mult.den)
+          :format(ctx:label("hex", p.hex), table.concat(anames, ", "), table.concat(dnames, ", "), terrain, mult.num, mult.den)
         if result.dislodged == nil then
           ctx:emit("record", { kind = "ground_combat", text = text .. ": recorded (the ground combat chapter decides)" })
           return
@@ -270,7 +270,7 @@ rule {
               return "18.6b: the choice is made before any die is rolled or supply paid: this assault is resolved"
             end
           end
-          return ("18.6b: no Beach Assault is announced against %s"):format(label(ctx, p.hex))
+          return ("18.6b: no Beach Assault is announced against %s"):format(ctx:label("hex", p.hex))
         end
         if g:group_get_value(grp, "choice") then return "18.6b: the decision cannot be changed once made" end
         if p.terrain and p.terrain ~= "beach" and p.terrain ~= "hex" then
@@ -286,7 +286,7 @@ rule {
         -- made once: the window the announcement opened for it closes
         local w = ctx:status().window
         if w and w.actions[1] == "beach_assault_choice" then ctx:close_window() end
-        ctx:say("the defender of %s chooses %s", label(ctx, p.hex), p.alt and "to resolve the landing on the ALT"
+        ctx:say("the defender of %s chooses %s", ctx:label("hex", p.hex), p.alt and "to resolve the landing on the ALT"
           or ("the Beach Assault, on the %s"):format(p.terrain == "hex" and "hex's terrain" or "beach (attackers x1/2)"))
       end,
     },
@@ -298,7 +298,7 @@ rule {
 local function hex_candidates(ctx, hexes)
   table.sort(hexes)
   local out = {}
-  for i, h in ipairs(hexes) do out[i] = { value = h, label = label(ctx, h) } end
+  for i, h in ipairs(hexes) do out[i] = { value = h, label = ctx:label("hex", h) } end
   return out
 end
 
@@ -347,7 +347,7 @@ function attacker_domain(ctx, hex, side)
       for _, u in ipairs(by_hex[from]) do out[#out + 1] = { value = u, label = ctx.game:get(u, "name") } end
     end
   end
-  return out, ("18.6a A: no unit in Combat Mode aboard landing craft next to %s"):format(label(ctx, hex))
+  return out, ("18.6a A: no unit in Combat Mode aboard landing craft next to %s"):format(ctx:label("hex", hex))
 end
 
 -- the hexes of the assaults announced and not resolved: by side (against
@@ -390,8 +390,6 @@ function supply_domain(ctx, hex)
 end
 
 -- ---- helpers shared by the rules of this file ---------------------------------------
-
-function label(ctx, hex) return ctx:query("label", hex) end
 
 function sorted_keys(t)
   local out = {}
@@ -451,5 +449,5 @@ function land_assault(ctx, grp, units, reason)
     end
     ctx:emit("units_land", { craft = c, units = mine, by = "beach assault", no_after_landing = true, to = hex })
   end
-  ctx:emit("alt_roll", { hex = hex, units = units, craft = craft, reason = reason:format(label(ctx, hex)) })
+  ctx:emit("alt_roll", { hex = hex, units = units, craft = craft, reason = reason:format(ctx:label("hex", hex)) })
 end

@@ -9,7 +9,7 @@
 -- facility?} at a ground target: the enemy ground units of the hex, or the
 -- facility named. The whole barrage is checked before any die is rolled.
 
-local label, plan_barrage, strength_of, hit_ship, dg_ship, hit_craft, dg_craft   -- helpers, below the rules
+local plan_barrage, strength_of, hit_ship, dg_ship, hit_craft, dg_craft   -- helpers, below the rules
 local firer_domain, naval_target_domain, ground_hex_domain, facility_domain      -- parameter domains, below
 
 rule {
@@ -161,16 +161,16 @@ rule {
               return "18.4f A: an LST port cannot be targeted by barrage (the hex can be)"
             end
           end
-          return ("18.3b: no port at %s"):format(label(ctx, hex))
+          return ("18.3b: no port at %s"):format(ctx:label("hex", hex))
         end
         if b and b:has_tag(hex, facility) then return nil end
-        return ("18.3b: no %s at %s"):format(facility, label(ctx, hex))
+        return ("18.3b: no %s at %s"):format(facility, ctx:label("hex", hex))
       end
       for _, u in ipairs(ctx:query("units_at", hex)) do
         local c = ctx:query("naval_class", u)
         if g:get(u, "side") ~= side and (c == "ground" or c == "coastal_artillery") then return nil end
       end
-      return ("18.3b: no enemy ground units at %s"):format(label(ctx, hex))
+      return ("18.3b: no enemy ground units at %s"):format(ctx:label("hex", hex))
     end,
     --- ground_barrage_modifiers(hex, plan) -> the Barrage Table's modifiers
     --- against ground units (chapter 9's: terrain, density, spotting). The
@@ -196,7 +196,7 @@ rule {
         if ctx:query("naval_class", u) == "lst_port" then ignores = " (the LST port there ignores it, 18.4f A)" end
       end
       ctx:emit("record", { kind = "ground_barrage", text = ("%s at %s: %s%s"):format(ev.facility or "ground units",
-        label(ctx, ev.hex), ev.result, ignores) })
+        ctx:label("hex", ev.hex), ev.result, ignores) })
     end, priority = -100 },
   },
 }
@@ -375,7 +375,7 @@ rule {
       if ev.handled then return end
       ev.handled = true
       ctx:emit("record", { kind = "flak", text = ("ship flak %d at %s joins the flak roll against %d air unit(s)")
-        :format(ev.flak, label(ctx, ev.hex), #ev.planes) })
+        :format(ev.flak, ctx:label("hex", ev.hex), #ev.planes) })
     end, priority = -100 },
   },
 }
@@ -442,8 +442,6 @@ rule {
 
 -- ---- helpers shared by the rules of this file ---------------------------------------
 
-function label(ctx, hex) return ctx:query("label", hex) end
-
 -- The whole barrage, checked: {firers, planes, naval, target, targets, hex,
 -- side, what, strength, shift, column, cell} | nil, reason. The die is
 -- rolled here (once the checks pass) when `roll` is given.
@@ -491,12 +489,12 @@ function plan_barrage(ctx, p)
       end
     end
     plan.targets = ctx:query("naval_targets", t)
-    plan.what = ("at %s (%s)"):format(g:get(t, "name"), label(ctx, plan.hex))
+    plan.what = ("at %s (%s)"):format(g:get(t, "name"), ctx:label("hex", plan.hex))
   else
     plan.hex = p.hex
     local why = ctx:query("ground_target_refusal", side, p.hex, p.facility)
     if why then return nil, why end
-    plan.what = ("at %s %s"):format(p.facility or "the ground units of", label(ctx, p.hex))
+    plan.what = ("at %s %s"):format(p.facility or "the ground units of", ctx:label("hex", p.hex))
   end
   for _, f in ipairs(firers) do
     local why = ctx:query("firer_refusal", f, naval) or ctx:query("torpedo_refusal", f, p.target)
@@ -507,7 +505,7 @@ function plan_barrage(ctx, p)
     local d = keel.hex.distance(from, plan.hex)
     if d > range then
       return nil, ("18.3a: %s at %s is out of range (%d hexes, range %d)"):format(g:get(f, "name"),
-        label(ctx, from), d, range)
+        ctx:label("hex", from), d, range)
     end
   end
   plan.strength, plan.shift = strength_of(ctx, plan)
@@ -559,7 +557,7 @@ local function naval_targets_of(ctx, f)
           out[#out + 1] = { value = u, label = g:get(u, "name") }
         elseif not craft_hexes[h] then
           craft_hexes[h] = true
-          out[#out + 1] = { value = u, label = ("the landing craft at %s"):format(label(ctx, h)) }
+          out[#out + 1] = { value = u, label = ("the landing craft at %s"):format(ctx:label("hex", h)) }
         end
       end
     end
@@ -596,13 +594,13 @@ function ground_hex_domain(ctx, f)
   end
   table.sort(hexes)
   local out = {}
-  for i, h in ipairs(hexes) do out[i] = { value = h, label = label(ctx, h) } end
+  for i, h in ipairs(hexes) do out[i] = { value = h, label = ctx:label("hex", h) } end
   return out, ("18.3b: no enemy ground units or facilities within %s's range"):format(g:get(f, "name"))
 end
 
 -- the facilities of the hex (18.3b): barraged without the reduction against units
 function facility_domain(ctx, hex)
-  return ctx:query("facilities_at", hex), ("18.3b: no facility at %s"):format(label(ctx, hex))
+  return ctx:query("facilities_at", hex), ("18.3b: no facility at %s"):format(ctx:label("hex", hex))
 end
 
 -- The barrage's strength and column shift, from its units: the sums by
@@ -682,10 +680,10 @@ function dg_craft(ctx, hex, side, why)
   if #stack == 0 then return end
   if dg then
     for _, u in ipairs(stack) do g:remove_marker(u, "DG") end
-    ctx:say("the landing craft at %s: a second DG: the markers come off and a hit is applied", label(ctx, hex))
+    ctx:say("the landing craft at %s: a second DG: the markers come off and a hit is applied", ctx:label("hex", hex))
     hit_craft(ctx, hex, side, why)
   else
     for _, u in ipairs(stack) do g:add_marker(u, "DG", 1) end
-    ctx:say("the landing craft at %s are DG", label(ctx, hex))
+    ctx:say("the landing craft at %s are DG", ctx:label("hex", hex))
   end
 end

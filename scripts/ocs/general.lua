@@ -95,7 +95,6 @@ rule {
       local _, side, stamp = phase_of(ctx)
       return side, stamp .. " " .. step, fires
     end,
-    label = function(ctx, hex) return label(ctx.game, hex) end,
     lst_port_type = function(ctx) return ctx.rule.values.lst_port_type end,
     --- Ground movement is another chapter's; these stand in for it (a
     --- scenario wraps them): land_move_cost(u, from, to) -> 1 MP a hex;

@@ -10,7 +10,7 @@
 -- Port capacity used in a phase (18.4c loading, 18.5g landings) is kept on
 -- a group per port hex (group values kind = "port use", hex, phase, used).
 
-local label, cargo_load, port_use_group, known   -- helpers, below the rules
+local cargo_load, port_use_group, known   -- helpers, below the rules
 local craft_domain, cargo_domain, aboard_domain, split_domain, points_domain, partner_domain, dukw_domain, lst_domain
                                                     -- parameter domains (keel.legal), below
 
@@ -99,7 +99,7 @@ rule {
       local _, _, n = ctx:query("phase")
       local grp = port_use_group(ctx, ev.hex)
       if not grp then
-        grp = g:group_new { name = "port use " .. label(ctx, ev.hex), kind = "port use", hex = ev.hex }
+        grp = g:group_new { name = "port use " .. ctx:label("hex", ev.hex), kind = "port use", hex = ev.hex }
       end
       local used = ev.amount
       if g:group_get_value(grp, "phase") == n then used = used + (g:group_get_value(grp, "used") or 0) end
@@ -151,13 +151,13 @@ rule {
         end
         if by_land then return ctx:query("dukw_mp_refusal", craft, "load") end
         if not ctx.game.board:get_port(hex) and not known(ctx, "port_at", hex, side) then
-          return ("18.4c: loading only in port hexes (%s has no port)"):format(label(ctx, hex))
+          return ("18.4c: loading only in port hexes (%s has no port)"):format(ctx:label("hex", hex))
         end
         local left = known(ctx, "port_capacity_left", hex, side)
-        if not left then return ("18.4c: the port at %s is not a functional friendly port"):format(label(ctx, hex)) end
+        if not left then return ("18.4c: the port at %s is not a functional friendly port"):format(ctx:label("hex", hex)) end
         if size > left then
           return ("18.4c: the port at %s has %s capacity left this phase; the cargo needs %d"):format(
-            label(ctx, hex), tostring(left), size)
+            ctx:label("hex", hex), tostring(left), size)
         end
       end,
       effect = function(ctx, p)
@@ -175,7 +175,7 @@ rule {
           ctx:emit("port_use", { hex = hex, amount = size })
         end
         ctx:say("%s embarks on %s at %s (%d of %d points aboard)", table.concat(names, ", "), g:get(p.craft, "name"),
-          label(ctx, hex), cargo_load(ctx, p.craft), ctx:query("craft_capacity", p.craft))
+          ctx:label("hex", hex), cargo_load(ctx, p.craft), ctx:query("craft_capacity", p.craft))
       end,
     },
   },
@@ -393,7 +393,7 @@ rule {
         local b = g.board
         if not (b:get_terrain(hex) == "coastal" or (b:get_terrain(hex) == "all-land" and ctx:query("estuary_hex", hex))) then
           return ("18.4e: %s switches where water meets land (a coastal or estuary hex), not at %s"):format(name,
-            label(ctx, hex))
+            ctx:label("hex", hex))
         end
         if p.to == "tp" then
           for _, c in ipairs(g:cargo(u)) do
@@ -453,7 +453,7 @@ rule {
         local hex = ctx:query("unit_hex", p.craft)
         for _, u in ipairs(p.units) do g:move(u, "hex", hex) end
         ctx:emit("dukw_mp", { unit = p.craft })
-        ctx:say("%s unloads %d unit(s) at %s (2 MP)", g:get(p.craft, "name"), #p.units, label(ctx, hex))
+        ctx:say("%s unloads %d unit(s) at %s (2 MP)", g:get(p.craft, "name"), #p.units, ctx:label("hex", hex))
       end,
     },
   },
@@ -497,13 +497,13 @@ rule {
       if kind ~= "hex" then return ("18.4f: %s is not on the map"):format(name) end
       local b = g.board
       if b:get_terrain(hex) ~= "coastal" and not ctx:query("estuary_hex", hex) then
-        return ("18.4f: an LST converts into a port in a coastal or estuary hex (%s is %s)"):format(label(ctx, hex),
+        return ("18.4f: an LST converts into a port in a coastal or estuary hex (%s is %s)"):format(ctx:label("hex", hex),
           b:get_terrain(hex))
       end
-      if b:get_port(hex) then return ("18.4f F: %s already has a port"):format(label(ctx, hex)) end
+      if b:get_port(hex) then return ("18.4f F: %s already has a port"):format(ctx:label("hex", hex)) end
       for _, o in ipairs(ctx:query("units_at", hex)) do
         if o ~= u and ctx:query("naval_class", o) == "lst_port" then
-          return ("18.4f F: %s already has a port (%s)"):format(label(ctx, hex), g:get(o, "name"))
+          return ("18.4f F: %s already has a port (%s)"):format(ctx:label("hex", hex), g:get(o, "name"))
         end
       end
       return nil
@@ -533,7 +533,7 @@ rule {
             g:set(u, "type", ctx:query("lst_port_type"))
             g:set_value(u, "deployed_phase", n)
             ctx:say("%s deploys as a port at %s (a 1 SP port; not functional in this phase)", g:get(u, "name"),
-              label(ctx, ev.hex))
+              ctx:label("hex", ev.hex))
           else
             ctx:say("%s took a loss on the ALT: no port", g:get(u, "name"))
           end
@@ -547,7 +547,7 @@ rule {
         if ctx:query("naval_class", u) == "lst_port" and g:get(u, "side") ~= g:get(ev.unit, "side")
             and ctx:query("is_attack_capable", ev.unit) then
           g:eliminate(u)
-          ctx:say("%s enters %s: the LST port there is destroyed", g:get(ev.unit, "name"), label(ctx, ev.hex))
+          ctx:say("%s enters %s: the LST port there is destroyed", g:get(ev.unit, "name"), ctx:label("hex", ev.hex))
         end
       end
     end,
@@ -587,15 +587,13 @@ rule {
         g:set_value(p.unit, "deploying_phase", n)
         g:set_value(p.unit, "move_ended_phase", n)
         ctx:say("%s begins to deploy as a port at %s (the hex's ALT roll decides)", g:get(p.unit, "name"),
-          label(ctx, ctx:query("unit_hex", p.unit)))
+          ctx:label("hex", ctx:query("unit_hex", p.unit)))
       end,
     },
   },
 }
 
 -- ---- helpers shared by the rules of this file ---------------------------------------
-
-function label(ctx, hex) return ctx:query("label", hex) end
 
 -- side's landing craft on the map (laden: with cargo aboard), in id order
 function craft_domain(ctx, side, laden)

@@ -8,7 +8,7 @@
 -- A landed unit keeps: landed_phase (the phase serial), landed_by ("alt",
 -- "port" or "beach assault"), landed_craft (the craft it came off).
 
-local label, land_plan, min_groups, alt_groups, landed_units, roll_alt   -- helpers, below the rules
+local land_plan, min_groups, alt_groups, landed_units, roll_alt   -- helpers, below the rules
 local port_domain, after_landing_domain   -- parameter domains (keel.legal), below
 
 rule {
@@ -22,12 +22,12 @@ rule {
       local g = ctx.game
       local t = g.board:get_terrain(hex)
       if t ~= "coastal" and not (estuary_ok and ctx:query("estuary_hex", hex)) then
-        return ("18.5: landings are made in coastal hexes (%s is %s)"):format(label(ctx, hex), t)
+        return ("18.5: landings are made in coastal hexes (%s is %s)"):format(ctx:label("hex", hex), t)
       end
       for _, u in ipairs(ctx:query("units_at", hex)) do
         if g:get(u, "side") ~= side and ctx:query("is_combat_unit", u) then
           return ("18.5: %s holds enemy combat units (%s): landings are made in undefended hexes; "
-            .. "see Beach Assaults (18.6)"):format(label(ctx, hex), g:get(u, "name"))
+            .. "see Beach Assaults (18.6)"):format(ctx:label("hex", hex), g:get(u, "name"))
         end
       end
       return nil
@@ -84,7 +84,7 @@ rule {
       end
       g:set_value(ev.craft, "move_ended_phase", n)
       ctx:say("%s land%s from %s at %s (%s)%s", table.concat(names, ", "), #names == 1 and "s" or "",
-        g:get(ev.craft, "name"), label(ctx, hex), ev.by == "port" and "through the port, no ALT roll"
+        g:get(ev.craft, "name"), ctx:label("hex", hex), ev.by == "port" and "through the port, no ALT roll"
         or ev.by == "alt" and "an ALT landing" or ev.by, ev.mode and (", " .. ev.mode .. " mode") or "")
     end,
   },
@@ -280,7 +280,7 @@ rule {
         local fewest = #alt_groups(ctx, by_hex[h].units, cap)
         if #by_hex[h].units > 0 and #out[h] > fewest then
           return nil, ("18.5f B: make as few rolls as possible: %d groups at %s, %d are enough"):format(#out[h],
-            label(ctx, h), fewest)
+            ctx:label("hex", h), fewest)
         end
       end
       return out
@@ -391,7 +391,7 @@ rule {
       local names = {}
       for i, u in ipairs(ev.enemies) do names[i] = ctx.game:get(u, "name") end
       ctx:emit("record", { kind = "specialized_combat", text = ("at %s after the ALT roll, against %s (9.14)")
-        :format(label(ctx, ev.hex), table.concat(names, ", ")) })
+        :format(ctx:label("hex", ev.hex), table.concat(names, ", ")) })
     end, priority = -100 },
   },
 }
@@ -404,10 +404,10 @@ rule {
     port_landing_refusal = function(ctx, craft, size, hex)
       local side = ctx.game:get(craft, "side")
       local left = ctx:query("port_capacity_left", hex, side)
-      if not left then return ("18.5g: %s has no functional friendly port"):format(label(ctx, hex)) end
+      if not left then return ("18.5g: %s has no functional friendly port"):format(ctx:label("hex", hex)) end
       if size > left then
         return ("18.5g: the port at %s has %s capacity left this phase; the cargo needs %d (land the extra by ALT)")
-          :format(label(ctx, hex), tostring(left), size)
+          :format(ctx:label("hex", hex), tostring(left), size)
       end
       return nil
     end,
@@ -468,7 +468,9 @@ rule {
         for i, h in ipairs(p.path) do
           local hex = type(h) == "string" and g.board:hex(h) or h
           if math.type(hex) ~= "integer" then return ("after_landing_move: path[%d] is not a hex"):format(i) end
-          if keel.hex.distance(from, hex) ~= 1 then return ("%s is not next to %s"):format(label(ctx, hex), label(ctx, from)) end
+          if keel.hex.distance(from, hex) ~= 1 then
+            return ("%s is not next to %s"):format(ctx:label("hex", hex), ctx:label("hex", from))
+          end
           local why = ctx:query("land_entry_refusal", u, hex)
           if why then return why end
           cost = cost + ctx:query("land_move_cost", u, from, hex)
@@ -496,7 +498,7 @@ rule {
         g:set_value(u, "after_mp", (g:get_value(u, "after_mp") or 0) + cost)
         g:set_value(u, "moved_phase", n)
         local half = ctx:query("printed", u, "ma") / ctx.rule.values.fraction
-        ctx:say("%s moves after landing to %s (%s MP of %s)", g:get(u, "name"), label(ctx, from),
+        ctx:say("%s moves after landing to %s (%s MP of %s)", g:get(u, "name"), ctx:label("hex", from),
           tostring(g:get_value(u, "after_mp")), tostring(math.tointeger(half) or half))
       end,
     },
@@ -525,12 +527,12 @@ function roll_alt(ctx, given)
       end
       for _, c in ipairs(craft) do with_lst[c] = true end
       ctx:emit("alt_roll", { hex = hex, units = grp, craft = craft,
-        reason = ("ALT at %s, group %d of %d"):format(label(ctx, hex), gi, #groups) })
+        reason = ("ALT at %s, group %d of %d"):format(ctx:label("hex", hex), gi, #groups) })
     end
     for _, lst in ipairs(e.lsts) do
       if not with_lst[lst] then
         ctx:emit("alt_roll", { hex = hex, units = {}, craft = { lst },
-          reason = ("ALT at %s: %s deploys as a port (18.4f)"):format(label(ctx, hex), g:get(lst, "name")) })
+          reason = ("ALT at %s: %s deploys as a port (18.4f)"):format(ctx:label("hex", hex), g:get(lst, "name")) })
       end
     end
     local enemies = {}
@@ -543,8 +545,6 @@ function roll_alt(ctx, given)
   g:set_global("alt_done_phase", n)
   return hexes
 end
-
-function label(ctx, hex) return ctx:query("label", hex) end
 
 -- The checks of a landing: {units, by, size, hex} | nil, reason.
 function land_plan(ctx, p)
@@ -561,7 +561,7 @@ function land_plan(ctx, p)
   local _, _, n = ctx:query("phase")
   if g:get_value(craft, "entered_phase") ~= n then
     return nil, ("18.5a: units are dropped off when the craft enters the coastal hex; %s has not entered %s in this phase")
-      :format(cname, label(ctx, hex))
+      :format(cname, ctx:label("hex", hex))
   end
   why = ctx:query("landing_hex_refusal", hex, side, by == "port")   -- a port may stand in an estuary hex (18.4f)
   if why then return nil, why end
@@ -654,7 +654,7 @@ function port_domain(ctx, craft)
   if hex and ctx:query("port_at", hex, g:get(craft, "side")) then
     return { { value = true, label = "through the port (18.5g)" } }
   end
-  return nil, ("18.5g: no functional friendly port at %s"):format(hex and label(ctx, hex) or "?")
+  return nil, ("18.5g: no functional friendly port at %s"):format(hex and ctx:label("hex", hex) or "?")
 end
 
 -- side's units that landed by ALT roll in this phase (nil side: the phasing side's)

@@ -16,7 +16,7 @@
 -- units keep step_busy (the activity that took the whole step); ground
 -- units keep mp (their allowance, when limited) and mp_spent.
 
-local name_of, label_of, group_name, naval_phase_problem, sail_problem, sail_facts, boxes_left_of,
+local naval_phase_problem, sail_problem, sail_facts, boxes_left_of,
   end_step, mp_cost, mp_left,
   charge_mp, ground_cargo, acting_side, other_side, known -- helpers, defined after the rules
 
@@ -93,7 +93,7 @@ rule {
     -- sea boxes a ship moves in one naval step
     speed = function(ctx, ship)
       local v = ctx.game:get_value(ship, "speed") or ctx.rule.values.speeds[ctx.game:get(ship, "type")]
-      if v == nil then error(("27.C.2: %s (%s) has no speed in sea boxes"):format(name_of(ctx, ship),
+      if v == nil then error(("27.C.2: %s (%s) has no speed in sea boxes"):format(ctx:label("unit", ship),
         tostring(ctx.game:get(ship, "type"))), 0) end
       return v
     end,
@@ -139,7 +139,7 @@ rule {
           for _, r in ipairs(reach) do
             boxes[r.hex] = r.boxes
             if r.hex ~= pos.hex or board:get_port(r.hex) then
-              out[#out + 1] = { value = r.hex, label = label_of(ctx, r.hex), cost = r.boxes }
+              out[#out + 1] = { value = r.hex, label = ctx:label("hex", r.hex), cost = r.boxes }
             end
           end
           return out, "27.C.2: no sea box left to sail this naval step"
@@ -155,7 +155,7 @@ rule {
         local f = sail_facts(ctx, p.tf)
         if f.problem then return f.problem end
         if p.port and not g.board:get_port(p.to) then
-          return ("27.C.2: %s has no port"):format(label_of(ctx, p.to))
+          return ("27.C.2: %s has no port"):format(ctx:label("hex", p.to))
         end
         local pos = f.pos
         -- by the route of fewest boxes to a hex the destinations reached
@@ -169,15 +169,15 @@ rule {
           boxes = ctx:query("boxes_along", hexes)
         end
         if single and pos.in_port == (p.port == true) then
-          return ("27.C.2: %s is already %s %s"):format(group_name(ctx, p.tf), pos.in_port and "in port at" or "at",
-            label_of(ctx, p.to))
+          return ("27.C.2: %s is already %s %s"):format(ctx:label("group", p.tf), pos.in_port and "in port at" or "at",
+            ctx:label("hex", p.to))
         end
         local left, slowest = boxes_left_of(ctx, f, p.tf)
         if boxes > left then
           return ("27.C.2: %s moves at most %d sea box(es) more this naval step (slowest ship %s: %s, %d a step, %d used);"
-            .. " the route to %s crosses %d"):format(group_name(ctx, p.tf), left, name_of(ctx, slowest),
+            .. " the route to %s crosses %d"):format(ctx:label("group", p.tf), left, ctx:label("unit", slowest),
             g:get(slowest, "type"), ctx:query("speed", slowest), g:get_value(slowest, "step_boxes") or 0,
-            label_of(ctx, p.to), boxes)
+            ctx:label("hex", p.to), boxes)
         end
       end,
       effect = function(ctx, p)
@@ -190,11 +190,11 @@ rule {
         for i = 2, #hexes do
           local active, waived = ctx:query("enemy_zones", hexes[i], side)
           for _, cd in ipairs(waived.cds) do
-            ctx:say("passes %s outside the coast defence zone of %s (CD %d), reduced by %s", label_of(ctx, hexes[i]),
-              label_of(ctx, cd), g.board:get_cd(cd), select(2, ctx:query("zones_reduced")))
+            ctx:say("passes %s outside the coast defence zone of %s (CD %d), reduced by %s", ctx:label("hex", hexes[i]),
+              ctx:label("hex", cd), g.board:get_cd(cd), select(2, ctx:query("zones_reduced")))
           end
           for _, u in ipairs(waived.ships) do
-            ctx:say("passes %s outside the combat zone of %s, reduced by %s", label_of(ctx, hexes[i]), name_of(ctx, u),
+            ctx:say("passes %s outside the combat zone of %s, reduced by %s", ctx:label("hex", hexes[i]), ctx:label("unit", u),
               select(2, ctx:query("zones_reduced")))
           end
           if #active.ships > 0 or #active.cds > 0 then
@@ -215,16 +215,16 @@ rule {
           g:set_value(u, "step_moved", true)
         end
         g:group_set_value(p.tf, "coast", coast)
-        ctx:say("%s sails %s -> %s%s: %d hex(es), %d sea box(es); %d box(es) left this naval step", group_name(ctx, p.tf),
-          label_of(ctx, pos.hex), label_of(ctx, to), in_port and " (in port)" or "", #path - 1, boxes,
+        ctx:say("%s sails %s -> %s%s: %d hex(es), %d sea box(es); %d box(es) left this naval step", ctx:label("group", p.tf),
+          ctx:label("hex", pos.hex), ctx:label("hex", to), in_port and " (in port)" or "", #path - 1, boxes,
           (ctx:query("boxes_left", p.tf)))
         ctx:emit("tf_moved", { tf = p.tf, from = pos.hex, to = to, boxes = boxes, path = path })
         if combat then
           local names = {}
-          for _, u in ipairs(combat.ships) do names[#names + 1] = name_of(ctx, u) end
-          for _, cd in ipairs(combat.cds) do names[#names + 1] = ("CD %d at %s"):format(g.board:get_cd(cd), label_of(ctx, cd)) end
-          ctx:say("%s enters an enemy naval combat zone at %s (%s): naval combat, resolved now", group_name(ctx, p.tf),
-            label_of(ctx, to), table.concat(names, ", "))
+          for _, u in ipairs(combat.ships) do names[#names + 1] = ctx:label("unit", u) end
+          for _, cd in ipairs(combat.cds) do names[#names + 1] = ("CD %d at %s"):format(g.board:get_cd(cd), ctx:label("hex", cd)) end
+          ctx:say("%s enters an enemy naval combat zone at %s (%s): naval combat, resolved now", ctx:label("group", p.tf),
+            ctx:label("hex", to), table.concat(names, ", "))
           ctx:emit("naval_combat", { tf = p.tf, hex = to, ships = combat.ships, cds = combat.cds })
         end
       end,
@@ -263,20 +263,20 @@ rule {
         local why = naval_phase_problem(ctx)
         if why then return why end
         if g:get(p.cargo, "side") ~= g:get_global("phasing") then return "27.C.2: the phasing player embarks cargo" end
-        if known(ctx, "is_ship", p.cargo) then return ("27.B.4: %s is a ship, not cargo"):format(name_of(ctx, p.cargo)) end
+        if known(ctx, "is_ship", p.cargo) then return ("27.B.4: %s is a ship, not cargo"):format(ctx:label("unit", p.cargo)) end
         local ckind, chex = g:get(p.cargo, "loc")
-        if ckind ~= "hex" then return ("27.C.2: %s is not on the map to embark"):format(name_of(ctx, p.cargo)) end
+        if ckind ~= "hex" then return ("27.C.2: %s is not on the map to embark"):format(ctx:label("unit", p.cargo)) end
         local tf
         for _, s in ipairs(p.ships) do
           local kind, where = g:get(s, "loc")
           if kind ~= "port" or where ~= chex then
-            return ("27.C.2: cargo embarks in port: %s is not in port at %s"):format(name_of(ctx, s), label_of(ctx, chex))
+            return ("27.C.2: cargo embarks in port: %s is not in port at %s"):format(ctx:label("unit", s), ctx:label("hex", chex))
           end
           if g:get_value(s, "step_moved") then
-            return ("27.C.2: embarking takes a whole naval step; %s has already sailed in this one"):format(name_of(ctx, s))
+            return ("27.C.2: embarking takes a whole naval step; %s has already sailed in this one"):format(ctx:label("unit", s))
           end
           if g:get_value(s, "step_busy") then
-            return ("27.C.2: %s has used this naval step to %s"):format(name_of(ctx, s), g:get_value(s, "step_busy"))
+            return ("27.C.2: %s has used this naval step to %s"):format(ctx:label("unit", s), g:get_value(s, "step_busy"))
           end
         end
         why = ctx:query("can_carry", p.ships, p.cargo)
@@ -288,7 +288,7 @@ rule {
         end
         local cost = mp_cost(ctx, p.cargo, "embark")
         if mp_left(ctx, p.cargo) < cost then
-          return ("27.C.2: embarking costs %s %d MP; it has %s left"):format(name_of(ctx, p.cargo), cost,
+          return ("27.C.2: embarking costs %s %d MP; it has %s left"):format(ctx:label("unit", p.cargo), cost,
             tostring(mp_left(ctx, p.cargo)))
         end
       end,
@@ -296,14 +296,14 @@ rule {
         local g = ctx.game
         g:embark(p.cargo, p.ships[1])
         if #p.ships > 1 then
-          g:group_new { name = "lift: " .. name_of(ctx, p.cargo), kind = "lift", cargo = p.cargo, units = p.ships }
+          g:group_new { name = "lift: " .. ctx:label("unit", p.cargo), kind = "lift", cargo = p.cargo, units = p.ships }
         end
         for _, s in ipairs(p.ships) do g:set_value(s, "step_busy", "embark cargo") end
         g:set_value(p.cargo, "step_busy", "embark")
         charge_mp(ctx, p.cargo, "embark")
         local names = {}
-        for i, s in ipairs(p.ships) do names[i] = name_of(ctx, s) end
-        ctx:say("%s (%s RE) embarks on %s", name_of(ctx, p.cargo), tostring(ctx:query("cargo_size", p.cargo)),
+        for i, s in ipairs(p.ships) do names[i] = ctx:label("unit", s) end
+        ctx:say("%s (%s RE) embarks on %s", ctx:label("unit", p.cargo), tostring(ctx:query("cargo_size", p.cargo)),
           table.concat(names, " + "))
       end,
     },
@@ -326,21 +326,21 @@ rule {
         if why then return why end
         if g:get(p.cargo, "side") ~= g:get_global("phasing") then return "27.C.2: the phasing player disembarks cargo" end
         local carriers = ctx:query("carriers_of", p.cargo)
-        if #carriers == 0 then return ("27.C.2: %s is not aboard a ship"):format(name_of(ctx, p.cargo)) end
+        if #carriers == 0 then return ("27.C.2: %s is not aboard a ship"):format(ctx:label("unit", p.cargo)) end
         for _, s in ipairs(carriers) do
           if g:get(s, "loc") ~= "port" then
-            return ("27.C.2: cargo disembarks in port (landings are the amphibious rules'); %s is at sea"):format(name_of(ctx, s))
+            return ("27.C.2: cargo disembarks in port (landings are the amphibious rules'); %s is at sea"):format(ctx:label("unit", s))
           end
           if g:get_value(s, "step_moved") then
-            return ("27.C.2: disembarking takes a whole naval step; %s has already sailed in this one"):format(name_of(ctx, s))
+            return ("27.C.2: disembarking takes a whole naval step; %s has already sailed in this one"):format(ctx:label("unit", s))
           end
           if g:get_value(s, "step_busy") then
-            return ("27.C.2: %s has used this naval step to %s"):format(name_of(ctx, s), g:get_value(s, "step_busy"))
+            return ("27.C.2: %s has used this naval step to %s"):format(ctx:label("unit", s), g:get_value(s, "step_busy"))
           end
         end
         local cost = mp_cost(ctx, p.cargo, "disembark")
         if mp_left(ctx, p.cargo) < cost then
-          return ("27.C.2: disembarking costs %s %d MP; it has %s left"):format(name_of(ctx, p.cargo), cost,
+          return ("27.C.2: disembarking costs %s %d MP; it has %s left"):format(ctx:label("unit", p.cargo), cost,
             tostring(mp_left(ctx, p.cargo)))
         end
       end,
@@ -356,7 +356,7 @@ rule {
         for _, s in ipairs(carriers) do g:set_value(s, "step_busy", "disembark cargo") end
         g:set_value(p.cargo, "step_busy", "disembark")
         charge_mp(ctx, p.cargo, "disembark")
-        ctx:say("%s disembarks at %s", name_of(ctx, p.cargo), label_of(ctx, hex))
+        ctx:say("%s disembarks at %s", ctx:label("unit", p.cargo), ctx:label("hex", hex))
       end,
     },
     -- replenishing takes the whole naval step (what it restores is another chapter's)
@@ -369,7 +369,7 @@ rule {
         if ctx:query("tf_side", p.tf) ~= ctx.game:get_global("phasing") then return "27.C.2: the phasing player replenishes" end
         for _, s in ipairs(ctx:query("tf_ships", p.tf)) do
           if ctx.game:get_value(s, "step_moved") or ctx.game:get_value(s, "step_busy") then
-            return ("27.C.2: replenishing takes a whole naval step; %s has already used this one"):format(name_of(ctx, s))
+            return ("27.C.2: replenishing takes a whole naval step; %s has already used this one"):format(ctx:label("unit", s))
           end
         end
       end,
@@ -377,7 +377,7 @@ rule {
         local g = ctx.game
         for _, s in ipairs(ctx:query("tf_ships", p.tf)) do g:set_value(s, "step_busy", "replenish") end
         g:group_set_value(p.tf, "replenished", ctx:query("phase_key"))
-        ctx:say("%s replenishes for this naval step (%s)", group_name(ctx, p.tf), tostring(g:get_global("step")))
+        ctx:say("%s replenishes for this naval step (%s)", ctx:label("group", p.tf), tostring(g:get_global("step")))
       end,
     },
   },
@@ -446,24 +446,24 @@ rule {
           return ("27.C.3: naval gunfire support is allocated in the combat phase, not the %s phase"):format(
             tostring(g:get_global("phase")))
         end
-        if not ctx:query("is_tf", p.tf) then return ("27.B.3: %s is not a TF"):format(group_name(ctx, p.tf)) end
+        if not ctx:query("is_tf", p.tf) then return ("27.B.3: %s is not a TF"):format(ctx:label("group", p.tf)) end
         local acting = acting_side(ctx)
         if acting and ctx:query("tf_side", p.tf) ~= acting then
-          return ("27.C.3: %s is not a TF of %s"):format(group_name(ctx, p.tf), acting)
+          return ("27.C.3: %s is not a TF of %s"):format(ctx:label("group", p.tf), acting)
         end
         local strength = 0
         for _, u in ipairs(ctx:query("tf_ships", p.tf)) do strength = strength + ctx:query("gunfire_strength", u) end
         if strength <= 0 then
-          return ("27.A.1: only SF have a naval gunfire support strength; %s has none"):format(group_name(ctx, p.tf))
+          return ("27.A.1: only SF have a naval gunfire support strength; %s has none"):format(ctx:label("group", p.tf))
         end
         if g:group_get_value(p.tf, "ngs_combat") == g:get_global("combat_serial") then
-          return ("27.C.3: %s already supports ground combat at %s this combat phase"):format(group_name(ctx, p.tf),
-            label_of(ctx, g:group_get_value(p.tf, "ngs_target")))
+          return ("27.C.3: %s already supports ground combat at %s this combat phase"):format(ctx:label("group", p.tf),
+            ctx:label("hex", g:group_get_value(p.tf, "ngs_target")))
         end
         local pos = ctx:query("position", p.tf)
         if p.hex ~= pos.hex and keel.hex.distance(p.hex, pos.hex) ~= 1 then
           return ("27.C.3: %s at %s supports ground combat in its own hex or an adjacent one, not at %s"):format(
-            group_name(ctx, p.tf), label_of(ctx, pos.hex), label_of(ctx, p.hex))
+            ctx:label("group", p.tf), ctx:label("hex", pos.hex), ctx:label("hex", p.hex))
         end
       end,
       effect = function(ctx, p)
@@ -476,11 +476,11 @@ rule {
         g:group_set_value(p.tf, "ngs_strength", strength)
         g:group_set_value(p.tf, "ngs_combat", g:get_global("combat_serial"))
         local side = ctx:query("tf_side", p.tf)
-        ctx:say("%s gives naval gunfire support %d to ground combat at %s (from %s)", group_name(ctx, p.tf), strength,
-          label_of(ctx, p.hex), label_of(ctx, pos.hex))
+        ctx:say("%s gives naval gunfire support %d to ground combat at %s (from %s)", ctx:label("group", p.tf), strength,
+          ctx:label("hex", p.hex), ctx:label("hex", pos.hex))
         ctx:emit("gunfire_support", { tf = p.tf, hex = p.hex, strength = strength, side = side })
         if ctx:query("tf_known", p.tf) then
-          ctx:say("%s is known to the enemy while it stays at %s (27.B.3)", group_name(ctx, p.tf), label_of(ctx, pos.hex))
+          ctx:say("%s is known to the enemy while it stays at %s (27.B.3)", ctx:label("group", p.tf), ctx:label("hex", pos.hex))
         end
       end,
     },
@@ -516,15 +516,6 @@ function known(ctx, q, a)
   return v
 end
 
-function name_of(ctx, u) return tostring(ctx.game:get(u, "name")) end
-
-function label_of(ctx, hex)
-  local board = ctx.game.board
-  return board and board:format(hex) or tostring(hex)
-end
-
-function group_name(ctx, grp) return tostring(ctx.game:group_get_name(grp)) end
-
 -- what sailing checks of a TF, worked out once per state (ctx:cache: one
 -- listing of the legal actions asks it for every destination): problem
 -- (sail_problem), pos (its position), left and slowest (boxes_left, once
@@ -551,12 +542,12 @@ function sail_problem(ctx, tf)
   local g = ctx.game
   local why = naval_phase_problem(ctx)
   if why then return why end
-  if not ctx:query("is_tf", tf) then return ("27.B.3: %s is not a TF"):format(group_name(ctx, tf)) end
+  if not ctx:query("is_tf", tf) then return ("27.B.3: %s is not a TF"):format(ctx:label("group", tf)) end
   local ships = ctx:query("tf_ships", tf)
-  if #ships == 0 then return ("27.C.2: %s has no ship afloat"):format(group_name(ctx, tf)) end
+  if #ships == 0 then return ("27.C.2: %s has no ship afloat"):format(ctx:label("group", tf)) end
   local acting = acting_side(ctx)
   if acting and ctx:query("tf_side", tf) ~= acting then
-    return ("27.C.2: %s is not a TF of %s"):format(group_name(ctx, tf), acting)
+    return ("27.C.2: %s is not a TF of %s"):format(ctx:label("group", tf), acting)
   end
   if ctx:query("tf_side", tf) ~= g:get_global("phasing") then
     local r = ctx:query("may_react", tf)
@@ -567,7 +558,7 @@ function sail_problem(ctx, tf)
   for _, u in ipairs(ships) do
     local busy = g:get_value(u, "step_busy")
     if busy then
-      return ("27.C.2: %s has used this naval step to %s: that takes the whole step"):format(name_of(ctx, u), busy)
+      return ("27.C.2: %s has used this naval step to %s: that takes the whole step"):format(ctx:label("unit", u), busy)
     end
   end
   for _, u in ipairs(ships) do
@@ -575,7 +566,7 @@ function sail_problem(ctx, tf)
       local cost = mp_cost(ctx, c, "step")
       if mp_left(ctx, c) < cost then
         return ("27.C.2: %s aboard %s has %s MP left; a naval step on board costs it %d"):format(
-          name_of(ctx, c), name_of(ctx, u), tostring(mp_left(ctx, c)), cost)
+          ctx:label("unit", c), ctx:label("unit", u), tostring(mp_left(ctx, c)), cost)
       end
     end
   end
@@ -634,7 +625,7 @@ function charge_mp(ctx, unit, activity)
   local allowance = g:get_value(unit, "mp")
   if allowance and spent > allowance then spent = allowance end
   g:set_value(unit, "mp_spent", spent)
-  ctx:say("%s spends %d MP (%s); %d spent", name_of(ctx, unit), cost,
+  ctx:say("%s spends %d MP (%s); %d spent", ctx:label("unit", unit), cost,
     activity == "step" and "a naval step on board" or activity, spent)
 end
 

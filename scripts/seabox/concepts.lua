@@ -15,7 +15,7 @@
 -- cd_hex/cd_phase (27.B.3; the phase as 27.C's phase_key names it); ships that combine to carry one item of cargo
 -- form a group of kind "lift" whose value `cargo` is the cargo's unit id.
 
-local name_of, label_of, members, is_lift, lift_of, settle_lift, settle_ship, cargo_aboard,
+local members, is_lift, lift_of, settle_lift, settle_ship, cargo_aboard,
   same_place, units_at, unused_name, known -- helpers, defined after the rules
 
 rule {
@@ -138,11 +138,11 @@ rule {
       if not pos then return false, "no ship of it is afloat" end
       local combat = g:get_global("combat_serial")
       if combat ~= nil and g:group_get_value(tf, "ngs_combat") == combat and g:group_get_value(tf, "ngs_hex") == pos.hex then
-        return true, ("it gave naval gunfire support from %s in the last combat phase"):format(label_of(ctx, pos.hex))
+        return true, ("it gave naval gunfire support from %s in the last combat phase"):format(ctx:label("hex", pos.hex))
       end
       local phase = ctx:query("phase_key")
       if g:group_get_value(tf, "cd_phase") == phase and g:group_get_value(tf, "cd_hex") == pos.hex then
-        return true, ("it engaged coast defences from %s in this phase"):format(label_of(ctx, pos.hex))
+        return true, ("it engaged coast defences from %s in this phase"):format(ctx:label("hex", pos.hex))
       end
       return false, "neither condition of 27.B.3 applies"
     end,
@@ -160,8 +160,8 @@ rule {
         view.ships = {}
         for _, u in ipairs(members(ctx, tf)) do
           local cargo = {}
-          for _, c in ipairs(g:cargo(u)) do cargo[#cargo + 1] = name_of(ctx, c) end
-          view.ships[#view.ships + 1] = { name = name_of(ctx, u), type = g:get(u, "type"), face = g:get(u, "face"),
+          for _, c in ipairs(g:cargo(u)) do cargo[#cargo + 1] = ctx:label("unit", c) end
+          view.ships[#view.ships + 1] = { name = ctx:label("unit", u), type = g:get(u, "type"), face = g:get(u, "face"),
             hits = g:get(u, "hits"), strength = ctx:query("strength", u), cargo = cargo }
         end
       elseif is_known then
@@ -182,7 +182,7 @@ rule {
         or (g:group_get_value(ev.tf, "cd_hex") == ev.from
           and g:group_get_value(ev.tf, "cd_phase") == ctx:query("phase_key"))
       if was and ev.from ~= ev.to and not ctx:query("tf_known", ev.tf) then
-        ctx:say("%s has left %s: unknown to the enemy again", g:group_get_name(ev.tf), label_of(ctx, ev.from))
+        ctx:say("%s has left %s: unknown to the enemy again", g:group_get_name(ev.tf), ctx:label("hex", ev.from))
       end
     end,
     -- condition (2): a TF that meets coast defences in naval combat
@@ -191,7 +191,7 @@ rule {
         ctx.game:group_set_value(ev.tf, "cd_hex", ev.hex)
         ctx.game:group_set_value(ev.tf, "cd_phase", ctx:query("phase_key"))
         ctx:say("%s engaged coast defences at %s: known to the enemy for the rest of this phase while it stays there",
-          ctx.game:group_get_name(ev.tf), label_of(ctx, ev.hex))
+          ctx.game:group_get_name(ev.tf), ctx:label("hex", ev.hex))
       end
     end,
   },
@@ -206,7 +206,7 @@ rule {
           local out = {}
           for _, u in ipairs(ctx.game:units { side = side }) do
             if known(ctx, "afloat", u) then
-              out[#out + 1] = { value = u, label = name_of(ctx, u) }
+              out[#out + 1] = { value = u, label = ctx:label("unit", u) }
             end
           end
           return out, "27.B.3: the side has no ship afloat"
@@ -217,15 +217,15 @@ rule {
         if #p.ships == 0 then return "27.B.3: a TF is one or more ships" end
         local acting = known(ctx, "acting_side")
         if acting and ctx.game:get(p.ships[1], "side") ~= acting then
-          return ("27.B.3: %s is not a ship of %s"):format(name_of(ctx, p.ships[1]), acting)
+          return ("27.B.3: %s is not a ship of %s"):format(ctx:label("unit", p.ships[1]), acting)
         end
         for _, u in ipairs(p.ships) do
-          if not known(ctx, "afloat", u) then return ("27.B.3: %s is not a ship afloat"):format(name_of(ctx, u)) end
+          if not known(ctx, "afloat", u) then return ("27.B.3: %s is not a ship afloat"):format(ctx:label("unit", u)) end
           if ctx.game:get(u, "side") ~= ctx.game:get(p.ships[1], "side") then
             return "27.B.3: a TF is made of friendly ships: one side only"
           end
           if not same_place(ctx, u, p.ships[1]) then
-            return ("27.B.3: %s and %s are not in the same place"):format(name_of(ctx, p.ships[1]), name_of(ctx, u))
+            return ("27.B.3: %s and %s are not in the same place"):format(ctx:label("unit", p.ships[1]), ctx:label("unit", u))
           end
         end
         return ctx:query("lifts_kept_whole", p.ships)
@@ -252,7 +252,7 @@ rule {
         tf = { type = "group", domain = function(ctx, _, side) return ctx:query("side_tfs", side) end },
         ships = { type = "units", depends = { "tf" }, domain = function(ctx, p)
           local out = {}
-          for _, u in ipairs(members(ctx, p.tf)) do out[#out + 1] = { value = u, label = name_of(ctx, u) } end
+          for _, u in ipairs(members(ctx, p.tf)) do out[#out + 1] = { value = u, label = ctx:label("unit", u) } end
           return out
         end },
         name = { type = "string", domain = function(ctx) return { unused_name(ctx, "TF") } end },
@@ -266,7 +266,7 @@ rule {
         for _, u in ipairs(members(ctx, p.tf)) do set[u] = true end
         for _, u in ipairs(p.ships) do
           if not set[u] then
-            return ("27.B.3: %s is not a ship of %s"):format(name_of(ctx, u), ctx.game:group_get_name(p.tf))
+            return ("27.B.3: %s is not a ship of %s"):format(ctx:label("unit", u), ctx.game:group_get_name(p.tf))
           end
         end
         if #p.ships == 0 or #p.ships >= #members(ctx, p.tf) then
@@ -311,7 +311,7 @@ rule {
         if not same_place(ctx, a[1], b[1]) then return "27.B.3: the two TFs are not in the same place" end
         local ca, cb = g:group_get_value(p.tf, "coast") or 0, g:group_get_value(p.into, "coast") or 0
         if ca ~= 0 and cb ~= 0 and ca ~= cb then
-          return ("27.B.5: the two TFs are on different coasts of %s"):format(label_of(ctx, select(2, g:get(a[1], "loc"))))
+          return ("27.B.5: the two TFs are on different coasts of %s"):format(ctx:label("hex", select(2, g:get(a[1], "loc"))))
         end
       end,
       effect = function(ctx, p)
@@ -339,7 +339,7 @@ rule {
     cargo_size = function(ctx, unit)
       local s = ctx.game:get_value(unit, "size.RE")
       if s == nil then
-        error(("27.B.4: %s has no RE size: give it values[\"size.RE\"]"):format(name_of(ctx, unit)), 0)
+        error(("27.B.4: %s has no RE size: give it values[\"size.RE\"]"):format(ctx:label("unit", unit)), 0)
       end
       if ctx.rule.values.doubled[ctx:query("cargo_class", unit)] then s = s * 2 end
       return s
@@ -368,14 +368,14 @@ rule {
       if #ships == 0 then return "27.B.4: cargo needs a ship to carry it" end
       local free, cat = 0, nil
       for _, s in ipairs(ships) do
-        if not known(ctx, "afloat", s) then return ("27.B.4: %s is not a ship afloat"):format(name_of(ctx, s)) end
+        if not known(ctx, "afloat", s) then return ("27.B.4: %s is not a ship afloat"):format(ctx:label("unit", s)) end
         if g:get(s, "side") ~= g:get(cargo, "side") then return "27.B.4: ships carry only friendly cargo" end
         local why = known(ctx, "may_carry", s, cargo)
         if why then return why end
         if #ships > 1 then
           if not known(ctx, "combines", s) then
             return ("27.A.1: only AF and NT combine to carry larger cargo; %s is a %s"):format(
-              name_of(ctx, s), tostring(known(ctx, "category", s)))
+              ctx:label("unit", s), tostring(known(ctx, "category", s)))
           end
           cat = cat or known(ctx, "category", s)
           if known(ctx, "category", s) ~= cat then return "27.A.1: ships combine with their own category only" end
@@ -384,9 +384,9 @@ rule {
       end
       local size = known(ctx, "cargo_size", cargo)
       if size > free then
-        return ("27.B.4: %s is %s RE%s; %s can carry %s RE more"):format(name_of(ctx, cargo), tostring(size),
+        return ("27.B.4: %s is %s RE%s; %s can carry %s RE more"):format(ctx:label("unit", cargo), tostring(size),
           ctx.rule.values.doubled[ctx:query("cargo_class", cargo)] and " (doubled for its class)" or "",
-          #ships == 1 and name_of(ctx, ships[1]) or ("the " .. #ships .. " ships together"), tostring(free))
+          #ships == 1 and ctx:label("unit", ships[1]) or ("the " .. #ships .. " ships together"), tostring(free))
       end
       return nil
     end,
@@ -399,8 +399,8 @@ rule {
         if lift then
           for _, m in ipairs(members(ctx, lift)) do
             if not chosen[m] then
-              return ("27.B.4: %s and %s combine to carry %s: they move together"):format(name_of(ctx, s),
-                name_of(ctx, m), name_of(ctx, ctx.game:group_get_value(lift, "cargo")))
+              return ("27.B.4: %s and %s combine to carry %s: they move together"):format(ctx:label("unit", s),
+                ctx:label("unit", m), ctx:label("unit", ctx.game:group_get_value(lift, "cargo")))
             end
           end
         end
@@ -420,10 +420,10 @@ rule {
         local others = lift and g:group_get_value(lift, "cargo") == c and members(ctx, lift) or {}
         if #others > 0 then
           g:embark(c, others[1])
-          ctx:say("%s is now aboard %s", name_of(ctx, c), name_of(ctx, others[1]))
+          ctx:say("%s is now aboard %s", ctx:label("unit", c), ctx:label("unit", others[1]))
         else
           g:eliminate(c)
-          ctx:say("%s goes down with %s", name_of(ctx, c), name_of(ctx, ship))
+          ctx:say("%s goes down with %s", ctx:label("unit", c), ctx:label("unit", ship))
         end
       end
       if lift then settle_lift(ctx, lift) end
@@ -551,13 +551,6 @@ rule {
 
 -- ---- helpers ------------------------------------------------------------------------
 
-function name_of(ctx, u) return tostring(ctx.game:get(u, "name")) end
-
-function label_of(ctx, hex)
-  local board = ctx.game.board
-  return board and board:format(hex) or tostring(hex)
-end
-
 -- the ships of a group that are afloat, in group order (a new list)
 function members(ctx, grp)
   local out = {}
@@ -656,7 +649,7 @@ function settle_lift(ctx, lift)
     local csize = cre and (ctx.rule.values.doubled[ctx:query("cargo_class", cargo)] and cre * 2 or cre)
     if cname and csize and csize <= cap then
       ctx:say("%s (%s RE) is more than the %s RE the surviving ships carry: reduced to its cadre %s (%s RE)",
-        name_of(ctx, cargo), tostring(size), tostring(cap), cname, tostring(cre))
+        ctx:label("unit", cargo), tostring(size), tostring(cap), cname, tostring(cre))
       g:set(cargo, "name", cname)
       g:set_value(cargo, "size.RE", cre)
       g:set_value(cargo, "cadre.name", nil)
@@ -664,7 +657,7 @@ function settle_lift(ctx, lift)
       g:set_value(cargo, "cadre", true)
       size = csize
     else
-      ctx:say("%s (%s RE) is more than the %s RE the surviving ships carry: eliminated", name_of(ctx, cargo),
+      ctx:say("%s (%s RE) is more than the %s RE the surviving ships carry: eliminated", ctx:label("unit", cargo),
         tostring(size), tostring(cap))
       g:eliminate(cargo)
       for _, s in ipairs(ships) do g:group_remove(lift, s) end
@@ -697,7 +690,7 @@ function settle_ship(ctx, ship)
     if used <= cap then break end
     local c = aboard[i]
     used = used - ctx:query("cargo_size", c)
-    ctx:say("%s's cargo capacity is now %s RE: %s is eliminated", name_of(ctx, ship), tostring(cap), name_of(ctx, c))
+    ctx:say("%s's cargo capacity is now %s RE: %s is eliminated", ctx:label("unit", ship), tostring(cap), ctx:label("unit", c))
     g:eliminate(c)
   end
 end

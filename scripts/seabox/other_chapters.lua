@@ -13,7 +13,7 @@
 -- a plain name where it gives none. The campaign's house rules switch three
 -- of them off: variants/campaign_001.lua.
 
-local name_of, label_of, group_named, ground_units, objective -- helpers, defined after the rules
+local group_named, ground_units, objective -- helpers, defined after the rules
 
 rule {
   id = "35", title = "Naval reinforcements (stand-in for Rule 35)",
@@ -29,14 +29,14 @@ rule {
           and ctx:query("is_ship", u) then
           local at = g.board:hex(g:get_value(u, "arrive_at"))
           if not at then error(("Rule 35 (stand-in): %s arrives at '%s', which is not a hex of the map"):format(
-            name_of(ctx, u), tostring(g:get_value(u, "arrive_at"))), 0) end
+            ctx:label("unit", u), tostring(g:get_value(u, "arrive_at"))), 0) end
           local room = g.board:get_port(at) and ctx:query("port_room", at)
           local in_port = g.board:get_port(at) ~= nil and (room == nil or room > 0)
           g:move(u, in_port and "port" or "hex", at)
-          local tname = g:get_value(u, "arrive_tf") or name_of(ctx, u)
+          local tname = g:get_value(u, "arrive_tf") or ctx:label("unit", u)
           local tf = group_named(ctx, tname) or g:group_new { name = tname, kind = "tf" }
           g:group_add(tf, u)
-          ctx:say("%s arrives %s %s (TF %s)", name_of(ctx, u), in_port and "in port at" or "at sea in", label_of(ctx, at), tname)
+          ctx:say("%s arrives %s %s (TF %s)", ctx:label("unit", u), in_port and "in port at" or "at sea in", ctx:label("hex", at), tname)
         end
       end
     end,
@@ -150,10 +150,10 @@ rule {
         if #p.units < 2 then return "divisions (stand-in): a division assembles from two or more units" end
         local acting = ctx:query("acting_side")
         if acting and g:get(p.division, "side") ~= acting then
-          return ("divisions (stand-in): %s is not a unit of %s"):format(name_of(ctx, p.division), acting)
+          return ("divisions (stand-in): %s is not a unit of %s"):format(ctx:label("unit", p.division), acting)
         end
         if g:get(p.division, "loc") ~= "off" then
-          return ("divisions (stand-in): %s is not waiting off the map"):format(name_of(ctx, p.division))
+          return ("divisions (stand-in): %s is not waiting off the map"):format(ctx:label("unit", p.division))
         end
         local _, hex = g:get(p.units[1], "loc")
         for _, u in ipairs(p.units) do
@@ -167,7 +167,7 @@ rule {
         local _, hex = g:get(p.units[1], "loc")
         for _, u in ipairs(p.units) do g:move(u, "off") end
         g:move(p.division, "hex", hex)
-        ctx:say("%s assembles at %s", name_of(ctx, p.division), label_of(ctx, hex))
+        ctx:say("%s assembles at %s", ctx:label("unit", p.division), ctx:label("hex", hex))
       end,
     },
   },
@@ -221,7 +221,7 @@ rule {
         if #p.units < 2 then return "ground combat (stand-in): a combination stack is two or more units" end
         local acting = ctx:query("acting_side")
         if acting and g:get(p.units[1], "side") ~= acting then
-          return ("ground combat (stand-in): %s is not a unit of %s"):format(name_of(ctx, p.units[1]), acting)
+          return ("ground combat (stand-in): %s is not a unit of %s"):format(ctx:label("unit", p.units[1]), acting)
         end
         local _, hex = g:get(p.units[1], "loc")
         for _, u in ipairs(p.units) do
@@ -244,7 +244,7 @@ rule {
           for _, u in ipairs(g:units { side = side }) do
             local kind = g:get(u, "loc")
             if ctx:query("is_air_group", u) and (kind == "hex" or kind == "port" or kind == "unit") then
-              out[#out + 1] = { value = u, label = name_of(ctx, u) }
+              out[#out + 1] = { value = u, label = ctx:label("unit", u) }
             end
           end
           return out, "ground combat (stand-in): the side has no air unit in play"
@@ -266,14 +266,14 @@ rule {
         end
         local acting = ctx:query("acting_side")
         if acting and ctx.game:get(p.air, "side") ~= acting then
-          return ("ground combat (stand-in): %s is not an air unit of %s"):format(name_of(ctx, p.air), acting)
+          return ("ground combat (stand-in): %s is not an air unit of %s"):format(ctx:label("unit", p.air), acting)
         end
       end,
       effect = function(ctx, p)
         local g = ctx.game
         g:group_set_value(p.stack, "air_support", (g:group_get_value(p.stack, "air_support") or 0) + 1)
         g:set_value(p.air, "supports", p.stack)
-        ctx:say("%s supports %s", name_of(ctx, p.air), g:group_get_name(p.stack))
+        ctx:say("%s supports %s", ctx:label("unit", p.air), g:group_get_name(p.stack))
       end,
     },
   },
@@ -290,7 +290,7 @@ rule {
       for _, u in ipairs(p.units) do
         if g:get_value(u, "contingent") ~= c then
           return ("contingents (stand-in): a combination stack is of one contingent; %s is %s, %s is %s"):format(
-            name_of(ctx, p.units[1]), tostring(c), name_of(ctx, u), tostring(g:get_value(u, "contingent")))
+            ctx:label("unit", p.units[1]), tostring(c), ctx:label("unit", u), tostring(g:get_value(u, "contingent")))
         end
       end
     end,
@@ -300,7 +300,7 @@ rule {
       local c = units[1] and g:get_value(units[1], "contingent")
       if g:get_value(p.air, "contingent") ~= c then
         return ("contingents (stand-in): %s (%s) may support only its own contingent, not %s"):format(
-          name_of(ctx, p.air), tostring(g:get_value(p.air, "contingent")), tostring(c))
+          ctx:label("unit", p.air), tostring(g:get_value(p.air, "contingent")), tostring(c))
       end
     end,
   },
@@ -319,7 +319,7 @@ rule {
         if g:get_value(u, "east_turn") == g:get_global("turn")
           and g:get(u, "loc") ~= "off" and g:get(u, "loc") ~= "dead" then
           g:move(u, "off")
-          ctx:say("%s transfers to the East", name_of(ctx, u))
+          ctx:say("%s transfers to the East", ctx:label("unit", u))
         end
       end
     end,
@@ -385,13 +385,6 @@ rule {
 
 -- ---- helpers ------------------------------------------------------------------------
 
-function name_of(ctx, u) return tostring(ctx.game:get(u, "name")) end
-
-function label_of(ctx, hex)
-  local board = ctx.game.board
-  return board and board:format(hex) or tostring(hex)
-end
-
 function group_named(ctx, name)
   for _, grp in ipairs(ctx.game:groups()) do
     if ctx.game:group_get_name(grp) == name then return grp end
@@ -406,7 +399,7 @@ function ground_units(ctx, side, where)
   for _, u in ipairs(g:units { side = side }) do
     if where((g:get(u, "loc"))) and not ctx:query("is_ship", u)
       and not ctx:query("is_air_group", u) then
-      out[#out + 1] = { value = u, label = name_of(ctx, u) }
+      out[#out + 1] = { value = u, label = ctx:label("unit", u) }
     end
   end
   return out

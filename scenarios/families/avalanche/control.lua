@@ -32,5 +32,5 @@ function take(ctx, u, hex)
     if g:get(o, "side") ~= side and ctx:query("is_combat_unit", o) then return end
   end
   g:set_owner(hex, side)
-  ctx:say("%s takes %s for the %s", g:get(u, "name"), ctx:query("label", hex), side)
+  ctx:say("%s takes %s for the %s", g:get(u, "name"), ctx:label("hex", hex), side)
 end

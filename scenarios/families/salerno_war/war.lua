@@ -7,7 +7,7 @@
 --
 -- The rules come first; the helpers they use follow them.
 
-local ground_units, is_ground, landed_this_turn, enemies_at, label, names_of, take   -- helpers, below
+local ground_units, is_ground, landed_this_turn, enemies_at, names_of, take   -- helpers, below
 
 -- S.1 Naval transport, as far as the showcase needs it: in the movement
 -- phase, a ground unit of the phasing side embarks on one of its side's
@@ -219,10 +219,10 @@ rule {
         local d = keel.hex.distance(at, p.to)
         if d > ctx.rule.values.reach then
           return ("S.5: a ground unit moves at most %d hexes (%s is %d away)"):format(ctx.rule.values.reach,
-            label(ctx, p.to), d)
+            ctx:label("hex", p.to), d)
         end
         if #enemies_at(ctx, p.to, game:get(p.unit, "side")) > 0 then
-          return ("S.5: %s holds enemy units (attack it in the combat phase)"):format(label(ctx, p.to))
+          return ("S.5: %s holds enemy units (attack it in the combat phase)"):format(ctx:label("hex", p.to))
         end
       end,
       effect = function(ctx, p)
@@ -230,7 +230,7 @@ rule {
         local side = game:get(p.unit, "side")
         game:move(p.unit, "hex", p.to)
         game:set_value(p.unit, "advanced", true)
-        ctx:say("%s moves to %s", game:get(p.unit, "name"), label(ctx, p.to))
+        ctx:say("%s moves to %s", game:get(p.unit, "name"), ctx:label("hex", p.to))
         if game:get_owner(p.to) ~= side then take(ctx, p.to, side) end
       end,
     },
@@ -291,7 +291,7 @@ rule {
         local game = ctx.game
         local phasing = game:get_global("phasing")
         if #p.units == 0 then return "S.6: name the attacking units" end
-        if #enemies_at(ctx, p.hex, phasing) == 0 then return ("S.6: %s holds no enemy unit"):format(label(ctx, p.hex)) end
+        if #enemies_at(ctx, p.hex, phasing) == 0 then return ("S.6: %s holds no enemy unit"):format(ctx:label("hex", p.hex)) end
         local seen = {}
         for _, u in ipairs(p.units) do
           local name = game:get(u, "name")
@@ -302,7 +302,7 @@ rule {
           end
           local kind, at = game:get(u, "loc")
           if kind ~= "hex" or keel.hex.distance(at, p.hex) > 1 then
-            return ("S.6: %s is neither in nor next to %s"):format(name, label(ctx, p.hex))
+            return ("S.6: %s is neither in nor next to %s"):format(name, ctx:label("hex", p.hex))
           end
           if game.board:get_terrain(at) == "all-sea" then return ("S.6: %s is at sea"):format(name) end
           if game:get_value(u, "attacked") ~= nil then return ("S.6: %s has attacked this player-turn"):format(name) end
@@ -319,7 +319,7 @@ rule {
         local side = game:get_global("phasing")
         for _, u in ipairs(p.units) do game:set_value(u, "attacked", true) end
         local defenders = enemies_at(ctx, p.hex, side)
-        ctx:say("%s attack%s %s (%s)", names_of(ctx, p.units), #p.units == 1 and "s" or "", label(ctx, p.hex),
+        ctx:say("%s attack%s %s (%s)", names_of(ctx, p.units), #p.units == 1 and "s" or "", ctx:label("hex", p.hex),
           names_of(ctx, defenders))
         local ev = { kind = "attack", hex = p.hex, side = side, attackers = p.units, defenders = defenders,
                      rule = ctx.rule.id }
@@ -335,7 +335,7 @@ rule {
               if not inside and game:get(u, "loc") == "hex" then
                 inside = u
                 game:move(u, "hex", p.hex)
-                ctx:say("%s moves into %s", game:get(u, "name"), label(ctx, p.hex))
+                ctx:say("%s moves into %s", game:get(u, "name"), ctx:label("hex", p.hex))
               end
             end
             if inside and game:get_owner(p.hex) ~= side then take(ctx, p.hex, side) end
@@ -409,8 +409,6 @@ end
 
 function enemies_at(ctx, hex, side) return ctx:query("defenders_at", hex, side) end
 
-function label(ctx, hex) return ctx:query("hex_label", hex) end
-
 function names_of(ctx, units)
   local out = {}
   for i, u in ipairs(units) do out[i] = ctx.game:get(u, "name") end
@@ -419,5 +417,5 @@ end
 
 function take(ctx, hex, side)
   ctx.game:set_owner(hex, side)
-  ctx:say("%s takes %s", side, label(ctx, hex))
+  ctx:say("%s takes %s", side, ctx:label("hex", hex))
 end
