@@ -209,7 +209,8 @@ local function build_side(model, force, role, side)
   S.infos = {}      -- encoded state -> its facts (info_of)
   S.assigned = {}   -- encoded state -> {[hits key] = state after}
   S.caps = {}       -- encoded state -> {counts, capacities by kind} (caps_of)
-  S.effects = {}    -- encoded state -> {[fire id] = {states, probabilities}}
+  S.effects = {}    -- encoded state -> {[fire id] = outcome list} (effect)
+  S.still = {}      -- encoded state -> the outcome list of no fire
   return S
 end
 
@@ -492,15 +493,50 @@ local function fire_of(S, info, fires, first, struck)
   return f or nil
 end
 
--- the side's next states when the fire f hits it in state x: {states}, {probabilities},
--- states in order (once per state and fire)
+-- an outcome list of a side: its next states k and their probabilities p (n of them), in
+-- state order, with what the loops of run_battle read: for the attacker, each state's
+-- info (info_of); for the defender, the states with units in battle (lk, lp, lpot, linfo;
+-- ln of them) apart from those without (dk, dp; dn), and reach = {[a threat] = whether it
+-- finds every state with units in battle}
+local function outcomes_of(S, ks, ps)
+  local n = #ks
+  if S.role == "attacker" then
+    local info = {}
+    for i = 1, n do info[i] = info_of(S, ks[i]) end
+    return { k = ks, p = ps, n = n, info = info }
+  end
+  local lk, lp, lpot, linfo, ln = {}, {}, {}, {}, 0
+  local dk, dp, dn = {}, {}, 0
+  for i = 1, n do
+    local y = ks[i]
+    local info = info_of(S, y)
+    if info.inb > 0 then
+      ln = ln + 1
+      lk[ln], lp[ln], lpot[ln], linfo[ln] = y, ps[i], info.pot, info
+    else
+      dn = dn + 1
+      dk[dn], dp[dn] = y, ps[i]
+    end
+  end
+  return { k = ks, p = ps, n = n, lk = lk, lp = lp, lpot = lpot, linfo = linfo, ln = ln, dk = dk, dp = dp, dn = dn,
+           reach = {} }
+end
+
+-- the side's next states when the fire f hits it in state x (f nil: no fire, x stays):
+-- an outcome list, made once per state and fire
 local function effect(S, x, f, spend)
+  if not f then
+    local e = S.still[x]
+    if not e then e = outcomes_of(S, { x }, { 1.0 }); S.still[x] = e end
+    return e
+  end
   local per = S.effects[x]
   if not per then per = {}; S.effects[x] = per end
   local e = per[f.id]
-  if e then return e[1], e[2] end
+  if e then return e end
   spend(f.n)
-  local acc = {}
+  -- the states in the order first met (the fire's outcomes' order: the same on every run)
+  local acc, ks = {}, {}
   local hk, p = f.key, f.p
   local memo = S.assigned[x]
   for i = 1, f.n do
@@ -509,18 +545,15 @@ local function effect(S, x, f, spend)
       y = assign(S, x, f.h1[i], f.h2[i], f.h3[i])
       memo = S.assigned[x]
     end
-    acc[y] = (acc[y] or 0) + p[i]
+    local a = acc[y]
+    if a then acc[y] = a + p[i] else acc[y] = p[i]; ks[#ks + 1] = y end
   end
-  local ks = {}
-  for y in pairs(acc) do ks[#ks + 1] = y end
-  sort(ks)
   local ps = {}
-  for i, y in ipairs(ks) do ps[i] = acc[y] end
-  per[f.id] = { ks, ps }
-  return ks, ps
+  for i = 1, #ks do ps[i] = acc[ks[i]] end
+  e = outcomes_of(S, ks, ps)
+  per[f.id] = e
+  return e
 end
-
-local NOTHING_P = { 1.0 }   -- the one outcome of no fire (never written)
 
 -- the result when (ia, id) ends a step: nil when the battle goes on
 local function result_of(ia, id)
@@ -628,57 +661,48 @@ local function run_battle(A, D, retreat_at, spend)
     t[k] = (t[k] or 0) + p
   end
 
-  -- the first-strike step of start (xa, xd): each side's next states and their
-  -- probabilities, and the flags of the mids they make (whose first strikers struck)
+  -- the first-strike step of start (xa, xd): each side's outcome list, and the flags of
+  -- the mids they make (whose first strikers struck)
   local function first_step(xa, xd, ia, id)
     local a_ss, d_ss = not id.frig, not ia.frig
     local xa1 = a_ss and ia.sub or xa
     local xd1 = d_ss and id.sub or xd
-    local ia1, id1 = info_of(A, xa1), info_of(D, xd1)
-    local fa = a_ss and fire_of(A, ia1, fires, true) or nil
-    local fd = d_ss and fire_of(D, id1, fires, true) or nil
-    local flags = (a_ss and 2 or 0) + (d_ss and 1 or 0)
-    local ka, pa, kd, pd
-    if fd then ka, pa = effect(A, xa1, fd, spend) else ka, pa = { xa1 }, NOTHING_P end
-    if fa then kd, pd = effect(D, xd1, fa, spend) else kd, pd = { xd1 }, NOTHING_P end
-    return ka, pa, kd, pd, flags
+    local fa = a_ss and fire_of(A, info_of(A, xa1), fires, true) or nil
+    local fd = d_ss and fire_of(D, info_of(D, xd1), fires, true) or nil
+    return effect(A, xa1, fd, spend), effect(D, xd1, fa, spend), (a_ss and 2 or 0) + (d_ss and 1 or 0)
   end
 
-  -- the step where both fire, from mid (xa, xd) with flags: lists as first_step's
+  -- the step where both fire, from mid (xa, xd) with flags: each side's outcome list
   local function fire_step(xa, xd, flags, ia, id)
     local fa = fire_of(A, ia, fires, false, flags & 2 ~= 0)
     local fd = fire_of(D, id, fires, false, flags & 1 ~= 0)
-    local ka, pa, kd, pd
-    if fd then ka, pa = effect(A, xa, fd, spend) else ka, pa = { xa }, NOTHING_P end
-    if fa then kd, pd = effect(D, xd, fa, spend) else kd, pd = { xd }, NOTHING_P end
-    return ka, pa, kd, pd
+    return effect(A, xa, fd, spend), effect(D, xd, fa, spend)
   end
 
-  -- mass m along the first-strike outcomes of start `self_key`, but the one to mid self_mid
-  local function push_first(ka, pa, kd, pd, flags, m, self_mid)
-    local na, nd = #ka, #kd
-    spend(na * nd)
-    local ids = {}
-    for j = 1, nd do ids[j] = info_of(D, kd[j]) end
-    for i = 1, na do
-      local x = ka[i]
-      local ia = info_of(A, x)
-      local mi = m * pa[i]
-      local base = x * DS
-      for j = 1, nd do
-        local id = ids[j]
-        local k = base + kd[j]
-        local p = mi * pd[j]
-        if ia.inb == 0 or id.inb == 0 then
-          finish(result_of(ia, id), k, p)
-        else
-          local mk = k * 4 + flags
+  -- mass m along the first-strike outcomes (ea, ed), but the one to mid self_mid
+  local function push_first(ea, ed, flags, m, self_mid)
+    spend(ea.n * ed.n)
+    local lk, lp, lpot, ln, dk, dp, dn = ed.lk, ed.lp, ed.lpot, ed.ln, ed.dk, ed.dp, ed.dn
+    local wins, holds, both = terminal[WINS], terminal[HOLDS], terminal[BOTH]
+    local ak, ap, ainfo = ea.k, ea.p, ea.info
+    for i = 1, ea.n do
+      local mi = m * ap[i]
+      local base = ak[i] * DS
+      local ia = ainfo[i]
+      if ia.inb == 0 then
+        for j = 1, ln do local k = base + lk[j]; holds[k] = (holds[k] or 0) + mi * lp[j] end
+        for j = 1, dn do local k = base + dk[j]; both[k] = (both[k] or 0) + mi * dp[j] end
+      else
+        for j = 1, dn do local k = base + dk[j]; wins[k] = (wins[k] or 0) + mi * dp[j] end
+        local apot = ia.pot
+        for j = 1, ln do
+          local mk = (base + lk[j]) * 4 + flags
           if mk ~= self_mid then
             local old = mids[mk]
-            if old then mids[mk] = old + p
+            if old then mids[mk] = old + mi * lp[j]
             else
-              mids[mk] = p
-              local l = level(ia.pot + id.pot).mids
+              mids[mk] = mi * lp[j]
+              local l = level(apot + lpot[j]).mids
               l[#l + 1] = mk
             end
           end
@@ -687,43 +711,62 @@ local function run_battle(A, D, retreat_at, spend)
     end
   end
 
-  -- mass m along the outcomes where both fire, but the one back to start self_key
-  local function push_fire(ka, pa, kd, pd, m, self_key)
-    local na, nd = #ka, #kd
-    spend(na * nd)
-    local dinb, dpres, dthreat, dpot = {}, {}, {}, {}
-    for j = 1, nd do
-      local id = info_of(D, kd[j])
-      dinb[j], dpres[j], dthreat[j], dpot[j] = id.inb, id.pres, id.threat, id.pot
-    end
-    local wins, nohit, retreat = terminal[WINS], terminal[NOHIT], terminal[RETREAT]
-    for i = 1, na do
-      local x = ka[i]
-      local ia = info_of(A, x)
-      local mi = m * pa[i]
+  -- mass m along the outcomes (ea, ed) where both fire, but the one back to start self_key
+  local function push_fire(ea, ed, m, self_key)
+    spend(ea.n * ed.n)
+    local lk, lp, lpot, linfo, ln = ed.lk, ed.lp, ed.lpot, ed.linfo, ed.ln
+    local dk, dp, dn, reach = ed.dk, ed.dp, ed.dn, ed.reach
+    local ak, ap, ainfo = ea.k, ea.p, ea.info
+    local wins, holds, both, nohit, retreat = terminal[WINS], terminal[HOLDS], terminal[BOTH], terminal[NOHIT],
+      terminal[RETREAT]
+    local self_x = self_key and self_key // DS
+    for i = 1, ea.n do
+      local x = ak[i]
+      local mi = m * ap[i]
       local base = x * DS
-      local ainb, apres, athreat, apot = ia.inb, ia.pres, ia.threat, ia.pot
+      local ia = ainfo[i]
+      local ainb = ia.inb
       if ainb == 0 then
-        for j = 1, nd do
-          local k = base + kd[j]
-          local t = terminal[dinb[j] == 0 and BOTH or HOLDS]
-          t[k] = (t[k] or 0) + mi * pd[j]
-        end
+        for j = 1, ln do local k = base + lk[j]; holds[k] = (holds[k] or 0) + mi * lp[j] end
+        for j = 1, dn do local k = base + dk[j]; both[k] = (both[k] or 0) + mi * dp[j] end
       else
-        local retreats = retreat_at and ainb <= retreat_at
-        for j = 1, nd do
-          local k = base + kd[j]
-          local p = mi * pd[j]
-          if dinb[j] == 0 then wins[k] = (wins[k] or 0) + p
-          elseif athreat & dpres[j] == 0 and dthreat[j] & apres == 0 then nohit[k] = (nohit[k] or 0) + p
-          elseif retreats then retreat[k] = (retreat[k] or 0) + p
-          elseif k ~= self_key then
+        for j = 1, dn do local k = base + dk[j]; wins[k] = (wins[k] or 0) + mi * dp[j] end
+        local apres, athreat, apot = ia.pres, ia.threat, ia.pot
+        -- (can this side's threat find every live state of the other? once per list and threat)
+        local finds = reach[athreat]
+        if finds == nil then
+          finds = true
+          for j = 1, ln do if athreat & linfo[j].pres == 0 then finds = false break end end
+          reach[athreat] = finds
+        end
+        if finds and x ~= self_x and not (retreat_at and ainb <= retreat_at) then
+          -- the common case: every pair goes on to a start of another position
+          for j = 1, ln do
+            local k = base + lk[j]
             local old = starts[k]
-            if old then starts[k] = old + p
+            if old then starts[k] = old + mi * lp[j]
             else
-              starts[k] = p
-              local l = level(apot + dpot[j]).starts
+              starts[k] = mi * lp[j]
+              local l = level(apot + lpot[j]).starts
               l[#l + 1] = k
+            end
+          end
+        else
+          local retreats = retreat_at and ainb <= retreat_at
+          for j = 1, ln do
+            local k = base + lk[j]
+            local p = mi * lp[j]
+            local id = linfo[j]
+            if athreat & id.pres == 0 and id.threat & apres == 0 then nohit[k] = (nohit[k] or 0) + p
+            elseif retreats then retreat[k] = (retreat[k] or 0) + p
+            elseif k ~= self_key then
+              local old = starts[k]
+              if old then starts[k] = old + p
+              else
+                starts[k] = p
+                local l = level(apot + lpot[j]).starts
+                l[#l + 1] = k
+              end
             end
           end
         end
@@ -731,12 +774,14 @@ local function run_battle(A, D, retreat_at, spend)
     end
   end
 
-  -- the probability, in outcome lists, of one position (and whether it ends the battle there)
-  local function p_of(ka, pa, kd, pd, xa, xd)
+  -- the probability of one position in a pair of outcome lists
+  local function p_of(ea, ed, xa, xd)
     local pi, pj
-    for i = 1, #ka do if ka[i] == xa then pi = pa[i] break end end
+    local k = ea.k
+    for i = 1, ea.n do if k[i] == xa then pi = ea.p[i] break end end
     if not pi then return 0 end
-    for j = 1, #kd do if kd[j] == xd then pj = pd[j] break end end
+    k = ed.k
+    for j = 1, ed.n do if k[j] == xd then pj = ed.p[j] break end end
     return pj and pi * pj or 0
   end
 
@@ -749,29 +794,29 @@ local function run_battle(A, D, retreat_at, spend)
     local l = levels[pot]
     if l then
       -- mids whose flags differ from those their own start would have: they lead only to starts
+      -- (positions of one level do not lead to one another but for those loops: they are
+      -- weighed in the order they were met, the same on every run)
       local lm = l.mids
-      sort(lm)
-      local paired = {}
+      local paired, paired_list = {}, {}
       for _, mk in ipairs(lm) do
         local k, flags = mk // 4, mk % 4
         local xa, xd = k // DS, k % DS
         local ia, id = info_of(A, xa), info_of(D, xd)
         if flags == (not id.frig and 2 or 0) + (not ia.frig and 1 or 0) then
-          paired[k] = true
+          if not paired[k] then paired[k] = true; paired_list[#paired_list + 1] = k end
         else
           local m = mids[mk]
           mids[mk] = nil
-          local ka, pa, kd, pd = fire_step(xa, xd, flags, ia, id)
-          push_fire(ka, pa, kd, pd, m, nil)
+          local ea, ed = fire_step(xa, xd, flags, ia, id)
+          push_fire(ea, ed, m, nil)
         end
       end
       -- each start with its own mid: start -> mid (nothing changed at the first strike,
       -- q0) and mid -> start (nothing changed when both fired, r0) is a loop
       local ls = l.starts
-      for k in pairs(paired) do
+      for _, k in ipairs(paired_list) do
         if not starts[k] then starts[k] = 0.0; ls[#ls + 1] = k end
       end
-      sort(ls)
       for _, k in ipairs(ls) do
         local a = starts[k]
         starts[k] = nil
@@ -782,14 +827,14 @@ local function run_battle(A, D, retreat_at, spend)
         local b = mids[mk] or 0.0
         mids[mk] = nil
         -- the step where both fire from the paired mid: r0 = back to this start
-        local fka, fpa, fkd, fpd = fire_step(xa, xd, flags, ia, id)
+        local fa, fd = fire_step(xa, xd, flags, ia, id)
         -- (a start that would end the battle there never comes back to itself)
         local ends = result_of(ia, id) or (retreat_at and ia.inb <= retreat_at)
-        local r0p = ends and 0 or p_of(fka, fpa, fkd, fpd, xa, xd)
-        local q0, ska, spa, skd, spd = 0, nil, nil, nil, nil
+        local r0p = ends and 0 or p_of(fa, fd, xa, xd)
+        local q0, sa, sd = 0, nil, nil
         if a > 0 or r0p > 0 then
-          ska, spa, skd, spd = first_step(xa, xd, ia, id)
-          q0 = p_of(ska, spa, skd, spd, xa, xd)
+          sa, sd = first_step(xa, xd, ia, id)
+          q0 = p_of(sa, sd, xa, xd)
         end
         local stay = q0 * r0p
         if stay >= 1 - 1e-15 then
@@ -801,9 +846,9 @@ local function run_battle(A, D, retreat_at, spend)
           if A_tot > 0 then
             states = states + 1
             rounds = rounds + A_tot
-            push_first(ska, spa, skd, spd, flags, A_tot, mk)
+            push_first(sa, sd, flags, A_tot, mk)
           end
-          if B_tot > 0 then push_fire(fka, fpa, fkd, fpd, B_tot, k) end
+          if B_tot > 0 then push_fire(fa, fd, B_tot, k) end
         end
       end
       levels[pot] = nil
@@ -918,27 +963,22 @@ function M.new(model, casualty_ranks, policy_problem)
     local xa1, xd1 = a_ss and ia.sub or A.x0, d_ss and id.sub or D.x0
     local fa = a_ss and fire_of(A, info_of(A, xa1), fires, true) or nil
     local fd = d_ss and fire_of(D, info_of(D, xd1), fires, true) or nil
-    local ka, pa = { xa1 }, { 1.0 }
-    local kd, pd = { xd1 }, { 1.0 }
-    if fd then ka, pa = effect(A, xa1, fd, spend) end
-    if fa then kd, pd = effect(D, xd1, fa, spend) end
-    for i, x in ipairs(ka) do
-      for j, y in ipairs(kd) do
+    local ea, ed = effect(A, xa1, fd, spend), effect(D, xd1, fa, spend)
+    for i, x in ipairs(ea.k) do
+      for j, y in ipairs(ed.k) do
         local ix, iy = info_of(A, x), info_of(D, y)
-        local p = pa[i] * pd[j]
+        local p = ea.p[i] * ed.p[j]
         if ix.inb == 0 or iy.inb == 0 then add(x, y, result_of(ix, iy), p)
         else
           local fa3 = fire_of(A, ix, fires, false, a_ss)
           local fd3 = fire_of(D, iy, fires, false, d_ss)
-          local ka3, pa3, kd3, pd3 = { x }, { 1.0 }, { y }, { 1.0 }
-          if fd3 then ka3, pa3 = effect(A, x, fd3, spend) end
-          if fa3 then kd3, pd3 = effect(D, y, fa3, spend) end
-          for i3, x3 in ipairs(ka3) do
-            for j3, y3 in ipairs(kd3) do
+          local ea3, ed3 = effect(A, x, fd3, spend), effect(D, y, fa3, spend)
+          for i3, x3 in ipairs(ea3.k) do
+            for j3, y3 in ipairs(ed3.k) do
               local ia3, id3 = info_of(A, x3), info_of(D, y3)
               local r = result_of(ia3, id3)
               if not r and retreat_at and ia3.inb <= retreat_at then r = RETREAT end
-              add(x3, y3, r, p * pa3[i3] * pd3[j3])
+              add(x3, y3, r, p * ea3.p[i3] * ed3.p[j3])
             end
           end
         end
