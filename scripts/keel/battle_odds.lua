@@ -1223,6 +1223,25 @@ function M.questions(set)
   return qs
 end
 
+--- The odds questions of a rule family, asked of its rule set (`keel odds FAMILY:QUESTION`):
+--- M.questions of the set when its rules describe its battle; else the family may keep
+--- scripts/FAMILY/odds.lua (trusted host code beside its manifest) returning
+--- {QUESTION = {summary=, usage=, options = {name = "value"|"flag"}, run = function(opts) -> text}}.
+---@param fam string
+---@return table questions
+function M.family_questions(fam)
+  for _, f in ipairs(require("keel.registry").family_names()) do
+    if f == fam then
+      local qs = M.questions(require("keel.rules").load { families = { fam } })
+      if qs then return qs end
+    end
+  end
+  local path = require("keel").script_dir .. "/" .. fam .. "/odds.lua"
+  local chunk = loadfile(path, "t")
+  if not chunk then error(("no odds questions for family '%s' (%s)"):format(fam, path), 0) end
+  return chunk()
+end
+
 local opened = {}
 
 --- The engine for rule families (opened once per process): M.open { families = {...} }.

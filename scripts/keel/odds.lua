@@ -369,25 +369,4 @@ function M.format_expr(o)
   return format_counts(o, ("%s — totals:"):format(o.expr), "total", 5, "total")
 end
 
--- ---- a rule family's own questions ------------------------------------------------------
-
---- The odds questions of a rule family, asked of its rule set: a family whose rules
---- describe its battle (the query battle_model) gets keel.battle_odds's questions; another
---- may keep scripts/FAMILY/odds.lua (trusted host code beside its manifest) returning
---- {QUESTION = {summary=, usage=, options = {name = "value"|"flag"}, run = function(opts) -> text}}.
----@param fam string
----@return table questions
-function M.family_questions(fam)
-  for _, f in ipairs(require("keel.registry").family_names()) do
-    if f == fam then
-      local qs = require("keel.battle_odds").questions(require("keel.rules").load { families = { fam } })
-      if qs then return qs end
-    end
-  end
-  local path = require("keel").script_dir .. "/" .. fam .. "/odds.lua"
-  local chunk = loadfile(path, "t")
-  if not chunk then error(("no odds questions for family '%s' (%s)"):format(fam, path), 0) end
-  return chunk()
-end
-
 return M

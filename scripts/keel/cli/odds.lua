@@ -142,11 +142,11 @@ local function order_odds(opts, rest)
   return 0
 end
 
--- a rule family's own odds question (keel.odds.family_questions), or nil for another word
+-- a rule family's own odds question (keel.battle_odds.family_questions), or nil for another word
 local function family_question(name)
   local fam, q = name:match("^([%w_]+):([%w_]+)$")
   if not fam then return nil end
-  local questions = require("keel.odds").family_questions(fam)
+  local questions = require("keel.battle_odds").family_questions(fam)
   if not questions[q] then
     local names = {}
     for k in pairs(questions) do names[#names + 1] = fam .. ":" .. k end

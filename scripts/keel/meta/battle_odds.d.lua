@@ -56,6 +56,9 @@ function battle_odds.open(opts) end
 ---@param set table a keel.rules set
 ---@return table|nil questions, string? why
 function battle_odds.questions(set) end
+---@param fam string
+---@return table questions {QUESTION = {summary=, usage=, options=, run=}}
+function battle_odds.family_questions(fam) end
 ---@param model table
 ---@param spec string|table
 ---@return table|nil force, string? why
