@@ -29,15 +29,17 @@
 -- undamaged capital ship of that type takes a hit and stays) and "cruiser"
 -- (a hit on a unit of that type, a damaged one first), or a named list
 -- ("cheapest", "keep_carriers"). Without a policy the battle waits for the
--- order; nothing is picked silently. keel's exact odds (scripts/seazone/
--- odds.lua) model exactly this sequence and these policies.
+-- order; nothing is picked silently. keel's exact odds (keel.battle_odds,
+-- `keel odds seazone:battle`) model exactly this sequence, and ask this file
+-- for the battle model and these policies (queries battle_model,
+-- casualty_ranks, casualty_policy_problem).
 
 local battle_of, participants, alive_of, fire_value, roll_units, resolve_hits, assign_policy
 local check_end, conclude, declare_policy, policy_problem, pending_attackers, say_units, run
 local maxmatch, pref_key, capacity, choice_hits, apply_hit, validate_choice
 local fire_step, retreat_attackers, capacities, end_if_side_gone
 local battle_zones_domain, casualties_domain, retreat_domain, named_policies, close_choice_window
-local twice_domain, hit_list
+local twice_domain, hit_list, casualty_ranks, casualty_policy_problem, battle_model
 
 -- the title of the decision window a casualty choice opens for the owner
 local CHOICE_WINDOW = "casualties"
@@ -78,6 +80,12 @@ rule {
       return ev.allowed
     end,
     policy_problem = function(ctx, units, policy) return policy_problem(ctx, units, policy) end,
+    -- the casualty policies over unit types, for keel.battle_odds (the same functions the
+    -- battle's declared policies use): ranks {list, soak, loss}; why a policy does not do
+    casualty_ranks = function(ctx, types, side, order) return casualty_ranks(ctx, types, side, order) end,
+    casualty_policy_problem = function(ctx, types, policy) return casualty_policy_problem(ctx, types, policy) end,
+    -- what keel.battle_odds needs of this battle (plain data; see battle_model below)
+    battle_model = function(ctx) return battle_model(ctx) end,
     -- the names of the declared casualty policies, sorted (parameter candidates, keel.legal)
     named_policies = function(ctx) return named_policies(ctx) end,
   },
@@ -865,39 +873,49 @@ function conclude(ctx, b)
 end
 
 -- ---- casualty policies ------------------------------------------------------------------
+-- Written once: the game's declared policies (declare_policy, policy_problem) and the
+-- exact odds (keel.battle_odds, through the queries casualty_ranks and
+-- casualty_policy_problem) both use these three functions, over the types in a battle.
 
--- the policy's list of entries for these units (a named list is made from their costs)
-local function policy_list(ctx, units, order)
+-- the policy's list of entries for these types of `side` (a named list is made from their costs)
+local function casualty_list(ctx, types, side, order)
   if type(order) == "table" then return order end
-  local g = ctx.game
-  local types, seen, side = {}, {}, nil
-  for _, u in ipairs(units) do
-    local t = g:get(u, "type")
-    side = side or g:get(u, "side")
-    if not seen[t] then seen[t] = true; types[#types + 1] = t end
-  end
+  local sorted = {}
+  for i, t in ipairs(types) do sorted[i] = t end
   local function cost(t)
     local d = ctx:query("unit_data", t)
     return d and d.cost[side] or 0
   end
-  table.sort(types, function(a, b)
+  table.sort(sorted, function(a, b)
     if cost(a) ~= cost(b) then return cost(a) < cost(b) end
     return a < b
   end)
   local list = {}
   local last = {}
-  for _, t in ipairs(types) do
+  for _, t in ipairs(sorted) do
     local d = ctx:query("unit_data", t)
     if d and d.hits >= 2 then
       if order == "keep_carriers" and t == "carrier" then last[#last + 1] = "damage:" .. t
       else list[#list + 1] = "damage:" .. t end
     end
   end
-  for _, t in ipairs(types) do
+  for _, t in ipairs(sorted) do
     if order == "keep_carriers" and t == "carrier" then last[#last + 1] = t else list[#list + 1] = t end
   end
   for _, e in ipairs(last) do list[#list + 1] = e end
   return list
+end
+
+-- the casualty ranks of a policy: {list = entries, soak = {type = rank of "damage:type"},
+-- loss = {type = rank of "type"}}; a unit is hit at its smallest rank first
+function casualty_ranks(ctx, types, side, order)
+  local list = casualty_list(ctx, types, side, order)
+  local soak, loss = {}, {}
+  for i, e in ipairs(list) do
+    local s, t = tostring(e):match("^(damage:)(.+)$")
+    if s then soak[t] = soak[t] or i else loss[e] = loss[e] or i end
+  end
+  return { list = list, soak = soak, loss = loss }
 end
 
 local function order_of(policy)
@@ -906,7 +924,8 @@ local function order_of(policy)
   return nil
 end
 
-function policy_problem(ctx, units, policy)
+-- why a policy does not do for a battle with units of these types (nil: it does)
+function casualty_policy_problem(ctx, types, policy)
   if policy == nil then return nil end
   local order = order_of(policy)
   if type(policy) ~= "string" and type(policy) ~= "table" then
@@ -928,10 +947,9 @@ function policy_problem(ctx, units, policy)
     if soak and d.hits < 2 then return ("policy entry %d: %s is not a capital ship (damage: needs one)"):format(i, t) end
     if not soak then named[t] = true end
   end
-  local g = ctx.game
-  for _, u in ipairs(units) do
-    if not named[g:get(u, "type")] then
-      return ("the casualty policy does not name %s (every type in the battle needs an entry)"):format(g:get(u, "type"))
+  for _, t in ipairs(types) do
+    if not named[t] then
+      return ("the casualty policy does not name %s (every type in the battle needs an entry)"):format(t)
     end
   end
   if type(policy) == "table" and policy.submerge ~= nil and policy.submerge ~= "first" and policy.submerge ~= "alone" then
@@ -940,29 +958,85 @@ function policy_problem(ctx, units, policy)
   return nil
 end
 
-function declare_policy(ctx, units, policy)
+-- the types of these units, in the order first met
+local function types_and_side(ctx, units)
   local g = ctx.game
-  local list = policy_list(ctx, units, order_of(policy))
-  local soak, loss = {}, {}
-  for i, e in ipairs(list) do
-    local s, t = tostring(e):match("^(damage:)(.+)$")
-    if s then soak[t] = soak[t] or i else loss[e] = loss[e] or i end
-  end
+  local types, seen, side = {}, {}, nil
   for _, u in ipairs(units) do
     local t = g:get(u, "type")
-    g:set_value(u, "loss_rank", loss[t])
-    if soak[t] then g:set_value(u, "soak_rank", soak[t]) end
+    side = side or g:get(u, "side")
+    if not seen[t] then seen[t] = true; types[#types + 1] = t end
+  end
+  return types, side
+end
+
+function policy_problem(ctx, units, policy)
+  return casualty_policy_problem(ctx, (types_and_side(ctx, units)), policy)
+end
+
+function declare_policy(ctx, units, policy)
+  local g = ctx.game
+  local types, side = types_and_side(ctx, units)
+  local ranks = casualty_ranks(ctx, types, side, order_of(policy))
+  for _, u in ipairs(units) do
+    local t = g:get(u, "type")
+    g:set_value(u, "loss_rank", ranks.loss[t])
+    if ranks.soak[t] then g:set_value(u, "soak_rank", ranks.soak[t]) end
     if type(policy) == "table" and policy.submerge and t == "submarine" then
       g:set_value(u, "submerge_policy", policy.submerge)
     end
   end
-  ctx:say("declared casualty order: %s", table.concat(list, ", "))
+  ctx:say("declared casualty order: %s", table.concat(ranks.list, ", "))
 end
 
--- ---- parameter domains (keel.legal) ------------------------------------------------
+-- ---- the battle as exact odds see it (keel.battle_odds) -----------------------------------
 
--- the sea zones where a battle may start (an attack is pending there) or goes on, for
--- the attacking side (`side`, when given)
+-- the battle model: each unit type's numbers (its table row) and its part in the General
+-- Combat sequence, named by the rules that give it; the families' words for the forces
+function battle_model(ctx)
+  local units = {}
+  for _, name in ipairs { "sea_units", "other_units" } do
+    for _, row in ipairs(ctx:table(name).rows) do
+      local t = row.key
+      local d = ctx:query("unit_data", t)
+      units[t] = { attack = d.attack, defense = d.defense, hits = d.hits, class = d.class,
+                   cost = { Allies = d.cost.Allies, Opfor = d.cost.Opfor }, air = d.class == "air",
+                   first_strike = t == "submarine",    -- units.submarines.surprise-strike (step 2)
+                   submerges = t == "submarine",       -- units.submarines.submersible
+                   detector = t == "frigate",          -- units.frigates.anti-sub-vessel
+                   air_defense = t == "carrier" }      -- units.aircraft-carriers.air-defense
+    end
+  end
+  return {
+    family = "seazone",
+    units = units,
+    aliases = { sub = "submarine", subs = "submarine", cv = "carrier", ca = "cruiser", dd = "destroyer",
+                ff = "frigate", ss = "submarine", lha = "assault_ship", ftr = "fighter", heli = "helicopter",
+                bomber = "strategic_bomber", inf = "infantry" },
+    policies = named_policies(ctx),
+    sides = { "Allies", "Opfor" },
+    hits = {
+      surprise_strike = {
+        option = "subs", flag = "defending", only = "submarines make a Surprise Strike",
+        values = { submarine = "attack" },
+        title = "Surprise Strike of %s (%s) — hits:",
+        summary = "The exact hits of submarines' Surprise Strike (units.submarines.surprise-strike):\n" ..
+          "  --subs FORCE    e.g. \"3 submarine\"   --defending: at their defense value",
+        usage = "keel odds seazone:surprise_strike --subs FORCE [--defending]",
+      },
+      bombard = {
+        option = "ships", only = "cruisers and destroyers bombard",
+        values = { cruiser = { rule = "units.cruisers.offshore-bombardment", value = "hit_on" },
+                   destroyer = { rule = "units.destroyers.offshore-bombardment", value = "hit_on" } },
+        title = "Offshore bombardment by %s (cruisers hit on 4 or less, destroyers on 3 or less) — hits:",
+        summary = "The exact hits of an offshore bombardment (cruisers hit on 4 or less, destroyers on 3 or less):\n" ..
+          "  --ships FORCE   e.g. \"2 cruiser, destroyer\"",
+        usage = "keel odds seazone:bombard --ships FORCE",
+      },
+    },
+  }
+end
+
 function battle_zones_domain(ctx, side)
   local g = ctx.game
   if g:get_phase() ~= "conduct_combat" then return nil, "battles are fought in the Conduct Combat phase" end

@@ -1,10 +1,14 @@
--- tests/lua/seazone_odds_test.lua — exact battle odds (scripts/seazone/battle_odds.lua; keel odds seazone:*):
--- hand-computed fractions, the Surprise Strike and bombardment hit
+-- tests/lua/seazone_odds_test.lua — exact battle odds of the sea-zone rules
+-- (keel.battle_odds over the rule set's battle model; keel odds seazone:*):
+-- hand-computed fractions, a big battle against the figures computed before
+-- the engine was rewritten, the Surprise Strike and bombardment hit
 -- distributions, the rule set's own battle played die by die against the
--- odds' first round (every branch of hits and misses), a Monte Carlo within
--- its error, and `keel odds seazone:battle`.
+-- odds' first round (every branch of hits and misses), the casualty policy
+-- the game declares against the odds', a Monte Carlo within its error, and
+-- `keel odds seazone:battle`.
 local t = require "keel.testing"
-local odds = require "seazone.battle_odds"
+local battle_odds = require "keel.battle_odds"
+local odds = battle_odds.open { families = { "seazone" } }
 local F = dofile("tests/lua/seazone_fixture.lua")
 
 local function near(got, num, den, what) t.near(got, num / den, 1e-12, what) end
@@ -78,10 +82,107 @@ t.test("general-combat.step-6: exact odds with a declared retreat", function()
   t.near(r.total, 1.0, 1e-12, "the outcomes add up to 1")
 end)
 
+-- ---- bigger battles: the same figures as before the engine was rewritten ------------------------
+
+-- Computed by the engine as it was before (scripts/seazone/battle_odds.lua at 8615d5e, a round
+-- at a time; 14 s and 63 s on the development machine), printed with %.17g.
+local BEFORE = {
+  { n = 20, states = 4056,
+    attacker = "6 submarine, 4 cruiser, 6 destroyer, 4 fighter",
+    defender = "2 carrier[fighter,fighter], 2 cruiser*, 4 destroyer, 2 frigate, 4 submarine, 2 assault_ship[infantry]",
+    p = { ["attacker wins"] = 0.60857197222473258, ["defender holds"] = 0.36676567288633455,
+          ["both destroyed"] = 0.00047739414212623213, ["no side can hit the other"] = 0.024184960746806976,
+          ["attacker retreats"] = 0 },
+    rounds = 4.2675314719219504 },
+  { n = 25, states = 7533,
+    attacker = "8 submarine, 5 cruiser, 7 destroyer, 5 fighter",
+    defender = "2 carrier[fighter,fighter], 3 cruiser*, 5 destroyer, 3 frigate, 5 submarine, 3 assault_ship[infantry]",
+    p = { ["attacker wins"] = 0.70184300880455597, ["defender holds"] = 0.27801720717973677,
+          ["both destroyed"] = 0.00023671711954479814, ["no side can hit the other"] = 0.019903066896159966,
+          ["attacker retreats"] = 0 },
+    rounds = 4.4286623275505272,
+    losses = { attacker = { 17.923821239981969, 133.08520156435097 }, defender = { 26.036290994181723, 321.28038958564235 } } },
+}
+
+for _, b in ipairs(BEFORE) do
+  t.test(("general-combat-odds-exact-%d: %d v %d mixed forces, the same odds as the engine computed before its rewrite"):format(
+    b.n, b.n, b.n), function()
+    local r = odds.battle { attacker = b.attacker, defender = b.defender, policy = "cheapest" }
+    t.eq(r.states, b.states, "the same battle states")
+    for _, k in ipairs(odds.RESULTS) do t.near(r.p[k], b.p[k], 1e-12, k) end
+    t.near(r.rounds, b.rounds, 1e-11, "expected rounds")
+    t.near(r.total, 1.0, 1e-12, "the outcomes add up to 1")
+    for role, l in pairs(b.losses or {}) do
+      t.near(r.losses[role].units, l[1], 1e-10, role .. " units lost")
+      t.near(r.losses[role].cost, l[2], 1e-9, role .. " cost lost")
+    end
+  end)
+end
+
+t.test("general-combat-odds-exact-3: submerging submarines, a retreat, keep_carriers: every outcome adds up, the same as its Monte Carlo", function()
+  local spec = { attacker = "3 submarine, cruiser, destroyer", defender = "carrier[fighter,fighter], frigate, submarine",
+                 attacker_policy = { order = "cheapest", submerge = "alone", retreat_at = 2 },
+                 defender_policy = { order = "keep_carriers", submerge = "first" } }
+  local r = odds.battle(spec)
+  t.near(r.total, 1.0, 1e-12)
+  t.ok(r.p["attacker retreats"] > 0.01, "retreats happen")
+  local n = 4000
+  local m = odds.simulate(spec, n, 5)
+  for _, k in ipairs(odds.RESULTS) do
+    local p = r.p[k]
+    local se = math.sqrt(p * (1 - p) / n)
+    t.ok(math.abs(m.p[k] - p) <= 4 * se + 1e-12, ("%s: Monte Carlo %.4f, exact %.4f (se %.4f)"):format(k, m.p[k], p, se))
+  end
+end)
+
+-- ---- the shape: the family's rule set is the odds' only source ---------------------------------------
+
+t.test("general-combat-odds-shape-1: the casualty order the odds use is the one the rule set's battle declares", function()
+  local w = F.world { power = "Russia", units = {
+    { "U1", "submarine", "Opfor", "SZ 3", power = "Russia" }, { "Kirov", "cruiser", "Opfor", "SZ 3", power = "Russia" },
+    { "DD", "destroyer", "Opfor", "SZ 3", power = "Russia" },
+    { "Nimitz", "carrier", "Allies", "SZ 2", power = "USA" }, { "F1", "fighter", "Allies", nil, power = "USA", aboard = "Nimitz" },
+    { "Perry", "frigate", "Allies", "SZ 2", power = "USA" } } }
+  w.ok("move", { units = { "U1", "Kirov", "DD" }, path = { "SZ 2" } })
+  w.ok("end_phase", {})
+  w.ok("battle", { zone = "SZ 2", attacker = "cheapest", defender = "keep_carriers", rounds = 1 })
+  local declared = {}
+  for _, l in ipairs(w.said) do
+    local order = l:match("declared casualty order: (.+)$")
+    if order then declared[#declared + 1] = order end
+  end
+  local r = odds.battle { attacker = "submarine, cruiser, destroyer", defender = "carrier[fighter], frigate",
+                          attacker_policy = "cheapest", defender_policy = "keep_carriers" }
+  t.eq(declared, { table.concat(r.attacker_order, ", "), table.concat(r.defender_order, ", ") })
+  t.eq(declared[2], "fighter, frigate, damage:carrier, carrier", "keep_carriers: the carrier last")
+  -- and a policy the game refuses, the odds refuse with the game's reason
+  local why = w.set:query(w.game, "casualty_policy_problem", { "cruiser", "destroyer" }, { order = { "destroyer" } })
+  local ok, err = pcall(odds.battle, { attacker = "cruiser, destroyer", defender = "destroyer",
+                                       attacker_policy = { order = { "destroyer" } }, defender_policy = "cheapest" })
+  t.ok(not ok and why and tostring(err):find(why, 1, true), tostring(err))
+end)
+
+t.test("general-combat-odds-shape-2: the family folder holds only its rule files; the odds are asked of a rule set", function()
+  local files = {}
+  local p = io.popen("ls scripts/seazone/*.lua")
+  for f in p:lines() do files[#files + 1] = f:match("([^/]+)$") end
+  p:close()
+  local manifest = assert(io.open("scripts/seazone/manifest.lua")):read("a")
+  for _, f in ipairs(files) do
+    t.ok(f == "manifest.lua" or manifest:find('"' .. f .. '"', 1, true), f .. " is a rule file of the manifest")
+  end
+  local set = require("keel.rules").load { families = { "navgroup" } }
+  local e, why = battle_odds.for_set(set)
+  t.eq(e, nil)
+  t.ok(why and why:find("no rule answers the query battle_model", 1, true), tostring(why))
+  local status, out = t.sh(t.keel_bin .. " odds seazone:nothing 2>&1")
+  t.ok(status ~= 0 and out:find("seazone:battle, seazone:bombard, seazone:surprise_strike", 1, true), out)
+end)
+
 -- ---- single-step distributions -------------------------------------------------------------------
 
 t.test("units.submarines.surprise-strike: the exact hits of three submarines' Surprise Strike (8/27, 4/9, 2/9, 1/27)", function()
-  local o = odds.surprise_strike("3 submarine")
+  local o = odds.hits("surprise_strike", "3 submarine")
   t.eq(o.den, 216)
   local got = {}
   for i, r in ipairs(o.rows) do got[i] = tostring(r.p) end
@@ -89,7 +190,7 @@ t.test("units.submarines.surprise-strike: the exact hits of three submarines' Su
 end)
 
 t.test("units.cruisers.offshore-bombardment: the exact hits of two cruisers and a destroyer (1/18, 5/18, 4/9, 2/9)", function()
-  local o = odds.bombardment("2 cruiser, destroyer")
+  local o = odds.hits("bombard", "2 cruiser, destroyer")
   local got = {}
   for i, r in ipairs(o.rows) do got[i] = r.count end
   t.eq(got, { 12, 60, 96, 48 }, "over 6^3 = 216")
@@ -97,7 +198,7 @@ t.test("units.cruisers.offshore-bombardment: the exact hits of two cruisers and 
 end)
 
 t.test("units.destroyers.offshore-bombardment: a destroyer alone hits with 1/2", function()
-  local o = odds.bombardment("destroyer")
+  local o = odds.hits("bombard", "destroyer")
   t.eq(tostring(o.rows[2].p), "1/2")
 end)
 
@@ -273,7 +374,7 @@ t.test("general-combat-odds-bounds-1: forces past 100 units are refused before a
   t.ok(not ok and tostring(err):find("more than the 100 of one force", 1, true), tostring(err))
   ok, err = pcall(odds.battle, { attacker = "60 destroyer, 30 carrier[fighter,fighter]", defender = "destroyer", policy = "cheapest" })
   t.ok(not ok and tostring(err):find("a force of more than 100 units (cargo counted)", 1, true), tostring(err))
-  ok, err = pcall(odds.bombardment, "9223372036854775807 cruiser")
+  ok, err = pcall(odds.hits, "bombard", "9223372036854775807 cruiser")
   t.ok(not ok and tostring(err):find("9223372036854775807 units, more than the 100", 1, true), tostring(err))
   ok, err = pcall(odds.battle, { attacker = { { type = "destroyer", n = math.maxinteger } }, defender = "destroyer",
                                  policy = "cheapest" })

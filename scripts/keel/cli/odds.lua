@@ -1,5 +1,5 @@
 --- keel odds TABLE [--mod N | --dist M:W,...] [--with NAMES] [--table NAME] [--column C | --strength V [--shift N]]
---- keel odds FAMILY:QUESTION [OPTIONS]   (a rule family's own question: scripts/FAMILY/odds.lua)
+--- keel odds FAMILY:QUESTION [OPTIONS]   (a rule family's own question, asked of its rule set)
 --- keel odds --hits NdS --on K
 --- keel odds NdS[+M]
 --- keel odds --scenario FILE --order N [--set KEY=VALUE ...]
@@ -18,8 +18,9 @@ local M = {
          "  --column C     the odds of one column's results\n" ..
          "  --strength V   the column whose printed range holds V (1-2, 3-5, 10+), moved --shift N columns\n" ..
          "  --list         list the tables of the rule families on the search path\n" ..
-         "FAMILY:QUESTION asks a rule family's own question (scripts/FAMILY/odds.lua), e.g.\n" ..
+         "FAMILY:QUESTION asks a rule family's own question (its rule set), e.g.\n" ..
          "  keel odds ocs:barrage --ships 7 --protection 2   (without options: what it asks)\n" ..
+         "  keel odds seazone:battle --attacker \"2 submarine, cruiser\" --vs \"carrier[fighter], destroyer\"\n" ..
          "  --hits NdS --on K   distribution of hits when each die hits on K or less\n" ..
          "A bare dice expression (2d6+1) prints the distribution of its total.\n" ..
          "  --scenario FILE --order N   play the scenario's orders before N, then every dice\n" ..
@@ -141,25 +142,18 @@ local function order_odds(opts, rest)
   return 0
 end
 
--- A rule family's own odds questions: scripts/FAMILY/odds.lua (trusted host
--- code, beside the family's manifest) returns {QUESTION = {summary=,
--- usage=, options = {name = "value"|"flag"}, run = function(opts) -> text}}.
+-- a rule family's own odds question (keel.battle_odds.family_questions), or nil for another word
 local function family_question(name)
   local fam, q = name:match("^([%w_]+):([%w_]+)$")
   if not fam then return nil end
-  local keel = require "keel"
-  local path = keel.script_dir .. "/" .. fam .. "/odds.lua"
-  local chunk = loadfile(path, "t")
-  if not chunk then error(("no odds questions for family '%s' (%s)"):format(fam, path), 0) end
-  local questions = chunk()
-  local qs = questions[q]
-  if not qs then
+  local questions = require("keel.battle_odds").family_questions(fam)
+  if not questions[q] then
     local names = {}
     for k in pairs(questions) do names[#names + 1] = fam .. ":" .. k end
     table.sort(names)
     error(("family '%s' has no odds question '%s' (it has: %s)"):format(fam, q, table.concat(names, ", ")), 0)
   end
-  return qs
+  return questions[q]
 end
 
 function M.run(args)
