@@ -23,6 +23,8 @@ keel_status keel_state_new(keel_state **out) {
   st->atab_cap = 128;
   st->atab = calloc(st->atab_cap, sizeof *st->atab);
   st->journal_on = 1;
+  st->jkeep = SIZE_MAX;               /* no reader keeps written lines */
+  st->undo_depth = KEEL_UNDO_DEPTH;
   if (!st->atoms || !st->atab) { keel_state_free(st); return KEEL_E_NOMEM; }
   *out = st;
   return KEEL_OK;

@@ -115,6 +115,9 @@ struct keel_state {
   int loose;                    /* ops recorded outside any action */
   int frozen;                   /* > 0: every change refused (keel_state_set_frozen) */
   action_rec *actions; size_t nactions, capactions;
+  size_t afirst;                /* actions[afirst..nactions) are undoable; those before it
+                                   are past the undo depth, dropped at depth 0 (undo.c) */
+  size_t undo_depth;            /* at most this many actions undoable (keel_state_set_undo_depth) */
   op *redo_ops; size_t nredo_ops, capredo_ops;
   redo_rec *redo; size_t nredo, capredo;
   int64_t action_seq;
@@ -123,10 +126,18 @@ struct keel_state {
   event *events; size_t nevents, capevents;
   char *etext; size_t netext, capetext;
   size_t events_cut;            /* lowest nevents since journal.c last rendered */
-  /* the rendered journal (journal.c only) */
-  char *jtext; size_t njtext, capjtext;
-  size_t *jstart; size_t capjstart;             /* byte offset of each rendered event */
+  /* the rendered journal (journal.c only). Lines are numbered from 0 for
+   * the whole game; a streamed journal (keel_state_journal_stream) drops
+   * what it wrote, so the arrays hold a window of them. */
+  char *jtext; size_t njtext, capjtext;         /* the lines held, from line lbase */
+  size_t *jstart; size_t capjstart;             /* byte offset in jtext of line lbase + i */
   size_t jdone;                                 /* events rendered */
+  size_t ebase;                                 /* the line of events[0] */
+  size_t lbase;                                 /* the first line held in jtext */
+  size_t bbase;                                 /* the journal byte of jtext[0] */
+  size_t jwritten;                              /* lines written to the sink */
+  size_t jkeep;                                 /* lines from jkeep on are held once written */
+  keel_journal_sink sink; void *sink_ud;
 };
 
 #define UNIT_OK(st, id) ((id) >= 1 && (id) <= (st)->nunits)

@@ -345,9 +345,8 @@ function M.collect(path, opts)
 
   -- read the journal lines of the step: units touched, owners, moves
   local function step_lines()
-    local text = game:journal_text()
-    local chunk = text:sub(offset + 1)
-    offset = #text
+    local chunk
+    chunk, offset = game:journal_since(offset)
     local touched, seqs, order, owners = {}, {}, {}, false
     for l in chunk:gmatch("[^\n]+") do
       local e = json.decode(l)
@@ -417,7 +416,7 @@ function M.collect(path, opts)
         board_svg, ctx = render.draw(board, { size = size, spec = spec,
           owners = function(h) return initial_owner[h] end })
       end
-      offset = #g:journal_text()
+      offset = g:journal_count()
       n.offset = offset
       local s = { kind = "setup", title = "setup" }
       add_step(s, true)
