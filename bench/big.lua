@@ -189,6 +189,7 @@ local function view()
     TARGET.view_s)
   ratio_line("  the page's weight", sz, EARLIER.view.bytes, mib)
   os.remove(path)
+  os.remove(path .. ".scenario.lua")
   os.remove(html)
 end
 

@@ -4,8 +4,9 @@
 -- and again, each move in a naval step of its own (searches, surface
 -- combat with the Allied Escort, the last path: every kind of line the
 -- showcase writes), played by `keel run` until the journal has at least
--- LINES lines. Nothing is committed: the scenario and the journal go to
--- temporary files.
+-- LINES lines. Nothing is committed: the scenario goes beside the journal
+-- (OUT.scenario.lua: replaying the journal, keel view runs it again).
+-- bench/big.lua removes both.
 --
 --   bin/keel script bench/long_journal.lua OUT.jsonl [LINES]
 local out, want = ...
@@ -42,7 +43,7 @@ return scenario {
 ]]):format(dir, table.concat(o, "\n"))
 end
 
-local scen = os.tmpname() .. ".lua"
+local scen = out .. ".scenario.lua"
 local function lines_for(cycles)
   local f = assert(io.open(scen, "w"))
   f:write(scenario_text(cycles))
@@ -58,5 +59,4 @@ local per = (b - a) / 10
 local cycles = 20 + math.max(0, math.ceil((want - b) / per))
 local n = lines_for(cycles)
 while n < want do cycles = cycles + math.ceil((want - n) / per); n = lines_for(cycles) end
-os.remove(scen)
 print(("%s: %d lines, %d orders"):format(out, n, cycles * 4))

@@ -801,6 +801,24 @@ KEEL_API size_t keel_state_count_owned(const keel_state *st);
  * rollback, an undo or a redo: what was computed from the owners at one
  * version still holds while the version is the same. Never goes back. */
 KEEL_API uint64_t keel_state_get_owner_version(const keel_state *st);
+
+/* Owners shared by many games: hex -> side name, built once (the owners a
+ * board's map declares) and read by every game started on it, which then
+ * holds only the owners that differ from it. keel_owner_base_new takes n
+ * hexes and for each the index (0..nnames-1) of its side in names; a hex
+ * given again takes its later side. At most 255 names. Reference counted:
+ * a state holds a reference while it uses one; release drops the
+ * caller's. */
+typedef struct keel_owner_base keel_owner_base;
+KEEL_API keel_status keel_owner_base_new(const keel_hex *hexes, const uint8_t *sides, size_t n,
+                                         const char *const *names, size_t nnames, keel_owner_base **out);
+KEEL_API void keel_owner_base_release(keel_owner_base *base);
+KEEL_API size_t keel_owner_base_count(const keel_owner_base *base);
+/* A state with no owners yet (none ever set, no base, no action, no open
+ * transaction: else KEEL_E_STATE) starts from base's owners: the same
+ * owners, count and hash as setting each one, in O(number of sides). Like
+ * a change outside any action, it is not journaled and cannot be undone. */
+KEEL_API keel_status keel_state_set_owner_base(keel_state *st, keel_owner_base *base);
 /* A number that changes whenever anything in the state changes (a unit,
  * group, value, marker, global, owner or keyed value), by a change, a
  * rollback, an undo or a redo. What was worked out from the state at one

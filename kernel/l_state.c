@@ -782,6 +782,72 @@ static int l_set_owner(lua_State *L) {
   return 0;
 }
 
+/* ---- shared owners ---- */
+
+#define OWNER_BASE_MT "keel.state.OwnerBase"
+
+static void owner_base_release(void *p) { keel_owner_base_release(p); }
+
+/* keel.state.owner_base({ {side = NAME, hexes = {hex, ...}}, ... }) -> OwnerBase: owners many games
+ * share, a later entry winning for a hex two name  [-1, +1, e] */
+static int l_owner_base(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  size_t ng = (size_t)luaL_len(L, 1), total = 0;
+  for (size_t g = 1; g <= ng; g++) {
+    if (lua_geti(L, 1, (lua_Integer)g) != LUA_TTABLE) return luaL_argerror(L, 1, "a list of {side =, hexes =} expected");
+    lua_getfield(L, -1, "hexes");
+    if (!lua_istable(L, -1)) return luaL_argerror(L, 1, lua_pushfstring(L, "entry %d: hexes must be a list", (int)g));
+    total += (size_t)luaL_len(L, -1);
+    lua_pop(L, 2);
+  }
+  keel_hex *hexes = lua_newuserdatauv(L, (total ? total : 1) * sizeof *hexes, 0);
+  uint8_t *sides = lua_newuserdatauv(L, total ? total : 1, 0);
+  const char *names[255];
+  size_t nnames = 0, at = 0;
+  for (size_t g = 1; g <= ng; g++) {
+    lua_geti(L, 1, (lua_Integer)g);
+    int entry = lua_gettop(L);
+    lua_getfield(L, entry, "side");
+    const char *side = lua_tostring(L, -1);
+    if (lua_type(L, -1) != LUA_TSTRING) return luaL_argerror(L, 1, lua_pushfstring(L, "entry %d: side must be a name", (int)g));
+    size_t k = 0;
+    while (k < nnames && strcmp(names[k], side) != 0) k++;
+    if (k == nnames) {
+      if (nnames == 255) return luaL_argerror(L, 1, "at most 255 sides");
+      names[nnames++] = side;   /* the string stays in the table at 1 */
+    }
+    lua_getfield(L, entry, "hexes");
+    size_t n;
+    keel_hex *hs = keel_lua_checkhexes(L, lua_gettop(L), &n);
+    memcpy(hexes + at, hs, n * sizeof *hs);
+    memset(sides + at, (int)k, n);
+    at += n;
+    lua_settop(L, entry - 1);
+  }
+  keel_owner_base **ud = keel_lua_newobject(L, sizeof *ud, 0, OWNER_BASE_MT);
+  keel_status s = keel_owner_base_new(hexes, sides, at, names, nnames, ud);
+  if (s != KEEL_OK) return keel_lua_fail(L, s, "owner_base");
+  return 1;
+}
+
+/* base:count() -> hexes owned  [-1, +1, e] */
+static int l_owner_base_count(lua_State *L) {
+  keel_owner_base *b = keel_lua_checkobject(L, 1, OWNER_BASE_MT, "owner base");
+  lua_pushinteger(L, (lua_Integer)keel_owner_base_count(b));
+  return 1;
+}
+
+/* st:set_owner_base(base): a state with no owners yet starts from base's  [-2, +0, e] */
+static int l_set_owner_base(lua_State *L) {
+  keel_state *st = S(L);
+  keel_owner_base *b = keel_lua_checkobject(L, 2, OWNER_BASE_MT, "owner base");
+  keel_status s = keel_state_set_owner_base(st, b);
+  if (s == KEEL_E_STATE)
+    return luaL_error(L, "set_owner_base: only on a state with no owners, actions or transaction yet");
+  check(L, s, "set_owner_base");
+  return 0;
+}
+
 /* st:count_owned() -> hexes owned  [-1, +1, e] */
 static int l_owned_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_count_owned(S(L))); return 1; }
 
@@ -1519,6 +1585,7 @@ int keel_lua_open_state(lua_State *L) {
     { "get_global", l_global }, { "set_global", l_set_global }, { "globals", l_globals },
     { "get_owner", l_owner }, { "set_owner", l_set_owner }, { "count_owned", l_owned_count },
     { "get_owner_version", l_get_owner_version }, { "get_version", l_get_version },
+    { "set_owner_base", l_set_owner_base },
     { "get_keyed", l_get_keyed }, { "set_keyed", l_set_keyed }, { "count_keyed", l_count_keyed },
     { "at_keyed", l_at_keyed },
     { "push_rule", l_push_rule }, { "pop_rule", l_pop_rule }, { "get_rule", l_rule },
@@ -1543,7 +1610,7 @@ int keel_lua_open_state(lua_State *L) {
   static const luaL_Reg fns[] = {
     { "new", l_new }, { "load", l_load }, { "load_text", l_load_text }, { "json", l_json },
     { "json_line", l_json_line }, { "json_array", l_json_array },
-    { "hash_bytes", l_hash_bytes },
+    { "hash_bytes", l_hash_bytes }, { "owner_base", l_owner_base },
     { NULL, NULL }
   };
   /* the scratch memory of json and save_text: upvalue 1 of every function */
@@ -1553,6 +1620,9 @@ int keel_lua_open_state(lua_State *L) {
   json_markers(L);                           /* json_null, kept for the library below */
   lua_insert(L, -2);
   lua_pushvalue(L, -1);
+  static const luaL_Reg base_methods[] = { { "count", l_owner_base_count }, { NULL, NULL } };
+  static const keel_lua_class base_cls = { .name = OWNER_BASE_MT, .methods = base_methods, .release = owner_base_release };
+  keel_lua_newclass(L, &base_cls, 0);
   static const keel_lua_class cls = { .name = STATE_MT, .methods = methods, .gc = l_gc, .close = l_gc, .tostring = l_tostring };
   keel_lua_newclass(L, &cls, 1);
   luaL_newlibtable(L, fns);

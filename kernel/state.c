@@ -41,6 +41,8 @@ void keel_state_free(keel_state *st) {
   free(st->groups);
   free(st->glob);
   free(st->own);
+  keel_owner_base_release(st->own_base);
+  free(st->base_atoms);
   for (size_t i = 0; i < st->nmaps; i++) free(st->maps[i].e);
   free(st->maps);
   free(st->rules);

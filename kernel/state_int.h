@@ -101,7 +101,9 @@ struct keel_state {
   unit *units; int32_t nunits, initunits; size_t capunits;
   group *groups; int32_t ngroups, initgroups; size_t capgroups;
   kv *glob; size_t nglob, capglob;
-  own_slot *own; size_t own_cap, own_used, own_count;
+  own_slot *own; size_t own_cap, own_used, own_count;   /* the owners set: those that differ from base */
+  struct keel_owner_base *own_base;             /* shared owners under them (global.c), or NULL */
+  keel_atom *base_atoms;                        /* the state's atom of each of base's sides */
   uint64_t own_version;                         /* +1 on every owner change, either way */
   uint64_t version;                             /* +1 on every change of any kind, either way (undo.c) */
   keyed_map *maps; size_t nmaps, capmaps;       /* keyed.c, sorted by name */
@@ -193,6 +195,11 @@ int keel__owner_prepare(keel_state *st, const op *o);
 void keel__owner_apply(keel_state *st, const op *o, int forward);
 int keel__keyed_prepare(keel_state *st, const op *o);
 void keel__keyed_apply(keel_state *st, const op *o, int forward);
+
+/* global.c: the hexes owned (every one, base's included), n = own_count
+ * of them in out; the XOR of base's owner facts under the set owners. */
+size_t keel__owned(const keel_state *st, own_slot *out);
+uint64_t keel__owner_base_hash(const keel_state *st);
 
 /* keyed.c: an encoded key's parts; string parts are unescaped into buf
  * (KEEL_KEY_BYTES) and point into it. */

@@ -946,6 +946,91 @@ TEST(journal_streamed) {
   keel_state_free(ref);
 }
 
+static keel_hex hex_make(int64_t q, int64_t r) {
+  keel_hex h = 0;
+  CHECK_OK(keel_hex_from_qr(q, r, &h));
+  return h;
+}
+
+/* owner-base-1: owners from a shared base are the owners set one by one:
+ * the same get_owner, count, hash (incremental and recomputed) and save
+ * text; a change on top, its rollback and undo as without a base; a state
+ * that already has owners refuses a base */
+TEST(state_owner_base) {
+  enum { N = 3000 };
+  keel_hex hexes[N];
+  uint8_t sides[N];
+  const char *names[] = { "Axis", "Allied" };
+  for (int i = 0; i < N; i++) {
+    hexes[i] = hex_make(i % 60, i / 60 - 20);
+    sides[i] = (uint8_t)((i / 7) % 2);
+  }
+  hexes[N - 1] = hexes[5];   /* a hex given again: the later side wins */
+  sides[N - 1] = (uint8_t)!sides[5];
+  keel_owner_base *b;
+  const char *missing[] = { "Axis", "Allied", NULL };
+  CHECK_INT(keel_owner_base_new(hexes, sides, N, missing, 3, &b), KEEL_E_ARG);   /* a name missing */
+  sides[0] = 2;
+  CHECK_INT(keel_owner_base_new(hexes, sides, N, names, 2, &b), KEEL_E_ARG);     /* a side past the names */
+  sides[0] = 0;
+  CHECK_OK(keel_owner_base_new(hexes, sides, N, names, 2, &b));
+  CHECK_INT(keel_owner_base_count(b), N - 1);
+  keel_state *st, *ref;
+  CHECK_OK(keel_state_new(&st));
+  CHECK_OK(keel_state_new(&ref));
+  keel_atom side_ref[2] = { A(ref, "Axis"), A(ref, "Allied") };
+  for (int i = 0; i < N; i++) CHECK_OK(keel_state_set_owner(ref, hexes[i], side_ref[sides[i]]));
+  CHECK_OK(keel_state_set_owner_base(st, b));
+  keel_owner_base_release(b);                /* the state holds its own reference */
+  CHECK_INT(keel_state_count_owned(st), keel_state_count_owned(ref));
+  CHECK_INT(keel_state_hash(st), keel_state_hash(ref));
+  CHECK_INT(keel_state_hash_full(st), keel_state_hash(ref));
+  size_t len;
+  const char *name = keel_state_atom_str(st, keel_state_get_owner(st, hexes[5]), &len);
+  CHECK(name && strcmp(name, names[!sides[5] ? 1 : 0]) == 0);
+  CHECK_INT(keel_state_get_owner(st, hex_make(500, 500)), 0);
+  char *sa, *sb;
+  size_t na, nb;
+  CHECK_OK(keel_state_save_text(st, NULL, NULL, 0, &sa, &na));
+  CHECK_OK(keel_state_save_text(ref, NULL, NULL, 0, &sb, &nb));
+  CHECK(na == nb && memcmp(sa, sb, na) == 0);
+  free(sa);
+  free(sb);
+  /* changes on top: a base hex to nobody, to the other side, a new hex */
+  keel_atom ax = A(st, "Axis");
+  uint64_t h0 = keel_state_hash(st);
+  CHECK_OK(keel_state_action_begin(st, "take", NULL));
+  CHECK_OK(keel_state_set_owner(st, hexes[10], 0));
+  CHECK_OK(keel_state_set_owner(st, hexes[20], ax));
+  CHECK_OK(keel_state_set_owner(st, hex_make(500, 500), ax));
+  CHECK_OK(keel_state_action_end(st));
+  CHECK_OK(keel_state_action_begin(ref, "take", NULL));
+  CHECK_OK(keel_state_set_owner(ref, hexes[10], 0));
+  CHECK_OK(keel_state_set_owner(ref, hexes[20], side_ref[0]));
+  CHECK_OK(keel_state_set_owner(ref, hex_make(500, 500), side_ref[0]));
+  CHECK_OK(keel_state_action_end(ref));
+  CHECK_INT(keel_state_hash(st), keel_state_hash(ref));
+  CHECK_INT(keel_state_hash_full(st), keel_state_hash(ref));
+  CHECK_INT(keel_state_count_owned(st), keel_state_count_owned(ref));
+  CHECK_OK(keel_state_save_text(st, NULL, NULL, 0, &sa, &na));
+  CHECK_OK(keel_state_save_text(ref, NULL, NULL, 0, &sb, &nb));
+  CHECK(na == nb && memcmp(sa, sb, na) == 0);
+  free(sa);
+  free(sb);
+  CHECK_OK(keel_state_undo(st, 1));
+  CHECK_INT(keel_state_hash(st), h0);
+  CHECK_INT(keel_state_hash_full(st), h0);
+  CHECK_INT(keel_state_count_owned(st), N - 1);
+  CHECK(keel_state_get_owner(st, hexes[10]) != 0);
+  /* a base only on a state with no owners yet */
+  CHECK_OK(keel_owner_base_new(hexes, sides, N, names, 2, &b));
+  CHECK_INT(keel_state_set_owner_base(st, b), KEEL_E_STATE);
+  CHECK_INT(keel_state_set_owner_base(ref, b), KEEL_E_STATE);
+  keel_owner_base_release(b);
+  keel_state_free(st);
+  keel_state_free(ref);
+}
+
 int main(void) {
   RUN(state_units_and_fields);
   RUN(state_hash_independent_of_history);
@@ -971,5 +1056,6 @@ int main(void) {
   RUN(state_action_side_and_frozen);
   RUN(state_undo_depth);
   RUN(journal_streamed);
+  RUN(state_owner_base);
   return check_report();
 }

@@ -51,6 +51,16 @@ function statelib.json_line(ev, ...) end
 ---@param s string
 ---@return string hex16
 function statelib.hash_bytes(s) end
+--- Owners many games share (a board's declared owners): a later entry wins for a hex two name.
+---@param groups {side: string, hexes: integer[]}[]
+---@return keel.state.OwnerBase
+function statelib.owner_base(groups) end
+
+---@class keel.state.OwnerBase
+local OwnerBase = {}
+---@return integer hexes owned
+function OwnerBase:count() end
+function OwnerBase:close() end
 
 ---@class keel.UnitInfo
 ---@field id integer
@@ -226,6 +236,9 @@ function State:get_owner(hex) end
 function State:set_owner(hex, side) end
 ---@return integer
 function State:count_owned() end
+--- A state with no owners yet starts from base's (the same owners, count and hash).
+---@param base keel.state.OwnerBase
+function State:set_owner_base(base) end
 --- Changes with every owner change (rollback, undo and redo included) and
 --- never comes back: what was computed from the owners holds while it stands.
 ---@return integer
