@@ -15,7 +15,6 @@
 --
 -- Child modes (run by the above): `memory-child N on|off PATH`.
 package.path = "bench/?.lua;" .. package.path
-local keel = require "keel"
 local fmt = string.format
 
 -- Measured with this file at 8615d5e (main when this work began), this

@@ -471,8 +471,8 @@ end
 
 --- Lines from `line` on stay held once a streamed journal wrote them (a
 --- reader such as keel.narrator that has yet to read them); nil: none.
----@param line integer|nil
-function Game:journal_keep(line) self.state:journal_keep(line) end
+---@param from integer|nil
+function Game:journal_keep(from) self.state:journal_keep(from) end
 
 --- Write what a streamed journal still holds and close its file.
 ---@return boolean|nil ok, string? why
