@@ -469,7 +469,7 @@ function Game:stream_journal(path)
   return self.state:journal_flush(true)
 end
 
---- Lines from `line` on stay held once a streamed journal wrote them (a
+--- Lines from `from` on stay held once a streamed journal wrote them (a
 --- reader such as keel.narrator that has yet to read them); nil: none.
 ---@param from integer|nil
 function Game:journal_keep(from) self.state:journal_keep(from) end
