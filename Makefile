@@ -154,6 +154,11 @@ $(REL)/bench/%: bench/%.c $(call CORE_O,$(REL))
 	$(CC) $(CSTD) $(WARN) -O2 -Ikernel -o $@ $< $(call CORE_O,$(REL)) -lm
 bench: all $(patsubst bench/%.c,$(REL)/bench/%,$(CBENCH_SRC))
 	@sh bench/run.sh
+# the costs that grow with a game's length or a board's size (issue 28):
+# minutes, so not in `make bench` (doc/performance.md, "Long games, big boards")
+bench-big: all
+	@bin/keel script bench/big.lua
+.PHONY: bench-big
 
 # the players' strength, over paired seeds with 95% intervals (slow: its own
 # target; bench/player_bench.lua has the speed figures)

@@ -1,11 +1,14 @@
 /*
  * global.c — what belongs to the game as a whole: game-wide named values
  * (turn, phase, weather, VPs ...; stored and changed by value.c) and hex
- * ownership (hex -> side, an open-addressing map that never shrinks). Owns
- * the op OP_OWNER.
+ * ownership (hex -> side, an open-addressing map that never shrinks, over
+ * an optional base shared by many games: the owners a board declares, so
+ * a new game on a big board sets none of them one by one). Owns the op
+ * OP_OWNER.
  */
 #include "state_int.h"
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- globals ----------------------------------------------------------------- */
 
@@ -74,9 +77,127 @@ void keel__owner_apply(keel_state *st, const op *o, int forward) {
   st->own_version++;
 }
 
+/* ---- shared owners (a base): open addressing, side index + 1 (0: empty) --- */
+
+struct keel_owner_base {
+  size_t refs, n, cap;          /* cap: a power of 2, at least twice n */
+  keel_hex *hex;
+  uint8_t *side;                /* index + 1 of the side in names; 0: an empty slot */
+  char **names; size_t nnames;
+  uint64_t *name_hash;          /* keel_hash_bytes of each name: its atom's hash in any state */
+  uint64_t hash;                /* the XOR of its owner facts */
+};
+
+static size_t base_find(const keel_owner_base *b, keel_hex h) {
+  size_t i = (size_t)keel__mix((uint64_t)h) & (b->cap - 1);
+  while (b->side[i] && b->hex[i] != h) i = (i + 1) & (b->cap - 1);
+  return i;
+}
+
+void keel_owner_base_release(keel_owner_base *b) {
+  if (!b || --b->refs) return;
+  for (size_t i = 0; i < b->nnames; i++) free(b->names[i]);
+  free(b->names);
+  free(b->name_hash);
+  free(b->hex);
+  free(b->side);
+  free(b);
+}
+
+keel_status keel_owner_base_new(const keel_hex *hexes, const uint8_t *sides, size_t n,
+                                const char *const *names, size_t nnames, keel_owner_base **out) {
+  if (!out || (n && (!hexes || !sides)) || nnames > 255 || (nnames && !names) || n > SIZE_MAX / 4) return KEEL_E_ARG;
+  *out = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (sides[i] >= nnames || !keel_hex_is_valid(hexes[i])) return KEEL_E_ARG;
+  for (size_t i = 0; i < nnames; i++)
+    if (!names[i]) return KEEL_E_ARG;
+  keel_owner_base *b = calloc(1, sizeof *b);
+  if (!b) return KEEL_E_NOMEM;
+  b->refs = 1;
+  b->cap = 16;
+  while (b->cap < 2 * n) b->cap *= 2;
+  b->hex = malloc(b->cap * sizeof *b->hex);
+  b->side = calloc(b->cap, 1);
+  b->names = calloc(nnames ? nnames : 1, sizeof *b->names);
+  b->name_hash = calloc(nnames ? nnames : 1, sizeof *b->name_hash);
+  if (!b->hex || !b->side || !b->names || !b->name_hash) { keel_owner_base_release(b); return KEEL_E_NOMEM; }
+  for (size_t i = 0; i < nnames; i++) {
+    size_t len = strlen(names[i]);
+    b->names[i] = malloc(len + 1);
+    if (!b->names[i]) { keel_owner_base_release(b); return KEEL_E_NOMEM; }
+    memcpy(b->names[i], names[i], len + 1);
+    b->nnames = i + 1;
+    b->name_hash[i] = keel_hash_bytes(names[i], len);
+  }
+  for (size_t i = 0; i < n; i++) {
+    size_t at = base_find(b, hexes[i]);
+    if (b->side[at]) b->hash ^= keel__fact(T_OWNER, (uint64_t)hexes[i], b->name_hash[b->side[at] - 1], 0);
+    else { b->hex[at] = hexes[i]; b->n++; }
+    b->side[at] = (uint8_t)(sides[i] + 1);
+    b->hash ^= keel__fact(T_OWNER, (uint64_t)hexes[i], b->name_hash[sides[i]], 0);
+  }
+  *out = b;
+  return KEEL_OK;
+}
+
+size_t keel_owner_base_count(const keel_owner_base *b) { return b ? b->n : 0; }
+
+keel_status keel_state_set_owner_base(keel_state *st, keel_owner_base *b) {
+  if (!b) return KEEL_E_ARG;
+  if (st->frozen) return KEEL_E_FROZEN;
+  if (st->own_base || st->own_used || st->depth || st->nactions) return KEEL_E_STATE;
+  keel_atom *atoms = calloc(b->nnames ? b->nnames : 1, sizeof *atoms);
+  if (!atoms) return KEEL_E_NOMEM;
+  for (size_t i = 0; i < b->nnames; i++) {
+    keel_status s = keel_state_intern(st, b->names[i], strlen(b->names[i]), &atoms[i]);
+    if (s != KEEL_OK) { free(atoms); return s; }
+  }
+  b->refs++;
+  st->own_base = b;
+  st->base_atoms = atoms;
+  st->own_count = b->n;
+  st->hash ^= b->hash;
+  st->own_version++;
+  st->version++;
+  return KEEL_OK;
+}
+
+/* base's side of h as the state's atom (0: none) */
+static keel_atom base_owner(const keel_state *st, keel_hex h) {
+  const keel_owner_base *b = st->own_base;
+  if (!b) return 0;
+  size_t at = base_find(b, h);
+  return b->side[at] ? st->base_atoms[b->side[at] - 1] : 0;
+}
+
+uint64_t keel__owner_base_hash(const keel_state *st) {
+  const keel_owner_base *b = st->own_base;
+  if (!b) return 0;
+  uint64_t h = b->hash;
+  for (size_t i = 0; i < st->own_cap; i++) {    /* a set owner hides base's */
+    if (!st->own[i].used) continue;
+    size_t at = base_find(b, st->own[i].hex);
+    if (b->side[at]) h ^= keel__fact(T_OWNER, (uint64_t)st->own[i].hex, b->name_hash[b->side[at] - 1], 0);
+  }
+  return h;
+}
+
+size_t keel__owned(const keel_state *st, own_slot *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < st->own_cap; i++)
+    if (st->own[i].used && st->own[i].side) out[n++] = st->own[i];
+  const keel_owner_base *b = st->own_base;
+  if (b)
+    for (size_t i = 0; i < b->cap; i++)
+      if (b->side[i] && !own_lookup(st, b->hex[i]))
+        out[n++] = (own_slot){ b->hex[i], st->base_atoms[b->side[i] - 1], 1 };
+  return n;
+}
+
 keel_atom keel_state_get_owner(const keel_state *st, keel_hex h) {
   const own_slot *s = own_lookup(st, h);
-  return s ? s->side : 0;
+  return s ? s->side : base_owner(st, h);
 }
 
 keel_status keel_state_set_owner(keel_state *st, keel_hex h, keel_atom side) {

@@ -104,5 +104,6 @@ uint64_t keel_state_hash_full(const keel_state *st) {
   for (size_t i = 0; i < st->own_cap; i++)
     if (st->own[i].used && st->own[i].side)
       t->hash ^= keel__fact(T_OWNER, (uint64_t)st->own[i].hex, keel__atom_hash(st, st->own[i].side), 0);
+  t->hash ^= keel__owner_base_hash(st);   /* the shared owners no set one hides */
   return tmp.hash;
 }

@@ -3,7 +3,10 @@
  * lines, one per event, fields in a fixed order, written with the kernel's
  * JSON writer (json.c). Rendering is lazy and incremental: keel_state_journal
  * renders the events recorded since it last ran, and starts again from the
- * first event a rollback took back. The state never calls this file. See
+ * first event a rollback took back. Lines are numbered for the whole game;
+ * a streamed journal writes its lines to a sink with no transaction open
+ * and drops them (and the events they came from), so a long game holds
+ * only what it wrote last. The state never calls this file. See
  * doc/journal.md for every event's fields.
  */
 #include "array.h"
@@ -134,26 +137,104 @@ static int render(keel__buf *b, const keel_state *st, const event *e) {
   }
 }
 
-keel_status keel_state_journal(keel_state *st, const char **text, size_t *len) {
+/* Render the events recorded since the last call (from the first one a
+ * rollback took back). */
+static keel_status render_pending(keel_state *st) {
   size_t keep = st->jdone < st->events_cut ? st->jdone : st->events_cut;
+  size_t first = st->ebase - st->lbase;   /* events[0]'s slot in jstart */
   if (keep < st->jdone) {            /* a rollback took events back */
-    st->njtext = st->jstart[keep];
+    st->njtext = st->jstart[first + keep];
     st->jdone = keep;
   }
-  if (!KEEL_RESERVE_FROM(st->jstart, st->capjstart, st->nevents, 64)) return KEEL_E_NOMEM;
+  if (!KEEL_RESERVE_FROM(st->jstart, st->capjstart, first + st->nevents, 64)) return KEEL_E_NOMEM;
   keel__buf b = { st->jtext, st->njtext, st->capjtext, 0 };
   keel_status s = KEEL_OK;
   while (st->jdone < st->nevents) {
     size_t at = b.n;
     if (!render(&b, st, &st->events[st->jdone]) || !KEEL_JSON_LIT(&b, "\n")) { b.n = at; s = KEEL_E_NOMEM; break; }
-    st->jstart[st->jdone++] = at;
+    st->jstart[first + st->jdone++] = at;
   }
   st->jtext = b.p; st->njtext = b.n; st->capjtext = b.cap;
   if (s != KEEL_OK) return s;
   st->events_cut = st->nevents;
   if (st->jtext) st->jtext[st->njtext] = '\0';   /* the writer keeps a spare byte */
+  return KEEL_OK;
+}
+
+/* The byte in jtext where held line `line` begins (the end for the line
+ * after the last). */
+static size_t line_at(const keel_state *st, size_t line) {
+  size_t i = line - st->lbase;
+  return i < st->ebase - st->lbase + st->jdone ? st->jstart[i] : st->njtext;
+}
+
+keel_status keel_state_journal(keel_state *st, const char **text, size_t *len) {
+  keel_status s = render_pending(st);
+  if (s != KEEL_OK) return s;
+  if (st->lbase > 0) return KEEL_E_RANGE;   /* streamed: the first lines are in the file only */
   *text = st->jtext ? st->jtext : "";
   *len = st->njtext;
+  return KEEL_OK;
+}
+
+keel_status keel_state_journal_count(keel_state *st, size_t *lines, size_t *bytes) {
+  keel_status s = render_pending(st);
+  if (s != KEEL_OK) return s;
+  if (lines) *lines = st->ebase + st->nevents;
+  if (bytes) *bytes = st->bbase + st->njtext;
+  return KEEL_OK;
+}
+
+keel_status keel_state_journal_since(keel_state *st, size_t line, const char **text, size_t *len) {
+  keel_status s = render_pending(st);
+  if (s != KEEL_OK) return s;
+  if (line < st->lbase || line > st->ebase + st->nevents) return KEEL_E_RANGE;
+  size_t at = line_at(st, line);
+  *text = st->jtext ? st->jtext + at : "";
+  *len = st->njtext - at;
+  return KEEL_OK;
+}
+
+void keel_state_journal_stream(keel_state *st, keel_journal_sink sink, void *ud) {
+  st->sink = sink;
+  st->sink_ud = sink ? ud : NULL;
+}
+
+void keel_state_journal_keep(keel_state *st, size_t line) { st->jkeep = line; }
+
+keel_status keel_state_journal_flush(keel_state *st, int all) {
+  if (!st->sink) return KEEL_E_STATE;
+  if (st->depth) return KEEL_OK;     /* what an open transaction did may still be taken back */
+  size_t held = st->njtext + st->netext + st->nevents * sizeof(event);
+  if (!all && held < KEEL_JOURNAL_FLUSH_BYTES) return KEEL_OK;
+  keel_status s = render_pending(st);
+  if (s != KEEL_OK) return s;
+  size_t total = st->ebase + st->nevents;
+  size_t from = line_at(st, st->jwritten);
+  if (st->njtext > from) {
+    s = st->sink(st->sink_ud, st->jtext + from, st->njtext - from);
+    if (s != KEEL_OK) return s == KEEL_E_NOMEM ? s : KEEL_E_IO;
+  }
+  st->jwritten = total;
+  /* every event is rendered: none is needed any more */
+  size_t nlines = total - st->lbase;   /* lines held */
+  st->nevents = 0;
+  st->netext = 0;
+  st->events_cut = 0;
+  st->jdone = 0;
+  st->ebase = total;
+  /* drop the lines written that no reader keeps */
+  size_t to = st->jkeep < total ? (st->jkeep > st->lbase ? st->jkeep : st->lbase) : total;
+  size_t k = to - st->lbase;
+  if (k) {
+    size_t cut = k < nlines ? st->jstart[k] : st->njtext;
+    memmove(st->jtext, st->jtext + cut, st->njtext - cut);
+    st->njtext -= cut;
+    for (size_t i = k; i < nlines; i++) st->jstart[i - k] = st->jstart[i] - cut;
+    st->bbase += cut;
+    st->lbase = to;
+    if (st->jtext) st->jtext[st->njtext] = '\0';
+  }
   return KEEL_OK;
 }
 
@@ -240,5 +321,8 @@ keel_status keel_state_journal_clear(keel_state *st) {
   st->nevents = 0;
   st->netext = 0;
   st->events_cut = 0;
+  st->jdone = 0;
+  st->njtext = 0;
+  st->ebase = st->lbase = st->bbase = st->jwritten = 0;
   return KEEL_OK;
 }

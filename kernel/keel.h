@@ -829,6 +829,24 @@ KEEL_API size_t keel_state_count_owned(const keel_state *st);
  * rollback, an undo or a redo: what was computed from the owners at one
  * version still holds while the version is the same. Never goes back. */
 KEEL_API uint64_t keel_state_get_owner_version(const keel_state *st);
+
+/* Owners shared by many games: hex -> side name, built once (the owners a
+ * board's map declares) and read by every game started on it, which then
+ * holds only the owners that differ from it. keel_owner_base_new takes n
+ * hexes and for each the index (0..nnames-1) of its side in names; a hex
+ * given again takes its later side. At most 255 names. Reference counted:
+ * a state holds a reference while it uses one; release drops the
+ * caller's. */
+typedef struct keel_owner_base keel_owner_base;
+KEEL_API keel_status keel_owner_base_new(const keel_hex *hexes, const uint8_t *sides, size_t n,
+                                         const char *const *names, size_t nnames, keel_owner_base **out);
+KEEL_API void keel_owner_base_release(keel_owner_base *base);
+KEEL_API size_t keel_owner_base_count(const keel_owner_base *base);
+/* A state with no owners yet (none ever set, no base, no action, no open
+ * transaction: else KEEL_E_STATE) starts from base's owners: the same
+ * owners, count and hash as setting each one, in O(number of sides). Like
+ * a change outside any action, it is not journaled and cannot be undone. */
+KEEL_API keel_status keel_state_set_owner_base(keel_state *st, keel_owner_base *base);
 /* A number that changes whenever anything in the state changes (a unit,
  * group, value, marker, global, owner or keyed value), by a change, a
  * rollback, an undo or a redo. What was worked out from the state at one
@@ -874,11 +892,20 @@ KEEL_API int64_t keel_state_action_number(const keel_state *st);  /* last begun,
  * Only on a state with no actions, no redo and no open transaction, and n >= 0. */
 KEEL_API keel_status keel_state_set_action_number(keel_state *st, int64_t n);
 KEEL_API keel_status keel_state_undo(keel_state *st, size_t n);
+/* The undo depth: at most n actions stay undoable (KEEL_UNDO_DEPTH by
+ * default); older ones are dropped, with their undo records, whenever no
+ * transaction is open, so a long game holds a bounded undo log. n = 0: no
+ * action can be undone. Setting it drops at once what is past it (only
+ * with no transaction open: KEEL_E_STATE). doc/state.md. */
+#define KEEL_UNDO_DEPTH 1000
+KEEL_API keel_status keel_state_set_undo_depth(keel_state *st, size_t n);
+KEEL_API size_t keel_state_get_undo_depth(const keel_state *st);
 KEEL_API keel_status keel_state_redo(keel_state *st, size_t n);
 
 /* The journal: JSON lines, one event each (doc/journal.md), rendered from
  * the state's events when asked for; *text (NUL-terminated) stays valid
- * until the state next changes. */
+ * until the state next changes. The whole text: a streamed journal that
+ * dropped lines it wrote gives KEEL_E_RANGE (read it from its file). */
 KEEL_API void keel_state_journal_enable(keel_state *st, int on);
 KEEL_API keel_status keel_state_journal(keel_state *st, const char **text, size_t *len);
 /* Append one line (a complete JSON object without the newline). */
@@ -898,6 +925,27 @@ typedef struct keel_roll_line {
 } keel_roll_line;
 KEEL_API keel_status keel_state_journal_roll(keel_state *st, const keel_roll_line *r);
 KEEL_API keel_status keel_state_journal_clear(keel_state *st);
+/* The journal as lines numbered from 0 for the whole game, read without
+ * copying it: the number of lines and bytes so far, and the text of the
+ * lines from `line` on (*text valid until the state next changes). A
+ * streamed journal no longer holds the lines it wrote and dropped: asking
+ * for one is KEEL_E_RANGE, as is a line past the end. */
+KEEL_API keel_status keel_state_journal_count(keel_state *st, size_t *lines, size_t *bytes);
+KEEL_API keel_status keel_state_journal_since(keel_state *st, size_t line, const char **text, size_t *len);
+/* Stream the journal: sink(ud, text, len) receives its lines in order,
+ * each exactly once (from the first not yet written), and the state drops
+ * what it wrote. sink NULL: stop streaming. keel_state_journal_flush
+ * writes only with no transaction open (what is inside one may still be
+ * taken back; there it writes nothing), and unless `all` only once the
+ * journal held reaches KEEL_JOURNAL_FLUSH_BYTES; a sink that fails gives
+ * KEEL_E_IO and the lines stay held. Lines from keel_state_journal_keep's
+ * line on stay held once written (a reader that has not read them yet;
+ * SIZE_MAX: none, the default). doc/journal.md. */
+typedef keel_status (*keel_journal_sink)(void *ud, const char *text, size_t len);
+#define KEEL_JOURNAL_FLUSH_BYTES ((size_t)1 << 20)
+KEEL_API void keel_state_journal_stream(keel_state *st, keel_journal_sink sink, void *ud);
+KEEL_API keel_status keel_state_journal_flush(keel_state *st, int all);
+KEEL_API void keel_state_journal_keep(keel_state *st, size_t line);
 
 /* Save and load (kernel/save.c, doc/save.md). meta: n pairs of key and
  * value strings written in order into the save's header. */

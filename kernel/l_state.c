@@ -22,6 +22,7 @@ typedef struct lstate {
   keel_mark *marks;
   size_t nmarks, capmarks;
   int borrowed;      /* st belongs to a sandbox (keel.sandbox.keep): not freed here */
+  FILE *jf;          /* the file the journal streams to (st:journal_stream) */
 } lstate;
 
 static lstate *check_state(lua_State *L, int arg) {
@@ -139,6 +140,11 @@ static int l_new(lua_State *L) {
 /* st:close()  [-1, +0, e] (also __gc, __close) */
 static int l_gc(lua_State *L) {
   lstate *s = luaL_checkudata(L, 1, STATE_MT);
+  if (s->jf) {
+    if (s->st) keel_state_journal_stream(s->st, NULL, NULL);
+    fclose(s->jf);
+    s->jf = NULL;
+  }
   if (!s->borrowed) keel_state_free(s->st);
   s->st = NULL;
   free(s->marks);
@@ -880,6 +886,72 @@ static int l_set_owner(lua_State *L) {
   return 0;
 }
 
+/* ---- shared owners ---- */
+
+#define OWNER_BASE_MT "keel.state.OwnerBase"
+
+static void owner_base_release(void *p) { keel_owner_base_release(p); }
+
+/* keel.state.owner_base({ {side = NAME, hexes = {hex, ...}}, ... }) -> OwnerBase: owners many games
+ * share, a later entry winning for a hex two name  [-1, +1, e] */
+static int l_owner_base(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  size_t ng = (size_t)luaL_len(L, 1), total = 0;
+  for (size_t g = 1; g <= ng; g++) {
+    if (lua_geti(L, 1, (lua_Integer)g) != LUA_TTABLE) return luaL_argerror(L, 1, "a list of {side =, hexes =} expected");
+    lua_getfield(L, -1, "hexes");
+    if (!lua_istable(L, -1)) return luaL_argerror(L, 1, lua_pushfstring(L, "entry %d: hexes must be a list", (int)g));
+    total += (size_t)luaL_len(L, -1);
+    lua_pop(L, 2);
+  }
+  keel_hex *hexes = lua_newuserdatauv(L, (total ? total : 1) * sizeof *hexes, 0);
+  uint8_t *sides = lua_newuserdatauv(L, total ? total : 1, 0);
+  const char *names[255];
+  size_t nnames = 0, at = 0;
+  for (size_t g = 1; g <= ng; g++) {
+    lua_geti(L, 1, (lua_Integer)g);
+    int entry = lua_gettop(L);
+    lua_getfield(L, entry, "side");
+    const char *side = lua_tostring(L, -1);
+    if (lua_type(L, -1) != LUA_TSTRING) return luaL_argerror(L, 1, lua_pushfstring(L, "entry %d: side must be a name", (int)g));
+    size_t k = 0;
+    while (k < nnames && strcmp(names[k], side) != 0) k++;
+    if (k == nnames) {
+      if (nnames == 255) return luaL_argerror(L, 1, "at most 255 sides");
+      names[nnames++] = side;   /* the string stays in the table at 1 */
+    }
+    lua_getfield(L, entry, "hexes");
+    size_t n;
+    keel_hex *hs = keel_lua_checkhexes(L, lua_gettop(L), &n);
+    memcpy(hexes + at, hs, n * sizeof *hs);
+    memset(sides + at, (int)k, n);
+    at += n;
+    lua_settop(L, entry - 1);
+  }
+  keel_owner_base **ud = keel_lua_newobject(L, sizeof *ud, 0, OWNER_BASE_MT);
+  keel_status s = keel_owner_base_new(hexes, sides, at, names, nnames, ud);
+  if (s != KEEL_OK) return keel_lua_fail(L, s, "owner_base");
+  return 1;
+}
+
+/* base:count() -> hexes owned  [-1, +1, e] */
+static int l_owner_base_count(lua_State *L) {
+  keel_owner_base *b = keel_lua_checkobject(L, 1, OWNER_BASE_MT, "owner base");
+  lua_pushinteger(L, (lua_Integer)keel_owner_base_count(b));
+  return 1;
+}
+
+/* st:set_owner_base(base): a state with no owners yet starts from base's  [-2, +0, e] */
+static int l_set_owner_base(lua_State *L) {
+  keel_state *st = S(L);
+  keel_owner_base *b = keel_lua_checkobject(L, 2, OWNER_BASE_MT, "owner base");
+  keel_status s = keel_state_set_owner_base(st, b);
+  if (s == KEEL_E_STATE)
+    return luaL_error(L, "set_owner_base: only on a state with no owners, actions or transaction yet");
+  check(L, s, "set_owner_base");
+  return 0;
+}
+
 /* st:count_owned() -> hexes owned  [-1, +1, e] */
 static int l_owned_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)keel_state_count_owned(S(L))); return 1; }
 
@@ -982,7 +1054,11 @@ static int undo_redo(lua_State *L, int redo) {
   keel_state *st = S(L);
   size_t can = redo ? keel_state_count_redos(st) : keel_state_count_actions(st);
   lua_Integer n = luaL_optinteger(L, 2, 1);
-  if (n < 0 || (size_t)n > can)
+  if (n < 0) return luaL_argerror(L, 2, "a count >= 0 expected");
+  if (!redo && (size_t)n > can && (size_t)n > keel_state_get_undo_depth(st))
+    return luaL_error(L, "undo %I: past the undo depth (%I actions are kept undoable, %I can be undone now; "
+                      "set_undo_depth sets it)", n, (lua_Integer)keel_state_get_undo_depth(st), (lua_Integer)can);
+  if ((size_t)n > can)
     return luaL_argerror(L, 2, lua_pushfstring(L, "%d actions can be %s", (int)can, redo ? "redone" : "undone"));
   check(L, (redo ? keel_state_redo : keel_state_undo)(st, (size_t)n), redo ? "redo" : "undo");
   return 0;
@@ -1029,16 +1105,138 @@ static int l_hash_hex(lua_State *L) { return push_hex64(L, keel_state_hash(S(L))
 static int l_journal(lua_State *L) {
   const char *j;
   size_t n;
-  check(L, keel_state_journal(S(L), &j, &n), "journal");
+  keel_status r = keel_state_journal(S(L), &j, &n);
+  if (r == KEEL_E_RANGE)
+    return luaL_error(L, "journal: the journal was streamed to its file, which holds its first lines "
+                      "(journal_since reads the lines held)");
+  check(L, r, "journal");
   lua_pushlstring(L, j, n);
   return 1;
 }
 /* st:journal_size() -> bytes  [-1, +1, e] */
 static int l_journal_size(lua_State *L) {
+  size_t n;
+  check(L, keel_state_journal_count(S(L), NULL, &n), "journal_size");
+  lua_pushinteger(L, (lua_Integer)n);
+  return 1;
+}
+/* st:journal_write(path) -> true | nil, why: the whole journal written to path atomically, as
+ * keel.file.write does, with no copy of it in Lua  [-2, +1|2, e] */
+static int l_journal_write(lua_State *L) {
+  keel_state *st = S(L);
+  const char *path = luaL_checkstring(L, 2);
   const char *j;
   size_t n;
-  check(L, keel_state_journal(S(L), &j, &n), "journal_size");
-  lua_pushinteger(L, (lua_Integer)n);
+  keel_status r = keel_state_journal(st, &j, &n);
+  if (r == KEEL_E_RANGE) return keel_lua_nilmsg(L, "the journal was streamed to its file (journal_close closes it)");
+  check(L, r, "journal_write");
+  if (!*path) return keel_lua_nilmsg(L, "an empty path names no file to write");
+  r = keel_file_write_atomic(path, j, n);
+  int why = errno;
+  if (r == KEEL_E_NOMEM) return keel_lua_fail(L, r, "journal_write");
+  if (r != KEEL_OK) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: cannot write (%s)", path, keel_file_reason(r, why));
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+/* st:journal_count() -> lines, bytes (the whole game's, written or held)  [-1, +2, e] */
+static int l_journal_count(lua_State *L) {
+  size_t lines, bytes;
+  check(L, keel_state_journal_count(S(L), &lines, &bytes), "journal_count");
+  lua_pushinteger(L, (lua_Integer)lines);
+  lua_pushinteger(L, (lua_Integer)bytes);
+  return 2;
+}
+/* st:journal_since(line) -> the text of the lines after the first `line`, the number of lines  [-2, +2, e] */
+static int l_journal_since(lua_State *L) {
+  keel_state *st = S(L);
+  lua_Integer line = luaL_checkinteger(L, 2);
+  size_t lines, len;
+  const char *text;
+  check(L, keel_state_journal_count(st, &lines, NULL), "journal_since");
+  if (line < 0 || (size_t)line > lines)
+    return luaL_argerror(L, 2, lua_pushfstring(L, "a line from 0 to %I expected", (lua_Integer)lines));
+  keel_status r = keel_state_journal_since(st, (size_t)line, &text, &len);
+  if (r == KEEL_E_RANGE)
+    return luaL_error(L, "journal_since %I: the journal was streamed to its file and no longer holds that line "
+                      "(st:journal_keep keeps the lines a reader has yet to read)", line);
+  check(L, r, "journal_since");
+  lua_pushlstring(L, text, len);
+  lua_pushinteger(L, (lua_Integer)lines);
+  return 2;
+}
+static keel_status file_sink(void *ud, const char *text, size_t len) {
+  return fwrite(text, 1, len, (FILE *)ud) == len ? KEEL_OK : KEEL_E_IO;
+}
+/* Close the journal's file: written out whole, then closed; nil and why on failure. */
+static int close_stream(lua_State *L, lstate *s, const char *what) {
+  keel_status r = KEEL_OK;
+  if (s->jf) {
+    r = keel_state_journal_flush(s->st, 1);
+    if (r == KEEL_OK && s->st->depth) r = KEEL_E_STATE;
+    keel_state_journal_stream(s->st, NULL, NULL);
+    if (fclose(s->jf) != 0 && r == KEEL_OK) r = KEEL_E_IO;
+    s->jf = NULL;
+  }
+  if (r == KEEL_E_STATE) return luaL_error(L, "%s: a transaction is open: its lines cannot be written yet", what);
+  if (r != KEEL_OK) return keel_lua_nilerr(L, r, what);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+/* st:journal_stream(path|nil) -> true | nil, why: the journal so far and every line after it go to
+ * path (made afresh), the state dropping what it wrote; nil: stop (see journal_close)  [-2, +1|2, e] */
+static int l_journal_stream(lua_State *L) {
+  lstate *s = LS(L);
+  const char *path = luaL_optstring(L, 2, NULL);
+  if (s->jf) {
+    int n = close_stream(L, s, "journal_stream");
+    if (!lua_toboolean(L, -n)) return n;
+    lua_pop(L, n);
+  }
+  if (!path) { lua_pushboolean(L, 1); return 1; }
+  FILE *f = fopen(path, "wb");
+  if (!f) return keel_lua_nilmsg(L, lua_pushfstring(L, "journal_stream: cannot write %s: %s", path, strerror(errno)));
+  s->jf = f;
+  keel_state_journal_stream(s->st, file_sink, f);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+/* st:journal_flush(all) -> true | nil, why: write what is held (all, or once it is over
+ * KEEL_JOURNAL_FLUSH_BYTES; nothing inside a transaction)  [-2, +1|2, e] */
+static int l_journal_flush(lua_State *L) {
+  lstate *s = LS(L);
+  if (!s->jf) return luaL_error(L, "journal_flush: the journal is not streamed (journal_stream)");
+  keel_status r = keel_state_journal_flush(s->st, lua_toboolean(L, 2));
+  if (r == KEEL_OK && lua_toboolean(L, 2) && fflush(s->jf) != 0) r = KEEL_E_IO;
+  if (r != KEEL_OK) return keel_lua_nilerr(L, r, "journal_flush");
+  lua_pushboolean(L, 1);
+  return 1;
+}
+/* st:journal_close() -> true | nil, why: the streamed journal written whole and its file closed  [-1, +1|2, e] */
+static int l_journal_close(lua_State *L) { return close_stream(L, LS(L), "journal_close"); }
+/* st:is_journal_streamed() -> boolean  [-1, +1, e] */
+static int l_journal_streamed(lua_State *L) { lua_pushboolean(L, LS(L)->jf != NULL); return 1; }
+/* st:journal_keep(line|nil): lines from `line` on stay held once written (nil: none)  [-2, +0, e] */
+static int l_journal_keep(lua_State *L) {
+  lua_Integer line = lua_isnoneornil(L, 2) ? -1 : luaL_checkinteger(L, 2);
+  keel_state_journal_keep(S(L), line < 0 ? SIZE_MAX : (size_t)line);
+  return 0;
+}
+/* st:set_undo_depth(n): at most n actions undoable  [-2, +0, e] */
+static int l_set_undo_depth(lua_State *L) {
+  lua_Integer n = luaL_checkinteger(L, 2);
+  if (n < 0) return luaL_argerror(L, 2, "a depth >= 0 expected");
+  keel_status r = keel_state_set_undo_depth(S(L), (size_t)n);
+  if (r == KEEL_E_STATE) return luaL_error(L, "set_undo_depth: not while a transaction is open");
+  check(L, r, "set_undo_depth");
+  return 0;
+}
+/* st:get_undo_depth() -> n  [-1, +1, e] */
+static int l_get_undo_depth(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)keel_state_get_undo_depth(S(L)));
   return 1;
 }
 /* st:journal_enable(on)  [-2, +0, e] */
@@ -1491,6 +1689,7 @@ int keel_lua_open_state(lua_State *L) {
     { "get_global", l_global }, { "set_global", l_set_global }, { "globals", l_globals },
     { "get_owner", l_owner }, { "set_owner", l_set_owner }, { "count_owned", l_owned_count },
     { "get_owner_version", l_get_owner_version }, { "get_version", l_get_version },
+    { "set_owner_base", l_set_owner_base },
     { "get_keyed", l_get_keyed }, { "set_keyed", l_set_keyed }, { "count_keyed", l_count_keyed },
     { "at_keyed", l_at_keyed },
     { "push_rule", l_push_rule }, { "pop_rule", l_pop_rule }, { "get_rule", l_rule },
@@ -1503,6 +1702,11 @@ int keel_lua_open_state(lua_State *L) {
     { "hash", l_hash }, { "hash_hex", l_hash_hex }, { "hash_full", l_hash_full },
     { "journal", l_journal }, { "journal_size", l_journal_size }, { "journal_enable", l_journal_enable },
     { "journal_append", l_journal_append }, { "journal_clear", l_journal_clear },
+    { "journal_count", l_journal_count }, { "journal_since", l_journal_since },
+    { "journal_stream", l_journal_stream }, { "journal_flush", l_journal_flush },
+    { "journal_close", l_journal_close }, { "is_journal_streamed", l_journal_streamed },
+    { "journal_keep", l_journal_keep }, { "set_undo_depth", l_set_undo_depth },
+    { "get_undo_depth", l_get_undo_depth }, { "journal_write", l_journal_write },
     { "memory", l_memory }, { "save_text", l_save_text }, { "save", l_save },
     { "bind", l_bind },
     { NULL, NULL }
@@ -1510,7 +1714,7 @@ int keel_lua_open_state(lua_State *L) {
   static const luaL_Reg fns[] = {
     { "new", l_new }, { "load", l_load }, { "load_text", l_load_text }, { "json", l_json },
     { "json_line", l_json_line }, { "json_array", l_json_array },
-    { "hash_bytes", l_hash_bytes },
+    { "hash_bytes", l_hash_bytes }, { "owner_base", l_owner_base },
     { NULL, NULL }
   };
   /* the scratch memory of json and save_text: upvalue 1 of every function */
@@ -1520,6 +1724,9 @@ int keel_lua_open_state(lua_State *L) {
   json_markers(L);                           /* json_null, kept for the library below */
   lua_insert(L, -2);
   lua_pushvalue(L, -1);
+  static const luaL_Reg base_methods[] = { { "count", l_owner_base_count }, { NULL, NULL } };
+  static const keel_lua_class base_cls = { .name = OWNER_BASE_MT, .methods = base_methods, .release = owner_base_release };
+  keel_lua_newclass(L, &base_cls, 0);
   static const keel_lua_class cls = { .name = STATE_MT, .methods = methods, .gc = l_gc, .close = l_gc, .tostring = l_tostring };
   keel_lua_newclass(L, &cls, 1);
   luaL_newlibtable(L, fns);

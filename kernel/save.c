@@ -81,8 +81,7 @@ static int write_state(keel__buf *b, const keel_state *st) {
   own_slot *owned = malloc((st->own_count ? st->own_count : 1) * sizeof *owned);
   if (!owned) return 0;
   size_t n = 0;
-  for (size_t i = 0; i < st->own_cap; i++)
-    if (st->own[i].used && st->own[i].side) owned[n++] = st->own[i];
+  n = keel__owned(st, owned);   /* the shared base's owners too (global.c) */
   qsort(owned, n, sizeof *owned, cmp_slot);
   int ok = 1;
   for (size_t i = 0; ok && i < n; i++)

@@ -23,6 +23,8 @@ keel_status keel_state_new(keel_state **out) {
   st->atab_cap = 128;
   st->atab = calloc(st->atab_cap, sizeof *st->atab);
   st->journal_on = 1;
+  st->jkeep = SIZE_MAX;               /* no reader keeps written lines */
+  st->undo_depth = KEEL_UNDO_DEPTH;
   if (!st->atoms || !st->atab) { keel_state_free(st); return KEEL_E_NOMEM; }
   *out = st;
   return KEEL_OK;
@@ -39,6 +41,8 @@ void keel_state_free(keel_state *st) {
   free(st->groups);
   free(st->glob);
   free(st->own);
+  keel_owner_base_release(st->own_base);
+  free(st->base_atoms);
   for (size_t i = 0; i < st->nmaps; i++) free(st->maps[i].e);
   free(st->maps);
   keel__index_free(st);

@@ -106,7 +106,9 @@ struct keel_state {
   unit *units; int32_t nunits, initunits; size_t capunits;
   group *groups; int32_t ngroups, initgroups; size_t capgroups;
   kv *glob; size_t nglob, capglob;
-  own_slot *own; size_t own_cap, own_used, own_count;
+  own_slot *own; size_t own_cap, own_used, own_count;   /* the owners set: those that differ from base */
+  struct keel_owner_base *own_base;             /* shared owners under them (global.c), or NULL */
+  keel_atom *base_atoms;                        /* the state's atom of each of base's sides */
   uint64_t own_version;                         /* +1 on every owner change, either way */
   uint64_t version;                             /* +1 on every change of any kind, either way (undo.c) */
   keyed_map *maps; size_t nmaps, capmaps;       /* keyed.c, sorted by name */
@@ -123,6 +125,9 @@ struct keel_state {
   int loose;                    /* ops recorded outside any action */
   int frozen;                   /* > 0: every change refused (keel_state_set_frozen) */
   action_rec *actions; size_t nactions, capactions;
+  size_t afirst;                /* actions[afirst..nactions) are undoable; those before it
+                                   are past the undo depth, dropped at depth 0 (undo.c) */
+  size_t undo_depth;            /* at most this many actions undoable (keel_state_set_undo_depth) */
   op *redo_ops; size_t nredo_ops, capredo_ops;
   redo_rec *redo; size_t nredo, capredo;
   int64_t action_seq;
@@ -131,10 +136,18 @@ struct keel_state {
   event *events; size_t nevents, capevents;
   char *etext; size_t netext, capetext;
   size_t events_cut;            /* lowest nevents since journal.c last rendered */
-  /* the rendered journal (journal.c only) */
-  char *jtext; size_t njtext, capjtext;
-  size_t *jstart; size_t capjstart;             /* byte offset of each rendered event */
+  /* the rendered journal (journal.c only). Lines are numbered from 0 for
+   * the whole game; a streamed journal (keel_state_journal_stream) drops
+   * what it wrote, so the arrays hold a window of them. */
+  char *jtext; size_t njtext, capjtext;         /* the lines held, from line lbase */
+  size_t *jstart; size_t capjstart;             /* byte offset in jtext of line lbase + i */
   size_t jdone;                                 /* events rendered */
+  size_t ebase;                                 /* the line of events[0] */
+  size_t lbase;                                 /* the first line held in jtext */
+  size_t bbase;                                 /* the journal byte of jtext[0] */
+  size_t jwritten;                              /* lines written to the sink */
+  size_t jkeep;                                 /* lines from jkeep on are held once written */
+  keel_journal_sink sink; void *sink_ud;
 };
 
 #define UNIT_OK(st, id) ((id) >= 1 && (id) <= (st)->nunits)
@@ -190,6 +203,11 @@ int keel__owner_prepare(keel_state *st, const op *o);
 void keel__owner_apply(keel_state *st, const op *o, int forward);
 int keel__keyed_prepare(keel_state *st, const op *o);
 void keel__keyed_apply(keel_state *st, const op *o, int forward);
+
+/* global.c: the hexes owned (every one, base's included), n = own_count
+ * of them in out; the XOR of base's owner facts under the set owners. */
+size_t keel__owned(const keel_state *st, own_slot *out);
+uint64_t keel__owner_base_hash(const keel_state *st);
 
 /* keyed.c: an encoded key's parts; string parts are unescaped into buf
  * (KEEL_KEY_BYTES) and point into it. */

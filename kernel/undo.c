@@ -11,6 +11,8 @@
  *     forwards again, for redo) never allocates and never fails;
  *   - ops are recorded only while an action or a transaction is open; a
  *     change made outside both ends the undo history;
+ *   - at most undo_depth actions stay undoable: older ones (and their ops)
+ *     are dropped whenever no transaction is open (trim_history);
  *   - rolling back puts the events back as they were at the mark, so the
  *     journal (journal.c renders the events) shows only what stayed.
  */
@@ -79,6 +81,7 @@ static void events_cut(keel_state *st, size_t n, size_t ntext) {
 static void end_history(keel_state *st) {
   st->nops = 0;
   st->nactions = 0;
+  st->afirst = 0;
   st->nredo = 0;
   st->nredo_ops = 0;
 }
@@ -137,10 +140,38 @@ keel_status keel_state_begin(keel_state *st, keel_mark *m) {
   return KEEL_OK;
 }
 
+/* Drop the actions past the undo depth, with their ops; only with no
+ * transaction open (a mark holds positions in the arrays). The arrays are
+ * moved down once the dropped part is half of them: a constant cost per
+ * action, whatever the depth. */
+static void trim_history(keel_state *st) {
+  if (st->depth) return;
+  if (st->nactions - st->afirst > st->undo_depth) st->afirst = st->nactions - st->undo_depth;
+  if (st->afirst == 0 || (st->afirst < 64 && st->afirst < st->nactions) || st->afirst * 2 < st->nactions) return;
+  size_t first_op = st->afirst < st->nactions ? st->actions[st->afirst].op_start : st->nops;
+  size_t live = st->nactions - st->afirst;
+  memmove(st->ops, st->ops + first_op, (st->nops - first_op) * sizeof(op));
+  st->nops -= first_op;
+  memmove(st->actions, st->actions + st->afirst, live * sizeof(action_rec));
+  for (size_t i = 0; i < live; i++) st->actions[i].op_start -= first_op;
+  st->nactions = live;
+  st->afirst = 0;
+}
+
+keel_status keel_state_set_undo_depth(keel_state *st, size_t n) {
+  if (st->depth) return KEEL_E_STATE;
+  st->undo_depth = n;
+  trim_history(st);
+  return KEEL_OK;
+}
+
+size_t keel_state_get_undo_depth(const keel_state *st) { return st->undo_depth; }
+
 keel_status keel_state_commit(keel_state *st, const keel_mark *m) {
   if (st->depth != m->depth + 1) return KEEL_E_STATE;
   st->depth = m->depth;
   if (st->depth == 0 && st->loose) { end_history(st); st->loose = 0; }
+  trim_history(st);
   return KEEL_OK;
 }
 
@@ -208,10 +239,11 @@ keel_status keel_state_action_end(keel_state *st) {
   st->depth--;
   st->nredo = 0;
   st->nredo_ops = 0;
+  trim_history(st);
   return KEEL_OK;
 }
 
-size_t keel_state_count_actions(const keel_state *st) { return st->nactions; }
+size_t keel_state_count_actions(const keel_state *st) { return st->nactions - st->afirst; }
 
 keel_status keel_state_set_frozen(keel_state *st, int frozen) {
   if (frozen) { st->frozen++; return KEEL_OK; }
@@ -246,7 +278,7 @@ static keel_status undo_redo_event(keel_state *st, int kind, size_t n, const int
 
 keel_status keel_state_undo(keel_state *st, size_t n) {
   if (st->depth != 0 || st->in_action) return KEEL_E_STATE;
-  if (n > st->nactions) return KEEL_E_RANGE;
+  if (n > st->nactions - st->afirst) return KEEL_E_RANGE;   /* past the undo depth too */
   if (n == 0) return KEEL_OK;
   size_t first = st->actions[st->nactions - n].op_start;
   size_t nops = st->nops - first;
@@ -294,5 +326,6 @@ keel_status keel_state_redo(keel_state *st, size_t n) {
   }
   keel_status s = undo_redo_event(st, EV_REDO, n, numbers);
   free(numbers);
+  trim_history(st);
   return s;
 }

@@ -230,6 +230,27 @@ local function trim(t, n) for i = #t, n + 1, -1 do t[i] = nil end end
 -- no table per action for the collector to walk)
 local function trim_records(t, n) trim(t, 2 * n) end
 
+-- The dice records of the undoable actions are the last 2n entries of
+-- self._acts: the state drops the actions past its undo depth, and the
+-- records before self._acts_off are theirs, stale. keep_last marks all but
+-- the last n stale; the array is moved down (compact) only with no
+-- transaction open and once the stale part is half of it, so a long game
+-- holds the records of about twice the undo depth, at a constant cost per
+-- action.
+local function keep_last(self, n)
+  local acts = self._acts
+  local off = #acts - 2 * n
+  if off > (self._acts_off or 0) then self._acts_off = off end
+end
+local function compact(self)
+  local acts, off = self._acts, self._acts_off or 0
+  if off < 64 or off * 2 < #acts then return end
+  local len = #acts
+  table.move(acts, off + 1, len, 1)
+  trim(acts, len - off)
+  self._acts_off = 0
+end
+
 -- The state's methods an action calls, bound to the state (st:bind: no
 -- lookup or check of the state per call), the atom of each rule id pushed
 -- (keel.state push_rule) and the dice's get_version: made on the game's
@@ -276,13 +297,20 @@ local function action_done(self, b, name, order, rule, level, dice_before, ok, .
     b.commit(nil, level)
     local acts = self._acts
     local n = b.count_actions()
-    if acts[2 * n - 1] ~= nil then trim_records(acts, n - 1) end
+    -- records of actions the state no longer holds (past its undo depth,
+    -- or a change outside any action ended the history): stale
+    if #acts - (self._acts_off or 0) > 2 * (n - 1) then keep_last(self, n - 1) end
+    if level == 1 and self._acts_off then compact(self) end   -- level 1: no transaction left open
     local after = self._dice_text
     local d = self.dice
     if (d == b.dice and b.dice_version(d) or d:get_version()) ~= self._dice_version then after = dice_state(self) end
     local k = #acts
     acts[k + 1], acts[k + 2] = dice_before, after
     if self._redo[1] ~= nil then self._redo = {} end
+    if self._streamed and level == 1 then
+      local fok, ferr = self.state:journal_flush(false)
+      if not fok then error("journal: " .. tostring(ferr), 0) end
+    end
     return ...
   end
   local st = self.state
@@ -346,7 +374,8 @@ end
 --- game:commit(mark) keeps what was done. Innermost first.
 ---@return table mark
 function Game:begin()
-  return { level = self.state:begin(), dice = dice_state(self), acts = #self._acts, redo = self._redo }
+  return { level = self.state:begin(), dice = dice_state(self), acts = #self._acts, redo = self._redo,
+           acts_off = self._acts_off }
 end
 
 --- Keep what was done since game:begin().
@@ -358,6 +387,7 @@ function Game:commit(mark) self.state:commit(mark.level) end
 function Game:rollback(mark)
   self.state:rollback(mark.level)
   trim(self._acts, mark.acts)
+  self._acts_off = mark.acts_off
   self._redo = mark.redo    -- an action ended since made a new (empty) list
   self.dice:load(mark.dice)
 end
@@ -365,7 +395,7 @@ end
 --- Undo the last n actions (default 1): state and dice as before them.
 function Game:undo(n)
   n = n or 1
-  trim_records(self._acts, self.state:count_actions())
+  keep_last(self, self.state:count_actions())
   self.state:undo(n)
   local before = move_records(self._acts, self._redo, n)
   if before then self.dice:load(before) end
@@ -392,19 +422,75 @@ function Game:hash_hex() return self.state:hash_hex() end
 ---@return integer
 function Game:get_version() return self.state:get_version() end
 
---- The journal as an array of lines (JSON text, no newlines).
-function Game:journal_lines()
+--- The journal's lines after the first `from` (default 0: all of them)
+--- as an array (JSON text, no newlines), and the number of lines so far.
+--- Only those lines are copied; a streamed journal holds only the lines it
+--- has not written (and those journal_keep keeps).
+---@param from? integer
+---@return string[] lines, integer count
+function Game:journal_lines(from)
   local out = {}
-  for l in self.state:journal():gmatch("[^\n]+") do out[#out + 1] = l end
-  return out
+  local text, count = self.state:journal_since(from or 0)
+  for l in text:gmatch("[^\n]+") do out[#out + 1] = l end
+  return out, count
 end
 
+--- The text of the journal's lines after the first `from` (nothing copied
+--- but them) and the number of lines so far.
+---@param from integer
+---@return string text, integer count
+function Game:journal_since(from) return self.state:journal_since(from) end
+
+--- How many lines and bytes the journal has (written to its file or held).
+---@return integer lines, integer bytes
+function Game:journal_count() return self.state:journal_count() end
+
+--- The whole journal as one string: a copy of all of it, for tests and
+--- short games; long ones read journal_since or stream it (stream_journal).
+---@return string
 function Game:journal_text() return self.state:journal() end
 
---- Write the journal to a file (atomically).
+--- Write the journal to a file (atomically). A streamed journal is
+--- written out whole to its own file instead, which is then closed.
 function Game:write_journal(path)
-  return keel.file.write(path, self.state:journal())
+  if self._streamed then return self:close_journal() end
+  return self.state:journal_write(path)
 end
+
+--- Stream the journal to a file: what it has so far, and every line after
+--- it as actions end, the state dropping what it wrote (a long game holds
+--- only its last lines). close_journal writes the rest and closes it.
+---@param path string
+---@return boolean|nil ok, string? why
+function Game:stream_journal(path)
+  local ok, why = self.state:journal_stream(path)
+  if not ok then return nil, why end
+  self._streamed = true
+  return self.state:journal_flush(true)
+end
+
+--- Lines from `from` on stay held once a streamed journal wrote them (a
+--- reader such as keel.narrator that has yet to read them); nil: none.
+---@param from integer|nil
+function Game:journal_keep(from) self.state:journal_keep(from) end
+
+--- Write what a streamed journal still holds and close its file.
+---@return boolean|nil ok, string? why
+function Game:close_journal()
+  self._streamed = nil
+  return self.state:journal_close()
+end
+
+--- How many actions stay undoable (keel.state's undo depth: 1000 by
+--- default, doc/state.md); older ones are dropped as the game goes on.
+---@param n integer
+function Game:set_undo_depth(n)
+  self.state:set_undo_depth(n)
+  keep_last(self, self.state:count_actions())
+  compact(self)
+end
+---@return integer
+function Game:get_undo_depth() return self.state:get_undo_depth() end
 
 -- ---- units -------------------------------------------------------------------------
 

@@ -28,6 +28,8 @@ local M = {}
 -- board -> the starting owners of a map: {{side =, hexes =}, ...}, or
 -- {numbering =, ownership =} (the statements) until first asked
 local declared = setmetatable({}, { __mode = "k" })
+-- board -> its declared owners as a keel.state owner base (M.seed_owners)
+local bases = setmetatable({}, { __mode = "k" })
 
 --- Longest line accepted, in bytes (a 256-column grid row is ~512).
 M.MAX_LINE = 65536
@@ -791,7 +793,18 @@ end
 ---@param board userdata keel.Board
 ---@param st userdata keel.State
 function M.seed_owners(board, st)
-  for _, g in ipairs(declared_owners(board) or {}) do st:set_owner(g.hexes, g.side) end
+  local d = declared_owners(board)
+  if not d or #d == 0 then return end
+  -- the owners as one base shared by every game on the board (built on
+  -- the first game): a new game sets none of them one by one, and holds
+  -- only the owners that come to differ (keel.state owner_base)
+  local base = bases[board]
+  if base == nil then
+    base = keel.state.owner_base(d)
+    bases[board] = base
+  end
+  if st:count_owned() == 0 and st:count_actions() == 0 and pcall(st.set_owner_base, st, base) then return end
+  for _, g in ipairs(d) do st:set_owner(g.hexes, g.side) end
 end
 
 -- The index of zone `name`, added to the board the first time.

@@ -116,10 +116,14 @@ function M.new(opts)
   -- the journal lines written since the last flush: the changes of state
   function n.flush()
     if not n.game then return end
-    local text = n.game:journal_text()
-    if #text < n.offset then n.offset = #text end
-    local chunk = text:sub(n.offset + 1)
-    n.offset = #text
+    -- n.offset: the journal lines read so far (fewer when a rollback took
+    -- lines back); only the lines after them are copied
+    local count = n.game:journal_count()
+    if count < n.offset then n.offset = count end
+    local chunk
+    chunk, count = n.game:journal_since(n.offset)
+    n.offset = count
+    n.game:journal_keep(count)   -- a streamed journal holds what is not read yet
     if opts.quiet then return end
     for line in chunk:gmatch("[^\n]+") do
       if opts.json and not opts.write then

@@ -497,21 +497,51 @@ local function draw_status(ctx, lines)
   ctx.status_h = h + 10
 end
 
--- The hexes that set the picture's bounds: every hex of the board, or with
--- opts.around (a hex or a list of hexes) those within opts.radius of one.
-local function framed(hexes, opts)
+-- The hexes that set the picture's bounds with opts.around (a hex or a
+-- list of hexes): those on the board within opts.radius of one, in board
+-- order (nil: no frame, the whole board). Found from the around hexes'
+-- disks, never by walking the board: a big board costs what is framed.
+local function framed(board, opts)
   local around = opts.around
-  if around == nil then return hexes end
+  if around == nil then return nil end
   if type(around) ~= "table" then around = { around } end
-  if #around == 0 then return hexes end
+  if #around == 0 then return nil end
   local r = opts.radius or 3
-  local out = {}
-  for _, h in ipairs(hexes) do
-    for _, a in ipairs(around) do
-      if hex.distance(h, a) <= r then out[#out + 1] = h; break end
+  local seen, out = {}, {}
+  for _, a in ipairs(around) do
+    for _, h in ipairs(hex.spiral(a, r)) do
+      if not seen[h] and board:contains(h) then seen[h] = true; out[#out + 1] = h end
     end
   end
-  return #out > 0 and out or hexes
+  if #out == 0 then return nil end
+  sort(out)
+  return out
+end
+
+-- The hexes a framed picture draws: every hex of the board whose centre
+-- lies within two hex sizes of the frame's rectangle (what could show in
+-- it: a hex, its sides, its texts), enumerated over the rectangle in the
+-- board's offset coordinates, row by row.
+local function hexes_in(board, layout, minx, miny, maxx, maxy, pad)
+  local n = board:numbering()
+  local conv = (n.shift == "even" and "even-" or "odd-") .. (n.pointy and "r" or "q")
+  local c0, r0, c1, r1 = huge, huge, -huge, -huge
+  for _, p in ipairs { { minx - pad, miny - pad }, { maxx + pad, miny - pad }, { minx - pad, maxy + pad },
+                       { maxx + pad, maxy + pad } } do
+    local c, r = hex.to_offset(hex.round(hex.from_pixel(layout, p[1], p[2])), conv)
+    c0, c1, r0, r1 = min(c0, c), max(c1, c), min(r0, r), max(r1, r)
+  end
+  local out = {}
+  for r = r0 - 1, r1 + 1 do
+    for c = c0 - 1, c1 + 1 do
+      local ok, h = pcall(hex.from_offset, conv, c, r)
+      if ok and board:contains(h) then
+        local x, y = hex.to_pixel(layout, h)
+        if x >= minx - pad and x <= maxx + pad and y >= miny - pad and y <= maxy + pad then out[#out + 1] = h end
+      end
+    end
+  end
+  return out
 end
 
 --- Draw a board as an SVG document.
@@ -537,16 +567,17 @@ function M.draw(board, opts)
   local size = opts.size or 20
   local n = board:numbering()
   local layout = { pointy = n.pointy, size = size, origin = { 0, 0 } }
-  local hexes = board:hexes()
-  local frame = framed(hexes, opts)
+  local frame = framed(board, opts)
+  local hexes = frame == nil and board:hexes() or nil
   local minx, miny, maxx, maxy = huge, huge, -huge, -huge
-  for _, h in ipairs(frame) do
+  for _, h in ipairs(frame or hexes) do
     local c = hex.corners(layout, h)
     for i = 1, 12, 2 do
       minx, maxx = min(minx, c[i]), max(maxx, c[i])
       miny, maxy = min(miny, c[i + 1]), max(maxy, c[i + 1])
     end
   end
+  if frame then hexes = hexes_in(board, layout, minx, miny, maxx, maxy, 2 * size) end
   if #hexes == 0 then minx, miny, maxx, maxy = 0, 0, 1, 1 end
   local margin = 10
   local title_h = opts.title and 26 or 0
@@ -560,13 +591,17 @@ function M.draw(board, opts)
     spec = opts.spec,
   }, Ctx)
   if not ctx.owner_of then
-    local side = {}
-    for _, o in ipairs(map.get_owners(board)) do
-      for _, h in ipairs(o.hexes) do side[h] = o.side end
-    end
-    ctx.owner_of = function(h) return side[h] end
+    -- the owners the map declares, as a new game starts with them (a base
+    -- shared per board: nothing per hex)
+    local st = keel.state.new()
+    map.seed_owners(board, st)
+    ctx.owner_of = function(h) return st:get_owner(h) end
   end
-  for _, h in ipairs(hexes) do ctx.on[h] = true end
+  if frame then
+    ctx.on = setmetatable({}, { __index = function(_, h) return board:contains(h) end })
+  else
+    for _, h in ipairs(hexes) do ctx.on[h] = true end
+  end
   -- the extra layers (counters, a path) go over the board; place names
   -- over them (M.layers.places), the legend last
   local layers, top = {}, {}
@@ -585,7 +620,7 @@ function M.draw(board, opts)
     end
   end
   body[1] = concat(ctx.out)
-  if frame ~= hexes then   -- a framed picture: what lies outside the frame is clipped
+  if frame then   -- a framed picture: what lies outside the frame is clipped
     body[1] = fmt('<clipPath id="frame"><rect x="%s" y="%s" width="%s" height="%s"/></clipPath>\n<g clip-path="url(#frame)">\n',
       num(margin), num(margin + title_h), num(map_w), num(map_h)) .. body[1] .. '</g>\n'
   end

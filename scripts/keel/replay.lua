@@ -224,10 +224,10 @@ function M._replay(path, opts, old, ev, header)
 
   local function diverge(kind, p, q, p_end, what)
     -- first differing line between old[p..p_end] and new[q..]
-    local fresh = game:journal_lines()
+    local fresh = game:journal_lines(q - 1)   -- the replay's lines from q on
     local k = 0
-    while p + k <= p_end and q + k <= #fresh and old[p + k] == fresh[q + k] do k = k + 1 end
-    local o, n = old[p + k], fresh[q + k]
+    while p + k <= p_end and 1 + k <= #fresh and old[p + k] == fresh[1 + k] do k = k + 1 end
+    local o, n = old[p + k], fresh[1 + k]
     local oe = o and json.decode(o, NO_NULLS) or {}
     local ne = n and json.decode(n, NO_NULLS) or {}
     local rule = oe.rule or ne.rule
@@ -306,15 +306,15 @@ function M._replay(path, opts, old, ev, header)
       if not ok then
         return diverge(kind or "error", p, q, p_end, what .. ": on replay it failed: " .. tostring(perr))
       end
-      local fresh = game:journal_lines()
-      local same = #fresh - q + 1 == p_end - p + 1
-      for k = 0, p_end - p do if not same or fresh[q + k] ~= old[p + k] then same = false break end end
+      local fresh, count = game:journal_lines(q - 1)   -- the lines the order wrote
+      local same = #fresh == p_end - p + 1
+      for k = 0, p_end - p do if not same or fresh[1 + k] ~= old[p + k] then same = false break end end
       if game:hash_hex() ~= ev[p_end].hash or not same then
         return diverge("action", p, q, p_end, ("%s: state hash %s in the journal, %s on replay"):format(what,
           tostring(ev[p_end].hash), game:hash_hex()))
       end
       rep.action, rep.name = e.action, e.name
-      p, q = p_end + 1, #fresh + 1
+      p, q = p_end + 1, count + 1
       if opts.on_step then opts.on_step(e, game) end
     elseif e.ev == "rollback" then
       if e.name == nil then
@@ -322,21 +322,21 @@ function M._replay(path, opts, old, ev, header)
       end
       local ok, why, kind = play(e.name, e.order, e.side)
       if not ok and REFUSED[kind] then return refused(p, e, why) end
-      local fresh = game:journal_lines()
-      if ok or fresh[q] ~= old[p] then
+      local fresh, count = game:journal_lines(q - 1)
+      if ok or fresh[1] ~= old[p] then
         return diverge("rollback", p, q, p, ("at the failed order '%s': %s"):format(e.name,
           ok and "it succeeds on replay" or "it fails differently on replay"))
       end
-      p, q = p + 1, #fresh + 1
+      p, q = p + 1, count + 1
       if opts.on_step then opts.on_step(e, game) end
     elseif e.ev == "undo" or e.ev == "redo" then
       local ok, uerr = pcall(e.ev == "undo" and game.undo or game.redo, game, e.n)
-      local fresh = game:journal_lines()
-      if not ok or fresh[q] ~= old[p] or game:hash_hex() ~= e.hash then
+      local fresh, count = game:journal_lines(q - 1)
+      if not ok or fresh[1] ~= old[p] or game:hash_hex() ~= e.hash then
         return diverge(e.ev, p, q, p, ("at %s %d%s"):format(e.ev, e.n, ok and "" or (": " .. tostring(uerr))))
       end
       rep.steps = rep.steps + 1
-      p, q = p + 1, #fresh + 1
+      p, q = p + 1, count + 1
       if opts.on_step then opts.on_step(e, game) end
     else
       error(("%s:%d: event '%s' outside any order cannot be replayed"):format(path, p, e.ev), 0)

@@ -30,6 +30,7 @@ function M.play(path, opts)
   local write = opts.silent and function() end or io.write
   if opts.silent then opts.write = function() end end
   local n = require("keel.narrator").new(opts)
+  local part   -- the journal being streamed, until it is renamed
   local ok, err = pcall(function()
     local spec = scenario.load(path)
     -- the journal's header says the limits when they are not the defaults
@@ -44,10 +45,25 @@ function M.play(path, opts)
         #vs > 0 and ("; variants: " .. table.concat(vs, ", ")) or ""))
       write(("setup: %d unit(s), %d group(s)\n"):format(run.game.state:count_units(), run.game.state:count_groups()))
     end
-    n.offset = #run.game:journal_text()   -- the setup is not narrated line by line
+    n.offset = run.game:journal_count()   -- the setup is not narrated line by line
+    -- the journal streams to "<file>.part" as the game goes (a long game
+    -- holds only what it has not written), renamed to the file at the end;
+    -- what is not a file (a FIFO, a device) gets the journal written whole
+    local real, kind = keel.file.find_real(opts.journal or "")
+    if opts.journal and real and (kind == "file" or kind == "none") then
+      part = real .. ".part"
+      local sok, serr = run.game:stream_journal(part)
+      if not sok then part = nil; error("--journal: " .. tostring(serr), 0) end
+      run.game:journal_keep(n.offset)
+    end
     local passed, failed = run:play_all(n.order)
     n.flush()
-    if opts.journal then
+    if part then
+      local wok, werr = run.game:close_journal()
+      if wok then wok, werr = os.rename(part, real) end
+      if not wok then error("--journal: " .. tostring(werr), 0) end
+      part = nil
+    elseif opts.journal then
       local wok, werr = run.game:write_journal(opts.journal)
       if not wok then error("--journal: " .. tostring(werr), 0) end
     end
@@ -67,6 +83,7 @@ function M.play(path, opts)
     return failed
   end)
   if not ok then
+    if part then os.remove(part) end
     if not opts.silent then io.stderr:write("keel: ", errors.format(err), "\n") end
     return 1, errors.format(err)
   end

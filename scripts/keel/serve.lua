@@ -206,7 +206,7 @@ function Session:op_open(req)
   local sok, run = pcall(scenario.start, spec, { narrate = n.event })
   if not sok then refuse("scenario", errors.format(run)) end
   n.game, n.board = run.game, run.board
-  n.offset = #run.game:journal_text()
+  n.offset = run.game:journal_count()
   self.run, self.loaded = run, nil
   return { game = self:game_info() }
 end
@@ -226,7 +226,7 @@ function Session:op_load(req)
   local rok, run = pcall(scenario.resume, spec, game, { narrate = n.event })
   if not rok then refuse("scenario", errors.format(run)) end
   n.game, n.board = run.game, run.board
-  n.offset = #run.game:journal_text()
+  n.offset = run.game:journal_count()
   self.run, self.loaded = run, req.save
   local warnings = list()
   for i, w in ipairs(game.warnings or {}) do warnings[i] = w end
@@ -364,11 +364,11 @@ end
 
 -- ---- orders -------------------------------------------------------------------------------
 
--- the journal events an order wrote, as data
+-- the journal events an order wrote (the lines after the first `offset`), as data
 function Session:events_since(offset)
-  local text = self.run.game:journal_text()
+  local text = self.run.game:journal_since(offset)
   local out = list()
-  for line in text:sub(offset + 1):gmatch("[^\n]+") do out[#out + 1] = json.decode(line, NO_NULLS) end
+  for line in text:gmatch("[^\n]+") do out[#out + 1] = json.decode(line, NO_NULLS) end
   return out
 end
 
@@ -398,7 +398,7 @@ end
 function Session:op_order(req)
   local run = self:need_game()
   local game, set = run.game, run.set
-  local before, offset = game:hash_hex(), #game:journal_text()
+  local before, offset = game:hash_hex(), game:journal_count()
   self.narrator.offset = offset
   if (req.action == nil) == (req.event == nil) then
     refuse("request", "order: give either action (with params) or event (with data)")
@@ -452,9 +452,9 @@ function Session:op_undo(req, redo)
     refuse(redo and "redo" or "undo", ("%d action(s) to %s, %d asked"):format(have, redo and "redo" or "undo", n),
       { hash = run.game:hash_hex() })
   end
-  local offset = #run.game:journal_text()
+  local offset = run.game:journal_count()
   if redo then run.game:redo(n) else run.game:undo(n) end
-  self.narrator.offset = #run.game:journal_text()
+  self.narrator.offset = run.game:journal_count()
   return { hash = run.game:hash_hex(), events = self:events_since(offset) }
 end
 

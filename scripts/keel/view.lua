@@ -286,13 +286,24 @@ function M.collect(path, opts)
   end
 
   -- the keyed maps the status panel shows: each map's entries ({key parts,
-  -- value} in key order) when they changed since the last step
-  local keyed_now = {}
-  local function keyed_delta()
+  -- value} in key order) when they changed since the last step. Only the
+  -- maps the step's journal lines set are read again (all of them on the
+  -- first step, an undo or a redo). A map the panel shows only as a count
+  -- goes as that many 0s (the page reads its length): a map that grows
+  -- through a long game (32.D's records) would otherwise weigh the page
+  -- down by its whole list at every step.
+  local keyed_now, count_only = {}, nil
+  local function keyed_delta(touched, all)
+    if not count_only then
+      count_only = {}
+      for _, st in ipairs(spec.status) do
+        if st.keyed then count_only[st.keyed] = st.count and count_only[st.keyed] ~= false or false end
+      end
+    end
     local out, done = {}, {}
     for _, st in ipairs(spec.status) do
       local map = st.keyed
-      if map and not done[map] then
+      if map and not done[map] and (all or touched[map]) then
         done[map] = true
         local entries = {}
         for i = 1, game:count_keyed(map) do
@@ -300,7 +311,15 @@ function M.collect(path, opts)
           entries[i] = { key, v }
         end
         local enc = json.encode(entries)
-        if keyed_now[map] ~= enc then keyed_now[map] = enc; out[map] = entries end
+        if keyed_now[map] ~= enc then
+          keyed_now[map] = enc
+          if count_only[map] then
+            local zeros = {}
+            for i = 1, #entries do zeros[i] = 0 end
+            entries = zeros
+          end
+          out[map] = entries
+        end
       end
     end
     return out
@@ -345,13 +364,13 @@ function M.collect(path, opts)
 
   -- read the journal lines of the step: units touched, owners, moves
   local function step_lines()
-    local text = game:journal_text()
-    local chunk = text:sub(offset + 1)
-    offset = #text
-    local touched, seqs, order, owners = {}, {}, {}, false
+    local chunk
+    chunk, offset = game:journal_since(offset)
+    local touched, seqs, order, owners, maps = {}, {}, {}, false, {}
     for l in chunk:gmatch("[^\n]+") do
       local e = json.decode(l)
       if e and e.unit then touched[e.unit] = true end
+      if e and e.ev == "keyed" and type(e.map) == "string" then maps[e.map] = true end
       if e and e.ev == "set" and e.field == "loc" then
         for _, v in ipairs { e.old, e.new } do
           local carrier = type(v) == "string" and v:match("^unit:(%d+)$")
@@ -378,17 +397,17 @@ function M.collect(path, opts)
         end
       end
     end
-    return touched, seqs, order, owners
+    return touched, seqs, order, owners, maps
   end
 
   local function add_step(s, all)
-    local touched, seqs, order, owners = step_lines()
+    local touched, seqs, order, owners, maps = step_lines()
     n.flush()
     s.lines = lines
     lines = {}
     s.units = units_delta(touched, all)
     s.globals = globals_delta()
-    s.keyed = keyed_delta()
+    s.keyed = keyed_delta(maps, all)
     s.hash = game:hash_hex()
     if board then
       s.paths = intern(data.svgs, svg_index, paths_svg(seqs, order))
@@ -417,7 +436,7 @@ function M.collect(path, opts)
         board_svg, ctx = render.draw(board, { size = size, spec = spec,
           owners = function(h) return initial_owner[h] end })
       end
-      offset = #g:journal_text()
+      offset = g:journal_count()
       n.offset = offset
       local s = { kind = "setup", title = "setup" }
       add_step(s, true)

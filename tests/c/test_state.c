@@ -805,6 +805,232 @@ TEST(state_action_side_and_frozen) {
   keel_state_free(st);
 }
 
+
+/* one action setting a global to v */
+static void act_set(keel_state *st, keel_atom k, int64_t v) {
+  CHECK_OK(keel_state_action_begin(st, "set", NULL));
+  CHECK_OK(keel_state_set_global(st, k, I(v)));
+  CHECK_OK(keel_state_action_end(st));
+}
+
+static int64_t global_int(keel_state *st, keel_atom k) {
+  keel_value v = keel_state_get_global(st, k);
+  return v.kind == KEEL_V_INT ? v.u.i : -1;
+}
+
+/* undo-depth-1: at most the depth's actions stay undoable, the oldest
+ * dropped (and the arrays moved down many times over); an undo past the
+ * depth is refused and changes nothing; undo within it is exact */
+TEST(state_undo_depth) {
+  keel_state *st;
+  CHECK_OK(keel_state_new(&st));
+  CHECK_INT(keel_state_get_undo_depth(st), KEEL_UNDO_DEPTH);
+  keel_atom k = A(st, "n");
+  CHECK_OK(keel_state_set_undo_depth(st, 10));
+  for (int i = 1; i <= 1000; i++) act_set(st, k, i);
+  CHECK_INT(keel_state_count_actions(st), 10);
+  uint64_t h = keel_state_hash(st);
+  CHECK_INT(keel_state_undo(st, 11), KEEL_E_RANGE);
+  CHECK_INT(keel_state_hash(st), h);
+  CHECK_INT(global_int(st, k), 1000);
+  CHECK_OK(keel_state_undo(st, 10));
+  CHECK_INT(global_int(st, k), 990);
+  CHECK_INT(keel_state_count_actions(st), 0);
+  CHECK_OK(keel_state_redo(st, 10));
+  CHECK_INT(global_int(st, k), 1000);
+  CHECK_INT(keel_state_hash(st), h);
+  CHECK_INT(keel_state_hash_full(st), h);
+  /* inside a transaction nothing is dropped (its mark holds positions) */
+  keel_mark m;
+  CHECK_OK(keel_state_begin(st, &m));
+  for (int i = 1; i <= 30; i++) act_set(st, k, 2000 + i);
+  CHECK_INT(keel_state_count_actions(st), 40);
+  CHECK_INT(keel_state_set_undo_depth(st, 5), KEEL_E_STATE);
+  CHECK_OK(keel_state_rollback(st, &m));
+  CHECK_INT(global_int(st, k), 1000);
+  CHECK_INT(keel_state_count_actions(st), 10);
+  CHECK_OK(keel_state_begin(st, &m));
+  for (int i = 1; i <= 30; i++) act_set(st, k, 3000 + i);
+  CHECK_OK(keel_state_commit(st, &m));
+  CHECK_INT(keel_state_count_actions(st), 10);   /* dropped once none is open */
+  CHECK_OK(keel_state_undo(st, 10));
+  CHECK_INT(global_int(st, k), 3020);
+  /* a smaller depth drops at once; 0: nothing undoable */
+  CHECK_OK(keel_state_redo(st, 10));
+  CHECK_OK(keel_state_set_undo_depth(st, 3));
+  CHECK_INT(keel_state_count_actions(st), 3);
+  CHECK_OK(keel_state_set_undo_depth(st, 0));
+  CHECK_INT(keel_state_count_actions(st), 0);
+  act_set(st, k, 7);
+  CHECK_INT(keel_state_count_actions(st), 0);
+  CHECK_INT(keel_state_undo(st, 1), KEEL_E_RANGE);
+  CHECK_INT(global_int(st, k), 7);
+  keel_state_free(st);
+}
+
+typedef struct sink_buf { char *p; size_t n, cap; int fail; } sink_buf;
+static keel_status sink_to(void *ud, const char *text, size_t len) {
+  sink_buf *b = ud;
+  if (b->fail) return KEEL_E_IO;
+  if (b->n + len + 1 > b->cap) {
+    size_t cap = (b->n + len + 1) * 2;
+    char *p = realloc(b->p, cap);
+    if (!p) return KEEL_E_NOMEM;
+    b->p = p; b->cap = cap;
+  }
+  memcpy(b->p + b->n, text, len);
+  b->n += len;
+  b->p[b->n] = '\0';
+  return KEEL_OK;
+}
+
+/* journal-stream-1: a streamed journal writes every line once, in order,
+ * the same bytes as one held whole; it drops what it wrote (lines before
+ * are KEEL_E_RANGE), keeps what a reader has yet to read, writes nothing
+ * inside a transaction, and a failing sink loses nothing */
+TEST(journal_streamed) {
+  keel_state *st, *ref;
+  CHECK_OK(keel_state_new(&st));
+  CHECK_OK(keel_state_new(&ref));
+  keel_atom k = A(st, "n"), kr = A(ref, "n");
+  sink_buf b = { 0 };
+  keel_state_journal_stream(st, sink_to, &b);
+  for (int i = 1; i <= 20000; i++) {
+    act_set(st, k, i);
+    act_set(ref, kr, i);
+    CHECK_OK(keel_state_journal_flush(st, 0));
+  }
+  size_t lines, bytes;
+  CHECK_OK(keel_state_journal_count(st, &lines, &bytes));
+  CHECK_INT(lines, 60000);
+  CHECK(b.n > 0 && b.n < bytes);            /* written by the threshold, not all */
+  const char *t;
+  size_t n;
+  CHECK_INT(keel_state_journal(st, &t, &n), KEEL_E_RANGE);
+  CHECK_INT(keel_state_journal_since(st, 0, &t, &n), KEEL_E_RANGE);
+  CHECK_INT(keel_state_journal_since(st, lines + 1, &t, &n), KEEL_E_RANGE);
+  CHECK_OK(keel_state_journal_since(st, lines - 1, &t, &n));
+  CHECK(n > 0 && strncmp(t, "{\"ev\":\"end\",\"action\":20000,", 27) == 0);
+  /* a rollback after a flush takes back only its own lines */
+  keel_mark m;
+  CHECK_OK(keel_state_begin(st, &m));
+  act_set(st, k, -1);
+  size_t before = b.n;
+  CHECK_OK(keel_state_journal_flush(st, 1));   /* inside a transaction: nothing */
+  CHECK_INT(b.n, before);
+  CHECK_OK(keel_state_rollback(st, &m));
+  /* a failing sink: KEEL_E_IO, the lines still held, written later */
+  b.fail = 1;
+  CHECK_INT(keel_state_journal_flush(st, 1), KEEL_E_IO);
+  CHECK_OK(keel_state_journal_since(st, lines - 1, &t, &n));
+  b.fail = 0;
+  CHECK_OK(keel_state_journal_flush(st, 1));
+  const char *rt;
+  size_t rn;
+  CHECK_OK(keel_state_journal(ref, &rt, &rn));
+  CHECK_INT(b.n, rn);
+  CHECK(b.n == rn && memcmp(b.p, rt, rn) == 0);
+  CHECK_OK(keel_state_journal_count(st, &lines, &bytes));
+  CHECK_INT(bytes, rn);
+  /* a reader's line stays held once written */
+  keel_state_journal_keep(st, lines);
+  act_set(st, k, 5);
+  CHECK_OK(keel_state_journal_flush(st, 1));
+  CHECK_OK(keel_state_journal_since(st, lines, &t, &n));
+  CHECK(strncmp(t, "{\"ev\":\"action\",\"action\":20001,", 29) == 0);
+  CHECK_INT(keel_state_journal_since(st, lines - 1, &t, &n), KEEL_E_RANGE);
+  keel_state_journal_stream(st, NULL, NULL);
+  CHECK_INT(keel_state_journal_flush(st, 1), KEEL_E_STATE);
+  free(b.p);
+  keel_state_free(st);
+  keel_state_free(ref);
+}
+
+static keel_hex hex_make(int64_t q, int64_t r) {
+  keel_hex h = 0;
+  CHECK_OK(keel_hex_from_qr(q, r, &h));
+  return h;
+}
+
+/* owner-base-1: owners from a shared base are the owners set one by one:
+ * the same get_owner, count, hash (incremental and recomputed) and save
+ * text; a change on top, its rollback and undo as without a base; a state
+ * that already has owners refuses a base */
+TEST(state_owner_base) {
+  enum { N = 3000 };
+  keel_hex hexes[N];
+  uint8_t sides[N];
+  const char *names[] = { "Axis", "Allied" };
+  for (int i = 0; i < N; i++) {
+    hexes[i] = hex_make(i % 60, i / 60 - 20);
+    sides[i] = (uint8_t)((i / 7) % 2);
+  }
+  hexes[N - 1] = hexes[5];   /* a hex given again: the later side wins */
+  sides[N - 1] = (uint8_t)!sides[5];
+  keel_owner_base *b;
+  const char *missing[] = { "Axis", "Allied", NULL };
+  CHECK_INT(keel_owner_base_new(hexes, sides, N, missing, 3, &b), KEEL_E_ARG);   /* a name missing */
+  sides[0] = 2;
+  CHECK_INT(keel_owner_base_new(hexes, sides, N, names, 2, &b), KEEL_E_ARG);     /* a side past the names */
+  sides[0] = 0;
+  CHECK_OK(keel_owner_base_new(hexes, sides, N, names, 2, &b));
+  CHECK_INT(keel_owner_base_count(b), N - 1);
+  keel_state *st, *ref;
+  CHECK_OK(keel_state_new(&st));
+  CHECK_OK(keel_state_new(&ref));
+  keel_atom side_ref[2] = { A(ref, "Axis"), A(ref, "Allied") };
+  for (int i = 0; i < N; i++) CHECK_OK(keel_state_set_owner(ref, hexes[i], side_ref[sides[i]]));
+  CHECK_OK(keel_state_set_owner_base(st, b));
+  keel_owner_base_release(b);                /* the state holds its own reference */
+  CHECK_INT(keel_state_count_owned(st), keel_state_count_owned(ref));
+  CHECK_INT(keel_state_hash(st), keel_state_hash(ref));
+  CHECK_INT(keel_state_hash_full(st), keel_state_hash(ref));
+  size_t len;
+  const char *name = keel_state_atom_str(st, keel_state_get_owner(st, hexes[5]), &len);
+  CHECK(name && strcmp(name, names[!sides[5] ? 1 : 0]) == 0);
+  CHECK_INT(keel_state_get_owner(st, hex_make(500, 500)), 0);
+  char *sa, *sb;
+  size_t na, nb;
+  CHECK_OK(keel_state_save_text(st, NULL, NULL, 0, &sa, &na));
+  CHECK_OK(keel_state_save_text(ref, NULL, NULL, 0, &sb, &nb));
+  CHECK(na == nb && memcmp(sa, sb, na) == 0);
+  free(sa);
+  free(sb);
+  /* changes on top: a base hex to nobody, to the other side, a new hex */
+  keel_atom ax = A(st, "Axis");
+  uint64_t h0 = keel_state_hash(st);
+  CHECK_OK(keel_state_action_begin(st, "take", NULL));
+  CHECK_OK(keel_state_set_owner(st, hexes[10], 0));
+  CHECK_OK(keel_state_set_owner(st, hexes[20], ax));
+  CHECK_OK(keel_state_set_owner(st, hex_make(500, 500), ax));
+  CHECK_OK(keel_state_action_end(st));
+  CHECK_OK(keel_state_action_begin(ref, "take", NULL));
+  CHECK_OK(keel_state_set_owner(ref, hexes[10], 0));
+  CHECK_OK(keel_state_set_owner(ref, hexes[20], side_ref[0]));
+  CHECK_OK(keel_state_set_owner(ref, hex_make(500, 500), side_ref[0]));
+  CHECK_OK(keel_state_action_end(ref));
+  CHECK_INT(keel_state_hash(st), keel_state_hash(ref));
+  CHECK_INT(keel_state_hash_full(st), keel_state_hash(ref));
+  CHECK_INT(keel_state_count_owned(st), keel_state_count_owned(ref));
+  CHECK_OK(keel_state_save_text(st, NULL, NULL, 0, &sa, &na));
+  CHECK_OK(keel_state_save_text(ref, NULL, NULL, 0, &sb, &nb));
+  CHECK(na == nb && memcmp(sa, sb, na) == 0);
+  free(sa);
+  free(sb);
+  CHECK_OK(keel_state_undo(st, 1));
+  CHECK_INT(keel_state_hash(st), h0);
+  CHECK_INT(keel_state_hash_full(st), h0);
+  CHECK_INT(keel_state_count_owned(st), N - 1);
+  CHECK(keel_state_get_owner(st, hexes[10]) != 0);
+  /* a base only on a state with no owners yet */
+  CHECK_OK(keel_owner_base_new(hexes, sides, N, names, 2, &b));
+  CHECK_INT(keel_state_set_owner_base(st, b), KEEL_E_STATE);
+  CHECK_INT(keel_state_set_owner_base(ref, b), KEEL_E_STATE);
+  keel_owner_base_release(b);
+  keel_state_free(st);
+  keel_state_free(ref);
+}
+
 int main(void) {
   RUN(state_units_and_fields);
   RUN(state_hash_independent_of_history);
@@ -828,5 +1054,8 @@ int main(void) {
   RUN(file_atomic_write_no_symlink_keeps_mode);
   RUN(state_set_action_number);
   RUN(state_action_side_and_frozen);
+  RUN(state_undo_depth);
+  RUN(journal_streamed);
+  RUN(state_owner_base);
   return check_report();
 }

@@ -497,3 +497,68 @@ t.test("keyed-1: keyed values through the game: set, get, count, walk in key ord
   t.eq(g:get_keyed("captured", { 7, "side" }), nil)
   t.eq(g:count_keyed("captured"), 0)
 end)
+
+-- ---- a long game: undo depth, a streamed journal (issue 28) ----------------------------
+
+-- one action: a roll and two changes (the dice records of each action differ)
+local function long_step(gm, id)
+  local r = gm:roll("1d6")
+  gm:add_hits(id, 1)
+  gm:set_global("last", r)
+end
+
+t.test("undo-depth-2: the game keeps the undo depth's actions (1000 by default), dice and all; past it refused", function()
+  local g = new_game(9)
+  t.eq(g:get_undo_depth(), 1000)
+  local id = ship(g, "Warspite", "BB", 5)
+  g:set_undo_depth(40)
+  local hash_at, roll_after = {}, {}
+  for k = 1, 500 do
+    hash_at[k] = g:hash()
+    g:action("step", long_step, { rule = "U.1" }, id)
+    roll_after[k] = g:get_global("last")
+  end
+  t.eq(g.state:count_actions(), 40)
+  t.ok(#g._acts <= 4 * 40 + 2 * 64 + 2, "the dice records of about twice the depth: " .. #g._acts)
+  local h = g:hash()
+  local ok, err = pcall(g.undo, g, 41)
+  t.ok(not ok and tostring(err):find("past the undo depth (40 actions are kept undoable", 1, true), tostring(err))
+  t.eq(g:hash(), h, "a refused undo changes nothing")
+  g:undo(40)
+  t.eq(g:hash(), hash_at[461], "40 actions back")
+  -- the dice as they were before action 461: it rolls again what it rolled
+  g:action("step", long_step, { rule = "U.1" }, id)
+  t.eq(g:get_global("last"), roll_after[461])
+  t.eq(g.state:count_actions(), 1)
+end)
+
+t.test("journal-stream-2: a streamed journal's file holds the very bytes a game holding it whole writes", function()
+  local dir = tmpdir()
+  local function play(g)
+    local id = ship(g, "Warspite", "BB", 5)
+    for _ = 1, 3000 do g:action("step", long_step, { rule = "U.1" }, id) end
+    g:undo(2)
+    g:redo(1)
+    g:action("step", long_step, { rule = "U.1" }, id)
+  end
+  local a = new_game(4)
+  t.ok(a:stream_journal(dir .. "/a.jsonl"))
+  play(a)
+  local lines, bytes = a:journal_count()
+  t.raises(function() return a:journal_text() end, "streamed to its file")
+  local tail, count = a:journal_since(lines - 1)
+  t.eq(count, lines)
+  t.ok(tail:find('^{"ev":"end","action":3001,'), tail)   -- numbers are never reused
+  t.ok(a:close_journal())
+  local b = new_game(4)
+  play(b)
+  t.ok(b:write_journal(dir .. "/b.jsonl"))
+  local sa, sb = read(dir .. "/a.jsonl"), read(dir .. "/b.jsonl")
+  t.eq(#sa, bytes)
+  t.ok(sa == sb, "the same bytes")
+  -- journal_lines(from): only the lines after the first `from`
+  local last, n = b:journal_lines(lines - 2)
+  t.eq(n, lines)
+  t.eq(#last, 2)
+  t.eq(last[2], (tail:gsub("\n$", "")))
+end)

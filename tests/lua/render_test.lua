@@ -288,3 +288,26 @@ t.test("counter-4: keel run --svg draws the showcase's counters: names, stacks, 
   t.ok(svg:find('owned by Allied', 1, true))
   t.ok(svg:match('<g id="owners".-fill="' .. allied .. '"'), "Allied-owned hexes in Allied blue")
 end)
+
+t.test("render-around-big: a framed picture of a big board draws the framed hexes, not the board (issue 28)", function()
+  local n = 300
+  local rows = {}
+  for r = 1, n do rows[r] = string.rep(r % 2 == 0 and "." or "c", n) end
+  local text = table.concat({ 'map "big"', "hexes flat even digits 3 first 1 1",
+    ("section X at 0 0 size %d %d"):format(n, n), "default all-sea", "terrain at X:001001 {",
+    table.concat(rows, "\n"), "}", ("owner Blue X:001001..%03d%03d"):format(n, n) }, "\n") .. "\n"
+  local path = os.tmpname() .. ".map"
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+  local board = assert(map.load(path))
+  local h = board:hex("X:150150")
+  local svg = render.svg(board, { around = h, radius = 2 })
+  t.ok(xml.check(svg))
+  local _, polygons = svg:gsub("<polygon ", "")
+  t.ok(polygons >= 19 and polygons < 120, "the framed hexes and a rim, not 90,000: " .. polygons)
+  for _, l in ipairs { "150150", "150148", "152150", "148151" } do t.ok(svg:find(">" .. l .. "<", 1, true), l) end
+  t.ok(svg:find('id="owners"', 1, true) and svg:find("owned by Blue", 1, true), "the declared owners drawn")
+  board:close()
+  os.remove(path)
+end)

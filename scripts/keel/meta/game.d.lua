@@ -79,12 +79,35 @@ function Game:roll(expr, opts) end
 function Game:hash() end
 ---@return string
 function Game:hash_hex() end
----@return string[]
-function Game:journal_lines() end
+--- The lines after the first `from` (default 0), and the number of lines so far.
+---@param from? integer
+---@return string[] lines, integer count
+function Game:journal_lines(from) end
+--- The text of the lines after the first `from`, and the number of lines so far.
+---@param from integer
+---@return string text, integer count
+function Game:journal_since(from) end
+---@return integer lines, integer bytes
+function Game:journal_count() end
+--- The whole journal (a copy: for tests and short games).
 ---@return string
 function Game:journal_text() end
 ---@param path string
+---@return true|nil ok, string? reason
 function Game:write_journal(path) end
+--- Stream the journal to path as the game goes; the state drops what it wrote.
+---@param path string
+---@return true|nil ok, string? reason
+function Game:stream_journal(path) end
+---@param line integer|nil
+function Game:journal_keep(line) end
+---@return true|nil ok, string? reason
+function Game:close_journal() end
+--- At most n actions undoable (1000 by default, doc/state.md).
+---@param n integer
+function Game:set_undo_depth(n) end
+---@return integer
+function Game:get_undo_depth() end
 ---@param path string
 ---@return true|nil ok, string? reason
 function Game:save(path) end

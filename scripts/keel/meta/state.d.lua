@@ -51,6 +51,16 @@ function statelib.json_line(ev, ...) end
 ---@param s string
 ---@return string hex16
 function statelib.hash_bytes(s) end
+--- Owners many games share (a board's declared owners): a later entry wins for a hex two name.
+---@param groups {side: string, hexes: integer[]}[]
+---@return keel.state.OwnerBase
+function statelib.owner_base(groups) end
+
+---@class keel.state.OwnerBase
+local OwnerBase = {}
+---@return integer hexes owned
+function OwnerBase:count() end
+function OwnerBase:close() end
 
 ---@class keel.UnitInfo
 ---@field id integer
@@ -230,6 +240,9 @@ function State:get_owner(hex) end
 function State:set_owner(hex, side) end
 ---@return integer
 function State:count_owned() end
+--- A state with no owners yet starts from base's (the same owners, count and hash).
+---@param base keel.state.OwnerBase
+function State:set_owner_base(base) end
 --- Changes with every owner change (rollback, undo and redo included) and
 --- never comes back: what was computed from the owners holds while it stands.
 ---@return integer
@@ -302,6 +315,38 @@ function State:journal_enable(on) end
 ---@param line string
 function State:journal_append(line) end
 function State:journal_clear() end
+--- Lines and bytes of the whole journal (written to its file or held).
+---@return integer lines, integer bytes
+function State:journal_count() end
+--- The text of the lines after the first `line` (only they are copied), and the number of lines.
+---@param line integer
+---@return string text, integer lines
+function State:journal_since(line) end
+--- The whole journal written to path atomically (keel.file.write), without a copy in Lua.
+---@param path string
+---@return true|nil ok, string? reason
+function State:journal_write(path) end
+--- Stream the journal to path (made afresh): what it has and every line after it; nil stops.
+---@param path string|nil
+---@return true|nil ok, string? reason
+function State:journal_stream(path) end
+--- Write what is held (all, or once it passes 1 MiB); nothing while a transaction is open.
+---@param all boolean
+---@return true|nil ok, string? reason
+function State:journal_flush(all) end
+--- Write the rest of a streamed journal and close its file.
+---@return true|nil ok, string? reason
+function State:journal_close() end
+---@return boolean
+function State:is_journal_streamed() end
+--- Lines from `line` on stay held once written (a reader yet to read them); nil: none.
+---@param line integer|nil
+function State:journal_keep(line) end
+--- At most n actions stay undoable (1000 by default); older ones are dropped.
+---@param n integer
+function State:set_undo_depth(n) end
+---@return integer
+function State:get_undo_depth() end
 ---@return integer total, integer units
 function State:memory() end
 ---@param meta? string[][]
