@@ -88,7 +88,8 @@ end
 -- and line), else `file` and `key` place it.
 function Checker:error(e, file, key)
   local msg = errors.get_message(e):match("^[^\n]*")   -- no traceback
-  local f, l, text = errors.parse(msg)
+  local f, l, text = msg:match("^([^\n:]+):(%d+):%d+: (.*)$")   -- file:line:column: (a table file)
+  if f then l = tonumber(l) else f, l, text = errors.parse(msg) end
   if not f then
     -- "path: what" (a manifest's or scenario's message naming its file)
     local named, rest = msg:match("^([^:\n]+%.lua): (.*)$")
@@ -99,6 +100,7 @@ function Checker:error(e, file, key)
 end
 
 function Checker:add(file, line, text)
+  file = file:gsub("^%./", "")
   local key = ("%s:%d: %s"):format(file, line, text)
   if self.seen[key] then return end   -- a family checked on its own and through a scenario
   self.seen[key] = true
@@ -193,6 +195,11 @@ function Checker:family(dir, opts)
   local set = rules.new { path = path }
   local base_rule_file, base_tables = set._load_rule_file, set._load_tables
   set._load_rule_file = function(s, fam, file)
+    if not exists(file) then
+      local manifest = fam.dir .. "/manifest.lua"
+      return self:add(manifest, line_of(manifest, "files"), ("files: no file %s in %s"):format(
+        file:sub(#fam.dir + 2), fam.dir))
+    end
     local ok, e = pcall(base_rule_file, s, fam, file)
     if not ok then self:error(e, file) end
   end
@@ -270,6 +277,8 @@ function Checker:scenario(file, opts)
     for _, why in ipairs(problems) do
       self:add(file, line, ("orders[%d] (%s): %s"):format(i, tostring(order[1] or order.event or "check"), why))
     end
+    -- the orders after one that went otherwise than expected play another game: not checked
+    if #problems > 0 then break end
   end
 end
 
@@ -328,8 +337,10 @@ function M.main(paths, opts)
     local kind, why = M.kind(path)
     if not kind then c:add(path, 1, why) else c[kind](c, path, opts) end
   end
-  local linted = "luacheck: not installed, skipped (Debian: lua-check)"
-  if opts.luacheck ~= false and M.have_luacheck() then
+  local linted = "luacheck: not run (--no-luacheck)"
+  if opts.luacheck ~= false and not M.have_luacheck() then
+    linted = "luacheck: not installed, skipped (Debian: lua-check)"
+  elseif opts.luacheck ~= false then
     c:run_luacheck()
     linted = "luacheck: run"
   end
