@@ -33,6 +33,64 @@ M.RULE_ID = "X.1"
 --- The sides of a new scenario.
 M.SIDES = { "Blue", "Red" }
 
+--- The most orders a new scenario's scripted line has (past half of them, only passes).
+M.MAX_ORDERS = 1000
+
+--- A value as Lua source: strings, numbers, booleans, lists of them.
+---@param v any
+---@return string
+function M.literal(v)
+  if type(v) == "string" then return ("%q"):format(v) end
+  if type(v) == "table" then
+    local parts = {}
+    for i, x in ipairs(v) do parts[i] = M.literal(x) end
+    return "{ " .. concat(parts, ", ") .. " }"
+  end
+  return tostring(v)
+end
+
+--- An order a player gave (action `name`, its parameters as ids) as a
+--- scenario writes it: units, groups and hexes by name and label. nil when
+--- a parameter has no name to write (a table, a unit without a unique name).
+---@param run table a keel.scenario run
+---@param name string
+---@param params table
+---@param side string
+---@return table|nil order
+function M.named(run, name, params, side)
+  local a = run.set.actions and run.set.actions[name]
+  if not a then return nil end
+  local game = run.game
+  local function unit_name(id)
+    local ok, n = pcall(game.get, game, id, "name")
+    if ok and type(n) == "string" and run.units[n] == id then return n end
+  end
+  local order = { name, by = side }
+  for k, v in pairs(params or {}) do
+    local p = a.def.params[k]
+    local t = p and p.type
+    local out
+    if t == "unit" then out = unit_name(v)
+    elseif t == "units" and type(v) == "table" then
+      out = {}
+      for i, id in ipairs(v) do
+        out[i] = unit_name(id)
+        if not out[i] then return nil end
+      end
+    elseif t == "group" then
+      local ok, n = pcall(game.group_get_name, game, v)
+      out = ok and type(n) == "string" and run:group_named(n) == v and n or nil
+    elseif t == "hex" then
+      out = run.board and math.type(v) == "integer" and run.board:format(v) or nil
+    elseif t == "integer" or t == "number" or t == "string" or t == "boolean" then
+      out = v
+    end
+    if out == nil or type(k) ~= "string" or k == "by" or k == "expect" then return nil end
+    order[k] = out
+  end
+  return order
+end
+
 local function exists(path)
   local f = io.open(path, "rb")
   if f then f:close() return true end
@@ -374,7 +432,7 @@ function M.scenario(file, opts)
   local blue, red = M.SIDES[1], M.SIDES[2]
   local at_blue, at_red = "", ""
   if opts.map then
-    local board, err = keel.board.load(dir .. "/" .. opts.map)
+    local board, err = keel.board.load(opts.map:sub(1, 1) == "/" and opts.map or join(dir, opts.map))
     if not board then error(("--map %s: %s"):format(opts.map, tostring(err)), 0) end
     local hexes = board:hexes()
     if #hexes < 1 then error(("--map %s: a map without hexes"):format(opts.map), 0) end
@@ -408,41 +466,64 @@ function M.scenario(file, opts)
       ("    { name = %s, type = \"raider\", side = %s%s },"):format(q(blue .. " 1"), q(blue), at_blue),
       ("    { name = %s, type = \"raider\", side = %s%s },"):format(q(red .. " 1"), q(red), at_red),
       "  },",
-      "  -- a scripted line: each side passes until the game is over (keel play plays it with players)",
+      "  -- what keel lab measures, game after game (doc/guide.md, section 4)",
+      ("  outcomes = { %s_vp = { keyed = \"vp\", key = %s }, %s_vp = { keyed = \"vp\", key = %s } },"):format(
+        blue:lower(), q(blue), red:lower(), q(red)),
+      "  -- a scripted line that plays it to its end (keel play plays it with players instead)",
       "  orders = {",
     }
-    for _, o in ipairs(orders) do lines[#lines + 1] = ("    { \"end_phase\", by = %s },"):format(q(o)) end
+    for _, o in ipairs(orders) do
+      local parts = { q(o[1]), "by = " .. q(o.by) }
+      for _, k in ipairs(require("keel.keys").sorted(o)) do
+        if type(k) == "string" and k ~= "by" then parts[#parts + 1] = k .. " = " .. M.literal(o[k]) end
+      end
+      lines[#lines + 1] = "    { " .. concat(parts, ", ") .. " },"
+    end
     lines[#lines + 1] = "  },"
     lines[#lines + 1] = "}"
     lines[#lines + 1] = ""
     return concat(lines, "\n")
   end
-  -- find the line that plays it to its end: load it as written (without
-  -- orders) and pass for the side to act until the game is over
-  -- (the game names its scenario file: it is written first, without orders)
+  -- the scripted line that plays it to its end: a random player (seed 1)
+  -- decides for the side to act, while the orders it gives can be written
+  -- with names (units, groups, hexes: keel.new.named); else the side passes
+  -- (the game is written first, without orders: a game names its scenario file)
   write_all { { file, body {} } }
-  local ok, by = pcall(function()
+  local ok, orders = pcall(function()
     local scenario = require "keel.scenario"
     local run = scenario.start(scenario.load(file), { path = opts.path })
     local sequence = require "keel.sequence"
-    local sides = {}
-    for _ = 1, 1000 do
+    local bot = require("keel.player").new("random", { seed = 1 })
+    local out = {}
+    for i = 1, M.MAX_ORDERS do
       local st = sequence.status(run.set, run.game)
-      if st.over then return sides end
+      if st.over then return out end
       local side = st.active[1]
       if type(side) ~= "string" then error(file .. ": the new scenario has no side to act: it cannot be played", 0) end
-      local done, err = run.set:act(run.game, "end_phase", {}, side)
-      if not done then error(("%s: passing for %s: %s"):format(file, side, require("keel.errors").format(err)), 0) end
-      sides[#sides + 1] = side
+      local order
+      if i <= M.MAX_ORDERS // 2 then
+        local action, params = bot:decide(run.set, run.game, side)
+        order = action and M.named(run, action, params, side)
+      end
+      local outcome, problems = run:play(i, order or { "end_phase", by = side })
+      if (not outcome.ok or #problems > 0) and order then
+        order = nil
+        outcome, problems = run:play(i, { "end_phase", by = side })
+      end
+      if not outcome.ok or #problems > 0 then
+        error(("%s: passing for %s: %s"):format(file, side, tostring(outcome.message or problems[1])), 0)
+      end
+      out[#out + 1] = order or { "end_phase", by = side }
     end
-    error(file .. ": the new scenario does not end after 1000 passes", 0)
+    error(("%s: the new scenario does not end after %d orders"):format(file, M.MAX_ORDERS), 0)
   end)
   if not ok then
     os.remove(file)
-    error(by, 0)
+    local msg = require("keel.errors").format(orders)
+    error(opts.map and msg or (msg .. "\n(a scenario with no map: does a family of it need one? --map MAP)"), 0)
   end
   local out = assert(io.open(file, "wb"))   -- the file written above, now with its orders
-  out:write(body(by))
+  out:write(body(orders))
   out:close()
   local did = { "wrote " .. file }
   for _, l in ipairs(tool_files(dir, { { base_of(file), "scenario" } })) do did[#did + 1] = l end

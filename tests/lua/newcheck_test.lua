@@ -106,6 +106,36 @@ t.test("new-4: the rule's test and the scenario play; the scenario to its end", 
   t.ok(last.reason and last.reason:find("battle.lua:", 1, true), tostring(last.reason))
 end)
 
+t.test("new-7: keel play plays the new scenario to its end with players", function()
+  local st, out = keel(dir, "play battle.lua --quiet --player Blue=random --player Red=greedy")
+  t.eq(st, 0, out)
+  t.ok(out:find("\nresult: ", 1, true) and out:find("battle.lua:", 1, true), out)
+  -- the scripted line keel new wrote plays the rule's action, not passes alone
+  t.ok(read(dir .. "/battle.lua"):find('{ "raid", by = "Blue", unit = "Blue 1" }', 1, true), read(dir .. "/battle.lua"))
+end)
+
+t.test("new-8: keel new scenario on a map, with the families of its folder", function()
+  local d = t.tmpdir()
+  sh("cp " .. q(root .. "/scenarios/maps/crete.map") .. " " .. q(d) .. "/ && cp -R " .. q(dir .. "/raids") .. " " .. q(d) .. "/")
+  local st, out = keel(d, "new scenario crete_raids.lua --map crete.map")
+  t.eq(st, 0, out)
+  local text = read(d .. "/crete_raids.lua")
+  t.ok(text:find('map = "crete.map"', 1, true), text)
+  t.ok(text:find('rules = { "raids" }', 1, true), text)
+  local board = require("keel").board.load(root .. "/scenarios/maps/crete.map")
+  local hexes = board:hexes()
+  t.ok(text:find(('at = "%s"'):format(board:format(hexes[1])), 1, true), text)
+  local rst, rout = keel(d, "check crete_raids.lua --no-luacheck")
+  t.eq(rst, 0, rout)
+  -- no family to play with: said so, nothing written
+  local e = t.tmpdir()
+  local est, eout = keel(e, "new scenario lone.lua")
+  t.eq(est, 1)
+  t.ok(eout:find("name the rule families it plays with (--rules FAMILY)", 1, true), eout)
+  t.ok(not io.open(e .. "/lone.lua"))
+  sh("rm -rf " .. q(d) .. " " .. q(e))
+end)
+
 t.test("new-5: luacheck with only the generated .luacheckrc: 0 warnings; it knows what each file is", function()
   if not have_luacheck then io.write("skip new-5: luacheck is not installed (make deps installs lua-check)\n") return end
   local st, out = sh("cd " .. q(dir) .. " && luacheck --no-color .")
