@@ -41,8 +41,12 @@ static void push_script_dir(lua_State *L) {
     return;
   }
   Dl_info info;
-  if (dladdr((void *)luaopen_keel, &info) && info.dli_fname &&
-      realpath(info.dli_fname, path)) {
+  const char *self = NULL;
+  if (dladdr((void *)luaopen_keel, &info) && info.dli_fname) self = info.dli_fname;
+  /* the program itself, started through PATH, is named as argv[0] was
+   * ("keel"): its file is /proc/self/exe */
+  if (self && !strchr(self, '/')) self = "/proc/self/exe";
+  if (self && realpath(self, path)) {
     char *slash = strrchr(path, '/');
     if (slash) {
       *slash = '\0';

@@ -136,6 +136,13 @@ t.test("new-8: keel new scenario on a map, with the families of its folder", fun
   sh("rm -rf " .. q(d) .. " " .. q(e))
 end)
 
+t.test("new-9: keel started through PATH (argv[0] without a folder) finds its scripts", function()
+  local st, out = sh(("cd %s && PATH=%s:\"$PATH\" KEEL_SCRIPTS= keel check --no-luacheck raids"):format(q(dir),
+    q(bin:match("^(.*)/[^/]+$"))))
+  t.eq(st, 0, out)
+  t.ok(out:find("no problems", 1, true), out)
+end)
+
 t.test("new-5: luacheck with only the generated .luacheckrc: 0 warnings; it knows what each file is", function()
   if not have_luacheck then io.write("skip new-5: luacheck is not installed (make deps installs lua-check)\n") return end
   local st, out = sh("cd " .. q(dir) .. " && luacheck --no-color .")
