@@ -354,8 +354,17 @@ local VARIANT = [[
 -- `keel rules --variant {{file}}` shows what it changed.
 variant { name = "{{title}}", base = "{{family}}" }
 
--- {{table}} ({{table_title}}), row {{row}}: {{cells_text}} as the family has it; edit the cells.
-set_row({{table_q}}, {{row_q}}, {{cells}})
+{{change}}]]
+
+local ROW_CHANGE = [[
+-- {{table}} ({{table_title}}), row {{row}}:
+-- {{cells_text}} as the family has it; edit the cells.
+set_row({{args}})
+]]
+
+local VALUE_CHANGE = [[
+-- rule {{id}} ({{title}}): its value {{key}} as the family has it; edit it.
+set_values({{id_q}}, { {{key}} = {{value}} })
 ]]
 
 --- Write a new variant FILE of `family` (found on `path`, then beside
@@ -382,18 +391,48 @@ function M.variant(file, family, opts)
       if not pick and not t.rows_from and t.rows[1] then pick = t end
     end
   end
-  if not pick then
-    error(("rule family %s has no table with rows of its own: a variant of it starts with no row to change"):format(
-      family), 0)
-  end
-  local row = pick.rows[1]
-  local label = row.key or tables.range_text(row.range)
-  local cells, texts = {}, {}
-  for i, c in ipairs(row.cells) do cells[i] = ("%q"):format(c.text); texts[i] = c.text end
   local title = base_of(file):gsub("%.lua$", ""):gsub("[_%-]", " ")
-  local text = fill(VARIANT, { title = title, family = family, version = keel.version, file = file,
-    table = pick.name, table_title = pick.title or pick.name, row = label, cells_text = concat(texts, " "),
-    table_q = ("%q"):format(pick.name), row_q = ("%q"):format(label), cells = concat(cells, ", ") })
+  local vars = { title = title, family = family, version = keel.version, file = file }
+  local text
+  if pick then
+    local row = pick.rows[1]
+    local label = row.key or tables.range_text(row.range)
+    local cells, texts = {}, {}
+    for i, c in ipairs(row.cells) do cells[i] = ("%q"):format(c.text); texts[i] = c.text end
+    -- the cells, a line of them at most 100 characters wide
+    local lines, cur = {}, {}
+    for _, c in ipairs(cells) do
+      if #cur > 0 and #concat(cur, ", ") + #c + 2 > 100 then lines[#lines + 1] = concat(cur, ", "); cur = {} end
+      cur[#cur + 1] = c
+    end
+    lines[#lines + 1] = concat(cur, ", ")
+    local call = ("%q, %q, %s"):format(pick.name, label, concat(lines, ",\n  "))
+    if #call > 100 and #lines == 1 then call = ("%q, %q,\n  %s"):format(pick.name, label, lines[1]) end
+    local ttitle = pick.title or pick.name
+    if #ttitle > 50 then ttitle = ttitle:sub(1, 47) .. "..." end
+    vars.change = fill(ROW_CHANGE, { table = pick.name, table_title = ttitle, row = label,
+      cells_text = concat(texts, " "), args = call })
+  else
+    -- a family without tables of its own: one value of its first rule that has a plain one
+    for _, id in ipairs(set.order) do
+      local r = set.rules[id]
+      if r.family == family and not vars.change then
+        for _, k in ipairs(require("keel.keys").sorted(r.values)) do
+          local v = r.values[k]
+          if not vars.change and type(k) == "string" and k:match("^[%a_][%w_]*$")
+              and (type(v) == "number" or type(v) == "string" or type(v) == "boolean") then
+            vars.change = fill(VALUE_CHANGE, { id = id, title = r.title or id, key = k, value = M.literal(v),
+              id_q = ("%q"):format(id) })
+          end
+        end
+      end
+    end
+  end
+  if not vars.change then
+    error(("rule family %s has no table row and no plain value of a rule to change: start the variant by hand "
+      .. "(doc/guide.md, section 3)"):format(family), 0)
+  end
+  text = fill(VARIANT, vars)
   write_all { { file, text } }
   local did = { "wrote " .. file }
   for _, l in ipairs(tool_files(dir_of(file), { { base_of(file), "variant" } })) do did[#did + 1] = l end

@@ -143,6 +143,24 @@ t.test("new-9: keel started through PATH (argv[0] without a folder) finds its sc
   t.ok(out:find("no problems", 1, true), out)
 end)
 
+t.test("new-10: keel new variant of keel's own families: a table row, or a rule's value when it has no table", function()
+  local d = t.tmpdir()
+  for _, fam in ipairs { "navgroup", "seazone", "ocs", "seabox" } do
+    local st, out = keel(d, ("new variant house_%s.lua --of %s"):format(fam, fam))
+    t.eq(st, 0, out)
+  end
+  t.ok(read(d .. "/house_navgroup.lua"):find('\nset_row("naval_search", ', 1, true))
+  -- seabox lists no table file: the first plain value of its first rule with one
+  local sb = read(d .. "/house_seabox.lua")
+  local id, key = sb:match('\nset_values%("([^"]+)", { ([%w_]+) = ')
+  t.ok(id, sb)
+  local set = require("keel.rules").load { families = { "seabox" } }
+  t.ok(set:rule(id).values[key] ~= nil, id .. "." .. tostring(key))
+  local cst, cout = keel(d, "check house_navgroup.lua house_seazone.lua house_ocs.lua house_seabox.lua")
+  t.eq(cst, 0, cout)
+  sh("rm -rf " .. q(d))
+end)
+
 t.test("new-5: luacheck with only the generated .luacheckrc: 0 warnings; it knows what each file is", function()
   if not have_luacheck then io.write("skip new-5: luacheck is not installed (make deps installs lua-check)\n") return end
   local st, out = sh("cd " .. q(dir) .. " && luacheck --no-color .")
