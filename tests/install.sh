@@ -68,7 +68,8 @@ if command -v luarocks >/dev/null 2>&1; then
   name="rock: luarocks make keel-VERSION-1.rockspec into a scratch tree"
   ok sh -c "HOME='$stage/home' luarocks --lua-version 5.4 --tree '$rocks' make keel-*-1.rockspec &&
     [ -f '$rocks/lib/lua/5.4/keel.so' ] && [ -f '$rocks/share/lua/5.4/keel/scenario.lua' ] &&
-    [ -f '$rocks/share/lua/5.4/navgroup/manifest.lua' ] && [ -x '$rocks/bin/keel' ]"
+    [ -f '$rocks/share/lua/5.4/navgroup/manifest.lua' ] && [ -x '$rocks/bin/keel' ] &&
+    diff -r scripts/keel/meta '$rocks/share/lua/5.4/keel/meta'"
   name="rock: the stock lua5.4 requires keel from the tree (luarocks path) and plays the showcase to keel run's journal"
   ok sh -c "eval \"\$(HOME='$stage/home' luarocks --lua-version 5.4 --tree '$rocks' path)\" && KEEL_SCRIPTS= lua5.4 -e '
     local keel = require \"keel\"
