@@ -287,6 +287,7 @@ end
 local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
 --- Whether luacheck is on the PATH.
+---@return boolean
 function M.have_luacheck()
   local p = io.popen("command -v luacheck 2>/dev/null")
   local out = p and p:read("a") or ""

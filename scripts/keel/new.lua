@@ -138,8 +138,11 @@ end
 
 -- ---- the tools' files -------------------------------------------------------------------
 
---- Where keel's luacheck stds and meta files are (this keel's scripts folder).
+--- Where keel's luacheck stds are (this keel's scripts folder).
+---@return string
 function M.stds_file() return keel.script_dir .. "/keel/luacheck_stds.lua" end
+--- Where keel's LuaLS meta files are (this keel's scripts folder).
+---@return string
 function M.meta_dir() return keel.script_dir .. "/keel/meta" end
 
 local LUACHECKRC = [[
@@ -154,6 +157,9 @@ max_line_length = 120
 
 --- The line of .luacheckrc for one thing `keel new` makes (path relative
 --- to the .luacheckrc's folder).
+---@param rel string
+---@param kind "family"|"variant"|"scenario"
+---@return string
 function M.luacheck_line(rel, kind)
   return ("files[%q] = { std = %q }\n"):format(rel, require("keel.luacheck_stds").std[kind])
 end
@@ -162,6 +168,7 @@ local function json_string(s) return require("keel.json").encode(s) end
 
 --- The .luarc.json: LuaLS with keel's meta files, Lua 5.4, and what the
 --- sandbox takes away switched off.
+---@return string
 function M.luarc()
   return concat({
     "{",
