@@ -139,7 +139,8 @@ t.test("cli: misuse of every command exits 2 with one line on stderr, nothing on
   local misuse = {
     run = "run", script = "script", rules = "rules", replay = "replay", view = "view", serve = "serve",
     odds = "odds", lab = "lab", render = "render", version = "version extra", help = "help a b",
-    new = "new thing x", check = "check", play = "play", ["fuzz-rules"] = "fuzz-rules --bogus",
+    play = "play", ["fuzz-rules"] = "fuzz-rules --games x",
+    new = "new thing x", check = "check",
   }
   for _, name in ipairs(require("keel.cli").commands) do
     local args = misuse[name]
