@@ -9,24 +9,10 @@ std = "lua54"
 max_line_length = 140
 codes = true
 
--- What every sandboxed script may use (scripts/keel/sandbox.lua).
-stds.keel_script = {
-  read_globals = {
-    "assert", "error", "ipairs", "next", "pairs", "pcall", "select", "tonumber",
-    "tostring", "type", "xpcall", "rawequal", "rawlen", "rawget", "rawset",
-    "getmetatable", "setmetatable", "load", "print", "_VERSION",
-    "string", "table", "math", "utf8", "coroutine", "keel",
-  },
-  globals = { "_G" },
-}
--- rule files and manifests (scripts/keel/rules.lua)
-stds.keel_rules = { read_globals = { "rule", "family" } }
--- variant files (scripts/keel/variant.lua)
-stds.keel_variant = {
-  read_globals = { "variant", "set_values", "disable", "wrap", "replace", "add", "set_row" },
-}
--- scenario files (scripts/keel/scenario.lua)
-stds.keel_scenario = { read_globals = { "scenario" } }
+-- keel's stds (keel_script, keel_rules, keel_variant, keel_scenario): one
+-- file, installed with the scripts, that `keel new`'s .luacheckrc and
+-- `keel check` use too.
+require("scripts.keel.luacheck_stds").define(stds)   -- found beside this file
 
 files["tests/families"] = { std = "keel_script+keel_rules" }
 -- rule families under scripts/ (their tables.lua is a plain module)

@@ -60,9 +60,10 @@ DEB_PKGS := liblua5.4-dev lua-lpeg-dev lua5.4 lua-lpeg
 # What the tests use beyond the build: a browser that loads the SVG pictures
 # and drives keel view's page over the DevTools protocol (tests/lua/render_test.lua
 # and tests/browser/ skip, saying so, when none is installed), luacheck, and
-# pkg-config (the C hosts are built through keel.pc). README.md lists both
+# pkg-config (the C hosts are built through keel.pc), luarocks (tests/install.sh
+# builds keel-VERSION-1.rockspec into a scratch tree). README.md lists both
 # lists (tests/lua/cli_test.lua checks it).
-TEST_PKGS := chromium lua-check pkg-config
+TEST_PKGS := chromium lua-check pkg-config luarocks
 deps:
 	@sh tools/deps.sh install $(DEB_PKGS) $(TEST_PKGS)
 check-deps:
@@ -229,6 +230,20 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/keel.pc $(DESTDIR)$(INCDIR)/keel.h \
 	      $(DESTDIR)$(LUACMOD)/keel.so
 	rm -rf $(DESTDIR)$(SHAREDIR)
+
+# ---- luarocks ---------------------------------------------------------------
+# keel-$(VERSION)-1.rockspec: `luarocks make` runs `make rock`, then `make
+# rock-install` with the rock's folders: keel.so (a C module), the scripts
+# as Lua modules (keel.*, the families; keel.so finds them there:
+# kernel/l_keel.c), the keel command.
+rock: check-deps bin/keel lib/keel.so
+rock-install: rock
+	@test -n "$(ROCK_LIBDIR)" -a -n "$(ROCK_LUADIR)" -a -n "$(ROCK_BINDIR)" || { echo "make rock-install: luarocks gives ROCK_LIBDIR, ROCK_LUADIR and ROCK_BINDIR" >&2; exit 2; }
+	install -d $(ROCK_LIBDIR) $(ROCK_LUADIR) $(ROCK_BINDIR)
+	install -m 755 lib/keel.so $(ROCK_LIBDIR)/keel.so
+	install -m 755 bin/keel $(ROCK_BINDIR)/keel
+	cp -R scripts/. $(ROCK_LUADIR)/
+.PHONY: rock rock-install
 
 clean:
 	rm -rf build bin lib out

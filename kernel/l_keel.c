@@ -21,15 +21,19 @@ static int is_dir(const char *p) {
 
 /* The scripts folder: $KEEL_SCRIPTS; else, beside the binary or shared
  * object holding this code, ../scripts (a build tree), ../share/keel/scripts
- * (bin/keel installed) or ../../../share/keel/scripts (lib/lua/5.4/keel.so);
- * else the configured install location. The folder is named by its real
+ * (bin/keel installed) or ../../../share/keel/scripts (lib/lua/5.4/keel.so),
+ * or a LuaRocks tree's module folder, ../share/lua/5.4 (bin/keel) or
+ * ../../../share/lua/5.4 (lib/lua/5.4/keel.so: `luarocks make` installs the
+ * scripts as modules there, keel-VERSION.rockspec); else the configured
+ * install location. The folder is named by its real
  * path (links, "." and ".." resolved) whenever it exists: journals and saves
  * name keel's own rule files "<keel>/..." by it, so a KEEL_SCRIPTS given
  * through a symlink or as a relative path names them as the real folder
  * does, and the same game gives the same journal. */
 static void push_script_dir(lua_State *L) {
   static const char *const candidates[] = {
-    "/../scripts", "/../share/keel/scripts", "/../../../share/keel/scripts", NULL
+    "/../scripts", "/../share/keel/scripts", "/../../../share/keel/scripts",
+    "/../share/lua/5.4", "/../../../share/lua/5.4", NULL
   };
   const char *env = getenv("KEEL_SCRIPTS");
   char path[PATH_MAX], probe[PATH_MAX + 64], found[PATH_MAX];
@@ -38,8 +42,12 @@ static void push_script_dir(lua_State *L) {
     return;
   }
   Dl_info info;
-  if (dladdr((void *)luaopen_keel, &info) && info.dli_fname &&
-      realpath(info.dli_fname, path)) {
+  const char *self = NULL;
+  if (dladdr((void *)luaopen_keel, &info) && info.dli_fname) self = info.dli_fname;
+  /* the program itself, started through PATH, is named as argv[0] was
+   * ("keel"): its file is /proc/self/exe */
+  if (self && !strchr(self, '/')) self = "/proc/self/exe";
+  if (self && realpath(self, path)) {
     char *slash = strrchr(path, '/');
     if (slash) {
       *slash = '\0';
