@@ -33,7 +33,8 @@ M.requests = {
   hello = {},
   open = { scenario = true, seed = false, variants = false },
   load = { save = true },
-  view = { side = true },
+  view = { side = true, counters = false },
+  board = {},
   actions = { side = false },
   status = {},
   order = { action = false, params = false, event = false, data = false, side = false },
@@ -358,8 +359,17 @@ function Session:op_view(req)
     if g.units then g.units = list({ table.unpack(g.units) }) end
     if g.at then g.hex = nil end
   end
+  if req.counters ~= nil and type(req.counters) ~= "boolean" then refuse("request", "view: counters must be true or false") end
+  if req.counters then require("keel.play").counters(run, v) end
   return { side = v.side, units = seq(v.units), groups = seq(v.groups), status = seq(v.status),
            turn = run.game:get_global("turn"), hash = run.game:hash_hex() }
+end
+
+-- board: what the play page draws (keel.play.board)
+function Session:op_board()
+  local run = self:need_game()
+  local b = require("keel.play").board(run)
+  return { board = b, hash = run.game:hash_hex() }
 end
 
 -- ---- orders -------------------------------------------------------------------------------
@@ -627,6 +637,37 @@ function M.handle_line(line)
   if not current then current = M.new() end
   local out = current:handle_line(line)
   return out, current.quit == true
+end
+
+--- A bot's order (keel serve --http's seats): the player `spec`
+--- (keel.player.new, seeded by the game's seed and the side, kept for the
+--- session) decides for `side`, and the order is played as a client's
+--- order is. Returns the order's response line, with `action` (its name).
+---@param side string
+---@param spec string
+---@return string
+function M.bot_order(side, spec)
+  local s = current
+  local function fail(msg) return M.encode { ok = false, error = { kind = "bot", message = msg } } end
+  if not s or not s.run then return fail("no game is open") end
+  local run = s.run
+  s.players = s.players or {}
+  local key = side .. "=" .. spec
+  local p = s.players[key]
+  if not p then
+    local seed = (run.game.seed or 0) * 31
+    for i = 1, #side do seed = (seed * 33 + side:byte(i)) % 2147483647 end
+    local why
+    p, why = require("keel.player").new(spec, { seed = seed })
+    if not p then return fail(spec .. ": " .. tostring(why)) end
+    s.players[key] = p
+  end
+  local ok, name, params = pcall(p.decide, p, run.set, run.game, side)
+  if not ok then return fail(spec .. " for " .. side .. ": " .. errors.format(name)) end
+  if type(name) ~= "string" then return fail(spec .. " for " .. side .. ": it gave no order") end
+  local resp = s:answer { op = "order", action = name, params = params, side = side }
+  resp.action = name
+  return M.encode(resp)
 end
 
 --- The folder relative paths start from.
