@@ -405,7 +405,7 @@ function M.run(tbl, opts)
     tbl.conns[conn.id] = conn
     tbl.n_conns = tbl.n_conns + 1
     local open = true
-    -- the updates for this connection, sent as they come
+    -- what this connection is sent (responses, updates), in order, by one writer
     cqueues.running():wrap(function()
       while open do
         if #conn.outbox == 0 then conn.wake:wait(30) end
@@ -425,8 +425,9 @@ function M.run(tbl, opts)
         break
       end
       if kind == "text" then
-        local line = tbl:request(conn, text)
-        if not ws:send(line, "text", 10) then break end
+        -- one writer per connection (below): the response after the updates queued before it
+        conn.outbox[#conn.outbox + 1] = tbl:request(conn, text)
+        conn.wake:signal()
       end
     end
     open = false
