@@ -231,3 +231,67 @@ t.test("serve-http-5: usage: seats need one scenario and its sides; --root is --
   t.eq(status, 2)
   t.ok(out:find("--seat is --http's", 1, true), out)
 end)
+
+-- end_phase when it is offered, else the first legal order an actions response offers: its name and params
+local function some_order(actions)
+  for _, a in ipairs(actions) do
+    if a.available and a.name == "end_phase" then return { "end_phase", {} } end
+  end
+  local pick
+  for _, a in ipairs(actions) do
+    if a.available and (a.orders or #a.params == 0 or a.checked) then
+      if a.name ~= "end_phase" or not pick then
+        local params, ok = {}, true
+        if a.orders then
+          params = a.orders[1]
+        else
+          for _, p in ipairs(a.params) do
+            local dom = p.domain or (p.choices and p.choices[1] and p.choices[1].domain)
+            if p.choices then ok = false end
+            if dom and #dom > 0 and not p.optional then
+              params[p.name] = p.type == "units" and (p.sets and p.sets[1] or { dom[1].value }) or dom[1].value
+            elseif not p.optional then ok = false end
+          end
+        end
+        if ok then pick = { a.name, params } end
+        if pick and pick[1] ~= "end_phase" then break end
+      end
+    end
+  end
+  return pick
+end
+
+t.test("serve-http-6: a person against random: the bot plays its side when it is to decide, to the game's end", function()
+  local srv = server("--seat Allied --seat Axis=random scenarios/suez_1942.lua")
+  t.ok(srv.out:find("keel serve: Axis is played by random", 1, true), srv.out)
+  local me = assert(client(ws_url(srv.urls["Allied's seat"])))
+  local orders, waits = 0, 0
+  local st
+  for _ = 1, 400 do
+    st = me.send { op = "status" }
+    if st.over then break end
+    local mine = false
+    for _, s in ipairs(st.active) do if s == "Allied" then mine = true end end
+    if mine then
+      local acts = me.send { op = "actions" }
+      local o = some_order(acts.actions)
+      t.ok(o, "an order offered")
+      local r = me.send { op = "order", action = o[1], params = o[2] }
+      if not r.ok then
+        r = me.send { op = "order", action = "end_phase" }
+      end
+      t.eq(r.ok, true, json.encode(r.error))
+      orders = orders + 1
+    else
+      -- the bot's turn: its orders come as updates
+      local text = me.ws:receive(30)
+      t.ok(text, "an update from the bot's order")
+      waits = waits + 1
+    end
+  end
+  t.eq(st.over, true, ("over after %d orders of mine, %d waits: %s"):format(orders, waits, srv.err()))
+  t.ok(st.result.reason and st.result.reason ~= "", "a reason")
+  t.ok(waits > 0, "the bot played")
+  me.close()
+  srv.stop()
+end)
