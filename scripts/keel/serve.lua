@@ -125,6 +125,8 @@ function Session:confine(op, field, p)
   if type(p) ~= "string" or p:find("\0", 1, true) then
     refuse("request", ("%s: %s must be a path (a string)"):format(op, field))
   end
+  -- keel serve --http: the server names every path itself (its scenarios, its game folder)
+  if self.opts.vetted then return p end
   local root = self:root()
   local use = p
   if p:sub(1, 1) ~= "/" and self.opts.root then use = root .. "/" .. p end

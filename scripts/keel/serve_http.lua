@@ -117,7 +117,7 @@ function M.new_table(opts)
   local self = setmetatable({ opts = opts, conns = {}, n_conns = 0, next_conn = 0, hash = nil, tokens = {},
                               seats = {}, log = opts.log or function() end }, Table)
   self.sb = keel.sandbox.new { memory = opts.memory }
-  self.start = { cpu = opts.cpu, cwd = opts.cwd, root = "/" }
+  self.start = { cpu = opts.cpu, cwd = opts.cwd, vetted = true }
   local ok, err = self.sb:call("keel.serve", "start", self.start)
   if not ok then return nil, "serve: " .. tostring(err) end
   for _, s in ipairs(opts.seats or {}) do

@@ -67,7 +67,8 @@ local function http(opts, rest, l)
   for _, f in ipairs(rest) do
     local real, kind = keel.file.find_real(f)
     if not real or kind ~= "file" then cli.usage_error(("no scenario file '%s'"):format(f)) end
-    scenarios[#scenarios + 1] = { name = f:match("([^/]+)%.lua$") or f, path = real }
+    -- as given: the journal's header names it as keel run's does
+    scenarios[#scenarios + 1] = { name = f:match("([^/]+)%.lua$") or f, path = f }
   end
   if #seats > 0 and #rest ~= 1 then cli.usage_error("seats are a game's: give one SCENARIO with --seat") end
   local games = opts.games or "games"

@@ -41,7 +41,7 @@
     builder: null,    // the order being built
     busy: false,
   };
-  let refreshing = 0;
+  let refreshing = 0, refreshCount = 0;
 
   // ---- the board -----------------------------------------------------------------------
   let svg = null, full = [0, 0, 1000, 1000], vb = full.slice();
@@ -223,6 +223,16 @@
       const w = st.window ? ` (${st.window.title || st.window.rule || "a window"})` : "";
       const mine = S.table && S.table.side ? (active.includes(S.table.side) ? " — your decision" : " — waiting") : "";
       toAct.textContent = `to decide: ${active.join(", ")}${w}${mine}`;
+      // the hot seat, two sides to decide: whose orders this page gives
+      if (S.table && S.table.hot_seat && active.length > 1) {
+        const sel = document.createElement("select");
+        sel.id = "act-as";
+        sel.setAttribute("aria-label", "act as");
+        for (const a of active) { const o = document.createElement("option"); o.value = a; o.textContent = `act as ${a}`; sel.appendChild(o); }
+        sel.value = S.side;
+        sel.addEventListener("change", () => { S.actAs = sel.value; S.builder = null; refresh(); });
+        toAct.append(" ", sel);
+      }
     }
     const res = $("result");
     if (st.over && st.result) {
@@ -341,6 +351,7 @@
     }
     return c;
   }
+  const SCALAR = { string: true, integer: true, number: true, boolean: true, side: true };
   const isPath = (c) => c && c.domain.length > 0 && c.domain.every((x) => Array.isArray(x.value) && x.value.every((v) => typeof v === "string"));
 
   // the parameter being asked, or null when the order is complete
@@ -349,8 +360,8 @@
     for (const p of b.action.params) {
       if (p.name in b.values || b.omitted.has(p.name)) continue;
       const c = candidates(b.action, p, b);
-      if (c === null) {   // no domain: left out when it may be, else typed
-        if (p.optional) { b.omitted.add(p.name); continue; }
+      if (c === null) {   // no domain: a value typed (or left out); an optional table or any left out
+        if (p.optional && !SCALAR[p.type]) { b.omitted.add(p.name); continue; }
         return { p, c: null };
       }
       if (c.domain.length === 0 && c.omit) { b.omitted.add(p.name); continue; }
@@ -373,12 +384,13 @@
   function cancelOrder() { S.builder = null; render(); }
 
   function choose(name, value) {
+    if (!S.builder) return;
     S.builder.values[name] = value;
     S.builder.picks = [];
     S.builder.path = [];
     step();
   }
-  function omit(name) { S.builder.omitted.add(name); S.builder.picks = []; S.builder.path = []; step(); }
+  function omit(name) { if (!S.builder) return; S.builder.omitted.add(name); S.builder.picks = []; S.builder.path = []; step(); }
 
   function step() {
     if (!S.builder) return;
@@ -394,6 +406,8 @@
     const req = { op: "order", action: b.action.name, params };
     if (b.action.side && !(S.table && S.table.side)) req.side = b.action.side;
     S.builder = null;
+    drawBuilder();   // the order is sent: its controls go
+    drawActions();
     await order(req);
   }
 
@@ -534,6 +548,7 @@
     if (!cur) return;
     const { p, c } = cur;
     box.dataset.param = p.name;
+    box.dataset.kind = c === null ? "free" : isPath(c) ? "path" : p.type === "units" ? "units" : "list";
     const q = document.createElement("div");
     q.className = "param";
     const cands = document.createElement("div");
@@ -565,7 +580,7 @@
     } else if (p.type === "units") {
       q.textContent = `${p.name}: pick ${c.sets ? "one of the sets" : "units"} on the board or here`;
       for (const x of c.domain) {
-        const bt = button(candText(p, x), { "data-value": JSON.stringify(x.value) }, () => togglePick(p, c, x.value));
+        const bt = button(candText(p, x), { "data-value": JSON.stringify(x.value), "data-label": x.label !== undefined ? String(x.label) : "" }, () => togglePick(p, c, x.value));
         if (b.picks.includes(x.value)) bt.classList.add("on");
         cands.appendChild(bt);
       }
@@ -576,12 +591,12 @@
     } else {
       q.textContent = `${p.name}${p.title ? " (" + p.title + ")" : ""}: ${p.type === "unit" || p.type === "group" ? "pick on the board or here" : "choose"}`;
       for (const x of c.domain) {
-        cands.appendChild(button(candText(p, x), { "data-value": JSON.stringify(x.value) }, () => choose(p.name, x.value)));
+        cands.appendChild(button(candText(p, x), { "data-value": JSON.stringify(x.value), "data-label": x.label !== undefined ? String(x.label) : "" }, () => choose(p.name, x.value)));
         const key = typeof x.value === "string" && placeXY(x.value) ? x.value : (typeof x.label === "string" && placeXY(x.label) ? x.label : null);
         if (key && p.type !== "unit" && p.type !== "group") mark(key, x.cost !== undefined ? x.cost : "", () => choose(p.name, x.value));
       }
     }
-    if (c && c.omit) tools.appendChild(button("leave out", { class: "omit" }, () => omit(p.name)));
+    if ((c && c.omit) || (c === null && p.optional)) tools.appendChild(button("leave out", { class: "omit" }, () => omit(p.name)));
     tools.appendChild(button("cancel", { class: "cancel" }, cancelOrder));
     box.append(q, cands, tools);
   }
@@ -678,6 +693,7 @@
   function mySide() {
     if (S.table && S.table.side) return S.table.side;
     const active = list(S.status && S.status.active);
+    if (S.actAs && active.includes(S.actAs)) return S.actAs;
     if (active.length) return active[0];
     return S.side || list(S.game && S.game.sides)[0] || null;
   }
@@ -700,6 +716,7 @@
     document.body.dataset.ready = "1";
     document.body.dataset.side = S.side || "";
     document.body.dataset.over = String(!!status.over);
+    document.body.dataset.refreshes = String(++refreshCount);
   }
   function showOpen(status) {
     const hot = S.table && S.table.hot_seat;
