@@ -220,6 +220,82 @@ test("browser-8: place names stay readable over the counters; a name moves clear
   eq(await ev(seen), "visible,visible");
 });
 
+// ---- the viewer's faults of issue 31, each with its regression test ----------------------------
+async function viewPage(scenario, name) {
+  keel(["run", scenario, "--quiet", "--journal", path.join(OUT, name + ".jsonl")]);
+  keel(["view", path.join(OUT, name + ".jsonl"), "-o", path.join(OUT, name + ".html")]);
+  const q = await page(await browser.newContext({ viewport: { width: W, height: H } }), errors);
+  await q.goto(url(name + ".html"));
+  await q.waitForSelector("body[data-ready='1']");
+  return q;
+}
+// every slot of a stack inside the board's rectangle
+const stackInside = (q, hex) => q.evaluate((h) => {
+  const s = document.querySelector(`#counters .stack[data-hex="${h}"]`), b = document.getElementById("board").getBoundingClientRect();
+  return !!s && [...s.querySelectorAll(":scope > .slot > .counter")].every((c) => {
+    const r = c.getBoundingClientRect();
+    return r.left >= b.left - 0.5 && r.right <= b.right + 0.5 && r.top >= b.top - 0.5 && r.bottom <= b.bottom + 0.5;
+  });
+}, hex);
+
+test("view-fault-1: seazone: a status value once cleared is no longer shown, never as [object Object]", async () => {
+  const q = await viewPage("scenarios/seazone_trident.lua", "trident");
+  const bad = await q.evaluate(`(() => { const out = []; for (let i = 0; i < keelView.count; i++) { keelView.show(i);
+    const t = document.getElementById('status-rows').innerText; if (t.includes('[object') || t.includes('{}')) out.push(i + ': ' + t); } return out; })()`);
+  eq(bad, [], "steps whose status shows an object");
+  await q.evaluate("keelView.show(6)");
+  ok(await q.evaluate(`!!document.querySelector('#status tr[data-key="choice_side"]')`), "the casualty choice's side at step 6");
+  await q.evaluate("keelView.show(7)");
+  eq(await q.evaluate(`!!document.querySelector('#status tr[data-key="choice_side"]')`), false, "cleared at step 7");
+  // view-fault-3: the Coastland stack spread at the board's right edge stays on the board
+  await q.evaluate("keelView.show(0)");
+  const c = await q.evaluate(`(() => { const s = document.querySelector('#counters .stack[data-hex="0-1104"]') ||
+    [...document.querySelectorAll('#counters .stack')].sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right)[0];
+    const r = s.querySelector('.counter').getBoundingClientRect(); return [s.dataset.hex, r.left + r.width / 2, r.top + r.height / 2]; })()`);
+  await q.mouse.move(c[1], c[2]);
+  eq(await q.evaluate((h) => document.querySelector(`#counters .stack[data-hex="${h}"]`).classList.contains("spread"), c[0]), true, "spread");
+  eq(await stackInside(q, c[0]), true, `the rightmost stack (${c[0]}) spread inside the board`);
+  await q.screenshot({ path: path.join(OUT, "viewer-seazone.png") });
+  await q.mouse.move(5, H - 5);
+  // view-fault-4: each sea zone named once on the board
+  const names = await q.evaluate(`[...document.querySelectorAll('#board svg text')].map(t => t.textContent).filter(t => /^SZ \\d+$/.test(t)).sort()`);
+  eq(names, ["SZ 1", "SZ 2", "SZ 3", "SZ 4", "SZ 5", "SZ 6"], "each zone's name once");
+  await q.context().close();
+});
+
+test("view-fault-2: the Crete showcase opens on its units (in Alexandria), not on an empty frame", async () => {
+  const q = await viewPage("scenarios/seabox_crete_1941.lua", "crete");
+  const shown = await q.evaluate(`[...document.querySelectorAll('#counters .stack')].filter(s => {
+    const r = s.getBoundingClientRect(), b = document.getElementById('board').getBoundingClientRect();
+    return r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom; }).length`);
+  ok(shown > 0, "a stack on screen at the opening");
+  await q.context().close();
+});
+
+test("view-fault-5: counters leave their hex's number readable; view-fault-6: the controls stay on one line", async () => {
+  // Suez at the setup: the number of each hex a stack stands on is the topmost thing where it is drawn
+  const covered = await ev(`(() => { keelView.show(0); const out = [];
+    const labels = [...document.querySelectorAll('#labels text')];
+    for (const s of document.querySelectorAll('#counters .stack')) {
+      const cx = Number(s.querySelector('.slot').getAttribute('transform').match(/translate\\(([-\\d.]+)/)[1]);
+      const num = s.dataset.hex.replace(/^.*:/, '');
+      const t = labels.find(l => l.textContent === num && Math.abs(Number(l.getAttribute('x')) - cx) < 2);
+      if (!t) continue;
+      const r = t.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height * 0.3);
+      if (hit && hit.closest('.counter')) out.push(s.dataset.hex);
+    }
+    return out; })()`);
+  eq(covered, [], "hex numbers under a counter");
+  const row = await ev(`(() => { document.getElementById('step-label').textContent = 'step 12345 of 12345';
+    const els = [...document.querySelectorAll('#controls .row > *')];
+    return els.map(e => Math.round(e.getBoundingClientRect().top)).concat([Math.round(document.getElementById('first').getBoundingClientRect().height)]); })()`);
+  const first = row.pop();
+  ok(Math.max(...row) - Math.min(...row) <= 8, "one line: " + row.join(","));
+  ok(first < 40, "|◀ not wrapped: " + first + " px high");
+  await ev("keelView.show(0)");
+});
+
 // ---- markup in every field ---------------------------------------------------------------------
 const VISIT = `(() => {
   document.getElementById('show-changes').click();
