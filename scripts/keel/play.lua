@@ -7,7 +7,7 @@
 --
 --   local data = require("keel.play").board(run)          -- {svg, size, places, ...}
 --   require("keel.play").counters(run, view)              -- adds u.svg, u.place
-local ipairs, pairs, tostring, pcall, type = ipairs, pairs, tostring, pcall, type
+local ipairs, tostring, pcall, type = ipairs, tostring, pcall, type
 local floor = math.floor
 
 local M = {}

@@ -225,7 +225,7 @@ t.test("serve-http-5: usage: seats need one scenario and its sides; --root is --
   status, out = sh(keel_bin .. " serve --http --seat Axis=wizard scenarios/suez_1942.lua 2>&1")
   t.eq(status, 2)
   t.ok(out:find('unknown player "wizard"', 1, true), out)
-  status, out = sh(keel_bin .. " serve --http --root . 2>&1")
+  status = sh(keel_bin .. " serve --http --root . 2>&1")
   t.eq(status, 2)
   status, out = sh(keel_bin .. " serve --stdio --seat Axis 2>&1 </dev/null")
   t.eq(status, 2)

@@ -82,7 +82,9 @@ local function http(opts, rest, l)
   if not tbl then io.stderr:write(tostring(err), "\n"); return 1 end
   serve_http.run(tbl, { bind = bind, port = port, print = function(host, p)
     local base = ("http://%s:%d/"):format(host:find(":", 1, true) and ("[" .. host .. "]") or host, p)
-    print(("keel serve: listening on %s:%d%s"):format(host, p, bind == "127.0.0.1" and " (this machine only; --bind ADDR to open it)" or ""))
+    local reach = bind == "127.0.0.1" and " (this machine only; --bind ADDR to open it)"
+      or " (open to the network: whoever has a seat's URL plays that seat)"
+    print(("keel serve: listening on %s:%d%s"):format(host, p, reach))
     if tbl.hot_token then
       print(("keel serve: hot seat, every side on one page: %s?token=%s"):format(base, tbl.hot_token))
     end
