@@ -70,8 +70,9 @@ M.Session = Session
 
 --- A new session, no game open. opts.root: the folder every path a client
 --- names must lie in (default: the folder the server runs in, M.cwd());
---- relative paths start from it.
----@param opts? {cpu?: number, root?: string}
+--- relative paths start from it. opts.vetted: the paths requests carry are
+--- the server's own (keel serve --http names every one), taken as they are.
+---@param opts? {cpu?: number, root?: string, vetted?: boolean}
 ---@return table session
 function M.new(opts)
   return setmetatable({ opts = opts or {}, run = nil, narration = {} }, Session)

@@ -68,6 +68,7 @@ async function playByClicks(p, o) {
       const v = o.params[param];
       if (v === undefined) { await p.click("#builder button.omit"); continue; }
       if (kind === "path") {
+        if (o.shot) { await p.mouse.move(5, H - 5); await p.screenshot({ path: o.shot }); }
         for (const place of v) {
           if (await clickOnBoard(p, `#targets .target[data-place="${place}"]`)) stats.board++;
           else { await clickCandidate(p, place); stats.list++; }
@@ -113,6 +114,8 @@ test("play-1: seazone_trident played by clicks in the hot seat gives keel run's 
     let played = 0;
     for (const o of orders) {
       if (o.skip) continue;
+      // the picture of doc/play-seazone.png: Wasp's move, the sea zones it may reach and their cost
+      if (o.name === "move" && o.params.units && o.params.units[0] === "Wasp") o.shot = path.join(OUT, "play-seazone.png");
       try {
         await playByClicks(p, o);
       } catch (e) {
@@ -120,7 +123,6 @@ test("play-1: seazone_trident played by clicks in the hot seat gives keel run's 
           `builder: ${await p.$eval("#builder", (b) => b.innerText.replace(/\s+/g, " "))}`);
       }
       played++;
-      if (played === 12) await p.screenshot({ path: path.join(OUT, "play-seazone.png") });
     }
     const st = await p.evaluate(() => keelPlay.send({ op: "status" }));
     eq(st.over, true, "the game is over");

@@ -255,11 +255,13 @@ test("view-fault-1: seazone: a status value once cleared is no longer shown, nev
   await q.mouse.move(c[1], c[2]);
   eq(await q.evaluate((h) => document.querySelector(`#counters .stack[data-hex="${h}"]`).classList.contains("spread"), c[0]), true, "spread");
   eq(await stackInside(q, c[0]), true, `the rightmost stack (${c[0]}) spread inside the board`);
-  await q.screenshot({ path: path.join(OUT, "viewer-seazone.png") });
   await q.mouse.move(5, H - 5);
   // view-fault-4: each sea zone named once on the board
   const names = await q.evaluate(`[...document.querySelectorAll('#board svg text')].map(t => t.textContent).filter(t => /^SZ \\d+$/.test(t)).sort()`);
   eq(names, ["SZ 1", "SZ 2", "SZ 3", "SZ 4", "SZ 5", "SZ 6"], "each zone's name once");
+  // doc/viewer-seazone.png: the Surprise Strike in SZ 5 and the owner's casualty choice
+  await q.evaluate("keelView.show(6)");
+  await q.screenshot({ path: path.join(OUT, "viewer-seazone.png") });
   await q.context().close();
 });
 

@@ -67,7 +67,7 @@
   function fitUnits() {
     if (!svg) return;
     let b = null;
-    for (const u of list(S.view && S.view.units)) {
+    for (const u of list(S.view && S.view.units).concat(list(S.view && S.view.groups))) {
       const p = u.place && placeXY(u.place);
       if (!p) continue;
       b = b ? [Math.min(b[0], p[0]), Math.min(b[1], p[1]), Math.max(b[2], p[0]), Math.max(b[3], p[1])] : [p[0], p[1], p[0], p[1]];
@@ -137,7 +137,8 @@
 
   function layoutStack(g, spread) {
     const slots = g.querySelectorAll(":scope > .slot");
-    const [cx, cy] = placeXY(g.dataset.place);
+    const [cx, cy0] = placeXY(g.dataset.place);
+    const cy = cy0 + S.board.size * 0.2;   // below the centre: the hex number stays readable
     const n = slots.length, perRow = Math.min(n, 5);
     slots.forEach((slot, i) => {
       let x, y;
