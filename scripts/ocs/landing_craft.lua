@@ -238,9 +238,12 @@ rule {
           g:set_value(p.into, "mp_spent", sa)
           g:set_value(p.into, "mp_phase", g:get_value(p.craft, "mp_phase"))
         end
+        -- a counter that entered a hex or ended its move this phase passes
+        -- that on (the values name the phase, ctx:query("phase")'s key: a
+        -- text, compared for equality only)
+        local _, _, n = ctx:query("phase")
         for _, k in ipairs({ "move_ended_phase", "entered_phase" }) do
-          local v = g:get_value(p.craft, k)
-          if v and (g:get_value(p.into, k) or -1) < v then g:set_value(p.into, k, v) end
+          if g:get_value(p.craft, k) == n and g:get_value(p.into, k) ~= n then g:set_value(p.into, k, n) end
         end
         g:combine(p.into, p.craft)
         ctx:say("%s combines into %s: %d points", g:get(p.craft, "name"), g:get(p.into, "name"), g:get(p.into, "points"))

@@ -13,7 +13,8 @@
 --     the children that the side to act may play in this determinization
 --     (an order set:act refuses here is passed over), with progressive
 --     widening: a node visited n times has at most ceil(widen * n^alpha)
---     children; below that a new order is drawn by the random sampler;
+--     children; below that a new order is drawn by the random sampler
+--     (a draw of an order the node has already leaves the choice to UCB1);
 --  4. plays out at most `playout` random orders (a truncated playout) and
 --     scores the position for every side (keel.player.rewards: win 1,
 --     loss 0, draw 1/2, else the evaluation squashed into (0.05, 0.95));
@@ -113,17 +114,17 @@ local function new_node(name, params, side, key)
   return { name = name, params = params, side = side, key = key, n = 0, w = 0, children = {}, by_key = {} }
 end
 
--- Draw a new order for `side` at `node`: its child (new or met before).
+-- Draw a new order for `side` at `node`: its new child, or nil when the
+-- draw is an order the node has already (then UCB1 chooses: a child is
+-- never visited for being likely to be drawn) or there is none.
 local function expand(self, set, game, node, side)
   local name, params = random.sample(set, game, side, self.dice, self.memo)
   if not name then return nil end
   local key = side .. "|" .. player.order_key(name, params)
-  local child = node.by_key[key]
-  if not child then
-    child = new_node(name, params, side, key)
-    node.by_key[key] = child
-    node.children[#node.children + 1] = child
-  end
+  if node.by_key[key] then return nil end
+  local child = new_node(name, params, side, key)
+  node.by_key[key] = child
+  node.children[#node.children + 1] = child
   return child, true
 end
 
@@ -163,9 +164,17 @@ local function iterate(self, set, game, root, hidden)
         if set:act(game, r.ch.name, r.ch.params, side) then chosen = r.ch; break end
       end
     end
-    if not chosen then   -- nothing known is playable here: a new one
-      chosen, fresh = expand(self, set, game, node, side)
-      if not chosen or not set:act(game, chosen.name, chosen.params, side) then break end
+    if not chosen then   -- nothing known is playable here: a new one, or the one drawn
+      local name, params = random.sample(set, game, side, self.dice, self.memo)
+      if not name then break end
+      local key = side .. "|" .. player.order_key(name, params)
+      chosen = node.by_key[key]
+      if not chosen then
+        chosen, fresh = new_node(name, params, side, key), true
+        node.by_key[key] = chosen
+        node.children[#node.children + 1] = chosen
+      end
+      if not set:act(game, name, params, side) then break end
     end
     path[#path + 1] = chosen
     node = chosen
@@ -204,7 +213,7 @@ local function search(self, set, game, side)
     iterate(self, set, game, root, hidden)
     i = i + 1
   end
-  self.last = { iterations = i, children = #root.children }
+  self.last = { iterations = i, children = #root.children, root = root }
   local best
   for _, ch in ipairs(root.children) do
     if ch.side == side and (best == nil or ch.n > best.n) then best = ch end
