@@ -78,8 +78,12 @@ function M.board(run)
                 hidden = (set.queries.group_visibility or set.queries.unit_visibility) and true or false,
                 svg = false, places = {} }
   if board then
+    -- the owners as drawn: M.counters tells the hexes that changed hands since
+    local drawn = {}
+    for _, h in ipairs(board:hexes()) do drawn[h] = game:get_owner(h) or false end
+    run.play_owners = drawn
     local svg, ctx = render.draw(board, { size = M.SIZE, spec = spec, legend = false,
-      owners = function(h) return game:get_owner(h) end })
+      owners = function(h) return drawn[h] or nil end })
     out.svg = (svg:gsub("^<%?xml[^>]*>%s*", ""))
     out.pointy = board:numbering().pointy and true or false
     out.places = places_of(board, ctx)
@@ -89,7 +93,9 @@ end
 
 --- Add to each unit of a view (keel.visibility) its counter (`svg`) and
 --- the place it is drawn at (`place`, a key of M.board's places; none for
---- a unit aboard another, off the map or dead).
+--- a unit aboard another, off the map or dead); to each group the side
+--- does not know a marker (`svg`, `place`); and `owners`: the hexes that
+--- changed hands since M.board drew the board ({place, side, color}).
 ---@param run table
 ---@param view table
 function M.counters(run, view)
@@ -112,6 +118,19 @@ function M.counters(run, view)
         points = 0, values = {}, markers = {} }, spec, W, ('data-unit="%d"'):format(u.id))
     end
     u.place = M.place_of(board, zones, u)
+  end
+  -- the hexes that changed hands since the board was drawn (M.board): each
+  -- with its owner now (false: none) and that side's colour
+  local drawn = run.play_owners
+  if board and drawn then
+    local owners = {}
+    for _, h in ipairs(board:hexes()) do
+      local now = game:get_owner(h) or false
+      if now ~= drawn[h] then
+        owners[#owners + 1] = { place = board:format(h), side = now, color = now and counter.side_color(now, spec) or "#ffffff" }
+      end
+    end
+    view.owners = owners
   end
   -- a group the side does not know: one counter of its side's colour where it is
   for _, g in ipairs(view.groups) do

@@ -365,7 +365,7 @@ function Session:op_view(req)
   if req.counters ~= nil and type(req.counters) ~= "boolean" then refuse("request", "view: counters must be true or false") end
   if req.counters then require("keel.play").counters(run, v) end
   return { side = v.side, units = seq(v.units), groups = seq(v.groups), status = seq(v.status),
-           turn = run.game:get_global("turn"), hash = run.game:hash_hex() }
+           owners = v.owners and seq(v.owners), turn = run.game:get_global("turn"), hash = run.game:hash_hex() }
 end
 
 -- board: what the play page draws (keel.play.board)

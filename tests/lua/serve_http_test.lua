@@ -295,3 +295,29 @@ t.test("serve-http-6: a person against random: the bot plays its side when it is
   me.close()
   srv.stop()
 end)
+
+t.test("serve-http-7: the hexes that changed hands since the board was drawn come with the view, in the owner's colour", function()
+  local srv = server("scenarios/suez_1942.lua")
+  local c = assert(client(ws_url(srv.urls["hot seat, every side on one page"])))
+  t.eq(c.send({ op = "board" }).ok, true)
+  t.eq(c.send({ op = "view", side = "Axis", counters = true }).owners, {}, "none at the start")
+  local spec = require("keel.scenario").load("scenarios/suez_1942.lua")
+  for _, o in ipairs(spec.orders) do
+    local e = o.expect or {}
+    if not (e.refused or e.illegal or e.vetoed) then
+      local params = {}
+      for k, v in pairs(o) do if k ~= 1 and k ~= "by" and k ~= "expect" then params[k] = v end end
+      local r = c.send { op = "order", action = o[1], params = params, side = o.by }
+      t.eq(r.ok, true, o[1] .. ": " .. json.encode(r.error))
+    end
+    if o[1] == "capture" and o.hex == "19A:3513" then break end
+  end
+  local v = c.send { op = "view", side = "Allied", counters = true }
+  local got = {}
+  for _, o in ipairs(v.owners) do got[#got + 1] = o.place .. "=" .. tostring(o.side) end
+  table.sort(got)
+  t.eq(got, { "19A:3513=Axis", "19A:3514=Axis" })
+  t.ok(v.owners[1].color:match("^#%x%x%x%x%x%x$"), v.owners[1].color)
+  c.close()
+  srv.stop()
+end)

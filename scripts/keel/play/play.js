@@ -45,7 +45,7 @@
 
   // ---- the board -----------------------------------------------------------------------
   let svg = null, full = [0, 0, 1000, 1000], vb = full.slice();
-  let countersLayer, targetsLayer, routeLayer, W = 40;
+  let countersLayer, targetsLayer, routeLayer, ownersLayer, W = 40;
   const templates = new Map();
   function el(name, attrs) {
     const e = document.createElementNS(SVGNS, name);
@@ -101,10 +101,11 @@
     full = (svg.getAttribute("viewBox") || "0 0 1000 1000").split(/[ ,]+/).map(Number);
     vb = full.slice();
     W = S.board.counter_w;
+    ownersLayer = el("g", { id: "changed-hands" });
     routeLayer = el("g", { id: "route" });
     countersLayer = el("g", { id: "counters" });
     targetsLayer = el("g", { id: "targets" });
-    svg.append(routeLayer, countersLayer, targetsLayer);
+    svg.append(ownersLayer, routeLayer, countersLayer, targetsLayer);
     const places = svg.querySelector("#places");
     if (places) svg.insertBefore(places, targetsLayer);
   }
@@ -154,6 +155,31 @@
     });
     g.classList.toggle("spread", !!spread && n > 1);
     if (spread && countersLayer.lastChild !== g) countersLayer.appendChild(g);
+  }
+
+  // a hex polygon around a place (for the hexes that changed hands and the candidates)
+  function hexPoints(xy, f) {
+    const s = S.board.size, pts = [];
+    for (let i = 0; i < 6; i++) {
+      const ang = Math.PI / 180 * (60 * i + (S.board.pointy ? 30 : 0));
+      pts.push(`${(xy[0] + s * f * Math.cos(ang)).toFixed(1)},${(xy[1] + s * f * Math.sin(ang)).toFixed(1)}`);
+    }
+    return pts.join(" ");
+  }
+  // the hexes that changed hands since the board was drawn, in their new owner's colour
+  function drawOwners() {
+    if (!ownersLayer) return;
+    ownersLayer.replaceChildren();
+    for (const o of list(S.view && S.view.owners)) {
+      const xy = placeXY(o.place);
+      if (!xy) continue;
+      const poly = el("polygon", { points: hexPoints(xy, 1), fill: o.color, "fill-opacity": "0.35", stroke: o.color,
+        "stroke-width": (S.board.size * 0.08).toFixed(1), "data-hex": o.place });
+      const t = el("title");
+      t.textContent = `${o.place}: ${o.side ? "owned by " + o.side : "no owner"}`;
+      poly.appendChild(t);
+      ownersLayer.appendChild(poly);
+    }
   }
 
   function drawCounters() {
@@ -610,12 +636,7 @@
     const g = el("g", { class: "target", "data-place": key });
     const s = S.board.size;
     if (/^[^ ]*:/.test(key) || /^\d+$/.test(key)) {
-      const pts = [];
-      for (let i = 0; i < 6; i++) {
-        const ang = Math.PI / 180 * (60 * i + (S.board.pointy ? 30 : 0));
-        pts.push(`${(xy[0] + s * 0.92 * Math.cos(ang)).toFixed(1)},${(xy[1] + s * 0.92 * Math.sin(ang)).toFixed(1)}`);
-      }
-      g.appendChild(el("polygon", { points: pts.join(" ") }));
+      g.appendChild(el("polygon", { points: hexPoints(xy, 0.92) }));
     } else {
       g.appendChild(el("circle", { cx: xy[0], cy: xy[1], r: s * 0.9 }));
     }
@@ -681,6 +702,7 @@
   function render() {
     drawStatus();
     drawBuilder();
+    drawOwners();
     drawCounters();
     drawUnit();
     drawOffboard();
