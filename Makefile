@@ -3,6 +3,8 @@
 #   make            bin/keel, lib/keel.so, lib/libkeel.a (keel.pc is written by make install)
 #   make test       unit + Lua tests, then the same under ASan/UBSan
 #   make bench      benchmarks, each beside a reference measured in the same run
+#   make fuzz-rules  random games of every showcase with every check (FUZZ_GAMES=1000)
+#   make bench-strength  the players' strength (mcts, greedy against random)
 #   make demo       the main job: build and run the showcase
 #   make deps       install missing Debian packages (as root) or say how
 #   make install / uninstall   honour PREFIX and DESTDIR
@@ -156,6 +158,19 @@ $(REL)/bench/%: bench/%.c $(call CORE_O,$(REL))
 	$(CC) $(CSTD) $(WARN) -O2 -Ikernel -o $@ $< $(call CORE_O,$(REL)) -lm
 bench: all $(patsubst bench/%.c,$(REL)/bench/%,$(CBENCH_SRC))
 	@sh bench/run.sh
+
+# the players' strength, over paired seeds with 95% intervals (slow: its own
+# target; bench/player_bench.lua has the speed figures)
+bench-strength: all
+	bin/keel script bench/player_strength.lua $(STRENGTH_GAMES)
+.PHONY: bench-strength
+
+# ---- keel fuzz-rules: random games of every showcase, every check (make test
+# runs one game of each: tests/lua/fuzz_rules_test.lua)
+FUZZ_GAMES ?= 1000
+fuzz-rules: all
+	bin/keel fuzz-rules --games $(FUZZ_GAMES) --quiet
+.PHONY: fuzz-rules
 
 # ---- fuzzing ------------------------------------------------------------------
 # `make fuzz` builds one libFuzzer harness (clang, ASan/UBSan) over the whole

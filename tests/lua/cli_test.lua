@@ -139,6 +139,7 @@ t.test("cli: misuse of every command exits 2 with one line on stderr, nothing on
   local misuse = {
     run = "run", script = "script", rules = "rules", replay = "replay", view = "view", serve = "serve",
     odds = "odds", lab = "lab", render = "render", version = "version extra", help = "help a b",
+    play = "play", ["fuzz-rules"] = "fuzz-rules --games x",
   }
   for _, name in ipairs(require("keel.cli").commands) do
     local args = misuse[name]

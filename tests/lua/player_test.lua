@@ -7,7 +7,7 @@ local player = require "keel.player"
 local scenario = require "keel.scenario"
 local keys = require "keel.keys"
 
-local FIXTURE = "tests/lua/data/player_fixture.lua"
+local FIXTURE = "tests/scenarios/player_fixture.lua"
 
 local function start(path, seed)
   local run = scenario.start(scenario.load(path), { seed = seed })
@@ -99,9 +99,9 @@ t.test("29-player-uniform: random is uniform over available actions, then over e
   end
   -- never is not available; choose, sparse (found by enumeration), pair, end_phase are: 1/4 each
   t.eq(keys.sorted(by_action), { "choose", "end_phase", "pair", "sparse" })
-  local function near(got, p, what)   -- within 5 standard deviations of N*p
-    local sd = math.sqrt(N * p * (1 - p))
-    t.ok(math.abs(got - N * p) < 5 * sd, ("%s: %d, expected about %.0f"):format(what, got, N * p))
+  local function near(got, prob, what)   -- within 5 standard deviations of N*prob
+    local sd = math.sqrt(N * prob * (1 - prob))
+    t.ok(math.abs(got - N * prob) < 5 * sd, ("%s: %d, expected about %.0f"):format(what, got, N * prob))
   end
   for a, n in pairs(by_action) do near(n, 1 / 4, a) end
   -- choose: its 6 legal orders of 12 (no domain depends on another): uniform over them

@@ -3,7 +3,7 @@
 return scenario {
   name = "players' fixture",
   rules = { "player_fixture" },
-  path = { "../../families" },
+  path = { "../families" },
   sequence = { sides = { "Red", "Blue" } },
   turns = 3,
   scores = { Red = { global = "score" } },

@@ -2,7 +2,7 @@
 return scenario {
   name = "fuzz fault: long",
   rules = { "fuzz_faults" },
-  path = { "../../../families" },
+  path = { "../families" },
   flags = { fault = "long" },
   sequence = { sides = { "Red", "Blue" } },
   turns = 1000,

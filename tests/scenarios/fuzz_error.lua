@@ -2,7 +2,7 @@
 return scenario {
   name = "fuzz fault: error",
   rules = { "fuzz_faults" },
-  path = { "../../../families" },
+  path = { "../families" },
   flags = { fault = "error" },
   sequence = { sides = { "Red", "Blue" } },
   turns = 3,
