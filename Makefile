@@ -57,15 +57,19 @@ all: check-deps bin/keel lib/keel.so lib/libkeel.a build/pc/keel-uninstalled.pc
 
 # ---- dependencies -------------------------------------------------------
 DEB_PKGS := liblua5.4-dev lua-lpeg-dev lua5.4 lua-lpeg
+# keel serve --http: HTTP and WebSocket (lua-http on cqueues)
+HTTP_PKGS := lua-http lua-cqueues
 # What the tests use beyond the build: a browser that loads the SVG pictures
-# and drives keel view's page over the DevTools protocol (tests/lua/render_test.lua
-# and tests/browser/ skip, saying so, when none is installed), luacheck, and
-# pkg-config (the C hosts are built through keel.pc), luarocks (tests/install.sh
-# builds keel-VERSION-1.rockspec into a scratch tree). README.md lists both
-# lists (tests/lua/cli_test.lua checks it).
-TEST_PKGS := chromium lua-check pkg-config luarocks
+# and runs keel view's and keel serve --http's pages (tests/lua/render_test.lua
+# and tests/browser/ skip, saying so, when none is installed), driven by
+# playwright-core from npm (package-lock.json; `npm ci`, no browser download),
+# luacheck, pkg-config (the C hosts are built through keel.pc), luarocks
+# (tests/install.sh builds keel-VERSION-1.rockspec into a scratch tree).
+# README.md lists the lists (tests/lua/cli_test.lua checks it).
+TEST_PKGS := chromium nodejs npm lua-check pkg-config luarocks
 deps:
-	@sh tools/deps.sh install $(DEB_PKGS) $(TEST_PKGS)
+	@sh tools/deps.sh install $(DEB_PKGS) $(HTTP_PKGS) $(TEST_PKGS)
+	@sh tools/deps.sh npm
 check-deps:
 	@sh tools/deps.sh check $(DEB_PKGS)
 

@@ -57,12 +57,15 @@ if [ -z "${KEEL_ONLY:-}" ]; then
   else
     echo "lint (luacheck): skipped, luacheck is not installed (make deps installs lua-check)"
   fi
-  # keel view's page in a real browser (tests/browser/), once: it drives chromium
-  if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
-    suite "browser (chromium, keel view)" bin/keel script tests/lua/run.lua tests/browser/view_test.lua
-    suite "browser (chromium, keel view: markup in every field)" bin/keel script tests/lua/run.lua tests/browser/view_markup_test.lua
+  # keel view's page and keel serve --http's play page in a real browser
+  # (tests/browser/, once): playwright-core (npm ci) driving Debian's chromium
+  if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+    echo "browser (chromium): skipped, chromium is not installed (make deps installs it)"
+  elif ! command -v node >/dev/null 2>&1 || [ ! -d node_modules/playwright-core ]; then
+    echo "browser (chromium): skipped, node or playwright-core is missing (make deps: nodejs, npm ci)"
   else
-    echo "browser (chromium, keel view): skipped, chromium is not installed (make deps installs it)"
+    suite "browser (keel view)" node tests/browser/view.test.js
+    suite "browser (keel serve --http, play)" node tests/browser/play.test.js
   fi
   KEEL_SCRIPTS="$(pwd)/scripts" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
     run_kind asan build/asan build/asan/keel

@@ -267,11 +267,17 @@ function M.layers.places(ctx)
     ctx:add(fmt('<text x="%s" y="%s" data-hex="%s" data-covered="%s,%s"%s %s>%s</text>\n',
       num(x), num(y), lbl, num(dx), num(dy), shift, attrs, body))
   end
+  -- a place named like a sea zone is the zone's anchor (zone_anchors): the
+  -- zones layer names the zone already, so the name is not written twice
+  local zone_name = {}
+  for _, z in ipairs(b:zones()) do zone_name[z] = true end
   for _, p in ipairs(b:places()) do
-    local x, y = ctx:center(p.hex)
-    -- covered: just below the stack's bottom edge
-    local dy = (covered[p.hex] or w / 2) + s * 0.36 * 0.9 - name_y
-    text(p.hex, x, y + name_y, 0, math.max(0, dy), fmt('font-size="%s" text-anchor="middle"', num(s * 0.36)), M.esc(p.name))
+    if not zone_name[p.name] then
+      local x, y = ctx:center(p.hex)
+      -- covered: just below the stack's bottom edge
+      local dy = (covered[p.hex] or w / 2) + s * 0.36 * 0.9 - name_y
+      text(p.hex, x, y + name_y, 0, math.max(0, dy), fmt('font-size="%s" text-anchor="middle"', num(s * 0.36)), M.esc(p.name))
+    end
   end
   for _, h in ipairs(ctx.hexes) do
     local cd = b:get_cd(h)

@@ -33,7 +33,8 @@ M.requests = {
   hello = {},
   open = { scenario = true, seed = false, variants = false },
   load = { save = true },
-  view = { side = true },
+  view = { side = true, counters = false },
+  board = {},
   actions = { side = false },
   status = {},
   order = { action = false, params = false, event = false, data = false, side = false },
@@ -69,8 +70,9 @@ M.Session = Session
 
 --- A new session, no game open. opts.root: the folder every path a client
 --- names must lie in (default: the folder the server runs in, M.cwd());
---- relative paths start from it.
----@param opts? {cpu?: number, root?: string}
+--- relative paths start from it. opts.vetted: the paths requests carry are
+--- the server's own (keel serve --http names every one), taken as they are.
+---@param opts? {cpu?: number, root?: string, vetted?: boolean}
 ---@return table session
 function M.new(opts)
   return setmetatable({ opts = opts or {}, run = nil, narration = {} }, Session)
@@ -124,6 +126,8 @@ function Session:confine(op, field, p)
   if type(p) ~= "string" or p:find("\0", 1, true) then
     refuse("request", ("%s: %s must be a path (a string)"):format(op, field))
   end
+  -- keel serve --http: the server names every path itself (its scenarios, its game folder)
+  if self.opts.vetted then return p end
   local root = self:root()
   local use = p
   if p:sub(1, 1) ~= "/" and self.opts.root then use = root .. "/" .. p end
@@ -358,8 +362,17 @@ function Session:op_view(req)
     if g.units then g.units = list({ table.unpack(g.units) }) end
     if g.at then g.hex = nil end
   end
+  if req.counters ~= nil and type(req.counters) ~= "boolean" then refuse("request", "view: counters must be true or false") end
+  if req.counters then require("keel.play").counters(run, v) end
   return { side = v.side, units = seq(v.units), groups = seq(v.groups), status = seq(v.status),
-           turn = run.game:get_global("turn"), hash = run.game:hash_hex() }
+           owners = v.owners and seq(v.owners), turn = run.game:get_global("turn"), hash = run.game:hash_hex() }
+end
+
+-- board: what the play page draws (keel.play.board)
+function Session:op_board()
+  local run = self:need_game()
+  local b = require("keel.play").board(run)
+  return { board = b, hash = run.game:hash_hex() }
 end
 
 -- ---- orders -------------------------------------------------------------------------------
@@ -627,6 +640,37 @@ function M.handle_line(line)
   if not current then current = M.new() end
   local out = current:handle_line(line)
   return out, current.quit == true
+end
+
+--- A bot's order (keel serve --http's seats): the player `spec`
+--- (keel.player.new, seeded by the game's seed and the side, kept for the
+--- session) decides for `side`, and the order is played as a client's
+--- order is. Returns the order's response line, with `action` (its name).
+---@param side string
+---@param spec string
+---@return string
+function M.bot_order(side, spec)
+  local s = current
+  local function fail(msg) return M.encode { ok = false, error = { kind = "bot", message = msg } } end
+  if not s or not s.run then return fail("no game is open") end
+  local run = s.run
+  s.players = s.players or {}
+  local key = side .. "=" .. spec
+  local p = s.players[key]
+  if not p then
+    local seed = (run.game.seed or 0) * 31
+    for i = 1, #side do seed = (seed * 33 + side:byte(i)) % 2147483647 end
+    local why
+    p, why = require("keel.player").new(spec, { seed = seed })
+    if not p then return fail(spec .. ": " .. tostring(why)) end
+    s.players[key] = p
+  end
+  local ok, name, params = pcall(p.decide, p, run.set, run.game, side)
+  if not ok then return fail(spec .. " for " .. side .. ": " .. errors.format(name)) end
+  if type(name) ~= "string" then return fail(spec .. " for " .. side .. ": it gave no order") end
+  local resp = s:answer { op = "order", action = name, params = params, side = side }
+  resp.action = name
+  return M.encode(resp)
 end
 
 --- The folder relative paths start from.

@@ -88,17 +88,29 @@
     return Object.values(state.units).filter((u) => u.carrier === id).sort((a, b) => a.id - b.id);
   }
 
+  // a stack stands a little below its hex's centre: the hex number above it stays readable
+  const STACK_DY = data.size * 0.2;
   function layoutStack(g, spread) {
     const slots = g.querySelectorAll(":scope > .slot");
-    const [cx, cy] = data.hexes[g.dataset.hex];
+    const [cx, cy0] = data.hexes[g.dataset.hex];
+    const cy = cy0 + STACK_DY;
     const n = slots.length;
-    const perRow = Math.min(n, 5);
+    const perRow = Math.min(n, 5), rows = Math.ceil(n / perRow);
+    // a spread stack is kept inside the view (a stack at the board's edge is not clipped)
+    let sx = 0, sy = 0;
+    if (spread && n > 1) {
+      const hw = ((perRow - 1) / 2) * W * 1.12 + W / 2, hh = ((rows - 1) / 2) * W * 1.3 + W / 2;
+      if (cx + hw > vb[0] + vb[2]) sx = vb[0] + vb[2] - (cx + hw);
+      if (cx - hw + sx < vb[0]) sx = vb[0] - (cx - hw);
+      if (cy + hh > vb[1] + vb[3]) sy = vb[1] + vb[3] - (cy + hh);
+      if (cy - hh + sy < vb[1]) sy = vb[1] - (cy - hh);
+    }
     slots.forEach((slot, i) => {
       let x, y;
       if (spread && n > 1) {
         const row = Math.floor(i / perRow), col = i % perRow;
-        x = cx + (col - (perRow - 1) / 2) * W * 1.12;
-        y = cy + (row - (Math.ceil(n / perRow) - 1) / 2) * W * 1.3;
+        x = cx + sx + (col - (perRow - 1) / 2) * W * 1.12;
+        y = cy + sy + (row - (rows - 1) / 2) * W * 1.3;
       } else {
         x = cx + i * W * 0.12;
         y = cy - i * W * 0.12;
@@ -160,7 +172,10 @@
     }
     // a name or CD level a stack covers moves clear of it, and back when it leaves
     for (const t of placeTexts) {
-      if (stacks.has(t.dataset.hex)) t.setAttribute("transform", `translate(${t.dataset.covered})`);
+      if (stacks.has(t.dataset.hex)) {
+        const [dx, dy] = t.dataset.covered.split(",").map(Number);
+        t.setAttribute("transform", `translate(${dx.toFixed(1)},${(dy > 0 ? dy + STACK_DY : dy).toFixed(1)})`);
+      }
       else t.removeAttribute("transform");
     }
   }
@@ -496,6 +511,12 @@
   window.keelView = { show, step: () => cur, count: steps.length, zoom, fitAction };
 
   fitAction();
+  // the opening frame shows where the units stand at the setup, when the
+  // game's moves are elsewhere (the Crete convoy waits in Alexandria)
+  const atSetup = bbox(Object.values(states[0].units).map((u) => u.hex).filter(Boolean));
+  if (atSetup && !(atSetup[2] >= vb[0] && atSetup[0] <= vb[0] + vb[2] && atSetup[3] >= vb[1] && atSetup[1] <= vb[1] + vb[3])) {
+    fitBox(atSetup[0], atSetup[1], atSetup[2], atSetup[3], data.size * 3);
+  }
   const m = /step=(\d+)/.exec(location.hash);
   show(m ? Number(m[1]) : 0, { noFollow: true });
   document.body.dataset.ready = "1";
