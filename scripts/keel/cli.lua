@@ -6,7 +6,7 @@
 local M = {}
 
 --- Commands in the order `keel help` lists them.
-M.commands = { "run", "script", "rules", "replay", "view", "pbem", "serve", "odds", "lab", "render", "version", "help" }
+M.commands = { "run", "play", "fuzz-rules", "script", "rules", "replay", "view", "pbem", "serve", "odds", "lab", "render", "version", "help" }
 
 --- The program as it was started (argv[0]): `keel lab` starts its workers with it.
 M.program = "keel"
@@ -20,7 +20,7 @@ end
 ---@param name string
 function M.command(name)
   if not known(name) then return nil end
-  return require("keel.cli." .. name)
+  return require("keel.cli." .. name:gsub("-", "_"))
 end
 
 --- Raise a usage error: main() prints it on one line and exits with 2.

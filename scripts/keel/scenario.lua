@@ -48,7 +48,8 @@ local concat = table.concat
 
 local FIELDS = { name = true, description = true, map = true, rules = true, path = true,
                  variants = true, seed = true, flags = true, keyed = true, forces = true, groups = true,
-                 orders = true, outcomes = true, sequence = true, turns = true, scores = true, victory = true }
+                 orders = true, outcomes = true, sequence = true, turns = true, scores = true, victory = true,
+                 evaluate = true }
 local FORCE_FIELDS = { name = true, type = true, side = true, values = true, markers = true,
                        face = true, hits = true, points = true, at = true, port = true, group = true,
                        aboard = true }
@@ -511,6 +512,8 @@ function M.check(raw, file, text, hash)
   end
   if spec.scores ~= nil then spec.scores = sequence.check_scores(spec.scores, bad) end
   if spec.victory ~= nil then spec.victory = sequence.check_victory(spec.victory, bad) end
+  -- what a player (keel.player: greedy, mcts) values for a side, as scores are declared
+  if spec.evaluate ~= nil then spec.evaluate = sequence.check_scores(spec.evaluate, bad, { "evaluate" }) end
   spec.file = file
   spec.line = self.line
   spec.lines = lines
@@ -622,7 +625,7 @@ function M.rule_set(spec, opts)
   local path, variants = path_and_variants(spec, opts)
   local own = #(spec.variants or {})
   local shape = { sequence = spec.sequence, turns = spec.turns, scores = spec.scores, victory = spec.victory,
-                  file = spec.file, lines = spec.lines }
+                  evaluate = spec.evaluate, file = spec.file, lines = spec.lines }
   return rules.load { families = spec.rules, variants = variants, path = path, narrate = opts.narrate, game = shape,
     -- a mistake in a rule or variant file names that file; one with no place
     -- is the scenario's field; a variant stacked on the scenario (keel run
