@@ -11,6 +11,10 @@ local KEEL = t.keel_bin
 local SUEZ = "scenarios/suez_1942.lua"
 
 local function write(path, s) local f = assert(io.open(path, "wb")); f:write(s); f:close() end
+local function find_line(lines, pattern)
+  for i, l in ipairs(lines) do if l:find(pattern) then return i end end
+  error("no line " .. pattern)
+end
 local function lines_of(text)
   local out = {}
   for l in text:gmatch("([^\n]*)\n") do out[#out + 1] = l end
@@ -112,6 +116,16 @@ t.test("32-pbem-1: suez_1942 played by e-mail to its end (each step a keel proce
   local n = 0
   for _, o in pairs(res.sealed) do n = n + 1; t.ok(o.revealed, "order " .. o.action .. " revealed") end
   t.ok(n > 0, "some orders were sealed")
+  -- a reveal changed (another order than the sealed one): refused against the commitment
+  local lines = lines_of(t.read_file(file))
+  local i = find_line(lines, '"ev":"reveal"')
+  local e = json.decode(lines[i])
+  lines[i] = lines[i]:gsub('"name":"[%w_]+"', e.name == "end_phase" and '"name":"move"' or '"name":"end_phase"', 1)
+  write(dir .. "/reveal.keel", table.concat(lines, "\n") .. "\n")
+  code, out = t.sh(("%s pbem verify %s/reveal.keel"):format(KEEL, dir))
+  t.eq(code, 1, out)
+  t.ok(out:find((":%d: turn %%d+ %%(%%a+%%): the reveal of order %d %%(%s%%) does not match its commitment %%x+"):format(i,
+    e.reveal, e.side)), out)
   os.remove(dir .. "/allied.txt")
 end)
 
@@ -154,10 +168,6 @@ local function tampered(name, fn)
   return out, path
 end
 
-local function find_line(lines, pattern)
-  for i, l in ipairs(lines) do if l:find(pattern) then return i end end
-  error("no line " .. pattern)
-end
 
 t.test("32-pbem-2: the scripted file verifies; the reaction window ends the Axis turn; orders naming hidden groups are sealed, the rest clear", function()
   local text = scripted()
