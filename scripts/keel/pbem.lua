@@ -259,7 +259,6 @@ function M.check(text, path)
     fail("%s:2: the state after the setup is %s in the file, %s here (scenario %s, seed %d)", path,
       tostring(h.setup), game:hash_hex(), h.scenario, h.seed)
   end
-  local sides = set:status(game).sides
   local res = { run = run, header = h, turns = {}, orders = {}, sealed = {}, lines = f.lines }
   local chain = hash_bytes(f.lines[2])
   local turn, block
