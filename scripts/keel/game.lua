@@ -375,9 +375,13 @@ function Game:undo(n)
   if self.loaded_from and math.type(n) == "integer" and n > can then
     -- the actions played before the save are in its journal, not in the
     -- undo history: say so rather than "0 actions can be undone"
-    error(("undo %d: %d action(s) can be undone; the game was loaded from %s and the %d action(s) before "
-      .. "that save are in its journal, not in the undo history (keel.scenario.resume plays the save's "
-      .. "journal again to undo past the save)"):format(n, can, self.loaded_from, self.loaded_actions), 2)
+    if self.saved_journal then
+      error(("undo %d: %d action(s) can be undone; the game was loaded from %s and the %d action(s) before "
+        .. "that save are in its journal, not in the undo history (keel.scenario.resume plays the save's "
+        .. "journal again to undo past the save)"):format(n, can, self.loaded_from, self.loaded_actions), 2)
+    end
+    error(("undo %d: %d action(s) can be undone; the game was loaded from %s, a save that keeps neither the "
+      .. "%d action(s) before it nor its journal"):format(n, can, self.loaded_from, self.loaded_actions), 2)
   end
   trim_records(self._acts, can)
   self.state:undo(n)

@@ -386,7 +386,8 @@ function M.seen_path(path, side) return path .. "." .. side .. ".seen" end
 ---@param res table from M.check
 ---@param path string
 ---@param side string
-function M.check_seen(res, path, side)
+---@param to_play? boolean true: SIDE is about to play (its own file back, unplayed, is refused)
+function M.check_seen(res, path, side, to_play)
   local text = keel.file.read(M.seen_path(path, side))
   if not text then return nil end
   local ok, s = pcall(json.decode, text, NO_NULLS)
@@ -402,7 +403,7 @@ function M.check_seen(res, path, side)
     return ("%s: turn %d has chain %s here, but %s saw it as %s: the history was rewritten (a turn played again "
       .. "or a file replayed twice)"):format(path, s.turn, t.chain, side, tostring(s.chain))
   end
-  if s.turn == #res.turns and s.side == side and s.played then
+  if to_play and s.turn == #res.turns and s.side == side and s.played then
     return ("%s: the last turn (%d) is the one %s sent: the file came back unplayed (sent twice?)"):format(path,
       s.turn, side)
   end
@@ -412,6 +413,10 @@ end
 local function write_seen(res, path, side, played)
   local t = res.turns[#res.turns]
   if not t then return true end
+  if not played then   -- a check of the turn this side sent keeps that it sent it
+    local ok, s = pcall(json.decode, keel.file.read(M.seen_path(path, side)) or "", NO_NULLS)
+    if ok and type(s) == "table" and s.turn == #res.turns and s.chain == t.chain and s.played then played = true end
+  end
   return keel.file.write(M.seen_path(path, side), encode({ turn = #res.turns, chain = t.chain, side = side,
     played = played or false }) .. "\n")
 end
@@ -453,7 +458,7 @@ function M.play(text, path, side, next_order)
   local known = false
   for _, s in ipairs(sides) do if s == side then known = true end end
   if not known then fail("%s is not a side of this game (sides: %s)", tostring(side), table.concat(sides, ", ")) end
-  local why = M.check_seen(res, path, side)
+  local why = M.check_seen(res, path, side, true)
   if why then error(why, 0) end
   local status = res.status
   if status.over then fail("%s: the game is over: nothing more to play", path) end
@@ -563,6 +568,9 @@ end
 function M.show(res, side)
   local set, game = res.run.set, res.run.game
   local st = res.status
+  local known = false
+  for _, s in ipairs(st.sides) do if s == side then known = true end end
+  if not known then fail("%s is not a side of this game (sides: %s)", tostring(side), table.concat(st.sides, ", ")) end
   local out = {}
   local last = 0
   for _, t in ipairs(res.turns) do if t.side == side then last = t.n end end

@@ -722,10 +722,13 @@ end
 --- Go on with a saved game of a scenario (keel.game.load gave `game`): the
 --- board and rule set as start makes them, the names of the scenario's
 --- forces and groups (ids are the same in every game of it), and `game`
---- in place of the fresh game start set up (which is closed).
+--- in place of the fresh game start set up (which is closed). A save that
+--- keeps its journal is played again from the setup (M.replay_history):
+--- the run's game is then that one, with the undo history, unless
+--- opts.history is false.
 ---@param spec table from M.load
 ---@param game table a loaded keel.game
----@param opts? {narrate?: function, path?: string[]}
+---@param opts? {narrate?: function, path?: string[], history?: boolean}
 ---@return table run
 function M.resume(spec, game, opts)
   local o = {}

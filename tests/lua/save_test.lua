@@ -385,6 +385,15 @@ t.test("32-save-history-2: undo after a load goes back past the save (scenario.r
   t.ok(tostring(err):find("undo 1: 0 action(s) can be undone; the game was loaded from " .. dir .. "/g.save and the ", 1, true), err)
   t.ok(tostring(err):find("before that save are in its journal, not in the undo history", 1, true), err)
   t.eq(bare:hash_hex(), first.game:hash_hex(), "the state as before")
+  -- a save that keeps no journal (the journal off) says that instead
+  first.game.state:journal_clear()
+  assert(first.game:save(dir .. "/old.save"))
+  local old = assert(game_mod.load(dir .. "/old.save"))
+  ok, err = pcall(old.undo, old, 2)
+  t.eq(ok, false)
+  t.ok(tostring(err):find("undo 2: 0 action(s) can be undone; the game was loaded from " .. dir
+    .. "/old.save, a save that keeps neither the ", 1, true), err)
+  t.ok(tostring(err):find("action(s) before it nor its journal", 1, true), err)
   os.execute("rm -rf " .. dir)
 end)
 
