@@ -601,10 +601,10 @@ function M.show(res, side)
     end
   end
   local v = set:view_for(game, side)
-  local known, unknown = 0, 0
-  for _, g in ipairs(v.groups) do if g.known then known = known + 1 else unknown = unknown + 1 end end
+  local full, unknown = 0, 0
+  for _, g in ipairs(v.groups) do if g.known then full = full + 1 else unknown = unknown + 1 end end
   out[#out + 1] = ("%s sees %d unit(s) listed, %d group(s) in full and %d as unknown counters"):format(side, #v.units,
-    known, unknown)
+    full, unknown)
   if st.over then
     local r = st.result
     out[#out + 1] = ("the game is over: %s (%s)"):format(r.winner and ("winner " .. r.winner) or "a draw",
