@@ -48,7 +48,7 @@ local CASES = {
   { "seed a string", '  seed = "7",', 4, 'seed: a whole number expected, got "7"' },
   { "seed NaN", "  seed = 0/0,", 4, "seed: a finite number expected, got nan" },
   { "seed infinite", "  seed = math.huge,", 4, "seed: a finite number expected, got inf" },
-  { "unknown field", "  colour = 1,", 4, "colour: unknown field (expected one of: description, flags, forces, groups, keyed, map, name, orders, outcomes, path, rules, scores, seed, sequence, turns, variants, victory)" },
+  { "unknown field", "  colour = 1,", 4, "colour: unknown field (expected one of: description, evaluate, flags, forces, groups, keyed, map, name, orders, outcomes, path, rules, scores, seed, sequence, turns, variants, victory)" },
   { "a table as a key", "  [{}] = 1,", 2, "scenario: keys must be names or whole numbers, got a table" },
   { "a boolean as a key", "  [true] = 1,", 2, "scenario: keys must be names or whole numbers, got true" },
   { "a function as data", "  flags = { f = print },", 4, "flags.f: plain data expected (strings, numbers, booleans and tables of them), got a function" },

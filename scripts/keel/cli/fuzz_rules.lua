@@ -66,7 +66,6 @@ function M.game(path, seed, opts)
   opts = opts or {}
   local scenario = require "keel.scenario"
   local player = require "keel.player"
-  local random = require "keel.players.random"
   local max_steps = opts.steps or M.DEFAULT.steps
   local every = opts.actions_every or M.DEFAULT.actions_every
   local findings = {}
