@@ -6,8 +6,8 @@
 local M = {}
 
 --- Commands in the order `keel help` lists them.
-M.commands = { "new", "check", "run", "play", "fuzz-rules", "script", "rules", "replay", "view", "serve", "odds", "lab",
-               "render", "version", "help" }
+M.commands = { "new", "check", "run", "play", "fuzz-rules", "script", "rules", "replay", "view", "pbem", "serve", "odds",
+               "lab", "render", "version", "help" }
 
 --- The program as it was started (argv[0]): `keel lab` starts its workers with it.
 M.program = "keel"

@@ -79,7 +79,13 @@ function M.new(opts)
   -- the limits the game is played under (keel run; replay plays under them)
   if opts.limits then header[#header + 1] = { "limits", { cpu = opts.limits.cpu, memory = opts.limits.memory } } end
   header[#header + 1] = { "loaded", opts.loaded }
-  self.state:journal_append(line("header", header))
+  if opts.journal_text then
+    -- a save that keeps its game's journal: the journal goes on from it, as
+    -- if the game had never been saved (no header of its own)
+    for l in opts.journal_text:gmatch("[^\n]+") do self.state:journal_append(l) end
+  else
+    self.state:journal_append(line("header", header))
+  end
   if self.board then self:seed_ownership(self.board) end
   return self
 end
@@ -395,7 +401,19 @@ end
 --- Undo the last n actions (default 1): state and dice as before them.
 function Game:undo(n)
   n = n or 1
-  keep_last(self, self.state:count_actions())
+  local can = self.state:count_actions()
+  if self.loaded_from and math.type(n) == "integer" and n > can then
+    -- the actions played before the save are in its journal, not in the
+    -- undo history: say so rather than "0 actions can be undone"
+    if self.saved_journal then
+      error(("undo %d: %d action(s) can be undone; the game was loaded from %s and the %d action(s) before "
+        .. "that save are in its journal, not in the undo history (keel.scenario.resume plays the save's "
+        .. "journal again to undo past the save)"):format(n, can, self.loaded_from, self.loaded_actions), 2)
+    end
+    error(("undo %d: %d action(s) can be undone; the game was loaded from %s, a save that keeps neither the "
+      .. "%d action(s) before it nor its journal"):format(n, can, self.loaded_from, self.loaded_actions), 2)
+  end
+  keep_last(self, can)
   self.state:undo(n)
   local before = move_records(self._acts, self._redo, n)
   if before then self.dice:load(before) end
@@ -465,7 +483,7 @@ end
 function Game:stream_journal(path)
   local ok, why = self.state:journal_stream(path)
   if not ok then return nil, why end
-  self._streamed = true
+  self._streamed, self._stream_path = true, path
   return self.state:journal_flush(true)
 end
 
@@ -477,7 +495,7 @@ function Game:journal_keep(from) self.state:journal_keep(from) end
 --- Write what a streamed journal still holds and close its file.
 ---@return boolean|nil ok, string? why
 function Game:close_journal()
-  self._streamed = nil
+  self._streamed, self._stream_path = nil, nil
   return self.state:journal_close()
 end
 
@@ -658,6 +676,20 @@ function Game:save(path)
     { "actions", tostring(self.state:action_number()) },
   }
   for _, rf in ipairs(self.rule_files) do meta[#meta + 1] = { "rule_file", rf[2] .. " " .. rf[1] } end
+  -- the game's journal so far, with its hash: a loaded game goes on with it
+  -- as one game (its journal replays whole, from the setup)
+  -- (a streamed journal is in its file: written out to it first, read whole)
+  local journal
+  if self._streamed then
+    self.state:journal_flush(true)
+    journal = self._stream_path and keel.file.read(self._stream_path) or ""
+  else
+    journal = self.state:journal()
+  end
+  if journal:find('^{"ev":"header","format":"keel%-journal"') then
+    meta[#meta + 1] = { "journal_hash", kstate.hash_bytes(journal) }
+    meta[#meta + 1] = { "journal", journal }
+  end
   return self.state:save(path, meta)
 end
 
@@ -703,11 +735,25 @@ function M.load(path, opts)
     end
   end
   st:set_action_number(actions)
+  -- the journal the save keeps (saves of keel 0.1.0 before it have none: a
+  -- journal written after loading one starts at the save, "loaded")
+  local journal = m.journal
+  if journal ~= nil then
+    if m.journal_hash ~= kstate.hash_bytes(journal) then
+      return refuse('meta "journal": its hash is not meta "journal_hash" (a damaged or edited journal)')
+    end
+    local hok, header = pcall(json.decode, journal:match("^[^\n]*"))
+    if not hok or type(header) ~= "table" or header.ev ~= "header" or header.seed ~= seed
+        or (header.scenario or "") ~= m.scenario then
+      return refuse('meta "journal": not the journal of this game (its header\'s scenario and seed are not the save\'s)')
+    end
+  end
   local ok, game = pcall(M.new, {
     state = st, seed = seed, scenario = m.scenario ~= "" and m.scenario or nil, variants = variants,
-    dice = opts.dice, dice_state = m.dice, loaded = path, board = nil,
+    dice = opts.dice, dice_state = m.dice, loaded = path, board = nil, journal_text = journal,
   })
   if not ok then st:close(); return nil, path .. ": " .. tostring(game) end
+  game.loaded_from, game.loaded_actions, game.saved_journal = path, actions, journal ~= nil
   game.warnings = {}
   if m.keel ~= keel.version then
     game.warnings[#game.warnings + 1] = ("saved by keel %s, loaded by keel %s"):format(tostring(m.keel), keel.version)

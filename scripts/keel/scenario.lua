@@ -733,20 +733,60 @@ end
 --- Go on with a saved game of a scenario (keel.game.load gave `game`): the
 --- board and rule set as start makes them, the names of the scenario's
 --- forces and groups (ids are the same in every game of it), and `game`
---- in place of the fresh game start set up (which is closed).
+--- in place of the fresh game start set up (which is closed). A save that
+--- keeps its journal is played again from the setup (M.replay_history):
+--- the run's game is then that one, with the undo history, unless
+--- opts.history is false.
 ---@param spec table from M.load
 ---@param game table a loaded keel.game
----@param opts? {narrate?: function, path?: string[]}
+---@param opts? {narrate?: function, path?: string[], history?: boolean}
 ---@return table run
 function M.resume(spec, game, opts)
   local o = {}
   for k, v in pairs(opts or {}) do o[k] = v end
   o.begin = false
+  if game.saved_journal and o.history ~= false then
+    local run = M.replay_history(game, o)
+    if run then return run end
+  end
   local run = M.start(spec, o)
   run.game.state:close()
   run.game = game
   game.board = run.board
   return run
+end
+
+--- A loaded game whose save keeps its journal, played again from its
+--- setup by keel.replay: the same game with the undo history its rules
+--- kept. The run, or nil when the journal does not play again to the
+--- saved state (then game.warnings says why, and undo reaches back only
+--- to the load). `game` is closed when the run replaces it.
+---@param game table a loaded keel.game (game.saved_journal)
+---@param opts? {narrate?: function}
+---@return table|nil run
+function M.replay_history(game, opts)
+  local captured
+  local text = game:journal_text()
+  local ok, rep = pcall(require("keel.replay").replay, game.loaded_from, { text = text,
+    on_start = function(_, run) captured = run end })
+  local why
+  if not ok then why = errors.format(rep)
+  elseif not rep.ok then why = rep.message
+  elseif captured.game:hash_hex() ~= game:hash_hex() then
+    why = ("its journal plays again to state %s, the save holds %s"):format(captured.game:hash_hex(), game:hash_hex())
+  end
+  if why then
+    game.warnings = game.warnings or {}
+    game.warnings[#game.warnings + 1] = "undo reaches back only to the load: the save's journal does not play "
+      .. "again: " .. why
+    if captured then captured.game.state:close() end
+    return nil
+  end
+  -- the narration goes on from here: what was played before is not told again
+  captured.set.narrate = opts and opts.narrate or false
+  captured.game.warnings = game.warnings
+  game.state:close()
+  return captured
 end
 
 --- A zone's index (1-based, the board's order) from its name, or nil.

@@ -139,7 +139,7 @@ t.test("cli: misuse of every command exits 2 with one line on stderr, nothing on
   local misuse = {
     run = "run", script = "script", rules = "rules", replay = "replay", view = "view", serve = "serve",
     odds = "odds", lab = "lab", render = "render", version = "version extra", help = "help a b",
-    play = "play", ["fuzz-rules"] = "fuzz-rules --games x",
+    pbem = "pbem", play = "play", ["fuzz-rules"] = "fuzz-rules --games x",
     new = "new thing x", check = "check",
   }
   for _, name in ipairs(require("keel.cli").commands) do
@@ -165,6 +165,9 @@ t.test("cli: a missing file is a failure (exit 1) for every command that reads o
     { "render", "render " .. missing .. ".map" },
     { "lab", "lab " .. missing .. ".lua --games 1" },
     { "lab merge", "lab merge " .. missing .. ".json" },
+    { "pbem verify", "pbem verify " .. missing .. ".keel" },
+    { "pbem play", "pbem play " .. missing .. ".keel --side Axis --orders " .. dir .. "/o.txt" },
+    { "pbem new", "pbem new " .. missing .. ".lua -o " .. dir .. "/g.keel" },
   }
   for _, c in ipairs(cases) do
     local status, out, err = run3(c[2])
@@ -179,6 +182,7 @@ t.test("cli: a missing file is a failure (exit 1) for every command that reads o
     "view tests/golden/suez_1942.jsonl -o " .. missing .. "/x.html",
     "run scenarios/suez_1942.lua --quiet --journal " .. missing .. "/x.jsonl",
     "lab scenarios/suez_1942.lua --scripted --games 1 --jobs 1 --quiet --json " .. missing .. "/x.json",
+    "pbem new scenarios/suez_1942.lua -o " .. missing .. "/g.keel",
   } do
     local status, out, err = run3(args)
     t.eq(status, 1, "keel " .. args)

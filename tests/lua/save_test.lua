@@ -324,3 +324,120 @@ t.test("save-empty-path: a save to an empty path is refused with a reason, not a
   t.ok(out:find('"message":"save: path must be a file name, not an empty path"', 1, true), out)
   t.ok(not out:find("game.lua", 1, true) and not out:find("out of its domain", 1, true), out)
 end)
+
+-- ---- 32: saves keep the game --------------------------------------------------------
+
+local SUEZ = "scenarios/suez_1942.lua"
+
+-- the showcase's first n scripted orders played (all when n is nil); the run
+local function suez_run(n)
+  local scenario = require "keel.scenario"
+  local run = scenario.start(scenario.load(SUEZ))
+  for i, order in ipairs(run.spec.orders) do
+    if n and i > n then break end
+    run:play(i, order)
+  end
+  return run
+end
+
+t.test("32-save-history-1: save, load, play on: the journal is the game's whole, byte for byte, and keel replay and keel view take it", function()
+  local dir = tmpdir()
+  local scenario = require "keel.scenario"
+  local whole = suez_run()
+  local first = suez_run(20)
+  assert(first.game:save(dir .. "/g.save"))
+  t.ok(read(dir .. "/g.save"):find('meta "journal_hash" "%x+"'), "the journal's hash is kept")
+  local loaded = assert(game_mod.load(dir .. "/g.save"))
+  t.eq(loaded:journal_text(), first.game:journal_text(), "a loaded game's journal is the saved one, no header of its own")
+  local run = scenario.resume(scenario.load(SUEZ), loaded)
+  for i, order in ipairs(run.spec.orders) do
+    if i > 20 then run:play(i, order) end
+  end
+  t.eq(run.game:journal_text(), whole.game:journal_text(), "the same journal as the game played without the save")
+  t.eq(run.game:hash_hex(), whole.game:hash_hex())
+  assert(run.game:write_journal(dir .. "/j.jsonl"))
+  local code, out = t.sh(KEEL .. " replay " .. dir .. "/j.jsonl")
+  t.eq(code, 0, out)
+  t.ok(out:find("replayed 42 actions", 1, true), out)
+  code, out = t.sh(("%s view %s/j.jsonl -o %s/j.html"):format(KEEL, dir, dir))
+  t.eq(code, 0, out)
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("32-save-history-2: undo after a load goes back past the save (scenario.resume plays its journal again); a bare load says why it cannot", function()
+  local dir = tmpdir()
+  local scenario = require "keel.scenario"
+  local before = suez_run(19)
+  local first = suez_run(20)
+  assert(first.game:save(dir .. "/g.save"))
+  local run = scenario.resume(scenario.load(SUEZ), assert(game_mod.load(dir .. "/g.save")))
+  t.eq(run.game.warnings, {})
+  local n = run.game.state:count_actions()
+  t.ok(n >= 17, "the undo history of the saved game: " .. n)
+  run.game:undo(1)
+  t.eq(run.game:hash_hex(), before.game:hash_hex(), "undo of the order played before the save")
+  run.game:redo(1)
+  t.eq(run.game:hash_hex(), first.game:hash_hex())
+  -- a bare load (keel.game.load) has no undo history: undo says why
+  local bare = assert(game_mod.load(dir .. "/g.save"))
+  local ok, err = pcall(bare.undo, bare, 1)
+  t.eq(ok, false)
+  t.ok(tostring(err):find("undo 1: 0 action(s) can be undone; the game was loaded from " .. dir .. "/g.save and the ", 1, true), err)
+  t.ok(tostring(err):find("before that save are in its journal, not in the undo history", 1, true), err)
+  t.eq(bare:hash_hex(), first.game:hash_hex(), "the state as before")
+  -- a save that keeps no journal (the journal off) says that instead
+  first.game.state:journal_clear()
+  assert(first.game:save(dir .. "/old.save"))
+  local old = assert(game_mod.load(dir .. "/old.save"))
+  ok, err = pcall(old.undo, old, 2)
+  t.eq(ok, false)
+  t.ok(tostring(err):find("undo 2: 0 action(s) can be undone; the game was loaded from " .. dir
+    .. "/old.save, a save that keeps neither the ", 1, true), err)
+  t.ok(tostring(err):find("action(s) before it nor its journal", 1, true), err)
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("32-save-history-3: a save whose journal is edited is refused; one whose journal no longer plays again loads with a warning", function()
+  local dir = tmpdir()
+  local first = suez_run(20)
+  assert(first.game:save(dir .. "/g.save"))
+  local text = read(dir .. "/g.save")
+  -- the journal edited (an order's hex) and the file's checksum made again
+  local sbody = text:match("^(.*\n)checksum %x+\n$")
+  local edited = sbody:gsub('19A:3412', '19A:3413', 1)
+  t.ok(edited ~= sbody)
+  write(dir .. "/e.save", edited .. "checksum " .. S.hash_bytes(edited) .. "\n")
+  local g, err = game_mod.load(dir .. "/e.save")
+  t.eq(g, nil)
+  t.eq(err, dir .. '/e.save: meta "journal": its hash is not meta "journal_hash" (a damaged or edited journal)')
+  -- a journal (and hash) consistent in itself, but not this game's state: loads, undo only back to the load
+  local j = sbody:match('meta "journal" ("[^\n]*")\n')
+  local jt = require("keel.json").decode(j)
+  local jt2 = jt:gsub('"action":2,"name":"end_phase"', '"action":2,"name":"end_phase","x":1', 1)
+  local body2 = sbody:gsub('meta "journal_hash" "%x+"', 'meta "journal_hash" "' .. S.hash_bytes(jt2) .. '"', 1)
+  local i, k = body2:find('meta "journal" "[^\n]*"')
+  body2 = body2:sub(1, i - 1) .. 'meta "journal" ' .. require("keel.json").encode(jt2) .. body2:sub(k + 1)
+  write(dir .. "/d.save", body2 .. "checksum " .. S.hash_bytes(body2) .. "\n")
+  local scenario = require "keel.scenario"
+  local run = scenario.resume(scenario.load(SUEZ), assert(game_mod.load(dir .. "/d.save")))
+  t.eq(#run.game.warnings, 1, run.game.warnings)
+  t.ok(run.game.warnings[1]:find("^undo reaches back only to the load: the save's journal does not play again: "),
+    run.game.warnings[1])
+  t.eq(run.game:hash_hex(), first.game:hash_hex())
+  os.execute("rm -rf " .. dir)
+end)
+
+t.test("32-save-streamed: a game whose journal streams to its file saves the whole journal and loads with it", function()
+  local dir = tmpdir()
+  local scenario = require "keel.scenario"
+  local run = scenario.start(scenario.load("scenarios/suez_1942.lua"), {})
+  assert(run.game:stream_journal(dir .. "/g.jsonl"))
+  run:play_all()
+  assert(run.game:save(dir .. "/g.save"))
+  assert(run.game:close_journal())
+  local whole = read(dir .. "/g.jsonl")
+  t.ok(whole:find('^{"ev":"header"'), "the streamed file holds the whole journal")
+  local g = assert(game_mod.load(dir .. "/g.save"))
+  t.eq(g:journal_text(), whole, "the save kept the journal written to the file, not only the lines still held")
+  os.execute("rm -rf " .. dir)
+end)

@@ -16,6 +16,7 @@ local gamelib = {}
 ---@param opts? keel.GameOpts
 ---@return keel.Game
 function gamelib.new(opts) end
+--- Load a saved game; its journal goes on from the one the save keeps.
 ---@param path string
 ---@return keel.Game|nil game, string? reason
 function gamelib.load(path) end
