@@ -741,4 +741,14 @@ t.test("30-lab-5: an outcome no game wrote is reported; Suez's combats read what
   t.ok(lab_game.outcome_value({ kind = "count", count = "naval_combat" }, run) > 0, "the showcase fights naval combat")
 end)
 
+t.test("30-lab-6: doc/lab.md's worked study plays: hunter-killer submarines in Trident, paired", function()
+  local s = lab.new { scenario = "scenarios/seazone_trident.lua", games = 12, master = 7, players = {},
+                      sides = { { name = "base" }, { name = "variant", variants = { "doc/examples/variants/hunter_killers.lua" } } } }
+  lab.run(s, { jobs = 1 })
+  t.eq({ s.sides[1].completed, s.sides[2].completed }, { 12, 12 })
+  t.eq(s.pairs.n, 12)
+  local text = lab_report.text(s)
+  t.ok(text:find("paired comparisons", 1, true) and text:find("winner = Opfor", 1, true) or text:find("score_Opfor", 1, true), text)
+end)
+
 os.execute("rm -rf " .. tmp)
