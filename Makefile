@@ -62,11 +62,13 @@ HTTP_PKGS := lua-http lua-cqueues
 # What the tests use beyond the build: a browser that loads the SVG pictures
 # and runs keel view's and keel serve --http's pages (tests/lua/render_test.lua
 # and tests/browser/ skip, saying so, when none is installed), driven by
-# playwright-core from npm (package-lock.json; `npm ci`, no browser download),
-# luacheck, pkg-config (the C hosts are built through keel.pc), luarocks
+# playwright-core from npm (package-lock.json; `npm ci` with the machine's
+# Node.js and npm, which are not Debian's: Debian's npm conflicts with the
+# NodeSource nodejs these machines carry; no browser download), luacheck,
+# pkg-config (the C hosts are built through keel.pc), luarocks
 # (tests/install.sh builds keel-VERSION-1.rockspec into a scratch tree).
 # README.md lists the lists (tests/lua/cli_test.lua checks it).
-TEST_PKGS := chromium nodejs npm lua-check pkg-config luarocks
+TEST_PKGS := chromium lua-check pkg-config luarocks
 deps:
 	@sh tools/deps.sh install $(DEB_PKGS) $(HTTP_PKGS) $(TEST_PKGS)
 	@sh tools/deps.sh npm
