@@ -299,7 +299,9 @@ end
 -- a table's result cell as rules see it (read-only), one per cell
 local result_views = setmetatable({}, { __mode = "k" })
 
-local ctx_methods = {
+local KNOWN_NIL = {}   -- an answer of nil, as ctx:known keeps it
+local ctx_methods
+ctx_methods = {
   --- ctx:roll("2d6", {reason=}) -> total, face1, ..., faceN
   roll = function(self, expr, opts)
     local b = bound[self] or binding(self)
@@ -401,6 +403,32 @@ local ctx_methods = {
     local t = caches[name]
     if not t then t = {}; caches[name] = t end
     return t
+  end,
+  --- ctx:known(name, a, b) -> ctx:query(name, a, b)'s answer for the state
+  --- as it is, asked once while the state is unchanged (ctx:cache): what a
+  --- listing of the legal actions (the state frozen) asks of every
+  --- candidate order again and again. For queries of at most two arguments
+  --- whose answer is a value, or a table no caller changes.
+  known = function(self, name, a, b)
+    local c = ctx_methods.cache(self, "keel.known")
+    local t = c[name]
+    if not t then t = {}; c[name] = t end
+    local k = a == nil and KNOWN_NIL or a
+    if b ~= nil then
+      local sub = t[k]
+      if not sub then sub = {}; t[k] = sub end
+      t, k = sub, b
+    end
+    local v = t[k]
+    if v == nil then
+      if a == nil then v = self:query(name)
+      elseif b == nil then v = self:query(name, a)
+      else v = self:query(name, a, b) end
+      t[k] = v == nil and KNOWN_NIL or v
+      return v
+    end
+    if v == KNOWN_NIL then return nil end
+    return v
   end,
   --- ctx:label(kind, v) -> how narration names a hex (the board's name for
   --- it: "19A:3406", a place), a unit or a group (its name) or a sea zone

@@ -678,38 +678,21 @@ function dukw_domain(ctx, side) return craft_of_type(ctx, side, "DUKW"), "18.4e:
 
 function lst_domain(ctx, side) return craft_of_type(ctx, side, "LST"), "18.4f: the side has no LST on the map" end
 
-local NIL = {}   -- an answer of nil, as known keeps it
--- what known works out itself rather than by a query of that name
+-- what the listing asks again and again (ctx:known), and the two answers
+-- of this file's own that it keeps the same way (ctx:cache)
 local OWN = {
   phase_stamp = function(ctx) return select(3, ctx:query("phase")) end,
   cargo_load = function(ctx, craft) return cargo_load(ctx, craft) end,
 }
-
--- a query's first answer for the state as it is, asked once for it (one or
--- two arguments): what a listing of the legal actions, the state frozen,
--- asks of each candidate order again and again (ctx:cache). Only for
--- answers that are values or that no caller changes.
 function known(ctx, q, a, b)
-  local c = ctx:cache("ocs.known")
+  local own = OWN[q]
+  if not own then return ctx:known(q, a, b) end
+  local c = ctx:cache("ocs.own")
   local t = c[q]
   if not t then t = {}; c[q] = t end
-  local k = a == nil and NIL or a
-  if b ~= nil then
-    local sub = t[k]
-    if not sub then sub = {}; t[k] = sub end
-    t, k = sub, b
-  end
-  local v = t[k]
-  if v == nil then
-    local own = OWN[q]
-    if own then v = own(ctx, a, b)
-    elseif a == nil then v = ctx:query(q)
-    else v = ctx:query(q, a, b) end
-    t[k] = v == nil and NIL or v
-    return v
-  end
-  if v == NIL then return nil end
-  return v
+  local k = a == nil and OWN or a   -- (OWN stands for no argument)
+  if t[k] == nil then t[k] = own(ctx, a) end
+  return t[k]
 end
 
 function cargo_load(ctx, craft)

@@ -18,7 +18,7 @@
 
 local naval_phase_problem, sail_problem, sail_facts, boxes_left_of,
   end_step, mp_cost, mp_left,
-  charge_mp, ground_cargo, acting_side, other_side, known -- helpers, defined after the rules
+  charge_mp, ground_cargo, acting_side, other_side -- helpers, defined after the rules
 
 -- the phases whose naval steps ships move in (27.C.2, 27.C.4)
 local NAVAL = { "movement", "exploitation" }
@@ -240,7 +240,7 @@ rule {
           local g, out = ctx.game, {}
           for _, u in ipairs(g:units { loc = "hex", side = side }) do
             local _, hex = g:get(u, "loc")
-            if not known(ctx, "is_ship", u) and g.board:get_port(hex) then
+            if not ctx:known("is_ship", u) and g.board:get_port(hex) then
               out[#out + 1] = u
             end
           end
@@ -251,7 +251,7 @@ rule {
           local _, hex = g:get(p.cargo, "loc")
           local side = g:get(p.cargo, "side")
           for _, u in ipairs(side ~= nil and g:units { loc = "port", at = hex, side = side } or {}) do
-            if known(ctx, "is_ship", u) then
+            if ctx:known("is_ship", u) then
               out[#out + 1] = u
             end
           end
@@ -263,7 +263,7 @@ rule {
         local why = naval_phase_problem(ctx)
         if why then return why end
         if g:get(p.cargo, "side") ~= g:get_global("phasing") then return "27.C.2: the phasing player embarks cargo" end
-        if known(ctx, "is_ship", p.cargo) then return ("27.B.4: %s is a ship, not cargo"):format(ctx:label("unit", p.cargo)) end
+        if ctx:known("is_ship", p.cargo) then return ("27.B.4: %s is a ship, not cargo"):format(ctx:label("unit", p.cargo)) end
         local ckind, chex = g:get(p.cargo, "loc")
         if ckind ~= "hex" then return ("27.C.2: %s is not on the map to embark"):format(ctx:label("unit", p.cargo)) end
         local tf
@@ -282,7 +282,7 @@ rule {
         why = ctx:query("can_carry", p.ships, p.cargo)
         if why then return why end
         for _, s in ipairs(p.ships) do
-          local t = known(ctx, "tf_of", s)
+          local t = ctx:known("tf_of", s)
           tf = tf or t
           if t ~= tf then return "27.B.4: ships that combine to carry cargo move together: put them in one TF" end
         end
@@ -494,27 +494,6 @@ rule {
 }
 
 -- ---- helpers ------------------------------------------------------------------------
-
-local NIL = {}   -- an answer of nil, as known keeps it
-
--- a query's first answer for the state as it is, asked once for it: what a
--- listing of the legal actions (the state frozen) asks of each candidate
--- again and again (ctx:cache; concepts.lua keeps its own, with its own
--- NIL). Only for queries whose answer is a value or one no caller changes.
-function known(ctx, q, a)
-  local c = ctx:cache("seabox.known.27C")
-  local t = c[q]
-  if not t then t = {}; c[q] = t end
-  local k = a == nil and NIL or a
-  local v = t[k]
-  if v == nil then
-    if a == nil then v = ctx:query(q) else v = ctx:query(q, a) end
-    t[k] = v == nil and NIL or v
-    return v
-  end
-  if v == NIL then return nil end
-  return v
-end
 
 -- what sailing checks of a TF, worked out once per state (ctx:cache: one
 -- listing of the legal actions asks it for every destination): problem

@@ -16,7 +16,7 @@
 -- form a group of kind "lift" whose value `cargo` is the cargo's unit id.
 
 local members, is_lift, lift_of, settle_lift, settle_ship, cargo_aboard,
-  same_place, units_at, unused_name, known -- helpers, defined after the rules
+  same_place, units_at, unused_name -- helpers, defined after the rules
 
 rule {
   id = "27.B", title = "Concepts",
@@ -205,7 +205,7 @@ rule {
         ships = { type = "units", domain = function(ctx, _, side)
           local out = {}
           for _, u in ipairs(ctx.game:units { side = side }) do
-            if known(ctx, "afloat", u) then
+            if ctx:known("afloat", u) then
               out[#out + 1] = { value = u, label = ctx:label("unit", u) }
             end
           end
@@ -215,12 +215,12 @@ rule {
       },
       legal = function(ctx, p)
         if #p.ships == 0 then return "27.B.3: a TF is one or more ships" end
-        local acting = known(ctx, "acting_side")
+        local acting = ctx:known("acting_side")
         if acting and ctx.game:get(p.ships[1], "side") ~= acting then
           return ("27.B.3: %s is not a ship of %s"):format(ctx:label("unit", p.ships[1]), acting)
         end
         for _, u in ipairs(p.ships) do
-          if not known(ctx, "afloat", u) then return ("27.B.3: %s is not a ship afloat"):format(ctx:label("unit", u)) end
+          if not ctx:known("afloat", u) then return ("27.B.3: %s is not a ship afloat"):format(ctx:label("unit", u)) end
           if ctx.game:get(u, "side") ~= ctx.game:get(p.ships[1], "side") then
             return "27.B.3: a TF is made of friendly ships: one side only"
           end
@@ -258,8 +258,8 @@ rule {
         name = { type = "string", domain = function(ctx) return { unused_name(ctx, "TF") } end },
       },
       legal = function(ctx, p)
-        local acting = known(ctx, "acting_side")
-        if acting and known(ctx, "tf_side", p.tf) ~= acting then
+        local acting = ctx:known("acting_side")
+        if acting and ctx:known("tf_side", p.tf) ~= acting then
           return ("27.B.3: %s is not a TF of %s"):format(ctx.game:group_get_name(p.tf), acting)
         end
         local set = {}
@@ -301,8 +301,8 @@ rule {
       legal = function(ctx, p)
         local g = ctx.game
         if p.tf == p.into then return "27.B.3: a TF does not join itself" end
-        local acting = known(ctx, "acting_side")
-        if acting and known(ctx, "tf_side", p.tf) ~= acting then
+        local acting = ctx:known("acting_side")
+        if acting and ctx:known("tf_side", p.tf) ~= acting then
           return ("27.B.3: %s is not a TF of %s"):format(g:group_get_name(p.tf), acting)
         end
         local a, b = members(ctx, p.tf), members(ctx, p.into)
@@ -368,21 +368,21 @@ rule {
       if #ships == 0 then return "27.B.4: cargo needs a ship to carry it" end
       local free, cat = 0, nil
       for _, s in ipairs(ships) do
-        if not known(ctx, "afloat", s) then return ("27.B.4: %s is not a ship afloat"):format(ctx:label("unit", s)) end
+        if not ctx:known("afloat", s) then return ("27.B.4: %s is not a ship afloat"):format(ctx:label("unit", s)) end
         if g:get(s, "side") ~= g:get(cargo, "side") then return "27.B.4: ships carry only friendly cargo" end
-        local why = known(ctx, "may_carry", s, cargo)
+        local why = ctx:known("may_carry", s, cargo)
         if why then return why end
         if #ships > 1 then
-          if not known(ctx, "combines", s) then
+          if not ctx:known("combines", s) then
             return ("27.A.1: only AF and NT combine to carry larger cargo; %s is a %s"):format(
-              ctx:label("unit", s), tostring(known(ctx, "category", s)))
+              ctx:label("unit", s), tostring(ctx:known("category", s)))
           end
-          cat = cat or known(ctx, "category", s)
-          if known(ctx, "category", s) ~= cat then return "27.A.1: ships combine with their own category only" end
+          cat = cat or ctx:known("category", s)
+          if ctx:known("category", s) ~= cat then return "27.A.1: ships combine with their own category only" end
         end
-        free = free + known(ctx, "free_capacity", s)
+        free = free + ctx:known("free_capacity", s)
       end
-      local size = known(ctx, "cargo_size", cargo)
+      local size = ctx:known("cargo_size", cargo)
       if size > free then
         return ("27.B.4: %s is %s RE%s; %s can carry %s RE more"):format(ctx:label("unit", cargo), tostring(size),
           ctx.rule.values.doubled[ctx:query("cargo_class", cargo)] and " (doubled for its class)" or "",
@@ -555,35 +555,9 @@ rule {
 function members(ctx, grp)
   local out = {}
   for _, u in ipairs(ctx.game:group_units(grp)) do
-    if known(ctx, "afloat", u) then out[#out + 1] = u end
+    if ctx:known("afloat", u) then out[#out + 1] = u end
   end
   return out
-end
-
-local NIL = {}   -- an answer of nil, as known keeps it
-
--- a query's first answer for the state as it is, asked once for it: what a
--- listing of the legal actions (the state frozen) asks of each candidate
--- again and again (ctx:cache). Only for queries whose answer is a value
--- or one no caller changes; one or two arguments (nil: none).
-function known(ctx, q, a, b)
-  local c = ctx:cache("seabox.known")
-  local t = c[q]
-  if not t then t = {}; c[q] = t end
-  local k = a == nil and NIL or a
-  if b ~= nil then
-    local sub = t[k]
-    if not sub then sub = {}; t[k] = sub end
-    t, k = sub, b
-  end
-  local v = t[k]
-  if v == nil then
-    if a == nil then v = ctx:query(q) else v = ctx:query(q, a, b) end
-    t[k] = v == nil and NIL or v
-    return v
-  end
-  if v == NIL then return nil end
-  return v
 end
 
 function unused_name(ctx, base)

@@ -72,6 +72,15 @@ function Ctx:close_window() end
 ---@param name string
 ---@return table
 function Ctx:cache(name) end
+--- ctx:query(name, a, b)'s answer for the state as it is, asked once while
+--- the state is unchanged (ctx:cache): for what a listing of the legal
+--- actions asks of every candidate order. Queries of at most two arguments
+--- whose answer is a value, or a table no caller changes.
+---@param name string
+---@param a? any
+---@param b? any
+---@return any
+function Ctx:known(name, a, b) end
 --- How narration names a hex (the board's name: "19A:3406", a place), a
 --- unit or a group (its name) or a sea zone (its name, by its index in
 --- board:zones()).
