@@ -116,9 +116,16 @@ end
 -- {value =, cand = the candidate as listed, pos = its position in the list,
 -- key = key_of(value), bad = why check_params would refuse it} or, for a
 -- list parameter, one set of its candidates: {value = the set, set = true,
--- pos = the positions of its elements, key =, bad =}. Items are made once
+-- pos = the positions of its elements, key (set_key), bad =}. Items are made once
 -- per given and shared by the combinations: nothing copied per order until
 -- the order's parameters are made.
+
+-- A set item's key, made when first asked.
+local function set_key(it)
+  local k = key_of(it.value)
+  it.key = k
+  return k
+end
 
 -- The key of the values of the parameters dom_order[j] depends on in
 -- `combo` (one item's key, or theirs joined; a left-out one as "\0"), and
@@ -130,12 +137,12 @@ local function given_key(E, j, combo)
   if n == 1 then
     local it = combo[deps[1]]
     if it == nil then return "\0", false end
-    return it.key, true
+    return it.key or set_key(it), true
   end
   local parts, complete = {}, true
   for i = 1, n do
     local it = combo[deps[i]]
-    if it == nil then complete = false; parts[i] = "\0" else parts[i] = it.key end
+    if it == nil then complete = false; parts[i] = "\0" else parts[i] = it.key or set_key(it) end
   end
   return concat(parts, "\1"), complete
 end
@@ -170,8 +177,9 @@ local function candidates(E, j, combo)
       local ck = key_of(cand.value)
       if not seen[ck] then
         seen[ck] = true
-        list[#list + 1] = { value = cand.value, cand = cand, pos = #list + 1, key = ck,
-                            bad = not elements and orders.check_param(set, game, name, pname, p, cand.value) or nil }
+        -- (an element of a set: bad when the set of it alone would be)
+        local bad = orders.check_param(set, game, name, pname, p, elements and { cand.value } or cand.value)
+        list[#list + 1] = { value = cand.value, cand = cand, pos = #list + 1, key = ck, bad = bad }
       end
     end
     hit = { list = list, why = why, subsets = {} }
@@ -207,11 +215,15 @@ local function subset(E, pname, hit, size, i)
       idx[x] = idx[x] + 1
       for y = x + 1, size do idx[y] = idx[y - 1] + 1 end
     end
-    local s, pos = {}, {}
-    for x = 1, size do s[x] = list[idx[x]].value; pos[x] = idx[x] end
-    local p = E.decl[pname]
-    all[#all + 1] = { value = s, set = true, pos = pos, key = key_of(s),
-                      bad = orders.check_param(E.set, E.game, E.name, pname, p, s) }
+    local s, pos, bad = {}, {}, false
+    for x = 1, size do
+      local it = list[idx[x]]
+      s[x], pos[x] = it.value, idx[x]
+      if it.bad then bad = true end   -- (an element that is no unit id)
+    end
+    -- (its key made when asked: set_key)
+    all[#all + 1] = { value = s, set = true, pos = pos,
+                      bad = bad and orders.check_param(E.set, E.game, E.name, pname, E.decl[pname], s) or nil }
   end
   return all[i]
 end
@@ -464,9 +476,8 @@ function M.action(set, game, name, side)
         if it == nil then
           g.omit = true
         elseif units then
-          local sk = it.key
-          if not g.set_seen[sk] then
-            g.set_seen[sk] = true
+          if not g.set_seen[it] then   -- (one item per set and given)
+            g.set_seen[it] = true
             g.sets[#g.sets + 1] = it
           end
           local pos, list = it.pos, E.cache[pname][gk].list
