@@ -395,7 +395,14 @@ function M.action(set, game, name, side)
     end
     return combos, truncated
   end
-  local combos, truncated = set:_call(r, candidate_orders, game)
+  local ok, combos, truncated = pcall(set._call, set, r, candidate_orders, game)
+  if not ok then
+    -- a domain failed: again, each domain in a call of its own, for the
+    -- error as that gives it (its script frames)
+    for _, pname in ipairs(E.dom_order) do E.cache[pname] = {} end
+    E.empty, E.empty_optional = nil, nil
+    combos, truncated = candidate_orders()
+  end
   if E.fault then error(E.fault, 0) end
 
   -- check every combination as an order: its values as check_params
@@ -434,8 +441,19 @@ function M.action(set, game, name, side)
     -- nested calls, cheaper, and an error still names the rule that failed)
     local function run_in_rule() run() end
     while i < n do
-      local ok, w = pcall(set._call, set, r, run_in_rule, game)
-      if not ok then refuse(errors.format(w), errors.get_kind(w) or "error") end
+      if not pcall(set._call, set, r, run_in_rule, game) then
+        -- order i failed: checked again on its own, for the error as a
+        -- check of its own gives it (its script frames)
+        local combo = combos[i]
+        local ok, w, kd, b = pcall(check, set, game, name, as_params(E, combo), true)
+        if not ok then
+          refuse(errors.format(w), errors.get_kind(w) or "error")
+        elseif w then
+          refuse(w, kd, b)
+        else
+          legal[#legal + 1] = combo
+        end
+      end
     end
   end
   entry.available = #legal > 0
