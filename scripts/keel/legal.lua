@@ -30,6 +30,14 @@
 -- legal). When a required parameter has no domain the candidates are
 -- listed unchecked: the order is checked when it is submitted.
 --
+-- The cost is the rules' (domains, legal, vetoes), not the listing's: a
+-- domain's candidates are made into items once (each value's key and its
+-- check_params verdict), the candidate orders share them, and the
+-- domains and the checks each run inside one call of the action's rule
+-- (the rules' calls nest, cheaper than one protected call each); an
+-- order whose check fails is checked again on its own, so that its
+-- reason reads as when each order had a protected call of its own.
+--
 -- Each parameter lists, for each combination of the values of the
 -- parameters it depends on (`given`), the candidates some legal order
 -- uses, the sets of a list parameter (`sets`) and whether some legal
