@@ -453,8 +453,8 @@ function M.action(set, game, name, side)
         -- order i failed: checked again on its own, for the error as a
         -- check of its own gives it (its script frames)
         local combo = combos[i]
-        local ok, w, kd, b = pcall(check, set, game, name, as_params(E, combo), true)
-        if not ok then
+        local fine, w, kd, b = pcall(check, set, game, name, as_params(E, combo), true)
+        if not fine then
           refuse(errors.format(w), errors.get_kind(w) or "error")
         elseif w then
           refuse(w, kd, b)
