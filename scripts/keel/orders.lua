@@ -173,6 +173,26 @@ function check_value(game, t, v)
   return type(v) == t, "a " .. t
 end
 
+--- Check one given value `v` of parameter `pname` (declaration `p`) of
+--- order `name`: nil when it fits, else the reason (as M.check_params
+--- words it). keel.legal checks each domain candidate once with it.
+---@param set table a finalized rule set
+---@param game table
+---@param name string
+---@param pname string
+---@param p table the parameter's declaration
+---@param v any not nil
+---@return string|nil reason
+function M.check_param(set, game, name, pname, p, v)
+  local ok, want = check_value(game, p.type, v)
+  if not ok then return ("action '%s': parameter '%s' must be %s"):format(name, pname, want) end
+  local sides = p.type == "side" and set.side_names
+  if sides and not sides[v] then
+    return ("action '%s': parameter '%s': %q is not a side of this game (sides: %s)"):format(name, pname, v,
+      concat(sides, ", "))
+  end
+end
+
 --- Check the parameters of order `name` (an action of the set): nil when
 --- they fit its declaration, else the reason.
 ---@param set table a finalized rule set
@@ -196,13 +216,8 @@ function M.check_params(set, game, name, params)
     if v == nil then
       if not p.optional then return ("action '%s' needs parameter '%s'"):format(name, pname) end
     else
-      local ok, want = check_value(game, p.type, v)
-      if not ok then return ("action '%s': parameter '%s' must be %s"):format(name, pname, want) end
-      local sides = p.type == "side" and set.side_names
-      if sides and not sides[v] then
-        return ("action '%s': parameter '%s': %q is not a side of this game (sides: %s)"):format(name, pname, v,
-          concat(sides, ", "))
-      end
+      local why = M.check_param(set, game, name, pname, p, v)
+      if why then return why end
     end
   end
   local extra

@@ -215,6 +215,9 @@ end
 local bound = setmetatable({}, { __mode = "k" })   -- ctx -> {set=, r=, game=}
 local call   -- set, rule, fn, game, ... -> what fn returns (Set._call, below)
 local rec_of, ctx_of   -- below
+-- the state set:legal_actions, set:check or a view has frozen now and a
+-- token of that look (ctx:cache asks the state's version once per look)
+local frozen_now = { false, false }
 local catching = sandbox.catching   -- [1] > 0: a script may catch an error (keel.sandbox)
 
 -- A query as a ctx of game `b.game` asks it: { rule, function, the ctx of
@@ -394,11 +397,15 @@ ctx_methods = {
     local b = bound[self] or binding(self)
     if type(name) ~= "string" then error("ctx:cache(name): a name (string) expected", 2) end
     local rec, st = b.rec, b.game.state
-    local version = st:get_version()
     local caches = rec.caches
-    if not caches or rec.cache_version ~= version or rec.cache_state ~= st then
-      caches = {}
-      rec.caches, rec.cache_version, rec.cache_state = caches, version, st
+    -- (within one frozen look the version is asked once: it cannot move)
+    if not (caches and st == frozen_now[1] and rec.cache_look == frozen_now[2] and rec.cache_state == st) then
+      local version = st:get_version()
+      if not caches or rec.cache_version ~= version or rec.cache_state ~= st then
+        caches = {}
+        rec.caches, rec.cache_version, rec.cache_state = caches, version, st
+      end
+      if st == frozen_now[1] then rec.cache_look = frozen_now[2] end
     end
     local t = caches[name]
     if not t then t = {}; caches[name] = t end
@@ -792,8 +799,11 @@ function frozen(self, game, body)
   local st, dice = game.state, game.dice
   local saved = game:_dice_state()   -- kept from the last action while the dice stand: no save per listing
   local before = dice:get_version()
+  local was_st, was_look = frozen_now[1], frozen_now[2]
   st:set_frozen(true)
+  frozen_now[1], frozen_now[2] = st, {}
   local res = pack(self:_enter(body))
+  frozen_now[1], frozen_now[2] = was_st, was_look
   st:set_frozen(false)
   if dice:get_version() ~= before then
     dice:load(saved)

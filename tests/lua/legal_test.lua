@@ -261,6 +261,65 @@ rule { id = "U.1", actions = { odd = { params = { x = { type = "integer", domain
   t.ok(require("keel.errors").format(err):find("action odd: the domain of 'x' returned number", 1, true))
 end)
 
+t.test("legal-22: an order whose check fails is refused alone: the orders after it are still checked", function()
+  local set, g = setup { ["u.lua"] = [[
+rule { id = "U.2", title = "Picky", actions = {
+  pick = { params = { x = { type = "integer", domain = function() return { 1, 2, 3, 4 } end } },
+    legal = function(ctx, p)
+      if p.x == 2 then error("U.2: two breaks it") end
+      if p.x == 3 then return "U.2: not three" end
+    end, effect = function() end },
+  fail = { params = { x = { type = "integer", domain = function() return { 1, 2 } end } },
+    legal = function(ctx, p)
+      if p.x == 1 then error("U.2: one breaks it") end
+      return "U.2: not two"
+    end, effect = function() end },
+  typed = { params = { x = { type = "integer", domain = function() return { "a", 5, 2.5 } end },
+                       y = { type = "unit", optional = true, domain = function() return { 99 } end } },
+    effect = function() end },
+} }
+]] }
+  local list = set:legal_actions(g, "Blue")
+  local pick = entry(list, "pick")
+  t.eq(pick.available, true)
+  t.eq(values(param(pick, "x").domain), { 1, 4 })
+  local fail = entry(list, "fail")
+  t.eq(fail.available, false)
+  t.eq(fail.kind, "error")   -- the first refusal: the failure, naming its rule
+  -- (the failure as a check of its own words it: its line, its rule, its frames)
+  t.ok(fail.reason:match("^[^\n]*") :find("u.lua:9: rule U.2: U.2: one breaks it$"))
+  t.ok(fail.reason:find("u.lua:9: in function <[^\n]*u.lua:8>"))
+  -- candidates of the wrong type are refused with check_params' words; the others listed
+  local typed = entry(list, "typed")
+  t.eq(values(param(typed, "x").domain), { 5 })
+  t.eq(param(typed, "y").omit, true)
+  t.eq(values(param(typed, "y").domain), {})
+  set:check(g, "typed", { x = 5 })
+  t.eq(select(1, set:check(g, "typed", { x = 5, y = 99 })), "action 'typed': parameter 'y' must be a unit id")
+  -- the same words when every candidate is refused so
+  local set2, g2 = setup { ["u.lua"] = [[
+rule { id = "U.3", actions = { typed = { params = { x = { type = "integer", domain = function() return { "a" } end } },
+  effect = function() end } } }
+]] }
+  local typed2 = entry(set2:legal_actions(g2, "Blue"), "typed")
+  t.eq(typed2.available, false)
+  t.eq(typed2.kind, "params")
+  t.eq(typed2.reason, "action 'typed': parameter 'x' must be an integer")
+  -- a domain that fails: the listing fails with the domain's error
+  local set3, g3 = setup { ["u.lua"] = [[
+rule { id = "U.4", actions = { broken = { params = { x = { type = "integer", domain = function()
+  error("U.4: no domain today") end } }, effect = function() end } } }
+]] }
+  local ok, err = pcall(set3.legal_actions, set3, g3, "Blue")
+  t.eq(ok, false)
+  local text = require("keel.errors").format(err)
+  t.ok(text:match("^[^\n]*"):find("u.lua:2: rule U.4: U.4: no domain today$"), text)
+  t.ok(text:find("u.lua:2: in function <[^\n]*u.lua:1>"), text)
+  -- the game goes on: an order checked afresh gets the same answers
+  t.eq(set:check(g, "pick", { x = 4 }), nil)
+  t.eq(select(2, set:check(g, "pick", { x = 2 })), "error")
+end)
+
 -- ---- optional parameters left out, sets of a list parameter ------------------------------
 
 -- `fire` names a unit or a group to fire at, never both nor neither: two

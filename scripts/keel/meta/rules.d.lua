@@ -369,6 +369,14 @@ function orderslib.check_params(set, game, name, params) end
 ---@param set keel.RuleSet
 ---@param game keel.Game
 ---@param name string
+---@param pname string
+---@param p table
+---@param v any
+---@return string|nil reason
+function orderslib.check_param(set, game, name, pname, p, v) end
+---@param set keel.RuleSet
+---@param game keel.Game
+---@param name string
 ---@param args? table
 function orderslib.play(set, game, name, args) end
 
