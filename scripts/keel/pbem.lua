@@ -181,14 +181,14 @@ end
 
 --- Set the game of a file's header up again: the run, or an error naming
 --- what cannot be set up.
-local function setup(h, path)
+local function setup(h, path, narrate)
   if type(h.scenario) ~= "string" or math.type(h.seed) ~= "integer" or type(h.variants) ~= "table" then
     fail("%s:2: the header needs \"scenario\" (a path), \"seed\" (a whole number) and \"variants\" (a list)", path)
   end
   local spec = scenario.load(h.scenario)
   local extra = {}
   for i = #(spec.variants or {}) + 1, #h.variants do extra[#extra + 1] = h.variants[i] end
-  local run = scenario.start(spec, { seed = h.seed, variants = extra })
+  local run = scenario.start(spec, { seed = h.seed, variants = extra, narrate = narrate })
   return run
 end
 
@@ -232,7 +232,11 @@ end
 function M.check(text, path)
   local f = parse(text, path)
   local h = f.header
-  local ok, run = pcall(setup, h, path)
+  -- each order's narration (keel.narrator, as keel run prints it), kept
+  -- with the order for `show`
+  local said
+  local narr = require("keel.narrator").new { write = function(_, text) if said then said[#said + 1] = text end end }
+  local ok, run = pcall(setup, h, path, narr.event)
   if not ok then fail("%s:2: cannot set the game up again: %s", path, errors.format(run)) end
   local set, game = run.set, run.game
   -- the same keel and rules as the game's
@@ -259,6 +263,8 @@ function M.check(text, path)
     fail("%s:2: the state after the setup is %s in the file, %s here (scenario %s, seed %d)", path,
       tostring(h.setup), game:hash_hex(), h.scenario, h.seed)
   end
+  narr.game, narr.board = game, run.board
+  narr.offset = game:journal_count()
   local res = { run = run, header = h, turns = {}, orders = {}, sealed = {}, lines = f.lines }
   local chain = hash_bytes(f.lines[2])
   local turn, block
@@ -314,7 +320,11 @@ function M.check(text, path)
       end
       if type(name) ~= "string" then fail("%s: order %s names no action", where(i, e), tostring(e.action)) end
       local before = game.state:action_number()
+      said = {}
       local r = table.pack(set:act(game, name, order or {}, side))
+      narr.flush()
+      local told = said
+      said = nil
       local shown = e.sealed and "a sealed order" or ("'%s' %s"):format(name, encode(order or {}))
       if not r[1] then
         local rule = refusal_rule(r[2], r[3], r[4])
@@ -331,7 +341,7 @@ function M.check(text, path)
           shown, tostring(e.hash), game:hash_hex(), tostring(action_rule(game) or ("none: the " .. name .. " action")))
       end
       local entry = { action = num, side = side, name = name, order = order or {}, sealed = e.sealed ~= nil,
-                      line = i, turn = turn.n, salt = e.salt, commit = e.commit }
+                      line = i, turn = turn.n, salt = e.salt, commit = e.commit, told = told }
       res.orders[#res.orders + 1] = entry
       if entry.sealed then res.sealed[num] = entry end
       turn.first_action = turn.first_action or num
@@ -579,6 +589,9 @@ function M.show(res, side)
     #h.variants > 0 and (", variants " .. table.concat(h.variants, ", ")) or "", #res.turns)
   out[#out + 1] = last > 0 and ("since %s's turn %d:"):format(side, last)
     or ("since the start (%s has not played yet):"):format(side)
+  -- the narration of each order, as keel run prints it, where the rules
+  -- hide nothing from a side (it names what it names: hidden groups too)
+  local narrated = not (set.queries.group_visibility or set.queries.unit_visibility)
   local any = false
   for _, o in ipairs(res.orders) do
     if o.turn > last then
@@ -589,6 +602,9 @@ function M.show(res, side)
       else
         out[#out + 1] = ("  turn %d, %s: action %d, %s %s%s"):format(o.turn, o.side, o.action, o.name, encode(o.order),
           o.sealed and (o.side == side and " (sealed from the others)" or " (revealed)") or "")
+        if narrated then
+          for _, text in ipairs(o.told or {}) do out[#out + 1] = "      " .. text:gsub("\n$", "") end
+        end
       end
     end
   end

@@ -352,4 +352,24 @@ t.test("32-pbem-9: the human player at the terminal plays a side's part (keel.pl
   t.eq(code, 0, out)
 end)
 
+t.test("32-pbem-10: show narrates each order since the side last played, as keel run does, where the rules hide nothing", function()
+  local path = dir .. "/trident.keel"
+  local code, out = t.sh(("%s pbem new scenarios/seazone_trident.lua -o %s"):format(KEEL, path))
+  t.eq(code, 0, out)
+  code, out = t.sh(("%s pbem play %s --side Opfor --player random"):format(KEEL, path))
+  t.eq(code, 0, out)
+  code, out = t.sh(("%s pbem show %s --side Allies"):format(KEEL, path))
+  t.eq(code, 0, out)
+  t.ok(out:find("turn 1, Opfor: action %d+, end_phase {}\n%s+keel The sequence of play") ~= nil, out)
+  t.ok(out:find("phasing: \"Opfor\" %-> \"Allies\"") ~= nil, "the changes each order made are told: " .. out)
+  -- where the rules hide groups (navgroup's 32.B), the orders alone: the narration would name them
+  local suez = dir .. "/suez_show.keel"
+  code, out = t.sh(("%s pbem new %s -o %s && %s pbem play %s --side Axis --player random"):format(KEEL, SUEZ, suez,
+    KEEL, suez))
+  t.eq(code, 0, out)
+  code, out = t.sh(("%s pbem show %s --side Allied"):format(KEEL, suez))
+  t.eq(code, 0, out)
+  t.ok(out:find("turn 1, Axis: action", 1, true) and not out:find("The sequence of play", 1, true), out)
+end)
+
 os.execute("rm -rf " .. dir)
