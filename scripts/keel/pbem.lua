@@ -235,7 +235,7 @@ function M.check(text, path)
   -- each order's narration (keel.narrator, as keel run prints it), kept
   -- with the order for `show`
   local said
-  local narr = require("keel.narrator").new { write = function(_, text) if said then said[#said + 1] = text end end }
+  local narr = require("keel.narrator").new { write = function(_, line) if said then said[#said + 1] = line end end }
   local ok, run = pcall(setup, h, path, narr.event)
   if not ok then fail("%s:2: cannot set the game up again: %s", path, errors.format(run)) end
   local set, game = run.set, run.game
