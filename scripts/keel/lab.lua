@@ -139,10 +139,7 @@ local function add_count(t, key, c)
 end
 
 --- The key of an outcome's value in its histogram: the value as JSON.
-function M.value_key(v)
-  if v == nil then return "null" end
-  return json.encode(v)
-end
+M.value_key = lab_pairs.value_key
 
 --- Count one game's record (keel.lab_game.play) on side k.
 ---@param study table
@@ -785,9 +782,10 @@ function M.report(study)
     end
     local o = { name = d.name, title = d.title, numeric = numeric, sides = {}, distribution = {} }
     -- an outcome no completed game gave a value: nothing it reads was ever written
-    local any_game = false
+    local any_game, written = false, false
     for _, s in ipairs(sides) do if s.completed > 0 then any_game = true end end
-    o.never = any_game and keys["null"] and next(keys, nil) == "null" and next(keys, "null") == nil or nil
+    for key in pairs(keys) do if key ~= "null" then written = true end end   -- (whether any: order of no account)
+    o.never = any_game and not written or nil
     for _, key in ipairs(value_order(keys)) do
       local v = { value = json.decode(key), sides = {} }
       if v.value == json.null then v.value = nil end

@@ -25,10 +25,12 @@ local M = {}
 --- An empty record of pairs.
 function M.new() return { n = 0, met = {}, cat = {}, num = {} } end
 
-local function value_key(v)
+--- The key of an outcome's value: the value as JSON ("null" for none).
+function M.value_key(v)
   if v == nil then return "null" end
   return json.encode(v)
 end
+local value_key = M.value_key
 
 local function yes_no(t, key, a, b)
   if a == b then return end
@@ -165,8 +167,7 @@ function M.report(study)
     local h = p.num[d.name]
     if h then
       local counts, m, sum, sumsq = numeric(h)
-      local mean, lo, hi = stats.paired_t(m, sum, sumsq)
-      local pt = select(6, stats.paired_t(m, sum, sumsq))
+      local mean, lo, hi, _, _, pt = stats.paired_t(m, sum, sumsq)
       local w, nz, pw, how = stats.signed_rank(counts)
       out[#out + 1] = { what = d.name, n = m, nonzero = nz, mean = R(mean), lo = R(lo), hi = R(hi), w = R(w),
                         p = pw, p_t = R(pt), test = "Wilcoxon signed rank (" .. how .. "); interval: paired t" }

@@ -226,17 +226,19 @@ end
 --- {run, header, turns = {{n, side, chain, first_action, last_action, line}},
 ---  orders = {{action, side, name, order, sealed, line, turn}}, sealed = {action -> entry},
 ---  chain, lines}
+--- With opts.narrate, each order also keeps its narration (`told`: the
+--- lines keel run prints), for M.show.
 ---@param text string
 ---@param path string for messages
+---@param opts? {narrate?: boolean}
 ---@return table
-function M.check(text, path)
+function M.check(text, path, opts)
   local f = parse(text, path)
   local h = f.header
-  -- each order's narration (keel.narrator, as keel run prints it), kept
-  -- with the order for `show`
   local said
-  local narr = require("keel.narrator").new { write = function(_, line) if said then said[#said + 1] = line end end }
-  local ok, run = pcall(setup, h, path, narr.event)
+  local narr = opts and opts.narrate
+    and require("keel.narrator").new { write = function(_, line) if said then said[#said + 1] = line end end }
+  local ok, run = pcall(setup, h, path, narr and narr.event)
   if not ok then fail("%s:2: cannot set the game up again: %s", path, errors.format(run)) end
   local set, game = run.set, run.game
   -- the same keel and rules as the game's
@@ -263,8 +265,10 @@ function M.check(text, path)
     fail("%s:2: the state after the setup is %s in the file, %s here (scenario %s, seed %d)", path,
       tostring(h.setup), game:hash_hex(), h.scenario, h.seed)
   end
-  narr.game, narr.board = game, run.board
-  narr.offset = game:journal_count()
+  if narr then
+    narr.game, narr.board = game, run.board
+    narr.offset = game:journal_count()
+  end
   local res = { run = run, header = h, turns = {}, orders = {}, sealed = {}, lines = f.lines }
   local chain = hash_bytes(f.lines[2])
   local turn, block
@@ -320,9 +324,9 @@ function M.check(text, path)
       end
       if type(name) ~= "string" then fail("%s: order %s names no action", where(i, e), tostring(e.action)) end
       local before = game.state:action_number()
-      said = {}
+      said = narr and {}
       local r = table.pack(set:act(game, name, order or {}, side))
-      narr.flush()
+      if narr then narr.flush() end
       local told = said
       said = nil
       local shown = e.sealed and "a sealed order" or ("'%s' %s"):format(name, encode(order or {}))

@@ -92,7 +92,7 @@ function M.main(sub, path, opts)
         sum.orders, st.over and "the game is over" or ("now " .. pbem.where_text(st)),
         st.over and "the other side" or table.concat(st.active, ", ")))
     elseif sub == "show" then
-      local res = pbem.check(read(path), path)
+      local res = pbem.check(read(path), path, { narrate = true })
       io.write(pbem.show(res, opts.side))
     elseif sub == "verify" then
       local res = pbem.check(read(path), path)
