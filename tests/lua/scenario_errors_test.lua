@@ -154,6 +154,8 @@ local CASES = {
   { "phase active neither", '  sequence = { sides = { "A" }, phases = { { name = "p", active = "both" } } },', 4,
     'sequence.phases[1].active: "phasing" or "other" expected, got "both"' },
   { "turns zero", "  turns = 0,", 4, "turns: the number of game turns (a whole number from 1) expected, got 0" },
+  { "players a string", '  players = "random",', 4, 'players: players { Side = "random" | "greedy" | "mcts:..." } expected, got "random"' },
+  { "players a number", "  players = { A = 3 },", 4, "players.A: a side's name and a player (a string, as keel play --player takes it) expected" },
   { "victory without a test", '  victory = { { winner = "A" } },', 4, "victory[1]: one test expected" },
   { "victory two tests", '  victory = { { winner = "A", eliminated = "B", global = "g", equals = 1 } },', 4,
     "victory[1]: one test expected (score, owns, global, keyed, eliminated, higher_score, query), got global, eliminated" },
